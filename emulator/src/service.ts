@@ -1,0 +1,29 @@
+// The contract between the emulator's HTTP core (server, auth, rate limit, faults,
+// stats, persistence) and each emulated service. The core parses the request,
+// authenticates it for the service it targets, and hands the service only what it needs.
+
+export interface ServiceRequest {
+  method: string;
+  /** Path below the service root: "/accounts/12" for the CRM service, "/channel/chat/flow/<id>/run" for chat. */
+  path: string;
+  query: URLSearchParams;
+  headers: Record<string, string | string[] | undefined>;
+  rawBody: Buffer;
+  /** The credential the core authenticated the request with. */
+  token: string;
+}
+
+export interface ServiceResponse {
+  status: number;
+  headers?: Record<string, string>;
+  /** Serialized as JSON; undefined sends an empty body. */
+  body?: unknown;
+}
+
+export interface EmulatedService {
+  handle(request: ServiceRequest): ServiceResponse | Promise<ServiceResponse>;
+  /** A JSON-serializable copy of the whole state, for --data persistence. */
+  snapshot(): unknown;
+  restore(state: unknown): void;
+  reset(): void;
+}
