@@ -1,0 +1,1 @@
+export { Account, AccountArgs } from "./account";

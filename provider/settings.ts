@@ -1,0 +1,113 @@
+// Where each service's address and credential come from: stack config passed to
+// the provider host's configure(), else the environment, read at call time. Nothing
+// here is captured in a serialized provider: this module is loaded by reference.
+
+import { createHash } from "node:crypto";
+import { AccountEndpoint } from "./transport/transport";
+
+/** The subset of the dynamic provider's config object this module uses. */
+export interface ConfigSource {
+  get(key: string): string | undefined;
+}
+
+let stackConfig: ConfigSource | undefined;
+
+/** Called from each dynamic provider's configure(); every provider in the host sees the same stack config. */
+export function useStackConfig(config: ConfigSource): void {
+  stackConfig = config;
+}
+
+interface Setting {
+  key: string;
+  env: string;
+}
+
+export interface ServiceSettingsSpec {
+  service: string;
+  url: Setting;
+  token: Setting;
+  /** Appended to the configured address: /api/3 for the CRM service. */
+  rootPath: string;
+  authHeaders(token: string): Record<string, string>;
+}
+
+export const crmService: ServiceSettingsSpec = {
+  service: "CRM",
+  url: { key: "crm:apiUrl", env: "CRM_API_URL" },
+  token: { key: "crm:apiToken", env: "CRM_API_TOKEN" },
+  rootPath: "/api/3",
+  authHeaders: (token) => ({ "Api-Token": token }),
+};
+
+export const chatService: ServiceSettingsSpec = {
+  service: "chat",
+  url: { key: "chat:apiUrl", env: "CHAT_API_URL" },
+  token: { key: "chat:apiToken", env: "CHAT_API_TOKEN" },
+  rootPath: "",
+  authHeaders: (token) => ({ Authorization: `Token ${token}` }),
+};
+
+const rateSetting: Setting = { key: "crm:requestsPerSecond", env: "CRM_REQUESTS_PER_SECOND" };
+const defaultRequestsPerSecond = 5;
+const requestTimeoutMs = 30_000;
+
+export class SettingsError extends Error {}
+
+function read(setting: Setting): string | undefined {
+  const value = stackConfig?.get(setting.key) ?? process.env[setting.env];
+  return value === undefined || value.trim() === "" ? undefined : value.trim();
+}
+
+function requireSetting(setting: Setting, what: string, secret: boolean, resource: string): string {
+  const value = read(setting);
+  if (value !== undefined) return value;
+  const set = `pulumi config set ${secret ? "--secret " : ""}${setting.key} <${what}>`;
+  throw new SettingsError(`${resource}: no ${what} is configured; run \`${set}\` or set the ${setting.env} environment variable.`);
+}
+
+/** The account endpoint for one service call, resolved now from config or environment. */
+export function endpointFor(spec: ServiceSettingsSpec, resource: string): AccountEndpoint {
+  const address = requireSetting(spec.url, `${spec.service} API address`, false, resource);
+  const token = requireSetting(spec.token, `${spec.service} API token`, true, resource);
+  const base = parseServiceAddress(address, spec, resource);
+  const rate = read(rateSetting);
+  const requestsPerSecond = rate === undefined ? defaultRequestsPerSecond : Number(rate);
+  if (!Number.isFinite(requestsPerSecond) || requestsPerSecond < 0) {
+    throw new SettingsError(
+      `${resource}: ${rateSetting.key} must be a number of requests per second (0 turns limiting off), got "${rate}".`,
+    );
+  }
+  return {
+    rootUrl: base + spec.rootPath,
+    headers: spec.authHeaders(token),
+    secret: token,
+    // The account is the address plus the credential; a hash keeps the credential out of the key.
+    accountKey: createHash("sha256").update(`${base}\n${token}`).digest("hex"),
+    requestsPerSecond,
+    timeoutMs: requestTimeoutMs,
+  };
+}
+
+const loopbackHosts = new Set(["localhost", "127.0.0.1", "[::1]"]);
+
+/** https only, except loopback addresses (the local emulator). Returns the address without a trailing slash. */
+function parseServiceAddress(address: string, spec: ServiceSettingsSpec, resource: string): string {
+  const setting = spec.url;
+  let url: URL;
+  try {
+    url = new URL(address);
+  } catch {
+    throw new SettingsError(`${resource}: ${setting.key} must be an absolute URL such as https://myaccount.api-us1.com, got "${address}".`);
+  }
+  const loopback = loopbackHosts.has(url.hostname);
+  if (url.protocol !== "https:" && !(loopback && url.protocol === "http:")) {
+    throw new SettingsError(`${resource}: ${setting.key} must use https (plain http is allowed only for loopback addresses), got "${address}".`);
+  }
+  if (url.search || url.hash || url.username || url.password) {
+    throw new SettingsError(`${resource}: ${setting.key} must be a plain address without query, fragment or user info.`);
+  }
+  // Accept the address with or without the /api/3 suffix users copy from the account settings.
+  let path = url.pathname.replace(/\/+$/, "");
+  if (spec.rootPath && path.endsWith(spec.rootPath)) path = path.slice(0, -spec.rootPath.length);
+  return `${url.origin}${path}`;
+}

@@ -1,0 +1,88 @@
+// One error type for every failure of a service call, so that callers branch on
+// `status` and `code` and users read one sentence naming the resource, the field
+// and what to do.
+
+export interface FailureDetail {
+  /** HTTP status; undefined when no response arrived (timeout, reset, refused). */
+  status?: number;
+  /** Service code such as field_missing, field_invalid, duplicate. */
+  code?: string;
+  /** The offending field, from the error's source.pointer. */
+  field?: string;
+  /** The service's own words. */
+  detail?: string;
+}
+
+export class ServiceError extends Error implements FailureDetail {
+  readonly status?: number;
+  readonly code?: string;
+  readonly field?: string;
+  readonly detail?: string;
+
+  constructor(message: string, failure: FailureDetail) {
+    super(message);
+    this.name = "ServiceError";
+    this.status = failure.status;
+    this.code = failure.code;
+    this.field = failure.field;
+    this.detail = failure.detail;
+  }
+}
+
+/** What the caller knows about the call: whose request it was and what to advise per failure. */
+export interface CallContext {
+  /** e.g. `crm.Account "Acme"`. */
+  resource: string;
+  /** Advice keyed by service code (`duplicate`) or status (`404`), overriding the defaults. */
+  advice?: Record<string, string>;
+}
+
+const defaultAdvice: Record<string, string> = {
+  "400": "check the request values against the provider documentation",
+  "401": "check that the API token is valid",
+  "403": "check that the API token is valid and its user has permission for this resource",
+  "404": "it no longer exists in the account; run `pulumi refresh` to drop it from the state",
+  "422": "correct the value and run the update again",
+  "429": "the account's rate limit was still exceeded after retrying; lower crm:requestsPerSecond or try again later",
+  network: "check the service address and network, then try again",
+  server: "the service failed; try again later",
+};
+
+export function describeFailure(context: CallContext, failure: FailureDetail): ServiceError {
+  const status = failure.status;
+  const what = status === undefined ? "the request did not complete" : `the service answered ${status}`;
+  const code = failure.code ? ` (${failure.code})` : "";
+  const field = failure.field ? ` for field "${failure.field}"` : "";
+  const detail = failure.detail ? `: ${trimPeriod(failure.detail)}` : "";
+  const advice =
+    (failure.code && context.advice?.[failure.code]) ??
+    (status !== undefined ? context.advice?.[String(status)] ?? defaultAdvice[String(status)] : undefined) ??
+    (status === undefined ? defaultAdvice.network : defaultAdvice.server);
+  return new ServiceError(`${context.resource}: ${what}${code}${field}${detail}; ${advice}.`, failure);
+}
+
+/**
+ * Reads the failure out of a response body. The service answers 422 with
+ * `{errors: [{title, detail, code, source: {pointer}}]}`, 404 either with
+ * `{errors: [{status, title}]}` or with `{message}`, 403 with `{message}`.
+ */
+export function parseFailureBody(status: number, body: unknown): FailureDetail {
+  const failure: FailureDetail = { status };
+  if (!body || typeof body !== "object") return failure;
+  const record = body as Record<string, unknown>;
+  const first = Array.isArray(record.errors) ? (record.errors[0] as Record<string, unknown> | undefined) : undefined;
+  if (first && typeof first === "object") {
+    if (typeof first.code === "string") failure.code = first.code;
+    const pointer = (first.source as Record<string, unknown> | undefined)?.pointer;
+    if (typeof pointer === "string" && pointer) failure.field = pointer.split("/").filter(Boolean).pop();
+    const text = [first.title, first.detail].filter((part) => typeof part === "string" && part);
+    if (text.length) failure.detail = [...new Set(text)].join(": ");
+  } else if (typeof record.message === "string") {
+    failure.detail = record.message;
+  }
+  return failure;
+}
+
+function trimPeriod(text: string): string {
+  return text.trim().replace(/\.+$/, "");
+}

@@ -1,0 +1,78 @@
+// Which outcomes are retried, and after how long. Separate from sending and from
+// rate limiting so each piece can be read and tested on its own.
+
+export interface RetryPolicy {
+  /** Attempts in all, the first included. */
+  maxAttempts: number;
+  baseDelayMs: number;
+  maxDelayMs: number;
+  /** No attempt starts later than this after the first one. */
+  deadlineMs: number;
+  /** Jitter source; tests pass a fixed one. */
+  random: () => number;
+}
+
+export const defaultRetryPolicy: RetryPolicy = {
+  maxAttempts: 6,
+  baseDelayMs: 250,
+  maxDelayMs: 8_000,
+  deadlineMs: 90_000,
+  random: Math.random,
+};
+
+/** What one attempt produced: a response, or a network failure before one arrived. */
+export type AttemptOutcome =
+  | { kind: "response"; status: number; retryAfterSeconds?: number }
+  | { kind: "network"; code: string; mayHaveReachedService: boolean };
+
+export type RetryDecision =
+  /** Not retryable: hand the outcome to the caller. */
+  | { action: "stop" }
+  /** Safe to send again after the delay. */
+  | { action: "retry"; delayMs: number }
+  /** The request may have taken effect: look for its result before sending again. */
+  | { action: "recover-then-retry"; delayMs: number };
+
+const retriedStatuses = new Set([502, 503, 504]);
+
+export function decideRetry(
+  outcome: AttemptOutcome,
+  attempt: number,
+  elapsedMs: number,
+  idempotent: boolean,
+  policy: RetryPolicy,
+): RetryDecision {
+  if (attempt >= policy.maxAttempts || !isRetryable(outcome)) return { action: "stop" };
+  const delayMs =
+    outcome.kind === "response" && outcome.retryAfterSeconds !== undefined
+      ? outcome.retryAfterSeconds * 1000
+      : backoffDelay(attempt, policy);
+  if (elapsedMs + delayMs > policy.deadlineMs) return { action: "stop" };
+  return mayHaveTakenEffect(outcome) && !idempotent
+    ? { action: "recover-then-retry", delayMs }
+    : { action: "retry", delayMs };
+}
+
+function isRetryable(outcome: AttemptOutcome): boolean {
+  return outcome.kind === "network" || outcome.status === 429 || retriedStatuses.has(outcome.status);
+}
+
+/** A 429 is refused before any work; a 5xx or a lost connection may come after the work was done. */
+export function mayHaveTakenEffect(outcome: AttemptOutcome): boolean {
+  return outcome.kind === "network" ? outcome.mayHaveReachedService : outcome.status >= 500;
+}
+
+/** Capped exponential backoff with full jitter, so retrying clients spread out. */
+export function backoffDelay(attempt: number, policy: RetryPolicy): number {
+  const ceiling = Math.min(policy.maxDelayMs, policy.baseDelayMs * 2 ** (attempt - 1));
+  return Math.round(ceiling / 2 + (policy.random() * ceiling) / 2);
+}
+
+/** Retry-After in whole seconds (the service's form) or an HTTP date. */
+export function parseRetryAfter(value: string | string[] | undefined, now = Date.now()): number | undefined {
+  const text = Array.isArray(value) ? value[0] : value;
+  if (!text) return undefined;
+  if (/^\d+$/.test(text.trim())) return Number(text.trim());
+  const date = Date.parse(text);
+  return Number.isNaN(date) ? undefined : Math.max(0, Math.ceil((date - now) / 1000));
+}

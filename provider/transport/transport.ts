@@ -1,0 +1,180 @@
+// The request pipeline shared by both services: rate limit -> send -> decide retry.
+// Resource code sees one call that either returns a 2xx response or throws a
+// ServiceError naming the resource; it never sees the credential.
+
+import { Agent, request } from "undici";
+import { CallContext, describeFailure, FailureDetail, parseFailureBody, ServiceError } from "./errors";
+import { limiterFor, sleep } from "./limiter";
+import {
+  AttemptOutcome,
+  decideRetry,
+  defaultRetryPolicy,
+  mayHaveTakenEffect,
+  parseRetryAfter,
+  RetryPolicy,
+} from "./retry";
+
+export type HttpMethod = "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
+
+export interface HttpRequest {
+  method: HttpMethod;
+  /** Below the service root, e.g. "/accounts/12". */
+  path: string;
+  query?: Record<string, string | number | Array<string | number> | undefined>;
+  body?: unknown;
+}
+
+export interface HttpResponse {
+  status: number;
+  body: unknown;
+}
+
+export interface CallOptions extends CallContext {
+  /**
+   * For a create: finds what the request was creating, after an attempt that may
+   * have reached the service. Returning a response ends the call with it; returning
+   * undefined lets the request be sent again. Without it such a request is not resent.
+   */
+  recover?: () => Promise<HttpResponse | undefined>;
+  /** Non-2xx statuses returned instead of thrown, e.g. 404 for a read or delete. */
+  accept?: number[];
+}
+
+export interface AccountEndpoint {
+  /** Service root, e.g. https://acme.api-us1.com/api/3. */
+  rootUrl: string;
+  headers: Record<string, string>;
+  /** The credential, so that it can be kept out of every message. */
+  secret: string;
+  /** Identifies the account for the shared limiter without holding the credential. */
+  accountKey: string;
+  requestsPerSecond: number;
+  timeoutMs: number;
+  retry?: RetryPolicy;
+}
+
+// One keep-alive connection pool for the whole provider process.
+const agent = new Agent({ keepAliveTimeout: 10_000, connections: 16 });
+
+const idempotentMethods = new Set<HttpMethod>(["GET", "PUT", "DELETE"]);
+
+export class Transport {
+  constructor(private readonly endpoint: AccountEndpoint) {}
+
+  async call(req: HttpRequest, options: CallOptions): Promise<HttpResponse> {
+    try {
+      return await this.callWithRetries(req, options);
+    } catch (error) {
+      throw this.redacted(error);
+    }
+  }
+
+  private async callWithRetries(req: HttpRequest, options: CallOptions): Promise<HttpResponse> {
+    const policy = this.endpoint.retry ?? defaultRetryPolicy;
+    const limiter = limiterFor(this.endpoint.accountKey, this.endpoint.requestsPerSecond);
+    const started = Date.now();
+    for (let attempt = 1; ; attempt++) {
+      await limiter.acquire();
+      const result = await this.send(req);
+      const outcome = result.outcome;
+      if (outcome.kind === "response" && outcome.status === 429 && outcome.retryAfterSeconds !== undefined) {
+        limiter.pauseUntil(Date.now() + outcome.retryAfterSeconds * 1000);
+      }
+      const idempotent = idempotentMethods.has(req.method);
+      const decision = decideRetry(outcome, attempt, Date.now() - started, idempotent, policy);
+      if (decision.action === "retry") {
+        await sleep(decision.delayMs);
+        continue;
+      }
+      // A create that may have taken effect is looked for before it is sent again or given up.
+      if (!idempotent && options.recover && mayHaveTakenEffect(outcome)) {
+        if (decision.action === "recover-then-retry") await sleep(decision.delayMs);
+        const recovered = await options.recover();
+        if (recovered) return recovered;
+        if (decision.action === "recover-then-retry") continue;
+      }
+      return this.finish(result, options);
+    }
+  }
+
+  private finish(result: SendResult, options: CallOptions): HttpResponse {
+    if (result.response) {
+      const { status, body } = result.response;
+      if ((status >= 200 && status < 300) || options.accept?.includes(status)) return result.response;
+      throw describeFailure(options, parseFailureBody(status, body));
+    }
+    throw describeFailure(options, result.failure ?? {});
+  }
+
+  private async send(req: HttpRequest): Promise<SendResult> {
+    const url = this.endpoint.rootUrl + req.path + queryString(req.query);
+    const headers: Record<string, string> = { accept: "application/json", ...this.endpoint.headers };
+    if (req.body !== undefined) headers["content-type"] = "application/json";
+    try {
+      const res = await request(url, {
+        method: req.method,
+        headers,
+        body: req.body === undefined ? undefined : JSON.stringify(req.body),
+        dispatcher: agent,
+        signal: AbortSignal.timeout(this.endpoint.timeoutMs),
+      });
+      const text = await res.body.text();
+      const response = { status: res.statusCode, body: parseBody(text) };
+      return {
+        response,
+        outcome: { kind: "response", status: res.statusCode, retryAfterSeconds: parseRetryAfter(res.headers["retry-after"]) },
+      };
+    } catch (error) {
+      const code = networkErrorCode(error);
+      // Refused connections and DNS failures never reached the service; anything else might have.
+      const mayHaveReachedService = !["ECONNREFUSED", "ENOTFOUND", "EAI_AGAIN"].includes(code);
+      return {
+        outcome: { kind: "network", code, mayHaveReachedService },
+        failure: { detail: code === "TimeoutError" ? `no answer within ${this.endpoint.timeoutMs} ms` : code },
+      };
+    }
+  }
+
+  /** Whatever went wrong, the credential never leaves in a message. */
+  private redacted(error: unknown): Error {
+    const secret = this.endpoint.secret;
+    const err = error instanceof Error ? error : new Error(String(error));
+    if (secret && err.message.includes(secret)) {
+      const clean = err.message.split(secret).join("[redacted]");
+      return err instanceof ServiceError ? new ServiceError(clean, err) : new Error(clean);
+    }
+    return err;
+  }
+}
+
+interface SendResult {
+  outcome: AttemptOutcome;
+  response?: HttpResponse;
+  failure?: FailureDetail;
+}
+
+function queryString(query: HttpRequest["query"]): string {
+  if (!query) return "";
+  const params = new URLSearchParams();
+  for (const [key, value] of Object.entries(query)) {
+    if (value === undefined) continue;
+    for (const item of Array.isArray(value) ? value : [value]) params.append(key, String(item));
+  }
+  const text = params.toString();
+  return text ? `?${text}` : "";
+}
+
+function parseBody(text: string): unknown {
+  if (!text) return undefined;
+  try {
+    return JSON.parse(text);
+  } catch {
+    return { message: text.slice(0, 200) };
+  }
+}
+
+function networkErrorCode(error: unknown): string {
+  const err = error as { name?: string; code?: string; cause?: { code?: string } };
+  if (err?.name === "TimeoutError" || err?.name === "AbortError") return "TimeoutError";
+  return err?.code ?? err?.cause?.code ?? err?.name ?? "network error";
+}
