@@ -1,0 +1,64 @@
+// The chat flow service: start a flow execution for a list of contacts, read it back.
+// The core has authenticated the request (Authorization: Token <key>) and strips the
+// chat root, so paths here start at /channel/{channel}/...
+//
+// The channel segment is `chat` in the seed and `whatsapp` in the real service; both are
+// served and share one store. Ids in paths are UUIDs: the real service routes them with
+// Django's <uuid:...> converter, so anything else matches no route and is answered 404.
+
+import type { EmulatedService, ServiceRequest, ServiceResponse } from "../service";
+import { decodeBody } from "./body";
+import { FlowExecutions } from "./executions";
+import { JSON_FORM_MEMBERS, parseFlowExecutionCreate } from "./serializers";
+
+export { EXECUTION_DURATION_MS } from "./executions";
+
+export interface ChatServiceOptions {
+  /** Milliseconds since the epoch; executions progress against it. */
+  now?: () => number;
+}
+
+const UUID = "[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}";
+// Django routes are written with a trailing slash; clients send both forms.
+const RUN_PATH = new RegExp(`^/channel/(?:chat|whatsapp)/flow/(${UUID})/run/?$`);
+const EXECUTION_PATH = new RegExp(`^/channel/(?:chat|whatsapp)/flow-execution/(${UUID})/?$`);
+
+const NOT_FOUND: ServiceResponse = { status: 404, body: { detail: "Not found." } };
+
+function methodNotAllowed(method: string, allowed: string): ServiceResponse {
+  return { status: 405, headers: { allow: allowed }, body: { detail: `Method "${method}" not allowed.` } };
+}
+
+function headerValue(value: string | string[] | undefined): string | undefined {
+  return Array.isArray(value) ? value[0] : value;
+}
+
+export function createChatService(options: ChatServiceOptions = {}): EmulatedService {
+  const executions = new FlowExecutions(options.now ?? Date.now);
+
+  async function runFlow(flowId: string, request: ServiceRequest): Promise<ServiceResponse> {
+    const decoded = await decodeBody(headerValue(request.headers["content-type"]), request.rawBody, JSON_FORM_MEMBERS);
+    if (!decoded.ok) return decoded.response;
+    if (decoded.data === null) return { status: 400, body: { non_field_errors: ["No data provided"] } };
+    const parsed = parseFlowExecutionCreate(decoded.data);
+    if (!parsed.ok) return { status: 400, body: parsed.error };
+    return { status: 201, body: executions.start(flowId.toLowerCase(), parsed.value) };
+  }
+
+  return {
+    async handle(request) {
+      const run = RUN_PATH.exec(request.path);
+      if (run) return request.method === "POST" ? runFlow(run[1], request) : methodNotAllowed(request.method, "POST");
+      const read = EXECUTION_PATH.exec(request.path);
+      if (read) {
+        if (request.method !== "GET") return methodNotAllowed(request.method, "GET");
+        const execution = executions.read(read[1].toLowerCase());
+        return execution ? { status: 200, body: execution } : NOT_FOUND;
+      }
+      return NOT_FOUND;
+    },
+    snapshot: () => executions.snapshot(),
+    restore: (state) => executions.restore(state),
+    reset: () => executions.reset(),
+  };
+}
