@@ -1,0 +1,209 @@
+import assert from "node:assert/strict";
+import { ServiceError } from "../provider/transport/errors";
+import { RateLimiter } from "../provider/transport/limiter";
+import { RetryPolicy } from "../provider/transport/retry";
+import { AccountEndpoint, Transport } from "../provider/transport/transport";
+import { endpointFor, crmService, useStackConfig, SettingsError } from "../provider/settings";
+import { ScriptedServer, sendJson, startScriptedServer, Script } from "./support/scripted-server";
+
+const token = "tok-super-secret-0123456789";
+const fastRetries: RetryPolicy = { maxAttempts: 4, baseDelayMs: 20, maxDelayMs: 100, deadlineMs: 5_000, random: () => 0.5 };
+let accountCounter = 0;
+
+function endpoint(server: ScriptedServer, overrides: Partial<AccountEndpoint> = {}): AccountEndpoint {
+  return {
+    rootUrl: `${server.url}/api/3`,
+    headers: { "Api-Token": token },
+    secret: token,
+    // A fresh account per test, so that limiters do not carry over between tests.
+    accountKey: `test-account-${++accountCounter}`,
+    requestsPerSecond: 0,
+    timeoutMs: 2_000,
+    retry: fastRetries,
+    ...overrides,
+  };
+}
+
+describe("transport", () => {
+  let server: ScriptedServer | undefined;
+  afterEach(async () => {
+    await server?.close();
+    server = undefined;
+  });
+  const serve = async (script: Script) => (server = await startScriptedServer(script));
+
+  it("waits out a 429's Retry-After, then succeeds", async () => {
+    const s = await serve((_req, res, index) =>
+      index === 0 ? sendJson(res, 429, { message: "slow down" }, { "retry-after": "1" }) : sendJson(res, 200, { ok: true }),
+    );
+    const response = await new Transport(endpoint(s)).call({ method: "GET", path: "/accounts" }, { resource: "test" });
+    assert.deepEqual(response.body, { ok: true });
+    assert.equal(s.requests.length, 2);
+    assert.ok(s.requests[1].arrivedAt - s.requests[0].arrivedAt >= 950, "the retry came before Retry-After elapsed");
+  });
+
+  it("retries a GET after 503, then succeeds", async () => {
+    const s = await serve((_req, res, index) => (index === 0 ? sendJson(res, 503, {}) : sendJson(res, 200, { ok: 1 })));
+    const response = await new Transport(endpoint(s)).call({ method: "GET", path: "/accounts/1" }, { resource: "test" });
+    assert.equal(response.status, 200);
+    assert.equal(s.requests.length, 2);
+  });
+
+  it("retries a GET after a connection reset, then succeeds", async () => {
+    const s = await serve((_req, res, index) => (index === 0 ? res.socket?.destroy() : sendJson(res, 200, { ok: 1 })));
+    const response = await new Transport(endpoint(s)).call({ method: "GET", path: "/accounts/1" }, { resource: "test" });
+    assert.equal(response.status, 200);
+    assert.equal(s.requests.length, 2);
+  });
+
+  it("never starts more than the account's rate in any one-second window, across concurrent calls", async () => {
+    const s = await serve((_req, res) => sendJson(res, 200, {}));
+    const shared = endpoint(s, { requestsPerSecond: 5 });
+    // Separate transports for the same account share one limiter, as resources of one deployment do.
+    await Promise.all(
+      Array.from({ length: 12 }, (_, i) => new Transport({ ...shared }).call({ method: "GET", path: `/accounts/${i}` }, { resource: "test" })),
+    );
+    const times = s.requests.map((r) => r.arrivedAt).sort((a, b) => a - b);
+    assert.equal(times.length, 12);
+    for (let i = 5; i < times.length; i++) {
+      assert.ok(times[i] - times[i - 5] >= 1000, `requests ${i - 5} and ${i} started ${times[i] - times[i - 5]} ms apart`);
+    }
+  });
+
+  it("holds every caller of the account after a 429 with Retry-After", async () => {
+    const limiter = new RateLimiter(0);
+    const started = Date.now();
+    limiter.pauseUntil(started + 300);
+    await limiter.acquire();
+    assert.ok(Date.now() - started >= 290);
+  });
+
+  it("turns a 422 into one sentence naming the resource, the field and what to do, without the token", async () => {
+    const s = await serve((_req, res) =>
+      sendJson(res, 422, {
+        errors: [{ title: `Name is taken (key ${token})`, detail: "", code: "duplicate", source: { pointer: "/data/attributes/name" } }],
+      }),
+    );
+    const call = new Transport(endpoint(s)).call(
+      { method: "POST", path: "/accounts", body: { account: { name: "Acme" } } },
+      { resource: 'crm.Account "Acme"', advice: { duplicate: "choose another name" } },
+    );
+    await assert.rejects(call, (error: ServiceError) => {
+      assert.ok(error instanceof ServiceError);
+      assert.equal(error.status, 422);
+      assert.equal(error.code, "duplicate");
+      assert.equal(error.field, "name");
+      assert.match(error.message, /^crm\.Account "Acme": the service answered 422 \(duplicate\) for field "name": .*; choose another name\.$/);
+      assert.ok(!error.message.includes(token), error.message);
+      return true;
+    });
+  });
+
+  it("reads both 404 body shapes", async () => {
+    const s = await serve((req, res) =>
+      req.url.endsWith("/1")
+        ? sendJson(res, 404, { errors: [{ status: 404, title: "The requested resource was not found" }] })
+        : sendJson(res, 404, { message: "No Result found for Account with id 2" }),
+    );
+    const transport = new Transport(endpoint(s));
+    for (const [id, text] of [["1", "The requested resource was not found"], ["2", "No Result found for Account with id 2"]]) {
+      await assert.rejects(transport.call({ method: "GET", path: `/accounts/${id}` }, { resource: "r" }), (error: ServiceError) => {
+        assert.equal(error.status, 404);
+        assert.ok(error.message.includes(text), error.message);
+        assert.match(error.message, /run `pulumi refresh`/);
+        return true;
+      });
+    }
+    const accepted = await transport.call({ method: "GET", path: "/accounts/2" }, { resource: "r", accept: [404] });
+    assert.equal(accepted.status, 404);
+  });
+
+  it("does not resend a POST that timed out, and recovers what it created instead", async () => {
+    const created: string[] = [];
+    const s = await serve((req, res, index) => {
+      if (req.method === "POST") {
+        created.push(req.body);
+        // The first create takes effect but answers too late.
+        if (index === 0) setTimeout(() => sendJson(res, 201, { account: { id: "1" } }), 500);
+        else sendJson(res, 201, { account: { id: String(created.length) } });
+      } else {
+        sendJson(res, 200, { accounts: created.length ? [{ id: "1" }] : [], meta: { total: created.length } });
+      }
+    });
+    const transport = new Transport(endpoint(s, { timeoutMs: 150 }));
+    const response = await transport.call(
+      { method: "POST", path: "/accounts", body: { account: { name: "Acme" } } },
+      {
+        resource: "test",
+        recover: async () => {
+          const found = await transport.call({ method: "GET", path: "/accounts", query: { search: "Acme" } }, { resource: "test" });
+          const [account] = (found.body as { accounts: unknown[] }).accounts;
+          return account ? { status: 201, body: { account } } : undefined;
+        },
+      },
+    );
+    assert.deepEqual(response.body, { account: { id: "1" } });
+    assert.equal(created.length, 1, "the create was sent twice");
+  });
+
+  it("fails a POST answered 503 without a way to recover, rather than resending it", async () => {
+    const s = await serve((_req, res) => sendJson(res, 503, { message: "unavailable" }));
+    await assert.rejects(
+      new Transport(endpoint(s)).call({ method: "POST", path: "/accounts", body: {} }, { resource: "test" }),
+      /the service answered 503/,
+    );
+    assert.equal(s.requests.length, 1);
+  });
+
+  it("gives up at the deadline with a message that says what to do", async () => {
+    const s = await serve((_req, res) => sendJson(res, 429, {}, { "retry-after": "30" }));
+    await assert.rejects(
+      new Transport(endpoint(s)).call({ method: "GET", path: "/accounts" }, { resource: "r" }),
+      /answered 429.*lower crm:requestsPerSecond/,
+    );
+    assert.equal(s.requests.length, 1);
+  });
+
+  it("sends the credential in the service's header and nowhere else", async () => {
+    const s = await serve((_req, res) => sendJson(res, 200, {}));
+    await new Transport(endpoint(s)).call({ method: "GET", path: "/accounts", query: { search: "a b" } }, { resource: "r" });
+    assert.equal(s.requests[0].headers["api-token"], token);
+    assert.equal(s.requests[0].url, "/api/3/accounts?search=a+b");
+  });
+});
+
+describe("settings", () => {
+  const saved = { ...process.env };
+  afterEach(() => {
+    process.env = { ...saved };
+    useStackConfig({ get: () => undefined });
+  });
+
+  it("names the config key and the environment variable when the token is missing", () => {
+    delete process.env.CRM_API_TOKEN;
+    useStackConfig({ get: (key) => (key === "crm:apiUrl" ? "https://acme.api-us1.com" : undefined) });
+    assert.throws(
+      () => endpointFor(crmService, 'crm.Account "x"'),
+      (error: SettingsError) =>
+        /crm:apiToken/.test(error.message) && /CRM_API_TOKEN/.test(error.message) && /--secret/.test(error.message),
+    );
+  });
+
+  it("prefers stack config over the environment, and adds /api/3 once", () => {
+    process.env.CRM_API_URL = "https://env.api-us1.com";
+    process.env.CRM_API_TOKEN = "env-token";
+    useStackConfig({ get: (key) => (key === "crm:apiUrl" ? "https://config.api-us1.com/api/3/" : undefined) });
+    const resolved = endpointFor(crmService, "r");
+    assert.equal(resolved.rootUrl, "https://config.api-us1.com/api/3");
+    assert.deepEqual(resolved.headers, { "Api-Token": "env-token" });
+    assert.ok(!resolved.accountKey.includes("env-token"));
+  });
+
+  it("refuses plain http except on loopback", () => {
+    process.env.CRM_API_TOKEN = "t";
+    process.env.CRM_API_URL = "http://acme.api-us1.com";
+    assert.throws(() => endpointFor(crmService, "r"), /must use https/);
+    process.env.CRM_API_URL = "http://127.0.0.1:4000";
+    assert.equal(endpointFor(crmService, "r").rootUrl, "http://127.0.0.1:4000/api/3");
+  });
+});
