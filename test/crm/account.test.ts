@@ -1,0 +1,111 @@
+import assert from "node:assert/strict";
+import { provider } from "../../provider/crm/account";
+import { unknownValue } from "../../provider/resource-kit";
+import { useStackConfig } from "../../provider/settings";
+import { configOf, emulatorCall, emulatorForProvider, requestCount, RunningEmulator } from "../support/emulator";
+
+const providerCode = "exports.handler = ...";
+
+describe("crm.Account provider", () => {
+  let emulator: RunningEmulator;
+  before(async () => (emulator = await emulatorForProvider()));
+  after(async () => emulator.close());
+  beforeEach(async () => {
+    await fetch(`${emulator.crmUrl}/__emulator/reset`, { method: "POST" });
+    useStackConfig(configOf({ "crm:apiUrl": emulator.crmUrl, "crm:apiToken": emulator.apiToken }));
+  });
+
+  const checked = async (news: Record<string, unknown>) => {
+    const result = await provider.check!({}, { ...news, __provider: providerCode });
+    assert.equal(result.failures, undefined, JSON.stringify(result.failures));
+    return result.inputs!;
+  };
+
+  describe("check", () => {
+    it("normalizes inputs and keeps __provider", async () => {
+      assert.deepEqual(await checked({ name: "Acme" }), { name: "Acme", accountUrl: null, adoptExisting: false, __provider: providerCode });
+    });
+
+    it("names the field and the rule for every bad input, without a request", async () => {
+      const before = await requestCount(emulator);
+      const result = await provider.check!({}, { accountUrl: "ftp://x", adoptExisting: "yes", colour: "red", __provider: providerCode });
+      const reasons = Object.fromEntries((result.failures ?? []).map((f) => [f.property, f.reason]));
+      assert.match(reasons.name, /^crm\.Account "undefined": name is required/);
+      assert.match(reasons.accountUrl, /accountUrl must be an http or https URL/);
+      assert.match(reasons.adoptExisting, /adoptExisting must be true or false/);
+      assert.match(reasons.colour, /colour is not a field of this resource; the fields are: name, accountUrl, adoptExisting/);
+      assert.equal(await requestCount(emulator), before);
+    });
+
+    it("lets values unknown in a preview through unvalidated", async () => {
+      const inputs = await checked({ name: unknownValue, accountUrl: "https://a.example" });
+      assert.equal(inputs.name, unknownValue);
+    });
+  });
+
+  describe("diff", () => {
+    const olds = { name: "Acme", accountUrl: null, adoptExisting: false, __provider: "old code" };
+    it("ignores __provider and adoptExisting, so an upgrade or an opt-in shows no change", async () => {
+      const result = await provider.diff!("1", olds, { ...olds, adoptExisting: true, __provider: "new code" });
+      assert.equal(result.changes, false);
+    });
+    it("updates in place when name or accountUrl changes, and counts unknowns as changes", async () => {
+      assert.deepEqual(await provider.diff!("1", olds, { ...olds, accountUrl: "https://a.example" }), {
+        changes: true,
+        replaces: [],
+        deleteBeforeReplace: false,
+      });
+      assert.equal((await provider.diff!("1", olds, { ...olds, name: unknownValue })).changes, true);
+    });
+  });
+
+  describe("create, read, update, delete", () => {
+    it("reads back exactly what create returned", async () => {
+      const created = await provider.create(await checked({ name: "Acme", accountUrl: "https://acme.example" }));
+      assert.match(created.id, /^\d+$/);
+      assert.deepEqual(created.outs, { name: "Acme", accountUrl: "https://acme.example", adoptExisting: false });
+      const read = await provider.read!(created.id, { ...created.outs, __provider: providerCode });
+      assert.deepEqual(read, { id: created.id, props: created.outs, inputs: created.outs });
+    });
+
+    it("refuses to take over an existing account of the same name unless adoptExisting is set", async () => {
+      const existing = await emulatorCall(emulator, "POST", "/api/3/accounts", { account: { name: "Initech", accountUrl: "https://old.example" } });
+      await assert.rejects(provider.create(await checked({ name: "Initech", accountUrl: "https://new.example" })), (error: Error) => {
+        assert.match(error.message, /^crm\.Account "Initech": the service answered 422 \(duplicate\) for field "name"/);
+        assert.match(error.message, /set adoptExisting: true/);
+        return true;
+      });
+      const untouched = await emulatorCall(emulator, "GET", `/api/3/accounts/${existing.body.account.id}`);
+      assert.equal(untouched.body.account.accountUrl, "https://old.example");
+
+      const adopted = await provider.create(await checked({ name: "Initech", accountUrl: "https://new.example", adoptExisting: true }));
+      assert.equal(adopted.id, existing.body.account.id);
+      assert.deepEqual(adopted.outs, { name: "Initech", accountUrl: "https://new.example", adoptExisting: true });
+    });
+
+    it("updates name and clears the website", async () => {
+      const created = await provider.create(await checked({ name: "Hooli", accountUrl: "https://hooli.example" }));
+      const news = await checked({ name: "Hooli XYZ" });
+      const updated = await provider.update!(created.id, created.outs, news);
+      assert.deepEqual(updated.outs, { name: "Hooli XYZ", accountUrl: null, adoptExisting: false });
+      const read = await provider.read!(created.id, { ...updated.outs, __provider: providerCode });
+      assert.deepEqual(read.props, updated.outs);
+    });
+
+    it("deletes, treats an already deleted account as gone, and reads it as gone", async () => {
+      const created = await provider.create(await checked({ name: "Vandelay" }));
+      await provider.delete!(created.id, created.outs);
+      await provider.delete!(created.id, created.outs);
+      assert.deepEqual(await provider.read!(created.id, created.outs), {});
+    });
+
+    it("reports a rejected key without the key", async () => {
+      useStackConfig(configOf({ "crm:apiUrl": emulator.crmUrl, "crm:apiToken": "wrong-key-4242" }));
+      await assert.rejects(provider.create(await checked({ name: "Acme" })), (error: Error) => {
+        assert.match(error.message, /^crm\.Account "Acme": the service answered 403.*check that the API token is valid/);
+        assert.ok(!error.message.includes("wrong-key-4242"));
+        return true;
+      });
+    });
+  });
+});
