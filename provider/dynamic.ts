@@ -1,28 +1,29 @@
-// What a resource hands to pulumi.dynamic.Resource. The closure serializer copies
-// local code by value but captures modules under node_modules by reference, so the
-// serialized provider is only this small forwarding object: every method requires
-// the installed resource module in the provider host and calls its implementation
-// there. Module state (the rate limiter per account, the connection pool, the
-// stack config) then exists once per host, and `__provider` stays small and free of
-// credentials.
+// How a resource module becomes the provider of its dynamic resources.
+//
+// pulumi.dynamic.Resource serializes the provider object it is given into the
+// `__provider` input of every resource. The closure serializer copies local code
+// by value but captures a module loaded from node_modules by reference, as a
+// `require()`. So each resource module exports its lifecycle functions (check,
+// diff, create, read, update, delete, configure) at top level and hands its own
+// exports object over: `__provider` is then one require() of the installed
+// module, a few hundred bytes, serialized once per resource type, and free of
+// credentials; module state (the limiter per account, the connection pool, the
+// stack config) exists once per provider host.
 
 import * as pulumi from "@pulumi/pulumi";
 import * as settings from "./settings";
 
-/** A resource module: the file that holds a resource's schema, normalization and provider. */
-export interface ResourceModule {
-  exports: { provider: pulumi.dynamic.ResourceProvider };
+/** The `configure` every resource module exports: keeps the stack config for settings read at call time. */
+export async function configure(req: pulumi.dynamic.ConfigureRequest): Promise<void> {
+  settings.useStackConfig(req.config);
 }
 
-export function forwardTo(resourceModule: ResourceModule): pulumi.dynamic.ResourceProvider {
-  const implementation = resourceModule.exports;
-  return {
-    configure: async (req) => settings.useStackConfig(req.config),
-    check: (olds, news) => implementation.provider.check!(olds, news),
-    diff: (id, olds, news) => implementation.provider.diff!(id, olds, news),
-    create: (inputs) => implementation.provider.create(inputs),
-    read: (id, props) => implementation.provider.read!(id, props),
-    update: (id, olds, news) => implementation.provider.update!(id, olds, news),
-    delete: (id, props) => implementation.provider.delete!(id, props),
-  };
+const lifecycle = ["configure", "check", "diff", "create", "read", "update", "delete"] as const;
+
+/** The resource module's own exports, checked to be a complete provider. */
+export function moduleProvider(resourceModule: NodeModule): pulumi.dynamic.ResourceProvider {
+  const provider = resourceModule.exports as Record<string, unknown>;
+  const missing = lifecycle.filter((name) => typeof provider[name] !== "function");
+  if (missing.length) throw new Error(`${resourceModule.id} does not export ${missing.join(", ")}`);
+  return provider as unknown as pulumi.dynamic.ResourceProvider;
 }

@@ -1,10 +1,10 @@
 // crm.Account: an account (company) of the CRM service. Its input schema, its
-// normalization and its provider live here; the provider runs in the Pulumi
-// provider host, reached through forwardTo.
+// normalization and its provider live here; the exported lifecycle functions are
+// the provider, run in the Pulumi provider host (see ../dynamic.ts).
 
 import * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
-import { forwardTo } from "../dynamic";
+import { moduleProvider } from "../dynamic";
 import { checkInputs, diffFields, strictObject, withoutProvider } from "../resource-kit";
 import { ServiceError } from "../transport/errors";
 import { HttpResponse } from "../transport/transport";
@@ -50,7 +50,8 @@ interface ServiceAccount {
 }
 
 const resourceType = "crm.Account";
-const describe = (name: unknown) => `${resourceType} "${String(name)}"`;
+/** How messages name the resource: by the account name when there is one. */
+const describe = (name: unknown) => (typeof name === "string" && name ? `${resourceType} "${name}"` : resourceType);
 
 const advice = {
   duplicate:
@@ -65,58 +66,59 @@ function desiredState(props: Record<string, unknown>): AccountState {
   return inputSchema.parse(withoutProvider(props));
 }
 
-export const provider: pulumi.dynamic.ResourceProvider = {
-  async check(_olds, news) {
-    return checkInputs(describe(news.name), inputSchema, news);
-  },
+export { configure } from "../dynamic";
 
-  async diff(_id, olds, news) {
-    // adoptExisting only matters when the account is created.
-    return diffFields(olds, news, { updatable: ["name", "accountUrl"] });
-  },
+export async function check(_olds: Record<string, unknown>, news: Record<string, unknown>): Promise<pulumi.dynamic.CheckResult> {
+  return checkInputs(describe(news.name), inputSchema, news);
+}
 
-  async create(inputs) {
-    const desired = desiredState(inputs);
-    const client = CrmClient.for(describe(desired.name));
-    const attemptStarted = Date.now();
-    try {
-      const response = await client.call(
-        { method: "POST", path: "/accounts", body: { account: { name: desired.name, accountUrl: desired.accountUrl } } },
-        { advice, recover: () => findCreatedAccount(client, desired.name, attemptStarted) },
-      );
-      const account = (response.body as { account: ServiceAccount }).account;
-      return { id: String(account.id), outs: stateFrom(account, desired.adoptExisting) };
-    } catch (error) {
-      if (!(error instanceof ServiceError && error.code === "duplicate" && desired.adoptExisting)) throw error;
-      return adopt(client, desired);
-    }
-  },
+export async function diff(_id: string, olds: Record<string, unknown>, news: Record<string, unknown>): Promise<pulumi.dynamic.DiffResult> {
+  // adoptExisting only matters when the account is created.
+  return diffFields(olds, news, { updatable: ["name", "accountUrl"] });
+}
 
-  async read(id, props) {
-    const adoptExisting = Boolean(props?.adoptExisting);
-    const client = CrmClient.for(describe(props?.name ?? id));
-    const response = await client.call({ method: "GET", path: `/accounts/${id}` }, { accept: [404] });
-    if (response.status === 404) return {};
-    const state = stateFrom((response.body as { account: ServiceAccount }).account, adoptExisting);
-    return { id, props: state, inputs: state };
-  },
-
-  async update(id, _olds, news) {
-    const desired = desiredState(news);
-    const client = CrmClient.for(describe(desired.name));
+export async function create(inputs: Record<string, unknown>): Promise<pulumi.dynamic.CreateResult> {
+  const desired = desiredState(inputs);
+  const client = CrmClient.for(describe(desired.name));
+  const attemptStarted = Date.now();
+  try {
     const response = await client.call(
-      { method: "PUT", path: `/accounts/${id}`, body: { account: { name: desired.name, accountUrl: desired.accountUrl } } },
-      { advice },
+      { method: "POST", path: "/accounts", body: { account: { name: desired.name, accountUrl: desired.accountUrl } } },
+      { advice, recover: () => findCreatedAccount(client, desired.name, attemptStarted) },
     );
-    return { outs: stateFrom((response.body as { account: ServiceAccount }).account, desired.adoptExisting) };
-  },
+    const account = (response.body as { account: ServiceAccount }).account;
+    return { id: String(account.id), outs: stateFrom(account, desired.adoptExisting) };
+  } catch (error) {
+    if (!(error instanceof ServiceError && error.code === "duplicate" && desired.adoptExisting)) throw error;
+    return adopt(client, desired);
+  }
+}
 
-  async delete(id, props) {
-    const client = CrmClient.for(describe(props.name ?? id));
-    // Already gone is what delete wants.
-    await client.call({ method: "DELETE", path: `/accounts/${id}` }, { accept: [404] });
-  },
-};
+export async function read(id: string, props: Record<string, unknown> = {}): Promise<pulumi.dynamic.ReadResult> {
+  const client = CrmClient.for(describe(props.name ?? id));
+  const response = await client.call({ method: "GET", path: `/accounts/${id}` }, { accept: [404] });
+  // No id: the account is gone, and refresh drops it from the state.
+  if (response.status === 404) return {};
+  const state = stateFrom((response.body as { account: ServiceAccount }).account, Boolean(props.adoptExisting));
+  return { id, props: state, inputs: state };
+}
+
+export async function update(id: string, _olds: Record<string, unknown>, news: Record<string, unknown>): Promise<pulumi.dynamic.UpdateResult> {
+  const desired = desiredState(news);
+  const client = CrmClient.for(describe(desired.name));
+  const response = await client.call(
+    { method: "PUT", path: `/accounts/${id}`, body: { account: { name: desired.name, accountUrl: desired.accountUrl } } },
+    { advice },
+  );
+  return { outs: stateFrom((response.body as { account: ServiceAccount }).account, desired.adoptExisting) };
+}
+
+async function remove(id: string, props: Record<string, unknown>): Promise<void> {
+  const client = CrmClient.for(describe(props.name ?? id));
+  // Already gone is what delete wants.
+  await client.call({ method: "DELETE", path: `/accounts/${id}` }, { accept: [404] });
+}
+export { remove as delete };
 
 /** Accounts whose name matches exactly; the service's search also matches parts of names. */
 function findByName(client: CrmClient, name: string): Promise<ServiceAccount[]> {
@@ -179,6 +181,6 @@ export class Account extends pulumi.dynamic.Resource {
   constructor(name: string, args: AccountArgs, opts?: pulumi.CustomResourceOptions) {
     // Every output is named here, set or not, so that each becomes an output property.
     const props = { name: args.name, accountUrl: args.accountUrl, adoptExisting: args.adoptExisting };
-    super(forwardTo(module), name, props, opts, "crm", "Account");
+    super(moduleProvider(module), name, props, opts, "crm", "Account");
   }
 }

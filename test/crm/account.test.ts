@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { provider } from "../../provider/crm/account";
+import * as provider from "../../provider/crm/account";
 import { unknownValue } from "../../provider/resource-kit";
 import { useStackConfig } from "../../provider/settings";
 import { configOf, emulatorCall, emulatorForProvider, requestCount, RunningEmulator } from "../support/emulator";
@@ -16,7 +16,7 @@ describe("crm.Account provider", () => {
   });
 
   const checked = async (news: Record<string, unknown>) => {
-    const result = await provider.check!({}, { ...news, __provider: providerCode });
+    const result = await provider.check({}, { ...news, __provider: providerCode });
     assert.equal(result.failures, undefined, JSON.stringify(result.failures));
     return result.inputs!;
   };
@@ -28,9 +28,9 @@ describe("crm.Account provider", () => {
 
     it("names the field and the rule for every bad input, without a request", async () => {
       const before = await requestCount(emulator);
-      const result = await provider.check!({}, { accountUrl: "ftp://x", adoptExisting: "yes", colour: "red", __provider: providerCode });
+      const result = await provider.check({}, { accountUrl: "ftp://x", adoptExisting: "yes", colour: "red", __provider: providerCode });
       const reasons = Object.fromEntries((result.failures ?? []).map((f) => [f.property, f.reason]));
-      assert.match(reasons.name, /^crm\.Account "undefined": name is required/);
+      assert.match(reasons.name, /^crm\.Account: name is required/);
       assert.match(reasons.accountUrl, /accountUrl must be an http or https URL/);
       assert.match(reasons.adoptExisting, /adoptExisting must be true or false/);
       assert.match(reasons.colour, /colour is not a field of this resource; the fields are: name, accountUrl, adoptExisting/);
@@ -46,16 +46,16 @@ describe("crm.Account provider", () => {
   describe("diff", () => {
     const olds = { name: "Acme", accountUrl: null, adoptExisting: false, __provider: "old code" };
     it("ignores __provider and adoptExisting, so an upgrade or an opt-in shows no change", async () => {
-      const result = await provider.diff!("1", olds, { ...olds, adoptExisting: true, __provider: "new code" });
+      const result = await provider.diff("1", olds, { ...olds, adoptExisting: true, __provider: "new code" });
       assert.equal(result.changes, false);
     });
     it("updates in place when name or accountUrl changes, and counts unknowns as changes", async () => {
-      assert.deepEqual(await provider.diff!("1", olds, { ...olds, accountUrl: "https://a.example" }), {
+      assert.deepEqual(await provider.diff("1", olds, { ...olds, accountUrl: "https://a.example" }), {
         changes: true,
         replaces: [],
         deleteBeforeReplace: false,
       });
-      assert.equal((await provider.diff!("1", olds, { ...olds, name: unknownValue })).changes, true);
+      assert.equal((await provider.diff("1", olds, { ...olds, name: unknownValue })).changes, true);
     });
   });
 
@@ -64,7 +64,7 @@ describe("crm.Account provider", () => {
       const created = await provider.create(await checked({ name: "Acme", accountUrl: "https://acme.example" }));
       assert.match(created.id, /^\d+$/);
       assert.deepEqual(created.outs, { name: "Acme", accountUrl: "https://acme.example", adoptExisting: false });
-      const read = await provider.read!(created.id, { ...created.outs, __provider: providerCode });
+      const read = await provider.read(created.id, { ...created.outs, __provider: providerCode });
       assert.deepEqual(read, { id: created.id, props: created.outs, inputs: created.outs });
     });
 
@@ -86,17 +86,17 @@ describe("crm.Account provider", () => {
     it("updates name and clears the website", async () => {
       const created = await provider.create(await checked({ name: "Hooli", accountUrl: "https://hooli.example" }));
       const news = await checked({ name: "Hooli XYZ" });
-      const updated = await provider.update!(created.id, created.outs, news);
+      const updated = await provider.update(created.id, created.outs, news);
       assert.deepEqual(updated.outs, { name: "Hooli XYZ", accountUrl: null, adoptExisting: false });
-      const read = await provider.read!(created.id, { ...updated.outs, __provider: providerCode });
+      const read = await provider.read(created.id, { ...updated.outs, __provider: providerCode });
       assert.deepEqual(read.props, updated.outs);
     });
 
     it("deletes, treats an already deleted account as gone, and reads it as gone", async () => {
       const created = await provider.create(await checked({ name: "Vandelay" }));
-      await provider.delete!(created.id, created.outs);
-      await provider.delete!(created.id, created.outs);
-      assert.deepEqual(await provider.read!(created.id, created.outs), {});
+      await provider.delete(created.id, created.outs);
+      await provider.delete(created.id, created.outs);
+      assert.deepEqual(await provider.read(created.id, created.outs), {});
     });
 
     it("reports a rejected key without the key", async () => {
