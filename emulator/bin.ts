@@ -1,0 +1,35 @@
+#!/usr/bin/env node
+import { parseArguments, USAGE } from "./src/core/cli";
+import { startEmulator } from "./src/core/emulator";
+
+async function main(): Promise<void> {
+  let options;
+  try {
+    options = parseArguments(process.argv.slice(2));
+  } catch (error) {
+    process.stderr.write(`pulumi-crm-emulator: ${(error as Error).message}\n${USAGE}\n`);
+    process.exit(2);
+  }
+  const emulator = await startEmulator(options);
+  // The first stdout line is the contract with whoever spawned us: one JSON object.
+  process.stdout.write(`${JSON.stringify({ crmUrl: emulator.crmUrl, chatUrl: emulator.chatUrl, apiToken: emulator.apiToken })}\n`);
+  let stopping = false;
+  const stop = () => {
+    if (stopping) return;
+    stopping = true;
+    emulator.close().then(
+      () => process.exit(0),
+      (error: Error) => {
+        process.stderr.write(`pulumi-crm-emulator: ${error.message}\n`);
+        process.exit(1);
+      },
+    );
+  };
+  process.on("SIGINT", stop);
+  process.on("SIGTERM", stop);
+}
+
+main().catch((error: Error) => {
+  process.stderr.write(`pulumi-crm-emulator: ${error.message}\n`);
+  process.exit(1);
+});

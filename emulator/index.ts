@@ -1,0 +1,2 @@
+export { startEmulator, type EmulatorOptions, type RunningEmulator } from "./src/core/emulator";
+export type { EmulatedService, ServiceRequest, ServiceResponse } from "./src/service";

@@ -1,0 +1,252 @@
+import http, { type IncomingMessage, type ServerResponse } from "node:http";
+import type { AddressInfo, Socket } from "node:net";
+import { randomBytes } from "node:crypto";
+import { readFileSync } from "node:fs";
+import type { ServiceResponse } from "../service";
+import { createCrmService, type CrmService } from "../crm/service";
+import type { ReadOnlyFixtures } from "../crm/fixtures";
+import { CredentialStore, DEFAULT_ACCOUNT, PERMISSIONS } from "./credentials";
+import { FaultInjector, parseFaultSpec } from "./faults";
+import { genericTemplate, type Mount, type MountedService } from "./mount";
+import { StateFile } from "./persistence";
+import { createPlaceholderChatService } from "./placeholderChat";
+import { RateLimiter } from "./rateLimit";
+import { RequestStats } from "./stats";
+
+export interface EmulatorOptions {
+  /** 0 (default) picks a free port. */
+  port?: number;
+  /** The account's API key; random unless given. */
+  token?: string;
+  /** Requests per second per account; default 5, 0 turns the limit off. */
+  rateLimit?: number;
+  /** e.g. "429=0.2,503=0.1,reset=0.05,latency=50-200". */
+  faults?: string;
+  seed?: number;
+  /** JSON file {automations: [...], campaigns: [...]} replacing the generated read-only data. */
+  fixtures?: string;
+  /** JSON file keeping the state across restarts. */
+  data?: string;
+  /** Channel path segment of the chat service, "chat" by default ("whatsapp" on the real one). */
+  chatChannelSegment?: string;
+  /** Contacts the account may hold; a bulk sync that would exceed it is refused. Default 100000. */
+  contactLimit?: number;
+  /** Delay before a bulk sync writes its rows, so an immediate read does not see them. Default 200 ms. */
+  bulkImportDelayMs?: number;
+}
+
+export interface RunningEmulator {
+  crmUrl: string;
+  chatUrl: string;
+  apiToken: string;
+  port: number;
+  close(): Promise<void>;
+}
+
+const MAX_BODY_BYTES = 10 * 1024 * 1024;
+const ADMIN_PREFIX = "/__emulator/";
+const MUTATING_METHODS = new Set(["POST", "PUT", "PATCH", "DELETE"]);
+
+export async function startEmulator(options: EmulatorOptions = {}): Promise<RunningEmulator> {
+  const apiToken = options.token ?? randomBytes(20).toString("hex");
+  const credentials = new CredentialStore(apiToken);
+  const limiter = new RateLimiter(options.rateLimit ?? 5);
+  const faults = new FaultInjector();
+  if (options.faults) faults.configure(parseFaultSpec(options.faults), options.seed ?? 0);
+  const stats = new RequestStats();
+
+  let stateFile: StateFile | undefined;
+  const crm: CrmService = createCrmService({
+    can: (token, permission) => credentials.can(token, permission),
+    fixtures: options.fixtures ? loadFixtures(options.fixtures) : undefined,
+    contactLimit: options.contactLimit,
+    bulkImportDelayMs: options.bulkImportDelayMs,
+    onBackgroundChange: () => stateFile?.markDirty(),
+  });
+  const chat: MountedService = createPlaceholderChatService();
+  const services = { crm, chat };
+  const mounts: Mount[] = [
+    {
+      prefix: "/api/3",
+      service: crm,
+      credentialFrom: (headers) => singleHeader(headers["api-token"]),
+      forbiddenBody: { message: "Forbidden" },
+    },
+    {
+      prefix: "/chat",
+      service: chat,
+      credentialFrom: (headers) => /^Token\s+(\S+)$/.exec(singleHeader(headers.authorization) ?? "")?.[1],
+      forbiddenBody: { detail: "Authentication credentials were not provided." },
+    },
+  ];
+
+  if (options.data) {
+    stateFile = new StateFile(options.data, () => ({ crm: crm.snapshot(), chat: chat.snapshot() }));
+    const saved = stateFile.load() as { crm?: unknown; chat?: unknown } | undefined;
+    if (saved?.crm !== undefined) crm.restore(saved.crm);
+    if (saved?.chat !== undefined) chat.restore(saved.chat);
+  }
+
+  const admin = (method: string, path: string, body: unknown): ServiceResponse => {
+    const route = `${method} ${path}`;
+    const fields = (body ?? {}) as Record<string, unknown>;
+    switch (route) {
+      case "GET /__emulator/stats":
+        return { status: 200, body: stats.snapshot() };
+      case "POST /__emulator/reset":
+        for (const service of Object.values(services)) service.reset();
+        stats.reset();
+        limiter.reset();
+        stateFile?.markDirty();
+        return { status: 200, body: { reset: true } };
+      case "POST /__emulator/faults": {
+        const spec = typeof fields.spec === "string" ? fields.spec : "";
+        faults.configure(parseFaultSpec(spec), typeof fields.seed === "number" ? fields.seed : 0);
+        return { status: 200, body: { spec, active: faults.active } };
+      }
+      case "POST /__emulator/tokens": {
+        if (typeof fields.token !== "string" || fields.token === "") return adminError("token (string) is required");
+        const permissions = fields.permissions ?? [...PERMISSIONS];
+        if (!Array.isArray(permissions) || !permissions.every((p) => typeof p === "string")) {
+          return adminError("permissions must be an array of strings");
+        }
+        const account = typeof fields.account === "string" ? fields.account : DEFAULT_ACCOUNT;
+        credentials.add(fields.token, permissions, account);
+        return { status: 201, body: { token: fields.token, permissions, account } };
+      }
+      case "POST /__emulator/limits": {
+        if (typeof fields.contacts !== "number" || fields.contacts < 0) return adminError("contacts (number >= 0) is required");
+        crm.setContactLimit(fields.contacts);
+        return { status: 200, body: { contacts: fields.contacts } };
+      }
+      default:
+        return { status: 404, body: { message: `No emulator admin route ${route}` } };
+    }
+  };
+
+  const handle = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
+    const method = req.method ?? "GET";
+    const url = new URL(req.url ?? "/", "http://emulator");
+    const rawBody = await readBody(req);
+    if (rawBody === undefined) return send(res, { status: 413, body: { message: "Request body too large" } });
+
+    if (url.pathname.startsWith(ADMIN_PREFIX)) {
+      let body: unknown;
+      try {
+        body = rawBody.length > 0 ? JSON.parse(rawBody.toString("utf8")) : undefined;
+        return send(res, admin(method, url.pathname, body));
+      } catch (error) {
+        return send(res, adminError((error as Error).message));
+      }
+    }
+
+    const mount = mounts.find((m) => url.pathname === m.prefix || url.pathname.startsWith(`${m.prefix}/`));
+    if (!mount) {
+      stats.record(`${method} (unknown)`, 404);
+      return send(res, { status: 404, body: { message: "Not Found" } });
+    }
+    const path = url.pathname.slice(mount.prefix.length) || "/";
+    const template = mount.service.routeTemplate ? mount.service.routeTemplate(method, path) : genericTemplate(path);
+    const route = `${method} ${mount.prefix}${template ?? "/(unknown)"}`;
+    const finish = (response: ServiceResponse): void => {
+      stats.record(route, response.status);
+      send(res, response);
+    };
+
+    const token = mount.credentialFrom(req.headers);
+    const credential = credentials.lookup(token);
+    if (!token || !credential) return finish({ status: 403, body: mount.forbiddenBody });
+
+    const retryAfter = limiter.admit(credential.account);
+    if (retryAfter > 0) return finish(tooManyRequests(retryAfter));
+
+    if (faults.active) {
+      const decision = faults.next();
+      if (decision.latencyMs > 0) await new Promise((resolve) => setTimeout(resolve, decision.latencyMs));
+      if (decision.outcome === "reset") {
+        stats.record(route, "reset");
+        req.socket.destroy();
+        return;
+      }
+      if (decision.outcome === 429) return finish(tooManyRequests(1));
+      if (decision.outcome === 503) return finish({ status: 503, body: { message: "Service Unavailable" } });
+    }
+
+    const response = await mount.service.handle({ method, path, query: url.searchParams, headers: req.headers, rawBody, token });
+    if (MUTATING_METHODS.has(method) && response.status < 400) stateFile?.markDirty();
+    finish(response);
+  };
+
+  const server = http.createServer({ keepAlive: true }, (req, res) => {
+    handle(req, res).catch((error: Error) => {
+      if (!res.headersSent) send(res, { status: 500, body: { message: `Emulator error: ${error.message}` } });
+    });
+  });
+  const sockets = new Set<Socket>();
+  server.on("connection", (socket) => {
+    sockets.add(socket);
+    socket.on("close", () => sockets.delete(socket));
+  });
+  await new Promise<void>((resolve, reject) => {
+    server.once("error", reject);
+    server.listen(options.port ?? 0, "127.0.0.1", () => resolve());
+  });
+  const port = (server.address() as AddressInfo).port;
+  const origin = `http://127.0.0.1:${port}`;
+
+  return {
+    crmUrl: origin,
+    chatUrl: `${origin}/chat`,
+    apiToken,
+    port,
+    close: async () => {
+      const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+      // Idle keep-alive connections would hold close() open; nobody is mid-request in a clean shutdown.
+      for (const socket of sockets) socket.destroy();
+      await closed;
+      crm.stopBackgroundWork();
+      await stateFile?.close();
+    },
+  };
+}
+
+function tooManyRequests(retryAfterSeconds: number): ServiceResponse {
+  return {
+    status: 429,
+    headers: { "Retry-After": String(retryAfterSeconds) },
+    body: { message: `Rate limit exceeded. Retry after ${retryAfterSeconds} second(s).` },
+  };
+}
+
+function adminError(message: string): ServiceResponse {
+  return { status: 400, body: { message } };
+}
+
+function singleHeader(value: string | string[] | undefined): string | undefined {
+  return Array.isArray(value) ? value[0] : value;
+}
+
+function loadFixtures(path: string): ReadOnlyFixtures {
+  const parsed = JSON.parse(readFileSync(path, "utf8")) as ReadOnlyFixtures;
+  return { automations: parsed.automations, campaigns: parsed.campaigns };
+}
+
+/** The whole body, or undefined past MAX_BODY_BYTES. */
+async function readBody(req: IncomingMessage): Promise<Buffer | undefined> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of req as AsyncIterable<Buffer>) {
+    size += chunk.length;
+    if (size > MAX_BODY_BYTES) return undefined;
+    chunks.push(chunk);
+  }
+  return chunks.length === 1 ? chunks[0] : Buffer.concat(chunks);
+}
+
+function send(res: ServerResponse, response: ServiceResponse): void {
+  const payload = response.body === undefined ? "" : JSON.stringify(response.body);
+  const headers: Record<string, string | number> = { ...response.headers, "Content-Length": Buffer.byteLength(payload) };
+  if (payload) headers["Content-Type"] = "application/json; charset=utf-8";
+  res.writeHead(response.status, headers);
+  res.end(payload);
+}

@@ -1,0 +1,25 @@
+import type { IncomingHttpHeaders } from "node:http";
+import type { EmulatedService } from "../service";
+
+/** A service the core can also ask for the route template of a path, for the stats page. */
+export interface MountedService extends EmulatedService {
+  /** "/accounts/:id" for "/accounts/12"; undefined when no route matches. */
+  routeTemplate?(method: string, path: string): string | undefined;
+}
+
+/** Where a service lives under the server root and how its callers present their key. */
+export interface Mount {
+  prefix: string;
+  service: MountedService;
+  credentialFrom(headers: IncomingHttpHeaders): string | undefined;
+  /** Body of the 403 answered when the key is missing or unknown, in the service's own style. */
+  forbiddenBody: unknown;
+}
+
+/** Fallback for services without routeTemplate: ids (digits or UUIDs) become ":id". */
+export function genericTemplate(path: string): string {
+  return path
+    .split("/")
+    .map((segment) => (/^\d+$|^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(segment) ? ":id" : segment))
+    .join("/");
+}

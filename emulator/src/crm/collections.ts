@@ -1,0 +1,73 @@
+import { type CrmRequest } from "./api";
+
+export const DEFAULT_LIMIT = 20;
+export const MAX_LIMIT = 100;
+
+export interface ListRules<T> {
+  /** filters[name]=value the endpoint understands; other filters are ignored, as by the service. */
+  filters?: Record<string, (row: T, value: string) => boolean>;
+  /** The value orders[field] sorts on; a top-level property of the row by default. */
+  orderValue?: (row: T, field: string) => unknown;
+}
+
+export interface Page<T> {
+  rows: T[];
+  total: number;
+  limit: number;
+  offset: number;
+}
+
+/** Filters, orders and pages a collection: filters[...], orders[...] (in query order), limit, offset. */
+export function selectPage<T>(req: CrmRequest, rows: T[], rules: ListRules<T> = {}): Page<T> {
+  let selected = rows;
+  const orderKeys: Array<{ field: string; descending: boolean }> = [];
+  for (const [key, value] of req.query) {
+    const filter = /^filters\[([^\]]+)\]$/.exec(key);
+    const predicate = filter && rules.filters?.[filter[1]];
+    if (predicate) selected = selected.filter((row) => predicate(row, value));
+    const order = /^orders\[([^\]]+)\]$/.exec(key);
+    if (order) orderKeys.push({ field: order[1], descending: value.toUpperCase() === "DESC" });
+  }
+  if (orderKeys.length > 0) {
+    const valueOf = rules.orderValue ?? ((row: T, field: string) => (row as Record<string, unknown>)[field]);
+    selected = [...selected].sort((a, b) => {
+      for (const { field, descending } of orderKeys) {
+        const order = compareValues(valueOf(a, field), valueOf(b, field));
+        if (order !== 0) return descending ? -order : order;
+      }
+      return 0;
+    });
+  }
+  const limit = clamp(parseInt(req.query.get("limit") ?? "", 10), DEFAULT_LIMIT, 1, MAX_LIMIT);
+  const offset = clamp(parseInt(req.query.get("offset") ?? "", 10), 0, 0, Number.MAX_SAFE_INTEGER);
+  return { rows: selected.slice(offset, offset + limit), total: selected.length, limit, offset };
+}
+
+/** Missing values first; numbers and digit strings numerically; text case-insensitively. */
+export function compareValues(a: unknown, b: unknown): number {
+  const aMissing = a === undefined || a === null || a === "";
+  const bMissing = b === undefined || b === null || b === "";
+  if (aMissing || bMissing) return aMissing === bMissing ? 0 : aMissing ? -1 : 1;
+  const aNumber = asNumber(a);
+  const bNumber = asNumber(b);
+  if (aNumber !== undefined && bNumber !== undefined) return aNumber - bNumber;
+  const aText = String(a).toLowerCase();
+  const bText = String(b).toLowerCase();
+  return aText < bText ? -1 : aText > bText ? 1 : 0;
+}
+
+export function asNumber(value: unknown): number | undefined {
+  if (typeof value === "number") return value;
+  if (typeof value === "string" && /^-?\d+(\.\d+)?$/.test(value.trim())) return Number(value);
+  return undefined;
+}
+
+/** Equality filter on a stored field, comparing as strings ("2" matches 2). */
+export function equals<T>(field: keyof T): (row: T, value: string) => boolean {
+  return (row, value) => String(row[field]) === value;
+}
+
+function clamp(value: number, fallback: number, min: number, max: number): number {
+  if (Number.isNaN(value) || value < min) return fallback;
+  return Math.min(value, max);
+}

@@ -1,0 +1,103 @@
+import { attributesOf, created, fieldError, noResultFound, ok, optionalString, requiredId, unprocessable, type Attributes } from "../api";
+import { equals } from "../collections";
+import type { CrmContext } from "../context";
+import type { Route } from "../router";
+import type { AccountContactRow } from "../state";
+import { isoTimestamp } from "../time";
+
+export function accountContactRoutes(crm: CrmContext): Route[] {
+  const { accountContacts, accounts, contacts } = crm.tables;
+
+  const kind = crm.kinds.register<AccountContactRow>({
+    singular: "accountContact",
+    plural: "accountContacts",
+    present: (row, req) => {
+      const url = `${req.baseUrl}/accountContacts/${row.id}`;
+      return {
+        account: row.account,
+        contact: row.contact,
+        jobTitle: row.jobTitle,
+        createdTimestamp: isoTimestamp(row.createdMs),
+        updatedTimestamp: isoTimestamp(row.updatedMs),
+        links: { account: `${url}/account`, contact: `${url}/contact` },
+        id: row.id,
+      };
+    },
+    relations: {
+      account: { kind: "accounts", many: false, related: (row) => optional(accounts.get(row.account)) },
+      contact: { kind: "contacts", many: false, related: (row) => optional(contacts.get(row.contact)) },
+    },
+  });
+
+  const find = (id: string): AccountContactRow => {
+    const association = accountContacts.get(id);
+    if (!association) throw noResultFound("CustomerAccountSubscriber", id);
+    return association;
+  };
+
+  /** The account and contact must exist, and a contact belongs to one account at most. */
+  const checkTarget = (accountId: string, contactId: string, exceptId?: string): void => {
+    if (!accounts.get(accountId)) throw unprocessable(fieldError("field_invalid", "account", `No account with id ${accountId}`));
+    if (!contacts.get(contactId)) throw unprocessable(fieldError("field_invalid", "contact", `No contact with id ${contactId}`));
+    if (accountContacts.find((ac) => ac.contact === contactId && ac.id !== exceptId)) {
+      throw unprocessable(fieldError("field_invalid", "contact", "The contact is already associated with an account."));
+    }
+  };
+
+  /** The create response echoes account and contact as the caller sent them (numbers in the reference). */
+  const echoIds = (document: Record<string, unknown>, attrs: Attributes) => {
+    const presented = document.accountContact as Record<string, unknown>;
+    presented.account = attrs.account;
+    presented.contact = attrs.contact;
+    return document;
+  };
+
+  return [
+    {
+      method: "POST",
+      pattern: "/accountContacts",
+      handle: (req) => {
+        const attrs = attributesOf(req, "accountContact");
+        const account = requiredId(attrs, "account");
+        const contact = requiredId(attrs, "contact");
+        checkTarget(account, contact);
+        const now = crm.now();
+        const row = accountContacts.insert({ account, contact, jobTitle: optionalString(attrs, "jobTitle") ?? "", createdMs: now, updatedMs: now });
+        return created(echoIds(crm.kinds.one(req, kind, row), attrs));
+      },
+    },
+    {
+      method: "GET",
+      pattern: "/accountContacts",
+      handle: (req) =>
+        ok(crm.kinds.list(req, kind, accountContacts.all(), { filters: { contact: equals("contact"), account: equals("account") } })),
+    },
+    { method: "GET", pattern: "/accountContacts/:id", handle: (req) => ok({ ...crm.kinds.one(req, kind, find(req.params.id)), meta: {} }) },
+    {
+      method: "PUT",
+      pattern: "/accountContacts/:id",
+      handle: (req) => {
+        const row = find(req.params.id);
+        const attrs = attributesOf(req, "accountContact");
+        // The parameter list marks account and contact required; the example sends only jobTitle.
+        const account = attrs.account === undefined ? row.account : requiredId(attrs, "account");
+        const contact = attrs.contact === undefined ? row.contact : requiredId(attrs, "contact");
+        checkTarget(account, contact, row.id);
+        Object.assign(row, { account, contact, jobTitle: optionalString(attrs, "jobTitle") ?? row.jobTitle, updatedMs: crm.now() });
+        return ok(crm.kinds.one(req, kind, row));
+      },
+    },
+    {
+      method: "DELETE",
+      pattern: "/accountContacts/:id",
+      handle: (req) => {
+        accountContacts.delete(find(req.params.id).id);
+        return ok({});
+      },
+    },
+  ];
+}
+
+function optional<T>(row: T | undefined): T[] {
+  return row === undefined ? [] : [row];
+}

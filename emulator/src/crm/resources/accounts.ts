@@ -1,0 +1,129 @@
+import { created, fieldError, noResultFound, ok, requiredString, optionalString, unprocessable, attributesOf, idOf, type CrmRequest } from "../api";
+import type { CrmContext } from "../context";
+import type { Route } from "../router";
+import type { AccountRow } from "../state";
+import { isoTimestamp } from "../time";
+
+export function accountRoutes(crm: CrmContext): Route[] {
+  const { accounts, accountContacts, fieldData, notes } = crm.tables;
+
+  const kind = crm.kinds.register<AccountRow>({
+    singular: "account",
+    plural: "accounts",
+    present: (row, req, view) => {
+      const base = {
+        name: row.name,
+        accountUrl: row.accountUrl,
+        createdTimestamp: isoTimestamp(row.createdMs),
+        updatedTimestamp: isoTimestamp(row.updatedMs),
+      };
+      // The service answers an empty links array for a single account, counts and links in lists.
+      if (view === "single") return { ...base, links: [], id: row.id };
+      const url = `${req.baseUrl}/accounts/${row.id}`;
+      return {
+        ...base,
+        contactCount: String(accountContacts.where((ac) => ac.account === row.id).length),
+        dealCount: "0",
+        links: { notes: `${url}/notes`, accountCustomFieldData: `${url}/accountCustomFieldData`, accountContacts: `${url}/accountContacts` },
+        id: row.id,
+      };
+    },
+    relations: {
+      accountContacts: { kind: "accountContacts", many: true, related: (row) => accountContacts.where((ac) => ac.account === row.id) },
+      accountCustomFieldData: { kind: "accountCustomFieldData", many: true, related: (row) => fieldData.where((d) => d.accountId === row.id) },
+      notes: { kind: "notes", many: true, related: (row) => notesOf(row.id) },
+    },
+  });
+
+  const notesOf = (accountId: string) => notes.where((n) => n.reltype === "CustomerAccount" && n.relid === accountId);
+
+  const find = (id: string): AccountRow => {
+    const account = accounts.get(id);
+    if (!account) throw noResultFound("Account", id);
+    return account;
+  };
+
+  /** Names are unique regardless of case, as the service's collation compares them. */
+  const checkNameFree = (name: string, exceptId?: string): void => {
+    const taken = accounts.find((a) => a.id !== exceptId && a.name.toLowerCase() === name.toLowerCase());
+    if (taken) throw unprocessable(fieldError("duplicate", "name", `An account with the name "${name}" already exists.`));
+  };
+
+  const remove = (account: AccountRow): void => {
+    for (const ac of accountContacts.where((ac) => ac.account === account.id)) accountContacts.delete(ac.id);
+    for (const datum of fieldData.where((d) => d.accountId === account.id)) fieldData.delete(datum.id);
+    for (const note of notesOf(account.id)) notes.delete(note.id);
+    accounts.delete(account.id);
+  };
+
+  /** ids[]=1&ids[]=2, ids=1,2 and repeated ids= are all seen in the wild. */
+  const bulkIds = (req: CrmRequest): string[] => {
+    const raw = [...req.query.getAll("ids[]"), ...req.query.getAll("ids"), ...req.query.getAll("[]ids")];
+    return raw.flatMap((value) => value.split(",")).map((value) => value.trim()).filter(Boolean);
+  };
+
+  return [
+    {
+      method: "POST",
+      pattern: "/accounts",
+      handle: (req) => {
+        const attrs = attributesOf(req, "account");
+        const name = requiredString(attrs, "name", "The account name was not provided.");
+        checkNameFree(name);
+        const now = crm.now();
+        const account = accounts.insert({ name, accountUrl: optionalString(attrs, "accountUrl") ?? null, createdMs: now, updatedMs: now });
+        return created(crm.kinds.one(req, kind, account));
+      },
+    },
+    {
+      method: "GET",
+      pattern: "/accounts",
+      handle: (req) => {
+        const search = req.query.get("search")?.toLowerCase();
+        const rows = search ? accounts.where((a) => a.name.toLowerCase().includes(search)) : accounts.all();
+        return ok(crm.kinds.list(req, kind, rows));
+      },
+    },
+    { method: "GET", pattern: "/accounts/:id", handle: (req) => ok(crm.kinds.one(req, kind, find(req.params.id))) },
+    {
+      method: "PUT",
+      pattern: "/accounts/:id",
+      handle: (req) => {
+        const account = find(req.params.id);
+        const attrs = attributesOf(req, "account");
+        if (attrs.name !== undefined) {
+          const name = requiredString(attrs, "name", "The account name was not provided.");
+          checkNameFree(name, account.id);
+          account.name = name;
+        }
+        if (attrs.accountUrl !== undefined) account.accountUrl = optionalString(attrs, "accountUrl") ?? null;
+        account.updatedMs = crm.now();
+        return ok(crm.kinds.one(req, kind, account));
+      },
+    },
+    {
+      method: "DELETE",
+      pattern: "/accounts/:id",
+      handle: (req) => {
+        remove(find(req.params.id));
+        return ok({});
+      },
+    },
+    {
+      method: "DELETE",
+      pattern: "/accounts/bulk_delete",
+      handle: (req) => {
+        const ids = bulkIds(req);
+        if (ids.length === 0) throw unprocessable(fieldError("field_missing", "ids", "The ids parameter was not provided."));
+        const invalid = ids.find((id) => idOf(id) === null);
+        if (invalid !== undefined) throw unprocessable(fieldError("field_invalid", "ids", `"${invalid}" is not an account id.`));
+        // Unknown ids are skipped: the service reports success for the batch as a whole.
+        for (const id of ids) {
+          const account = accounts.get(idOf(id)!);
+          if (account) remove(account);
+        }
+        return ok({ meta: { success: true } });
+      },
+    },
+  ];
+}

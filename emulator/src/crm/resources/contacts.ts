@@ -1,0 +1,127 @@
+import { attributesOf, created, fieldError, noResultFound, ok, optionalString, requiredString, unprocessable, type Attributes } from "../api";
+import type { CrmContext } from "../context";
+import type { Route } from "../router";
+import type { ContactRow } from "../state";
+import { isoTimestamp } from "../time";
+
+const EMAIL_PATTERN = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
+
+export function isEmail(value: string): boolean {
+  return EMAIL_PATTERN.test(value);
+}
+
+/** Contacts: just enough to associate them with accounts and to sync them by email. */
+export function contactRoutes(crm: CrmContext): Route[] {
+  const { contacts, accountContacts, notes } = crm.tables;
+
+  const kind = crm.kinds.register<ContactRow>({
+    singular: "contact",
+    plural: "contacts",
+    present: (row, req) => {
+      const url = `${req.baseUrl}/contacts/${row.id}`;
+      return {
+        cdate: isoTimestamp(row.createdMs),
+        email: row.email,
+        phone: row.phone,
+        firstName: row.firstName,
+        lastName: row.lastName,
+        orgid: "0",
+        deleted: "0",
+        anonymized: "0",
+        udate: isoTimestamp(row.updatedMs),
+        links: { accountContacts: `${url}/accountContacts`, notes: `${url}/notes` },
+        id: row.id,
+        organization: null,
+      };
+    },
+    relations: {
+      accountContacts: { kind: "accountContacts", many: true, related: (row) => accountContacts.where((ac) => ac.contact === row.id) },
+    },
+  });
+
+  const find = (id: string): ContactRow => {
+    const contact = contacts.get(id);
+    if (!contact) throw noResultFound("Subscriber", id);
+    return contact;
+  };
+
+  const validEmail = (attrs: Attributes): string => {
+    const email = requiredString(attrs, "email", "The contact email was not provided.").trim();
+    if (!isEmail(email)) throw unprocessable(fieldError("field_invalid", "email", "Email address is not valid."));
+    return email;
+  };
+
+  return [
+    {
+      method: "POST",
+      pattern: "/contacts",
+      handle: (req) => {
+        const attrs = attributesOf(req, "contact");
+        const email = validEmail(attrs);
+        if (findContactByEmail(crm, email)) throw unprocessable(fieldError("duplicate", "email", "Email address already exists in the system"));
+        return created({ fieldValues: [], ...crm.kinds.one(req, kind, upsertContact(crm, { ...attrs, email }).contact) });
+      },
+    },
+    {
+      method: "POST",
+      pattern: "/contact/sync",
+      handle: (req) => {
+        const attrs = attributesOf(req, "contact");
+        const { contact, isNew } = upsertContact(crm, { ...attrs, email: validEmail(attrs) });
+        const document = { fieldValues: [], ...crm.kinds.one(req, kind, contact) };
+        return isNew ? created(document) : ok(document);
+      },
+    },
+    {
+      method: "GET",
+      pattern: "/contacts",
+      handle: (req) => {
+        const email = (req.query.get("email") ?? req.query.get("filters[email]"))?.toLowerCase();
+        const rows = email ? contacts.where((c) => c.email.toLowerCase() === email) : contacts.all();
+        return ok(crm.kinds.list(req, kind, rows));
+      },
+    },
+    { method: "GET", pattern: "/contacts/:id", handle: (req) => ok(crm.kinds.one(req, kind, find(req.params.id))) },
+    {
+      method: "DELETE",
+      pattern: "/contacts/:id",
+      handle: (req) => {
+        const contact = find(req.params.id);
+        for (const ac of accountContacts.where((ac) => ac.contact === contact.id)) accountContacts.delete(ac.id);
+        for (const note of notes.where((n) => n.reltype === "Subscriber" && n.relid === contact.id)) notes.delete(note.id);
+        contacts.delete(contact.id);
+        return ok({});
+      },
+    },
+  ];
+}
+
+export function findContactByEmail(crm: CrmContext, email: string): ContactRow | undefined {
+  const wanted = email.toLowerCase();
+  return crm.tables.contacts.find((c) => c.email.toLowerCase() === wanted);
+}
+
+/** Creates the contact with this email, or updates the one that has it (emails match regardless of case). */
+export function upsertContact(crm: CrmContext, attrs: Attributes & { email: string }): { contact: ContactRow; isNew: boolean } {
+  const now = crm.now();
+  const changes = {
+    firstName: optionalString(attrs, "firstName") ?? optionalString(attrs, "first_name"),
+    lastName: optionalString(attrs, "lastName") ?? optionalString(attrs, "last_name"),
+    phone: optionalString(attrs, "phone"),
+  };
+  const existing = findContactByEmail(crm, attrs.email);
+  if (existing) {
+    for (const [field, value] of Object.entries(changes)) if (value !== undefined) existing[field as keyof typeof changes] = value;
+    existing.updatedMs = now;
+    return { contact: existing, isNew: false };
+  }
+  const contact = crm.tables.contacts.insert({
+    email: attrs.email,
+    firstName: changes.firstName ?? "",
+    lastName: changes.lastName ?? "",
+    phone: changes.phone ?? "",
+    createdMs: now,
+    updatedMs: now,
+  });
+  return { contact, isNew: true };
+}

@@ -1,0 +1,82 @@
+import type { Permission } from "../core/credentials";
+import type { MountedService } from "../core/mount";
+import type { ServiceRequest, ServiceResponse } from "../service";
+import { ApiError, type CrmRequest } from "./api";
+import type { CrmContext } from "./context";
+import type { ReadOnlyFixtures } from "./fixtures";
+import { KindRegistry } from "./kinds";
+import { accountContactRoutes } from "./resources/accountContacts";
+import { accountRoutes } from "./resources/accounts";
+import { contactRoutes } from "./resources/contacts";
+import { noteRoutes } from "./resources/notes";
+import { Router } from "./router";
+import { createTables, restoreTables, snapshotTables, type CrmSnapshot } from "./state";
+
+export interface CrmServiceOptions {
+  can(token: string, permission: Permission): boolean;
+  fixtures?: ReadOnlyFixtures;
+  contactLimit?: number;
+  bulkImportDelayMs?: number;
+  /** Called when state changes outside a request (a bulk sync writing its rows). */
+  onBackgroundChange?: () => void;
+}
+
+export interface CrmService extends MountedService {
+  setContactLimit(limit: number): void;
+  /** Cancels queued background work (pending bulk syncs) at shutdown. */
+  stopBackgroundWork(): void;
+}
+
+export function createCrmService(options: CrmServiceOptions): CrmService {
+  const tables = createTables();
+  const crm: CrmContext = { tables, kinds: new KindRegistry(), can: options.can, now: () => Date.now() };
+  const router = new Router([...accountRoutes(crm), ...noteRoutes(crm), ...contactRoutes(crm), ...accountContactRoutes(crm)]);
+
+  const handle = (request: ServiceRequest): ServiceResponse => {
+    const match = router.match(request.method, request.path);
+    if (match.kind === "none") return { status: 404, body: { message: "Not Found" } };
+    if (match.kind === "wrongMethod") {
+      return { status: 405, headers: { Allow: match.allowed.join(", ") }, body: { message: "Method Not Allowed" } };
+    }
+    try {
+      const req: CrmRequest = {
+        method: request.method,
+        params: match.params,
+        query: request.query,
+        body: parseBody(request.rawBody),
+        baseUrl: `http://${request.headers.host ?? "127.0.0.1"}/api/3`,
+        token: request.token,
+      };
+      return match.route.handle(req);
+    } catch (error) {
+      if (error instanceof ApiError) return error.response;
+      throw error;
+    }
+  };
+
+  return {
+    handle,
+    routeTemplate: (method, path) => {
+      const match = router.match(method, path);
+      if (match.kind === "route") return match.route.pattern;
+      return match.kind === "wrongMethod" ? match.pattern : undefined;
+    },
+    snapshot: () => snapshotTables(tables),
+    restore: (state) => restoreTables(tables, state as CrmSnapshot),
+    reset: () => {
+      for (const table of Object.values(tables)) table.clear();
+    },
+    setContactLimit: () => undefined,
+    stopBackgroundWork: () => undefined,
+  };
+}
+
+function parseBody(rawBody: Buffer): unknown {
+  const text = rawBody.toString("utf8");
+  if (text.trim() === "") return undefined;
+  try {
+    return JSON.parse(text);
+  } catch (error) {
+    throw new ApiError({ status: 400, body: { message: `Malformed JSON body: ${(error as Error).message}` } });
+  }
+}

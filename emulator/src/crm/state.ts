@@ -1,0 +1,180 @@
+import { Table, type Row, type TableSnapshot } from "./store";
+
+/** The CRM account's data model. Timestamps are epoch milliseconds, formatted on the way out. */
+
+export interface Timestamps {
+  createdMs: number;
+  updatedMs: number;
+}
+
+export interface AccountRow extends Row, Timestamps {
+  name: string;
+  accountUrl: string | null;
+}
+
+export interface NoteRow extends Row, Timestamps {
+  note: string;
+  relid: string;
+  /** "CustomerAccount" for account notes, "Subscriber" for contact notes. */
+  reltype: string;
+}
+
+export interface ContactRow extends Row, Timestamps {
+  email: string;
+  firstName: string;
+  lastName: string;
+  phone: string;
+}
+
+export interface AccountContactRow extends Row, Timestamps {
+  account: string;
+  contact: string;
+  jobTitle: string;
+}
+
+export interface FieldMetaRow extends Row, Timestamps {
+  fieldLabel: string;
+  fieldType: string;
+  fieldOptions: string[] | null;
+  fieldDefault: string | string[] | number | null;
+  fieldDefaultCurrency: string | null;
+  isFormVisible: 0 | 1;
+  isRequired: 0 | 1;
+  displayOrder: number;
+}
+
+export interface FieldDataRow extends Row, Timestamps {
+  accountId: string;
+  customFieldId: string;
+  /** A string, an array of strings for multi-value fields, or an integer number of cents for currency. */
+  fieldValue: string | string[] | number;
+  fieldCurrency: string | null;
+}
+
+export interface AddressRow extends Row {
+  companyName: string;
+  address1: string;
+  address2: string;
+  city: string;
+  state: string;
+  district: string;
+  zip: string;
+  /** 2-character country code. */
+  country: string;
+  allgroup: string;
+  isDefault: 0 | 1;
+}
+
+/** An address associated with a user group (addressGroups) or a list (addressLists). */
+export interface AddressAssociationRow extends Row {
+  addressId: string;
+  /** The group id or the list id. */
+  targetId: string;
+}
+
+export interface BrandingRow extends Row {
+  groupid: string;
+  siteName: string;
+  siteLogo: string;
+  siteLogoSmall: string;
+  headerTextValue: string;
+  headerHtmlValue: string;
+  footerTextValue: string;
+  footerHtmlValue: string;
+  copyright: 0 | 1;
+  version: 0 | 1;
+  license: 0 | 1;
+  links: 0 | 1;
+  help: string;
+  adminTemplateHtm: string;
+  adminTemplateCss: string;
+  publicTemplateHtm: string;
+  publicTemplateCss: string;
+  favicon: string | null;
+}
+
+export interface CalendarRow extends Row, Timestamps {
+  title: string;
+  type: string;
+  notification: 0 | 1;
+  token: string;
+}
+
+export interface MessageRow extends Row, Timestamps {
+  name: string;
+  fromname: string;
+  fromemail: string;
+  reply2: string;
+  subject: string;
+  preheader_text: string;
+  text: string;
+  html: string;
+}
+
+export interface ImportBatchRow extends Row {
+  status: "queued" | "completed";
+  contacts: unknown[];
+  /** Ids of the contacts written, then emails (or row numbers) of the rows skipped. */
+  success: string[];
+  failure: string[];
+}
+
+export interface SchemaRow extends Row {
+  slug: string;
+  visibility: string;
+  labels: { singular: string; plural: string };
+  description: string;
+  createdTimestamp: string;
+  updatedTimestamp: string;
+  fields: Array<{ id: string; labels: { singular: string; plural: string }; type: string; required: boolean; scale?: number }>;
+  icons: { default: string };
+  relationships: Array<{ id: string; labels: { singular: string; plural: string }; description: string; namespace: string; hasMany: boolean }>;
+}
+
+export interface RecordRow extends Row {
+  externalId: string | null;
+  schemaId: string;
+  fields: Array<{ id: string; value: unknown }>;
+  relationships: Record<string, string[]>;
+  createdTimestamp: string;
+  updatedTimestamp: string;
+}
+
+export function createTables() {
+  return {
+    accounts: new Table<AccountRow>(),
+    notes: new Table<NoteRow>(),
+    contacts: new Table<ContactRow>(),
+    accountContacts: new Table<AccountContactRow>(),
+    fieldMeta: new Table<FieldMetaRow>(),
+    fieldData: new Table<FieldDataRow>(),
+    addresses: new Table<AddressRow>(),
+    addressGroups: new Table<AddressAssociationRow>(),
+    addressLists: new Table<AddressAssociationRow>(),
+    brandings: new Table<BrandingRow>(),
+    calendars: new Table<CalendarRow>(),
+    messages: new Table<MessageRow>(),
+    importBatches: new Table<ImportBatchRow>(),
+    schemas: new Table<SchemaRow>(),
+    records: new Table<RecordRow>(),
+  };
+}
+
+export type CrmTables = ReturnType<typeof createTables>;
+
+export type CrmSnapshot = { [name in keyof CrmTables]?: TableSnapshot<Row> };
+
+export function snapshotTables(tables: CrmTables): CrmSnapshot {
+  const snapshot: CrmSnapshot = {};
+  for (const name of Object.keys(tables) as Array<keyof CrmTables>) snapshot[name] = tables[name].snapshot();
+  return snapshot;
+}
+
+/** Tables missing from an older snapshot stay empty rather than failing the start. */
+export function restoreTables(tables: CrmTables, snapshot: CrmSnapshot): void {
+  for (const name of Object.keys(tables) as Array<keyof CrmTables>) {
+    const saved = snapshot[name];
+    if (saved) (tables[name] as Table<Row>).restore(saved);
+    else tables[name].clear();
+  }
+}

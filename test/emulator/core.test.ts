@@ -1,0 +1,292 @@
+import assert from "node:assert/strict";
+import { spawn } from "node:child_process";
+import { mkdtempSync, readFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { createInterface } from "node:readline";
+import { parseArguments } from "../../emulator/src/core/cli";
+import { parseFaultSpec } from "../../emulator/src/core/faults";
+import { startHarness, type Harness } from "./harness";
+
+describe("emulator core", () => {
+  describe("authentication", () => {
+    let h: Harness;
+    before(async () => (h = await startHarness({ token: "core-auth-key" })));
+    after(() => h.close());
+
+    it("answers 403 {message} to CRM requests without a key or with a wrong one", async () => {
+      const missing = await h.raw("GET", "/api/3/accounts");
+      assert.equal(missing.status, 403);
+      assert.equal(typeof missing.body.message, "string");
+      const wrong = await h.raw("GET", "/api/3/accounts", undefined, { "Api-Token": "not-the-key" });
+      assert.equal(wrong.status, 403);
+      assert.equal((await h.api("GET", "/api/3/accounts")).status, 200);
+    });
+
+    it("requires Authorization: Token <key> on chat paths and refuses an Api-Token header alone", async () => {
+      const apiTokenOnly = await h.raw("POST", "/chat/channel/chat/flow/x/run", {}, { "Api-Token": "core-auth-key" });
+      assert.equal(apiTokenOnly.status, 403);
+      const wrongScheme = await h.raw("POST", "/chat/channel/chat/flow/x/run", {}, { Authorization: "Bearer core-auth-key" });
+      assert.equal(wrongScheme.status, 403);
+      const authorized = await h.raw("POST", "/chat/channel/chat/flow/x/run", {}, { Authorization: "Token core-auth-key" });
+      assert.notEqual(authorized.status, 403);
+    });
+
+    it("generates a random key when none is given", async () => {
+      const a = await startHarness();
+      const b = await startHarness();
+      try {
+        assert.match(a.emulator.apiToken, /^[0-9a-f]{40}$/);
+        assert.notEqual(a.emulator.apiToken, b.emulator.apiToken);
+      } finally {
+        await Promise.all([a.close(), b.close()]);
+      }
+    });
+  });
+
+  describe("routing", () => {
+    let h: Harness;
+    before(async () => (h = await startHarness()));
+    after(() => h.close());
+
+    it("answers 404 to unknown paths inside and outside the services", async () => {
+      assert.equal((await h.api("GET", "/api/3/nothingHere")).status, 404);
+      assert.equal((await h.api("GET", "/elsewhere")).status, 404);
+    });
+
+    it("answers 405 with Allow to a wrong method on a known path", async () => {
+      const reply = await h.api("PATCH", "/api/3/accounts");
+      assert.equal(reply.status, 405);
+      assert.deepEqual(reply.headers.get("allow")?.split(", ").sort(), ["GET", "POST"]);
+    });
+
+    it("answers 400 to malformed JSON", async () => {
+      const reply = await h.api("POST", "/api/3/accounts", "{not json");
+      assert.equal(reply.status, 400);
+      assert.match(reply.body.message, /Malformed JSON/);
+    });
+
+    it("listens on 127.0.0.1 and hands out the service addresses", () => {
+      assert.equal(h.emulator.crmUrl, `http://127.0.0.1:${h.emulator.port}`);
+      assert.equal(h.emulator.chatUrl, `http://127.0.0.1:${h.emulator.port}/chat`);
+    });
+  });
+
+  describe("rate limit", () => {
+    it("admits 5 requests per second per account, then answers 429 with Retry-After", async () => {
+      const h = await startHarness({ token: "core-rate-key", rateLimit: 5 });
+      try {
+        const statuses: number[] = [];
+        for (let i = 0; i < 5; i++) statuses.push((await h.api("GET", "/api/3/accounts")).status);
+        const sixth = await h.api("GET", "/api/3/accounts");
+        assert.deepEqual(statuses, [200, 200, 200, 200, 200]);
+        assert.equal(sixth.status, 429);
+        assert.equal(sixth.headers.get("retry-after"), "1");
+        assert.match(sixth.body.message, /Rate limit/);
+        await new Promise((resolve) => setTimeout(resolve, 1050));
+        assert.equal((await h.api("GET", "/api/3/accounts")).status, 200);
+      } finally {
+        await h.close();
+      }
+    });
+
+    it("shares the limit between the keys of one account but not across accounts", async () => {
+      const h = await startHarness({ token: "core-shared-key", rateLimit: 2 });
+      try {
+        await h.api("POST", "/__emulator/tokens", { token: "same-account-key" });
+        await h.api("POST", "/__emulator/tokens", { token: "other-account-key", account: "other" });
+        assert.equal((await h.api("GET", "/api/3/accounts")).status, 200);
+        assert.equal((await h.raw("GET", "/api/3/accounts", undefined, { "Api-Token": "same-account-key" })).status, 200);
+        assert.equal((await h.raw("GET", "/api/3/accounts", undefined, { "Api-Token": "same-account-key" })).status, 429);
+        assert.equal((await h.raw("GET", "/api/3/accounts", undefined, { "Api-Token": "other-account-key" })).status, 200);
+      } finally {
+        await h.close();
+      }
+    });
+
+    it("is off with rateLimit 0", async () => {
+      const h = await startHarness({ rateLimit: 0 });
+      try {
+        const replies = await Promise.all(Array.from({ length: 30 }, () => h.api("GET", "/api/3/accounts")));
+        assert.ok(replies.every((reply) => reply.status === 200));
+      } finally {
+        await h.close();
+      }
+    });
+
+    it("never limits admin routes", async () => {
+      const h = await startHarness({ rateLimit: 1 });
+      try {
+        for (let i = 0; i < 5; i++) assert.equal((await h.api("GET", "/__emulator/stats")).status, 200);
+        assert.equal((await h.api("GET", "/api/3/accounts")).status, 200);
+      } finally {
+        await h.close();
+      }
+    });
+  });
+
+  describe("fault injection", () => {
+    /** Status of each of `count` sequential requests, or "reset" when the connection dropped. */
+    async function outcomes(h: Harness, count: number): Promise<Array<number | "reset">> {
+      const seen: Array<number | "reset"> = [];
+      for (let i = 0; i < count; i++) {
+        try {
+          seen.push((await h.api("GET", "/api/3/accounts")).status);
+        } catch {
+          seen.push("reset");
+        }
+      }
+      return seen;
+    }
+
+    it("produces the same faults for the same seed", async () => {
+      const first = await startHarness({ faults: "429=0.3,503=0.2,reset=0.1", seed: 42 });
+      const second = await startHarness({ faults: "429=0.3,503=0.2,reset=0.1", seed: 42 });
+      try {
+        const a = await outcomes(first, 40);
+        const b = await outcomes(second, 40);
+        assert.deepEqual(a, b);
+        for (const expected of [200, 429, 503, "reset"] as const) assert.ok(a.includes(expected), `expected a ${expected} in ${a}`);
+        const stats = (await first.api("GET", "/__emulator/stats")).body;
+        assert.equal(stats.byStatus.reset, a.filter((o) => o === "reset").length);
+      } finally {
+        await Promise.all([first.close(), second.close()]);
+      }
+    });
+
+    it("is configured and cleared at run time; injected 429s carry Retry-After", async () => {
+      const h = await startHarness();
+      try {
+        await h.api("POST", "/__emulator/faults", { spec: "429=1", seed: 1 });
+        const faulted = await h.api("GET", "/api/3/accounts");
+        assert.equal(faulted.status, 429);
+        assert.equal(faulted.headers.get("retry-after"), "1");
+        await h.api("POST", "/__emulator/faults", { spec: "" });
+        assert.equal((await h.api("GET", "/api/3/accounts")).status, 200);
+        assert.equal((await h.api("POST", "/__emulator/faults", { spec: "teapot=1" })).status, 400);
+      } finally {
+        await h.close();
+      }
+    });
+
+    it("adds latency within the given range", async () => {
+      const h = await startHarness({ faults: "latency=60-80", seed: 3 });
+      try {
+        const started = Date.now();
+        assert.equal((await h.api("GET", "/api/3/accounts")).status, 200);
+        assert.ok(Date.now() - started >= 60);
+      } finally {
+        await h.close();
+      }
+    });
+
+    it("parses and rejects specs", () => {
+      assert.deepEqual(parseFaultSpec("429=0.2,503=0.1,reset=0.05,latency=50-200"), {
+        rate429: 0.2,
+        rate503: 0.1,
+        rateReset: 0.05,
+        latencyMs: { min: 50, max: 200 },
+      });
+      assert.throws(() => parseFaultSpec("429=2"), /between 0 and 1/);
+      assert.throws(() => parseFaultSpec("latency=9-3"), /reversed/);
+      assert.throws(() => parseFaultSpec("429=0.6,503=0.6"), /more than 1/);
+    });
+  });
+
+  describe("admin routes", () => {
+    let h: Harness;
+    before(async () => (h = await startHarness()));
+    after(() => h.close());
+
+    it("counts requests by route template and status, admin routes excluded", async () => {
+      const created = await h.api("POST", "/api/3/accounts", { account: { name: "Stats Co" } });
+      await h.api("GET", `/api/3/accounts/${created.body.account.id}`);
+      await h.api("GET", "/api/3/accounts/999");
+      await h.raw("GET", "/api/3/accounts");
+      await h.api("POST", "/__emulator/faults", { spec: "" });
+      const stats = (await h.api("GET", "/__emulator/stats")).body;
+      assert.equal(stats.requests, 4);
+      assert.equal(stats.byRoute["GET /api/3/accounts/:id"], 2);
+      assert.deepEqual(stats.byRouteAndStatus["GET /api/3/accounts/:id"], { "200": 1, "404": 1 });
+      assert.deepEqual(stats.byStatus, { "201": 1, "200": 1, "404": 1, "403": 1 });
+      assert.ok(!Object.keys(stats.byRoute).some((route) => route.includes("__emulator")));
+    });
+
+    it("reset clears data and counters but keeps the key", async () => {
+      await h.api("POST", "/api/3/accounts", { account: { name: "Doomed" } });
+      assert.equal((await h.api("POST", "/__emulator/reset")).status, 200);
+      const stats = (await h.api("GET", "/__emulator/stats")).body;
+      assert.equal(stats.requests, 0);
+      const list = await h.api("GET", "/api/3/accounts");
+      assert.equal(list.status, 200);
+      assert.equal(list.body.meta.total, "0");
+      const again = await h.api("POST", "/api/3/accounts", { account: { name: "Doomed" } });
+      assert.equal(again.body.account.id, "1");
+    });
+
+    it("answers 404 to unknown admin routes", async () => {
+      assert.equal((await h.api("GET", "/__emulator/nothing")).status, 404);
+    });
+  });
+
+  describe("--data persistence", () => {
+    it("keeps the state across a restart", async () => {
+      const data = join(mkdtempSync(join(tmpdir(), "crm-emulator-")), "state.json");
+      const first = await startHarness({ data, token: "persist-key" });
+      const created = await first.api("POST", "/api/3/accounts", { account: { name: "Persistent" } });
+      await first.close();
+      assert.ok(JSON.parse(readFileSync(data, "utf8")).crm);
+
+      const second = await startHarness({ data, token: "persist-key" });
+      try {
+        const fetched = await second.api("GET", `/api/3/accounts/${created.body.account.id}`);
+        assert.equal(fetched.body.account.name, "Persistent");
+        const next = await second.api("POST", "/api/3/accounts", { account: { name: "Second" } });
+        assert.equal(next.body.account.id, "2");
+      } finally {
+        await second.close();
+      }
+    });
+  });
+
+  describe("command line", () => {
+    it("parses flags in both spellings", () => {
+      assert.deepEqual(parseArguments(["--port", "0", "--token=t", "--rate-limit", "0", "--faults", "503=0.1", "--seed", "9", "--data", "f.json"]), {
+        port: 0,
+        token: "t",
+        rateLimit: 0,
+        faults: "503=0.1",
+        seed: 9,
+        data: "f.json",
+      });
+      assert.throws(() => parseArguments(["--port", "x"]), /non-negative integer/);
+      assert.throws(() => parseArguments(["--bogus"]), /unknown argument/);
+      assert.throws(() => parseArguments(["--token"]), /needs a value/);
+      assert.throws(() => parseArguments(["--faults", "oops=1"]), /unknown fault/);
+    });
+
+    const bin = ["-r", "ts-node/register/transpile-only", join(__dirname, "../../emulator/bin.ts")];
+
+    it("prints the addresses as the first stdout line and stops cleanly on SIGTERM", async () => {
+      const child = spawn(process.execPath, [...bin, "--port", "0", "--token", "bin-key", "--rate-limit", "0"], { stdio: ["ignore", "pipe", "pipe"] });
+      const exited = new Promise<number | null>((resolve) => child.on("exit", (code) => resolve(code)));
+      const firstLine = await new Promise<string>((resolve) => createInterface({ input: child.stdout! }).once("line", resolve));
+      const printed = JSON.parse(firstLine);
+      assert.deepEqual(Object.keys(printed), ["crmUrl", "chatUrl", "apiToken"]);
+      assert.equal(printed.apiToken, "bin-key");
+      const reply = await fetch(`${printed.crmUrl}/api/3/accounts`, { headers: { "Api-Token": "bin-key" } });
+      assert.equal(reply.status, 200);
+      child.kill("SIGTERM");
+      assert.equal(await exited, 0);
+    });
+
+    it("exits 2 with a message on bad flags", async () => {
+      const child = spawn(process.execPath, [...bin, "--rate-limit", "fast"], { stdio: ["ignore", "pipe", "pipe"] });
+      let stderr = "";
+      child.stderr!.on("data", (chunk) => (stderr += chunk));
+      const code = await new Promise<number | null>((resolve) => child.on("exit", resolve));
+      assert.equal(code, 2);
+      assert.match(stderr, /--rate-limit must be a non-negative integer/);
+    });
+  });
+});

@@ -1,0 +1,38 @@
+import { startEmulator, type EmulatorOptions, type RunningEmulator } from "../../emulator";
+
+export interface Reply {
+  status: number;
+  headers: Headers;
+  // Tests inspect arbitrary JSON; `any` keeps the assertions readable.
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  body: any;
+}
+
+export interface Harness {
+  emulator: RunningEmulator;
+  /** A request with the emulator's API key; body objects are sent as JSON, strings as they are. */
+  api(method: string, path: string, body?: unknown, headers?: Record<string, string>): Promise<Reply>;
+  /** A request with exactly the given headers (no key added). */
+  raw(method: string, path: string, body?: unknown, headers?: Record<string, string>): Promise<Reply>;
+  close(): Promise<void>;
+}
+
+/** Starts an emulator with the rate limit off unless the options turn it on. */
+export async function startHarness(options: EmulatorOptions = {}): Promise<Harness> {
+  const emulator = await startEmulator({ rateLimit: 0, ...options });
+  const raw = async (method: string, path: string, body?: unknown, headers: Record<string, string> = {}): Promise<Reply> => {
+    const response = await fetch(`${emulator.crmUrl}${path}`, {
+      method,
+      headers: body === undefined ? headers : { "Content-Type": "application/json", ...headers },
+      body: body === undefined ? undefined : typeof body === "string" ? body : JSON.stringify(body),
+    });
+    const text = await response.text();
+    return { status: response.status, headers: response.headers, body: text === "" ? undefined : JSON.parse(text) };
+  };
+  return {
+    emulator,
+    raw,
+    api: (method, path, body, headers = {}) => raw(method, path, body, { "Api-Token": emulator.apiToken, ...headers }),
+    close: () => emulator.close(),
+  };
+}
