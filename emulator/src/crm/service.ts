@@ -8,6 +8,7 @@ import { KindRegistry } from "./kinds";
 import { accountContactRoutes } from "./resources/accountContacts";
 import { accountRoutes } from "./resources/accounts";
 import { contactRoutes } from "./resources/contacts";
+import { customFieldRoutes } from "./resources/customFields";
 import { noteRoutes } from "./resources/notes";
 import { Router } from "./router";
 import { createTables, restoreTables, snapshotTables, type CrmSnapshot } from "./state";
@@ -30,7 +31,7 @@ export interface CrmService extends MountedService {
 export function createCrmService(options: CrmServiceOptions): CrmService {
   const tables = createTables();
   const crm: CrmContext = { tables, kinds: new KindRegistry(), can: options.can, now: () => Date.now() };
-  const router = new Router([...accountRoutes(crm), ...noteRoutes(crm), ...contactRoutes(crm), ...accountContactRoutes(crm)]);
+  const router = new Router([...accountRoutes(crm), ...noteRoutes(crm), ...contactRoutes(crm), ...accountContactRoutes(crm), ...customFieldRoutes(crm)]);
 
   const handle = (request: ServiceRequest): ServiceResponse => {
     const match = router.match(request.method, request.path);

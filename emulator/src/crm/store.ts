@@ -65,3 +65,8 @@ export class Table<T extends Row> {
     this.nextId = snapshot.nextId;
   }
 }
+
+/** A to-one relation as the list the sideloader expects. */
+export function listOf<T>(row: T | undefined): T[] {
+  return row === undefined ? [] : [row];
+}

@@ -3,6 +3,7 @@ import { equals } from "../collections";
 import type { CrmContext } from "../context";
 import type { Route } from "../router";
 import type { AccountContactRow } from "../state";
+import { listOf } from "../store";
 import { isoTimestamp } from "../time";
 
 export function accountContactRoutes(crm: CrmContext): Route[] {
@@ -24,8 +25,8 @@ export function accountContactRoutes(crm: CrmContext): Route[] {
       };
     },
     relations: {
-      account: { kind: "accounts", many: false, related: (row) => optional(accounts.get(row.account)) },
-      contact: { kind: "contacts", many: false, related: (row) => optional(contacts.get(row.contact)) },
+      account: { kind: "accounts", many: false, related: (row) => listOf(accounts.get(row.account)) },
+      contact: { kind: "contacts", many: false, related: (row) => listOf(contacts.get(row.contact)) },
     },
   });
 
@@ -96,8 +97,4 @@ export function accountContactRoutes(crm: CrmContext): Route[] {
       },
     },
   ];
-}
-
-function optional<T>(row: T | undefined): T[] {
-  return row === undefined ? [] : [row];
 }

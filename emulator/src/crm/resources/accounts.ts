@@ -1,5 +1,7 @@
 import { created, fieldError, noResultFound, ok, requiredString, optionalString, unprocessable, attributesOf, idOf, type CrmRequest } from "../api";
 import type { CrmContext } from "../context";
+import type { Document } from "../kinds";
+import { checkAccountFields, saveAccountFields, type FieldValueWrite } from "./customFields";
 import type { Route } from "../router";
 import type { AccountRow } from "../state";
 import { isoTimestamp } from "../time";
@@ -56,6 +58,12 @@ export function accountRoutes(crm: CrmContext): Route[] {
     accounts.delete(account.id);
   };
 
+  /** Custom field values sent with the account are stored and echoed as `fields`, as the reference shows. */
+  const withFields = (document: Document, account: AccountRow, fields: FieldValueWrite[]): Document => {
+    if (fields.length > 0) (document.account as Document).fields = saveAccountFields(crm, account.id, fields);
+    return document;
+  };
+
   /** ids[]=1&ids[]=2, ids=1,2 and repeated ids= are all seen in the wild. */
   const bulkIds = (req: CrmRequest): string[] => {
     const raw = [...req.query.getAll("ids[]"), ...req.query.getAll("ids"), ...req.query.getAll("[]ids")];
@@ -70,9 +78,10 @@ export function accountRoutes(crm: CrmContext): Route[] {
         const attrs = attributesOf(req, "account");
         const name = requiredString(attrs, "name", "The account name was not provided.");
         checkNameFree(name);
+        const fields = checkAccountFields(crm, attrs.fields);
         const now = crm.now();
         const account = accounts.insert({ name, accountUrl: optionalString(attrs, "accountUrl") ?? null, createdMs: now, updatedMs: now });
-        return created(crm.kinds.one(req, kind, account));
+        return created(withFields(crm.kinds.one(req, kind, account), account, fields));
       },
     },
     {
@@ -91,14 +100,13 @@ export function accountRoutes(crm: CrmContext): Route[] {
       handle: (req) => {
         const account = find(req.params.id);
         const attrs = attributesOf(req, "account");
-        if (attrs.name !== undefined) {
-          const name = requiredString(attrs, "name", "The account name was not provided.");
-          checkNameFree(name, account.id);
-          account.name = name;
-        }
-        if (attrs.accountUrl !== undefined) account.accountUrl = optionalString(attrs, "accountUrl") ?? null;
-        account.updatedMs = crm.now();
-        return ok(crm.kinds.one(req, kind, account));
+        // Everything is checked before anything changes, so a 422 leaves the account as it was.
+        const name = attrs.name === undefined ? account.name : requiredString(attrs, "name", "The account name was not provided.");
+        checkNameFree(name, account.id);
+        const accountUrl = attrs.accountUrl === undefined ? account.accountUrl : (optionalString(attrs, "accountUrl") ?? null);
+        const fields = checkAccountFields(crm, attrs.fields);
+        Object.assign(account, { name, accountUrl, updatedMs: crm.now() });
+        return ok(withFields(crm.kinds.one(req, kind, account), account, fields));
       },
     },
     {

@@ -1,0 +1,380 @@
+import {
+  attributesOf,
+  fieldError,
+  flagOf,
+  idOf,
+  isObject,
+  notFound,
+  ok,
+  optionalString,
+  requiredString,
+  unprocessable,
+  type Attributes,
+  type CrmRequest,
+} from "../api";
+import { equals } from "../collections";
+import { requirePermission, type CrmContext } from "../context";
+import type { Route } from "../router";
+import type { FieldDataRow, FieldMetaRow } from "../state";
+import { listOf } from "../store";
+import { sqlTimestamp } from "../time";
+
+/** The seed's field types, plus datetime which the reference also accepts. */
+export const FIELD_TYPES = ["text", "textarea", "date", "datetime", "dropdown", "multiselect", "radio", "checkbox", "hidden", "currency", "number"];
+const MULTI_VALUE_TYPES = new Set(["multiselect", "checkbox"]);
+export const MAX_BULK_ITEMS = 250;
+
+/** A custom field value checked against its field, ready to be stored on an account. */
+export interface FieldValueWrite {
+  customFieldId: string;
+  fieldValue: FieldDataRow["fieldValue"];
+  fieldCurrency: string | null;
+}
+
+export function customFieldRoutes(crm: CrmContext): Route[] {
+  const { fieldMeta, fieldData, accounts } = crm.tables;
+
+  const metaKind = crm.kinds.register<FieldMetaRow>({
+    singular: "accountCustomFieldMetum",
+    plural: "accountCustomFieldMeta",
+    present: (row, req, view) => ({
+      id: row.id,
+      fieldLabel: row.fieldLabel,
+      fieldType: row.fieldType,
+      fieldOptions: row.fieldOptions,
+      fieldDefault: row.fieldDefault,
+      fieldDefaultCurrency: row.fieldDefaultCurrency,
+      isFormVisible: row.isFormVisible,
+      isRequired: row.isRequired,
+      displayOrder: row.displayOrder,
+      ...(view === "list" ? { personalization: "", knownFieldId: null, hideFieldFlag: 0 } : {}),
+      createdTimestamp: sqlTimestamp(row.createdMs),
+      updatedTimestamp: sqlTimestamp(row.updatedMs),
+      links: { accountCustomFieldData: `${req.baseUrl}/accountCustomFieldMeta/${row.id}/accountCustomFieldData` },
+    }),
+  });
+
+  const dataKind = crm.kinds.register<FieldDataRow>({
+    singular: "accountCustomFieldDatum",
+    plural: "accountCustomFieldData",
+    present: (row, req) => {
+      const url = `${req.baseUrl}/accountCustomFieldData/${row.id}`;
+      return {
+        id: row.id,
+        // The service answers these ids as numbers, unlike most ids.
+        accountCustomFieldMetumId: Number(row.customFieldId),
+        accountId: Number(row.accountId),
+        customFieldId: Number(row.customFieldId),
+        createdTimestamp: sqlTimestamp(row.createdMs),
+        updatedTimestamp: sqlTimestamp(row.updatedMs),
+        fieldValue: row.fieldValue,
+        ...(row.fieldCurrency === null ? {} : { fieldCurrency: row.fieldCurrency }),
+        links: { account: `${url}/account`, accountCustomFieldMetum: `${url}/accountCustomFieldMetum` },
+      };
+    },
+    relations: {
+      account: { kind: "accounts", many: false, related: (row) => listOf(accounts.get(row.accountId)) },
+      accountCustomFieldMetum: { kind: "accountCustomFieldMeta", many: false, related: (row) => listOf(fieldMeta.get(row.customFieldId)) },
+    },
+  });
+
+  const findMeta = (id: string): FieldMetaRow => fieldMeta.get(id) ?? throwNotFound();
+  const findDatum = (id: string): FieldDataRow => fieldData.get(id) ?? throwNotFound();
+  const manage = (req: CrmRequest) => requirePermission(crm, req.token, "manage_accounts");
+
+  /** Applies the writable definition attributes; fieldType only on create (the update lists none). */
+  const applyMeta = (row: Omit<FieldMetaRow, "id">, attrs: Attributes): void => {
+    if (attrs.fieldLabel !== undefined) row.fieldLabel = requiredString(attrs, "fieldLabel", "The field label field is required.");
+    if (attrs.fieldOptions !== undefined) row.fieldOptions = stringListOrNull(attrs.fieldOptions, "fieldOptions");
+    if (attrs.fieldDefault !== undefined) row.fieldDefault = defaultValueOf(row.fieldType, attrs.fieldDefault);
+    if (attrs.fieldDefaultCurrency !== undefined) row.fieldDefaultCurrency = optionalString(attrs, "fieldDefaultCurrency") ?? null;
+    if (attrs.isFormVisible !== undefined) row.isFormVisible = flagOf(attrs.isFormVisible);
+    if (attrs.isRequired !== undefined) row.isRequired = flagOf(attrs.isRequired);
+    if (attrs.displayOrder !== undefined) {
+      const order = Number(attrs.displayOrder);
+      if (!Number.isInteger(order)) throw unprocessable(fieldError("field_invalid", "displayOrder", "The display order must be an integer."));
+      row.displayOrder = order;
+    }
+  };
+
+  const touchAccount = (accountId: string, now: number): void => {
+    const account = accounts.get(accountId);
+    if (account) account.updatedMs = now;
+  };
+
+  /** Bulk bodies are a top-level JSON array of at most MAX_BULK_ITEMS objects. */
+  const bulkItems = (req: CrmRequest): Attributes[] => {
+    const items = req.body;
+    if (!Array.isArray(items) || items.length === 0 || !items.every(isObject)) {
+      throw unprocessable(fieldError("field_invalid", "data", "The request body must be a non-empty JSON array of objects."));
+    }
+    if (items.length > MAX_BULK_ITEMS) {
+      throw unprocessable(fieldError("field_invalid", "data", `At most ${MAX_BULK_ITEMS} items may be sent at once; got ${items.length}.`));
+    }
+    return items;
+  };
+
+  /** Checks one create item: account, field, no value yet for that pair, value fit for the field's type. */
+  const checkNewDatum = (attrs: Attributes, prefix: string, pending: Set<string>): { accountId: string } & FieldValueWrite => {
+    const accountField = attrs.customerAccountId !== undefined ? "customerAccountId" : "accountId";
+    const accountId = idOf(attrs[accountField]);
+    if (attrs[accountField] === undefined) throw unprocessable(fieldError("field_missing", `${prefix}customerAccountId`, "The customer account id was not provided."));
+    if (accountId === null || !accounts.get(accountId)) {
+      throw unprocessable(fieldError("field_invalid", `${prefix}${accountField}`, `No account with id ${String(attrs[accountField])}.`));
+    }
+    const write = checkFieldValue(crm, attrs, prefix);
+    const pair = `${accountId}/${write.customFieldId}`;
+    if (pending.has(pair) || fieldData.find((d) => d.accountId === accountId && d.customFieldId === write.customFieldId)) {
+      throw unprocessable(fieldError("duplicate", `${prefix}customFieldId`, `Account ${accountId} already has a value for field ${write.customFieldId}.`));
+    }
+    pending.add(pair);
+    return { accountId, ...write };
+  };
+
+  const insertDatum = (write: { accountId: string } & FieldValueWrite, now: number): FieldDataRow =>
+    fieldData.insert({ ...write, createdMs: now, updatedMs: now });
+
+  /** Checks a new value for an existing datum. */
+  const checkUpdate = (datum: FieldDataRow, attrs: Attributes, prefix: string): FieldValueWrite =>
+    checkFieldValue(crm, { ...attrs, customFieldId: datum.customFieldId, fieldCurrency: attrs.fieldCurrency ?? datum.fieldCurrency }, prefix);
+
+  return [
+    {
+      method: "POST",
+      pattern: "/accountCustomFieldMeta",
+      handle: (req) => {
+        manage(req);
+        const attrs = attributesOf(req, "accountCustomFieldMetum");
+        const fieldLabel = requiredString(attrs, "fieldLabel", "The field label field is required.");
+        const fieldType = requiredString(attrs, "fieldType", "The field type field is required.");
+        if (!FIELD_TYPES.includes(fieldType)) {
+          throw unprocessable(fieldError("field_invalid", "fieldType", `The field type must be one of ${FIELD_TYPES.join(", ")}.`));
+        }
+        const now = crm.now();
+        const draft: Omit<FieldMetaRow, "id"> = {
+          fieldLabel,
+          fieldType,
+          fieldOptions: null,
+          fieldDefault: null,
+          fieldDefaultCurrency: null,
+          isFormVisible: 0,
+          isRequired: 0,
+          displayOrder: fieldMeta.size + 1,
+          createdMs: now,
+          updatedMs: now,
+        };
+        applyMeta(draft, attrs);
+        return ok(crm.kinds.one(req, metaKind, fieldMeta.insert(draft)));
+      },
+    },
+    { method: "GET", pattern: "/accountCustomFieldMeta", handle: (req) => ok(crm.kinds.list(req, metaKind, fieldMeta.all())) },
+    { method: "GET", pattern: "/accountCustomFieldMeta/:id", handle: (req) => ok(crm.kinds.one(req, metaKind, findMeta(req.params.id))) },
+    {
+      method: "PUT",
+      pattern: "/accountCustomFieldMeta/:id",
+      handle: (req) => {
+        manage(req);
+        const row = findMeta(req.params.id);
+        const updated = { ...row };
+        applyMeta(updated, attributesOf(req, "accountCustomFieldMetum"));
+        Object.assign(row, updated, { updatedMs: crm.now() });
+        return ok(crm.kinds.one(req, metaKind, row));
+      },
+    },
+    {
+      method: "DELETE",
+      pattern: "/accountCustomFieldMeta/:id",
+      handle: (req) => {
+        manage(req);
+        const row = findMeta(req.params.id);
+        for (const datum of fieldData.where((d) => d.customFieldId === row.id)) fieldData.delete(datum.id);
+        fieldMeta.delete(row.id);
+        return ok({ message: "AccountCustomFieldMeta deleted." });
+      },
+    },
+    {
+      method: "POST",
+      pattern: "/accountCustomFieldData",
+      handle: (req) => {
+        const write = checkNewDatum(attributesOf(req, "accountCustomFieldDatum"), "", new Set());
+        const now = crm.now();
+        const row = insertDatum(write, now);
+        touchAccount(write.accountId, now);
+        return ok(crm.kinds.one(req, dataKind, row));
+      },
+    },
+    {
+      method: "POST",
+      pattern: "/accountCustomFieldData/bulkCreate",
+      handle: (req) => {
+        const pending = new Set<string>();
+        const writes = bulkItems(req).map((item, index) => checkNewDatum(item, `${index}/`, pending));
+        const now = crm.now();
+        for (const write of writes) insertDatum(write, now);
+        // As documented: only the first item's account gets its last-modified date refreshed.
+        touchAccount(writes[0].accountId, now);
+        return ok({ message: "the bulk insert was successful" });
+      },
+    },
+    {
+      method: "PATCH",
+      pattern: "/accountCustomFieldData/bulkUpdate",
+      handle: (req) => {
+        const updates = bulkItems(req).map((item, index) => {
+          const datum = fieldData.get(idOf(item.id) ?? "");
+          if (!datum) throw unprocessable(fieldError(item.id === undefined ? "field_missing" : "field_invalid", `${index}/id`, `No custom field value with id ${String(item.id)}.`));
+          return { datum, write: checkUpdate(datum, item, `${index}/`) };
+        });
+        const now = crm.now();
+        for (const { datum, write } of updates) {
+          Object.assign(datum, write, { updatedMs: now });
+          touchAccount(datum.accountId, now);
+        }
+        const ids = updates.map(({ datum }) => datum.id).join(", ");
+        return ok({ message: `AccountCustomFieldDatas with ID(s): ${ids} successfully bulk updated.` });
+      },
+    },
+    {
+      method: "GET",
+      pattern: "/accountCustomFieldData",
+      handle: (req) =>
+        ok(
+          crm.kinds.list(req, dataKind, fieldData.all(), {
+            filters: { customerAccountId: equals("accountId"), accountId: equals("accountId"), customFieldId: equals("customFieldId") },
+          }),
+        ),
+    },
+    { method: "GET", pattern: "/accountCustomFieldData/:id", handle: (req) => ok(crm.kinds.one(req, dataKind, findDatum(req.params.id))) },
+    {
+      method: "PUT",
+      pattern: "/accountCustomFieldData/:id",
+      handle: (req) => {
+        const datum = findDatum(req.params.id);
+        const write = checkUpdate(datum, attributesOf(req, "accountCustomFieldDatum"), "");
+        const now = crm.now();
+        Object.assign(datum, write, { updatedMs: now });
+        touchAccount(datum.accountId, now);
+        return ok(crm.kinds.one(req, dataKind, datum));
+      },
+    },
+    {
+      method: "DELETE",
+      pattern: "/accountCustomFieldData/:id",
+      handle: (req) => {
+        fieldData.delete(findDatum(req.params.id).id);
+        return ok({ message: "AccountCustomFieldData deleted." });
+      },
+    },
+  ];
+}
+
+/**
+ * Checks {customFieldId, fieldValue, fieldCurrency} against the field's type and normalizes the
+ * value: cents as an integer for currency, YYYY-MM-DD for dates, arrays for multi-value fields.
+ * `prefix` locates the item in a bulk body ("3/") for the error pointer.
+ */
+export function checkFieldValue(crm: CrmContext, attrs: Attributes, prefix = ""): FieldValueWrite {
+  const customFieldId = idOf(attrs.customFieldId);
+  if (attrs.customFieldId === undefined) throw unprocessable(fieldError("field_missing", `${prefix}customFieldId`, "The custom field id was not provided."));
+  const meta = customFieldId === null ? undefined : crm.tables.fieldMeta.get(customFieldId);
+  if (!meta) throw unprocessable(fieldError("field_invalid", `${prefix}customFieldId`, `No custom field with id ${String(attrs.customFieldId)}.`));
+  if (attrs.fieldValue === undefined || attrs.fieldValue === null) {
+    throw unprocessable(fieldError("field_missing", `${prefix}fieldValue`, "The field value was not provided."));
+  }
+  const fieldValue = normalizeValue(meta.fieldType, attrs.fieldValue);
+  if (fieldValue === undefined) {
+    throw unprocessable(
+      fieldError(
+        "field_invalid",
+        `${prefix}fieldValue`,
+        `The custom field value \`${JSON.stringify(attrs.fieldValue)}\` could not be saved to the custom field of type \`${meta.fieldType}\`.`,
+      ),
+    );
+  }
+  const fieldCurrency = meta.fieldType === "currency" ? (optionalString(attrs, "fieldCurrency") ?? meta.fieldDefaultCurrency ?? "usd") : null;
+  return { customFieldId: meta.id, fieldValue, fieldCurrency };
+}
+
+/** The `fields` member of an account create or update: [{customFieldId, fieldValue, fieldCurrency?}]. */
+export function checkAccountFields(crm: CrmContext, value: unknown): FieldValueWrite[] {
+  if (value === undefined) return [];
+  if (!Array.isArray(value) || !value.every(isObject)) throw unprocessable(fieldError("field_invalid", "fields", "The fields attribute must be an array of objects."));
+  return value.map((item, index) => checkFieldValue(crm, item, `fields/${index}/`));
+}
+
+/** Stores each value on the account (replacing an earlier value of the same field); answers the `fields` echo. */
+export function saveAccountFields(crm: CrmContext, accountId: string, writes: FieldValueWrite[]): Attributes[] {
+  const now = crm.now();
+  return writes.map((write) => {
+    const existing = crm.tables.fieldData.find((d) => d.accountId === accountId && d.customFieldId === write.customFieldId);
+    if (existing) Object.assign(existing, write, { updatedMs: now });
+    else crm.tables.fieldData.insert({ accountId, ...write, createdMs: now, updatedMs: now });
+    return {
+      customFieldId: Number(write.customFieldId),
+      fieldValue: write.fieldValue,
+      ...(write.fieldCurrency === null ? {} : { fieldCurrency: write.fieldCurrency }),
+      accountId,
+    };
+  });
+}
+
+/** The stored form of a value for a field type, or undefined when the value does not fit the type. */
+export function normalizeValue(fieldType: string, value: unknown): FieldDataRow["fieldValue"] | undefined {
+  switch (fieldType) {
+    case "currency": {
+      const cents = typeof value === "string" && /^-?\d+$/.test(value.trim()) ? Number(value) : value;
+      return typeof cents === "number" && Number.isInteger(cents) ? cents : undefined;
+    }
+    case "number":
+      return (typeof value === "number" && Number.isFinite(value)) || (typeof value === "string" && /^-?\d+(\.\d+)?$/.test(value.trim()))
+        ? String(value).trim()
+        : undefined;
+    case "date":
+      return typeof value === "string" ? normalizeDate(value) : undefined;
+    case "datetime":
+      return typeof value === "string" && !Number.isNaN(Date.parse(value)) ? value : undefined;
+    default:
+      if (MULTI_VALUE_TYPES.has(fieldType)) return multiValueOf(value);
+      return typeof value === "string" || typeof value === "number" ? String(value) : undefined;
+  }
+}
+
+/** YYYY-MM-DD, YYYY/MM/DD and MM/DD/YYYY are accepted; stored as YYYY-MM-DD. */
+export function normalizeDate(value: string): string | undefined {
+  const text = value.trim();
+  const parts = /^(\d{4})[-/](\d{2})[-/](\d{2})$/.exec(text) ?? /^(\d{2})\/(\d{2})\/(\d{4})$/.exec(text);
+  if (!parts) return undefined;
+  const [year, month, day] = parts[1].length === 4 ? [parts[1], parts[2], parts[3]] : [parts[3], parts[1], parts[2]];
+  const iso = `${year}-${month}-${day}`;
+  const date = new Date(`${iso}T00:00:00Z`);
+  return !Number.isNaN(date.getTime()) && date.toISOString().startsWith(iso) ? iso : undefined;
+}
+
+/** Arrays of strings, or the service's "||a||b||" string form. */
+function multiValueOf(value: unknown): string[] | undefined {
+  if (Array.isArray(value)) return value.every((v) => typeof v === "string") ? (value as string[]) : undefined;
+  if (typeof value === "string") return value.split("||").filter((part) => part !== "");
+  return undefined;
+}
+
+function defaultValueOf(fieldType: string, value: unknown): FieldMetaRow["fieldDefault"] {
+  if (value === null) return null;
+  if (MULTI_VALUE_TYPES.has(fieldType) && Array.isArray(value)) return stringListOrNull(value, "fieldDefault");
+  if (fieldType === "currency") {
+    const cents = normalizeValue("currency", value);
+    if (cents === undefined) throw unprocessable(fieldError("field_invalid", "fieldDefault", "Currency defaults are whole minor units (cents)."));
+    return cents;
+  }
+  if (typeof value === "string" || typeof value === "number") return value;
+  throw unprocessable(fieldError("field_invalid", "fieldDefault", "The default must be a string, or an array of strings for multi-value fields."));
+}
+
+function stringListOrNull(value: unknown, field: string): string[] | null {
+  if (value === null) return null;
+  if (Array.isArray(value) && value.every((v) => typeof v === "string")) return value as string[];
+  throw unprocessable(fieldError("field_invalid", field, `The ${field} attribute must be an array of strings.`));
+}
+
+function throwNotFound(): never {
+  throw notFound();
+}
