@@ -2,7 +2,7 @@ import { parseFaultSpec } from "./faults";
 import type { EmulatorOptions } from "./emulator";
 
 export const USAGE =
-  "usage: pulumi-crm-emulator [--port N] [--token T] [--rate-limit RPS] [--faults SPEC] [--seed N] [--fixtures FILE] [--data FILE] [--chat-channel SEGMENT]";
+  "usage: pulumi-crm-emulator [--port N] [--token T] [--rate-limit RPS] [--faults SPEC] [--seed N] [--fixtures FILE] [--data FILE]";
 
 type Flag = { option: keyof EmulatorOptions; kind: "integer" | "string" | "faults" };
 
@@ -14,7 +14,6 @@ const FLAGS: Record<string, Flag> = {
   "--seed": { option: "seed", kind: "integer" },
   "--fixtures": { option: "fixtures", kind: "string" },
   "--data": { option: "data", kind: "string" },
-  "--chat-channel": { option: "chatChannelSegment", kind: "string" },
 };
 
 /** Parses bin flags ("--port 0" or "--port=0"); throws an Error whose message explains the problem. */

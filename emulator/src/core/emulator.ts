@@ -2,6 +2,7 @@ import http, { type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo, Socket } from "node:net";
 import { randomBytes } from "node:crypto";
 import { readFileSync } from "node:fs";
+import { createChatService } from "../chat";
 import type { ServiceResponse } from "../service";
 import { createCrmService, type CrmService } from "../crm/service";
 import type { ReadOnlyFixtures } from "../crm/fixtures";
@@ -9,7 +10,6 @@ import { CredentialStore, DEFAULT_ACCOUNT, PERMISSIONS } from "./credentials";
 import { FaultInjector, parseFaultSpec } from "./faults";
 import { genericTemplate, type Mount, type MountedService } from "./mount";
 import { StateFile } from "./persistence";
-import { createPlaceholderChatService } from "./placeholderChat";
 import { RateLimiter } from "./rateLimit";
 import { RequestStats } from "./stats";
 
@@ -27,8 +27,6 @@ export interface EmulatorOptions {
   fixtures?: string;
   /** JSON file keeping the state across restarts. */
   data?: string;
-  /** Channel path segment of the chat service, "chat" by default ("whatsapp" on the real one). */
-  chatChannelSegment?: string;
   /** Contacts the account may hold; a bulk sync that would exceed it is refused. Default 100000. */
   contactLimit?: number;
   /** Delay before a bulk sync writes its rows, so an immediate read does not see them. Default 200 ms. */
@@ -63,20 +61,21 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
     bulkImportDelayMs: options.bulkImportDelayMs,
     onBackgroundChange: () => stateFile?.markDirty(),
   });
-  const chat: MountedService = createPlaceholderChatService();
+  const chat: MountedService = createChatService();
   const services = { crm, chat };
   const mounts: Mount[] = [
     {
       prefix: "/api/3",
       service: crm,
       credentialFrom: (headers) => singleHeader(headers["api-token"]),
-      forbiddenBody: { message: "Forbidden" },
+      forbiddenBody: () => ({ message: "Forbidden" }),
     },
     {
       prefix: "/chat",
       service: chat,
       credentialFrom: (headers) => /^Token\s+(\S+)$/.exec(singleHeader(headers.authorization) ?? "")?.[1],
-      forbiddenBody: { detail: "Authentication credentials were not provided." },
+      // Django REST framework's wording, like the rest of the chat service's errors.
+      forbiddenBody: (keySent) => ({ detail: keySent ? "Invalid token." : "Authentication credentials were not provided." }),
     },
   ];
 
@@ -155,7 +154,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
 
     const token = mount.credentialFrom(req.headers);
     const credential = credentials.lookup(token);
-    if (!token || !credential) return finish({ status: 403, body: mount.forbiddenBody });
+    if (!token || !credential) return finish({ status: 403, body: mount.forbiddenBody(token !== undefined) });
 
     const retryAfter = limiter.admit(credential.account);
     if (retryAfter > 0) return finish(tooManyRequests(retryAfter));

@@ -13,7 +13,7 @@ export interface Mount {
   service: MountedService;
   credentialFrom(headers: IncomingHttpHeaders): string | undefined;
   /** Body of the 403 answered when the key is missing or unknown, in the service's own style. */
-  forbiddenBody: unknown;
+  forbiddenBody(keySent: boolean): unknown;
 }
 
 /** Fallback for services without routeTemplate: ids (digits or UUIDs) become ":id". */
