@@ -1,0 +1,90 @@
+// npm run engine -- <preview|up|refresh|destroy> --cwd DIR --stack NAME --state FILE
+//     [--config KEY=VALUE]... [--secret KEY=VALUE]... [--expect-no-changes] [--json] [--parallel N]
+import { Command, runEngine } from "./engine";
+import type { StepCounts } from "./report";
+
+const USAGE =
+    "usage: engine <preview|up|refresh|destroy> --cwd DIR --stack NAME --state FILE " +
+    "[--config KEY=VALUE]... [--secret KEY=VALUE]... [--expect-no-changes] [--json] [--parallel N]";
+
+const COMMANDS: readonly Command[] = ["preview", "up", "refresh", "destroy"];
+
+interface Arguments {
+    command: Command;
+    cwd: string;
+    stack: string;
+    stateFile: string;
+    config: Record<string, string>;
+    secrets: Record<string, string>;
+    expectNoChanges: boolean;
+    json: boolean;
+    parallel?: number;
+}
+
+function parseArguments(argv: string[]): Arguments {
+    const [command, ...rest] = argv;
+    if (!COMMANDS.includes(command as Command)) throw new Error(`unknown command "${command ?? ""}"`);
+    const values: Record<string, string> = {};
+    const config: Record<string, string> = {};
+    const secrets: Record<string, string> = {};
+    const flags = new Set<string>();
+    for (let i = 0; i < rest.length; i++) {
+        const flag = rest[i];
+        if (flag === "--expect-no-changes" || flag === "--json") {
+            flags.add(flag);
+            continue;
+        }
+        const value = rest[++i];
+        if (value === undefined) throw new Error(`${flag} needs a value`);
+        if (flag === "--config" || flag === "--secret") {
+            const equals = value.indexOf("=");
+            if (equals <= 0) throw new Error(`${flag} expects KEY=VALUE, got "${value}"`);
+            (flag === "--config" ? config : secrets)[value.slice(0, equals)] = value.slice(equals + 1);
+        } else if (["--cwd", "--stack", "--state", "--parallel"].includes(flag)) {
+            values[flag] = value;
+        } else {
+            throw new Error(`unknown option ${flag}`);
+        }
+    }
+    for (const required of ["--cwd", "--stack", "--state"]) {
+        if (!values[required]) throw new Error(`${required} is required`);
+    }
+    const parallel = values["--parallel"] === undefined ? undefined : Number(values["--parallel"]);
+    if (parallel !== undefined && !(Number.isInteger(parallel) && parallel > 0)) {
+        throw new Error("--parallel expects a positive integer");
+    }
+    return {
+        command: command as Command,
+        cwd: values["--cwd"],
+        stack: values["--stack"],
+        stateFile: values["--state"],
+        config,
+        secrets,
+        expectNoChanges: flags.has("--expect-no-changes"),
+        json: flags.has("--json"),
+        parallel,
+    };
+}
+
+function summary(steps: StepCounts): string {
+    const counts = Object.entries(steps).map(([kind, count]) => `${count} ${kind}`);
+    return `Resources: ${counts.join(", ")}`;
+}
+
+async function main(): Promise<number> {
+    let args: Arguments;
+    try {
+        args = parseArguments(process.argv.slice(2));
+    } catch (e) {
+        console.error(`error: ${(e as Error).message}\n${USAGE}`);
+        return 2;
+    }
+    const result = await runEngine({
+        ...args,
+        onLine: (stream, line) => (stream === "stdout" ? console.log(line) : console.error(line)),
+    });
+    console.log(args.json ? JSON.stringify({ steps: result.steps, changes: result.changes }) : summary(result.steps));
+    return result.exitCode;
+}
+
+main().then((code) => process.exit(code));

@@ -1,0 +1,188 @@
+// A stand-in for the Pulumi CLI: preview, up, refresh and destroy of a Node.js program whose
+// custom resources are dynamic resources, with a JSON state file.
+import * as os from "os";
+import * as path from "path";
+
+import { ProgramDeployment } from "./deployment";
+import { engineService, GrpcServer, LogSeverity, monitorService } from "./monitor";
+import { deleteInDependencyOrder, errorMessage, Limit, refreshAll, RunContext } from "./operations";
+import { Child, ProcessGroup } from "./processes";
+import { ERROR_ALREADY_LOGGED, startProgram } from "./program";
+import { loadProject, loadStackConfig, Project, StackConfig } from "./project";
+import { ProviderHost } from "./provider-host";
+import { ProviderRegistry } from "./providers";
+import { OutputStream, Report, StepCounts } from "./report";
+import { loadSdk, PulumiSdk } from "./sdk";
+import { readState, Snapshot, writeState } from "./state";
+
+export type Command = "preview" | "up" | "refresh" | "destroy";
+
+/** The exit code of `pulumi ... --expect-no-changes` when there are changes. */
+export const CHANGES_NOT_EXPECTED = 7;
+
+export interface EngineOptions {
+    command: Command;
+    /** The program directory (where Pulumi.yaml is). */
+    cwd: string;
+    stack: string;
+    stateFile: string;
+    /** Configuration by key ("ns:key", or "key" for the project's namespace). */
+    config?: Record<string, string>;
+    secrets?: Record<string, string>;
+    /** Exit CHANGES_NOT_EXPECTED if there are changes; refresh then only reads (--preview-only). */
+    expectNoChanges?: boolean;
+    /** Provider operations at once; defaults to the CLI's 4 per CPU. */
+    parallel?: number;
+    /** Receives each output line as it is produced. */
+    onLine?: (stream: OutputStream, line: string) => void;
+}
+
+export interface LogEntry {
+    severity: LogSeverity;
+    message: string;
+    urn: string;
+}
+
+export interface EngineResult {
+    exitCode: number;
+    steps: StepCounts;
+    changes: boolean;
+    /** Step lines (stdout). */
+    lines: string[];
+    /** Errors, warnings, program and provider host output (stderr). */
+    diagnostics: string[];
+    /** Everything the program logged through the engine, debug and info included. */
+    logs: LogEntry[];
+}
+
+interface Setup {
+    sdk: PulumiSdk;
+    project: Project;
+    config: StackConfig;
+    report: Report;
+    processes: ProcessGroup;
+    logs: LogEntry[];
+}
+
+export async function runEngine(options: EngineOptions): Promise<EngineResult> {
+    const report = new Report(options.onLine);
+    const processes = new ProcessGroup();
+    const logs: LogEntry[] = [];
+    let exitCode: number;
+    try {
+        const cwd = path.resolve(options.cwd);
+        const sdk = loadSdk(cwd);
+        const project = loadProject(sdk, cwd);
+        const config = loadStackConfig(sdk, project, options.stack, options.config ?? {}, options.secrets ?? {});
+        exitCode = await execute(options, { sdk, project, config, report, processes, logs });
+    } catch (e) {
+        report.error(errorMessage(e));
+        exitCode = 1;
+    } finally {
+        processes.killAll();
+    }
+    if (exitCode === 0 && options.expectNoChanges && report.changes) {
+        report.error("no changes were expected, but there are changes");
+        exitCode = CHANGES_NOT_EXPECTED;
+    }
+    return {
+        exitCode,
+        steps: report.steps,
+        changes: report.changes,
+        lines: report.lines,
+        diagnostics: report.diagnostics,
+        logs,
+    };
+}
+
+async function execute(options: EngineOptions, setup: Setup): Promise<number> {
+    const { sdk, project, config, report, processes, logs } = setup;
+    const { command, stack } = options;
+    const stateFile = path.resolve(options.stateFile);
+    const preview = command === "preview";
+    const writesState = command === "up" || command === "destroy" || (command === "refresh" && !options.expectNoChanges);
+    const snapshot = new Snapshot(
+        readState(stateFile, stack, project.name),
+        writesState ? (resources) => writeState(stateFile, stack, project.name, resources) : () => undefined,
+    );
+    const parallel = options.parallel ?? os.cpus().length * 4;
+    const servers: GrpcServer[] = [];
+    let providers: ProviderRegistry | undefined;
+    let deployment: ProgramDeployment | undefined;
+    try {
+        const engineServer = await GrpcServer.start(
+            sdk,
+            engineService(sdk, (severity, message, urn) => {
+                logs.push({ severity, message, urn });
+                // What a program logs after a failed step is about that failure, already reported.
+                if ((severity === "warning" || severity === "error") && !deployment?.hasFailed) {
+                    report.diagnostic(`${severity}: ${message}`);
+                }
+            }),
+        );
+        servers.push(engineServer);
+        const startHost = () =>
+            ProviderHost.start(sdk, processes, project.dir, engineServer.address, (line) => report.diagnostic(line));
+        providers = new ProviderRegistry(startHost, config);
+        const context: RunContext = {
+            stack,
+            project: project.name,
+            preview,
+            snapshot,
+            providers,
+            report,
+            limit: new Limit(parallel),
+        };
+        if (command === "refresh") {
+            await refreshAll(context);
+            return 0;
+        }
+        if (command === "destroy") {
+            await deleteInDependencyOrder(context, snapshot.resources());
+            return 0;
+        }
+        deployment = new ProgramDeployment(context);
+        const monitorServer = await GrpcServer.start(sdk, monitorService(sdk, deployment));
+        servers.push(monitorServer);
+        // The default host starts while the program compiles; a failure to start surfaces at first use.
+        providers.get(undefined, () => ({})).catch(() => undefined);
+        const program = startProgram(processes, {
+            sdk,
+            project,
+            stack,
+            config,
+            monitorAddress: monitorServer.address,
+            engineAddress: engineServer.address,
+            preview,
+            parallel,
+            onLine: (line) => {
+                if (!deployment?.hasFailed) report.diagnostic(line);
+            },
+        });
+        return await finishProgram(deployment, program, report);
+    } catch (e) {
+        report.error(errorMessage(e));
+        return 1;
+    } finally {
+        await deployment?.settle();
+        await providers?.closeAll();
+        for (const server of servers) server.stop();
+    }
+}
+
+async function finishProgram(deployment: ProgramDeployment, program: Child, report: Report): Promise<number> {
+    const outcome = await Promise.race([program.exited, deployment.failed.then(() => "step failed" as const)]);
+    if (outcome === "step failed" || deployment.hasFailed) {
+        // As the CLI does after a failed step: let the running steps finish, then stop the program.
+        await deployment.settle();
+        program.process.kill("SIGKILL");
+        await program.exited;
+        return 1;
+    }
+    if (outcome !== 0) {
+        if (outcome !== ERROR_ALREADY_LOGGED) report.error(`the program exited with code ${outcome}`);
+        return 1;
+    }
+    await deployment.deleteUndeclared();
+    return 0;
+}

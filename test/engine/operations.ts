@@ -1,0 +1,159 @@
+// What every operation of a run shares, and the steps that do not depend on a program:
+// dependency-ordered deletion (up, destroy) and refresh.
+import { deepEqual, PropertyMap } from "./properties";
+import type { ProviderHost } from "./provider-host";
+import type { ProviderRegistry } from "./providers";
+import { Report, resourceLabel } from "./report";
+import type { ResourceState, Snapshot } from "./state";
+import { PROVIDER_TYPE_PREFIX, splitProviderReference } from "./urn";
+
+/** Bounds how many provider operations run at once (--parallel). */
+export class Limit {
+    private running = 0;
+    private readonly waiting: (() => void)[] = [];
+
+    constructor(private readonly size: number) {}
+
+    async run<T>(operation: () => Promise<T>): Promise<T> {
+        if (this.running >= this.size) await new Promise<void>((resolve) => this.waiting.push(resolve));
+        this.running++;
+        try {
+            return await operation();
+        } finally {
+            this.running--;
+            this.waiting.shift()?.();
+        }
+    }
+}
+
+export interface RunContext {
+    stack: string;
+    project: string;
+    /** Preview: call only Check and Diff, change nothing. */
+    preview: boolean;
+    snapshot: Snapshot;
+    providers: ProviderRegistry;
+    report: Report;
+    limit: Limit;
+}
+
+/** A step failure: the resource it concerns and the reason, as printed. */
+export class StepError extends Error {
+    constructor(urn: string, reason: string) {
+        super(`${resourceLabel(urn)}: ${reason}`);
+    }
+}
+
+export function errorMessage(e: unknown): string {
+    return e instanceof Error ? e.message : String(e);
+}
+
+/** Custom resources that a provider host manages (not components, not provider resources). */
+export function isManagedByHost(resource: { custom: boolean; type: string }): boolean {
+    return resource.custom && !resource.type.startsWith(PROVIDER_TYPE_PREFIX);
+}
+
+export function hostFor(context: RunContext, providerReference: string | undefined): Promise<ProviderHost> {
+    return context.providers.get(providerReference, (providerUrn) => {
+        const provider = context.snapshot.current(providerUrn);
+        if (!provider) throw new Error(`provider ${providerUrn} is not in the state`);
+        return provider.inputs;
+    });
+}
+
+function dependsOn(dependent: ResourceState, resource: ResourceState): boolean {
+    return (
+        dependent.parent === resource.urn ||
+        dependent.dependencies.includes(resource.urn) ||
+        Object.values(dependent.propertyDependencies ?? {}).some((urns) => urns.includes(resource.urn)) ||
+        (!!dependent.provider && splitProviderReference(dependent.provider).urn === resource.urn)
+    );
+}
+
+/**
+ * Deletes resources, each only after the ones among them that depend on it, as many at once as
+ * the limit allows. After a failure no further deletion starts; the first error is thrown once
+ * the running ones are done. `quiet` deletions (replaced resources) print no step of their own.
+ */
+export async function deleteInDependencyOrder(
+    context: RunContext,
+    doomed: readonly ResourceState[],
+    quiet: ReadonlySet<ResourceState> = new Set(),
+): Promise<void> {
+    const deletions = new Map<ResourceState, Promise<void>>();
+    let stopped = false;
+    const deleteAfterDependents = (resource: ResourceState): Promise<void> => {
+        let deletion = deletions.get(resource);
+        if (!deletion) {
+            const dependents = doomed.filter((other) => other !== resource && dependsOn(other, resource));
+            deletion = Promise.all(dependents.map(deleteAfterDependents)).then(() =>
+                context.limit.run(async () => {
+                    if (stopped) throw new Error("stopped after an earlier failure");
+                    try {
+                        await deleteResource(context, resource);
+                    } catch (e) {
+                        stopped = true;
+                        throw new StepError(resource.urn, errorMessage(e));
+                    }
+                    if (!quiet.has(resource)) context.report.step("delete", resource.urn);
+                }),
+            );
+            deletions.set(resource, deletion);
+        }
+        return deletion;
+    };
+    const results = await Promise.allSettled(doomed.map(deleteAfterDependents));
+    const failure = results.find((r): r is PromiseRejectedResult => r.status === "rejected" && r.reason instanceof StepError);
+    if (failure) throw failure.reason;
+}
+
+async function deleteResource(context: RunContext, resource: ResourceState): Promise<void> {
+    if (resource.protect) throw new Error("the resource is protected; unprotect it before deleting it");
+    if (isManagedByHost(resource) && !resource.retainOnDelete && !context.preview) {
+        const host = await hostFor(context, resource.provider);
+        await host.delete(resource.urn, resource.id, resource.inputs, resource.outputs);
+    }
+    context.snapshot.forget(resource);
+}
+
+/**
+ * Reads every custom resource back from its provider: a blank id means it is gone (dropped from
+ * the state), different outputs or inputs are drift (an update). All reads run, then the first
+ * failure is thrown.
+ */
+export async function refreshAll(context: RunContext): Promise<void> {
+    const results = await Promise.allSettled(
+        context.snapshot.resources().map((resource) =>
+            context.limit.run(async () => {
+                if (!isManagedByHost(resource)) {
+                    context.report.step("same", resource.urn);
+                    return;
+                }
+                try {
+                    await refreshResource(context, resource);
+                } catch (e) {
+                    throw new StepError(resource.urn, errorMessage(e));
+                }
+            }),
+        ),
+    );
+    const failure = results.find((r): r is PromiseRejectedResult => r.status === "rejected");
+    if (failure) throw failure.reason;
+}
+
+async function refreshResource(context: RunContext, resource: ResourceState): Promise<void> {
+    const host = await hostFor(context, resource.provider);
+    const live = await host.read(resource.urn, resource.id, resource.inputs, resource.outputs);
+    if (!live.id) {
+        context.snapshot.forget(resource);
+        context.report.step("delete", resource.urn);
+        return;
+    }
+    const inputs: PropertyMap = live.inputs ?? resource.inputs;
+    if (live.id === resource.id && deepEqual(live.outputs, resource.outputs) && deepEqual(inputs, resource.inputs)) {
+        context.report.step("same", resource.urn);
+        return;
+    }
+    context.snapshot.replace(resource, { ...resource, id: live.id, outputs: live.outputs, inputs });
+    context.report.step("update", resource.urn);
+}

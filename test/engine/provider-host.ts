@@ -1,0 +1,256 @@
+// The dynamic provider host (`cmd/dynamic-provider` of the program's SDK) and the calls the engine
+// makes on it. Like the engine's provider plugin client, this layer reveals secrets to a host that
+// does not accept them and carries their secretness back onto its answers.
+import * as path from "path";
+
+import type { ServiceError } from "@grpc/grpc-js";
+import type * as providerPb from "@pulumi/pulumi/proto/provider_pb";
+
+import { ProcessGroup } from "./processes";
+import { annotateSecrets, PropertyMap, revealAll } from "./properties";
+import type { PulumiSdk } from "./sdk";
+import { urnName, urnType } from "./urn";
+
+/** An error the provider answered with; its message is the provider's own. */
+export class ProviderError extends Error {}
+
+/** The provider created or updated the object but failed afterwards (ErrorResourceInitFailed). */
+export class ResourceInitError extends ProviderError {
+    constructor(
+        message: string,
+        readonly id: string,
+        readonly outputs: PropertyMap,
+    ) {
+        super(message);
+    }
+}
+
+export type DiffChanges = "unknown" | "none" | "some";
+
+export interface DiffResult {
+    changes: DiffChanges;
+    replaces: string[];
+    deleteBeforeReplace: boolean;
+}
+
+export interface CheckFailure {
+    property: string;
+    reason: string;
+}
+
+function unary<T>(invoke: (callback: (error: ServiceError | null, response: T) => void) => void): Promise<T> {
+    return new Promise((resolve, reject) => invoke((error, response) => (error ? reject(error) : resolve(response))));
+}
+
+export class ProviderHost {
+    private acceptsSecrets = false;
+
+    private constructor(
+        private readonly sdk: PulumiSdk,
+        private readonly client: InstanceType<PulumiSdk["providerGrpc"]["ResourceProviderClient"]>,
+    ) {}
+
+    /** Starts a host; it answers on the port it prints as its first line. */
+    static async start(
+        sdk: PulumiSdk,
+        processes: ProcessGroup,
+        programDir: string,
+        engineAddress: string,
+        onLine: (line: string) => void,
+    ): Promise<ProviderHost> {
+        let announcePort: (port: string) => void;
+        const port = new Promise<string>((resolve) => (announcePort = resolve));
+        let announced = false;
+        const startupErrors: string[] = [];
+        const child = processes.spawn([path.join(sdk.dir, "cmd", "dynamic-provider"), engineAddress], {
+            // The host require()s what the serialized provider requires from its working directory.
+            cwd: programDir,
+            onLine: (stream, line) => {
+                if (stream === "stdout" && !announced) {
+                    announced = true;
+                    announcePort(line.trim());
+                    return;
+                }
+                if (!announced) startupErrors.push(line);
+                onLine(line);
+            },
+        });
+        const started = await Promise.race([port, child.exited.then(() => undefined)]);
+        if (started === undefined) {
+            throw new Error(`the dynamic provider host exited before it started:\n${startupErrors.join("\n")}`);
+        }
+        const client = new sdk.providerGrpc.ResourceProviderClient(
+            `127.0.0.1:${started}`,
+            sdk.grpc.credentials.createInsecure(),
+        );
+        return new ProviderHost(sdk, client);
+    }
+
+    close(): void {
+        this.client.close();
+    }
+
+    async configure(variables: Record<string, string>, args: PropertyMap): Promise<void> {
+        const request = new this.sdk.provider.ConfigureRequest();
+        for (const [key, value] of Object.entries(variables)) request.getVariablesMap().set(key, value);
+        request.setArgs(this.struct(revealAll(args)));
+        request.setAcceptsecrets(true);
+        request.setAcceptresources(false);
+        request.setSendsOldInputs(true);
+        request.setSendsOldInputsToDelete(true);
+        const response = await this.call<providerPb.ConfigureResponse>((cb) => this.client.configure(request, cb));
+        this.acceptsSecrets = response.getAcceptsecrets();
+    }
+
+    async check(urn: string, olds: PropertyMap, news: PropertyMap): Promise<{ inputs: PropertyMap; failures: CheckFailure[] }> {
+        const request = new this.sdk.provider.CheckRequest();
+        request.setUrn(urn);
+        request.setName(urnName(urn));
+        request.setType(urnType(urn));
+        request.setOlds(this.struct(this.outgoing(olds)));
+        request.setNews(this.struct(this.outgoing(news)));
+        const response = await this.call<providerPb.CheckResponse>((cb) => this.client.check(request, cb));
+        const inputs = response.hasInputs() ? this.properties(response.getInputs()) : news;
+        return {
+            inputs: this.incoming(inputs, news),
+            failures: response.getFailuresList().map((f) => ({ property: f.getProperty(), reason: f.getReason() })),
+        };
+    }
+
+    async diff(
+        urn: string,
+        id: string,
+        oldInputs: PropertyMap,
+        oldOutputs: PropertyMap,
+        news: PropertyMap,
+        ignoreChanges: string[],
+    ): Promise<DiffResult> {
+        const request = new this.sdk.provider.DiffRequest();
+        request.setUrn(urn);
+        request.setName(urnName(urn));
+        request.setType(urnType(urn));
+        request.setId(id);
+        request.setOldInputs(this.struct(this.outgoing(oldInputs)));
+        request.setOlds(this.struct(this.outgoing(oldOutputs)));
+        request.setNews(this.struct(this.outgoing(news)));
+        request.setIgnorechangesList(ignoreChanges);
+        const response = await this.call<providerPb.DiffResponse>((cb) => this.client.diff(request, cb));
+        const { DiffChanges } = this.sdk.provider.DiffResponse;
+        const changes = response.getChanges();
+        return {
+            changes: changes === DiffChanges.DIFF_SOME ? "some" : changes === DiffChanges.DIFF_NONE ? "none" : "unknown",
+            replaces: response.getReplacesList(),
+            deleteBeforeReplace: response.getDeletebeforereplace(),
+        };
+    }
+
+    async create(urn: string, news: PropertyMap): Promise<{ id: string; outputs: PropertyMap }> {
+        const request = new this.sdk.provider.CreateRequest();
+        request.setUrn(urn);
+        request.setName(urnName(urn));
+        request.setType(urnType(urn));
+        request.setProperties(this.struct(this.outgoing(news)));
+        const response = await this.call<providerPb.CreateResponse>((cb) => this.client.create(request, cb), news);
+        if (!response.getId()) throw new ProviderError(`the provider returned an empty id from create of ${urn}`);
+        return { id: response.getId(), outputs: this.incoming(this.properties(response.getProperties()), news) };
+    }
+
+    async read(
+        urn: string,
+        id: string,
+        oldInputs: PropertyMap,
+        oldOutputs: PropertyMap,
+    ): Promise<{ id: string; outputs: PropertyMap; inputs?: PropertyMap }> {
+        const request = new this.sdk.provider.ReadRequest();
+        request.setUrn(urn);
+        request.setName(urnName(urn));
+        request.setType(urnType(urn));
+        request.setId(id);
+        request.setInputs(this.struct(this.outgoing(oldInputs)));
+        request.setProperties(this.struct(this.outgoing(oldOutputs)));
+        const response = await this.call<providerPb.ReadResponse>((cb) => this.client.read(request, cb));
+        return {
+            id: response.getId(),
+            outputs: this.incoming(this.properties(response.getProperties()), oldOutputs),
+            inputs: response.hasInputs() ? this.incoming(this.properties(response.getInputs()), oldInputs) : undefined,
+        };
+    }
+
+    async update(
+        urn: string,
+        id: string,
+        oldInputs: PropertyMap,
+        oldOutputs: PropertyMap,
+        news: PropertyMap,
+        ignoreChanges: string[],
+    ): Promise<PropertyMap> {
+        const request = new this.sdk.provider.UpdateRequest();
+        request.setUrn(urn);
+        request.setName(urnName(urn));
+        request.setType(urnType(urn));
+        request.setId(id);
+        request.setOldInputs(this.struct(this.outgoing(oldInputs)));
+        request.setOlds(this.struct(this.outgoing(oldOutputs)));
+        request.setNews(this.struct(this.outgoing(news)));
+        request.setIgnorechangesList(ignoreChanges);
+        const response = await this.call<providerPb.UpdateResponse>((cb) => this.client.update(request, cb), news);
+        return this.incoming(this.properties(response.getProperties()), news);
+    }
+
+    async delete(urn: string, id: string, oldInputs: PropertyMap, oldOutputs: PropertyMap): Promise<void> {
+        const request = new this.sdk.provider.DeleteRequest();
+        request.setUrn(urn);
+        request.setName(urnName(urn));
+        request.setType(urnType(urn));
+        request.setId(id);
+        request.setOldInputs(this.struct(this.outgoing(oldInputs)));
+        request.setProperties(this.struct(this.outgoing(oldOutputs)));
+        await this.call((cb) => this.client.delete(request, cb));
+    }
+
+    private outgoing(m: PropertyMap): PropertyMap {
+        return this.acceptsSecrets ? m : revealAll(m);
+    }
+
+    private incoming(answer: PropertyMap, sent: PropertyMap): PropertyMap {
+        return this.acceptsSecrets ? answer : annotateSecrets(answer, sent);
+    }
+
+    private struct(m: PropertyMap) {
+        return this.sdk.struct.Struct.fromJavaScript(m);
+    }
+
+    private properties(struct: { toJavaScript(): object } | undefined): PropertyMap {
+        return (struct?.toJavaScript() ?? {}) as PropertyMap;
+    }
+
+    /**
+     * Makes a call, turning gRPC errors into ProviderErrors with the provider's message. For create
+     * and update, `sent` are the inputs, used to restore secretness on a partial result.
+     */
+    private async call<T>(
+        invoke: (callback: (error: ServiceError | null, response: T) => void) => void,
+        sent?: PropertyMap,
+    ): Promise<T> {
+        try {
+            return await unary(invoke);
+        } catch (e) {
+            const error = e as ServiceError;
+            const initFailure = sent && this.initFailure(error);
+            if (initFailure) {
+                const outputs = this.incoming(this.properties(initFailure.getProperties()), sent);
+                const reasons = [error.details, ...initFailure.getReasonsList()].filter(Boolean).join("; ");
+                throw new ResourceInitError(reasons, initFailure.getId(), outputs);
+            }
+            throw new ProviderError(error.details || error.message);
+        }
+    }
+
+    private initFailure(error: ServiceError): providerPb.ErrorResourceInitFailed | undefined {
+        const [details] = error.metadata?.get("grpc-status-details-bin") ?? [];
+        if (!details) return undefined;
+        const status = this.sdk.status.Status.deserializeBinary(details as Uint8Array);
+        const packed = status.getDetailsList().find((any) => any.getTypeUrl().endsWith("pulumirpc.ErrorResourceInitFailed"));
+        return packed && this.sdk.provider.ErrorResourceInitFailed.deserializeBinary(packed.getValue_asU8());
+    }
+}

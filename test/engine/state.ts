@@ -1,0 +1,151 @@
+// The JSON state file and the snapshot a deployment builds up while it runs.
+import * as fs from "fs";
+import * as path from "path";
+
+import { fromCheckpoint, PropertyMap, toCheckpoint } from "./properties";
+
+export const STATE_VERSION = 1;
+
+export interface ResourceState {
+    urn: string;
+    type: string;
+    custom: boolean;
+    /** "" for components and the stack. */
+    id: string;
+    /** URN of the parent, "" for the stack. */
+    parent: string;
+    inputs: PropertyMap;
+    outputs: PropertyMap;
+    dependencies: string[];
+    propertyDependencies?: Record<string, string[]>;
+    /** Provider reference "<provider urn>::<provider id>"; absent for the default provider. */
+    provider?: string;
+    protect?: boolean;
+    retainOnDelete?: boolean;
+    /** Replaced (create before delete) but not deleted yet: the next deployment deletes it. */
+    delete?: boolean;
+}
+
+interface StateFile {
+    version: number;
+    stack: string;
+    project: string;
+    resources: ResourceState[];
+}
+
+export function readState(file: string, stack: string, project: string): ResourceState[] {
+    if (!fs.existsSync(file)) return [];
+    const state = JSON.parse(fs.readFileSync(file, "utf8")) as StateFile;
+    if (state.version !== STATE_VERSION) {
+        throw new Error(`${file}: unsupported state version ${state.version} (expected ${STATE_VERSION})`);
+    }
+    if (state.resources.length > 0 && (state.stack !== stack || state.project !== project)) {
+        throw new Error(`${file} holds stack ${state.project}/${state.stack}, not ${project}/${stack}`);
+    }
+    return state.resources.map((r) => ({
+        ...r,
+        inputs: fromCheckpoint(r.inputs) as PropertyMap,
+        outputs: fromCheckpoint(r.outputs) as PropertyMap,
+    }));
+}
+
+/** Writes through a temporary file and a rename, so a reader never sees half a state. */
+export function writeState(file: string, stack: string, project: string, resources: readonly ResourceState[]): void {
+    const state: StateFile = {
+        version: STATE_VERSION,
+        stack,
+        project,
+        resources: resources.map((r) => ({
+            ...r,
+            inputs: toCheckpoint(r.inputs) as PropertyMap,
+            outputs: toCheckpoint(r.outputs) as PropertyMap,
+        })),
+    };
+    const temp = path.join(path.dirname(file), `.${path.basename(file)}.${process.pid}.tmp`);
+    fs.writeFileSync(temp, JSON.stringify(state, null, 2) + "\n");
+    fs.renameSync(temp, file);
+}
+
+/**
+ * The state while a deployment runs: resources done in this run (in the order they were done,
+ * which is dependency order), then old resources not reached yet, then replaced ones awaiting
+ * deletion. Every change is persisted at once, so a failure keeps what succeeded before it.
+ */
+export class Snapshot {
+    private readonly done: ResourceState[] = [];
+    private readonly untouched: ResourceState[];
+    private readonly pendingDeletes: ResourceState[];
+
+    constructor(
+        old: readonly ResourceState[],
+        private readonly persist: (resources: ResourceState[]) => void,
+    ) {
+        this.untouched = old.filter((r) => !r.delete);
+        this.pendingDeletes = old.filter((r) => r.delete);
+    }
+
+    /** Old live resources this run has not registered (yet). */
+    get untouchedResources(): readonly ResourceState[] {
+        return this.untouched;
+    }
+
+    get awaitingDeletion(): readonly ResourceState[] {
+        return this.pendingDeletes;
+    }
+
+    /** The old state of a resource being registered, found by its URN or one of its aliases. */
+    previous(urns: readonly string[]): ResourceState | undefined {
+        return this.untouched.find((r) => urns.includes(r.urn));
+    }
+
+    /** The live state of a URN: as registered in this run, else as found in the old state. */
+    current(urn: string): ResourceState | undefined {
+        return this.done.find((r) => r.urn === urn) ?? this.untouched.find((r) => r.urn === urn);
+    }
+
+    /** A resource is done in this run; `replacing` is the old state it supersedes. */
+    record(resource: ResourceState, replacing?: ResourceState): void {
+        this.remove(replacing);
+        this.done.push(resource);
+        this.save();
+    }
+
+    /** A replaced resource stays in the state, marked, until its deletion succeeds. */
+    deleteLater(resource: ResourceState): ResourceState {
+        this.remove(resource);
+        const pending = { ...resource, delete: true };
+        this.pendingDeletes.push(pending);
+        this.save();
+        return pending;
+    }
+
+    /** Drops a resource once it is gone. */
+    forget(resource: ResourceState): void {
+        this.remove(resource);
+        this.save();
+    }
+
+    /** Replaces a resource in place (refresh, outputs registered later). */
+    replace(before: ResourceState, after: ResourceState): void {
+        for (const list of [this.done, this.untouched, this.pendingDeletes]) {
+            const index = list.indexOf(before);
+            if (index >= 0) list[index] = after;
+        }
+        this.save();
+    }
+
+    resources(): ResourceState[] {
+        return [...this.done, ...this.untouched, ...this.pendingDeletes];
+    }
+
+    private remove(resource: ResourceState | undefined): void {
+        for (const list of [this.done, this.untouched, this.pendingDeletes]) {
+            const index = resource ? list.indexOf(resource) : -1;
+            if (index >= 0) list.splice(index, 1);
+        }
+    }
+
+    private save(): void {
+        this.persist(this.resources());
+    }
+}
