@@ -1,11 +1,15 @@
-// The chat flow service through real HTTP, with an injected clock so that execution
-// progress is exact. The service is mounted at /chat on a bare node:http server the way
-// the emulator core mounts it (path below the root, raw body); auth and the core's own
-// wiring are covered in chatEmulator.test.ts.
+// The chat flow service through real HTTP. Routing, encodings, validation and auth go
+// through the emulator as it runs (startEmulator); execution progress is checked on the
+// service mounted alone on a bare node:http server, the way the core mounts it, with an
+// injected clock so that it is exact.
 
 import assert from "node:assert/strict";
+import { mkdtempSync, rmSync } from "node:fs";
 import http from "node:http";
 import type { AddressInfo } from "node:net";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { startEmulator, type RunningEmulator } from "../../emulator";
 import { createChatService, EXECUTION_DURATION_MS } from "../../emulator/src/chat";
 import type { EmulatedService } from "../../emulator/src/service";
 
@@ -18,6 +22,37 @@ interface Reply {
   body: any;
 }
 
+interface RequestInit {
+  json?: unknown;
+  body?: string | FormData;
+  contentType?: string;
+  headers?: Record<string, string>;
+}
+
+/** Requests to a chat root ("http://127.0.0.1:PORT/chat") with the given default headers. */
+function chatClient(chatUrl: string, defaultHeaders: Record<string, string>) {
+  const call = async (method: string, path: string, init: RequestInit = {}): Promise<Reply> => {
+    const headers: Record<string, string> = { ...defaultHeaders, ...init.headers };
+    if (init.json !== undefined) headers["content-type"] = "application/json";
+    if (init.contentType) headers["content-type"] = init.contentType;
+    const response = await fetch(`${chatUrl}${path}`, {
+      method,
+      headers,
+      body: init.json !== undefined ? JSON.stringify(init.json) : init.body,
+    });
+    const text = await response.text();
+    return { status: response.status, body: text ? JSON.parse(text) : undefined };
+  };
+  return {
+    call,
+    run: (body: unknown, flow = FLOW, channel = "chat") => call("POST", `/channel/${channel}/flow/${flow}/run`, { json: body }),
+    read: (id: string, channel = "chat") => call("GET", `/channel/${channel}/flow-execution/${id}`),
+  };
+}
+
+type ChatClient = ReturnType<typeof chatClient>;
+
+/** The bare mount: the service below /chat, as the core hands it requests. */
 async function mount(service: EmulatedService): Promise<{ url: string; close(): Promise<void> }> {
   const server = http.createServer(async (req, res) => {
     const chunks: Buffer[] = [];
@@ -41,41 +76,41 @@ async function mount(service: EmulatedService): Promise<{ url: string; close(): 
   };
 }
 
-describe("chat flow service", () => {
-  let now = START;
-  let service: EmulatedService;
-  let server: { url: string; close(): Promise<void> };
+const contacts = (count: number) => Array.from({ length: count }, (_, index) => ({ phone: `+1555010${index}` }));
+
+describe("chat flow service, through the emulator", () => {
+  let emulator: RunningEmulator;
+  let chat: ChatClient;
+  const authorization = () => ({ Authorization: `Token ${emulator.apiToken}` });
 
   before(async () => {
-    service = createChatService({ now: () => now });
-    server = await mount(service);
+    emulator = await startEmulator({ rateLimit: 0 });
+    chat = chatClient(emulator.chatUrl, authorization());
   });
-  after(() => server.close());
-  beforeEach(() => {
-    now = START;
-    service.reset();
+  after(() => emulator.close());
+  beforeEach(async () => {
+    const reset = await fetch(`${emulator.crmUrl}/__emulator/reset`, { method: "POST" });
+    assert.equal(reset.status, 200);
   });
 
-  async function call(method: string, path: string, init: { json?: unknown; body?: string | FormData; contentType?: string } = {}): Promise<Reply> {
-    const headers: Record<string, string> = {};
-    if (init.json !== undefined) headers["content-type"] = "application/json";
-    if (init.contentType) headers["content-type"] = init.contentType;
-    const response = await fetch(`${server.url}${path}`, {
-      method,
-      headers,
-      body: init.json !== undefined ? JSON.stringify(init.json) : init.body,
+  describe("authentication", () => {
+    const body = { execute_for: "LIST", contact_list: contacts(1) };
+
+    it("accepts Authorization: Token <key>", async () => {
+      assert.equal((await chat.run(body)).status, 201);
     });
-    const text = await response.text();
-    return { status: response.status, body: text ? JSON.parse(text) : undefined };
-  }
 
-  const run = (body: unknown, flow = FLOW, channel = "chat") => call("POST", `/channel/${channel}/flow/${flow}/run`, { json: body });
-  const read = (id: string, channel = "chat") => call("GET", `/channel/${channel}/flow-execution/${id}`);
-  const contacts = (count: number) => Array.from({ length: count }, (_, index) => ({ phone: `+1555010${index}` }));
+    it("refuses the CRM's Api-Token header, and a wrong key", async () => {
+      const withApiToken = chatClient(emulator.chatUrl, { "Api-Token": emulator.apiToken });
+      assert.deepEqual(await withApiToken.run(body), { status: 403, body: { detail: "Authentication credentials were not provided." } });
+      const withWrongKey = chatClient(emulator.chatUrl, { Authorization: "Token not-the-key" });
+      assert.deepEqual(await withWrongKey.run(body), { status: 403, body: { detail: "Invalid token." } });
+    });
+  });
 
   describe("POST /channel/{channel}/flow/{id}/run", () => {
     it("answers 201 with the flow execution record, contacts echoed with their defaults", async () => {
-      const reply = await run({
+      const reply = await chat.run({
         execute_for: "LIST",
         contact_list: [
           {
@@ -97,7 +132,9 @@ describe("chat flow service", () => {
       });
       assert.equal(reply.status, 201);
       assert.match(reply.body.id, /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/);
-      const { id: _id, contact_list: contactList, ...execution } = reply.body;
+      const { id: _id, created_on: createdOn, status_last_change_on: changedOn, contact_list: contactList, ...execution } = reply.body;
+      assert.ok(Math.abs(Date.parse(createdOn) - Date.now()) < 60_000, `created_on ${createdOn} is not now`);
+      assert.equal(changedOn, createdOn);
       assert.deepEqual(execution, {
         status: "RUNNING",
         execute_for: "LIST",
@@ -110,11 +147,9 @@ describe("chat flow service", () => {
         completed: 0,
         canceled: 0,
         failed: 0,
-        created_on: new Date(START).toISOString(),
         avg_completion_time: "00:00:00",
         status_reason: null,
         status_triggered_by: null,
-        status_last_change_on: new Date(START).toISOString(),
         contact_filters: [],
         source: "API",
         is_hidden: false,
@@ -144,8 +179,8 @@ describe("chat flow service", () => {
     });
 
     it("keeps one id per tag name across executions", async () => {
-      await run({ execute_for: "LIST", contact_list: [{ tags: [{ name: "vip" }] }] });
-      const reply = await run({ execute_for: "LIST", contact_list: [{ tags: [{ name: "new" }, { name: "vip" }] }] });
+      await chat.run({ execute_for: "LIST", contact_list: [{ tags: [{ name: "vip" }] }] });
+      const reply = await chat.run({ execute_for: "LIST", contact_list: [{ tags: [{ name: "new" }, { name: "vip" }] }] });
       assert.deepEqual(reply.body.contact_list[0].tags, [
         { id: 2, name: "new" },
         { id: 1, name: "vip" },
@@ -154,18 +189,18 @@ describe("chat flow service", () => {
 
     it("serves the seed's chat channel and the real service's whatsapp channel, and nothing else", async () => {
       const body = { execute_for: "LIST", contact_list: contacts(1) };
-      assert.equal((await run(body, FLOW, "chat")).status, 201);
-      assert.equal((await run(body, FLOW, "whatsapp")).status, 201);
-      assert.deepEqual(await run(body, FLOW, "sms"), { status: 404, body: { detail: "Not found." } });
+      assert.equal((await chat.run(body, FLOW, "chat")).status, 201);
+      assert.equal((await chat.run(body, FLOW, "whatsapp")).status, 201);
+      assert.deepEqual(await chat.run(body, FLOW, "sms"), { status: 404, body: { detail: "Not found." } });
     });
 
     it("answers 404 for a flow id that is not a UUID, as a route that does not match", async () => {
-      const reply = await run({ execute_for: "LIST", contact_list: contacts(1) }, "42");
+      const reply = await chat.run({ execute_for: "LIST", contact_list: contacts(1) }, "42");
       assert.deepEqual(reply, { status: 404, body: { detail: "Not found." } });
     });
 
     it("answers 405 with Allow to other methods", async () => {
-      const response = await fetch(`${server.url}/channel/chat/flow/${FLOW}/run`);
+      const response = await fetch(`${emulator.chatUrl}/channel/chat/flow/${FLOW}/run`, { headers: authorization() });
       assert.equal(response.status, 405);
       assert.equal(response.headers.get("allow"), "POST");
       assert.deepEqual(await response.json(), { detail: 'Method "GET" not allowed.' });
@@ -173,7 +208,7 @@ describe("chat flow service", () => {
 
     it("takes a url-encoded body with contact_list as a JSON text and booleans as words", async () => {
       const form = new URLSearchParams({ execute_for: "LIST", has_priority: "true", contact_list: JSON.stringify(contacts(2)) });
-      const reply = await call("POST", `/channel/chat/flow/${FLOW}/run`, {
+      const reply = await chat.call("POST", `/channel/chat/flow/${FLOW}/run`, {
         body: form.toString(),
         contentType: "application/x-www-form-urlencoded",
       });
@@ -189,7 +224,7 @@ describe("chat flow service", () => {
       const form = new FormData();
       form.append("execute_for", "LIST");
       form.append("contact_list", JSON.stringify(contacts(1)));
-      const reply = await call("POST", `/channel/chat/flow/${FLOW}/run`, { body: form });
+      const reply = await chat.call("POST", `/channel/chat/flow/${FLOW}/run`, { body: form });
       assert.equal(reply.status, 201);
       assert.equal(reply.body.has_priority, false);
       assert.equal(reply.body.contact_list[0].phone, contacts(1)[0].phone);
@@ -292,18 +327,18 @@ describe("chat flow service", () => {
     ];
     for (const { name, body, errors } of cases) {
       it(name, async () => {
-        assert.deepEqual(await run(body), { status: 400, body: errors });
+        assert.deepEqual(await chat.run(body), { status: 400, body: errors });
       });
     }
 
     it("refuses JSON that does not parse", async () => {
-      const reply = await call("POST", `/channel/chat/flow/${FLOW}/run`, { body: "{", contentType: "application/json" });
+      const reply = await chat.call("POST", `/channel/chat/flow/${FLOW}/run`, { body: "{", contentType: "application/json" });
       assert.equal(reply.status, 400);
       assert.match(reply.body.detail, /^JSON parse error - /);
     });
 
     it("refuses a form whose contact_list is not JSON", async () => {
-      const reply = await call("POST", `/channel/chat/flow/${FLOW}/run`, {
+      const reply = await chat.call("POST", `/channel/chat/flow/${FLOW}/run`, {
         body: "execute_for=LIST&contact_list=phone",
         contentType: "application/x-www-form-urlencoded",
       });
@@ -311,16 +346,63 @@ describe("chat flow service", () => {
     });
 
     it("answers 415 to a content type the reference does not declare", async () => {
-      const reply = await call("POST", `/channel/chat/flow/${FLOW}/run`, { body: "execute_for: LIST", contentType: "text/yaml" });
+      const reply = await chat.call("POST", `/channel/chat/flow/${FLOW}/run`, { body: "execute_for: LIST", contentType: "text/yaml" });
       assert.deepEqual(reply, { status: 415, body: { detail: 'Unsupported media type "text/yaml" in request.' } });
     });
   });
 
-  describe("GET /channel/{channel}/flow-execution/{id} and progress", () => {
+  describe("GET /channel/{channel}/flow-execution/{id}", () => {
+    it("reads an execution through either channel", async () => {
+      const { body: created } = await chat.run({ execute_for: "LIST", contact_list: contacts(1) }, FLOW, "chat");
+      assert.deepEqual(await chat.read(created.id, "whatsapp"), { status: 200, body: created });
+    });
+
+    it("answers 404 for an unknown execution", async () => {
+      assert.deepEqual(await chat.read(OTHER_FLOW), { status: 404, body: { detail: "Not found." } });
+    });
+  });
+
+  it("keeps executions across a restart with a data file", async () => {
+    const dataDir = mkdtempSync(path.join(tmpdir(), "chat-"));
+    const dataFile = path.join(dataDir, "state.json");
+    const first = await startEmulator({ rateLimit: 0, data: dataFile, token: "restart-key" });
+    const restartClient = (chatUrl: string) => chatClient(chatUrl, { Authorization: "Token restart-key" });
+    const created = (await restartClient(first.chatUrl).run({ execute_for: "LIST", contact_list: contacts(2) })).body;
+    await first.close();
+
+    const second = await startEmulator({ rateLimit: 0, data: dataFile, token: "restart-key" });
+    try {
+      const reread = await restartClient(second.chatUrl).read(created.id);
+      assert.deepEqual([reread.status, reread.body.created_on, reread.body.num_contacts], [200, created.created_on, 2]);
+    } finally {
+      await second.close();
+      rmSync(dataDir, { recursive: true, force: true });
+    }
+  });
+});
+
+describe("chat flow service, execution progress with an injected clock", () => {
+  let now = START;
+  let service: EmulatedService;
+  let server: { url: string; close(): Promise<void> };
+  let chat: ChatClient;
+
+  before(async () => {
+    service = createChatService({ now: () => now });
+    server = await mount(service);
+    chat = chatClient(server.url, {});
+  });
+  after(() => server.close());
+  beforeEach(() => {
+    now = START;
+    service.reset();
+  });
+
+  describe("progress", () => {
     it("moves contacts from running to completed over the execution's duration", async () => {
-      const { body: created } = await run({ execute_for: "LIST", contact_list: contacts(4) });
+      const { body: created } = await chat.run({ execute_for: "LIST", contact_list: contacts(4) });
       const progress = async () => {
-        const { body } = await read(created.id);
+        const { body } = await chat.read(created.id);
         return [body.status, body.running, body.completed, body.avg_completion_time, body.status_last_change_on];
       };
       assert.deepEqual(await progress(), ["RUNNING", 4, 0, "00:00:00", new Date(START).toISOString()]);
@@ -333,54 +415,45 @@ describe("chat flow service", () => {
     });
 
     it("completes an execution without contacts at once", async () => {
-      const { body } = await run({ execute_for: "LIST", contact_list: [] });
+      const { body } = await chat.run({ execute_for: "LIST", contact_list: [] });
       assert.deepEqual([body.status, body.num_contacts, body.status_last_change_on], ["COMPLETED", 0, new Date(START).toISOString()]);
-    });
-
-    it("reads an execution through either channel", async () => {
-      const { body: created } = await run({ execute_for: "LIST", contact_list: contacts(1) }, FLOW, "chat");
-      assert.deepEqual(await read(created.id, "whatsapp"), { status: 200, body: created });
-    });
-
-    it("answers 404 for an unknown execution", async () => {
-      assert.deepEqual(await read(OTHER_FLOW), { status: 404, body: { detail: "Not found." } });
     });
   });
 
   describe("has_priority", () => {
     it("cancels the other running executions of the same flow, and only those", async () => {
-      const running = (await run({ execute_for: "LIST", contact_list: contacts(3) })).body;
-      const finished = (await run({ execute_for: "LIST", contact_list: [] })).body;
-      const otherFlow = (await run({ execute_for: "LIST", contact_list: contacts(1) }, OTHER_FLOW)).body;
+      const running = (await chat.run({ execute_for: "LIST", contact_list: contacts(3) })).body;
+      const finished = (await chat.run({ execute_for: "LIST", contact_list: [] })).body;
+      const otherFlow = (await chat.run({ execute_for: "LIST", contact_list: contacts(1) }, OTHER_FLOW)).body;
       now = START + EXECUTION_DURATION_MS / 3;
-      const priority = (await run({ execute_for: "LIST", has_priority: true, contact_list: contacts(1) })).body;
+      const priority = (await chat.run({ execute_for: "LIST", has_priority: true, contact_list: contacts(1) })).body;
       assert.equal(priority.status, "RUNNING");
 
       now = START + EXECUTION_DURATION_MS * 10;
-      const canceled = (await read(running.id)).body;
+      const canceled = (await chat.read(running.id)).body;
       assert.deepEqual(
         [canceled.status, canceled.running, canceled.completed, canceled.canceled, canceled.status_last_change_on],
         ["CANCELED", 0, 1, 2, new Date(START + EXECUTION_DURATION_MS / 3).toISOString()],
       );
       assert.equal(canceled.status_reason, `Canceled by the priority flow execution ${priority.id}.`);
-      assert.equal((await read(finished.id)).body.status, "COMPLETED");
-      assert.equal((await read(otherFlow.id)).body.status, "COMPLETED");
-      assert.equal((await read(priority.id)).body.status, "COMPLETED");
+      assert.equal((await chat.read(finished.id)).body.status, "COMPLETED");
+      assert.equal((await chat.read(otherFlow.id)).body.status, "COMPLETED");
+      assert.equal((await chat.read(priority.id)).body.status, "COMPLETED");
     });
   });
 
   describe("persistence", () => {
     it("restores a snapshot into a fresh service, progress and tag ids included", async () => {
-      const created = (await run({ execute_for: "LIST", contact_list: [{ tags: [{ name: "vip" }] }] })).body;
+      const created = (await chat.run({ execute_for: "LIST", contact_list: [{ tags: [{ name: "vip" }] }] })).body;
       const restored = createChatService({ now: () => now });
       restored.restore(JSON.parse(JSON.stringify(service.snapshot())));
       service.reset();
-      assert.equal((await read(created.id)).status, 404);
+      assert.equal((await chat.read(created.id)).status, 404);
 
       service.restore(restored.snapshot());
       now = START + EXECUTION_DURATION_MS;
-      assert.equal((await read(created.id)).body.status, "COMPLETED");
-      const next = (await run({ execute_for: "LIST", contact_list: [{ tags: [{ name: "vip" }, { name: "new" }] }] })).body;
+      assert.equal((await chat.read(created.id)).body.status, "COMPLETED");
+      const next = (await chat.run({ execute_for: "LIST", contact_list: [{ tags: [{ name: "vip" }, { name: "new" }] }] })).body;
       assert.deepEqual(next.contact_list[0].tags, [
         { id: 1, name: "vip" },
         { id: 2, name: "new" },
