@@ -5,7 +5,7 @@ import { readFileSync } from "node:fs";
 import { createChatService } from "../chat";
 import type { ServiceResponse } from "../service";
 import { createCrmService, type CrmService } from "../crm/service";
-import type { ReadOnlyFixtures } from "../crm/fixtures";
+import { parseFixtures, type ReadOnlyFixtures } from "../crm/fixtures";
 import { CredentialStore, DEFAULT_ACCOUNT, PERMISSIONS } from "./credentials";
 import { FaultInjector, parseFaultSpec } from "./faults";
 import { genericTemplate, type Mount, type MountedService } from "./mount";
@@ -226,8 +226,7 @@ function singleHeader(value: string | string[] | undefined): string | undefined 
 }
 
 function loadFixtures(path: string): ReadOnlyFixtures {
-  const parsed = JSON.parse(readFileSync(path, "utf8")) as ReadOnlyFixtures;
-  return { automations: parsed.automations, campaigns: parsed.campaigns };
+  return parseFixtures(readFileSync(path, "utf8"), path);
 }
 
 /** The whole body, or undefined past MAX_BODY_BYTES. */

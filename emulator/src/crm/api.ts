@@ -27,6 +27,18 @@ export function noResultFound(recordType: string, id: string): ApiError {
   return new ApiError({ status: 404, body: { message: `No Result found for ${recordType} with id ${id}` } });
 }
 
+/** The row, or a 404 {message} naming the record type and id. */
+export function orNoResult<T>(row: T | undefined, recordType: string, id: string): T {
+  if (row === undefined) throw noResultFound(recordType, id);
+  return row;
+}
+
+/** The row, or a 404 in the {errors} style. */
+export function orNotFound<T>(row: T | undefined): T {
+  if (row === undefined) throw notFound();
+  return row;
+}
+
 /** 404 in the {errors} style of the custom account field resources. */
 export function notFound(): ApiError {
   return new ApiError({ status: 404, body: { errors: [{ status: 404, title: "Not Found" }] } });

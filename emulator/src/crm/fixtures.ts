@@ -15,6 +15,31 @@ const DAY_MS = 86_400_000;
 const EPOCH_MS = Date.parse("2024-01-08T15:00:00Z");
 const CAMPAIGN_TYPES = ["single", "recurring", "split", "responder", "reminder", "activerss", "text"];
 
+/** The given collections, the generated ones for any the fixtures leave out. */
+export function withGeneratedDefaults(fixtures: ReadOnlyFixtures = {}): Required<ReadOnlyFixtures> {
+  const generated = fixtures.automations && fixtures.campaigns ? undefined : generateFixtures();
+  return {
+    automations: fixtures.automations ?? generated!.automations,
+    campaigns: fixtures.campaigns ?? generated!.campaigns,
+  };
+}
+
+/** Reads a fixture file's JSON; every record needs a string id, as the service answers them. */
+export function parseFixtures(text: string, source: string): ReadOnlyFixtures {
+  const parsed: unknown = JSON.parse(text);
+  if (typeof parsed !== "object" || parsed === null) throw new Error(`${source}: expected an object {automations, campaigns}`);
+  const fixtures: ReadOnlyFixtures = {};
+  for (const name of ["automations", "campaigns"] as const) {
+    const records = (parsed as Record<string, unknown>)[name];
+    if (records === undefined) continue;
+    if (!Array.isArray(records) || !records.every((r) => typeof r === "object" && r !== null && typeof (r as { id?: unknown }).id === "string")) {
+      throw new Error(`${source}: ${name} must be an array of objects with a string id`);
+    }
+    fixtures[name] = records;
+  }
+  return fixtures;
+}
+
 export function generateFixtures(): Required<ReadOnlyFixtures> {
   const random = mulberry32(20240108);
   const count = (max: number) => String(Math.floor(random() * max));

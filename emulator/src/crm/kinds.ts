@@ -1,5 +1,5 @@
 import type { CrmRequest } from "./api";
-import { selectPage, type ListRules } from "./collections";
+import { selectPage, type ListRules, type Page } from "./collections";
 import type { Row } from "./store";
 
 /** Some resources look different in a collection than alone (accounts gain counts and links). */
@@ -24,7 +24,8 @@ export interface Kind<T extends Row = Row> {
 export interface ListOptions<T> extends ListRules<T> {
   /** The reference shows meta.total as a digit string for most resources, a number for custom objects. */
   totalAsNumber?: boolean;
-  meta?: Record<string, unknown>;
+  /** Members added to meta besides total, e.g. the page's count, limit and offset. */
+  meta?: (page: Page<T>) => Record<string, unknown>;
 }
 
 export type Document = Record<string, unknown>;
@@ -58,7 +59,7 @@ export class KindRegistry {
     const total = options.totalAsNumber ? page.total : String(page.total);
     const document: Document = { [kind.plural]: pairs.map(([, presented]) => presented) };
     this.sideload(req, kind as unknown as Kind, pairs, document);
-    document.meta = { total, ...options.meta };
+    document.meta = { total, ...options.meta?.(page) };
     return document;
   }
 

@@ -3,13 +3,20 @@ import type { MountedService } from "../core/mount";
 import type { ServiceRequest, ServiceResponse } from "../service";
 import { ApiError, type CrmRequest } from "./api";
 import type { CrmContext } from "./context";
-import type { ReadOnlyFixtures } from "./fixtures";
+import { withGeneratedDefaults, type ReadOnlyFixtures } from "./fixtures";
 import { KindRegistry } from "./kinds";
 import { accountContactRoutes } from "./resources/accountContacts";
 import { accountRoutes } from "./resources/accounts";
+import { addressRoutes } from "./resources/addresses";
+import { brandingRoutes, seedBranding } from "./resources/brandings";
+import { bulkImport } from "./resources/bulkImport";
+import { calendarRoutes } from "./resources/calendars";
 import { contactRoutes } from "./resources/contacts";
 import { customFieldRoutes } from "./resources/customFields";
+import { customObjectRoutes, seedCustomObjects } from "./resources/customObjects";
+import { messageRoutes } from "./resources/messages";
 import { noteRoutes } from "./resources/notes";
+import { readOnlyRoutes } from "./resources/readOnly";
 import { Router } from "./router";
 import { createTables, restoreTables, snapshotTables, type CrmSnapshot } from "./state";
 
@@ -31,7 +38,28 @@ export interface CrmService extends MountedService {
 export function createCrmService(options: CrmServiceOptions): CrmService {
   const tables = createTables();
   const crm: CrmContext = { tables, kinds: new KindRegistry(), can: options.can, now: () => Date.now() };
-  const router = new Router([...accountRoutes(crm), ...noteRoutes(crm), ...contactRoutes(crm), ...accountContactRoutes(crm), ...customFieldRoutes(crm)]);
+  const imports = bulkImport(crm, { contactLimit: options.contactLimit, delayMs: options.bulkImportDelayMs, onBackgroundChange: options.onBackgroundChange });
+  const router = new Router([
+    ...accountRoutes(crm),
+    ...noteRoutes(crm),
+    ...contactRoutes(crm),
+    ...accountContactRoutes(crm),
+    ...customFieldRoutes(crm),
+    ...addressRoutes(crm),
+    ...brandingRoutes(crm),
+    ...calendarRoutes(crm),
+    ...messageRoutes(crm),
+    ...readOnlyRoutes(crm, withGeneratedDefaults(options.fixtures)),
+    ...imports.routes,
+    ...customObjectRoutes(crm),
+  ]);
+
+  /** What an account holds before anyone writes: its branding and sample custom objects. */
+  const seedDefaults = (): void => {
+    seedBranding(tables);
+    seedCustomObjects(tables);
+  };
+  seedDefaults();
 
   const handle = (request: ServiceRequest): ServiceResponse => {
     const match = router.match(request.method, request.path);
@@ -63,12 +91,18 @@ export function createCrmService(options: CrmServiceOptions): CrmService {
       return match.kind === "wrongMethod" ? match.pattern : undefined;
     },
     snapshot: () => snapshotTables(tables),
-    restore: (state) => restoreTables(tables, state as CrmSnapshot),
-    reset: () => {
-      for (const table of Object.values(tables)) table.clear();
+    restore: (state) => {
+      imports.stop();
+      restoreTables(tables, state as CrmSnapshot);
+      imports.resumeQueued();
     },
-    setContactLimit: () => undefined,
-    stopBackgroundWork: () => undefined,
+    reset: () => {
+      imports.stop();
+      for (const table of Object.values(tables)) table.clear();
+      seedDefaults();
+    },
+    setContactLimit: imports.setContactLimit,
+    stopBackgroundWork: imports.stop,
   };
 }
 

@@ -1,4 +1,4 @@
-import { attributesOf, created, fieldError, noResultFound, ok, optionalString, requiredId, unprocessable, type Attributes } from "../api";
+import { attributesOf, created, fieldError, orNoResult, ok, optionalString, requiredId, unprocessable, type Attributes } from "../api";
 import { equals } from "../collections";
 import type { CrmContext } from "../context";
 import type { Route } from "../router";
@@ -30,11 +30,7 @@ export function accountContactRoutes(crm: CrmContext): Route[] {
     },
   });
 
-  const find = (id: string): AccountContactRow => {
-    const association = accountContacts.get(id);
-    if (!association) throw noResultFound("CustomerAccountSubscriber", id);
-    return association;
-  };
+  const find = (id: string): AccountContactRow => orNoResult(accountContacts.get(id), "CustomerAccountSubscriber", id);
 
   /** The account and contact must exist, and a contact belongs to one account at most. */
   const checkTarget = (accountId: string, contactId: string, exceptId?: string): void => {

@@ -1,4 +1,4 @@
-import { created, fieldError, noResultFound, ok, requiredString, optionalString, unprocessable, attributesOf, idOf, type CrmRequest } from "../api";
+import { created, fieldError, orNoResult, ok, requiredString, optionalString, unprocessable, attributesOf, idOf, type CrmRequest } from "../api";
 import type { CrmContext } from "../context";
 import type { Document } from "../kinds";
 import { checkAccountFields, saveAccountFields, type FieldValueWrite } from "./customFields";
@@ -39,11 +39,7 @@ export function accountRoutes(crm: CrmContext): Route[] {
 
   const notesOf = (accountId: string) => notes.where((n) => n.reltype === "CustomerAccount" && n.relid === accountId);
 
-  const find = (id: string): AccountRow => {
-    const account = accounts.get(id);
-    if (!account) throw noResultFound("Account", id);
-    return account;
-  };
+  const find = (id: string): AccountRow => orNoResult(accounts.get(id), "Account", id);
 
   /** Names are unique regardless of case, as the service's collation compares them. */
   const checkNameFree = (name: string, exceptId?: string): void => {

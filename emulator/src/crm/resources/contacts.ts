@@ -1,4 +1,4 @@
-import { attributesOf, created, fieldError, noResultFound, ok, optionalString, requiredString, unprocessable, type Attributes } from "../api";
+import { attributesOf, created, fieldError, orNoResult, ok, optionalString, requiredString, unprocessable, type Attributes } from "../api";
 import type { CrmContext } from "../context";
 import type { Route } from "../router";
 import type { ContactRow } from "../state";
@@ -39,11 +39,7 @@ export function contactRoutes(crm: CrmContext): Route[] {
     },
   });
 
-  const find = (id: string): ContactRow => {
-    const contact = contacts.get(id);
-    if (!contact) throw noResultFound("Subscriber", id);
-    return contact;
-  };
+  const find = (id: string): ContactRow => orNoResult(contacts.get(id), "Subscriber", id);
 
   const validEmail = (attrs: Attributes): string => {
     const email = requiredString(attrs, "email", "The contact email was not provided.").trim();

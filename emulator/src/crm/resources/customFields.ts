@@ -4,8 +4,8 @@ import {
   flagOf,
   idOf,
   isObject,
-  notFound,
   ok,
+  orNotFound,
   optionalString,
   requiredString,
   unprocessable,
@@ -78,8 +78,8 @@ export function customFieldRoutes(crm: CrmContext): Route[] {
     },
   });
 
-  const findMeta = (id: string): FieldMetaRow => fieldMeta.get(id) ?? throwNotFound();
-  const findDatum = (id: string): FieldDataRow => fieldData.get(id) ?? throwNotFound();
+  const findMeta = (id: string): FieldMetaRow => orNotFound(fieldMeta.get(id));
+  const findDatum = (id: string): FieldDataRow => orNotFound(fieldData.get(id));
   const manage = (req: CrmRequest) => requirePermission(crm, req.token, "manage_accounts");
 
   /** Applies the writable definition attributes; fieldType only on create (the update lists none). */
@@ -373,8 +373,4 @@ function stringListOrNull(value: unknown, field: string): string[] | null {
   if (value === null) return null;
   if (Array.isArray(value) && value.every((v) => typeof v === "string")) return value as string[];
   throw unprocessable(fieldError("field_invalid", field, `The ${field} attribute must be an array of strings.`));
-}
-
-function throwNotFound(): never {
-  throw notFound();
 }

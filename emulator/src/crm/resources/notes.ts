@@ -1,4 +1,4 @@
-import { attributesOf, created, noResultFound, ok, requiredString, type CrmRequest } from "../api";
+import { attributesOf, created, noResultFound, ok, orNoResult, requiredString, type CrmRequest } from "../api";
 import type { CrmContext } from "../context";
 import type { Route } from "../router";
 import type { AccountRow, NoteRow } from "../state";
@@ -30,16 +30,8 @@ export function noteRoutes(crm: CrmContext): Route[] {
     },
   });
 
-  const findNote = (id: string): NoteRow => {
-    const note = notes.get(id);
-    if (!note) throw noResultFound("Note", id);
-    return note;
-  };
-  const findAccount = (id: string): AccountRow => {
-    const account = accounts.get(id);
-    if (!account) throw noResultFound("Account", id);
-    return account;
-  };
+  const findNote = (id: string): NoteRow => orNoResult(notes.get(id), "Note", id);
+  const findAccount = (id: string): AccountRow => orNoResult(accounts.get(id), "Account", id);
   const noteText = (req: CrmRequest): string => requiredString(attributesOf(req, "note"), "note", "The note was not provided.");
 
   /** Account note writes answer the note together with its account. */

@@ -1,0 +1,87 @@
+import { attributesOf, flagOf, ok, optionalString, orNoResult, type Attributes } from "../api";
+import type { CrmContext } from "../context";
+import type { Route } from "../router";
+import type { BrandingRow, CrmTables } from "../state";
+
+const TEXT_FIELDS = [
+  "siteName",
+  "siteLogo",
+  "siteLogoSmall",
+  "headerTextValue",
+  "headerHtmlValue",
+  "footerTextValue",
+  "footerHtmlValue",
+  "help",
+  "adminTemplateHtm",
+  "adminTemplateCss",
+  "publicTemplateHtm",
+  "publicTemplateCss",
+] as const;
+const FLAG_FIELDS = ["copyright", "version", "license"] as const;
+
+/** Every account has its branding; the API cannot create one, so the emulator starts with it. */
+export function seedBranding(tables: CrmTables): void {
+  tables.brandings.insert({
+    groupid: "3",
+    siteName: "Marketing Automation",
+    siteLogo: "https://static.example.com/logo.png",
+    siteLogoSmall: "https://static.example.com/logo-small.png",
+    headerTextValue: "",
+    headerHtmlValue: "",
+    footerTextValue: "",
+    footerHtmlValue: "",
+    copyright: 1,
+    version: 1,
+    license: 1,
+    links: 1,
+    help: "1",
+    adminTemplateHtm: "",
+    adminTemplateCss: "",
+    publicTemplateHtm: "",
+    publicTemplateCss: "",
+    favicon: null,
+  });
+}
+
+export function brandingRoutes(crm: CrmContext): Route[] {
+  const { brandings } = crm.tables;
+
+  const kind = crm.kinds.register<BrandingRow>({
+    singular: "branding",
+    plural: "brandings",
+    // Flags come back as "0"/"1" strings; `links` is the external-links flag, not a links object.
+    present: (row) => ({
+      groupid: row.groupid,
+      ...Object.fromEntries(TEXT_FIELDS.map((field) => [field, row[field]])),
+      copyright: String(row.copyright),
+      version: String(row.version),
+      license: String(row.license),
+      links: String(row.links),
+      favicon: row.favicon,
+      id: row.id,
+    }),
+  });
+
+  const update = (row: BrandingRow, attrs: Attributes): void => {
+    for (const field of TEXT_FIELDS) if (attrs[field] !== undefined) row[field] = optionalString(attrs, field) ?? "";
+    for (const field of FLAG_FIELDS) if (attrs[field] !== undefined) row[field] = flagOf(attrs[field]);
+    if (attrs.favicon !== undefined) row.favicon = optionalString(attrs, "favicon") ?? null;
+    // Documented oddity: leaving `links` out keeps external links on; sending it, with any value, turns them off.
+    row.links = "links" in attrs ? 0 : 1;
+    // groupid "will always be 3": a sent value is ignored.
+  };
+
+  return [
+    { method: "GET", pattern: "/brandings", handle: (req) => ok(crm.kinds.list(req, kind, brandings.all())) },
+    { method: "GET", pattern: "/brandings/:id", handle: (req) => ok(crm.kinds.one(req, kind, orNoResult(brandings.get(req.params.id), "Branding", req.params.id))) },
+    {
+      method: "PUT",
+      pattern: "/brandings/:id",
+      handle: (req) => {
+        const row = orNoResult(brandings.get(req.params.id), "Branding", req.params.id);
+        update(row, attributesOf(req, "branding"));
+        return ok(crm.kinds.one(req, kind, row));
+      },
+    },
+  ];
+}

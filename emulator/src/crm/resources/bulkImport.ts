@@ -1,0 +1,111 @@
+import { randomUUID } from "node:crypto";
+import { ApiError, fieldError, isObject, ok, orNoResult, unprocessable } from "../api";
+import { requirePermission, type CrmContext } from "../context";
+import type { Route } from "../router";
+import type { ImportBatchRow } from "../state";
+import { isEmail, findContactByEmail, upsertContact } from "./contacts";
+
+export const MAX_IMPORT_CONTACTS = 250;
+export const DEFAULT_CONTACT_LIMIT = 100_000;
+export const DEFAULT_IMPORT_DELAY_MS = 200;
+
+export interface BulkImportOptions {
+  contactLimit?: number;
+  /** Delay before a batch writes its rows, so a read right after the 202 does not see them. */
+  delayMs?: number;
+  onBackgroundChange?: () => void;
+}
+
+export interface BulkImport {
+  routes: Route[];
+  setContactLimit(limit: number): void;
+  /** Schedules batches still queued, e.g. after a restart restored them. */
+  resumeQueued(): void;
+  /** Cancels scheduled batches (reset, shutdown). */
+  stop(): void;
+}
+
+/**
+ * Bulk contact sync (POST /import/bulk_import): up to 250 contacts upserted by email in the
+ * background. Rows that cannot be written are skipped and reported by GET /import/info.
+ */
+export function bulkImport(crm: CrmContext, options: BulkImportOptions = {}): BulkImport {
+  const { importBatches, contacts } = crm.tables;
+  const delayMs = options.delayMs ?? DEFAULT_IMPORT_DELAY_MS;
+  let contactLimit = options.contactLimit ?? DEFAULT_CONTACT_LIMIT;
+  const timers = new Set<NodeJS.Timeout>();
+
+  const schedule = (batch: ImportBatchRow): void => {
+    const timer = setTimeout(() => {
+      timers.delete(timer);
+      run(batch);
+      options.onBackgroundChange?.();
+    }, delayMs);
+    timer.unref();
+    timers.add(timer);
+  };
+
+  const run = (batch: ImportBatchRow): void => {
+    batch.contacts.forEach((row, index) => {
+      const email = isObject(row) && typeof row.email === "string" ? row.email.trim() : "";
+      if (!isObject(row) || !isEmail(email)) {
+        batch.failure.push(email || `#${index}`);
+        return;
+      }
+      batch.success.push(upsertContact(crm, { ...row, email }).contact.id);
+    });
+    batch.status = "completed";
+  };
+
+  const routes: Route[] = [
+    {
+      method: "POST",
+      pattern: "/import/bulk_import",
+      handle: (req) => {
+        requirePermission(crm, req.token, "pg_subscriber_add");
+        const rows = isObject(req.body) ? req.body.contacts : undefined;
+        if (!Array.isArray(rows)) throw unprocessable(fieldError("field_missing", "contacts", "The contacts array was not provided."));
+        if (rows.length > MAX_IMPORT_CONTACTS) {
+          throw unprocessable(fieldError("field_invalid", "contacts", `At most ${MAX_IMPORT_CONTACTS} contacts may be sent at once; got ${rows.length}.`));
+        }
+        const newEmails = new Set(
+          rows
+            .map((row) => (isObject(row) && typeof row.email === "string" ? row.email.trim().toLowerCase() : ""))
+            .filter((email) => isEmail(email) && !findContactByEmail(crm, email)),
+        );
+        if (contacts.size + newEmails.size > contactLimit) {
+          throw unprocessable(
+            fieldError("field_invalid", "contacts", `The account's contact limit (${contactLimit}) would be exceeded: it holds ${contacts.size} contacts.`),
+          );
+        }
+        const batch = importBatches.put({ id: randomUUID(), status: "queued", contacts: rows, success: [], failure: [] });
+        schedule(batch);
+        return { status: 202, body: { Success: 1, queued_contacts: rows.length, batchId: batch.id, message: "Contact import queued" } };
+      },
+    },
+    {
+      method: "GET",
+      pattern: "/import/info",
+      handle: (req) => {
+        const batchId = req.query.get("batchId");
+        if (!batchId) throw new ApiError({ status: 400, body: { success: 0, message: "'batchId' is a required field." } });
+        const batch = orNoResult(importBatches.get(batchId), "Batch", batchId);
+        return ok({ status: batch.status, success: batch.success, failure: batch.failure });
+      },
+    },
+  ];
+
+  return {
+    routes,
+    setContactLimit: (limit) => {
+      contactLimit = limit;
+    },
+    resumeQueued: () => {
+      for (const batch of importBatches.where((b) => b.status === "queued")) schedule(batch);
+    },
+    stop: () => {
+      for (const timer of timers) clearTimeout(timer);
+      timers.clear();
+    },
+  };
+}
