@@ -51,7 +51,7 @@ async function deployWithEngine(program: string, emulator: Emulator): Promise<vo
   await step("pulumi up: creating the quickstart accounts...", "up");
   await step("pulumi up again: nothing changed, so nothing should be sent...", "up");
   await step("Drift check (pulumi refresh --preview-only --expect-no-changes)...", "refresh", true);
-  say(`Done. The state is in ${stateFile}; run \`npm run engine -- destroy --cwd ${program} --stack ${stack} --state ${stateFile} --config crm:apiUrl=<url> --secret crm:apiToken=<token>\` against a running emulator to tear it down.`);
+  say(`Done. The state is in ${stateFile}. The emulator stops with the demo; to keep one running for your own stacks, run \`npm run emulator -- --port 4000\` and point crm:apiUrl and crm:apiToken at what it prints.`);
 }
 
 async function deployWithCli(program: string, emulator: Emulator, version: string): Promise<void> {
