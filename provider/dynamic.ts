@@ -18,7 +18,8 @@ export async function configure(req: pulumi.dynamic.ConfigureRequest): Promise<v
   settings.useStackConfig(req.config);
 }
 
-const lifecycle = ["configure", "check", "diff", "create", "read", "update", "delete"] as const;
+// update is optional: a resource whose every change replaces it has none.
+const lifecycle = ["configure", "check", "diff", "create", "read", "delete"] as const;
 
 /** The resource module's own exports, checked to be a complete provider. */
 export function moduleProvider(resourceModule: NodeModule): pulumi.dynamic.ResourceProvider {

@@ -36,7 +36,7 @@ export function checkInputs<Schema extends z.AnyZodObject>(
   if (!parsed.success) {
     return {
       failures: parsed.error.issues.map((issue) => {
-        const field = issue.path.join(".") || unrecognizedKey(issue) || "(inputs)";
+        const field = fieldOf(issue);
         return { property: field, reason: `${resource}: ${field} ${issue.message}` };
       }),
     };
@@ -45,8 +45,11 @@ export function checkInputs<Schema extends z.AnyZodObject>(
   return { inputs: { ...parsed.data, ...unknowns, [providerKey]: news[providerKey] } };
 }
 
-function unrecognizedKey(issue: z.ZodIssue): string | undefined {
-  return issue.code === z.ZodIssueCode.unrecognized_keys ? issue.keys.join(", ") : undefined;
+/** The field an issue is about, as a dotted path; for unknown fields, the fields themselves. */
+function fieldOf(issue: z.ZodIssue): string {
+  const path = issue.path.map(String);
+  if (issue.code === z.ZodIssueCode.unrecognized_keys) return issue.keys.map((key) => [...path, key].join(".")).join(", ");
+  return path.join(".") || "(inputs)";
 }
 
 /** Zod's message for unknown fields, phrased for a reader who made a typo. */

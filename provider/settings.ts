@@ -47,6 +47,7 @@ export const chatService: ServiceSettingsSpec = {
   authHeaders: (token) => ({ Authorization: `Token ${token}` }),
 };
 
+const channelSetting: Setting = { key: "chat:channel", env: "CHAT_CHANNEL" };
 const rateSetting: Setting = { key: "crm:requestsPerSecond", env: "CRM_REQUESTS_PER_SECOND" };
 const defaultRequestsPerSecond = 5;
 const requestTimeoutMs = 30_000;
@@ -110,4 +111,16 @@ function parseServiceAddress(address: string, spec: ServiceSettingsSpec, resourc
   let path = url.pathname.replace(/\/+$/, "");
   if (spec.rootPath && path.endsWith(spec.rootPath)) path = path.slice(0, -spec.rootPath.length);
   return `${url.origin}${path}`;
+}
+
+/**
+ * The chat service's channel path segment: `chat` in the service's specification,
+ * `whatsapp` on the real service's paths, so it is a setting and not a constant.
+ */
+export function chatChannel(resource: string): string {
+  const channel = read(channelSetting) ?? "chat";
+  if (!/^[a-z][a-z0-9_-]*$/.test(channel)) {
+    throw new SettingsError(`${resource}: ${channelSetting.key} must be a channel path segment such as chat or whatsapp, got "${channel}".`);
+  }
+  return channel;
 }

@@ -1,3 +1,1 @@
-// Resources of the chat flow service. Its settings (chat:apiUrl, chat:apiToken)
-// and transport are in place; the flow-run action resource is tracked separately.
-export {};
+export { FlowRun, FlowRunArgs, FlowRunContact } from "./flow-run";

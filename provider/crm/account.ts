@@ -79,7 +79,7 @@ export async function diff(_id: string, olds: Record<string, unknown>, news: Rec
 
 export async function create(inputs: Record<string, unknown>): Promise<pulumi.dynamic.CreateResult> {
   const desired = desiredState(inputs);
-  const client = CrmClient.for(describe(desired.name));
+  const client = new CrmClient(describe(desired.name));
   const attemptStarted = Date.now();
   try {
     const response = await client.call(
@@ -95,7 +95,7 @@ export async function create(inputs: Record<string, unknown>): Promise<pulumi.dy
 }
 
 export async function read(id: string, props: Record<string, unknown> = {}): Promise<pulumi.dynamic.ReadResult> {
-  const client = CrmClient.for(describe(props.name ?? id));
+  const client = new CrmClient(describe(props.name ?? id));
   const response = await client.call({ method: "GET", path: `/accounts/${id}` }, { accept: [404] });
   // No id: the account is gone, and refresh drops it from the state.
   if (response.status === 404) return {};
@@ -105,7 +105,7 @@ export async function read(id: string, props: Record<string, unknown> = {}): Pro
 
 export async function update(id: string, _olds: Record<string, unknown>, news: Record<string, unknown>): Promise<pulumi.dynamic.UpdateResult> {
   const desired = desiredState(news);
-  const client = CrmClient.for(describe(desired.name));
+  const client = new CrmClient(describe(desired.name));
   const response = await client.call(
     { method: "PUT", path: `/accounts/${id}`, body: { account: { name: desired.name, accountUrl: desired.accountUrl } } },
     { advice },
@@ -114,7 +114,7 @@ export async function update(id: string, _olds: Record<string, unknown>, news: R
 }
 
 async function remove(id: string, props: Record<string, unknown>): Promise<void> {
-  const client = CrmClient.for(describe(props.name ?? id));
+  const client = new CrmClient(describe(props.name ?? id));
   // Already gone is what delete wants.
   await client.call({ method: "DELETE", path: `/accounts/${id}` }, { accept: [404] });
 }

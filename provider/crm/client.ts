@@ -1,26 +1,16 @@
-// The CRM service client: the shared transport bound to the account in the
-// current settings, plus the collection walk every lookup uses.
+// The CRM service client: calls under /api/3 of the configured account, plus the
+// collection walk every lookup uses.
 
-import { crmService, endpointFor } from "../settings";
-import { CallOptions, HttpRequest, HttpResponse, Transport } from "../transport/transport";
+import { ServiceClient } from "../service-client";
+import { crmService } from "../settings";
+import { HttpRequest } from "../transport/transport";
 
 /** Page size for walks: the service's maximum, so that a walk costs the fewest requests. */
 const pageSize = 100;
 
-export class CrmClient {
-  private constructor(
-    private readonly transport: Transport,
-    /** e.g. `crm.Account "Acme"`, named in every error. */
-    readonly resource: string,
-  ) {}
-
-  /** A client for one resource's calls, with settings read now. */
-  static for(resource: string): CrmClient {
-    return new CrmClient(new Transport(endpointFor(crmService, resource)), resource);
-  }
-
-  call(request: HttpRequest, options: Omit<CallOptions, "resource"> = {}): Promise<HttpResponse> {
-    return this.transport.call(request, { ...options, resource: this.resource });
+export class CrmClient extends ServiceClient {
+  constructor(resource: string) {
+    super(crmService, resource);
   }
 
   /** Every item of a collection, page by page, until `stop` says the caller has what it needs. */

@@ -1,0 +1,61 @@
+import assert from "node:assert/strict";
+import * as flowRun from "../../provider/chat/flow-run";
+import { useStackConfig } from "../../provider/settings";
+import { configOf, emulatorForProvider, requestCount, RunningEmulator } from "../support/emulator";
+
+const flowId = "2f1c6a8e-3b7d-4c1e-9a2f-5d8e7c6b4a31";
+const providerCode = "exports.handler = ...";
+
+describe("chat.FlowRun provider", () => {
+  let emulator: RunningEmulator;
+  before(async () => (emulator = await emulatorForProvider()));
+  after(async () => emulator.close());
+  const useChat = (extra: Record<string, string> = {}) =>
+    useStackConfig(configOf({ "chat:apiUrl": emulator.chatUrl, "chat:apiToken": emulator.apiToken, ...extra }));
+  beforeEach(() => useChat());
+
+  const checked = async (news: Record<string, unknown>) => {
+    const result = await flowRun.check({}, { ...news, __provider: providerCode });
+    assert.equal(result.failures, undefined, JSON.stringify(result.failures));
+    return result.inputs!;
+  };
+
+  it("names the field and the rule for bad inputs, without a request", async () => {
+    const before = await requestCount(emulator);
+    const result = await flowRun.check({}, { flowId: "flow-1", contacts: [{ email: "not-an-email", phone: "1".repeat(31), nickname: "x" }] });
+    const reasons = (result.failures ?? []).map((f) => `${f.property}: ${f.reason}`);
+    assert.ok(reasons.some((r) => /^flowId: chat\.FlowRun of flow flow-1: flowId must be the flow's UUID/.test(r)), reasons.join("\n"));
+    assert.ok(reasons.some((r) => /^contacts\.0\.email: .*must be an email address/.test(r)), reasons.join("\n"));
+    assert.ok(reasons.some((r) => /^contacts\.0\.phone: .*at most 30 characters/.test(r)), reasons.join("\n"));
+    assert.ok(reasons.some((r) => /^contacts\.0\.nickname: .*contacts\.0\.nickname is not a contact field/.test(r)), reasons.join("\n"));
+    assert.equal(await requestCount(emulator), before);
+  });
+
+  it("runs the flow once on create and reads back exactly what create returned", async () => {
+    const inputs = await checked({ flowId, contacts: [{ firstName: "Ada", email: "ada@example.com", tags: ["vip"] }] });
+    const created = await flowRun.create(inputs);
+    assert.match(created.id, /^[0-9a-f-]{36}$/);
+    assert.equal(created.outs.executionId, created.id);
+    const read = await flowRun.read(created.id, { ...created.outs, __provider: providerCode });
+    assert.deepEqual(read.props, created.outs);
+    assert.deepEqual(read.inputs, { flowId, contacts: inputs.contacts, hasPriority: false, triggers: [] });
+  });
+
+  it("runs again, as a replace, when triggers or contacts change, and not for a new package version", async () => {
+    const olds = { ...(await checked({ flowId, contacts: [{ phone: "+15550100" }], triggers: [1] })), executionId: "x", createdOn: "t" };
+    assert.deepEqual((await flowRun.diff("x", olds, { ...olds, __provider: "new code" })).changes, false);
+    assert.deepEqual((await flowRun.diff("x", olds, await checked({ flowId, contacts: [{ phone: "+15550100" }], triggers: [2] }))).replaces, ["triggers"]);
+  });
+
+  it("uses the chat:channel setting for the path segment", async () => {
+    useChat({ "chat:channel": "whatsapp" });
+    const created = await flowRun.create(await checked({ flowId, contacts: [{ phone: "+15550100" }] }));
+    assert.ok(created.id);
+    useChat({ "chat:channel": "../admin" });
+    await assert.rejects(flowRun.create(await checked({ flowId, contacts: [{ phone: "+15550100" }] })), /chat:channel must be a channel path segment/);
+  });
+
+  it("reads a run the service does not know as gone", async () => {
+    assert.deepEqual(await flowRun.read("00000000-0000-4000-8000-000000000000", { flowId }), {});
+  });
+});
