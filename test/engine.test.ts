@@ -244,6 +244,15 @@ describe("test engine", function () {
         assert.deepEqual(engineChildren, []);
     });
 
+    it("records an object the provider created but failed to initialize, and fails the run", async () => {
+        const result = await workspace.run("up", [{ ...A, value: "partial" }]);
+        assert.equal(result.exitCode, 1);
+        assert.ok(result.diagnostics.includes(`error: ${ITEM_TYPE} a: a was created but did not start`));
+        const [id] = Object.keys(workspace.store().objects);
+        assert.equal(workspace.item("a").id, id);
+        assert.equal(workspace.item("a").outputs.value, "partial");
+    });
+
     it("rejects invalid inputs with the provider's check failures", async () => {
         const result = await workspace.run("up", [{ ...A, value: "" }]);
         assert.equal(result.exitCode, 1);
@@ -270,6 +279,18 @@ describe("test engine", function () {
             result.diagnostics.some((line) => line.includes("other:index:Thing is unsupported by the test engine")),
             result.diagnostics.join("\n"),
         );
+    });
+
+    it("reads the stack configuration file, structured values as JSON", async () => {
+        const result = await runEngine({
+            command: "up",
+            cwd: FIXTURE,
+            stack: "from-file",
+            stateFile: workspace.stateFile,
+            config: { "engine-fixture:storeFile": workspace.storeFile },
+        });
+        assert.equal(result.exitCode, 0, result.diagnostics.join("\n"));
+        assert.deepEqual(workspace.values(), { filed: "from the stack file" });
     });
 
     it("runs as a command with a JSON summary and exit code 7 for unexpected changes", () => {
