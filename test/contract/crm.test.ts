@@ -30,6 +30,37 @@ const newFieldValue = async (clients: Clients): Promise<string> => {
   return (await clients.crm.create("/accountCustomFieldData", { accountCustomFieldDatum: datum })).accountCustomFieldDatum.id;
 };
 
+const address = () => ({ address: { company_name: unique("Contract Company"), address_1: "1 Main Street", city: "Chicago", zip: "60601", country: "US" } });
+const newAddress = async ({ crm }: Clients): Promise<string> => (await crm.create("/addresses", address())).address.id;
+
+/** The id of the address's association with a user group or (emulator extension) a list. */
+const newAddressAssociation = async ({ crm }: Clients, member: "groupid" | "listid", collection: "addressGroup" | "addressList"): Promise<string> => {
+  const id = (await crm.create("/addresses", { address: { ...address().address, [member]: 3 } })).address.id;
+  const reply = await crm.send("GET", `/addresses/${id}/${collection}`);
+  return (reply.body as Record<string, Array<{ id: string }>>)[`${collection}s`][0].id;
+};
+
+const bulkImport = () => ({
+  contacts: [
+    { email: `import${++serial}@example.com`, first_name: "Jane", last_name: "Doe", phone: "123-456-7890", tags: ["imported"] },
+    { email: `import${++serial}@example.com`, first_name: "John", last_name: "Doe" },
+  ],
+});
+
+const calendar = () => ({ calendar: { title: unique("Contract Calendar"), type: "All", notification: true } });
+const newCalendar = async ({ crm }: Clients): Promise<string> => (await crm.create("/calendars", calendar())).calendar.id;
+
+const message = () => ({
+  message: { fromname: "AC Admin", email: "noreply@example.com", reply2: "hello@example.com", subject: unique("Subscribing to %LISTNAME%"), preheader_text: "Pre-header" },
+});
+const newMessage = async ({ crm }: Clients): Promise<string> => (await crm.create("/messages", message())).message.id;
+
+/** The first record of a read-only collection the emulator generates. */
+const firstOf = async ({ crm }: Clients, collection: string): Promise<string> => {
+  const reply = await crm.send("GET", `/${collection}`);
+  return (reply.body as Record<string, Array<{ id: string }>>)[collection][0].id;
+};
+
 /** An account body carrying a custom field value, as the reference's account examples do. */
 const accountWithField = async (clients: Clients, name: string) => ({
   account: { name: unique(name), accountUrl: "https://www.example.com", fields: [{ customFieldId: Number(await newField(clients)), fieldValue: "500-1000" }] },
@@ -137,6 +168,66 @@ const cases: ContractCase[] = [
     }),
   },
   { operation: "DELETE /accountCustomFieldData/{id}", request: async (clients) => ({ params: { id: await newFieldValue(clients) } }) },
+
+  { operation: "POST /addresses", request: () => ({ body: address() }) },
+  { operation: "GET /addresses", request: async (clients) => (await newAddress(clients), {}) },
+  { operation: "GET /addresses/{id}", request: async (clients) => ({ params: { id: await newAddress(clients) } }) },
+  {
+    operation: "PUT /addresses/{id}",
+    request: async (clients) => ({
+      params: { id: await newAddress(clients) },
+      body: { address: { company_name: unique("Moved Company"), address_1: "111 New Street", city: "Tampa", state: "Florida", zip: "12345", country: "US" } },
+    }),
+  },
+  { operation: "DELETE /addresses/{id}", request: async (clients) => ({ params: { id: await newAddress(clients) } }) },
+
+  { operation: "DELETE /addressGroups/{id}", request: async (clients) => ({ params: { id: await newAddressAssociation(clients, "groupid", "addressGroup") } }) },
+  { operation: "DELETE /addressLists/{id}", request: async (clients) => ({ params: { id: await newAddressAssociation(clients, "listid", "addressList") } }) },
+
+  { operation: "GET /automations", request: () => ({}) },
+
+  { operation: "GET /brandings", request: () => ({}) },
+  { operation: "GET /brandings/{id}", request: async (clients) => ({ params: { id: await firstOf(clients, "brandings") } }) },
+  {
+    operation: "PUT /brandings/{id}",
+    request: async (clients) => ({
+      params: { id: await firstOf(clients, "brandings") },
+      body: { branding: { siteName: "Contract Marketing", headerTextValue: "my custom text header", copyright: true } },
+    }),
+  },
+
+  { operation: "POST /calendars", request: () => ({ body: calendar() }) },
+  { operation: "GET /calendars", request: async (clients) => (await newCalendar(clients), {}) },
+  { operation: "GET /calendars/{id}", request: async (clients) => ({ params: { id: await newCalendar(clients) } }) },
+  {
+    operation: "PUT /calendars/{id}",
+    request: async (clients) => ({ params: { id: await newCalendar(clients) }, body: { calendar: { title: unique("Renamed Calendar"), type: "Deals", notification: false } } }),
+  },
+  { operation: "DELETE /calendars/{id}", request: async (clients) => ({ params: { id: await newCalendar(clients) } }) },
+
+  { operation: "GET /campaigns", request: () => ({ query: "orders[sdate]=DESC" }) },
+  { operation: "GET /campaigns/{id}", request: async (clients) => ({ params: { id: await firstOf(clients, "campaigns") } }) },
+
+  { operation: "POST /messages", request: () => ({ body: message() }) },
+  { operation: "GET /messages/{id}", request: async (clients) => ({ params: { id: await newMessage(clients) } }) },
+  {
+    operation: "PUT /messages/{id}",
+    request: async (clients) => ({
+      params: { id: await newMessage(clients) },
+      body: { message: { fromname: "John Doe", fromemail: "noreply@example.com", reply2: "hello@example.com", subject: "Updated", preheader_text: "Updated" } },
+    }),
+  },
+  { operation: "DELETE /messages/{id}", request: async (clients) => ({ params: { id: await newMessage(clients) } }) },
+
+  {
+    operation: "POST /import/bulk_import",
+    request: () => ({ body: bulkImport() }),
+    seedStatus: { status: 202, referenceStatus: 200, why: "the seed: 202 with the id of the background process" },
+  },
+  {
+    operation: "GET /import/info",
+    request: async ({ crm }) => ({ query: `batchId=${(await crm.create("/import/bulk_import", bulkImport())).batchId}` }),
+  },
 ];
 
 describeContract("contract: marketing and CRM service", new ReferenceDocument("crm-v3.openapi.json"), "crm", cases);
