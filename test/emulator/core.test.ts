@@ -28,6 +28,8 @@ describe("emulator core", () => {
       assert.equal(apiTokenOnly.status, 403);
       const wrongScheme = await h.raw("POST", "/chat/channel/chat/flow/x/run", {}, { Authorization: "Bearer core-auth-key" });
       assert.equal(wrongScheme.status, 403);
+      const wrongKey = await h.raw("POST", "/chat/channel/chat/flow/x/run", {}, { Authorization: "Token other-key" });
+      assert.deepEqual([apiTokenOnly.body, wrongKey.body], [{ detail: "Authentication credentials were not provided." }, { detail: "Invalid token." }]);
       const authorized = await h.raw("POST", "/chat/channel/chat/flow/x/run", {}, { Authorization: "Token core-auth-key" });
       assert.notEqual(authorized.status, 403);
     });
@@ -210,6 +212,13 @@ describe("emulator core", () => {
       assert.deepEqual(stats.byRouteAndStatus["GET /api/3/accounts/:id"], { "200": 1, "404": 1 });
       assert.deepEqual(stats.byStatus, { "201": 1, "200": 1, "404": 1, "403": 1 });
       assert.ok(!Object.keys(stats.byRoute).some((route) => route.includes("__emulator")));
+    });
+
+    it("names chat routes with their ids replaced by :id", async () => {
+      const flow = "3f2504e0-4f89-41d3-9a0c-0305e82c3301";
+      await h.raw("POST", `/chat/channel/chat/flow/${flow}/run`, {}, { Authorization: `Token ${h.emulator.apiToken}` });
+      const stats = (await h.api("GET", "/__emulator/stats")).body;
+      assert.equal(stats.byRoute["POST /chat/channel/chat/flow/:id/run"], 1);
     });
 
     it("reset clears data and counters but keeps the key", async () => {

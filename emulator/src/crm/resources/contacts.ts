@@ -1,8 +1,30 @@
+import { createHash } from "node:crypto";
 import { attributesOf, created, fieldError, orNoResult, ok, optionalString, requiredString, unprocessable, type Attributes } from "../api";
 import type { CrmContext } from "../context";
 import type { Route } from "../router";
 import type { ContactRow } from "../state";
 import { isoTimestamp } from "../time";
+
+const CONTACT_LINKS = [
+  "bounceLogs",
+  "contactAutomations",
+  "contactData",
+  "contactGoals",
+  "contactLists",
+  "contactLogs",
+  "contactTags",
+  "contactDeals",
+  "deals",
+  "fieldValues",
+  "geoIps",
+  "notes",
+  "organization",
+  "plusAppend",
+  "trackingLogs",
+  "scoreValues",
+  "accountContacts",
+  "automationEntryCounts",
+];
 
 const EMAIL_PATTERN = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 
@@ -22,16 +44,22 @@ export function contactRoutes(crm: CrmContext): Route[] {
       return {
         cdate: isoTimestamp(row.createdMs),
         email: row.email,
+        email_empty: false,
         phone: row.phone,
         firstName: row.firstName,
         lastName: row.lastName,
         orgid: "0",
+        orgname: "",
         deleted: "0",
         anonymized: "0",
         udate: isoTimestamp(row.updatedMs),
-        links: { accountContacts: `${url}/accountContacts`, notes: `${url}/notes` },
+        links: Object.fromEntries(CONTACT_LINKS.map((name) => [name, `${url}/${name}`])),
+        // The service's hash identifies the contact in tracking links; any stable digest will do.
+        hash: createHash("md5").update(row.email.toLowerCase()).digest("hex"),
+        // Ids of the contact's custom field values; the emulator stores none.
+        fieldValues: [],
         id: row.id,
-        organization: null,
+        organization: "",
       };
     },
     relations: {

@@ -14,6 +14,7 @@ export function messageRoutes(crm: CrmContext): Route[] {
     singular: "message",
     plural: "messages",
     present: (row, req) => ({
+      user: "1",
       userid: "1",
       ed_instanceid: "0",
       ed_version: "1",
@@ -36,7 +37,7 @@ export function messageRoutes(crm: CrmContext): Route[] {
       hidden: "0",
       preview_mime: "",
       preview_data: "",
-      links: { user: `${req.baseUrl}/messages/${row.id}/user` },
+      links: { user: `${req.baseUrl}/messages/${row.id}/user`, hyperlinks: `${req.baseUrl}/messages/${row.id}/hyperlinks` },
       id: row.id,
     }),
   });
