@@ -87,4 +87,6 @@ async function main(): Promise<number> {
     return result.exitCode;
 }
 
+// Exiting (rather than dying of the signal) lets the engine kill the processes it started.
+for (const signal of ["SIGINT", "SIGTERM"] as const) process.on(signal, () => process.exit(130));
 main().then((code) => process.exit(code));

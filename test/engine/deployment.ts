@@ -6,7 +6,7 @@ import type { ProgramHandler, Registration, RegistrationResult } from "./monitor
 import { applyIgnoreChanges, deepEqual, markSecretKeys, PropertyMap } from "./properties";
 import { ProviderHost, ResourceInitError } from "./provider-host";
 import { DYNAMIC_PACKAGE } from "./providers";
-import { deleteInDependencyOrder, errorMessage, hostFor, RunContext, StepError } from "./operations";
+import { deleteInDependencyOrder, failStep, hostFor, RunContext, StepError } from "./operations";
 import type { ResourceState } from "./state";
 import { makeUrn, PROVIDER_TYPE_PREFIX, typePackage } from "./urn";
 
@@ -42,10 +42,9 @@ export class ProgramDeployment implements ProgramHandler {
         try {
             return await step;
         } catch (e) {
-            const error = e instanceof StepError ? e : new StepError(urn, errorMessage(e));
+            const error = failStep(this.context, urn, e);
             if (!this.failure) {
                 this.failure = error;
-                this.context.report.error(error.message);
                 this.signalFailure();
             }
             throw error;

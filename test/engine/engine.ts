@@ -5,7 +5,7 @@ import * as path from "path";
 
 import { ProgramDeployment } from "./deployment";
 import { engineService, GrpcServer, LogSeverity, monitorService } from "./monitor";
-import { deleteInDependencyOrder, errorMessage, Limit, refreshAll, RunContext } from "./operations";
+import { deleteInDependencyOrder, errorMessage, Limit, refreshAll, RunContext, StepError } from "./operations";
 import { Child, ProcessGroup } from "./processes";
 import { ERROR_ALREADY_LOGGED, startProgram } from "./program";
 import { loadProject, loadStackConfig, Project, StackConfig } from "./project";
@@ -76,7 +76,7 @@ export async function runEngine(options: EngineOptions): Promise<EngineResult> {
         const config = loadStackConfig(sdk, project, options.stack, options.config ?? {}, options.secrets ?? {});
         exitCode = await execute(options, { sdk, project, config, report, processes, logs });
     } catch (e) {
-        report.error(errorMessage(e));
+        if (!(e instanceof StepError)) report.error(errorMessage(e));
         exitCode = 1;
     } finally {
         processes.killAll();
@@ -160,9 +160,6 @@ async function execute(options: EngineOptions, setup: Setup): Promise<number> {
             },
         });
         return await finishProgram(deployment, program, report);
-    } catch (e) {
-        report.error(errorMessage(e));
-        return 1;
     } finally {
         await deployment?.settle();
         await providers?.closeAll();

@@ -15,13 +15,15 @@ export class Limit {
     constructor(private readonly size: number) {}
 
     async run<T>(operation: () => Promise<T>): Promise<T> {
-        if (this.running >= this.size) await new Promise<void>((resolve) => this.waiting.push(resolve));
-        this.running++;
+        if (this.running < this.size) this.running++;
+        else await new Promise<void>((resolve) => this.waiting.push(resolve));
         try {
             return await operation();
         } finally {
-            this.running--;
-            this.waiting.shift()?.();
+            // A finished operation hands its slot straight to the next in line.
+            const next = this.waiting.shift();
+            if (next) next();
+            else this.running--;
         }
     }
 }
@@ -37,11 +39,13 @@ export interface RunContext {
     limit: Limit;
 }
 
-/** A step failure: the resource it concerns and the reason, as printed. */
-export class StepError extends Error {
-    constructor(urn: string, reason: string) {
-        super(`${resourceLabel(urn)}: ${reason}`);
-    }
+/** A failed step, already reported (as "<type> <name>: <reason>") when it was made. */
+export class StepError extends Error {}
+
+export function failStep(context: RunContext, urn: string, cause: unknown): StepError {
+    const error = new StepError(`${resourceLabel(urn)}: ${errorMessage(cause)}`);
+    context.report.error(error.message);
+    return error;
 }
 
 export function errorMessage(e: unknown): string {
@@ -49,7 +53,7 @@ export function errorMessage(e: unknown): string {
 }
 
 /** Custom resources that a provider host manages (not components, not provider resources). */
-export function isManagedByHost(resource: { custom: boolean; type: string }): boolean {
+function isManagedByHost(resource: { custom: boolean; type: string }): boolean {
     return resource.custom && !resource.type.startsWith(PROVIDER_TYPE_PREFIX);
 }
 
@@ -72,8 +76,8 @@ function dependsOn(dependent: ResourceState, resource: ResourceState): boolean {
 
 /**
  * Deletes resources, each only after the ones among them that depend on it, as many at once as
- * the limit allows. After a failure no further deletion starts; the first error is thrown once
- * the running ones are done. `quiet` deletions (replaced resources) print no step of their own.
+ * the limit allows. After a failure no further deletion starts; once the running ones are done,
+ * the first failure is thrown. `quiet` deletions (replaced resources) print no step of their own.
  */
 export async function deleteInDependencyOrder(
     context: RunContext,
@@ -93,7 +97,7 @@ export async function deleteInDependencyOrder(
                         await deleteResource(context, resource);
                     } catch (e) {
                         stopped = true;
-                        throw new StepError(resource.urn, errorMessage(e));
+                        throw failStep(context, resource.urn, e);
                     }
                     if (!quiet.has(resource)) context.report.step("delete", resource.urn);
                 }),
@@ -132,7 +136,7 @@ export async function refreshAll(context: RunContext): Promise<void> {
                 try {
                     await refreshResource(context, resource);
                 } catch (e) {
-                    throw new StepError(resource.urn, errorMessage(e));
+                    throw failStep(context, resource.urn, e);
                 }
             }),
         ),

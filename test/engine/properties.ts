@@ -1,14 +1,13 @@
 // Property values as they travel over gRPC (google.protobuf.Struct as plain JSON), with Pulumi's
-// special objects: a secret is {[SIG_KEY]: SECRET_SIG, value}, an unknown (preview only) is the
-// UNKNOWN string. The engine keeps this form in memory and converts to the checkpoint form only
-// when it reads or writes the state file.
+// special objects: a secret is {[SIG_KEY]: SECRET_SIG, value}; an unknown (preview only) is the
+// string "04da6b54-80e4-46f7-96ec-b56ff0331ba9", passed along as it is. The engine keeps this
+// form in memory and converts to the checkpoint form only when it reads or writes the state file.
 
 export type PropertyValue = null | boolean | number | string | PropertyValue[] | { [key: string]: PropertyValue };
 export type PropertyMap = { [key: string]: PropertyValue };
 
 export const SIG_KEY = "4dabf18193072939515e22adb298388d";
 export const SECRET_SIG = "1b47061264138c4ac30d75fd1eb44270";
-export const UNKNOWN = "04da6b54-80e4-46f7-96ec-b56ff0331ba9";
 
 type SecretValue = { [SIG_KEY]: typeof SECRET_SIG; value: PropertyValue };
 
@@ -21,7 +20,7 @@ function isPlainObject(v: PropertyValue): v is PropertyMap {
     return isObject(v) && !(SIG_KEY in v);
 }
 
-export function isSecret(v: PropertyValue): v is SecretValue {
+function isSecret(v: PropertyValue): v is SecretValue {
     return isObject(v) && v[SIG_KEY] === SECRET_SIG;
 }
 
@@ -45,19 +44,11 @@ export function revealAll(m: PropertyMap): PropertyMap {
     return mapValues(m, revealSecrets);
 }
 
-function contains(v: PropertyValue, match: (v: PropertyValue) => boolean): boolean {
-    if (match(v)) return true;
-    if (Array.isArray(v)) return v.some((e) => contains(e, match));
-    if (isObject(v)) return Object.values(v).some((e) => contains(e, match));
+function containsSecrets(v: PropertyValue): boolean {
+    if (isSecret(v)) return true;
+    if (Array.isArray(v)) return v.some(containsSecrets);
+    if (isObject(v)) return Object.values(v).some(containsSecrets);
     return false;
-}
-
-export function containsSecrets(v: PropertyValue): boolean {
-    return contains(v, isSecret);
-}
-
-export function containsUnknowns(v: PropertyValue): boolean {
-    return contains(v, (e) => e === UNKNOWN);
 }
 
 /**

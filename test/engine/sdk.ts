@@ -8,7 +8,6 @@ import type * as grpcModule from "@grpc/grpc-js";
 export interface PulumiSdk {
     /** Directory of the program's @pulumi/pulumi package. */
     dir: string;
-    version: string;
     grpc: typeof grpcModule;
     struct: typeof import("google-protobuf/google/protobuf/struct_pb");
     empty: typeof import("google-protobuf/google/protobuf/empty_pb");
@@ -35,7 +34,6 @@ export function loadSdk(programDir: string): PulumiSdk {
     const proto = <T>(file: string): T => require(path.join(dir, "proto", file)) as T;
     return {
         dir,
-        version: (require(manifest) as { version: string }).version,
         grpc: fromSdk("@grpc/grpc-js"),
         struct: fromSdk("google-protobuf/google/protobuf/struct_pb"),
         empty: fromSdk("google-protobuf/google/protobuf/empty_pb"),

@@ -1,6 +1,6 @@
 // URNs: urn:pulumi:<stack>::<project>::<parent types joined by $>type::<name>.
 
-export const STACK_TYPE = "pulumi:pulumi:Stack";
+const STACK_TYPE = "pulumi:pulumi:Stack";
 export const PROVIDER_TYPE_PREFIX = "pulumi:providers:";
 
 export function makeUrn(stack: string, project: string, parentUrn: string, type: string, name: string): string {
