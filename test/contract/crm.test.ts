@@ -228,6 +228,10 @@ const cases: ContractCase[] = [
     operation: "GET /import/info",
     request: async ({ crm }) => ({ query: `batchId=${(await crm.create("/import/bulk_import", bulkImport())).batchId}` }),
   },
+  {
+    operation: "POST /contact/sync",
+    request: () => ({ body: { contact: { email: `sync${++serial}@example.com`, firstName: "John", lastName: "Doe", phone: "7223224241" } } }),
+  },
 ];
 
 describeContract("contract: marketing and CRM service", new ReferenceDocument("crm-v3.openapi.json"), "crm", cases);
