@@ -1,11 +1,12 @@
-// The reference OpenAPI documents (shared/reference, beside the repository) and the
+// The reference OpenAPI documents (copied into test/contract/reference, so that CI on a
+// fresh clone has them; see the README there for their origin) and the
 // readings of them the contract tests need, with the defects listed in their README
 // worked around here and nowhere else.
 
 import { readFileSync } from "node:fs";
 import path from "node:path";
 
-export const REFERENCE_DIR = path.resolve(__dirname, "../../../shared/reference");
+export const REFERENCE_DIR = path.resolve(__dirname, "reference");
 
 export type JsonSchema = { [keyword: string]: unknown };
 
