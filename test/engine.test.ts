@@ -18,25 +18,12 @@ import {
     SIG_KEY,
     toCheckpoint,
 } from "./engine/properties";
+import type { ItemSpec, Store } from "./engine/fixtures/store";
 import type { ResourceState } from "./engine/state";
 
 const FIXTURE = path.join(__dirname, "engine", "fixtures", "store");
 const STACK = "test";
 const ITEM_TYPE = "pulumi-nodejs:dynamic/fixture:Item";
-
-interface ItemSpec {
-    name: string;
-    value: string;
-    key: string;
-    exclusive?: boolean;
-    after?: string;
-    useToken?: boolean;
-}
-
-interface Store {
-    objects: Record<string, { name: string; value: string; key: string; after?: string; token?: string }>;
-    log: string[];
-}
 
 interface RunOptions {
     config?: Record<string, string>;

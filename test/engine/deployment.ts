@@ -6,7 +6,7 @@ import type { ProgramHandler, Registration, RegistrationResult } from "./monitor
 import { applyIgnoreChanges, deepEqual, markSecretKeys, PropertyMap } from "./properties";
 import { ProviderHost, ResourceInitError } from "./provider-host";
 import { DYNAMIC_PACKAGE } from "./providers";
-import { deleteInDependencyOrder, failStep, hostFor, RunContext, StepError } from "./operations";
+import { deleteInDependencyOrder, failStep, hostFor, RunContext } from "./operations";
 import type { ResourceState } from "./state";
 import { makeUrn, PROVIDER_TYPE_PREFIX, typePackage } from "./urn";
 
@@ -17,7 +17,7 @@ export class ProgramDeployment implements ProgramHandler {
     private readonly inFlight = new Set<Promise<unknown>>();
     /** Old states superseded by a create-before-delete replacement, deleted after the program. */
     private readonly replaced = new Set<ResourceState>();
-    private failure: StepError | undefined;
+    private stepFailed = false;
     private signalFailure!: () => void;
     /** Resolves at the first failed step. */
     readonly failed = new Promise<void>((resolve) => (this.signalFailure = resolve));
@@ -25,11 +25,11 @@ export class ProgramDeployment implements ProgramHandler {
     constructor(private readonly context: RunContext) {}
 
     get hasFailed(): boolean {
-        return this.failure !== undefined;
+        return this.stepFailed;
     }
 
     async registerResource(registration: Registration): Promise<RegistrationResult> {
-        if (this.failure) throw new Error("the deployment stopped after an earlier failure");
+        if (this.stepFailed) throw new Error("the deployment stopped after an earlier failure");
         const urn = makeUrn(
             this.context.stack,
             this.context.project,
@@ -43,8 +43,8 @@ export class ProgramDeployment implements ProgramHandler {
             return await step;
         } catch (e) {
             const error = failStep(this.context, urn, e);
-            if (!this.failure) {
-                this.failure = error;
+            if (!this.stepFailed) {
+                this.stepFailed = true;
                 this.signalFailure();
             }
             throw error;
@@ -65,12 +65,7 @@ export class ProgramDeployment implements ProgramHandler {
 
     /** After the program succeeded: deletes what it no longer declares, and replaced resources. */
     async deleteUndeclared(): Promise<void> {
-        const { snapshot } = this.context;
-        await deleteInDependencyOrder(
-            this.context,
-            [...snapshot.untouchedResources, ...snapshot.awaitingDeletion],
-            this.replaced,
-        );
+        await deleteInDependencyOrder(this.context, this.context.snapshot.leftOver(), this.replaced);
     }
 
     private async step(urn: string, registration: Registration): Promise<RegistrationResult> {
@@ -172,36 +167,47 @@ export class ProgramDeployment implements ProgramHandler {
         next: ResourceState,
         registration: Registration,
     ): Promise<Decision> {
-        const diff = await host.diff(old.urn, old.id, old.inputs, old.outputs, next.inputs, registration.ignoreChanges);
+        const diff = await host.diff(old, next.inputs, registration.ignoreChanges);
         const changed = diff.changes === "unknown" ? !deepEqual(old.inputs, next.inputs) : diff.changes === "some";
         if (!changed) return { kind: "same" };
         if (diff.replaces.length === 0) return { kind: "update" };
         return { kind: "replace", deleteBeforeReplace: registration.deleteBeforeReplace ?? diff.deleteBeforeReplace };
     }
 
-    private async create(host: ProviderHost, next: ResourceState, registration: Registration): Promise<RegistrationResult> {
-        if (this.context.preview) return this.recordPreview(next, "", undefined);
-        try {
-            const { id, outputs } = await host.create(next.urn, next.inputs);
-            return this.recordApplied(next, id, outputs, registration, undefined);
-        } catch (e) {
-            if (e instanceof ResourceInitError) this.recordApplied(next, e.id, e.outputs, registration, undefined);
-            throw e;
-        }
+    private create(host: ProviderHost, next: ResourceState, registration: Registration): Promise<RegistrationResult> {
+        return this.apply(next, undefined, registration, () => host.create(next.urn, next.inputs));
     }
 
-    private async update(
+    private update(
         host: ProviderHost,
         old: ResourceState,
         next: ResourceState,
         registration: Registration,
     ): Promise<RegistrationResult> {
-        if (this.context.preview) return this.recordPreview(next, old.id, old);
+        return this.apply(next, old, registration, async () => ({
+            id: old.id,
+            outputs: await host.update(old, next.inputs, registration.ignoreChanges),
+        }));
+    }
+
+    /**
+     * Records what a create (no `old`) or an update made; preview records the checked inputs
+     * instead. An object the provider made but failed to initialize is recorded before the error
+     * goes on.
+     */
+    private async apply(
+        next: ResourceState,
+        old: ResourceState | undefined,
+        registration: Registration,
+        operation: () => Promise<{ id: string; outputs: PropertyMap }>,
+    ): Promise<RegistrationResult> {
+        if (this.context.preview) return this.recordPreview(next, old?.id ?? "", old);
         try {
-            const outputs = await host.update(old.urn, old.id, old.inputs, old.outputs, next.inputs, registration.ignoreChanges);
-            return this.recordApplied(next, old.id, outputs, registration, old);
+            const { id, outputs } = await operation();
+            return this.recordApplied(next, id, outputs, registration, old);
         } catch (e) {
-            if (e instanceof ResourceInitError) this.recordApplied(next, old.id, e.outputs, registration, old);
+            // An updated object keeps its id.
+            if (e instanceof ResourceInitError) this.recordApplied(next, old?.id ?? e.id, e.outputs, registration, old);
             throw e;
         }
     }
@@ -221,7 +227,7 @@ export class ProgramDeployment implements ProgramHandler {
         if (deleteBeforeReplace) {
             if (!this.context.preview && !old.retainOnDelete) {
                 const oldHost = await hostFor(this.context, old.provider);
-                await oldHost.delete(old.urn, old.id, old.inputs, old.outputs);
+                await oldHost.delete(old);
             }
             this.context.snapshot.forget(old);
             return this.create(host, next, registration);

@@ -5,7 +5,7 @@ import type { ProviderHost } from "./provider-host";
 import type { ProviderRegistry } from "./providers";
 import { Report, resourceLabel } from "./report";
 import type { ResourceState, Snapshot } from "./state";
-import { PROVIDER_TYPE_PREFIX, splitProviderReference } from "./urn";
+import { PROVIDER_TYPE_PREFIX, referencedProviderUrn } from "./urn";
 
 /** Bounds how many provider operations run at once (--parallel). */
 export class Limit {
@@ -65,12 +65,20 @@ export function hostFor(context: RunContext, providerReference: string | undefin
     });
 }
 
+/** Waits for all the steps, then throws the first that failed. */
+async function throwFirstFailedStep(steps: Promise<void>[]): Promise<void> {
+    const results = await Promise.allSettled(steps);
+    // Steps not started after a failure reject with plain errors; the StepError is what was reported.
+    const failure = results.find((r): r is PromiseRejectedResult => r.status === "rejected" && r.reason instanceof StepError);
+    if (failure) throw failure.reason;
+}
+
 function dependsOn(dependent: ResourceState, resource: ResourceState): boolean {
     return (
         dependent.parent === resource.urn ||
         dependent.dependencies.includes(resource.urn) ||
         Object.values(dependent.propertyDependencies ?? {}).some((urns) => urns.includes(resource.urn)) ||
-        (!!dependent.provider && splitProviderReference(dependent.provider).urn === resource.urn)
+        (!!dependent.provider && referencedProviderUrn(dependent.provider) === resource.urn)
     );
 }
 
@@ -106,16 +114,14 @@ export async function deleteInDependencyOrder(
         }
         return deletion;
     };
-    const results = await Promise.allSettled(doomed.map(deleteAfterDependents));
-    const failure = results.find((r): r is PromiseRejectedResult => r.status === "rejected" && r.reason instanceof StepError);
-    if (failure) throw failure.reason;
+    await throwFirstFailedStep(doomed.map(deleteAfterDependents));
 }
 
 async function deleteResource(context: RunContext, resource: ResourceState): Promise<void> {
     if (resource.protect) throw new Error("the resource is protected; unprotect it before deleting it");
     if (isManagedByHost(resource) && !resource.retainOnDelete && !context.preview) {
         const host = await hostFor(context, resource.provider);
-        await host.delete(resource.urn, resource.id, resource.inputs, resource.outputs);
+        await host.delete(resource);
     }
     context.snapshot.forget(resource);
 }
@@ -126,7 +132,7 @@ async function deleteResource(context: RunContext, resource: ResourceState): Pro
  * failure is thrown.
  */
 export async function refreshAll(context: RunContext): Promise<void> {
-    const results = await Promise.allSettled(
+    await throwFirstFailedStep(
         context.snapshot.resources().map((resource) =>
             context.limit.run(async () => {
                 if (!isManagedByHost(resource)) {
@@ -141,13 +147,11 @@ export async function refreshAll(context: RunContext): Promise<void> {
             }),
         ),
     );
-    const failure = results.find((r): r is PromiseRejectedResult => r.status === "rejected");
-    if (failure) throw failure.reason;
 }
 
 async function refreshResource(context: RunContext, resource: ResourceState): Promise<void> {
     const host = await hostFor(context, resource.provider);
-    const live = await host.read(resource.urn, resource.id, resource.inputs, resource.outputs);
+    const live = await host.read(resource);
     if (!live.id) {
         context.snapshot.forget(resource);
         context.report.step("delete", resource.urn);

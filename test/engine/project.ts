@@ -87,11 +87,7 @@ export function loadStackConfig(
             values[namespacedKey(project.name, key)] = typeof value === "string" ? value : JSON.stringify(value);
         }
     }
-    for (const [key, value] of Object.entries(plain)) {
-        const fullKey = namespacedKey(project.name, key);
-        values[fullKey] = value;
-        secretKeys.delete(fullKey);
-    }
+    for (const [key, value] of Object.entries(plain)) values[namespacedKey(project.name, key)] = value;
     for (const [key, value] of Object.entries(secrets)) {
         const fullKey = namespacedKey(project.name, key);
         values[fullKey] = value;

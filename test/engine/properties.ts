@@ -103,7 +103,8 @@ export function applyIgnoreChanges(news: PropertyMap, olds: PropertyMap, paths: 
         if (/[[\]*"]/.test(p)) {
             throw new Error(`ignoreChanges path "${p}" is unsupported by the test engine (only dotted property names)`);
         }
-        result = withPath(result, p.split("."), lookup(olds, p.split(".")));
+        const keys = p.split(".");
+        result = withPath(result, keys, lookup(olds, keys));
     }
     return result;
 }

@@ -9,6 +9,7 @@ import type * as providerPb from "@pulumi/pulumi/proto/provider_pb";
 import { ProcessGroup } from "./processes";
 import { annotateSecrets, PropertyMap, revealAll } from "./properties";
 import type { PulumiSdk } from "./sdk";
+import type { ResourceState } from "./state";
 import { urnName, urnType } from "./urn";
 
 /** An error the provider answered with; its message is the provider's own. */
@@ -36,6 +37,42 @@ export interface DiffResult {
 export interface CheckFailure {
     property: string;
     reason: string;
+}
+
+/** An object the provider holds, as the state knows it. */
+export type ExistingObject = Pick<ResourceState, "urn" | "id" | "inputs" | "outputs">;
+
+type Struct = ReturnType<PulumiSdk["struct"]["Struct"]["fromJavaScript"]>;
+
+interface ResourceRequest {
+    setUrn(urn: string): unknown;
+    setName(name: string): unknown;
+    setType(type: string): unknown;
+}
+
+interface ExistingObjectRequest extends ResourceRequest {
+    setId(id: string): unknown;
+}
+
+interface ChangeRequest extends ExistingObjectRequest {
+    setOldInputs(inputs: Struct): unknown;
+    setOlds(outputs: Struct): unknown;
+    setNews(inputs: Struct): unknown;
+    setIgnorechangesList(paths: string[]): unknown;
+}
+
+/** Every resource request names the resource by URN, name and type. */
+function addressed<R extends ResourceRequest>(request: R, urn: string): R {
+    request.setUrn(urn);
+    request.setName(urnName(urn));
+    request.setType(urnType(urn));
+    return request;
+}
+
+/** A request about an object the provider holds names its id too. */
+function existing<R extends ExistingObjectRequest>(request: R, old: ExistingObject): R {
+    addressed(request, old.urn).setId(old.id);
+    return request;
 }
 
 function unary<T>(invoke: (callback: (error: ServiceError | null, response: T) => void) => void): Promise<T> {
@@ -103,12 +140,9 @@ export class ProviderHost {
     }
 
     async check(urn: string, olds: PropertyMap, news: PropertyMap): Promise<{ inputs: PropertyMap; failures: CheckFailure[] }> {
-        const request = new this.sdk.provider.CheckRequest();
-        request.setUrn(urn);
-        request.setName(urnName(urn));
-        request.setType(urnType(urn));
-        request.setOlds(this.struct(this.outgoing(olds)));
-        request.setNews(this.struct(this.outgoing(news)));
+        const request = addressed(new this.sdk.provider.CheckRequest(), urn);
+        request.setOlds(this.outgoing(olds));
+        request.setNews(this.outgoing(news));
         const response = await this.call<providerPb.CheckResponse>((cb) => this.client.check(request, cb));
         const inputs = response.hasInputs() ? this.properties(response.getInputs()) : news;
         return {
@@ -117,23 +151,8 @@ export class ProviderHost {
         };
     }
 
-    async diff(
-        urn: string,
-        id: string,
-        oldInputs: PropertyMap,
-        oldOutputs: PropertyMap,
-        news: PropertyMap,
-        ignoreChanges: string[],
-    ): Promise<DiffResult> {
-        const request = new this.sdk.provider.DiffRequest();
-        request.setUrn(urn);
-        request.setName(urnName(urn));
-        request.setType(urnType(urn));
-        request.setId(id);
-        request.setOldInputs(this.struct(this.outgoing(oldInputs)));
-        request.setOlds(this.struct(this.outgoing(oldOutputs)));
-        request.setNews(this.struct(this.outgoing(news)));
-        request.setIgnorechangesList(ignoreChanges);
+    async diff(old: ExistingObject, news: PropertyMap, ignoreChanges: string[]): Promise<DiffResult> {
+        const request = this.change(new this.sdk.provider.DiffRequest(), old, news, ignoreChanges);
         const response = await this.call<providerPb.DiffResponse>((cb) => this.client.diff(request, cb));
         const { DiffChanges } = this.sdk.provider.DiffResponse;
         const changes = response.getChanges();
@@ -145,78 +164,58 @@ export class ProviderHost {
     }
 
     async create(urn: string, news: PropertyMap): Promise<{ id: string; outputs: PropertyMap }> {
-        const request = new this.sdk.provider.CreateRequest();
-        request.setUrn(urn);
-        request.setName(urnName(urn));
-        request.setType(urnType(urn));
-        request.setProperties(this.struct(this.outgoing(news)));
+        const request = addressed(new this.sdk.provider.CreateRequest(), urn);
+        request.setProperties(this.outgoing(news));
         const response = await this.call<providerPb.CreateResponse>((cb) => this.client.create(request, cb), news);
         if (!response.getId()) throw new ProviderError(`the provider returned an empty id from create of ${urn}`);
         return { id: response.getId(), outputs: this.incoming(this.properties(response.getProperties()), news) };
     }
 
-    async read(
-        urn: string,
-        id: string,
-        oldInputs: PropertyMap,
-        oldOutputs: PropertyMap,
-    ): Promise<{ id: string; outputs: PropertyMap; inputs?: PropertyMap }> {
-        const request = new this.sdk.provider.ReadRequest();
-        request.setUrn(urn);
-        request.setName(urnName(urn));
-        request.setType(urnType(urn));
-        request.setId(id);
-        request.setInputs(this.struct(this.outgoing(oldInputs)));
-        request.setProperties(this.struct(this.outgoing(oldOutputs)));
+    async read(old: ExistingObject): Promise<{ id: string; outputs: PropertyMap; inputs?: PropertyMap }> {
+        const request = existing(new this.sdk.provider.ReadRequest(), old);
+        request.setInputs(this.outgoing(old.inputs));
+        request.setProperties(this.outgoing(old.outputs));
         const response = await this.call<providerPb.ReadResponse>((cb) => this.client.read(request, cb));
         return {
             id: response.getId(),
-            outputs: this.incoming(this.properties(response.getProperties()), oldOutputs),
-            inputs: response.hasInputs() ? this.incoming(this.properties(response.getInputs()), oldInputs) : undefined,
+            outputs: this.incoming(this.properties(response.getProperties()), old.outputs),
+            inputs: response.hasInputs() ? this.incoming(this.properties(response.getInputs()), old.inputs) : undefined,
         };
     }
 
-    async update(
-        urn: string,
-        id: string,
-        oldInputs: PropertyMap,
-        oldOutputs: PropertyMap,
-        news: PropertyMap,
-        ignoreChanges: string[],
-    ): Promise<PropertyMap> {
-        const request = new this.sdk.provider.UpdateRequest();
-        request.setUrn(urn);
-        request.setName(urnName(urn));
-        request.setType(urnType(urn));
-        request.setId(id);
-        request.setOldInputs(this.struct(this.outgoing(oldInputs)));
-        request.setOlds(this.struct(this.outgoing(oldOutputs)));
-        request.setNews(this.struct(this.outgoing(news)));
-        request.setIgnorechangesList(ignoreChanges);
+    async update(old: ExistingObject, news: PropertyMap, ignoreChanges: string[]): Promise<PropertyMap> {
+        const request = this.change(new this.sdk.provider.UpdateRequest(), old, news, ignoreChanges);
         const response = await this.call<providerPb.UpdateResponse>((cb) => this.client.update(request, cb), news);
         return this.incoming(this.properties(response.getProperties()), news);
     }
 
-    async delete(urn: string, id: string, oldInputs: PropertyMap, oldOutputs: PropertyMap): Promise<void> {
-        const request = new this.sdk.provider.DeleteRequest();
-        request.setUrn(urn);
-        request.setName(urnName(urn));
-        request.setType(urnType(urn));
-        request.setId(id);
-        request.setOldInputs(this.struct(this.outgoing(oldInputs)));
-        request.setProperties(this.struct(this.outgoing(oldOutputs)));
+    async delete(old: ExistingObject): Promise<void> {
+        const request = existing(new this.sdk.provider.DeleteRequest(), old);
+        request.setOldInputs(this.outgoing(old.inputs));
+        request.setProperties(this.outgoing(old.outputs));
         await this.call((cb) => this.client.delete(request, cb));
     }
 
-    private outgoing(m: PropertyMap): PropertyMap {
-        return this.acceptsSecrets ? m : revealAll(m);
+    /** Diff and Update send the same: the object as it is, the new inputs and what to ignore. */
+    private change<R extends ChangeRequest>(request: R, old: ExistingObject, news: PropertyMap, ignoreChanges: string[]): R {
+        existing(request, old);
+        request.setOldInputs(this.outgoing(old.inputs));
+        request.setOlds(this.outgoing(old.outputs));
+        request.setNews(this.outgoing(news));
+        request.setIgnorechangesList(ignoreChanges);
+        return request;
+    }
+
+    /** Properties as the host is sent them: revealed unless it accepts secrets. */
+    private outgoing(m: PropertyMap): Struct {
+        return this.struct(this.acceptsSecrets ? m : revealAll(m));
     }
 
     private incoming(answer: PropertyMap, sent: PropertyMap): PropertyMap {
         return this.acceptsSecrets ? answer : annotateSecrets(answer, sent);
     }
 
-    private struct(m: PropertyMap) {
+    private struct(m: PropertyMap): Struct {
         return this.sdk.struct.Struct.fromJavaScript(m);
     }
 

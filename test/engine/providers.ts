@@ -5,9 +5,15 @@
 import type { StackConfig } from "./project";
 import { PropertyMap, PropertyValue, revealSecrets } from "./properties";
 import { ProviderHost } from "./provider-host";
-import { splitProviderReference } from "./urn";
+import { referencedProviderUrn } from "./urn";
 
 export const DYNAMIC_PACKAGE = "pulumi-nodejs";
+
+/** What a host's Configure is sent. */
+interface HostConfiguration {
+    variables: Record<string, string>;
+    args: PropertyMap;
+}
 
 export class ProviderRegistry {
     private readonly hosts = new Map<string, Promise<ProviderHost>>();
@@ -22,7 +28,7 @@ export class ProviderRegistry {
      * gives the inputs of an explicit provider resource from its URN.
      */
     get(reference: string | undefined, providerInputs: (providerUrn: string) => PropertyMap): Promise<ProviderHost> {
-        const key = reference ? splitProviderReference(reference).urn : "";
+        const key = reference ? referencedProviderUrn(reference) : "";
         let host = this.hosts.get(key);
         if (!host) {
             const configuration = key ? explicitConfiguration(providerInputs(key)) : this.defaultConfiguration();
@@ -40,13 +46,13 @@ export class ProviderRegistry {
         for (const host of hosts) if (host.status === "fulfilled") host.value.close();
     }
 
-    private defaultConfiguration(): { variables: Record<string, string>; args: PropertyMap } {
+    private defaultConfiguration(): HostConfiguration {
         return { variables: this.stackConfig.values, args: this.stackConfig.values };
     }
 }
 
 /** As the engine configures a first-class provider: its inputs, and "<pkg>:config:<key>" strings. */
-function explicitConfiguration(inputs: PropertyMap): { variables: Record<string, string>; args: PropertyMap } {
+function explicitConfiguration(inputs: PropertyMap): HostConfiguration {
     const args = Object.fromEntries(Object.entries(inputs).filter(([key]) => key !== "version"));
     const variables = Object.fromEntries(
         Object.entries(args).map(([key, value]) => [`${DYNAMIC_PACKAGE}:config:${key}`, configString(value)]),

@@ -84,13 +84,9 @@ export class Snapshot {
         this.pendingDeletes = old.filter((r) => r.delete);
     }
 
-    /** Old live resources this run has not registered (yet). */
-    get untouchedResources(): readonly ResourceState[] {
-        return this.untouched;
-    }
-
-    get awaitingDeletion(): readonly ResourceState[] {
-        return this.pendingDeletes;
+    /** Old resources this run has not registered (yet), then replaced ones awaiting deletion. */
+    leftOver(): ResourceState[] {
+        return [...this.untouched, ...this.pendingDeletes];
     }
 
     /** The old state of a resource being registered, found by its URN or one of its aliases. */
@@ -135,12 +131,13 @@ export class Snapshot {
     }
 
     resources(): ResourceState[] {
-        return [...this.done, ...this.untouched, ...this.pendingDeletes];
+        return [...this.done, ...this.leftOver()];
     }
 
     private remove(resource: ResourceState | undefined): void {
+        if (!resource) return;
         for (const list of [this.done, this.untouched, this.pendingDeletes]) {
-            const index = resource ? list.indexOf(resource) : -1;
+            const index = list.indexOf(resource);
             if (index >= 0) list.splice(index, 1);
         }
     }

@@ -24,10 +24,9 @@ export function urnName(urn: string): string {
     return urn.split("::").slice(3).join("::");
 }
 
-/** A provider reference is "<provider urn>::<provider id>". */
-export function splitProviderReference(reference: string): { urn: string; id: string } {
-    const separator = reference.lastIndexOf("::");
-    return { urn: reference.slice(0, separator), id: reference.slice(separator + 2) };
+/** The provider URN of a provider reference, "<provider urn>::<provider id>". */
+export function referencedProviderUrn(reference: string): string {
+    return reference.slice(0, reference.lastIndexOf("::"));
 }
 
 /** The package a type token belongs to ("pulumi-nodejs" for "pulumi-nodejs:dynamic:Resource"). */
