@@ -16,8 +16,13 @@ export interface ServiceRequest {
 export interface ServiceResponse {
   status: number;
   headers?: Record<string, string>;
-  /** Serialized as JSON; undefined sends an empty body. */
+  /** Serialized as JSON; undefined sends an empty body; JsonBytes are sent as they are. */
   body?: unknown;
+}
+
+/** A body serialized already (UTF-8 JSON), for responses built from JSON kept between requests. */
+export class JsonBytes {
+  constructor(readonly bytes: Buffer) {}
 }
 
 export interface EmulatedService {

@@ -3,7 +3,7 @@ import type { AddressInfo, Socket } from "node:net";
 import { randomBytes } from "node:crypto";
 import { readFileSync } from "node:fs";
 import { createChatService } from "../chat";
-import type { ServiceResponse } from "../service";
+import { JsonBytes, type ServiceResponse } from "../service";
 import { createCrmService, type CrmService } from "../crm/service";
 import { parseFixtures, type ReadOnlyFixtures } from "../crm/fixtures";
 import { CredentialStore, DEFAULT_ACCOUNT, PERMISSIONS } from "./credentials";
@@ -242,9 +242,10 @@ async function readBody(req: IncomingMessage): Promise<Buffer | undefined> {
 }
 
 function send(res: ServerResponse, response: ServiceResponse): void {
-  const payload = response.body === undefined ? "" : JSON.stringify(response.body);
+  const { body } = response;
+  const payload = body === undefined ? "" : body instanceof JsonBytes ? body.bytes : JSON.stringify(body);
   const headers: Record<string, string | number> = { ...response.headers, "Content-Length": Buffer.byteLength(payload) };
-  if (payload) headers["Content-Type"] = "application/json; charset=utf-8";
+  if (payload.length > 0) headers["Content-Type"] = "application/json; charset=utf-8";
   res.writeHead(response.status, headers);
   res.end(payload);
 }

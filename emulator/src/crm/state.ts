@@ -140,9 +140,15 @@ export interface RecordRow extends Row {
   updatedTimestamp: string;
 }
 
+/** The key account names are compared by: the service's collation ignores case. */
+export function accountNameKey(account: { name: string }): string {
+  return account.name.toLowerCase();
+}
+
 export function createTables() {
   return {
-    accounts: new Table<AccountRow>(),
+    // Account names are unique regardless of case: indexed so a create need not scan every account.
+    accounts: new Table<AccountRow>({ keyOf: accountNameKey }),
     notes: new Table<NoteRow>(),
     contacts: new Table<ContactRow>(),
     accountContacts: new Table<AccountContactRow>(),

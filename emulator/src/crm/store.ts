@@ -9,20 +9,47 @@ export interface TableSnapshot<T> {
   rows: T[];
 }
 
+export interface TableOptions<T> {
+  /**
+   * A lookup key the table indexes its rows by (several rows may share one), so that
+   * withKey answers without a scan. Rows must change their key only through update().
+   */
+  keyOf?(row: T): string;
+}
+
 export class Table<T extends Row> {
   private rows = new Map<string, T>();
   private nextId = 1;
+  /** key -> ids of the rows with that key; empty without options.keyOf. */
+  private byKey = new Map<string, Set<string>>();
+
+  constructor(private readonly options: TableOptions<T> = {}) {}
 
   insert(fields: Omit<T, "id">): T {
-    const row = { ...fields, id: String(this.nextId++) } as T;
-    this.rows.set(row.id, row);
-    return row;
+    return this.put({ ...fields, id: String(this.nextId++) } as T);
   }
 
   /** Stores a row whose id the caller chose (custom objects use UUIDs). */
   put(row: T): T {
+    const previous = this.rows.get(row.id);
+    if (previous) this.unindex(previous);
     this.rows.set(row.id, row);
+    this.index(row);
     return row;
+  }
+
+  /** Changes a stored row in place, keeping the key index in step. */
+  update(row: T, changes: Partial<Omit<T, "id">>): T {
+    this.unindex(row);
+    Object.assign(row, changes);
+    this.index(row);
+    return row;
+  }
+
+  /** Rows whose options.keyOf is this key, in no particular order. */
+  withKey(key: string): T[] {
+    const ids = this.byKey.get(key);
+    return ids ? [...ids].map((id) => this.rows.get(id)!) : [];
   }
 
   get(id: string | undefined): T | undefined {
@@ -44,6 +71,8 @@ export class Table<T extends Row> {
   }
 
   delete(id: string): boolean {
+    const row = this.rows.get(id);
+    if (row) this.unindex(row);
     return this.rows.delete(id);
   }
 
@@ -53,6 +82,7 @@ export class Table<T extends Row> {
 
   clear(): void {
     this.rows.clear();
+    this.byKey.clear();
     this.nextId = 1;
   }
 
@@ -62,7 +92,26 @@ export class Table<T extends Row> {
 
   restore(snapshot: TableSnapshot<T>): void {
     this.rows = new Map(snapshot.rows.map((row) => [row.id, row]));
+    this.byKey.clear();
+    for (const row of this.rows.values()) this.index(row);
     this.nextId = snapshot.nextId;
+  }
+
+  private index(row: T): void {
+    if (!this.options.keyOf) return;
+    const key = this.options.keyOf(row);
+    const ids = this.byKey.get(key);
+    if (ids) ids.add(row.id);
+    else this.byKey.set(key, new Set([row.id]));
+  }
+
+  private unindex(row: T): void {
+    if (!this.options.keyOf) return;
+    const key = this.options.keyOf(row);
+    const ids = this.byKey.get(key);
+    if (!ids) return;
+    ids.delete(row.id);
+    if (ids.size === 0) this.byKey.delete(key);
   }
 }
 

@@ -2,6 +2,7 @@ import { attributesOf, created, fieldError, orNoResult, ok, optionalString, requ
 import { equals } from "../collections";
 import type { CrmContext } from "../context";
 import type { Route } from "../router";
+import { deleteRoute, linksOf, listRoute } from "./shared";
 import type { AccountContactRow } from "../state";
 import { listOf } from "../store";
 import { isoTimestamp } from "../time";
@@ -12,18 +13,15 @@ export function accountContactRoutes(crm: CrmContext): Route[] {
   const kind = crm.kinds.register<AccountContactRow>({
     singular: "accountContact",
     plural: "accountContacts",
-    present: (row, req) => {
-      const url = `${req.baseUrl}/accountContacts/${row.id}`;
-      return {
-        account: row.account,
-        contact: row.contact,
-        jobTitle: row.jobTitle,
-        createdTimestamp: isoTimestamp(row.createdMs),
-        updatedTimestamp: isoTimestamp(row.updatedMs),
-        links: { account: `${url}/account`, contact: `${url}/contact` },
-        id: row.id,
-      };
-    },
+    present: (row, req) => ({
+      account: row.account,
+      contact: row.contact,
+      jobTitle: row.jobTitle,
+      createdTimestamp: isoTimestamp(row.createdMs),
+      updatedTimestamp: isoTimestamp(row.updatedMs),
+      links: linksOf(req, "accountContacts", row.id, ["account", "contact"]),
+      id: row.id,
+    }),
     relations: {
       account: { kind: "accounts", many: false, related: (row) => listOf(accounts.get(row.account)) },
       contact: { kind: "contacts", many: false, related: (row) => listOf(contacts.get(row.contact)) },
@@ -63,12 +61,7 @@ export function accountContactRoutes(crm: CrmContext): Route[] {
         return created(echoIds(crm.kinds.one(req, kind, row), attrs));
       },
     },
-    {
-      method: "GET",
-      pattern: "/accountContacts",
-      handle: (req) =>
-        ok(crm.kinds.list(req, kind, accountContacts.all(), { filters: { contact: equals("contact"), account: equals("account") } })),
-    },
+    listRoute(crm, kind, () => accountContacts.all(), { filters: { contact: equals("contact"), account: equals("account") } }),
     { method: "GET", pattern: "/accountContacts/:id", handle: (req) => ok({ ...crm.kinds.one(req, kind, find(req.params.id)), meta: {} }) },
     {
       method: "PUT",
@@ -84,13 +77,6 @@ export function accountContactRoutes(crm: CrmContext): Route[] {
         return ok(crm.kinds.one(req, kind, row));
       },
     },
-    {
-      method: "DELETE",
-      pattern: "/accountContacts/:id",
-      handle: (req) => {
-        accountContacts.delete(find(req.params.id).id);
-        return ok({});
-      },
-    },
+    deleteRoute(kind, find, (row) => accountContacts.delete(row.id)),
   ];
 }

@@ -3,7 +3,8 @@ import type { CrmContext } from "../context";
 import type { Document } from "../kinds";
 import { checkAccountFields, saveAccountFields, type FieldValueWrite } from "./customFields";
 import type { Route } from "../router";
-import type { AccountRow } from "../state";
+import { deleteRoute, linksOf, listRoute, readRoute } from "./shared";
+import { accountNameKey, type AccountRow } from "../state";
 import { isoTimestamp } from "../time";
 
 export function accountRoutes(crm: CrmContext): Route[] {
@@ -21,12 +22,11 @@ export function accountRoutes(crm: CrmContext): Route[] {
       };
       // The service answers an empty links array for a single account, counts and links in lists.
       if (view === "single") return { ...base, links: [], id: row.id };
-      const url = `${req.baseUrl}/accounts/${row.id}`;
       return {
         ...base,
         contactCount: String(accountContacts.where((ac) => ac.account === row.id).length),
         dealCount: "0",
-        links: { notes: `${url}/notes`, accountCustomFieldData: `${url}/accountCustomFieldData`, accountContacts: `${url}/accountContacts` },
+        links: linksOf(req, "accounts", row.id, ["notes", "accountCustomFieldData", "accountContacts"]),
         id: row.id,
       };
     },
@@ -43,7 +43,7 @@ export function accountRoutes(crm: CrmContext): Route[] {
 
   /** Names are unique regardless of case, as the service's collation compares them. */
   const checkNameFree = (name: string, exceptId?: string): void => {
-    const taken = accounts.find((a) => a.id !== exceptId && a.name.toLowerCase() === name.toLowerCase());
+    const taken = accounts.withKey(accountNameKey({ name })).some((a) => a.id !== exceptId);
     if (taken) throw unprocessable(fieldError("duplicate", "name", `An account with the name "${name}" already exists.`));
   };
 
@@ -80,16 +80,11 @@ export function accountRoutes(crm: CrmContext): Route[] {
         return created(withFields(crm.kinds.one(req, kind, account), account, fields));
       },
     },
-    {
-      method: "GET",
-      pattern: "/accounts",
-      handle: (req) => {
-        const search = req.query.get("search")?.toLowerCase();
-        const rows = search ? accounts.where((a) => a.name.toLowerCase().includes(search)) : accounts.all();
-        return ok(crm.kinds.list(req, kind, rows));
-      },
-    },
-    { method: "GET", pattern: "/accounts/:id", handle: (req) => ok(crm.kinds.one(req, kind, find(req.params.id))) },
+    listRoute(crm, kind, (req) => {
+      const search = req.query.get("search")?.toLowerCase();
+      return search ? accounts.where((a) => a.name.toLowerCase().includes(search)) : accounts.all();
+    }),
+    readRoute(crm, kind, find),
     {
       method: "PUT",
       pattern: "/accounts/:id",
@@ -101,18 +96,11 @@ export function accountRoutes(crm: CrmContext): Route[] {
         checkNameFree(name, account.id);
         const accountUrl = attrs.accountUrl === undefined ? account.accountUrl : (optionalString(attrs, "accountUrl") ?? null);
         const fields = checkAccountFields(crm, attrs.fields);
-        Object.assign(account, { name, accountUrl, updatedMs: crm.now() });
+        accounts.update(account, { name, accountUrl, updatedMs: crm.now() });
         return ok(withFields(crm.kinds.one(req, kind, account), account, fields));
       },
     },
-    {
-      method: "DELETE",
-      pattern: "/accounts/:id",
-      handle: (req) => {
-        remove(find(req.params.id));
-        return ok({});
-      },
-    },
+    deleteRoute(kind, find, remove),
     {
       method: "DELETE",
       pattern: "/accounts/bulk_delete",

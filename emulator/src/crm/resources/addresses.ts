@@ -1,6 +1,7 @@
 import { attributesOf, fieldError, flagOf, idOf, ok, orNoResult, optionalString, unprocessable, type Attributes, type CrmRequest } from "../api";
 import type { CrmContext } from "../context";
 import type { Route } from "../router";
+import { deleteRoute, linksOf, listRoute, readRoute } from "./shared";
 import type { AddressAssociationRow, AddressRow } from "../state";
 import type { Table } from "../store";
 
@@ -30,23 +31,20 @@ export function addressRoutes(crm: CrmContext): Route[] {
   const kind = crm.kinds.register<AddressRow>({
     singular: "address",
     plural: "addresses",
-    present: (row, req) => {
-      const url = `${req.baseUrl}/addresses/${row.id}`;
-      return {
-        companyName: row.companyName,
-        address1: row.address1,
-        address2: row.address2,
-        city: row.city,
-        state: row.state,
-        district: row.district,
-        zip: row.zip,
-        country: row.country,
-        allgroup: row.allgroup,
-        isDefault: String(row.isDefault),
-        links: { addressGroup: `${url}/addressGroup`, addressList: `${url}/addressList`, forms: `${url}/forms` },
-        id: row.id,
-      };
-    },
+    present: (row, req) => ({
+      companyName: row.companyName,
+      address1: row.address1,
+      address2: row.address2,
+      city: row.city,
+      state: row.state,
+      district: row.district,
+      zip: row.zip,
+      country: row.country,
+      allgroup: row.allgroup,
+      isDefault: String(row.isDefault),
+      links: linksOf(req, "addresses", row.id, ["addressGroup", "addressList", "forms"]),
+      id: row.id,
+    }),
   });
 
   const find = (id: string): AddressRow => orNoResult(addresses.get(id), "Address", id);
@@ -137,8 +135,8 @@ export function addressRoutes(crm: CrmContext): Route[] {
         return ok({ address: { ...echoed, country: numericCountry(row.country), links: presented.links, id: row.id } });
       },
     },
-    { method: "GET", pattern: "/addresses", handle: (req) => ok(crm.kinds.list(req, kind, addresses.all())) },
-    { method: "GET", pattern: "/addresses/:id", handle: (req) => ok(crm.kinds.one(req, kind, find(req.params.id))) },
+    listRoute(crm, kind, () => addresses.all()),
+    readRoute(crm, kind, find),
     {
       method: "PUT",
       pattern: "/addresses/:id",
@@ -152,16 +150,10 @@ export function addressRoutes(crm: CrmContext): Route[] {
         return ok(crm.kinds.one(req, kind, row));
       },
     },
-    {
-      method: "DELETE",
-      pattern: "/addresses/:id",
-      handle: (req) => {
-        const row = find(req.params.id);
-        for (const table of [addressGroups, addressLists]) for (const a of table.where((a) => a.addressId === row.id)) table.delete(a.id);
-        addresses.delete(row.id);
-        return ok({});
-      },
-    },
+    deleteRoute(kind, find, (row) => {
+      for (const table of [addressGroups, addressLists]) for (const a of table.where((a) => a.addressId === row.id)) table.delete(a.id);
+      addresses.delete(row.id);
+    }),
     {
       method: "GET",
       pattern: "/addresses/:id/addressGroup",

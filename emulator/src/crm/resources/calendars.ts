@@ -2,6 +2,7 @@ import { randomBytes } from "node:crypto";
 import { attributesOf, fieldError, flagOf, ok, orNoResult, requiredString, unprocessable, type Attributes } from "../api";
 import type { CrmContext } from "../context";
 import type { Route } from "../router";
+import { deleteRoute, linksOf, listRoute, readRoute } from "./shared";
 import type { CalendarRow } from "../state";
 import { isoTimestamp } from "../time";
 
@@ -13,20 +14,17 @@ export function calendarRoutes(crm: CrmContext): Route[] {
   const kind = crm.kinds.register<CalendarRow>({
     singular: "calendar",
     plural: "calendars",
-    present: (row, req) => {
-      const url = `${req.baseUrl}/calendars/${row.id}`;
-      return {
-        userid: "1",
-        title: row.title,
-        type: row.type,
-        token: row.token,
-        notification: String(row.notification),
-        cdate: isoTimestamp(row.createdMs),
-        mdate: isoTimestamp(row.updatedMs),
-        links: { calendarRels: `${url}/calendarRels`, calendarUsers: `${url}/calendarUsers` },
-        id: row.id,
-      };
-    },
+    present: (row, req) => ({
+      userid: "1",
+      title: row.title,
+      type: row.type,
+      token: row.token,
+      notification: String(row.notification),
+      cdate: isoTimestamp(row.createdMs),
+      mdate: isoTimestamp(row.updatedMs),
+      links: linksOf(req, "calendars", row.id, ["calendarRels", "calendarUsers"]),
+      id: row.id,
+    }),
   });
 
   const find = (id: string): CalendarRow => orNoResult(calendars.get(id), "Calendar", id);
@@ -64,8 +62,8 @@ export function calendarRoutes(crm: CrmContext): Route[] {
         return writeResponse(req, row);
       },
     },
-    { method: "GET", pattern: "/calendars", handle: (req) => ok(crm.kinds.list(req, kind, calendars.all())) },
-    { method: "GET", pattern: "/calendars/:id", handle: (req) => ok(crm.kinds.one(req, kind, find(req.params.id))) },
+    listRoute(crm, kind, () => calendars.all()),
+    readRoute(crm, kind, find),
     {
       method: "PUT",
       pattern: "/calendars/:id",
@@ -79,13 +77,6 @@ export function calendarRoutes(crm: CrmContext): Route[] {
         return writeResponse(req, row);
       },
     },
-    {
-      method: "DELETE",
-      pattern: "/calendars/:id",
-      handle: (req) => {
-        calendars.delete(find(req.params.id).id);
-        return ok({});
-      },
-    },
+    deleteRoute(kind, find, (row) => calendars.delete(row.id)),
   ];
 }

@@ -2,6 +2,7 @@ import { createHash } from "node:crypto";
 import { attributesOf, created, fieldError, orNoResult, ok, optionalString, requiredString, unprocessable, type Attributes } from "../api";
 import type { CrmContext } from "../context";
 import type { Route } from "../router";
+import { deleteRoute, linksOf, listRoute, readRoute } from "./shared";
 import type { ContactRow } from "../state";
 import { isoTimestamp } from "../time";
 
@@ -39,29 +40,26 @@ export function contactRoutes(crm: CrmContext): Route[] {
   const kind = crm.kinds.register<ContactRow>({
     singular: "contact",
     plural: "contacts",
-    present: (row, req) => {
-      const url = `${req.baseUrl}/contacts/${row.id}`;
-      return {
-        cdate: isoTimestamp(row.createdMs),
-        email: row.email,
-        email_empty: false,
-        phone: row.phone,
-        firstName: row.firstName,
-        lastName: row.lastName,
-        orgid: "0",
-        orgname: "",
-        deleted: "0",
-        anonymized: "0",
-        udate: isoTimestamp(row.updatedMs),
-        links: Object.fromEntries(CONTACT_LINKS.map((name) => [name, `${url}/${name}`])),
-        // The service's hash identifies the contact in tracking links; any stable digest will do.
-        hash: createHash("md5").update(row.email.toLowerCase()).digest("hex"),
-        // Ids of the contact's custom field values; the emulator stores none.
-        fieldValues: [],
-        id: row.id,
-        organization: "",
-      };
-    },
+    present: (row, req) => ({
+      cdate: isoTimestamp(row.createdMs),
+      email: row.email,
+      email_empty: false,
+      phone: row.phone,
+      firstName: row.firstName,
+      lastName: row.lastName,
+      orgid: "0",
+      orgname: "",
+      deleted: "0",
+      anonymized: "0",
+      udate: isoTimestamp(row.updatedMs),
+      links: linksOf(req, "contacts", row.id, CONTACT_LINKS),
+      // The service's hash identifies the contact in tracking links; any stable digest will do.
+      hash: createHash("md5").update(row.email.toLowerCase()).digest("hex"),
+      // Ids of the contact's custom field values; the emulator stores none.
+      fieldValues: [],
+      id: row.id,
+      organization: "",
+    }),
     relations: {
       accountContacts: { kind: "accountContacts", many: true, related: (row) => accountContacts.where((ac) => ac.contact === row.id) },
     },
@@ -96,27 +94,16 @@ export function contactRoutes(crm: CrmContext): Route[] {
         return isNew ? created(document) : ok(document);
       },
     },
-    {
-      method: "GET",
-      pattern: "/contacts",
-      handle: (req) => {
-        const email = (req.query.get("email") ?? req.query.get("filters[email]"))?.toLowerCase();
-        const rows = email ? contacts.where((c) => c.email.toLowerCase() === email) : contacts.all();
-        return ok(crm.kinds.list(req, kind, rows));
-      },
-    },
-    { method: "GET", pattern: "/contacts/:id", handle: (req) => ok(crm.kinds.one(req, kind, find(req.params.id))) },
-    {
-      method: "DELETE",
-      pattern: "/contacts/:id",
-      handle: (req) => {
-        const contact = find(req.params.id);
-        for (const ac of accountContacts.where((ac) => ac.contact === contact.id)) accountContacts.delete(ac.id);
-        for (const note of notes.where((n) => n.reltype === "Subscriber" && n.relid === contact.id)) notes.delete(note.id);
-        contacts.delete(contact.id);
-        return ok({});
-      },
-    },
+    listRoute(crm, kind, (req) => {
+      const email = (req.query.get("email") ?? req.query.get("filters[email]"))?.toLowerCase();
+      return email ? contacts.where((c) => c.email.toLowerCase() === email) : contacts.all();
+    }),
+    readRoute(crm, kind, find),
+    deleteRoute(kind, find, (contact) => {
+      for (const ac of accountContacts.where((ac) => ac.contact === contact.id)) accountContacts.delete(ac.id);
+      for (const note of notes.where((n) => n.reltype === "Subscriber" && n.relid === contact.id)) notes.delete(note.id);
+      contacts.delete(contact.id);
+    }),
   ];
 }
 

@@ -15,6 +15,7 @@ import {
 import { equals } from "../collections";
 import { requirePermission, type CrmContext } from "../context";
 import type { Route } from "../router";
+import { linksOf } from "./shared";
 import type { FieldDataRow, FieldMetaRow } from "../state";
 import { listOf } from "../store";
 import { sqlTimestamp } from "../time";
@@ -50,28 +51,25 @@ export function customFieldRoutes(crm: CrmContext): Route[] {
       ...(view === "list" ? { personalization: "", knownFieldId: null, hideFieldFlag: 0 } : {}),
       createdTimestamp: sqlTimestamp(row.createdMs),
       updatedTimestamp: sqlTimestamp(row.updatedMs),
-      links: { accountCustomFieldData: `${req.baseUrl}/accountCustomFieldMeta/${row.id}/accountCustomFieldData` },
+      links: linksOf(req, "accountCustomFieldMeta", row.id, ["accountCustomFieldData"]),
     }),
   });
 
   const dataKind = crm.kinds.register<FieldDataRow>({
     singular: "accountCustomFieldDatum",
     plural: "accountCustomFieldData",
-    present: (row, req) => {
-      const url = `${req.baseUrl}/accountCustomFieldData/${row.id}`;
-      return {
-        id: row.id,
-        // The service answers these ids as numbers, unlike most ids.
-        accountCustomFieldMetumId: Number(row.customFieldId),
-        accountId: Number(row.accountId),
-        customFieldId: Number(row.customFieldId),
-        createdTimestamp: sqlTimestamp(row.createdMs),
-        updatedTimestamp: sqlTimestamp(row.updatedMs),
-        fieldValue: row.fieldValue,
-        ...(row.fieldCurrency === null ? {} : { fieldCurrency: row.fieldCurrency }),
-        links: { account: `${url}/account`, accountCustomFieldMetum: `${url}/accountCustomFieldMetum` },
-      };
-    },
+    present: (row, req) => ({
+      id: row.id,
+      // The service answers these ids as numbers, unlike most ids.
+      accountCustomFieldMetumId: Number(row.customFieldId),
+      accountId: Number(row.accountId),
+      customFieldId: Number(row.customFieldId),
+      createdTimestamp: sqlTimestamp(row.createdMs),
+      updatedTimestamp: sqlTimestamp(row.updatedMs),
+      fieldValue: row.fieldValue,
+      ...(row.fieldCurrency === null ? {} : { fieldCurrency: row.fieldCurrency }),
+      links: linksOf(req, "accountCustomFieldData", row.id, ["account", "accountCustomFieldMetum"]),
+    }),
     relations: {
       account: { kind: "accounts", many: false, related: (row) => listOf(accounts.get(row.accountId)) },
       accountCustomFieldMetum: { kind: "accountCustomFieldMeta", many: false, related: (row) => listOf(fieldMeta.get(row.customFieldId)) },

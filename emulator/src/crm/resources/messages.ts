@@ -1,6 +1,7 @@
 import { attributesOf, created, fieldError, ok, optionalString, orNoResult, requiredString, unprocessable, type Attributes } from "../api";
 import type { CrmContext } from "../context";
 import type { Route } from "../router";
+import { deleteRoute, linksOf, listRoute, readRoute } from "./shared";
 import type { MessageRow } from "../state";
 import { isoTimestamp } from "../time";
 import { isEmail } from "./contacts";
@@ -37,7 +38,7 @@ export function messageRoutes(crm: CrmContext): Route[] {
       hidden: "0",
       preview_mime: "",
       preview_data: "",
-      links: { user: `${req.baseUrl}/messages/${row.id}/user`, hyperlinks: `${req.baseUrl}/messages/${row.id}/hyperlinks` },
+      links: linksOf(req, "messages", row.id, ["user", "hyperlinks"]),
       id: row.id,
     }),
   });
@@ -91,8 +92,8 @@ export function messageRoutes(crm: CrmContext): Route[] {
         return created(crm.kinds.one(req, kind, row));
       },
     },
-    { method: "GET", pattern: "/messages", handle: (req) => ok(crm.kinds.list(req, kind, messages.all())) },
-    { method: "GET", pattern: "/messages/:id", handle: (req) => ok(crm.kinds.one(req, kind, find(req.params.id))) },
+    listRoute(crm, kind, () => messages.all()),
+    readRoute(crm, kind, find),
     {
       method: "PUT",
       pattern: "/messages/:id",
@@ -102,13 +103,6 @@ export function messageRoutes(crm: CrmContext): Route[] {
         return ok(crm.kinds.one(req, kind, row));
       },
     },
-    {
-      method: "DELETE",
-      pattern: "/messages/:id",
-      handle: (req) => {
-        messages.delete(find(req.params.id).id);
-        return ok({});
-      },
-    },
+    deleteRoute(kind, find, (row) => messages.delete(row.id)),
   ];
 }

@@ -1,6 +1,7 @@
 import { attributesOf, created, noResultFound, ok, orNoResult, requiredString, type CrmRequest } from "../api";
 import type { CrmContext } from "../context";
 import type { Route } from "../router";
+import { deleteRoute, linksOf, listRoute, readRoute } from "./shared";
 import type { AccountRow, NoteRow } from "../state";
 import { isoTimestamp } from "../time";
 
@@ -13,21 +14,18 @@ export function noteRoutes(crm: CrmContext): Route[] {
   const kind = crm.kinds.register<NoteRow>({
     singular: "note",
     plural: "notes",
-    present: (row, req) => {
-      const url = `${req.baseUrl}/notes/${row.id}`;
-      return {
-        cdate: isoTimestamp(row.createdMs),
-        id: row.id,
-        links: { activities: `${url}/activities`, mentions: `${url}/mentions`, notes: `${url}/notes`, owner: `${url}/owner`, user: `${url}/user` },
-        mdate: isoTimestamp(row.updatedMs),
-        note: row.note,
-        owner: { id: row.relid, type: OWNER_TYPES[row.reltype] ?? row.reltype.toLowerCase() },
-        relid: row.relid,
-        reltype: row.reltype,
-        user: "1",
-        userid: "1",
-      };
-    },
+    present: (row, req) => ({
+      cdate: isoTimestamp(row.createdMs),
+      id: row.id,
+      links: linksOf(req, "notes", row.id, ["activities", "mentions", "notes", "owner", "user"]),
+      mdate: isoTimestamp(row.updatedMs),
+      note: row.note,
+      owner: { id: row.relid, type: OWNER_TYPES[row.reltype] ?? row.reltype.toLowerCase() },
+      relid: row.relid,
+      reltype: row.reltype,
+      user: "1",
+      userid: "1",
+    }),
   });
 
   const findNote = (id: string): NoteRow => orNoResult(notes.get(id), "Note", id);
@@ -64,8 +62,8 @@ export function noteRoutes(crm: CrmContext): Route[] {
         return ok(withAccount(req, account, note));
       },
     },
-    { method: "GET", pattern: "/notes", handle: (req) => ok(crm.kinds.list(req, kind, notes.all())) },
-    { method: "GET", pattern: "/notes/:id", handle: (req) => ok(crm.kinds.one(req, kind, findNote(req.params.id))) },
+    listRoute(crm, kind, () => notes.all()),
+    readRoute(crm, kind, findNote),
     {
       method: "PUT",
       pattern: "/notes/:id",
@@ -76,13 +74,6 @@ export function noteRoutes(crm: CrmContext): Route[] {
         return ok(crm.kinds.one(req, kind, note));
       },
     },
-    {
-      method: "DELETE",
-      pattern: "/notes/:id",
-      handle: (req) => {
-        notes.delete(findNote(req.params.id).id);
-        return ok({});
-      },
-    },
+    deleteRoute(kind, findNote, (note) => notes.delete(note.id)),
   ];
 }

@@ -1,13 +1,53 @@
 import { ok, orNoResult } from "../api";
 import { equals } from "../collections";
 import type { CrmContext } from "../context";
+import type { Document } from "../kinds";
 import type { ReadOnlyFixtures } from "../fixtures";
 import type { Route } from "../router";
 import type { Row } from "../store";
+import { JsonBytes } from "../../service";
+import { linksOf } from "./shared";
 
 type FixtureRow = Row & Record<string, unknown>;
 
+const [OPEN_BRACKET, COMMA, CLOSE_BRACKET] = ["[", ",", "]"].map((text) => Buffer.from(text));
+
+/** UTF-8 JSON of each presented (cached, frozen) record, written once. */
+const jsonOfRecord = new WeakMap<FixtureRow, Buffer>();
+
+function recordJson(record: FixtureRow): Buffer {
+  let bytes = jsonOfRecord.get(record);
+  if (bytes === undefined) {
+    bytes = Buffer.from(JSON.stringify(record));
+    jsonOfRecord.set(record, bytes);
+  }
+  return bytes;
+}
+
+/**
+ * A list document as JSON.stringify writes it, with each listed record's JSON reused: the
+ * members in order, the collection's records joined by commas, everything else serialized here.
+ */
+function listJson(document: Document, plural: string): JsonBytes {
+  const parts: Buffer[] = [];
+  for (const [name, value] of Object.entries(document)) {
+    if (value === undefined) continue;
+    parts.push(Buffer.from(`${parts.length === 0 ? "{" : ","}${JSON.stringify(name)}:`));
+    if (name === plural) {
+      parts.push(OPEN_BRACKET);
+      (value as FixtureRow[]).forEach((record, index) => parts.push(...(index === 0 ? [] : [COMMA]), recordJson(record)));
+      parts.push(CLOSE_BRACKET);
+    } else {
+      parts.push(Buffer.from(JSON.stringify(value)));
+    }
+  }
+  parts.push(Buffer.from(parts.length === 0 ? "{}" : "}"));
+  return new JsonBytes(Buffer.concat(parts));
+}
+
 const AUTOMATION_LINKS = ["campaigns", "contactGoals", "contactAutomations", "blocks", "goals", "sms", "sitemessages"];
+/** Distinct base URLs (Host headers) whose presented records are kept. */
+const MAX_CACHED_BASE_URLS = 8;
 const CAMPAIGN_LINKS = ["user", "automation", "campaignMessage", "campaignMessages", "links", "campaignLists", "aggregateRevenues"];
 
 /** Automations and campaigns: data the API only reads, from a fixture file or generated. */
@@ -15,11 +55,32 @@ export function readOnlyRoutes(crm: CrmContext, fixtures: Required<ReadOnlyFixtu
   const automations = fixtures.automations as FixtureRow[];
   const campaigns = fixtures.campaigns as FixtureRow[];
 
-  /** Fixture records are stored as the service answers them; only links depend on the address asked. */
-  const withLinks = (collection: string, names: string[]) => (row: FixtureRow, req: { baseUrl: string }) => ({
-    ...row,
-    links: row.links ?? Object.fromEntries(names.map((name) => [name, `${req.baseUrl}/${collection}/${row.id}/${name}`])),
-  });
+  /**
+   * Fixture records are stored as the service answers them; only links depend on the address asked.
+   * They never change after load, so each record is presented once per base URL and reused.
+   */
+  const withLinks = (collection: string, names: string[]) => {
+    const byBaseUrl = new Map<string, WeakMap<FixtureRow, FixtureRow>>();
+    return (row: FixtureRow, req: { baseUrl: string }): FixtureRow => {
+      let presented = byBaseUrl.get(req.baseUrl);
+      if (!presented) {
+        // The base URL comes from the Host header: keep a few, not one per name a client makes up.
+        if (byBaseUrl.size >= MAX_CACHED_BASE_URLS) byBaseUrl.delete(byBaseUrl.keys().next().value!);
+        presented = new WeakMap();
+        byBaseUrl.set(req.baseUrl, presented);
+      }
+      let record = presented.get(row);
+      if (!record) {
+        // Frozen: the cached record is shared by every response that lists it.
+        record = Object.freeze({
+          ...row,
+          links: row.links ?? linksOf(req, collection, row.id, names),
+        });
+        presented.set(row, record);
+      }
+      return record;
+    };
+  };
   const automationKind = crm.kinds.register<FixtureRow>({ singular: "automation", plural: "automations", present: withLinks("automations", AUTOMATION_LINKS) });
   const campaignKind = crm.kinds.register<FixtureRow>({ singular: "campaign", plural: "campaigns", present: withLinks("campaigns", CAMPAIGN_LINKS) });
 
@@ -30,12 +91,13 @@ export function readOnlyRoutes(crm: CrmContext, fixtures: Required<ReadOnlyFixtu
     {
       method: "GET",
       pattern: "/automations",
-      handle: (req) => ok(crm.kinds.list(req, automationKind, automations, { meta: () => ({ starts, filtered: false, smsLogs: [] }) })),
+      handle: (req) =>
+        ok(listJson(crm.kinds.list(req, automationKind, automations, { meta: () => ({ starts, filtered: false, smsLogs: [] }) }), automationKind.plural)),
     },
     {
       method: "GET",
       pattern: "/campaigns",
-      handle: (req) => ok(crm.kinds.list(req, campaignKind, campaigns, { filters: { seriesid: equals("seriesid") } })),
+      handle: (req) => ok(listJson(crm.kinds.list(req, campaignKind, campaigns, { filters: { seriesid: equals("seriesid") } }), campaignKind.plural)),
     },
     {
       method: "GET",

@@ -1,0 +1,35 @@
+import { ok, type CrmRequest } from "../api";
+import type { CrmContext } from "../context";
+import type { Kind, ListOptions } from "../kinds";
+import type { Route } from "../router";
+import type { Row } from "../store";
+
+/** Route pieces most resources share. Each route's pattern is the kind's plural: "/calendars", "/calendars/:id". */
+
+/** The links object resources carry: {name: "<baseUrl>/<collection>/<id>/<name>"} for each name, in order. */
+export function linksOf(req: { baseUrl: string }, collection: string, id: string, names: readonly string[]): Record<string, string> {
+  const url = `${req.baseUrl}/${collection}/${id}`;
+  return Object.fromEntries(names.map((name) => [name, `${url}/${name}`]));
+}
+
+/** GET /<plural>: the rows, filtered, ordered and paged as the query asks. */
+export function listRoute<T extends Row>(crm: CrmContext, kind: Kind<T>, rows: (req: CrmRequest) => T[], options?: ListOptions<T>): Route {
+  return { method: "GET", pattern: `/${kind.plural}`, handle: (req) => ok(crm.kinds.list(req, kind, rows(req), options)) };
+}
+
+/** GET /<plural>/:id: the row alone, or a 404. */
+export function readRoute<T extends Row>(crm: CrmContext, kind: Kind<T>, find: (id: string) => T): Route {
+  return { method: "GET", pattern: `/${kind.plural}/:id`, handle: (req) => ok(crm.kinds.one(req, kind, find(req.params.id))) };
+}
+
+/** DELETE /<plural>/:id: removes the row (and whatever `remove` takes with it); the service answers {}. */
+export function deleteRoute<T extends Row>(kind: Kind<T>, find: (id: string) => T, remove: (row: T) => void): Route {
+  return {
+    method: "DELETE",
+    pattern: `/${kind.plural}/:id`,
+    handle: (req) => {
+      remove(find(req.params.id));
+      return ok({});
+    },
+  };
+}
