@@ -156,6 +156,23 @@ describe("emulator core", () => {
       }
     });
 
+    it("carries out a request whose answer it then loses (lost), unlike a reset", async () => {
+      const h = await startHarness({ faults: "lost=1", seed: 1 });
+      try {
+        await assert.rejects(h.api("POST", "/api/3/accounts", { account: { name: "Lost Answer" } }));
+        await h.api("POST", "/__emulator/faults", { spec: "reset=1" });
+        await assert.rejects(h.api("POST", "/api/3/accounts", { account: { name: "Never Made" } }));
+        await h.api("POST", "/__emulator/faults", { spec: "" });
+        const names = (await h.api("GET", "/api/3/accounts")).body.accounts.map((a: { name: string }) => a.name);
+        assert.deepEqual(names, ["Lost Answer"]);
+        const stats = (await h.api("GET", "/__emulator/stats")).body;
+        assert.equal(stats.byStatus.lost, 1);
+        assert.equal(stats.byStatus.reset, 1);
+      } finally {
+        await h.close();
+      }
+    });
+
     it("is configured and cleared at run time; injected 429s carry Retry-After", async () => {
       const h = await startHarness();
       try {
@@ -183,10 +200,11 @@ describe("emulator core", () => {
     });
 
     it("parses and rejects specs", () => {
-      assert.deepEqual(parseFaultSpec("429=0.2,503=0.1,reset=0.05,latency=50-200"), {
+      assert.deepEqual(parseFaultSpec("429=0.2,503=0.1,reset=0.05,lost=0.05,latency=50-200"), {
         rate429: 0.2,
         rate503: 0.1,
         rateReset: 0.05,
+        rateLost: 0.05,
         latencyMs: { min: 50, max: 200 },
       });
       assert.throws(() => parseFaultSpec("429=2"), /between 0 and 1/);

@@ -20,7 +20,7 @@ export interface EmulatorOptions {
   token?: string;
   /** Requests per second per account; default 5, 0 turns the limit off. */
   rateLimit?: number;
-  /** e.g. "429=0.2,503=0.1,reset=0.05,latency=50-200". */
+  /** e.g. "429=0.2,503=0.1,reset=0.05,lost=0.05,latency=50-200"; lost carries the request out, then drops the answer. */
   faults?: string;
   seed?: number;
   /** JSON file {automations: [...], campaigns: [...]} replacing the generated read-only data. */
@@ -159,8 +159,10 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
     const retryAfter = limiter.admit(credential.account);
     if (retryAfter > 0) return finish(tooManyRequests(retryAfter));
 
+    let lostAfterWork = false;
     if (faults.active) {
       const decision = faults.next();
+      lostAfterWork = decision.outcome === "lost";
       if (decision.latencyMs > 0) await new Promise((resolve) => setTimeout(resolve, decision.latencyMs));
       if (decision.outcome === "reset") {
         stats.record(route, "reset");
@@ -173,6 +175,12 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
 
     const response = await mount.service.handle({ method, path, query: url.searchParams, headers: req.headers, rawBody, token });
     if (MUTATING_METHODS.has(method) && response.status < 400) stateFile?.markDirty();
+    // The work is done but the answer never arrives: what a client cannot tell from a reset before it.
+    if (lostAfterWork) {
+      stats.record(route, "lost");
+      req.socket.destroy();
+      return;
+    }
     finish(response);
   };
 

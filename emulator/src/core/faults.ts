@@ -6,19 +6,31 @@ export interface FaultSpec {
   rate429: number;
   rate503: number;
   rateReset: number;
+  /** The request is carried out, then the connection is dropped without an answer. */
+  rateLost: number;
   latencyMs?: { min: number; max: number };
 }
 
-export type FaultOutcome = "none" | "reset" | 429 | 503;
+export type FaultOutcome = "none" | "reset" | "lost" | 429 | 503;
 
 export interface FaultDecision {
   latencyMs: number;
   outcome: FaultOutcome;
 }
 
-export const NO_FAULTS: FaultSpec = { rate429: 0, rate503: 0, rateReset: 0 };
+export const NO_FAULTS: FaultSpec = { rate429: 0, rate503: 0, rateReset: 0, rateLost: 0 };
 
-/** Parses "429=0.2,503=0.1,reset=0.05,latency=50-200"; an empty spec means no faults. */
+/** The rated outcomes, in the order their shares of a draw are laid out. */
+const RATED: ReadonlyArray<{ key: string; rate: "rate429" | "rate503" | "rateReset" | "rateLost"; outcome: FaultOutcome }> = [
+  { key: "429", rate: "rate429", outcome: 429 },
+  { key: "503", rate: "rate503", outcome: 503 },
+  { key: "reset", rate: "rateReset", outcome: "reset" },
+  { key: "lost", rate: "rateLost", outcome: "lost" },
+];
+
+const totalRate = (spec: FaultSpec) => RATED.reduce((sum, { rate }) => sum + spec[rate], 0);
+
+/** Parses "429=0.2,503=0.1,reset=0.05,lost=0.05,latency=50-200"; an empty spec means no faults. */
 export function parseFaultSpec(spec: string): FaultSpec {
   const parsed: FaultSpec = { ...NO_FAULTS };
   for (const part of spec.split(",").map((p) => p.trim()).filter(Boolean)) {
@@ -35,12 +47,11 @@ export function parseFaultSpec(spec: string): FaultSpec {
     }
     const rate = Number(value);
     if (!Number.isFinite(rate) || rate < 0 || rate > 1) throw new Error(`fault rate for ${key} must be between 0 and 1, got "${value}"`);
-    if (key === "429") parsed.rate429 = rate;
-    else if (key === "503") parsed.rate503 = rate;
-    else if (key === "reset") parsed.rateReset = rate;
-    else throw new Error(`unknown fault "${key}" (expected 429, 503, reset or latency)`);
+    const rated = RATED.find((entry) => entry.key === key);
+    if (!rated) throw new Error(`unknown fault "${key}" (expected 429, 503, reset, lost or latency)`);
+    parsed[rated.rate] = rate;
   }
-  if (parsed.rate429 + parsed.rate503 + parsed.rateReset > 1) throw new Error("fault rates add up to more than 1");
+  if (totalRate(parsed) > 1) throw new Error("fault rates add up to more than 1");
   return parsed;
 }
 
@@ -54,20 +65,20 @@ export class FaultInjector {
   }
 
   get active(): boolean {
-    const { rate429, rate503, rateReset, latencyMs } = this.spec;
-    return rate429 + rate503 + rateReset > 0 || latencyMs !== undefined;
+    return totalRate(this.spec) > 0 || this.spec.latencyMs !== undefined;
   }
 
   /** Always draws twice so the outcome of request N depends only on the seed and N. */
   next(): FaultDecision {
     const outcomeDraw = this.random();
     const latencyDraw = this.random();
-    const { rate429, rate503, rateReset, latencyMs } = this.spec;
+    const { latencyMs } = this.spec;
     const latency = latencyMs ? Math.round(latencyMs.min + latencyDraw * (latencyMs.max - latencyMs.min)) : 0;
-    let outcome: FaultOutcome = "none";
-    if (outcomeDraw < rate429) outcome = 429;
-    else if (outcomeDraw < rate429 + rate503) outcome = 503;
-    else if (outcomeDraw < rate429 + rate503 + rateReset) outcome = "reset";
-    return { latencyMs: latency, outcome };
+    let threshold = 0;
+    for (const { rate, outcome } of RATED) {
+      threshold += this.spec[rate];
+      if (outcomeDraw < threshold) return { latencyMs: latency, outcome };
+    }
+    return { latencyMs: latency, outcome: "none" };
   }
 }

@@ -13,8 +13,8 @@ export class RequestStats {
     return { requests: 0, byRoute: {}, byStatus: {}, byRouteAndStatus: {} };
   }
 
-  /** status is the HTTP status, or "reset" for a connection dropped without a response. */
-  record(route: string, status: number | "reset"): void {
+  /** status is the HTTP status, "reset" for a connection dropped before the work, "lost" for one dropped after it. */
+  record(route: string, status: number | "reset" | "lost"): void {
     const key = String(status);
     const report = this.report;
     report.requests += 1;
