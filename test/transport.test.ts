@@ -150,7 +150,7 @@ describe("transport", () => {
     const s = await serve((_req, res) => sendJson(res, 503, { message: "unavailable" }));
     await assert.rejects(
       new Transport(endpoint(s)).call({ method: "POST", path: "/accounts", body: {} }, { resource: "test" }),
-      /the service answered 503/,
+      /the service answered 503: unavailable; it may have taken effect on the service anyway: check there before running it again\.$/,
     );
     assert.equal(s.requests.length, 1);
   });

@@ -89,11 +89,14 @@ export async function create(props: Record<string, unknown>): Promise<pulumi.dyn
   const client = new ServiceClient(chatService, resource);
   // No recover: the service has no way to find a run again, so a run that may have
   // started is reported rather than started twice.
-  const response = await client.call({
-    method: "POST",
-    path: `/channel/${chatChannel(resource)}/flow/${inputs.flowId}/run`,
-    body: { execute_for: "LIST", has_priority: inputs.hasPriority, contact_list: inputs.contacts.map(serviceContact) },
-  });
+  const response = await client.call(
+    {
+      method: "POST",
+      path: `/channel/${chatChannel(resource)}/flow/${inputs.flowId}/run`,
+      body: { execute_for: "LIST", has_priority: inputs.hasPriority, contact_list: inputs.contacts.map(serviceContact) },
+    },
+    { advice: { unconfirmed: "the run may have started anyway: check the flow's executions before `pulumi up` starts another" } },
+  );
   const execution = response.body as FlowExecution;
   return { id: execution.id, outs: { ...inputs, executionId: execution.id, createdOn: execution.created_on } };
 }

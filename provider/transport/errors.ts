@@ -33,7 +33,10 @@ export class ServiceError extends Error implements FailureDetail {
 export interface CallContext {
   /** e.g. `crm.Account "Acme"`. */
   resource: string;
-  /** Advice keyed by service code (`duplicate`) or status (`404`), overriding the defaults. */
+  /**
+   * Advice keyed by service code (`duplicate`), status (`404`) or `unconfirmed` (a
+   * create that may have taken effect although it failed), overriding the defaults.
+   */
   advice?: Record<string, string>;
 }
 
@@ -45,10 +48,11 @@ const defaultAdvice: Record<string, string> = {
   "422": "correct the value and run the update again",
   "429": "the account's rate limit was still exceeded after retrying; lower crm:requestsPerSecond or try again later",
   network: "check the service address and network, then try again",
+  unconfirmed: "it may have taken effect on the service anyway: check there before running it again",
   server: "the service failed; try again later",
 };
 
-export function describeFailure(context: CallContext, failure: FailureDetail): ServiceError {
+export function describeFailure(context: CallContext, failure: FailureDetail, unconfirmed = false): ServiceError {
   const status = failure.status;
   const what = status === undefined ? "the request did not complete" : `the service answered ${status}`;
   const code = failure.code ? ` (${failure.code})` : "";
@@ -56,7 +60,9 @@ export function describeFailure(context: CallContext, failure: FailureDetail): S
   const detail = failure.detail ? `: ${trimPeriod(failure.detail)}` : "";
   const advice =
     (failure.code && context.advice?.[failure.code]) ??
-    (status !== undefined ? context.advice?.[String(status)] ?? defaultAdvice[String(status)] : undefined) ??
+    (status !== undefined ? context.advice?.[String(status)] : undefined) ??
+    (unconfirmed ? context.advice?.unconfirmed ?? defaultAdvice.unconfirmed : undefined) ??
+    (status !== undefined ? defaultAdvice[String(status)] : undefined) ??
     (status === undefined ? defaultAdvice.network : defaultAdvice.server);
   return new ServiceError(`${context.resource}: ${what}${code}${field}${detail}; ${advice}.`, failure);
 }

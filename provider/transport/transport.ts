@@ -93,17 +93,18 @@ export class Transport {
         if (recovered) return recovered;
         if (decision.action === "recover-then-retry") continue;
       }
-      return this.finish(result, options);
+      return this.finish(result, options, !idempotent && mayHaveTakenEffect(outcome));
     }
   }
 
-  private finish(result: SendResult, options: CallOptions): HttpResponse {
+  /** The response, or the failure; `unconfirmed` when a create failed in a way that may have taken effect. */
+  private finish(result: SendResult, options: CallOptions, unconfirmed: boolean): HttpResponse {
     if (result.response) {
       const { status, body } = result.response;
       if ((status >= 200 && status < 300) || options.accept?.includes(status)) return result.response;
-      throw describeFailure(options, parseFailureBody(status, body));
+      throw describeFailure(options, parseFailureBody(status, body), unconfirmed);
     }
-    throw describeFailure(options, result.failure ?? {});
+    throw describeFailure(options, result.failure ?? {}, unconfirmed);
   }
 
   private async send(req: HttpRequest): Promise<SendResult> {

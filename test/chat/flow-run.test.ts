@@ -55,6 +55,22 @@ describe("chat.FlowRun provider", () => {
     await assert.rejects(flowRun.create(await checked({ flowId, contacts: [{ phone: "+15550100" }] })), /chat:channel must be a channel path segment/);
   });
 
+  it("reports a run whose answer was lost instead of starting it twice", async () => {
+    const setFaults = (spec: string) => fetch(`${emulator.crmUrl}/__emulator/faults`, { method: "POST", body: JSON.stringify({ spec }) });
+    const runs = async () => {
+      const stats = (await (await fetch(`${emulator.crmUrl}/__emulator/stats`)).json()) as { byRoute: Record<string, number> };
+      return Object.entries(stats.byRoute).filter(([route]) => route.startsWith("POST") && route.endsWith("/run")).reduce((sum, [, n]) => sum + n, 0);
+    };
+    const before = await runs();
+    await setFaults("lost=1");
+    try {
+      await assert.rejects(flowRun.create(await checked({ flowId, contacts: [{ phone: "+15550100" }] })), /^ServiceError: chat\.FlowRun of flow .*: the request did not complete: .*; the run may have started anyway: check the flow's executions/);
+    } finally {
+      await setFaults("");
+    }
+    assert.equal((await runs()) - before, 1);
+  });
+
   it("reads a run the service does not know as gone", async () => {
     assert.deepEqual(await flowRun.read("00000000-0000-4000-8000-000000000000", { flowId }), {});
   });

@@ -109,3 +109,26 @@ describe("crm.Account provider", () => {
     });
   });
 });
+
+describe("crm.Account provider under injected faults", () => {
+  let emulator: RunningEmulator;
+  // Every kind of failure, including answers lost after the account was made; seeded, and
+  // the creates run one after another, so the sequence of faults is the same on every run.
+  before(async () => (emulator = await emulatorForProvider({ rateLimit: 5, faults: "429=0.1,503=0.1,reset=0.1,lost=0.15", seed: 7 })));
+  after(async () => emulator.close());
+
+  it("creates every account exactly once", async () => {
+    const names = Array.from({ length: 12 }, (_, i) => `Faulty ${i}`);
+    for (const name of names) {
+      const created = await provider.create({ name, accountUrl: null, adoptExisting: false });
+      assert.equal(created.outs.name, name);
+    }
+    await fetch(`${emulator.crmUrl}/__emulator/faults`, { method: "POST", body: JSON.stringify({ spec: "" }) });
+    const stats = (await (await fetch(`${emulator.crmUrl}/__emulator/stats`)).json()) as { byStatus: Record<string, number> };
+    assert.ok((stats.byStatus.lost ?? 0) > 0 && (stats.byStatus.reset ?? 0) > 0 && (stats.byStatus["503"] ?? 0) > 0, JSON.stringify(stats.byStatus));
+    // The provider used this second's share of the account's rate limit.
+    await new Promise((resolve) => setTimeout(resolve, 1100));
+    const listed = (await emulatorCall(emulator, "GET", "/api/3/accounts?limit=100")).body.accounts.map((a: { name: string }) => a.name);
+    assert.deepEqual(listed.sort(), [...names].sort());
+  });
+});
