@@ -16,9 +16,10 @@ describe("crm.Account lifecycle through the test engine", function () {
   let emulator: RunningEmulator;
   let program: string;
   let stateFile: string;
-  const started = Date.now();
+  let started = 0;
 
   before(async () => {
+    started = Date.now();
     // The real service's limit, so that the provider's shared limiter is exercised.
     emulator = await startEmulator({ port: 0, rateLimit: 5 });
     program = installExample("quickstart", "lifecycle-account");
