@@ -7,6 +7,7 @@ import { mkdirSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { startEmulator } from "../emulator";
 import { runEngine } from "../test/engine/engine";
+import { requestCount } from "../test/support/emulator";
 import { installExample, repoRoot } from "../test/support/packed-program";
 
 type Emulator = Awaited<ReturnType<typeof startEmulator>>;
@@ -70,11 +71,6 @@ async function deployWithCli(program: string, emulator: Emulator, version: strin
   pulumi("up", "--yes", "--skip-preview");
   pulumi("refresh", "--preview-only", "--expect-no-changes");
   say("Done: deployed and checked for drift with the pulumi CLI.");
-}
-
-async function requestCount(emulator: Emulator): Promise<number> {
-  const response = await fetch(`${emulator.crmUrl}/__emulator/stats`);
-  return ((await response.json()) as { requests: number }).requests;
 }
 
 function say(text: string): void {

@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import * as flowRun from "../../provider/chat/flow-run";
 import { useStackConfig } from "../../provider/settings";
-import { configOf, emulatorForProvider, requestCount, RunningEmulator } from "../support/emulator";
+import { configOf, emulatorForProvider, flowRunsStarted, requestCount, RunningEmulator, setFaults } from "../support/emulator";
 
 const flowId = "2f1c6a8e-3b7d-4c1e-9a2f-5d8e7c6b4a31";
 const providerCode = "exports.handler = ...";
@@ -56,17 +56,13 @@ describe("chat.FlowRun provider", () => {
   });
 
   it("reports a run whose answer was lost instead of starting it twice", async () => {
-    const setFaults = (spec: string) => fetch(`${emulator.crmUrl}/__emulator/faults`, { method: "POST", body: JSON.stringify({ spec }) });
-    const runs = async () => {
-      const stats = (await (await fetch(`${emulator.crmUrl}/__emulator/stats`)).json()) as { byRoute: Record<string, number> };
-      return Object.entries(stats.byRoute).filter(([route]) => route.startsWith("POST") && route.endsWith("/run")).reduce((sum, [, n]) => sum + n, 0);
-    };
+    const runs = () => flowRunsStarted(emulator);
     const before = await runs();
-    await setFaults("lost=1");
+    await setFaults(emulator, "lost=1");
     try {
       await assert.rejects(flowRun.create(await checked({ flowId, contacts: [{ phone: "+15550100" }] })), /^ServiceError: chat\.FlowRun of flow .*: the request did not complete: .*; the run may have started anyway: check the flow's executions/);
     } finally {
-      await setFaults("");
+      await setFaults(emulator, "");
     }
     assert.equal((await runs()) - before, 1);
   });

@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import * as provider from "../../provider/crm/account";
 import { unknownValue } from "../../provider/resource-kit";
 import { useStackConfig } from "../../provider/settings";
-import { configOf, emulatorCall, emulatorForProvider, requestCount, RunningEmulator } from "../support/emulator";
+import { configOf, emulatorCall, emulatorForProvider, emulatorStats, requestCount, RunningEmulator, setFaults } from "../support/emulator";
 
 const providerCode = "exports.handler = ...";
 
@@ -123,8 +123,8 @@ describe("crm.Account provider under injected faults", () => {
       const created = await provider.create({ name, accountUrl: null, adoptExisting: false });
       assert.equal(created.outs.name, name);
     }
-    await fetch(`${emulator.crmUrl}/__emulator/faults`, { method: "POST", body: JSON.stringify({ spec: "" }) });
-    const stats = (await (await fetch(`${emulator.crmUrl}/__emulator/stats`)).json()) as { byStatus: Record<string, number> };
+    await setFaults(emulator, "");
+    const stats = await emulatorStats(emulator);
     assert.ok((stats.byStatus.lost ?? 0) > 0 && (stats.byStatus.reset ?? 0) > 0 && (stats.byStatus["503"] ?? 0) > 0, JSON.stringify(stats.byStatus));
     // The provider used this second's share of the account's rate limit.
     await new Promise((resolve) => setTimeout(resolve, 1100));

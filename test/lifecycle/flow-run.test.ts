@@ -7,7 +7,7 @@ import { join } from "node:path";
 import { runEngine } from "../engine/engine";
 import { startEmulator } from "../../emulator";
 import { installExample } from "../support/packed-program";
-import { requestCount, RunningEmulator } from "../support/emulator";
+import { flowRunsStarted, requestCount, RunningEmulator } from "../support/emulator";
 
 describe("chat.FlowRun lifecycle through the test engine", function () {
   this.timeout(300_000);
@@ -33,10 +33,7 @@ describe("chat.FlowRun lifecycle through the test engine", function () {
       secrets: { "chat:apiToken": emulator.apiToken },
       expectNoChanges,
     });
-  const runsStarted = async () => {
-    const stats = (await (await fetch(`${emulator.crmUrl}/__emulator/stats`)).json()) as { byRoute: Record<string, number> };
-    return Object.entries(stats.byRoute).filter(([route]) => route.startsWith("POST") && route.includes("/run")).reduce((sum, [, n]) => sum + n, 0);
-  };
+  const runsStarted = () => flowRunsStarted(emulator);
 
   it("runs the flow on the first up, not on a no-op up, and again when the release changes", async () => {
     const first = await engine("up", "1.0");

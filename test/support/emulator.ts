@@ -27,7 +27,30 @@ export async function emulatorCall(emulator: RunningEmulator, method: string, pa
   return { status: response.status, body: text ? JSON.parse(text) : undefined };
 }
 
-export async function requestCount(emulator: RunningEmulator): Promise<number> {
-  const response = await fetch(`${emulator.crmUrl}/__emulator/stats`);
-  return ((await response.json()) as { requests: number }).requests;
+interface EmulatorStats {
+  requests: number;
+  byRoute: Record<string, number>;
+  byStatus: Record<string, number>;
+}
+
+export async function emulatorStats(emulator: { crmUrl: string }): Promise<EmulatorStats> {
+  return (await (await fetch(`${emulator.crmUrl}/__emulator/stats`)).json()) as EmulatorStats;
+}
+
+/** Requests the emulator answered, over both services; admin routes are not counted. */
+export async function requestCount(emulator: { crmUrl: string }): Promise<number> {
+  return (await emulatorStats(emulator)).requests;
+}
+
+/** Flow runs the chat service was asked to start, on any channel. */
+export async function flowRunsStarted(emulator: RunningEmulator): Promise<number> {
+  const { byRoute } = await emulatorStats(emulator);
+  return Object.entries(byRoute)
+    .filter(([route]) => route.startsWith("POST") && route.endsWith("/run"))
+    .reduce((sum, [, count]) => sum + count, 0);
+}
+
+/** Replaces the emulator's injected faults; an empty spec clears them. */
+export async function setFaults(emulator: RunningEmulator, spec: string): Promise<void> {
+  await fetch(`${emulator.crmUrl}/__emulator/faults`, { method: "POST", body: JSON.stringify({ spec }) });
 }
