@@ -1,9 +1,12 @@
 // The pieces every resource's provider shares: validating inputs into their
-// normalized form before any request, and diffing configuration fields only, so
-// that a new package version or a rotated key never shows as a change.
+// normalized form before any request (settings included), diffing configuration
+// fields only, so that a new package version, a rotated key or a creation-only
+// option never shows as a change, and the bookkeeping of adoption.
 
 import * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
+import { endpointFor, ServiceSettingsSpec } from "./settings";
+import { ServiceError } from "./transport/errors";
 
 /** What preview sends for a value that is not known yet. */
 export const unknownValue = "04da6b54-80e4-46f7-96ec-b56ff0331ba9";
@@ -16,33 +19,94 @@ export function withoutProvider(props: Record<string, unknown>): Record<string, 
   return rest;
 }
 
+/** Whether a value is, or holds at any depth, a value not known yet. */
+export function containsUnknown(value: unknown): boolean {
+  if (value === unknownValue) return true;
+  if (typeof value !== "object" || value === null) return false;
+  return Object.values(value).some(containsUnknown);
+}
+
+/** What one kind of resource declares about itself; the shared lifecycle pieces read it. */
+export interface ResourceKind<Schema extends z.AnyZodObject> {
+  /** e.g. `crm.Account`. */
+  type: string;
+  /** A strict object schema (see strictObject) whose output is the normalized inputs. */
+  schema: Schema;
+  /** The services its calls go to: their settings are checked in check, before any request. */
+  services: readonly ServiceSettingsSpec[];
+  /** How messages name one object, e.g. `crm.Account "Acme"`; from inputs that may be partial or unknown. */
+  label(inputs: Record<string, unknown>): string;
+  /** Fields changed in place by an update. */
+  updatable: readonly string[];
+  /** Fields whose change creates a new object and deletes the old one. */
+  replaceOn?: readonly string[];
+  /** Extra settings checks (e.g. the chat channel), also run in check. */
+  checkSettings?(resource: string): void;
+}
+
+/** The label a kind gives its objects: `type "name"` when the named input is a known string. */
+export function labelBy(type: string, field: string): (inputs: Record<string, unknown>) => string {
+  return (inputs) => {
+    const value = inputs[field];
+    return typeof value === "string" && value && value !== unknownValue ? `${type} "${value}"` : type;
+  };
+}
+
 /**
- * Validates `news` against the resource's schema and returns its normalized form
- * as the inputs to store, or one failure per problem naming the field and the rule.
- * Fields still unknown in a preview are not validated and pass through as they are.
+ * Validates `news` against the kind's schema and returns its normalized form as the
+ * inputs to store, or one failure per problem naming the field and the rule. A value
+ * still unknown in a preview, at any depth, is not validated and passes through as it
+ * is. Missing or malformed settings fail here too, so a preview reports them before
+ * anything changes.
  */
 export function checkInputs<Schema extends z.AnyZodObject>(
-  resource: string,
-  schema: Schema,
+  kind: ResourceKind<Schema>,
   news: Record<string, unknown>,
 ): pulumi.dynamic.CheckResult {
   const given = withoutProvider(news);
-  const unknownKeys = Object.keys(given).filter((key) => given[key] === unknownValue);
-  const known = Object.fromEntries(Object.entries(given).filter(([key]) => !unknownKeys.includes(key)));
-  const partial = unknownKeys.length
-    ? schema.partial(Object.fromEntries(unknownKeys.filter((key) => key in schema.shape).map((key) => [key, true])))
-    : schema;
-  const parsed = partial.safeParse(known);
-  if (!parsed.success) {
-    return {
-      failures: parsed.error.issues.map((issue) => {
-        const field = fieldOf(issue);
-        return { property: field, reason: `${resource}: ${field} ${issue.message}` };
-      }),
-    };
+  const resource = kind.label(given);
+  for (const service of kind.services) endpointFor(service, resource);
+  kind.checkSettings?.(resource);
+  const parsed = kind.schema.safeParse(given);
+  if (parsed.success) return { inputs: { ...parsed.data, [providerKey]: news[providerKey] } };
+  const failures = parsed.error.issues
+    .filter((issue) => !touchesUnknown(given, issue))
+    .map((issue) => {
+      const field = fieldOf(issue);
+      return { property: field, reason: `${resource}: ${field} ${issue.message}` };
+    });
+  if (failures.length) return { failures };
+  return { inputs: { ...normalizeKnownFields(kind.schema, given), [providerKey]: news[providerKey] } };
+}
+
+/**
+ * Whether an issue may be caused by a value not known yet: its path runs through an
+ * unknown value, or it is about the object as a whole (a rule across fields) while
+ * some value is unknown.
+ */
+function touchesUnknown(given: Record<string, unknown>, issue: z.ZodIssue): boolean {
+  if (issue.code === z.ZodIssueCode.unrecognized_keys) return false;
+  let value: unknown = given;
+  for (const key of issue.path) {
+    if (value === unknownValue) return true;
+    value = typeof value === "object" && value !== null ? (value as Record<string | number, unknown>)[key] : undefined;
   }
-  const unknowns = Object.fromEntries(unknownKeys.map((key) => [key, unknownValue]));
-  return { inputs: { ...parsed.data, ...unknowns, [providerKey]: news[providerKey] } };
+  return containsUnknown(value);
+}
+
+/** In a preview with unknowns: each field free of unknowns normalized on its own, the rest as given. */
+function normalizeKnownFields(schema: z.AnyZodObject, given: Record<string, unknown>): Record<string, unknown> {
+  const result: Record<string, unknown> = {};
+  for (const [field, fieldSchema] of Object.entries(schema.shape as z.ZodRawShape)) {
+    const value = given[field];
+    if (containsUnknown(value)) {
+      result[field] = value;
+      continue;
+    }
+    const parsed = fieldSchema.safeParse(value);
+    if (parsed.success && parsed.data !== undefined) result[field] = parsed.data;
+  }
+  return result;
 }
 
 /** The field an issue is about, as a dotted path; for unknown fields, the fields themselves. */
@@ -52,29 +116,23 @@ function fieldOf(issue: z.ZodIssue): string {
   return path.join(".") || "(inputs)";
 }
 
-/** Zod's message for unknown fields, phrased for a reader who made a typo. */
-export const strictObject = <Shape extends z.ZodRawShape>(shape: Shape) =>
-  z.object(shape).strict(`is not a field of this resource; the fields are: ${Object.keys(shape).join(", ")}`);
-
-export interface FieldRules {
-  /** Changed in place by an update. */
-  updatable: readonly string[];
-  /** Changing them creates a new object and deletes the old one. */
-  replaceOn?: readonly string[];
-}
+/** A strict object: zod's message for unknown fields is phrased for a reader who made a typo. */
+export const strictObject = <Shape extends z.ZodRawShape>(shape: Shape, what = "this resource") =>
+  z.object(shape).strict(`is not a field of ${what}; the fields are: ${Object.keys(shape).join(", ")}`);
 
 /**
- * Compares the stored outputs with the new normalized inputs on configuration
- * fields only. A value still unknown in a preview counts as a change.
+ * Compares the stored outputs with the new normalized inputs on the kind's
+ * configuration fields only; every other input (adoption options) matters only at
+ * creation and is never a change. A value still unknown in a preview counts as a change.
  */
-export function diffFields(
+export function diffInputs(
+  kind: Pick<ResourceKind<z.AnyZodObject>, "updatable" | "replaceOn">,
   olds: Record<string, unknown>,
   news: Record<string, unknown>,
-  rules: FieldRules,
 ): pulumi.dynamic.DiffResult {
-  const changed = (field: string) => news[field] === unknownValue || !sameValue(olds[field], news[field]);
-  const replaces = (rules.replaceOn ?? []).filter(changed);
-  const updates = rules.updatable.filter(changed);
+  const changed = (field: string) => containsUnknown(news[field]) || !sameValue(olds[field], news[field]);
+  const replaces = (kind.replaceOn ?? []).filter(changed);
+  const updates = kind.updatable.filter(changed);
   return { changes: replaces.length + updates.length > 0, replaces, deleteBeforeReplace: false };
 }
 
@@ -88,4 +146,86 @@ export function sameValue(a: unknown, b: unknown): boolean {
     if (!sameValue((a as Record<string, unknown>)[key], (b as Record<string, unknown>)[key])) return false;
   }
   return true;
+}
+
+/** An object without its undefined members: unset optional members are left out of requests. */
+export function withoutUndefined<T extends Record<string, unknown>>(object: T): Partial<T> {
+  return Object.fromEntries(Object.entries(object).filter(([, value]) => value !== undefined)) as Partial<T>;
+}
+
+/**
+ * The props a resource class hands to pulumi.dynamic.Resource: every argument the
+ * user passed (so that check names a misspelt one instead of it being dropped), and
+ * every output name, so that each becomes an output property whether set or not.
+ */
+export function resourceProps(args: object, outputs: readonly string[]): Record<string, unknown> {
+  const props: Record<string, unknown> = { ...args };
+  for (const name of outputs) if (!(name in props)) props[name] = undefined;
+  return props;
+}
+
+// Natural keys (account names, field labels) claimed by a create in this provider
+// host, that is in this deployment, by kind.
+const claimedKeys = new Map<string, Set<string>>();
+
+/**
+ * Claims a natural key for one create in this deployment; false when another
+ * resource of the program claimed it already. Two resources declaring one unique
+ * name can only end in a duplicate, or in two resources fighting over one object, so
+ * the second is refused before any request and is never advised to adopt its sibling.
+ */
+export function claimNaturalKey(type: string, naturalKey: string): boolean {
+  let keys = claimedKeys.get(type);
+  if (!keys) claimedKeys.set(type, (keys = new Set()));
+  const key = naturalKey.toLowerCase();
+  if (keys.has(key)) return false;
+  keys.add(key);
+  return true;
+}
+
+/** A create that failed made nothing its own: the key is free again. */
+export function releaseNaturalKey(type: string, naturalKey: string): void {
+  claimedKeys.get(type)?.delete(naturalKey.toLowerCase());
+}
+
+/** Every adoption is said out loud, with the id taken over. */
+export function announceAdoption(resource: string, id: string): void {
+  void pulumi.log.warn(
+    `${resource}: took over the existing object with id ${id}; this stack now changes it and deletes it on destroy unless the resource has retainOnDelete: true`,
+  );
+}
+
+/**
+ * A write the service answered but did not take. It carries the object's id and its
+ * state as the service holds it, so the host records the object (Pulumi's "failed to
+ * initialize") and the next `up` tries the change again, instead of orphaning it.
+ */
+export class UnconfirmedWriteError extends ServiceError {
+  readonly reasons: string[];
+
+  constructor(
+    message: string,
+    field: string,
+    readonly id: string,
+    readonly properties: Record<string, unknown>,
+  ) {
+    super(message, { code: "unconfirmed", field });
+    this.reasons = [message];
+  }
+}
+
+/**
+ * A write is confirmed only by what comes back: the service answers 200 to a PUT it
+ * ignored. Throws, naming each field whose value differs from the one sent.
+ */
+export function confirmWrite(resource: string, id: string, sent: Record<string, unknown>, got: Record<string, unknown>): void {
+  const ignored = Object.keys(sent).filter((field) => sent[field] !== undefined && !sameValue(sent[field], got[field]));
+  if (!ignored.length) return;
+  const fields = ignored.map((field) => `${field} (sent ${JSON.stringify(sent[field])}, service has ${JSON.stringify(got[field] ?? null)})`);
+  throw new UnconfirmedWriteError(
+    `${resource}: the service accepted the write but did not take ${fields.join(", ")}; run \`pulumi up\` again, and report it if it persists.`,
+    ignored[0],
+    id,
+    got,
+  );
 }

@@ -8,7 +8,7 @@ export class ServiceClient {
   private readonly transport: Transport;
 
   constructor(
-    spec: ServiceSettingsSpec,
+    private readonly spec: ServiceSettingsSpec,
     /** e.g. `crm.Account "Acme"`. */
     readonly resource: string,
   ) {
@@ -16,6 +16,6 @@ export class ServiceClient {
   }
 
   call(request: HttpRequest, options: Omit<CallOptions, "resource"> = {}): Promise<HttpResponse> {
-    return this.transport.call(request, { ...options, resource: this.resource });
+    return this.transport.call(request, { ...options, resource: this.resource, credentialSetting: this.spec.token.key });
   }
 }

@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { ServiceError } from "../provider/transport/errors";
+import { parseFailureBody, ServiceError } from "../provider/transport/errors";
 import { RateLimiter } from "../provider/transport/limiter";
 import { RetryPolicy } from "../provider/transport/retry";
 import { AccountEndpoint, Transport } from "../provider/transport/transport";
@@ -169,6 +169,46 @@ describe("transport", () => {
     await new Transport(endpoint(s)).call({ method: "GET", path: "/accounts", query: { search: "a b" } }, { resource: "r" });
     assert.equal(s.requests[0].headers["api-token"], token);
     assert.equal(s.requests[0].url, "/api/3/accounts?search=a+b");
+  });
+});
+
+describe("failure messages", () => {
+  let server: ScriptedServer | undefined;
+  afterEach(async () => {
+    await server?.close();
+    server = undefined;
+  });
+
+  it("names the setting whose key the service refused", async () => {
+    server = await startScriptedServer((_req, res) => sendJson(res, 403, { detail: "Invalid token." }));
+    await assert.rejects(
+      new Transport(endpoint(server)).call({ method: "GET", path: "/x" }, { resource: "chat.FlowRun", credentialSetting: "chat:apiToken" }),
+      (error: Error) => {
+        assert.match(error.message, /^chat\.FlowRun: the service answered 403: Invalid token; the service refused the key in chat:apiToken/);
+        assert.ok(!error.message.includes(token));
+        return true;
+      },
+    );
+  });
+
+  it("names the address of a refused connection", async () => {
+    const closed = await startScriptedServer(() => undefined);
+    await closed.close();
+    await assert.rejects(
+      new Transport(endpoint(closed)).call({ method: "GET", path: "/accounts/1" }, { resource: "crm.Account" }),
+      new RegExp(`crm\\.Account: the request did not complete: ${closed.url.replace(/\./g, "\\.")} refused the connection`),
+    );
+  });
+
+  it("reads the chat service's REST framework bodies: detail, field lists, nested list members", () => {
+    assert.deepEqual(parseFailureBody(404, { detail: "Not found." }), { status: 404, detail: "Not found." });
+    assert.deepEqual(parseFailureBody(400, { execute_for: ['"ALL" is not a valid choice.'] }), { status: 400, field: "execute_for", detail: '"ALL" is not a valid choice.' });
+    assert.deepEqual(parseFailureBody(400, { contact_list: [{}, { email: ["Enter a valid email address."] }] }), {
+      status: 400,
+      field: "contact_list.1.email",
+      detail: "Enter a valid email address.",
+    });
+    assert.deepEqual(parseFailureBody(400, { non_field_errors: ["No data provided"] }), { status: 400, detail: "No data provided" });
   });
 });
 

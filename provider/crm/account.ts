@@ -5,20 +5,37 @@
 import * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
 import { moduleProvider } from "../dynamic";
-import { checkInputs, diffFields, strictObject, withoutProvider } from "../resource-kit";
+import {
+  announceAdoption,
+  checkInputs,
+  claimNaturalKey,
+  releaseNaturalKey,
+  confirmWrite,
+  diffInputs,
+  labelBy,
+  ResourceKind,
+  resourceProps,
+  sameValue,
+  strictObject,
+  withoutProvider,
+  withoutUndefined,
+} from "../resource-kit";
+import { crmService } from "../settings";
 import { ServiceError } from "../transport/errors";
 import { HttpResponse } from "../transport/transport";
 import { CrmClient } from "./client";
 
 export interface AccountArgs {
-  /** The account's name, unique within the CRM account. */
+  /** The account's name: 1 to 255 characters, no leading or trailing spaces, unique within the CRM account (regardless of case). Changed in place. */
   name: pulumi.Input<string>;
-  /** The account's website, an http(s) URL. */
+  /** The account's website, an http(s) URL of at most 1000 characters. Unset by default; removing it clears the website. */
   accountUrl?: pulumi.Input<string | undefined>;
   /**
-   * Take over an account that already exists with this name instead of failing.
-   * Off by default: without it, an existing account is never silently managed,
-   * changed or later deleted by this stack.
+   * Take over an account that already exists with this name, and that no stack
+   * manages, instead of failing. Default false: an existing account is never
+   * silently managed, changed or later deleted by this stack. Read only at creation;
+   * changing it later changes nothing. Pair it with `retainOnDelete: true` to leave
+   * the account in place on destroy.
    */
   adoptExisting?: pulumi.Input<boolean>;
 }
@@ -38,8 +55,9 @@ const inputSchema = strictObject({
   adoptExisting: z.boolean({ invalid_type_error: "must be true or false" }).default(false),
 });
 
-/** The stored form: normalized inputs, which are also the outputs. */
-type AccountState = z.output<typeof inputSchema>;
+type AccountInputs = z.output<typeof inputSchema>;
+/** The stored outputs, and what read gives back: the account as the service holds it. */
+type AccountState = Pick<AccountInputs, "name" | "accountUrl">;
 
 /** The service's account, as far as this provider reads it. */
 interface ServiceAccount {
@@ -50,48 +68,57 @@ interface ServiceAccount {
 }
 
 const resourceType = "crm.Account";
-/** How messages name the resource: by the account name when there is one. */
-const describe = (name: unknown) => (typeof name === "string" && name ? `${resourceType} "${name}"` : resourceType);
+const kind: ResourceKind<typeof inputSchema> = {
+  type: resourceType,
+  schema: inputSchema,
+  services: [crmService],
+  label: labelBy(resourceType, "name"),
+  // adoptExisting only matters when the account is created.
+  updatable: ["name", "accountUrl"],
+};
+const describe = (name: unknown) => kind.label({ name });
 
 const advice = {
-  duplicate:
-    "an account with this name already exists: choose another name, or set adoptExisting: true to manage the existing account with this stack",
+  duplicate: "choose another name; or, only if no stack manages that account, set adoptExisting: true to take it over with this stack",
 };
 
-function stateFrom(account: ServiceAccount, adoptExisting: boolean): AccountState {
-  return { name: account.name, accountUrl: account.accountUrl || null, adoptExisting };
+function stateFrom(account: ServiceAccount): AccountState {
+  return { name: account.name, accountUrl: account.accountUrl || null };
 }
 
-function desiredState(props: Record<string, unknown>): AccountState {
+function desiredInputs(props: Record<string, unknown>): AccountInputs {
   return inputSchema.parse(withoutProvider(props));
 }
 
 export { configure } from "../dynamic";
 
 export async function check(_olds: Record<string, unknown>, news: Record<string, unknown>): Promise<pulumi.dynamic.CheckResult> {
-  return checkInputs(describe(news.name), inputSchema, news);
+  return checkInputs(kind, news);
 }
 
 export async function diff(_id: string, olds: Record<string, unknown>, news: Record<string, unknown>): Promise<pulumi.dynamic.DiffResult> {
-  // adoptExisting only matters when the account is created.
-  return diffFields(olds, news, { updatable: ["name", "accountUrl"] });
+  return diffInputs(kind, olds, news);
 }
 
 export async function create(inputs: Record<string, unknown>): Promise<pulumi.dynamic.CreateResult> {
-  const desired = desiredState(inputs);
+  const desired = desiredInputs(inputs);
   const client = new CrmClient(describe(desired.name));
-  const attemptStarted = Date.now();
-  try {
-    const response = await client.call(
-      { method: "POST", path: "/accounts", body: { account: { name: desired.name, accountUrl: desired.accountUrl } } },
-      { advice, recover: () => findCreatedAccount(client, desired.name, attemptStarted) },
+  if (!claimNaturalKey(resourceType, desired.name)) {
+    throw new ServiceError(
+      `${client.resource}: two resources of this program declare the account name "${desired.name}" (names are unique regardless of case); give each its own name.`,
+      { code: "duplicate", field: "name" },
     );
-    const account = (response.body as { account: ServiceAccount }).account;
-    return { id: String(account.id), outs: stateFrom(account, desired.adoptExisting) };
-  } catch (error) {
-    if (!(error instanceof ServiceError && error.code === "duplicate" && desired.adoptExisting)) throw error;
-    return adopt(client, desired);
   }
+  let account: ServiceAccount;
+  try {
+    account = await createOrAdopt(client, desired);
+  } catch (error) {
+    releaseNaturalKey(resourceType, desired.name);
+    throw error;
+  }
+  const state = stateFrom(account);
+  confirmWrite(client.resource, String(account.id), { name: desired.name, accountUrl: desired.accountUrl }, state);
+  return { id: String(account.id), outs: state };
 }
 
 export async function read(id: string, props: Record<string, unknown> = {}): Promise<pulumi.dynamic.ReadResult> {
@@ -99,18 +126,19 @@ export async function read(id: string, props: Record<string, unknown> = {}): Pro
   const response = await client.call({ method: "GET", path: `/accounts/${id}` }, { accept: [404] });
   // No id: the account is gone, and refresh drops it from the state.
   if (response.status === 404) return {};
-  const state = stateFrom((response.body as { account: ServiceAccount }).account, Boolean(props.adoptExisting));
+  const state = stateFrom((response.body as { account: ServiceAccount }).account);
   return { id, props: state, inputs: state };
 }
 
 export async function update(id: string, _olds: Record<string, unknown>, news: Record<string, unknown>): Promise<pulumi.dynamic.UpdateResult> {
-  const desired = desiredState(news);
+  const desired = desiredInputs(news);
   const client = new CrmClient(describe(desired.name));
-  const response = await client.call(
-    { method: "PUT", path: `/accounts/${id}`, body: { account: { name: desired.name, accountUrl: desired.accountUrl } } },
-    { advice },
-  );
-  return { outs: stateFrom((response.body as { account: ServiceAccount }).account, desired.adoptExisting) };
+  // accountUrl is sent as null to clear it.
+  const wanted = { name: desired.name, accountUrl: desired.accountUrl };
+  const response = await client.call({ method: "PUT", path: `/accounts/${id}`, body: { account: wanted } }, { advice });
+  const state = stateFrom((response.body as { account: ServiceAccount }).account);
+  confirmWrite(client.resource, id, wanted, state);
+  return { outs: state };
 }
 
 async function remove(id: string, props: Record<string, unknown>): Promise<void> {
@@ -119,6 +147,20 @@ async function remove(id: string, props: Record<string, unknown>): Promise<void>
   await client.call({ method: "DELETE", path: `/accounts/${id}` }, { accept: [404] });
 }
 export { remove as delete };
+
+async function createOrAdopt(client: CrmClient, desired: AccountInputs): Promise<ServiceAccount> {
+  const attemptStarted = Date.now();
+  try {
+    const response = await client.call(
+      { method: "POST", path: "/accounts", body: { account: withoutUndefined({ name: desired.name, accountUrl: desired.accountUrl ?? undefined }) } },
+      { advice, recover: () => findCreatedAccount(client, desired.name, attemptStarted) },
+    );
+    return (response.body as { account: ServiceAccount }).account;
+  } catch (error) {
+    if (!(error instanceof ServiceError && error.code === "duplicate" && desired.adoptExisting)) throw error;
+    return adopt(client, desired);
+  }
+}
 
 /** Accounts whose name matches exactly; the service's search also matches parts of names. */
 function findByName(client: CrmClient, name: string): Promise<ServiceAccount[]> {
@@ -148,7 +190,7 @@ async function findCreatedAccount(
 }
 
 /** The explicit opt-in path: manage the existing account of this name, bringing its website in line. */
-async function adopt(client: CrmClient, desired: AccountState): Promise<pulumi.dynamic.CreateResult> {
+async function adopt(client: CrmClient, desired: AccountInputs): Promise<ServiceAccount> {
   const [existing] = await findByName(client, desired.name);
   if (!existing) {
     throw new ServiceError(
@@ -156,11 +198,10 @@ async function adopt(client: CrmClient, desired: AccountState): Promise<pulumi.d
       { code: "duplicate", field: "name" },
     );
   }
-  const response = await client.call(
-    { method: "PUT", path: `/accounts/${existing.id}`, body: { account: { accountUrl: desired.accountUrl } } },
-    { advice },
-  );
-  return { id: String(existing.id), outs: stateFrom((response.body as { account: ServiceAccount }).account, true) };
+  announceAdoption(client.resource, String(existing.id));
+  if (sameValue(existing.accountUrl, desired.accountUrl)) return existing;
+  const response = await client.call({ method: "PUT", path: `/accounts/${existing.id}`, body: { account: { accountUrl: desired.accountUrl } } });
+  return (response.body as { account: ServiceAccount }).account;
 }
 
 function isWebAddress(value: string): boolean {
@@ -174,13 +215,12 @@ function isWebAddress(value: string): boolean {
 
 /** An account (company) in the CRM service. */
 export class Account extends pulumi.dynamic.Resource {
+  /** The account's name, unique within the CRM account (compared without regard to case). */
   declare readonly name: pulumi.Output<string>;
+  /** The account's website; null when unset. */
   declare readonly accountUrl: pulumi.Output<string | null>;
-  declare readonly adoptExisting: pulumi.Output<boolean>;
 
   constructor(name: string, args: AccountArgs, opts?: pulumi.CustomResourceOptions) {
-    // Every output is named here, set or not, so that each becomes an output property.
-    const props = { name: args.name, accountUrl: args.accountUrl, adoptExisting: args.adoptExisting };
-    super(moduleProvider(module), name, props, opts, "crm", "Account");
+    super(moduleProvider(module), name, resourceProps(args, ["name", "accountUrl"]), opts, "crm", "Account");
   }
 }

@@ -13,7 +13,7 @@ export class CrmClient extends ServiceClient {
     super(crmService, resource);
   }
 
-  /** Every item of a collection, page by page, until `stop` says the caller has what it needs. */
+  /** Every item of a collection, page by page, until a short page or until `stop` says the caller has what it needs. */
   async walk<Item>(
     path: string,
     member: string,
@@ -26,8 +26,9 @@ export class CrmClient extends ServiceClient {
       const body = response.body as Record<string, unknown>;
       const page = (body[member] ?? []) as Item[];
       items.push(...page);
-      const total = Number((body.meta as { total?: unknown } | undefined)?.total ?? 0);
-      if (page.some(stop) || page.length < pageSize || offset + page.length >= total) return items;
+      // meta.total is a string, a number, null or absent depending on the collection:
+      // only a short page says the walk is over.
+      if (page.some(stop) || page.length < pageSize) return items;
     }
   }
 }

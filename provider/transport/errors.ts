@@ -38,6 +38,8 @@ export interface CallContext {
    * create that may have taken effect although it failed), overriding the defaults.
    */
   advice?: Record<string, string>;
+  /** The setting that holds the key sent, e.g. `crm:apiToken`, named when the service refuses it. */
+  credentialSetting?: string;
 }
 
 const defaultAdvice: Record<string, string> = {
@@ -60,11 +62,19 @@ export function describeFailure(context: CallContext, failure: FailureDetail, un
   const detail = failure.detail ? `: ${trimPeriod(failure.detail)}` : "";
   const advice =
     (failure.code && context.advice?.[failure.code]) ??
+    credentialAdvice(context, status) ??
     (status !== undefined ? context.advice?.[String(status)] : undefined) ??
     (unconfirmed ? context.advice?.unconfirmed ?? defaultAdvice.unconfirmed : undefined) ??
     (status !== undefined ? defaultAdvice[String(status)] : undefined) ??
     (status === undefined ? defaultAdvice.network : defaultAdvice.server);
   return new ServiceError(`${context.resource}: ${what}${code}${field}${detail}; ${advice}.`, failure);
+}
+
+/** A refused key: which setting holds it, so the user knows which one to fix. */
+function credentialAdvice(context: CallContext, status: number | undefined): string | undefined {
+  if ((status !== 401 && status !== 403) || !context.credentialSetting || context.advice?.[String(status)]) return undefined;
+  const setting = context.credentialSetting;
+  return `the service refused the key in ${setting}: check that it is valid for this account (\`pulumi config set --secret ${setting} <key>\`) and that its user has permission for this resource`;
 }
 
 /**
@@ -85,8 +95,43 @@ export function parseFailureBody(status: number, body: unknown): FailureDetail {
     if (text.length) failure.detail = [...new Set(text)].join(": ");
   } else if (typeof record.message === "string") {
     failure.detail = record.message;
+  } else {
+    Object.assign(failure, parseRestFrameworkBody(record));
   }
   return failure;
+}
+
+/**
+ * The chat service answers as Django REST framework does: `{detail}`, or field
+ * names mapped to lists of messages (nested for list members), with
+ * `non_field_errors` for the request as a whole.
+ */
+function parseRestFrameworkBody(record: Record<string, unknown>): FailureDetail {
+  if (typeof record.detail === "string") return { detail: record.detail };
+  for (const [key, value] of Object.entries(record)) {
+    const found = firstMessage(value);
+    if (!found) continue;
+    const path = [key, ...found.path].filter((part) => part !== "non_field_errors");
+    return path.length ? { field: path.join("."), detail: found.message } : { detail: found.message };
+  }
+  return {};
+}
+
+function firstMessage(value: unknown, path: string[] = []): { path: string[]; message: string } | undefined {
+  if (typeof value === "string") return { path, message: value };
+  if (Array.isArray(value)) {
+    for (const [index, item] of value.entries()) {
+      // Lists of plain messages belong to the field itself; lists of objects are per item.
+      const found = firstMessage(item, typeof item === "string" ? path : [...path, String(index)]);
+      if (found) return found;
+    }
+  } else if (value && typeof value === "object") {
+    for (const [key, item] of Object.entries(value)) {
+      const found = firstMessage(item, [...path, key]);
+      if (found) return found;
+    }
+  }
+  return undefined;
 }
 
 function trimPeriod(text: string): string {

@@ -131,7 +131,7 @@ export class Transport {
       const mayHaveReachedService = !["ECONNREFUSED", "ENOTFOUND", "EAI_AGAIN"].includes(code);
       return {
         outcome: { kind: "network", code, mayHaveReachedService },
-        failure: { detail: code === "TimeoutError" ? `no answer within ${this.endpoint.timeoutMs} ms` : code },
+        failure: { detail: networkFailureDetail(code, new URL(this.endpoint.rootUrl).origin, this.endpoint.timeoutMs) },
       };
     }
   }
@@ -172,6 +172,14 @@ function parseBody(text: string): unknown {
   } catch {
     return { message: text.slice(0, 200) };
   }
+}
+
+/** What went wrong on the network, naming the address tried (never a credential: it travels in headers). */
+function networkFailureDetail(code: string, origin: string, timeoutMs: number): string {
+  if (code === "TimeoutError") return `no answer from ${origin} within ${timeoutMs} ms`;
+  if (code === "ECONNREFUSED") return `${origin} refused the connection (ECONNREFUSED)`;
+  if (code === "ENOTFOUND" || code === "EAI_AGAIN") return `${origin} could not be resolved (${code})`;
+  return `${code} talking to ${origin}`;
 }
 
 function networkErrorCode(error: unknown): string {

@@ -1,5 +1,8 @@
 import assert from "node:assert/strict";
+import type { Output } from "@pulumi/pulumi";
 import * as flowRun from "../../provider/chat/flow-run";
+import type { FlowRunArgs } from "../../provider/chat/flow-run";
+import { unknownValue } from "../../provider/resource-kit";
 import { useStackConfig } from "../../provider/settings";
 import { configOf, emulatorForProvider, flowRunsStarted, requestCount, RunningEmulator, setFaults } from "../support/emulator";
 
@@ -27,8 +30,22 @@ describe("chat.FlowRun provider", () => {
     assert.ok(reasons.some((r) => /^flowId: chat\.FlowRun of flow flow-1: flowId must be the flow's UUID/.test(r)), reasons.join("\n"));
     assert.ok(reasons.some((r) => /^contacts\.0\.email: .*must be an email address/.test(r)), reasons.join("\n"));
     assert.ok(reasons.some((r) => /^contacts\.0\.phone: .*at most 30 characters/.test(r)), reasons.join("\n"));
-    assert.ok(reasons.some((r) => /^contacts\.0\.nickname: .*contacts\.0\.nickname is not a contact field/.test(r)), reasons.join("\n"));
+    assert.ok(reasons.some((r) => /^contacts\.0\.nickname: .*contacts\.0\.nickname is not a field of a contact/.test(r)), reasons.join("\n"));
     assert.equal(await requestCount(emulator), before);
+  });
+
+  it("accepts values unknown at any depth in a preview, and still names known mistakes", async () => {
+    const nested = await flowRun.check({}, { flowId, contacts: [unknownValue, { firstName: "Ada", externalId: unknownValue }], triggers: [unknownValue] });
+    assert.equal(nested.failures, undefined, JSON.stringify(nested.failures));
+    assert.deepEqual(nested.inputs?.contacts, [unknownValue, { firstName: "Ada", externalId: unknownValue }]);
+    assert.equal(nested.inputs?.hasPriority, false);
+    const mixed = await flowRun.check({}, { flowId: "x", contacts: [{ email: unknownValue, phone: 5 }] });
+    assert.deepEqual(mixed.failures?.map((f) => f.property).sort(), ["contacts.0.phone", "flowId"]);
+  });
+
+  it("fails in check, before any run, when the chat settings are missing", async () => {
+    useStackConfig(configOf({ "crm:apiUrl": emulator.crmUrl, "crm:apiToken": emulator.apiToken }));
+    await assert.rejects(flowRun.check({}, { flowId, contacts: [{ phone: "+15550100" }] }), /no chat API address is configured; run `pulumi config set chat:apiUrl/);
   });
 
   it("runs the flow once on create and reads back exactly what create returned", async () => {
@@ -52,7 +69,7 @@ describe("chat.FlowRun provider", () => {
     const created = await flowRun.create(await checked({ flowId, contacts: [{ phone: "+15550100" }] }));
     assert.ok(created.id);
     useChat({ "chat:channel": "../admin" });
-    await assert.rejects(flowRun.create(await checked({ flowId, contacts: [{ phone: "+15550100" }] })), /chat:channel must be a channel path segment/);
+    await assert.rejects(flowRun.check({}, { flowId, contacts: [{ phone: "+15550100" }] }), /chat:channel must be a channel path segment/);
   });
 
   it("reports a run whose answer was lost instead of starting it twice", async () => {
@@ -67,7 +84,16 @@ describe("chat.FlowRun provider", () => {
     assert.equal((await runs()) - before, 1);
   });
 
-  it("reads a run the service does not know as gone", async () => {
-    assert.deepEqual(await flowRun.read("00000000-0000-4000-8000-000000000000", { flowId }), {});
+  it("keeps a run the service no longer shows, so that the next up does not message the contacts again", async () => {
+    const props = { flowId, contacts: [{ phone: "+15550100" }], hasPriority: false, triggers: [], executionId: "00000000-0000-4000-8000-000000000000", createdOn: "t" };
+    const read = await flowRun.read("00000000-0000-4000-8000-000000000000", props);
+    assert.equal(read.id, "00000000-0000-4000-8000-000000000000");
+    assert.deepEqual(read.props, props);
+    assert.deepEqual(read.inputs, { flowId, contacts: props.contacts, hasPriority: false, triggers: [] });
   });
 });
+
+// Compiled by `npm run typecheck`: nested contact fields take outputs of other resources.
+export function contactFromOutputs(externalId: Output<string>, tag: Output<string>): FlowRunArgs["contacts"] {
+  return [{ firstName: "Ada", externalId, tags: [tag] }];
+}

@@ -1,7 +1,8 @@
 import assert from "node:assert/strict";
 import * as provider from "../../provider/crm/account";
-import { unknownValue } from "../../provider/resource-kit";
+import { resourceProps, unknownValue } from "../../provider/resource-kit";
 import { useStackConfig } from "../../provider/settings";
+import { ScriptedServer, sendJson, startScriptedServer } from "../support/scripted-server";
 import { configOf, emulatorCall, emulatorForProvider, emulatorStats, requestCount, RunningEmulator, setFaults } from "../support/emulator";
 
 const providerCode = "exports.handler = ...";
@@ -37,6 +38,19 @@ describe("crm.Account provider", () => {
       assert.equal(await requestCount(emulator), before);
     });
 
+    it("fails on a missing or malformed setting before any request, so a preview reports it", async () => {
+      useStackConfig(configOf({ "crm:apiUrl": emulator.crmUrl }));
+      await assert.rejects(provider.check({}, { name: "Acme" }), /crm\.Account "Acme": no CRM API token is configured; run `pulumi config set --secret crm:apiToken/);
+      useStackConfig(configOf({ "crm:apiUrl": "http://crm.example.com", "crm:apiToken": "k" }));
+      await assert.rejects(provider.check({}, { name: "Acme" }), /crm:apiUrl must use https/);
+    });
+
+    it("names an argument the class passes through that the resource does not have", async () => {
+      const args = { name: "Typo Co", accountURL: "https://typo.example" };
+      const result = await provider.check({}, resourceProps(args, ["name", "accountUrl"]));
+      assert.match(result.failures?.[0]?.reason ?? "", /accountURL is not a field of this resource; the fields are: name, accountUrl, adoptExisting/);
+    });
+
     it("lets values unknown in a preview through unvalidated", async () => {
       const inputs = await checked({ name: unknownValue, accountUrl: "https://a.example" });
       assert.equal(inputs.name, unknownValue);
@@ -63,7 +77,7 @@ describe("crm.Account provider", () => {
     it("reads back exactly what create returned", async () => {
       const created = await provider.create(await checked({ name: "Acme", accountUrl: "https://acme.example" }));
       assert.match(created.id, /^\d+$/);
-      assert.deepEqual(created.outs, { name: "Acme", accountUrl: "https://acme.example", adoptExisting: false });
+      assert.deepEqual(created.outs, { name: "Acme", accountUrl: "https://acme.example" });
       const read = await provider.read(created.id, { ...created.outs, __provider: providerCode });
       assert.deepEqual(read, { id: created.id, props: created.outs, inputs: created.outs });
     });
@@ -80,14 +94,34 @@ describe("crm.Account provider", () => {
 
       const adopted = await provider.create(await checked({ name: "Initech", accountUrl: "https://new.example", adoptExisting: true }));
       assert.equal(adopted.id, existing.body.account.id);
-      assert.deepEqual(adopted.outs, { name: "Initech", accountUrl: "https://new.example", adoptExisting: true });
+      assert.deepEqual(adopted.outs, { name: "Initech", accountUrl: "https://new.example" });
+    });
+
+    it("refuses a second resource of the program that declares the same name, before any request and without advising adoption", async () => {
+      await provider.create(await checked({ name: "Twin Co" }));
+      const before = await requestCount(emulator);
+      await assert.rejects(provider.create(await checked({ name: "twin co", adoptExisting: true })), (error: Error) => {
+        assert.match(error.message, /two resources of this program declare the account name "twin co"/);
+        assert.doesNotMatch(error.message, /adopt/);
+        return true;
+      });
+      assert.equal(await requestCount(emulator), before);
+    });
+
+    it("says once that the name exists, and that adoption is only for an account no stack manages", async () => {
+      await emulatorCall(emulator, "POST", "/api/3/accounts", { account: { name: "Umbrella" } });
+      await assert.rejects(provider.create(await checked({ name: "Umbrella" })), (error: Error) => {
+        assert.equal(error.message.split("already exists").length, 2, error.message);
+        assert.match(error.message, /only if no stack manages that account, set adoptExisting: true/);
+        return true;
+      });
     });
 
     it("updates name and clears the website", async () => {
       const created = await provider.create(await checked({ name: "Hooli", accountUrl: "https://hooli.example" }));
       const news = await checked({ name: "Hooli XYZ" });
       const updated = await provider.update(created.id, created.outs, news);
-      assert.deepEqual(updated.outs, { name: "Hooli XYZ", accountUrl: null, adoptExisting: false });
+      assert.deepEqual(updated.outs, { name: "Hooli XYZ", accountUrl: null });
       const read = await provider.read(created.id, { ...updated.outs, __provider: providerCode });
       assert.deepEqual(read.props, updated.outs);
     });
@@ -101,12 +135,34 @@ describe("crm.Account provider", () => {
 
     it("reports a rejected key without the key", async () => {
       useStackConfig(configOf({ "crm:apiUrl": emulator.crmUrl, "crm:apiToken": "wrong-key-4242" }));
-      await assert.rejects(provider.create(await checked({ name: "Acme" })), (error: Error) => {
-        assert.match(error.message, /^crm\.Account "Acme": the service answered 403.*check that the API token is valid/);
+      await assert.rejects(provider.create(await checked({ name: "Acme Refused" })), (error: Error) => {
+        assert.match(error.message, /^crm\.Account "Acme Refused": the service answered 403.*the service refused the key in crm:apiToken/);
         assert.ok(!error.message.includes("wrong-key-4242"));
         return true;
       });
     });
+  });
+});
+
+describe("crm.Account requests", () => {
+  let server: ScriptedServer;
+  afterEach(async () => server?.close());
+
+  it("leaves an unset website out of the create, sends null to clear it, and fails a write the service did not take", async () => {
+    server = await startScriptedServer((req, res) => {
+      const sent = JSON.parse(req.body).account;
+      // Like the real service given a wrong root key: 200, and nothing changed.
+      const account = req.method === "PUT" ? { id: "7", name: "Old", accountUrl: "https://kept.example" } : { id: "7", accountUrl: null, ...sent };
+      sendJson(res, req.method === "POST" ? 201 : 200, { account });
+    });
+    useStackConfig(configOf({ "crm:apiUrl": server.url, "crm:apiToken": "k" }));
+    await provider.create({ name: "Sparse", accountUrl: null, adoptExisting: false });
+    assert.deepEqual(JSON.parse(server.requests[0].body), { account: { name: "Sparse" } });
+    await assert.rejects(provider.update("7", {}, { name: "Sparse", accountUrl: null, adoptExisting: false }), (error: Error) => {
+      assert.match(error.message, /^crm\.Account "Sparse": the service accepted the write but did not take name \(sent "Sparse", service has "Old"\), accountUrl/);
+      return true;
+    });
+    assert.deepEqual(JSON.parse(server.requests[1].body), { account: { name: "Sparse", accountUrl: null } });
   });
 });
 
