@@ -120,6 +120,14 @@ function fieldOf(issue: z.ZodIssue): string {
 export const strictObject = <Shape extends z.ZodRawShape>(shape: Shape, what = "this resource") =>
   z.object(shape).strict(`is not a field of ${what}; the fields are: ${Object.keys(shape).join(", ")}`);
 
+/** One of a fixed list of words, with messages that list them. */
+export function oneOf<Values extends [string, ...string[]]>(values: Values) {
+  const allowed = `one of ${values.join(", ")}`;
+  return z.enum(values, {
+    errorMap: (_issue, context) => ({ message: context.data === undefined ? `is required: ${allowed}` : `must be ${allowed}` }),
+  });
+}
+
 /**
  * Compares the stored outputs with the new normalized inputs on the kind's
  * configuration fields only; every other input (adoption options) matters only at
@@ -162,6 +170,11 @@ export function resourceProps(args: object, outputs: readonly string[]): Record<
   const props: Record<string, unknown> = { ...args };
   for (const name of outputs) if (!(name in props)) props[name] = undefined;
   return props;
+}
+
+/** The resource options with these outputs marked secret, besides any the user named. */
+export function withSecretOutputs(opts: pulumi.CustomResourceOptions | undefined, outputs: string[]): pulumi.CustomResourceOptions {
+  return { ...opts, additionalSecretOutputs: [...(opts?.additionalSecretOutputs ?? []), ...outputs] };
 }
 
 // Natural keys (account names, field labels) claimed by a create in this provider

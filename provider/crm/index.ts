@@ -1,1 +1,2 @@
 export { Account, AccountArgs } from "./account";
+export { CalendarFeed, CalendarFeedArgs } from "./calendar-feed";
