@@ -162,7 +162,9 @@ export class FlowRun extends pulumi.dynamic.Resource {
   declare readonly flowId: pulumi.Output<string>;
   /** The contacts it ran for, as declared. */
   declare readonly contacts: pulumi.Output<FlowRunContact[]>;
+  /** Whether the run closed the contacts' other flows and conversations first. */
   declare readonly hasPriority: pulumi.Output<boolean>;
+  /** The values whose change runs the flow again. */
   declare readonly triggers: pulumi.Output<unknown[]>;
   /** The flow execution's id, also the resource's id. */
   declare readonly executionId: pulumi.Output<string>;

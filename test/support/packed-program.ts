@@ -30,7 +30,11 @@ export function packedTarball(): string {
  * package and the repository's own @pulumi/pulumi version installed.
  */
 export function installExample(example: string, name: string = example): string {
-  const source = join(repoRoot, "examples", example);
+  return installProgram(join(repoRoot, "examples", example), name);
+}
+
+/** A copy of the program in `source` (a folder with Pulumi.yaml), installed as installExample does. */
+export function installProgram(source: string, name: string): string {
   const dir = join(workRoot, "programs", name);
   rmSync(dir, { recursive: true, force: true });
   mkdirSync(dir, { recursive: true });
