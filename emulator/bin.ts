@@ -1,13 +1,19 @@
 #!/usr/bin/env node
-import { parseArguments, USAGE } from "./src/core/cli";
+import { HELP, parseArguments, USAGE, wantsHelp } from "./src/core/cli";
 import { startEmulator } from "./src/core/emulator";
 
 async function main(): Promise<void> {
+  const argv = process.argv.slice(2);
+  if (wantsHelp(argv)) {
+    // Returning, not process.exit(0), lets the text drain to a slow pipe first.
+    process.stdout.write(HELP);
+    return;
+  }
   let options;
   try {
-    options = parseArguments(process.argv.slice(2));
+    options = parseArguments(argv);
   } catch (error) {
-    process.stderr.write(`pulumi-crm-emulator: ${(error as Error).message}\n${USAGE}\n`);
+    process.stderr.write(`pulumi-crm-emulator: ${(error as Error).message}\n${USAGE}\n(--help explains each option)\n`);
     process.exit(2);
   }
   const emulator = await startEmulator(options);

@@ -64,6 +64,15 @@ describe("chat.FlowRun provider", () => {
     assert.deepEqual((await flowRun.diff("x", olds, await checked({ flowId, contacts: [{ phone: "+15550100" }], triggers: [2] }))).replaces, ["triggers"]);
   });
 
+  it("says to check the flow id and chat:channel when the service knows no such flow", async () => {
+    const unknownFlow = "0d6f3c1e-8a2b-4c5d-9e7f-112233445566";
+    await assert.rejects(flowRun.create(await checked({ flowId: unknownFlow, contacts: [{ phone: "+15550100" }] })), (error: Error) => {
+      assert.match(error.message, /the service answered 404: Not found; the service knows no flow 0d6f3c1e-8a2b-4c5d-9e7f-112233445566 on channel "chat": check flowId and the chat:channel setting\.$/);
+      assert.doesNotMatch(error.message, /refresh/);
+      return true;
+    });
+  });
+
   it("uses the chat:channel setting for the path segment", async () => {
     useChat({ "chat:channel": "whatsapp" });
     const created = await flowRun.create(await checked({ flowId, contacts: [{ phone: "+15550100" }] }));

@@ -4,17 +4,21 @@
 // injected clock so that it is exact.
 
 import assert from "node:assert/strict";
-import { mkdtempSync, rmSync } from "node:fs";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { startEmulator, type RunningEmulator } from "../../emulator";
-import { createChatService, EXECUTION_DURATION_MS } from "../../emulator/src/chat";
+import { BUILT_IN_FLOWS, createChatService, EXECUTION_DURATION_MS } from "../../emulator/src/chat";
+import { GENERATED_AUTOMATIONS } from "../../emulator/src/crm/fixtures";
 import type { EmulatedService } from "../../emulator/src/service";
 
-const FLOW = "a3ff7ee5-0c11-49e2-a0d6-7e316626f7b1";
-const OTHER_FLOW = "0b6f1a64-5f7e-4c43-9f43-2c1f2f5b9d10";
+// Built-in flows: the one examples/flow-run runs, and another.
+const FLOW = "2f1c6a8e-3b7d-4c1e-9a2f-5d8e7c6b4a31";
+const OTHER_FLOW = "bf5d0ee7-5586-408e-9d5a-a4fd63f166d4";
+/** A UUID that is neither a known flow nor an execution. */
+const UNKNOWN = "0b6f1a64-5f7e-4c43-9f43-2c1f2f5b9d10";
 const START = Date.UTC(2024, 4, 1, 12, 0, 0);
 
 interface Reply {
@@ -231,6 +235,73 @@ describe("chat flow service, through the emulator", () => {
     });
   });
 
+  describe("known flows", () => {
+    const body = { execute_for: "LIST", contact_list: contacts(1) };
+    const notFound = { status: 404, body: { detail: "Not found." } };
+
+    it("runs every built-in flow, the examples' among them, whatever the id's case", async () => {
+      assert.ok(BUILT_IN_FLOWS.some((flow) => flow.id === FLOW));
+      for (const flow of BUILT_IN_FLOWS) assert.equal((await chat.run(body, flow.id)).status, 201, flow.name);
+      assert.equal((await chat.run(body, FLOW.toUpperCase(), "whatsapp")).status, 201);
+    });
+
+    it("answers 404 to a flow it does not know, on both channels, before it looks at the body", async () => {
+      assert.deepEqual(await chat.run(body, UNKNOWN, "chat"), notFound);
+      assert.deepEqual(await chat.run(body, UNKNOWN, "whatsapp"), notFound);
+      assert.deepEqual(await chat.run({}, UNKNOWN), notFound);
+    });
+
+    describe("from a --fixtures file", () => {
+      let dir: string;
+      before(() => (dir = mkdtempSync(path.join(tmpdir(), "chat-fixtures-"))));
+      after(() => rmSync(dir, { recursive: true, force: true }));
+
+      const withFixtures = async (fixtures: unknown, test: (chat: ChatClient, emulator: RunningEmulator) => Promise<void>) => {
+        const file = path.join(dir, "fixtures.json");
+        writeFileSync(file, JSON.stringify(fixtures));
+        const other = await startEmulator({ rateLimit: 0, fixtures: file });
+        try {
+          await test(chatClient(other.chatUrl, { Authorization: `Token ${other.apiToken}` }), other);
+        } finally {
+          await other.close();
+        }
+      };
+
+      it("runs its flows besides the built-in ones, after a reset too, and leaves the CRM data generated", async () => {
+        const added = "7a1c2e3d-4b5f-4a6e-8d9c-0b1a2c3d4e5f";
+        await withFixtures({ flows: [{ id: added.toUpperCase(), name: "Added", status: "PUBLISHED" }, { id: FLOW, name: "Renamed" }] }, async (fixtureChat, other) => {
+          assert.equal((await fixtureChat.run(body, added)).status, 201);
+          assert.equal((await fixtureChat.run(body, FLOW, "whatsapp")).status, 201);
+          assert.equal((await fixtureChat.run(body, OTHER_FLOW)).status, 201);
+          assert.deepEqual(await fixtureChat.run(body, UNKNOWN), notFound);
+          assert.equal((await fetch(`${other.crmUrl}/__emulator/reset`, { method: "POST" })).status, 200);
+          assert.equal((await fixtureChat.run(body, added)).status, 201);
+          const automations = await fetch(`${other.crmUrl}/api/3/automations`, { headers: { "Api-Token": other.apiToken } });
+          assert.equal(((await automations.json()) as { meta: { total: string } }).meta.total, String(GENERATED_AUTOMATIONS));
+        });
+      });
+
+      it("runs the flows of the sample file emulator/fixtures/flows.json", async () => {
+        const sample = await startEmulator({ rateLimit: 0, fixtures: path.join(__dirname, "../../emulator/fixtures/flows.json") });
+        try {
+          const sampleChat = chatClient(sample.chatUrl, { Authorization: `Token ${sample.apiToken}` });
+          assert.equal((await sampleChat.run(body, "498edd42-e949-46de-862e-456ad404681e")).status, 201);
+        } finally {
+          await sample.close();
+        }
+      });
+
+      it("refuses flows that are not a list of {id: UUID, name}", async () => {
+        for (const flows of [{}, [{ id: "42", name: "Not a UUID" }], [{ id: UNKNOWN }], [{ id: UNKNOWN, name: "n".repeat(101) }]]) {
+          await assert.rejects(
+            withFixtures({ flows }, async () => assert.fail("started")),
+            /fixtures\.json: flows must be an array of \{id: UUID, name: 1 to 100 characters\} \(flows[.\w]*: /,
+          );
+        }
+      });
+    });
+  });
+
   describe("validation (400, DRF error shape)", () => {
     const cases: Array<{ name: string; body: unknown; errors: unknown }> = [
       {
@@ -358,7 +429,7 @@ describe("chat flow service, through the emulator", () => {
     });
 
     it("answers 404 for an unknown execution", async () => {
-      assert.deepEqual(await chat.read(OTHER_FLOW), { status: 404, body: { detail: "Not found." } });
+      assert.deepEqual(await chat.read(UNKNOWN), { status: 404, body: { detail: "Not found." } });
     });
   });
 

@@ -4,7 +4,7 @@ import { mkdtempSync, readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createInterface } from "node:readline";
-import { parseArguments } from "../../emulator/src/core/cli";
+import { HELP, parseArguments, USAGE, wantsHelp } from "../../emulator/src/core/cli";
 import { parseFaultSpec } from "../../emulator/src/core/faults";
 import { startHarness, type Harness } from "./harness";
 
@@ -233,7 +233,7 @@ describe("emulator core", () => {
     });
 
     it("names chat routes with their ids replaced by :id", async () => {
-      const flow = "3f2504e0-4f89-41d3-9a0c-0305e82c3301";
+      const flow = "2f1c6a8e-3b7d-4c1e-9a2f-5d8e7c6b4a31"; // a built-in flow
       await h.raw("POST", `/chat/channel/chat/flow/${flow}/run`, {}, { Authorization: `Token ${h.emulator.apiToken}` });
       const stats = (await h.api("GET", "/__emulator/stats")).body;
       assert.equal(stats.byRoute["POST /chat/channel/chat/flow/:id/run"], 1);
@@ -292,7 +292,37 @@ describe("emulator core", () => {
       assert.throws(() => parseArguments(["--faults", "oops=1"]), /unknown fault/);
     });
 
+    it("asks for help with -h or --help anywhere, even beside a bad flag", () => {
+      assert.equal(wantsHelp(["--help"]), true);
+      assert.equal(wantsHelp(["--port", "x", "-h"]), true);
+      assert.equal(wantsHelp(["--port", "0"]), false);
+    });
+
     const bin = ["-r", "ts-node/register/transpile-only", join(__dirname, "../../emulator/bin.ts")];
+
+    /** Runs the bin to its exit. */
+    async function runBin(args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
+      const child = spawn(process.execPath, [...bin, ...args], { stdio: ["ignore", "pipe", "pipe"] });
+      let stdout = "";
+      let stderr = "";
+      child.stdout!.on("data", (chunk) => (stdout += chunk));
+      child.stderr!.on("data", (chunk) => (stderr += chunk));
+      const code = await new Promise<number | null>((resolve) => child.on("close", resolve));
+      return { code, stdout, stderr };
+    }
+
+    for (const flag of ["--help", "-h"]) {
+      it(`prints the usage, every option explained and an example on ${flag}, and exits 0`, async () => {
+        const { code, stdout, stderr } = await runBin([flag]);
+        assert.deepEqual([code, stderr], [0, ""]);
+        assert.equal(stdout, HELP);
+        assert.ok(stdout.startsWith(`${USAGE}\n`));
+        for (const option of ["--port N", "--token T", "--rate-limit RPS", "--faults SPEC", "--seed N", "--fixtures FILE", "--data FILE", "-h, --help"]) {
+          assert.match(stdout, new RegExp(`^  ${option} +\\S`, "m"), `no line explains ${option}`);
+        }
+        assert.match(stdout, /^example:\n  pulumi-crm-emulator --/m);
+      });
+    }
 
     it("prints the addresses as the first stdout line and stops cleanly on SIGTERM", async () => {
       const child = spawn(process.execPath, [...bin, "--port", "0", "--token", "bin-key", "--rate-limit", "0"], { stdio: ["ignore", "pipe", "pipe"] });
@@ -307,13 +337,11 @@ describe("emulator core", () => {
       assert.equal(await exited, 0);
     });
 
-    it("exits 2 with a message on bad flags", async () => {
-      const child = spawn(process.execPath, [...bin, "--rate-limit", "fast"], { stdio: ["ignore", "pipe", "pipe"] });
-      let stderr = "";
-      child.stderr!.on("data", (chunk) => (stderr += chunk));
-      const code = await new Promise<number | null>((resolve) => child.on("exit", resolve));
-      assert.equal(code, 2);
+    it("exits 2 with a message and the usage on bad flags", async () => {
+      const { code, stdout, stderr } = await runBin(["--rate-limit", "fast"]);
+      assert.deepEqual([code, stdout], [2, ""]);
       assert.match(stderr, /--rate-limit must be a non-negative integer/);
+      assert.ok(stderr.includes(`${USAGE}\n(--help explains each option)`), stderr);
     });
   });
 });

@@ -5,17 +5,22 @@
 // The channel segment is `chat` in the seed and `whatsapp` in the real service; both are
 // served and share one store. Ids in paths are UUIDs: the real service routes them with
 // Django's <uuid:...> converter, so anything else matches no route and is answered 404.
+// Only known flows run (flows.ts); another UUID is answered 404 too.
 
 import type { EmulatedService, ServiceRequest, ServiceResponse } from "../service";
 import { decodeBody } from "./body";
 import { FlowExecutions } from "./executions";
+import { knownFlowIds, type Flow } from "./flows";
 import { JSON_FORM_MEMBERS, parseFlowExecutionCreate } from "./serializers";
 
 export { EXECUTION_DURATION_MS } from "./executions";
+export { BUILT_IN_FLOWS, parseFlowFixtures, type Flow } from "./flows";
 
 export interface ChatServiceOptions {
   /** Milliseconds since the epoch; executions progress against it. */
   now?: () => number;
+  /** Flows known besides the built-in ones (a --fixtures file's `flows`). */
+  flows?: readonly Flow[];
 }
 
 const UUID = "[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}";
@@ -35,20 +40,23 @@ function headerValue(value: string | string[] | undefined): string | undefined {
 
 export function createChatService(options: ChatServiceOptions = {}): EmulatedService {
   const executions = new FlowExecutions(options.now ?? Date.now);
+  const flowIds = knownFlowIds(options.flows);
 
   async function runFlow(flowId: string, request: ServiceRequest): Promise<ServiceResponse> {
+    // Before the body: a DRF detail action looks its object up (get_object) before it reads the data.
+    if (!flowIds.has(flowId)) return NOT_FOUND;
     const decoded = await decodeBody(headerValue(request.headers["content-type"]), request.rawBody, JSON_FORM_MEMBERS);
     if (!decoded.ok) return decoded.response;
     if (decoded.data === null) return { status: 400, body: { non_field_errors: ["No data provided"] } };
     const parsed = parseFlowExecutionCreate(decoded.data);
     if (!parsed.ok) return { status: 400, body: parsed.error };
-    return { status: 201, body: executions.start(flowId.toLowerCase(), parsed.value) };
+    return { status: 201, body: executions.start(flowId, parsed.value) };
   }
 
   return {
     async handle(request) {
       const run = RUN_PATH.exec(request.path);
-      if (run) return request.method === "POST" ? runFlow(run[1], request) : methodNotAllowed(request.method, "POST");
+      if (run) return request.method === "POST" ? runFlow(run[1].toLowerCase(), request) : methodNotAllowed(request.method, "POST");
       const read = EXECUTION_PATH.exec(request.path);
       if (read) {
         if (request.method !== "GET") return methodNotAllowed(request.method, "GET");

@@ -1,20 +1,63 @@
 import { parseFaultSpec } from "./faults";
 import type { EmulatorOptions } from "./emulator";
 
-export const USAGE =
-  "usage: pulumi-crm-emulator [--port N] [--token T] [--rate-limit RPS] [--faults SPEC] [--seed N] [--fixtures FILE] [--data FILE]";
-
-type Flag = { option: keyof EmulatorOptions; kind: "integer" | "string" | "faults" };
+type Flag = { option: keyof EmulatorOptions; kind: "integer" | "string" | "faults"; value: string; help: string };
 
 const FLAGS: Record<string, Flag> = {
-  "--port": { option: "port", kind: "integer" },
-  "--token": { option: "token", kind: "string" },
-  "--rate-limit": { option: "rateLimit", kind: "integer" },
-  "--faults": { option: "faults", kind: "faults" },
-  "--seed": { option: "seed", kind: "integer" },
-  "--fixtures": { option: "fixtures", kind: "string" },
-  "--data": { option: "data", kind: "string" },
+  "--port": { option: "port", kind: "integer", value: "N", help: "port on 127.0.0.1; 0 (default) picks a free one" },
+  "--token": { option: "token", kind: "string", value: "T", help: "the API key both services accept (default: random)" },
+  "--rate-limit": {
+    option: "rateLimit",
+    kind: "integer",
+    value: "RPS",
+    help: "requests per second per account, then 429 with Retry-After (default 5; 0 turns it off)",
+  },
+  "--faults": {
+    option: "faults",
+    kind: "faults",
+    value: "SPEC",
+    help: 'injected faults, e.g. "429=0.2,503=0.1,reset=0.05,lost=0.05,latency=50-200"',
+  },
+  "--seed": { option: "seed", kind: "integer", value: "N", help: "seed of --faults: the same seed, the same faults (default 0)" },
+  "--fixtures": {
+    option: "fixtures",
+    kind: "string",
+    value: "FILE",
+    help: "JSON {flows, automations, campaigns}: chat flows besides the built-in ones; CRM read-only data",
+  },
+  "--data": { option: "data", kind: "string", value: "FILE", help: "JSON file keeping the state across restarts" },
 };
+
+const HELP_FLAGS = ["-h", "--help"];
+
+export const USAGE = `usage: pulumi-crm-emulator ${Object.entries(FLAGS)
+  .map(([name, flag]) => `[${name} ${flag.value}]`)
+  .join(" ")} [--help]`;
+
+const OPTION_LINES = [
+  ...Object.entries(FLAGS).map(([name, flag]) => [`${name} ${flag.value}`, flag.help]),
+  [HELP_FLAGS.join(", "), "print this help and exit"],
+].map(([synopsis, help]) => `  ${synopsis.padEnd(18)} ${help}`);
+
+/** The --help text: what the bin does, every flag, an example. */
+export const HELP = [
+  USAGE,
+  "",
+  "Serves the CRM service (API v3) and the chat flow service on 127.0.0.1, for tests and demos.",
+  "Prints one JSON line {crmUrl, chatUrl, apiToken} on stdout, then serves until SIGINT or SIGTERM.",
+  "",
+  "options (--port 4000 or --port=4000):",
+  ...OPTION_LINES,
+  "",
+  "example:",
+  "  pulumi-crm-emulator --port 4000 --rate-limit 0 --fixtures fixtures.json --data state.json",
+  "",
+].join("\n");
+
+/** Whether the command line asks for help; it wins over any other argument, even a bad one. */
+export function wantsHelp(argv: readonly string[]): boolean {
+  return argv.some((argument) => HELP_FLAGS.includes(argument));
+}
 
 /** Parses bin flags ("--port 0" or "--port=0"); throws an Error whose message explains the problem. */
 export function parseArguments(argv: readonly string[]): EmulatorOptions {

@@ -2,7 +2,7 @@ import http, { type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo, Socket } from "node:net";
 import { randomBytes } from "node:crypto";
 import { readFileSync } from "node:fs";
-import { createChatService } from "../chat";
+import { createChatService, parseFlowFixtures, type Flow } from "../chat";
 import { JsonBytes, type ServiceResponse } from "../service";
 import { createCrmService, type CrmService } from "../crm/service";
 import { parseFixtures, type ReadOnlyFixtures } from "../crm/fixtures";
@@ -23,7 +23,7 @@ export interface EmulatorOptions {
   /** e.g. "429=0.2,503=0.1,reset=0.05,lost=0.05,latency=50-200"; lost carries the request out, then drops the answer. */
   faults?: string;
   seed?: number;
-  /** JSON file {automations: [...], campaigns: [...]} replacing the generated read-only data. */
+  /** JSON file {flows, automations, campaigns}: chat flows known besides the built-in ones; read-only CRM data replacing the generated. */
   fixtures?: string;
   /** JSON file keeping the state across restarts. */
   data?: string;
@@ -54,14 +54,15 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
   const stats = new RequestStats();
 
   let stateFile: StateFile | undefined;
+  const fixtures = options.fixtures ? loadFixtures(options.fixtures) : undefined;
   const crm: CrmService = createCrmService({
     can: (token, permission) => credentials.can(token, permission),
-    fixtures: options.fixtures ? loadFixtures(options.fixtures) : undefined,
+    fixtures: fixtures?.crm,
     contactLimit: options.contactLimit,
     bulkImportDelayMs: options.bulkImportDelayMs,
     onBackgroundChange: () => stateFile?.markDirty(),
   });
-  const chat: MountedService = createChatService();
+  const chat: MountedService = createChatService({ flows: fixtures?.flows });
   const services = { crm, chat };
   const mounts: Mount[] = [
     {
@@ -233,8 +234,10 @@ function singleHeader(value: string | string[] | undefined): string | undefined 
   return Array.isArray(value) ? value[0] : value;
 }
 
-function loadFixtures(path: string): ReadOnlyFixtures {
-  return parseFixtures(readFileSync(path, "utf8"), path);
+/** One --fixtures file configures both services. */
+function loadFixtures(path: string): { crm: ReadOnlyFixtures; flows?: Flow[] } {
+  const text = readFileSync(path, "utf8");
+  return { crm: parseFixtures(text, path), flows: parseFlowFixtures(text, path) };
 }
 
 /** The whole body, or undefined past MAX_BODY_BYTES. */
