@@ -200,6 +200,30 @@ describe("failure messages", () => {
     );
   });
 
+  it("describes error bodies that are empty, HTML or cut off mid-JSON, without a parse crash", async () => {
+    const bodies: Array<[string, RegExp]> = [
+      ["", /^crm\.Account: the service answered 500; the service failed; try again later\.$/],
+      ["<!DOCTYPE html><html><head><title>502 Bad Gateway</title></head><body>nginx</body></html>", /answered 500: an HTML page instead of JSON \("502 Bad Gateway"\);/],
+      ['{"errors": [{"title": "The account na', /answered 500: a JSON body cut off before its end;/],
+      ["Internal error\n\nat line 3", /answered 500: a body that is not JSON \("Internal error at line 3"\);/],
+    ];
+    for (const [text, expected] of bodies) {
+      server = await startScriptedServer((_req, res) => {
+        res.writeHead(500, { "content-type": "text/html" });
+        res.end(text);
+      });
+      await assert.rejects(
+        new Transport(endpoint(server, { retry: { ...fastRetries, maxAttempts: 1 } })).call({ method: "GET", path: "/accounts/1" }, { resource: "crm.Account" }),
+        (error: Error) => {
+          assert.match(error.message, expected);
+          return true;
+        },
+      );
+      await server.close();
+      server = undefined;
+    }
+  });
+
   it("reads the chat service's REST framework bodies: detail, field lists, nested list members", () => {
     assert.deepEqual(parseFailureBody(404, { detail: "Not found." }), { status: 404, detail: "Not found." });
     assert.deepEqual(parseFailureBody(400, { execute_for: ['"ALL" is not a valid choice.'] }), { status: 400, field: "execute_for", detail: '"ALL" is not a valid choice.' });

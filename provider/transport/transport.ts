@@ -165,13 +165,28 @@ function queryString(query: HttpRequest["query"]): string {
   return text ? `?${text}` : "";
 }
 
-function parseBody(text: string): unknown {
-  if (!text) return undefined;
+/**
+ * The body as JSON. The real service's error bodies are not always JSON (HTML pages,
+ * empty bodies, JSON cut off mid-way): those become a short `{message}` describing
+ * what came, never a parse crash.
+ */
+export function parseBody(text: string): unknown {
+  if (!text.trim()) return undefined;
   try {
     return JSON.parse(text);
   } catch {
-    return { message: text.slice(0, 200) };
+    return { message: describeUnreadableBody(text) };
   }
+}
+
+function describeUnreadableBody(text: string): string {
+  const trimmed = text.trim();
+  if (/^<(!doctype|html|head|body|\?xml)/i.test(trimmed) || /<\/(html|body|title|h1)>/i.test(trimmed)) {
+    const title = /<title[^>]*>([^<]*)<\/title>/i.exec(trimmed)?.[1] ?? /<h1[^>]*>([^<]*)<\/h1>/i.exec(trimmed)?.[1];
+    return `an HTML page instead of JSON${title?.trim() ? ` ("${title.trim().slice(0, 100)}")` : ""}`;
+  }
+  if (/^[[{]/.test(trimmed)) return "a JSON body cut off before its end";
+  return `a body that is not JSON ("${trimmed.replace(/\s+/g, " ").slice(0, 100)}")`;
 }
 
 /** What went wrong on the network, naming the address tried (never a credential: it travels in headers). */
