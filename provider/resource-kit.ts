@@ -6,7 +6,7 @@
 import * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
 import { endpointFor, ServiceSettingsSpec } from "./settings";
-import { ServiceError } from "./transport/errors";
+import { FailureDetail, ServiceError } from "./transport/errors";
 
 /** What preview sends for a value that is not known yet. */
 export const unknownValue = "04da6b54-80e4-46f7-96ec-b56ff0331ba9";
@@ -42,6 +42,12 @@ export interface ResourceKind<Schema extends z.AnyZodObject> {
   replaceOn?: readonly string[];
   /** Extra settings checks (e.g. the chat channel), also run in check. */
   checkSettings?(resource: string): void;
+  /**
+   * Rules across fields, and normalization that depends on another field (a default in
+   * the form of its field's type): run in check once every input is known, it returns
+   * the inputs and names each problem through `refuse`.
+   */
+  refine?(inputs: z.output<Schema>, refuse: (field: string, rule: string) => void): z.output<Schema>;
 }
 
 /** The label a kind gives its objects: `type "name"` when the named input is a known string. */
@@ -49,6 +55,17 @@ export function labelBy(type: string, field: string): (inputs: Record<string, un
   return (inputs) => {
     const value = inputs[field];
     return typeof value === "string" && value && value !== unknownValue ? `${type} "${value}"` : type;
+  };
+}
+
+/**
+ * The label of a kind whose objects are named by ids, e.g. `crm.AccountNote on account
+ * 12`: `describe` of the named inputs once each is an id, the type alone until then.
+ */
+export function labelByIds(type: string, fields: readonly string[], describe: (ids: string[]) => string): (inputs: Record<string, unknown>) => string {
+  return (inputs) => {
+    const ids = fields.map((field) => String(inputs[field]));
+    return ids.every((id) => /^[1-9]\d*$/.test(id)) ? `${type} ${describe(ids)}` : type;
   };
 }
 
@@ -68,6 +85,11 @@ export function checkInputs<Schema extends z.AnyZodObject>(
   for (const service of kind.services) endpointFor(service, resource);
   kind.checkSettings?.(resource);
   const parsed = kind.schema.safeParse(given);
+  if (parsed.success && kind.refine && !containsUnknown(given)) {
+    const failures: pulumi.dynamic.CheckFailure[] = [];
+    const refined = kind.refine(parsed.data, (field, rule) => failures.push({ property: field, reason: `${resource}: ${field} ${rule}` }));
+    return failures.length ? { failures } : { inputs: { ...refined, [providerKey]: news[providerKey] } };
+  }
   if (parsed.success) return { inputs: { ...parsed.data, [providerKey]: news[providerKey] } };
   const failures = parsed.error.issues
     .filter((issue) => !touchesUnknown(given, issue))
@@ -110,7 +132,7 @@ function normalizeKnownFields(schema: z.AnyZodObject, given: Record<string, unkn
 }
 
 /** The field an issue is about, as a dotted path; for unknown fields, the fields themselves. */
-function fieldOf(issue: z.ZodIssue): string {
+export function fieldOf(issue: z.ZodIssue): string {
   const path = issue.path.map(String);
   if (issue.code === z.ZodIssueCode.unrecognized_keys) return issue.keys.map((key) => [...path, key].join(".")).join(", ");
   return path.join(".") || "(inputs)";
@@ -127,6 +149,44 @@ export function oneOf<Values extends [string, ...string[]]>(values: Values) {
     errorMap: (_issue, context) => ({ message: context.data === undefined ? `is required: ${allowed}` : `must be ${allowed}` }),
   });
 }
+
+/**
+ * The id of a service object, e.g. another resource's `id` output: digits, kept as a
+ * string (a positive whole number is taken too). `what` names the object in messages.
+ */
+export const serviceId = (what: string) =>
+  z.unknown().transform((value, context) => {
+    const id = typeof value === "number" && Number.isSafeInteger(value) && value > 0 ? String(value) : value;
+    if (typeof id === "string" && /^[1-9]\d*$/.test(id)) return id;
+    const message = value === undefined || value === null ? `is required: the id of ${what}` : `must be the id of ${what}: digits, such as its resource's \`id\``;
+    context.addIssue({ code: z.ZodIssueCode.custom, message });
+    return z.NEVER;
+  });
+
+/** Text that must be given: `what` says what it is in the message for a missing value. */
+export const requiredText = (what: string, max: number) =>
+  z
+    .string({ required_error: `is required: ${what}`, invalid_type_error: "must be a string" })
+    .min(1, "must not be empty")
+    .max(max, `must be at most ${max} characters`);
+
+/** Whether a value is an absolute http or https URL. */
+export function isWebAddress(value: string): boolean {
+  try {
+    const url = new URL(value);
+    return url.protocol === "https:" || url.protocol === "http:";
+  } catch {
+    return false;
+  }
+}
+
+/** Optional text; "" means not set and is left out, as the service answers unset text with "". */
+export const optionalText = (max: number) =>
+  z
+    .string({ invalid_type_error: "must be a string" })
+    .max(max, `must be at most ${max} characters`)
+    .optional()
+    .transform((text) => text || undefined);
 
 /**
  * Compares the stored outputs with the new normalized inputs on the kind's
@@ -202,10 +262,12 @@ export function releaseNaturalKey(type: string, naturalKey: string): void {
 }
 
 /** Every adoption is said out loud, with the id taken over. */
-export function announceAdoption(resource: string, id: string): void {
-  void pulumi.log.warn(
-    `${resource}: took over the existing object with id ${id}; this stack now changes it and deletes it on destroy unless the resource has retainOnDelete: true`,
-  );
+export function announceAdoption(
+  resource: string,
+  id: string,
+  onDestroy = "deletes it on destroy unless the resource has retainOnDelete: true",
+): void {
+  void pulumi.log.warn(`${resource}: took over the existing object with id ${id}; this stack now changes it and ${onDestroy}`);
 }
 
 /**
@@ -223,6 +285,26 @@ export class UnconfirmedWriteError extends ServiceError {
     readonly properties: Record<string, unknown>,
   ) {
     super(message, { code: "unconfirmed", field });
+    this.reasons = [message];
+  }
+}
+
+/**
+ * An action that took effect and then failed (a run that started and ended FAILED, a
+ * sync part of whose batches were queued). It carries the resource's id and outputs,
+ * so the host records it (Pulumi's "failed to initialize") and the next `up` carries
+ * on from there, instead of acting a second time.
+ */
+export class PartlyDoneError extends ServiceError {
+  readonly reasons: string[];
+
+  constructor(
+    message: string,
+    readonly id: string,
+    readonly properties: Record<string, unknown>,
+    failure: FailureDetail = {},
+  ) {
+    super(message, failure);
     this.reasons = [message];
   }
 }

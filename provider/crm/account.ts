@@ -12,6 +12,7 @@ import {
   releaseNaturalKey,
   confirmWrite,
   diffInputs,
+  isWebAddress,
   labelBy,
   ResourceKind,
   resourceProps,
@@ -202,15 +203,6 @@ async function adopt(client: CrmClient, desired: AccountInputs): Promise<Service
   if (sameValue(existing.accountUrl, desired.accountUrl)) return existing;
   const response = await client.call({ method: "PUT", path: `/accounts/${existing.id}`, body: { account: { accountUrl: desired.accountUrl } } });
   return (response.body as { account: ServiceAccount }).account;
-}
-
-function isWebAddress(value: string): boolean {
-  try {
-    const url = new URL(value);
-    return url.protocol === "https:" || url.protocol === "http:";
-  } catch {
-    return false;
-  }
 }
 
 /** An account (company) in the CRM service. */

@@ -5,7 +5,7 @@
 import * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
 import { moduleProvider } from "../dynamic";
-import { labelBy, oneOf, resourceProps, strictObject, withSecretOutputs, withoutUndefined } from "../resource-kit";
+import { labelBy, oneOf, requiredText, resourceProps, strictObject, withSecretOutputs, withoutUndefined } from "../resource-kit";
 import { crmService } from "../settings";
 import { crmLifecycle, CrmObjectKind, ServiceObject } from "./crud";
 import { flagOf, idOf } from "./normalize";
@@ -22,10 +22,7 @@ export interface CalendarFeedArgs {
 }
 
 const inputSchema = strictObject({
-  title: z
-    .string({ required_error: "is required: the feed's title", invalid_type_error: "must be a string" })
-    .min(1, "must not be empty")
-    .max(255, "must be at most 255 characters"),
+  title: requiredText("the feed's title", 255),
   type: oneOf(feedTypes),
   notification: z.boolean({ invalid_type_error: "must be true or false" }).default(false),
 });

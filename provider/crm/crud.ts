@@ -6,7 +6,20 @@
 
 import * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
-import { checkInputs, confirmWrite, diffInputs, ResourceKind, withoutProvider } from "../resource-kit";
+import {
+  announceAdoption,
+  checkInputs,
+  claimNaturalKey,
+  confirmWrite,
+  diffInputs,
+  releaseNaturalKey,
+  ResourceKind,
+  sameValue,
+  unknownValue,
+  withoutProvider,
+  withoutUndefined,
+} from "../resource-kit";
+import { ServiceError } from "../transport/errors";
 import { HttpResponse } from "../transport/transport";
 import { CrmClient } from "./client";
 
@@ -23,22 +36,68 @@ export interface CrmObjectKind<Schema extends z.AnyZodObject, State extends Reco
    * Volatile members (timestamps, counters) are left out.
    */
   stateOf(object: ServiceObject): State;
-  /** What the inputs ask the service to hold, in stateOf's form: every write is confirmed against it. */
-  desiredState(inputs: z.output<Schema>): Partial<State>;
+  /** What the inputs ask the service to hold, in stateOf's form (null: unset): every write is confirmed against it. */
+  desiredState(inputs: z.output<Schema>): { [Field in keyof State]?: State[Field] | null };
   /** The request member for a create; unset optional members left out. */
   createBody(inputs: z.output<Schema>): Record<string, unknown>;
-  /** The request member for an update; by default the create's. */
-  updateBody?(inputs: z.output<Schema>): Record<string, unknown>;
+  /** The request member for an update; by default the create's. `olds` is the state it changes. */
+  updateBody?(inputs: z.output<Schema>, olds: Record<string, unknown>): Record<string, unknown>;
   /** The service's answer to a write is partial or unspecified: read the object back. */
   readBackAfterWrite?: boolean;
   /** Advice by service code or status for failed writes (see CallContext). */
   advice?: Record<string, string>;
+  /**
+   * Members the service keeps behind calls of their own (an address's group and list
+   * associations), merged into the object before stateOf. `declared` is what the stack
+   * manages: the inputs after a write, the stored state on read.
+   */
+  readRelated?(client: CrmClient, id: string, declared: Record<string, unknown>): Promise<ServiceObject>;
+  /** After an update's PUT, before it is confirmed: what the PUT cannot do itself (deleting a replaced association). */
+  afterUpdate?(client: CrmClient, id: string, olds: Record<string, unknown>, inputs: z.output<Schema>): Promise<void>;
   /**
    * After a create that may have reached the service: the object it made, found by a
    * natural key, else undefined (it is then sent again). Without it, such a create is
    * reported and not resent.
    */
   findCreated?(client: CrmClient, inputs: z.output<Schema>, attemptStarted: number): Promise<ServiceObject | undefined>;
+  /**
+   * Before a create or an update: the inputs completed with what the write needs from
+   * other objects (a value's field type), and put in the form that depends on it;
+   * inputs that do not fit are refused here, before anything is written. `olds` is the
+   * state an update changes (or an adopted object's), which may hold it already.
+   */
+  prepareWrite?(client: CrmClient, inputs: z.output<Schema>, olds?: Record<string, unknown>): Promise<z.output<Schema>>;
+  /** Where a create is POSTed when not to `path`, e.g. `/accounts/{id}/notes` for an account's note. */
+  createPath?(inputs: z.output<Schema>): string;
+  /** Where an update is PUT when not to `{path}/{id}`. */
+  updatePath?(id: string, inputs: z.output<Schema>): string;
+  /**
+   * Fields the service fills in when the inputs leave them unset (a field's display
+   * order): the state holds them only while the stack declares them, so the service's
+   * choice is neither a change nor drift. Their unset input must be undefined.
+   */
+  serviceAssigned?: readonly string[];
+  /** Objects unique by a natural key the service does not enforce: see NaturalKeyAdoption. */
+  adoption?: NaturalKeyAdoption<Schema>;
+  /** A clearer error for a refused write, after a look around (which account holds a contact); undefined keeps the service's. */
+  explainFailure?(client: CrmClient, inputs: z.output<Schema>, error: ServiceError): Promise<Error | undefined>;
+}
+
+/**
+ * A create first looks for an object holding the natural key (a field label). One that
+ * exists is taken over only with the input `adoptExisting: true`, else the error names
+ * it; two resources of one program declaring the key are refused before any request.
+ * An ambiguous create is recovered by the same lookup.
+ */
+export interface NaturalKeyAdoption<Schema extends z.AnyZodObject> {
+  /** The key, compared without regard to case. */
+  key(inputs: z.output<Schema>): string;
+  /** How messages name it, e.g. `the field label "Tier"`. */
+  describe(inputs: z.output<Schema>): string;
+  /** The way out besides adoption, e.g. `choose another label`. */
+  instead: string;
+  /** The object holding the key, if any. */
+  find(client: CrmClient, inputs: z.output<Schema>): Promise<ServiceObject | undefined>;
 }
 
 export interface CrmLifecycle {
@@ -80,27 +139,46 @@ export function crmLifecycle<Schema extends z.AnyZodObject, State extends Record
     const label = kind.label(props);
     return new CrmClient(label === kind.type && id ? `${kind.type} ${id}` : label);
   };
+  // Undefined members left out: the provider host's protobuf Struct refuses them.
+  const stateAt = async (client: CrmClient, id: string, object: ServiceObject, declared: Record<string, unknown>) =>
+    withoutUndefined(
+      declaredOnly(kind.stateOf(kind.readRelated ? { ...object, ...(await kind.readRelated(client, id, declared)) } : object), declared),
+    ) as State;
+  /** The state without the service-assigned fields the stack does not declare (see serviceAssigned). */
+  const declaredOnly = (state: State, declared: Record<string, unknown>): State => {
+    const undeclared = (kind.serviceAssigned ?? []).filter((field) => declared[field] === undefined || declared[field] === null);
+    return Object.fromEntries(Object.entries(state).filter(([field]) => !undeclared.includes(field))) as State;
+  };
+  /** The inputs of a write, completed by the kind (see prepareWrite). */
+  const prepared = async (client: CrmClient, props: Record<string, unknown>, olds?: Record<string, unknown>) =>
+    kind.prepareWrite ? kind.prepareWrite(client, parse(props), olds) : parse(props);
+  /** A write's call, its failure explained by the kind when it can be. */
+  const written = (client: CrmClient, inputs: z.output<Schema>, call: Promise<HttpResponse>): Promise<HttpResponse> =>
+    call.catch(async (error: unknown) => {
+      throw (error instanceof ServiceError && (await kind.explainFailure?.(client, inputs, error))) || error;
+    });
   /** The object as the service holds it after a write, confirmed against the inputs. */
   const confirmed = async (client: CrmClient, id: string, answer: ServiceObject, inputs: z.output<Schema>) => {
     const object = kind.readBackAfterWrite ? await getObject(client, `${kind.path}/${id}`, kind.member) : answer;
     if (!object) throw new Error(`${client.resource}: the object ${id} was gone right after it was written; run \`pulumi up\` again`);
-    const state = kind.stateOf(object);
+    const state = await stateAt(client, id, object, inputs);
     confirmWrite(client.resource, id, kind.desiredState(inputs), state);
     return state;
   };
 
-  return {
+  const lifecycle: CrmLifecycle = {
     check: async (_olds, news) => checkInputs(kind, news),
     diff: async (_id, olds, news) => diffInputs(kind, olds, news),
 
     async create(props) {
-      const inputs = parse(props);
       const client = clientFor(props);
+      const inputs = await prepared(client, props);
       const attemptStarted = Date.now();
-      const findCreated = kind.findCreated;
-      const response = await client.call(
-        { method: "POST", path: kind.path, body: { [kind.member]: kind.createBody(inputs) } },
-        {
+      const findCreated = kind.findCreated ?? kind.adoption?.find;
+      const response = await written(
+        client,
+        inputs,
+        client.call({ method: "POST", path: kind.createPath?.(inputs) ?? kind.path, body: { [kind.member]: kind.createBody(inputs) } }, {
           advice: kind.advice,
           recover: findCreated
             ? async () => {
@@ -108,7 +186,7 @@ export function crmLifecycle<Schema extends z.AnyZodObject, State extends Record
                 return found && { status: 200, body: { [kind.member]: found } };
               }
             : undefined,
-        },
+        }),
       );
       const answer = objectIn(response, kind.member);
       const id = String(answer.id);
@@ -116,22 +194,79 @@ export function crmLifecycle<Schema extends z.AnyZodObject, State extends Record
     },
 
     async read(id, props = {}) {
-      const object = await getObject(clientFor(props, id), `${kind.path}/${id}`, kind.member);
+      const client = clientFor(props, id);
+      const object = await getObject(client, `${kind.path}/${id}`, kind.member);
       // No id: the object is gone, and refresh drops it from the state.
       if (!object) return {};
-      const state = kind.stateOf(object);
+      const state = await stateAt(client, id, object, props);
       return { id, props: state, inputs: inputsOf(kind, state) };
     },
 
-    async update(id, _olds, news) {
-      const inputs = parse(news);
+    async update(id, olds, news) {
       const client = clientFor(news, id);
-      const body = (kind.updateBody ?? kind.createBody)(inputs);
-      const response = await client.call({ method: "PUT", path: `${kind.path}/${id}`, body: { [kind.member]: body } }, { advice: kind.advice });
+      const inputs = await prepared(client, news, olds);
+      const body = kind.updateBody ? kind.updateBody(inputs, olds) : kind.createBody(inputs);
+      const path = kind.updatePath?.(id, inputs) ?? `${kind.path}/${id}`;
+      const response = await written(client, inputs, client.call({ method: "PUT", path, body: { [kind.member]: body } }, { advice: kind.advice }));
+      await kind.afterUpdate?.(client, id, olds, inputs);
       const answer = kind.readBackAfterWrite ? {} : objectIn(response, kind.member);
       return { outs: await confirmed(client, id, answer, inputs) };
     },
 
     delete: (id, props) => deleteObject(clientFor(props, id), `${kind.path}/${id}`),
   };
+
+  /** Create for objects unique by a natural key the service does not enforce (see NaturalKeyAdoption). */
+  const adopting = (adoption: NaturalKeyAdoption<Schema>): CrmLifecycle => ({
+    ...lifecycle,
+    // A replacement holding the same key would find its predecessor and refuse to take it: the old object goes first.
+    async diff(id, olds, news) {
+      const result = await lifecycle.diff(id, olds, news);
+      const keyOf = (props: Record<string, unknown>) => adoption.key(props as z.output<Schema>).toLowerCase();
+      const newKey = keyOf(news);
+      const keepsKey = newKey.includes(unknownValue) || keyOf(olds) === newKey;
+      return result.replaces?.length && keepsKey ? { ...result, deleteBeforeReplace: true } : result;
+    },
+    async create(props) {
+      const inputs = parse(props);
+      const client = clientFor(props);
+      const key = adoption.key(inputs);
+      if (!claimNaturalKey(kind.type, key)) {
+        throw new ServiceError(`${client.resource}: two resources of this program declare ${adoption.describe(inputs)}; give each its own.`, { code: "duplicate" });
+      }
+      try {
+        const existing = await adoption.find(client, inputs);
+        if (!existing) return await lifecycle.create(props);
+        const id = String(existing.id);
+        const taken = `${client.resource}: ${adoption.describe(inputs)} is taken by the existing object ${id}`;
+        if (!(inputs as { adoptExisting?: boolean }).adoptExisting) {
+          throw new ServiceError(
+            `${taken}; ${adoption.instead}, or, only if no stack manages that object, set adoptExisting: true to take it over with this stack.`,
+            { code: "duplicate" },
+          );
+        }
+        const current = kind.stateOf(existing);
+        for (const field of kind.replaceOn ?? []) {
+          if (inputs[field] !== undefined && !sameValue(current[field], inputs[field])) {
+            const held = JSON.stringify(current[field] ?? null);
+            throw new ServiceError(`${taken}, whose ${field} is ${held}, which an update cannot change; declare ${field} ${held} to take it over, or ${adoption.instead}.`, {
+              code: "duplicate",
+              field,
+            });
+          }
+        }
+        announceAdoption(client.resource, id);
+        return { id, outs: (await lifecycle.update(id, current, props)).outs };
+      } catch (error) {
+        releaseNaturalKey(kind.type, key);
+        throw error;
+      }
+    },
+    // Deleted, the object no longer holds its key: another resource of the program may take it.
+    async delete(id, props) {
+      await lifecycle.delete(id, props);
+      releaseNaturalKey(kind.type, adoption.key(props as z.output<Schema>));
+    },
+  });
+  return kind.adoption ? adopting(kind.adoption) : lifecycle;
 }

@@ -1,2 +1,11 @@
 export { Account, AccountArgs } from "./account";
+export { AccountContact, AccountContactArgs } from "./account-contact";
+export { AccountCustomField, AccountCustomFieldArgs } from "./account-custom-field";
+export { AccountCustomFieldValue, AccountCustomFieldValueArgs } from "./account-custom-field-value";
+export { AccountNote, AccountNoteArgs } from "./account-note";
 export { CalendarFeed, CalendarFeedArgs } from "./calendar-feed";
+export { Address, AddressArgs } from "./address";
+export { Branding, BrandingArgs } from "./branding";
+export { Message, MessageArgs } from "./message";
+export { ContactSync, ContactSyncArgs, ContactSyncContact, ContactSyncFailure } from "./contact-sync";
+export * from "./lookups";

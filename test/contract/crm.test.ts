@@ -169,7 +169,11 @@ const cases: ContractCase[] = [
   },
   { operation: "DELETE /accountCustomFieldData/{id}", request: async (clients) => ({ params: { id: await newFieldValue(clients) } }) },
 
-  { operation: "POST /addresses", request: () => ({ body: address() }) },
+  {
+    operation: "POST /addresses",
+    request: () => ({ body: address() }),
+    seedStatus: { status: 201, referenceStatus: 200, why: "REAL-WORLD.md, from recorded traffic: POST /addresses answers 201" },
+  },
   { operation: "GET /addresses", request: async (clients) => (await newAddress(clients), {}) },
   { operation: "GET /addresses/{id}", request: async (clients) => ({ params: { id: await newAddress(clients) } }) },
   {
@@ -223,6 +227,10 @@ const cases: ContractCase[] = [
     operation: "POST /import/bulk_import",
     request: () => ({ body: bulkImport() }),
     seedStatus: { status: 202, referenceStatus: 200, why: "the seed: 202 with the id of the background process" },
+  },
+  {
+    operation: "GET /import/bulk_import",
+    request: async ({ crm }) => (await crm.create("/import/bulk_import", bulkImport()), {}),
   },
   {
     operation: "GET /import/info",

@@ -44,7 +44,7 @@ export interface ContractCase {
   request(clients: Clients): RequestParts | Promise<RequestParts>;
   /** Members of the reference's examples not to require ("$.account.fields"), each with why. */
   excused?: Record<string, string>;
-  /** A success status the seed gives where the reference declares another; checked against the reference's examples for that other. */
+  /** A success status the seed (or recorded traffic) gives where the reference declares another; checked against the reference's examples for that other. */
   seedStatus?: { status: number; referenceStatus: number; why: string };
 }
 
@@ -58,7 +58,7 @@ addFormats(ajv);
 const INT32 = 2 ** 31;
 ajv.addFormat("int32", { type: "number", validate: (value: number) => Number.isInteger(value) && value >= -INT32 && value < INT32 });
 
-function schemaErrors(schema: JsonSchema, value: unknown): string | undefined {
+export function schemaErrors(schema: JsonSchema, value: unknown): string | undefined {
   const validate = ajv.compile(schema);
   return validate(value) ? undefined : ajv.errorsText(validate.errors, { dataVar: "body" });
 }

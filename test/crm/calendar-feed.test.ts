@@ -1,51 +1,109 @@
 import assert from "node:assert/strict";
 import * as provider from "../../provider/crm/calendar-feed";
-import { emulatorCall, emulatorForProvider, RunningEmulator } from "../support/emulator";
+import { useStackConfig } from "../../provider/settings";
+import { configOf, emulatorCall, emulatorForProvider, requestCount, RunningEmulator } from "../support/emulator";
+import { checked, configuration, providerCode } from "../support/provider-steps";
+import { asHostSends } from "../support/host-struct";
+import { RecordingProxy, startRecordingProxy } from "../support/recording-proxy";
+import { nonConformingRequests } from "../support/reference-requests";
+import { ScriptedServer, sendJson, startScriptedServer } from "../support/scripted-server";
 
-const providerCode = "exports.handler = ...";
+
 
 describe("crm.CalendarFeed provider", () => {
   let emulator: RunningEmulator;
-  before(async () => (emulator = await emulatorForProvider()));
-  after(async () => emulator.close());
+  let proxy: RecordingProxy;
+  before(async () => {
+    emulator = await emulatorForProvider();
+    proxy = await startRecordingProxy(emulator.crmUrl);
+    useStackConfig(configOf({ "crm:apiUrl": proxy.url, "crm:apiToken": emulator.apiToken, "crm:requestsPerSecond": "0" }));
+  });
+  after(async () => {
+    await proxy.close();
+    await emulator.close();
+  });
 
-  const checked = async (news: Record<string, unknown>) => {
-    const result = await provider.check({}, { ...news, __provider: providerCode });
-    assert.equal(result.failures, undefined, JSON.stringify(result.failures));
-    return result.inputs!;
-  };
-
-  it("names the field and the rule for bad inputs", async () => {
-    const result = await provider.check({}, { title: "", type: "Tasks", notification: "yes" });
-    const reasons = (result.failures ?? []).map((f) => f.reason).join("\n");
-    assert.match(reasons, /crm\.CalendarFeed: title must not be empty/);
-    assert.match(reasons, /type must be one of All, Deals, Contacts/);
-    assert.match(reasons, /notification must be true or false/);
+  it("names the resource, the field and the rule for every bad input, without a request", async () => {
+    const before = await requestCount(emulator);
+    const cases: Array<[Record<string, unknown>, string, RegExp]> = [
+      [{ type: "All" }, "title", /^crm\.CalendarFeed: title is required: the feed's title/],
+      [{ title: "", type: "All" }, "title", /^crm\.CalendarFeed: title must not be empty/],
+      [{ title: "t".repeat(256), type: "All" }, "title", /title must be at most 255 characters/],
+      [{ title: 42, type: "All" }, "title", /title must be a string/],
+      [{ title: "Team" }, "type", /^crm\.CalendarFeed "Team": type is required: one of All, Deals, Contacts/],
+      [{ title: "Team", type: "Tasks" }, "type", /type must be one of All, Deals, Contacts/],
+      [{ title: "Team", type: "All", notification: "yes" }, "notification", /notification must be true or false/],
+      [{ title: "Team", type: "All", token: "mine" }, "token", /token is not a field of this resource; the fields are: title, type, notification/],
+    ];
+    for (const [news, field, reason] of cases) {
+      const result = await provider.check({}, { ...news, __provider: providerCode });
+      const failure = result.failures?.find((f) => f.property === field);
+      assert.ok(failure, `${field}: ${JSON.stringify(result.failures)}`);
+      assert.match(failure.reason, reason);
+    }
+    assert.equal(await requestCount(emulator), before);
   });
 
   for (const inputs of [{ title: "Team", type: "All" }, { title: "Deals", type: "Deals", notification: true }, { title: "People", type: "Contacts", notification: false }]) {
     it(`reads back exactly what create returned: ${JSON.stringify(inputs)}`, async () => {
-      const created = await provider.create(await checked(inputs));
+      const news = await checked(provider, inputs);
+      const created = await provider.create(news);
       assert.match(created.outs.token, /^[0-9a-f]+$/);
       const read = await provider.read(created.id, created.outs);
       assert.deepEqual(read.props, created.outs);
       assert.deepEqual(read.inputs, { title: inputs.title, type: inputs.type, notification: inputs.notification ?? false });
-      assert.equal((await provider.diff(created.id, created.outs, await checked(inputs))).changes, false);
+      assert.equal((await provider.diff(created.id, created.outs, news)).changes, false);
+      assert.equal((await provider.diff(created.id, read.props!, news)).changes, false, "refresh right after create");
     });
   }
 
+  it("leaves an unset notification to its default, false, sent explicitly", async () => {
+    const sent = proxy.requests.length;
+    await provider.create(await checked(provider, { title: "Default", type: "All" }));
+    assert.deepEqual(proxy.requests[sent].body, { calendar: { title: "Default", type: "All", notification: false } });
+  });
+
   it("updates every field in place, finds drift, and treats a deleted feed as gone", async () => {
-    const created = await provider.create(await checked({ title: "Feed", type: "All" }));
+    const created = await provider.create(await checked(provider, { title: "Feed", type: "All" }));
+    let state = created.outs;
     for (const change of [{ title: "Feed 2" }, { type: "Deals" }, { notification: true }]) {
-      const news = await checked({ title: "Feed", type: "All", ...change });
-      assert.deepEqual((await provider.diff(created.id, created.outs, news)).replaces, []);
-      const updated = await provider.update(created.id, created.outs, news);
-      assert.deepEqual((await provider.read(created.id, updated.outs)).props, updated.outs);
+      const news = await checked(provider, { title: "Feed", type: "All", ...change });
+      assert.deepEqual((await provider.diff(created.id, state, news)).replaces, []);
+      state = (await provider.update(created.id, state, news)).outs;
+      const read = await provider.read(created.id, state);
+      assert.deepEqual(read.props, state);
+      assert.deepEqual(asHostSends(read.inputs), configuration(news));
+      assert.equal(state.token, created.outs.token, "an update keeps the token");
     }
     await emulatorCall(emulator, "PUT", `/api/3/calendars/${created.id}`, { calendar: { title: "Changed out of band" } });
-    assert.equal((await provider.read(created.id, created.outs)).props?.title, "Changed out of band");
+    const drifted = await provider.read(created.id, created.outs);
+    assert.equal(drifted.props?.title, "Changed out of band");
+    assert.equal((await provider.diff(created.id, drifted.props!, await checked(provider, { title: "Feed", type: "All" }))).changes, true);
     await provider.delete(created.id, created.outs);
     await provider.delete(created.id, created.outs);
     assert.deepEqual(await provider.read(created.id, created.outs), {});
+  });
+
+  it("sends only requests the reference declares, with bodies its request schemas validate", () => {
+    assert.ok(proxy.requests.length > 0);
+    assert.deepEqual(nonConformingRequests(proxy.requests), []);
+  });
+});
+
+describe("crm.CalendarFeed against a service that ignores a write", () => {
+  let server: ScriptedServer;
+  after(async () => server?.close());
+
+  it("fails the update naming the field not taken, and keeps the object's id", async () => {
+    // Like the real service given a wrong root key: 200, and nothing changed.
+    server = await startScriptedServer((_req, res) =>
+      sendJson(res, 200, { calendar: { id: "4", title: "Old", type: "All", notification: "0", token: "abc", userid: "1" } }),
+    );
+    useStackConfig(configOf({ "crm:apiUrl": server.url, "crm:apiToken": "k" }));
+    await assert.rejects(provider.update("4", {}, await checked(provider, { title: "New", type: "All" })), (error: Error & { id?: string }) => {
+      assert.match(error.message, /^crm\.CalendarFeed "New": the service accepted the write but did not take title \(sent "New", service has "Old"\)/);
+      assert.equal(error.id, "4");
+      return true;
+    });
   });
 });

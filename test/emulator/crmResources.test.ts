@@ -15,18 +15,44 @@ describe("CRM addresses, brandings, calendars, messages, automations and campaig
   describe("addresses", () => {
     const createAddress = (address: Record<string, unknown>) => h.api("POST", "/api/3/addresses", { address });
 
-    it("POST answers 200 with the sent fields and a numeric country; GET answers the 2-character code", async () => {
-      const reply = await createAddress({ company_name: "Acme", address_1: "1 Main St", country: "us" });
-      assert.equal(reply.status, 200);
+    it("POST answers 201 with the sent fields, isDefault and a numeric country; GET answers the 2-character code", async () => {
+      const reply = await createAddress({ company_name: "Acme", address_1: "1 Main St", country: "us", is_default: false });
+      assert.equal(reply.status, 201);
       const { address } = reply.body;
-      assert.deepEqual(Object.keys(address).sort(), ["address1", "companyName", "country", "id", "links"]);
+      assert.deepEqual(Object.keys(address).sort(), ["address1", "companyName", "country", "id", "isDefault", "links"]);
       assert.equal(typeof address.country, "number");
       assert.equal(address.links.forms, `${h.emulator.crmUrl}/api/3/addresses/${address.id}/forms`);
       const fetched = (await h.api("GET", `/api/3/addresses/${address.id}`)).body.address;
       assert.deepEqual(
-        [fetched.companyName, fetched.address1, fetched.address2, fetched.country, fetched.allgroup, fetched.isDefault],
-        ["Acme", "1 Main St", "", "US", "0", "0"],
+        [fetched.companyName, fetched.address1, fetched.address2, fetched.district, fetched.country, fetched.allgroup, fetched.isDefault],
+        ["Acme", "1 Main St", "", "", "US", "0", "0"],
       );
+    });
+
+    it("GET adds snake_case timestamps in naive account-local time and who created and updated it", async () => {
+      const { id } = (await createAddress({ company_name: "Acme", address_1: "1 Main St", country: "US" })).body.address;
+      const fetched = (await h.api("GET", `/api/3/addresses/${id}`)).body.address;
+      assert.match(fetched.created_timestamp, /^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}$/);
+      assert.match(fetched.updated_timestamp, /^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}$/);
+      assert.deepEqual([fetched.created_by, fetched.updated_by], ["1", "1"]);
+    });
+
+    it("the account's first address becomes the default unless is_default is sent", async () => {
+      const first = (await createAddress({ company_name: "Acme", address_1: "1 Main St", country: "US" })).body.address;
+      assert.equal(first.isDefault, "1");
+      const second = (await createAddress({ company_name: "Globex", address_1: "2 Side St", country: "CA" })).body.address;
+      assert.equal(second.isDefault, "0");
+      await h.api("POST", "/__emulator/reset");
+      const explicit = (await createAddress({ company_name: "Acme", address_1: "1 Main St", country: "US", is_default: 0 })).body.address;
+      assert.equal(explicit.isDefault, "0");
+    });
+
+    it("PUT answers flags in the type they were sent in, GET as strings", async () => {
+      const { id } = (await createAddress({ company_name: "Acme", address_1: "1 Main St", country: "US" })).body.address;
+      const reply = await h.api("PUT", `/api/3/addresses/${id}`, { address: { is_default: 0, allgroup: 1 } });
+      assert.deepEqual([reply.body.address.isDefault, reply.body.address.allgroup], [0, 1]);
+      const fetched = (await h.api("GET", `/api/3/addresses/${id}`)).body.address;
+      assert.deepEqual([fetched.isDefault, fetched.allgroup], ["0", "1"]);
     });
 
     it("POST answers 422 field_missing with the snake_case pointer for each required field", async () => {
@@ -49,7 +75,7 @@ describe("CRM addresses, brandings, calendars, messages, automations and campaig
       assert.equal(reply.status, 200);
       assert.deepEqual(
         [reply.body.address.companyName, reply.body.address.address2, reply.body.address.city, reply.body.address.country, reply.body.address.isDefault],
-        ["Globex Inc", "Suite 5", "Toronto", "CA", "1"],
+        ["Globex Inc", "Suite 5", "Toronto", "CA", 1],
       );
       assert.equal((await h.api("GET", `/api/3/addresses/${first.id}`)).body.address.isDefault, "0");
       assert.deepEqual((await h.api("PUT", "/api/3/addresses/3", { address: { city: "x" } })).body, { message: "No Result found for Address with id 3" });
@@ -90,6 +116,30 @@ describe("CRM addresses, brandings, calendars, messages, automations and campaig
       );
       const omitted = await h.api("PUT", "/api/3/brandings/1", { branding: { favicon: "https://x.test/f.ico" } });
       assert.deepEqual([omitted.body.branding.links, omitted.body.branding.siteName, omitted.body.branding.favicon], ["1", "Our CRM", "https://x.test/f.ico"]);
+      const cleared = await h.api("PUT", "/api/3/brandings/1", { branding: { favicon: "" } });
+      assert.equal(cleared.body.branding.favicon, null);
+    });
+
+    it("is the account's only branding: it cannot be created or deleted", async () => {
+      assert.equal((await h.api("POST", "/api/3/brandings", { branding: { siteName: "Second" } })).status, 405);
+      assert.equal((await h.api("DELETE", "/api/3/brandings/1")).status, 405);
+      assert.equal((await h.api("GET", "/api/3/brandings")).body.meta.total, "1");
+    });
+
+    it("on a plan without template editing, refuses a write of a template, naming it, and changes nothing", async () => {
+      const other = await startHarness({ templateEditing: false });
+      try {
+        const refused = await other.api("PUT", "/api/3/brandings/1", { branding: { siteName: "Changed", publicTemplateCss: "p { color: green; }" } });
+        assert.equal(refused.status, 422);
+        assert.equal(refused.body.errors[0].source.pointer, "/data/attributes/publicTemplateCss");
+        assert.match(refused.body.errors[0].title, /plan/);
+        assert.equal((await other.api("GET", "/api/3/brandings/1")).body.branding.siteName, "Marketing Automation");
+        assert.equal((await other.api("PUT", "/api/3/brandings/1", { branding: { siteName: "Changed" } })).status, 200);
+      } finally {
+        await other.close();
+      }
+      const allowed = await h.api("PUT", "/api/3/brandings/1", { branding: { publicTemplateCss: "p { color: green; }" } });
+      assert.equal(allowed.body.branding.publicTemplateCss, "p { color: green; }");
     });
   });
 

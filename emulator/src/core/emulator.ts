@@ -31,6 +31,10 @@ export interface EmulatorOptions {
   contactLimit?: number;
   /** Delay before a bulk sync writes its rows, so an immediate read does not see them. Default 200 ms. */
   bulkImportDelayMs?: number;
+  /** How long a chat flow execution runs, its contacts done evenly over it. Default 3000 ms. */
+  executionDurationMs?: number;
+  /** Whether the account's plan includes branding template editing; false refuses writes of the templates. Default true. */
+  templateEditing?: boolean;
 }
 
 export interface RunningEmulator {
@@ -60,9 +64,10 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
     fixtures: fixtures?.crm,
     contactLimit: options.contactLimit,
     bulkImportDelayMs: options.bulkImportDelayMs,
-    onBackgroundChange: () => stateFile?.markDirty(),
+    templateEditing: options.templateEditing,
+    onBackgroundChange: () => stateFile?.save(),
   });
-  const chat: MountedService = createChatService({ flows: fixtures?.flows });
+  const chat: MountedService = createChatService({ flows: fixtures?.flows, executionDurationMs: options.executionDurationMs });
   const services = { crm, chat };
   const mounts: Mount[] = [
     {
@@ -97,7 +102,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
         for (const service of Object.values(services)) service.reset();
         stats.reset();
         limiter.reset();
-        stateFile?.markDirty();
+        stateFile?.save();
         return { status: 200, body: { reset: true } };
       case "POST /__emulator/faults": {
         const spec = typeof fields.spec === "string" ? fields.spec : "";
@@ -175,7 +180,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
     }
 
     const response = await mount.service.handle({ method, path, query: url.searchParams, headers: req.headers, rawBody, token });
-    if (MUTATING_METHODS.has(method) && response.status < 400) stateFile?.markDirty();
+    if (MUTATING_METHODS.has(method) && response.status < 400) stateFile?.save();
     // The work is done but the answer never arrives: what a client cannot tell from a reset before it.
     if (lostAfterWork) {
       stats.record(route, "lost");
@@ -213,7 +218,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
       for (const socket of sockets) socket.destroy();
       await closed;
       crm.stopBackgroundWork();
-      await stateFile?.close();
+      stateFile?.save();
     },
   };
 }

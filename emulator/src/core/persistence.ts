@@ -1,18 +1,15 @@
-import { promises as fs, readFileSync } from "node:fs";
+import { readFileSync, renameSync, writeFileSync } from "node:fs";
 
 /**
- * Keeps emulator state in a JSON file across restarts. Writes are coalesced: a burst of
- * mutating requests produces one write shortly after, always temp file + rename so a crash
- * never leaves a half-written file. close() flushes whatever is still pending.
+ * Keeps emulator state in a JSON file across restarts. Every change is saved before
+ * its answer is sent, through a temporary file and a rename: an acknowledged write
+ * survives the process being killed at any moment, and a reader never sees half a
+ * file. A file that cannot be read as state is refused, never overwritten.
  */
 export class StateFile {
-  private timer: NodeJS.Timeout | undefined;
-  private writing: Promise<void> = Promise.resolve();
-
   constructor(
     private readonly path: string,
     private readonly snapshot: () => unknown,
-    private readonly delayMs = 20,
   ) {}
 
   /** The saved state, or undefined when the file does not exist yet. Read once at start-up. */
@@ -24,37 +21,26 @@ export class StateFile {
       if ((error as NodeJS.ErrnoException).code === "ENOENT") return undefined;
       throw error;
     }
-    return JSON.parse(text);
-  }
-
-  markDirty(): void {
-    if (this.timer) return;
-    this.timer = setTimeout(() => {
-      this.timer = undefined;
-      void this.flush();
-    }, this.delayMs);
-  }
-
-  async close(): Promise<void> {
-    if (this.timer) {
-      clearTimeout(this.timer);
-      this.timer = undefined;
-      await this.flush();
+    try {
+      const state = JSON.parse(text) as unknown;
+      if (typeof state !== "object" || state === null || Array.isArray(state)) throw new Error("it does not hold a JSON object");
+      return state;
+    } catch (error) {
+      throw new Error(
+        `the data file ${this.path} is not emulator state (${(error as Error).message}); it was left as it is: move it away or name another --data file`,
+      );
     }
-    await this.writing;
   }
 
-  /** Serialized behind the previous write so renames land in order. */
-  private flush(): Promise<void> {
-    const text = JSON.stringify(this.snapshot());
+  /** Synchronous, so that nothing is answered before its change is on disk. */
+  save(): void {
     const temp = `${this.path}.${process.pid}.tmp`;
-    this.writing = this.writing.then(async () => {
-      await fs.writeFile(temp, text);
-      await fs.rename(temp, this.path);
-    }).catch((error: Error) => {
-      // Keep serving; the next mutation retries the write.
-      process.stderr.write(`pulumi-crm-emulator: could not save state to ${this.path}: ${error.message}\n`);
-    });
-    return this.writing;
+    try {
+      writeFileSync(temp, JSON.stringify(this.snapshot()));
+      renameSync(temp, this.path);
+    } catch (error) {
+      // Keep serving; the next change saves again.
+      process.stderr.write(`pulumi-crm-emulator: could not save state to ${this.path}: ${(error as Error).message}\n`);
+    }
   }
 }

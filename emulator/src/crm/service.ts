@@ -25,6 +25,8 @@ export interface CrmServiceOptions {
   fixtures?: ReadOnlyFixtures;
   contactLimit?: number;
   bulkImportDelayMs?: number;
+  /** Whether the plan includes branding template editing; default true. */
+  templateEditing?: boolean;
   /** Called when state changes outside a request (a bulk sync writing its rows). */
   onBackgroundChange?: () => void;
 }
@@ -46,7 +48,7 @@ export function createCrmService(options: CrmServiceOptions): CrmService {
     ...accountContactRoutes(crm),
     ...customFieldRoutes(crm),
     ...addressRoutes(crm),
-    ...brandingRoutes(crm),
+    ...brandingRoutes(crm, { templateEditing: options.templateEditing ?? true }),
     ...calendarRoutes(crm),
     ...messageRoutes(crm),
     ...readOnlyRoutes(crm, withGeneratedDefaults(options.fixtures)),

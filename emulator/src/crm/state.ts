@@ -51,7 +51,7 @@ export interface FieldDataRow extends Row, Timestamps {
   fieldCurrency: string | null;
 }
 
-export interface AddressRow extends Row {
+export interface AddressRow extends Row, Timestamps {
   companyName: string;
   address1: string;
   address2: string;
@@ -113,6 +113,8 @@ export interface MessageRow extends Row, Timestamps {
 
 export interface ImportBatchRow extends Row {
   status: "queued" | "completed";
+  /** When the batch was accepted; absent in state files written before it was kept. */
+  queuedMs?: number;
   contacts: unknown[];
   /** Ids of the contacts written, then emails (or row numbers) of the rows skipped. */
   success: string[];

@@ -1,9 +1,10 @@
-import { attributesOf, fieldError, flagOf, idOf, ok, orNoResult, optionalString, unprocessable, type Attributes, type CrmRequest } from "../api";
+import { attributesOf, created, fieldError, flagOf, idOf, ok, orNoResult, optionalString, unprocessable, type Attributes, type CrmRequest } from "../api";
 import type { CrmContext } from "../context";
 import type { Route } from "../router";
 import { deleteRoute, linksOf, listRoute, readRoute } from "./shared";
 import type { AddressAssociationRow, AddressRow } from "../state";
 import type { Table } from "../store";
+import { sqlTimestamp } from "../time";
 
 /** Request spellings of each stored field: snake_case per the parameter list, camelCase per the update example. */
 const REQUEST_NAMES = {
@@ -42,6 +43,11 @@ export function addressRoutes(crm: CrmContext): Route[] {
       country: row.country,
       allgroup: row.allgroup,
       isDefault: String(row.isDefault),
+      // Snake_case and naive account-local time, unlike most resources.
+      created_timestamp: sqlTimestamp(row.createdMs),
+      updated_timestamp: sqlTimestamp(row.updatedMs),
+      created_by: "1",
+      updated_by: "1",
       links: linksOf(req, "addresses", row.id, ["addressGroup", "addressList", "forms"]),
       id: row.id,
     }),
@@ -114,6 +120,9 @@ export function addressRoutes(crm: CrmContext): Route[] {
         const associations = associationsOf(attrs);
         const missing = REQUIRED.find((field) => sent[field] === undefined);
         if (missing) throw unprocessable(fieldError("field_missing", REQUEST_NAMES[missing][0], `The ${REQUEST_NAMES[missing][0]} field is required.`));
+        // The account's first address becomes its default unless the request says otherwise.
+        if (sent.isDefault === undefined && addresses.all().length === 0) sent.isDefault = "1";
+        const now = crm.now();
         const row = addresses.insert({
           companyName: "",
           address1: "",
@@ -125,14 +134,16 @@ export function addressRoutes(crm: CrmContext): Route[] {
           country: "",
           allgroup: "0",
           isDefault: 0,
+          createdMs: now,
+          updatedMs: now,
         });
         apply(row, sent);
         associate(row, associations);
-        // The create response echoes only the fields sent, with the country as the service's numeric id.
+        // The create response (201) echoes only the fields sent, plus isDefault, with the country as the service's numeric id.
         const presented = kind.present(row, req, "single");
         const echoed: Attributes = {};
         for (const field of Object.keys(sent)) echoed[field] = presented[field];
-        return ok({ address: { ...echoed, country: numericCountry(row.country), links: presented.links, id: row.id } });
+        return created({ address: { ...echoed, isDefault: presented.isDefault, country: numericCountry(row.country), links: presented.links, id: row.id } });
       },
     },
     listRoute(crm, kind, () => addresses.all()),
@@ -147,7 +158,15 @@ export function addressRoutes(crm: CrmContext): Route[] {
         const associations = associationsOf(attrs);
         apply(row, sent);
         associate(row, associations);
-        return ok(crm.kinds.one(req, kind, row));
+        row.updatedMs = crm.now();
+        // The answer repeats flags in the type they were sent in (isDefault: 0), where a GET answers "0".
+        const document = crm.kinds.one(req, kind, row);
+        const answered = document.address as Attributes;
+        for (const field of ["isDefault", "allgroup"] as const) {
+          const name = REQUEST_NAMES[field].find((n) => attrs[n] !== undefined);
+          if (name !== undefined) answered[field] = attrs[name];
+        }
+        return ok(document);
       },
     },
     deleteRoute(kind, find, (row) => {

@@ -1,4 +1,4 @@
-import { attributesOf, flagOf, ok, optionalString, orNoResult, type Attributes } from "../api";
+import { attributesOf, fieldError, flagOf, ok, optionalString, orNoResult, unprocessable, type Attributes } from "../api";
 import type { CrmContext } from "../context";
 import type { Route } from "../router";
 import type { BrandingRow, CrmTables } from "../state";
@@ -18,6 +18,13 @@ const TEXT_FIELDS = [
   "publicTemplateCss",
 ] as const;
 const FLAG_FIELDS = ["copyright", "version", "license"] as const;
+/** "ONLY AVAILABLE FOR CERTAIN PLANS", says the reference. */
+const TEMPLATE_FIELDS = ["adminTemplateHtm", "adminTemplateCss", "publicTemplateHtm", "publicTemplateCss"] as const;
+
+export interface BrandingOptions {
+  /** Whether the account's plan includes template editing; without it a write setting a template is refused. */
+  templateEditing: boolean;
+}
 
 /** Every account has its branding; the API cannot create one, so the emulator starts with it. */
 export function seedBranding(tables: CrmTables): void {
@@ -43,7 +50,7 @@ export function seedBranding(tables: CrmTables): void {
   });
 }
 
-export function brandingRoutes(crm: CrmContext): Route[] {
+export function brandingRoutes(crm: CrmContext, options: BrandingOptions): Route[] {
   const { brandings } = crm.tables;
 
   const kind = crm.kinds.register<BrandingRow>({
@@ -63,9 +70,14 @@ export function brandingRoutes(crm: CrmContext): Route[] {
   });
 
   const update = (row: BrandingRow, attrs: Attributes): void => {
+    const template = TEMPLATE_FIELDS.find((field) => attrs[field] !== undefined);
+    if (template && !options.templateEditing) {
+      throw unprocessable(fieldError("field_invalid", template, "Template editing is not included in this account's plan."));
+    }
     for (const field of TEXT_FIELDS) if (attrs[field] !== undefined) row[field] = optionalString(attrs, field) ?? "";
     for (const field of FLAG_FIELDS) if (attrs[field] !== undefined) row[field] = flagOf(attrs[field]);
-    if (attrs.favicon !== undefined) row.favicon = optionalString(attrs, "favicon") ?? null;
+    // "string or null": an empty favicon URL is no favicon.
+    if (attrs.favicon !== undefined) row.favicon = optionalString(attrs, "favicon") || null;
     // Documented oddity: leaving `links` out keeps external links on; sending it, with any value, turns them off.
     row.links = "links" in attrs ? 0 : 1;
     // groupid "will always be 3": a sent value is ignored.

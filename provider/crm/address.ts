@@ -1,0 +1,237 @@
+// crm.Address: a physical mailing address of the account (every campaign needs one),
+// optionally associated with a user group and a list. Its input schema, its
+// normalization and its provider live here (see ./crud.ts for the lifecycle).
+
+import * as pulumi from "@pulumi/pulumi";
+import { z } from "zod";
+import { moduleProvider } from "../dynamic";
+import { labelBy, optionalText, requiredText, resourceProps, strictObject, withoutUndefined } from "../resource-kit";
+import { crmService } from "../settings";
+import { CrmClient } from "./client";
+import { crmLifecycle, CrmObjectKind, deleteObject, ServiceObject } from "./crud";
+import { flagForService, flagOf, idOf, optionalTextOf } from "./normalize";
+
+export interface AddressArgs {
+  /** The company name shown with the address, 1 to 255 characters. Required by the service. Changed in place. */
+  companyName: pulumi.Input<string>;
+  /** The first address line, 1 to 255 characters. Changed in place. */
+  address1: pulumi.Input<string>;
+  /** The second address line, at most 255 characters. Unset by default; removing it clears it. Changed in place. */
+  address2?: pulumi.Input<string>;
+  /** At most 255 characters. Unset by default; removing it clears it. Changed in place. */
+  city?: pulumi.Input<string>;
+  /** The state or province, at most 255 characters. Unset by default; removing it clears it. Changed in place. */
+  state?: pulumi.Input<string>;
+  /** The district, for countries that use one; at most 255 characters. Unset by default; removing it clears it. Changed in place. */
+  district?: pulumi.Input<string>;
+  /** The postal code, at most 255 characters. Unset by default; removing it clears it. Changed in place. */
+  zip?: pulumi.Input<string>;
+  /** A 2-letter ISO 3166 country code such as `US` or `de`, in any case; stored in upper case. Changed in place. */
+  country: pulumi.Input<string>;
+  /**
+   * Whether this is the account's default address. Default false. The account has one
+   * default address: setting it here unsets it on the previous default. Changed in place.
+   */
+  isDefault?: pulumi.Input<boolean>;
+  /** Whether every user group may use the address (the service's `allgroup`). Default false. Changed in place. */
+  allgroup?: pulumi.Input<boolean>;
+  /**
+   * The id of a user group to associate the address with, e.g. `"3"`. The association is
+   * made and removed with the address; a change removes the old one and makes the new one.
+   */
+  groupId?: pulumi.Input<string>;
+  /**
+   * The id of a list to associate the address with, e.g. `"7"`. The association is made
+   * and removed with the address; a change removes the old one and makes the new one.
+   */
+  listId?: pulumi.Input<string>;
+}
+
+// ISO 3166-1 alpha-2, the codes the service takes.
+const countryCodes = new Set(
+  ("AD AE AF AG AI AL AM AO AQ AR AS AT AU AW AX AZ BA BB BD BE BF BG BH BI BJ BL BM BN BO BQ BR BS BT BV BW BY BZ CA CC CD CF CG CH " +
+    "CI CK CL CM CN CO CR CU CV CW CX CY CZ DE DJ DK DM DO DZ EC EE EG EH ER ES ET FI FJ FK FM FO FR GA GB GD GE GF GG GH GI GL GM GN " +
+    "GP GQ GR GS GT GU GW GY HK HM HN HR HT HU ID IE IL IM IN IO IQ IR IS IT JE JM JO JP KE KG KH KI KM KN KP KR KW KY KZ LA LB LC LI " +
+    "LK LR LS LT LU LV LY MA MC MD ME MF MG MH MK ML MM MN MO MP MQ MR MS MT MU MV MW MX MY MZ NA NC NE NF NG NI NL NO NP NR NU NZ OM " +
+    "PA PE PF PG PH PK PL PM PN PR PS PT PW PY QA RE RO RS RU RW SA SB SC SD SE SG SH SI SJ SK SL SM SN SO SR SS ST SV SX SY SZ TC TD " +
+    "TF TG TH TJ TK TL TM TN TO TR TT TV TW TZ UA UG UM US UY UZ VA VC VE VG VI VN VU WF WS YE YT ZA ZM ZW").split(" "),
+);
+
+const int32Max = 2 ** 31 - 1;
+const associationId = z
+  .string({ invalid_type_error: 'must be a string of digits such as "3"' })
+  .refine((id) => /^[1-9]\d{0,9}$/.test(id) && Number(id) <= int32Max, 'must be a positive integer id such as "3"')
+  .optional();
+
+const inputSchema = strictObject({
+  companyName: requiredText("the company name shown with the address", 255),
+  address1: requiredText("the first address line", 255),
+  address2: optionalText(255),
+  city: optionalText(255),
+  state: optionalText(255),
+  district: optionalText(255),
+  zip: optionalText(255),
+  country: z
+    .string({ required_error: "is required: a 2-letter ISO 3166 country code such as US", invalid_type_error: "must be a string" })
+    .transform((code) => code.toUpperCase())
+    .refine((code) => countryCodes.has(code), "must be a 2-letter ISO 3166 country code such as US or DE"),
+  isDefault: z.boolean({ invalid_type_error: "must be true or false" }).default(false),
+  allgroup: z.boolean({ invalid_type_error: "must be true or false" }).default(false),
+  groupId: associationId,
+  listId: associationId,
+});
+
+type AddressInputs = z.output<typeof inputSchema>;
+
+interface AddressState extends Record<string, unknown> {
+  companyName: string;
+  address1: string;
+  address2?: string;
+  city?: string;
+  state?: string;
+  district?: string;
+  zip?: string;
+  country: string;
+  isDefault: boolean;
+  allgroup: boolean;
+  groupId?: string;
+  listId?: string;
+}
+
+/** Optional text inputs and their request names. PUT is partial: an unset one is cleared with "". */
+const optionalTextFields = [
+  ["address2", "address_2"],
+  ["city", "city"],
+  ["state", "state"],
+  ["district", "district"],
+  ["zip", "zip"],
+] as const;
+
+/**
+ * The two associations: made by sending the target id with the address, listed at the
+ * address's link, removed by the association's own id. The service's reference
+ * documents only `groupid`; `listid` is taken by the emulator, and a service that
+ * ignores it fails the write's confirmation.
+ */
+const associations = [
+  { input: "groupId", request: "groupid", link: "addressGroup", collection: "addressGroups" },
+  { input: "listId", request: "listid", link: "addressList", collection: "addressLists" },
+] as const;
+type Association = (typeof associations)[number];
+
+/** The ids of the address's associations with `targetId`. */
+async function associationIds(client: CrmClient, addressId: string, association: Association, targetId: string): Promise<string[]> {
+  const response = await client.call({ method: "GET", path: `/addresses/${addressId}/${association.link}` }, { accept: [404] });
+  if (response.status === 404) return [];
+  const rows = ((response.body as Record<string, unknown> | undefined)?.[association.collection] ?? []) as ServiceObject[];
+  return rows.filter((row) => idOf(row[association.request]) === targetId).map((row) => String(row.id));
+}
+
+const numericId = (id: string | undefined) => (id === undefined ? undefined : Number(id));
+
+// The request fields are snake_case, as the reference's request schema validates them.
+const createBody = (inputs: AddressInputs) =>
+  withoutUndefined({
+    company_name: inputs.companyName,
+    address_1: inputs.address1,
+    ...Object.fromEntries(optionalTextFields.map(([input, request]) => [request, inputs[input]])),
+    country: inputs.country,
+    is_default: inputs.isDefault,
+    allgroup: flagForService(inputs.allgroup),
+    groupid: numericId(inputs.groupId),
+    listid: numericId(inputs.listId),
+  });
+
+const resourceType = "crm.Address";
+
+const kind: CrmObjectKind<typeof inputSchema, AddressState> = {
+  type: resourceType,
+  schema: inputSchema,
+  services: [crmService],
+  label: labelBy(resourceType, "companyName"),
+  updatable: ["companyName", "address1", "address2", "city", "state", "district", "zip", "country", "isDefault", "allgroup", "groupId", "listId"],
+  path: "/addresses",
+  member: "address",
+  // The create answer holds only the fields sent, with the country as a number.
+  readBackAfterWrite: true,
+  // Reads answer "" for unset text, flags as "0"/"1"; associations come from readRelated.
+  stateOf: (address: ServiceObject) => ({
+    companyName: String(address.companyName),
+    address1: String(address.address1),
+    address2: optionalTextOf(address.address2),
+    city: optionalTextOf(address.city),
+    state: optionalTextOf(address.state),
+    district: optionalTextOf(address.district),
+    zip: optionalTextOf(address.zip),
+    country: String(address.country).toUpperCase(),
+    isDefault: flagOf(address.isDefault),
+    allgroup: flagOf(address.allgroup),
+    groupId: idOf(address.groupId) ?? undefined,
+    listId: idOf(address.listId) ?? undefined,
+  }),
+  // null for an unset field: the write must leave it unset (or clear it).
+  desiredState: (inputs: AddressInputs) => ({
+    ...inputs,
+    ...Object.fromEntries(optionalTextFields.map(([input]) => [input, inputs[input] ?? null])),
+    groupId: inputs.groupId ?? null,
+    listId: inputs.listId ?? null,
+  }),
+  createBody,
+  // An association is sent only when it is not there yet: sending it again could add a second one.
+  updateBody: (inputs: AddressInputs, olds: Record<string, unknown>) =>
+    withoutUndefined({
+      ...createBody(inputs),
+      ...Object.fromEntries(optionalTextFields.map(([input, request]) => [request, inputs[input] ?? ""])),
+      groupid: inputs.groupId !== olds.groupId ? numericId(inputs.groupId) : undefined,
+      listid: inputs.listId !== olds.listId ? numericId(inputs.listId) : undefined,
+    }),
+  // Only the associations the stack declares are looked at: others, made elsewhere, are left alone.
+  readRelated: async (client: CrmClient, id: string, declared: Record<string, unknown>) => {
+    const related: ServiceObject = {};
+    for (const association of associations) {
+      const targetId = idOf(declared[association.input]);
+      const present = targetId !== null && (await associationIds(client, id, association, targetId)).length > 0;
+      related[association.input] = present ? targetId : undefined;
+    }
+    return related;
+  },
+  afterUpdate: async (client: CrmClient, id: string, olds: Record<string, unknown>, inputs: AddressInputs) => {
+    for (const association of associations) {
+      const previous = idOf(olds[association.input]);
+      if (previous === null || previous === inputs[association.input]) continue;
+      for (const associationId of await associationIds(client, id, association, previous)) {
+        await deleteObject(client, `/${association.collection}/${associationId}`);
+      }
+    }
+  },
+};
+
+export const { check, diff, create, read, update, delete: remove } = crmLifecycle(kind);
+export { remove as delete };
+export { configure } from "../dynamic";
+
+const outputs = ["companyName", "address1", "address2", "city", "state", "district", "zip", "country", "isDefault", "allgroup", "groupId", "listId"];
+
+/** A physical mailing address of the account; every campaign needs one. */
+export class Address extends pulumi.dynamic.Resource {
+  declare readonly companyName: pulumi.Output<string>;
+  declare readonly address1: pulumi.Output<string>;
+  /** Unset (undefined) when empty, as are city, state, district and zip. */
+  declare readonly address2: pulumi.Output<string | undefined>;
+  declare readonly city: pulumi.Output<string | undefined>;
+  declare readonly state: pulumi.Output<string | undefined>;
+  declare readonly district: pulumi.Output<string | undefined>;
+  declare readonly zip: pulumi.Output<string | undefined>;
+  /** The 2-letter country code, in upper case. */
+  declare readonly country: pulumi.Output<string>;
+  declare readonly isDefault: pulumi.Output<boolean>;
+  declare readonly allgroup: pulumi.Output<boolean>;
+  /** The associated user group's id, while the association exists. */
+  declare readonly groupId: pulumi.Output<string | undefined>;
+  /** The associated list's id, while the association exists. */
+  declare readonly listId: pulumi.Output<string | undefined>;
+
+  constructor(name: string, args: AddressArgs, opts?: pulumi.CustomResourceOptions) {
+    super(moduleProvider(module), name, resourceProps(args, outputs), opts, "crm", "Address");
+  }
+}

@@ -1,0 +1,342 @@
+// crm.Branding: the account's branding, which the service has from the start and which
+// cannot be created or deleted (GET and PUT only). Creating the resource takes the
+// branding over and remembers, in the state, the value of every field it manages
+// before the first change; deleting it puts those values back, so that destroy leaves
+// the branding as the stack found it. Fields the inputs leave unset are not managed:
+// neither touched nor remembered.
+
+import * as pulumi from "@pulumi/pulumi";
+import { z } from "zod";
+import { moduleProvider } from "../dynamic";
+import {
+  announceAdoption,
+  checkInputs,
+  claimNaturalKey,
+  confirmWrite,
+  containsUnknown,
+  isWebAddress,
+  releaseNaturalKey,
+  ResourceKind,
+  resourceProps,
+  sameValue,
+  strictObject,
+  UnconfirmedWriteError,
+  withoutProvider,
+  withoutUndefined,
+} from "../resource-kit";
+import { crmService } from "../settings";
+import { ServiceError } from "../transport/errors";
+import { CrmClient } from "./client";
+import { getObject, objectIn, ServiceObject } from "./crud";
+import { flagOf, idOf } from "./normalize";
+
+export interface BrandingArgs {
+  /**
+   * The id of the branding to manage. Default: the first one the service lists (an
+   * account has one). Read at creation: a different id replaces the resource (the old
+   * branding is put back, the new one taken over); removing it later changes nothing.
+   */
+  brandingId?: pulumi.Input<string>;
+  /** The software's title, at most 255 characters. */
+  siteName?: pulumi.Input<string>;
+  /** The logo's http(s) URL, at most 1000 characters, or "" for none. */
+  siteLogo?: pulumi.Input<string>;
+  /** The http(s) URL of the small logo in the admin panel's header, at most 1000 characters, or "" for none. */
+  siteLogoSmall?: pulumi.Input<string>;
+  /** The non-removable header as text, at most 65535 characters. */
+  headerTextValue?: pulumi.Input<string>;
+  /** The non-removable header as HTML, at most 65535 characters. */
+  headerHtmlValue?: pulumi.Input<string>;
+  /** The non-removable footer as text, at most 65535 characters. */
+  footerTextValue?: pulumi.Input<string>;
+  /** The non-removable footer as HTML, at most 65535 characters. */
+  footerHtmlValue?: pulumi.Input<string>;
+  /** The help setting, at most 1000 characters. */
+  help?: pulumi.Input<string>;
+  /** The favicon's http(s) URL, at most 1000 characters, or "" for none. */
+  favicon?: pulumi.Input<string>;
+  /** The admin HTML template, at most 65535 characters. Only on plans that include template editing. */
+  adminTemplateHtm?: pulumi.Input<string>;
+  /** The admin CSS, at most 65535 characters. Only on plans that include template editing. */
+  adminTemplateCss?: pulumi.Input<string>;
+  /** The public HTML template, at most 65535 characters. Only on plans that include template editing. */
+  publicTemplateHtm?: pulumi.Input<string>;
+  /** The public CSS, at most 65535 characters. Only on plans that include template editing. */
+  publicTemplateCss?: pulumi.Input<string>;
+  /**
+   * Whether the service's external links (its own branding) show. Default true. The API
+   * can turn them off; it turns them back on only by a write that leaves its `links`
+   * flag out: a service that keeps them off fails the update, naming this field.
+   */
+  externalLinks?: pulumi.Input<boolean>;
+}
+
+const brandingFields = [
+  "siteName",
+  "siteLogo",
+  "siteLogoSmall",
+  "headerTextValue",
+  "headerHtmlValue",
+  "footerTextValue",
+  "footerHtmlValue",
+  "help",
+  "favicon",
+  "adminTemplateHtm",
+  "adminTemplateCss",
+  "publicTemplateHtm",
+  "publicTemplateCss",
+] as const;
+type BrandingField = (typeof brandingFields)[number];
+type FieldValues = Partial<Record<BrandingField, string>>;
+const templateFields: readonly BrandingField[] = ["adminTemplateHtm", "adminTemplateCss", "publicTemplateHtm", "publicTemplateCss"];
+
+const text = (max: number) => z.string({ invalid_type_error: "must be a string" }).max(max, `must be at most ${max} characters`).optional();
+const webAddressOrNone = text(1000).refine(
+  (value) => value === undefined || value === "" || isWebAddress(value),
+  'must be an http or https URL such as https://example.com/logo.png, or "" for none',
+);
+
+const inputSchema = strictObject({
+  brandingId: z
+    .string({ invalid_type_error: 'must be a string of digits such as "1"' })
+    .regex(/^[1-9]\d{0,9}$/, 'must be a branding id such as "1"')
+    .optional(),
+  siteName: text(255),
+  siteLogo: webAddressOrNone,
+  siteLogoSmall: webAddressOrNone,
+  headerTextValue: text(65535),
+  headerHtmlValue: text(65535),
+  footerTextValue: text(65535),
+  footerHtmlValue: text(65535),
+  help: text(1000),
+  favicon: webAddressOrNone,
+  adminTemplateHtm: text(65535),
+  adminTemplateCss: text(65535),
+  publicTemplateHtm: text(65535),
+  publicTemplateCss: text(65535),
+  externalLinks: z.boolean({ invalid_type_error: "must be true or false" }).default(true),
+});
+
+/** What the stack found before managing each field; destroy puts it back. */
+type OriginalValues = FieldValues & { externalLinks?: boolean };
+
+/** The outputs: the managed fields as the service holds them, and what to restore. */
+type BrandingState = FieldValues & {
+  /** The input, as given: unset when the resource took the first branding listed. */
+  brandingId?: string;
+  externalLinks: boolean;
+  originalValues: OriginalValues;
+};
+
+const resourceType = "crm.Branding";
+
+const kind: ResourceKind<typeof inputSchema> = {
+  type: resourceType,
+  schema: inputSchema,
+  services: [crmService],
+  label: (inputs) => (typeof inputs.brandingId === "string" && /^\d+$/.test(inputs.brandingId) ? `${resourceType} ${inputs.brandingId}` : resourceType),
+  updatable: [...brandingFields, "externalLinks"],
+  replaceOn: ["brandingId"],
+};
+
+const clientFor = (id: string) => new CrmClient(`${resourceType} ${id}`);
+const parse = (props: Record<string, unknown>) => inputSchema.parse(withoutProvider(props));
+const managedFields = (values: Record<string, unknown>) => brandingFields.filter((field) => values[field] !== undefined);
+const pick = (values: Record<string, unknown>, fields: readonly BrandingField[]): FieldValues =>
+  Object.fromEntries(fields.map((field) => [field, values[field]]));
+const originalsOf = (state: Record<string, unknown>): OriginalValues => (state.originalValues ?? {}) as OriginalValues;
+
+/** Every field as the service holds it; a null (an unset favicon) reads as "", which is also how it is cleared. */
+function valuesOf(branding: ServiceObject): Required<FieldValues> & { externalLinks: boolean } {
+  const values = Object.fromEntries(brandingFields.map((field) => [field, branding[field] === null || branding[field] === undefined ? "" : String(branding[field])]));
+  // `links` is the external-links flag here, "1" while they show.
+  return { ...(values as Required<FieldValues>), externalLinks: flagOf(branding.links) };
+}
+
+function stateOf(branding: ServiceObject, managed: readonly BrandingField[], brandingId: unknown, originalValues: OriginalValues): BrandingState {
+  const values = valuesOf(branding);
+  // An unset brandingId is left out: the provider host's protobuf Struct refuses undefined members.
+  const given = idOf(brandingId);
+  return { ...(given === null ? {} : { brandingId: given }), ...pick(values, managed), externalLinks: values.externalLinks, originalValues };
+}
+
+/** The inputs read gives back: exactly those the stack manages, as check normalizes them. */
+function inputsOf(state: BrandingState): Record<string, unknown> {
+  return withoutUndefined({ brandingId: state.brandingId, ...pick(state, managedFields(state)), externalLinks: state.externalLinks });
+}
+
+/** Templates are a plan feature: a refusal of a write that carried them names them and the limit. */
+function templateAdvice(values: FieldValues): Record<string, string> | undefined {
+  const sent = templateFields.filter((field) => values[field] !== undefined);
+  if (!sent.length) return undefined;
+  const advice = `${sent.join(", ")} can be set only on plans that include template editing: remove ${sent.length > 1 ? "them" : "it"} from the resource, or change the account's plan`;
+  return { "400": advice, "422": advice, "403": `${advice}; or check that the API token's user may change the branding` };
+}
+
+/**
+ * PUTs the values, with external links per `externalLinks`: the service turns them off
+ * when `links` is sent with any value, and keeps them on only when it is left out.
+ * Returns the state the answer shows, confirmed against what was sent; undefined when
+ * the branding no longer exists.
+ */
+async function putBranding(
+  client: CrmClient,
+  id: string,
+  values: FieldValues,
+  externalLinks: boolean,
+  stateFrom: (answer: ServiceObject) => BrandingState,
+): Promise<BrandingState | undefined> {
+  const body = externalLinks ? values : { ...values, links: false };
+  const response = await client.call({ method: "PUT", path: `/brandings/${id}`, body: { branding: body } }, { advice: templateAdvice(values), accept: [404] });
+  if (response.status === 404) return undefined;
+  const answer = objectIn(response, "branding");
+  const state = stateFrom(answer);
+  if (externalLinks && !flagOf(answer.links)) {
+    throw new UnconfirmedWriteError(
+      `${client.resource}: the service kept external links off: the API turns them off by sending \`links\`, and back on only by a write that leaves it out, which this service did not honour; turn them on in the account's branding settings, then run the command again (or set externalLinks: false).`,
+      "externalLinks",
+      id,
+      state,
+    );
+  }
+  // Fields restored by this write are no longer in the state: confirm against every field.
+  confirmWrite(client.resource, id, { ...values, externalLinks }, { ...valuesOf(answer), ...state });
+  return state;
+}
+
+export { configure } from "../dynamic";
+
+export async function check(_olds: Record<string, unknown>, news: Record<string, unknown>): Promise<pulumi.dynamic.CheckResult> {
+  return checkInputs(kind, news);
+}
+
+/**
+ * A field set in the inputs changes when its value does; a field no longer set changes
+ * when the stack manages it (its remembered value is put back). brandingId replaces the
+ * resource only when it names another branding than the one managed.
+ */
+export async function diff(id: string, olds: Record<string, unknown>, news: Record<string, unknown>): Promise<pulumi.dynamic.DiffResult> {
+  const remembered = originalsOf(olds);
+  const changed = (field: string) =>
+    containsUnknown(news[field]) || (news[field] === undefined ? field in remembered : !sameValue(olds[field], news[field]));
+  const replaces = news.brandingId !== undefined && (containsUnknown(news.brandingId) || news.brandingId !== id) ? ["brandingId"] : [];
+  return { changes: replaces.length > 0 || kind.updatable.some(changed), replaces, deleteBeforeReplace: false };
+}
+
+export async function create(props: Record<string, unknown>): Promise<pulumi.dynamic.CreateResult> {
+  const inputs = parse(props);
+  const lookup = new CrmClient(kind.label(inputs));
+  const found = inputs.brandingId ? await getObject(lookup, `/brandings/${inputs.brandingId}`, "branding") : await firstBranding(lookup);
+  if (!found) {
+    throw new ServiceError(
+      `${lookup.resource}: the account has no branding${inputs.brandingId ? ` with id ${inputs.brandingId}` : ""}; leave brandingId out to take the account's own.`,
+      { status: 404, field: "brandingId" },
+    );
+  }
+  const id = String(found.id);
+  const client = clientFor(id);
+  if (!claimNaturalKey(resourceType, id)) {
+    throw new ServiceError(`${client.resource}: two Branding resources of this program manage branding ${id}; declare it once.`, {
+      code: "duplicate",
+      field: "brandingId",
+    });
+  }
+  try {
+    const managed = managedFields(inputs);
+    const current = valuesOf(found);
+    const originalValues: OriginalValues = { ...pick(current, managed), externalLinks: current.externalLinks };
+    announceAdoption(client.resource, id, "puts back the values it found when it is destroyed");
+    const state = await putBranding(client, id, pick(inputs, managed), inputs.externalLinks, (answer) =>
+      stateOf(answer, managed, inputs.brandingId, originalValues),
+    );
+    if (!state) throw new Error(`${client.resource}: the branding was gone right after it was read; run \`pulumi up\` again`);
+    return { id, outs: state };
+  } catch (error) {
+    releaseNaturalKey(resourceType, id);
+    throw error;
+  }
+}
+
+export async function read(id: string, props: Record<string, unknown> = {}): Promise<pulumi.dynamic.ReadResult> {
+  const branding = await getObject(clientFor(id), `/brandings/${id}`, "branding");
+  // No id: the branding is gone, and refresh drops it from the state.
+  if (!branding) return {};
+  const remembered = originalsOf(props);
+  const state = stateOf(branding, managedFields(remembered), props.brandingId, remembered);
+  return { id, props: state, inputs: inputsOf(state) };
+}
+
+/**
+ * A field newly set is remembered (one GET first) before its first change; a field no
+ * longer set gets its remembered value back and is forgotten. A field changed between
+ * ups keeps the value remembered when the stack first managed it.
+ */
+export async function update(id: string, olds: Record<string, unknown>, news: Record<string, unknown>): Promise<pulumi.dynamic.UpdateResult> {
+  const inputs = parse(news);
+  const client = clientFor(id);
+  const remembered = originalsOf(olds);
+  const managed = managedFields(inputs);
+  const newlyManaged = managed.filter((field) => !(field in remembered));
+  const released = managedFields(remembered).filter((field) => inputs[field] === undefined);
+  let current: FieldValues = {};
+  if (newlyManaged.length) {
+    const branding = await getObject(client, `/brandings/${id}`, "branding");
+    if (!branding) throw new Error(`${client.resource}: the branding no longer exists; run \`pulumi refresh\` to drop it from the state`);
+    current = valuesOf(branding);
+  }
+  const originalValues: OriginalValues = {
+    ...Object.fromEntries(Object.entries(remembered).filter(([field]) => !released.includes(field as BrandingField))),
+    ...pick(current, newlyManaged),
+  };
+  const values = { ...pick(inputs, managed), ...pick(remembered, released) };
+  const state = await putBranding(client, id, values, inputs.externalLinks, (answer) => stateOf(answer, managed, inputs.brandingId, originalValues));
+  if (!state) throw new Error(`${client.resource}: the branding no longer exists; run \`pulumi refresh\` to drop it from the state`);
+  return { outs: state };
+}
+
+/** Puts back every remembered value; a branding that no longer exists has nothing to restore. */
+async function remove(id: string, props: Record<string, unknown>): Promise<void> {
+  const { externalLinks, ...values } = originalsOf(props);
+  // Nothing was taken over (a create that failed before its write): a write would only turn external links on.
+  if (externalLinks === undefined) return;
+  await putBranding(clientFor(id), id, values, externalLinks, (answer) => stateOf(answer, [], props.brandingId, {}));
+}
+export { remove as delete };
+
+/** The first branding the service lists: an account has one. */
+async function firstBranding(client: CrmClient): Promise<ServiceObject | undefined> {
+  const response = await client.call({ method: "GET", path: "/brandings", query: { limit: 1 } });
+  return ((response.body as Record<string, unknown> | undefined)?.brandings as ServiceObject[] | undefined)?.[0];
+}
+
+const outputs = ["brandingId", ...brandingFields, "externalLinks", "originalValues"];
+
+/**
+ * The account's branding, taken over from the service and put back as it was found on
+ * destroy. Only the fields set here are managed.
+ */
+export class Branding extends pulumi.dynamic.Resource {
+  /** The brandingId input, as given. The resource id is the managed branding's id. */
+  declare readonly brandingId: pulumi.Output<string | undefined>;
+  declare readonly siteName: pulumi.Output<string | undefined>;
+  declare readonly siteLogo: pulumi.Output<string | undefined>;
+  declare readonly siteLogoSmall: pulumi.Output<string | undefined>;
+  declare readonly headerTextValue: pulumi.Output<string | undefined>;
+  declare readonly headerHtmlValue: pulumi.Output<string | undefined>;
+  declare readonly footerTextValue: pulumi.Output<string | undefined>;
+  declare readonly footerHtmlValue: pulumi.Output<string | undefined>;
+  declare readonly help: pulumi.Output<string | undefined>;
+  /** "" when the branding has no favicon. */
+  declare readonly favicon: pulumi.Output<string | undefined>;
+  declare readonly adminTemplateHtm: pulumi.Output<string | undefined>;
+  declare readonly adminTemplateCss: pulumi.Output<string | undefined>;
+  declare readonly publicTemplateHtm: pulumi.Output<string | undefined>;
+  declare readonly publicTemplateCss: pulumi.Output<string | undefined>;
+  declare readonly externalLinks: pulumi.Output<boolean>;
+  /** The value each managed field had before this stack first changed it; destroy puts them back. */
+  declare readonly originalValues: pulumi.Output<Record<string, string | boolean>>;
+
+  constructor(name: string, args: BrandingArgs, opts?: pulumi.CustomResourceOptions) {
+    super(moduleProvider(module), name, resourceProps(args, outputs), opts, "crm", "Branding");
+  }
+}

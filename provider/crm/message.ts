@@ -1,0 +1,104 @@
+// crm.Message: an email message of the account (sender, reply address, subject,
+// preheader). Its input schema, its normalization and its provider live here (see
+// ./crud.ts for the lifecycle).
+
+import * as pulumi from "@pulumi/pulumi";
+import { z } from "zod";
+import { moduleProvider } from "../dynamic";
+import { labelBy, optionalText, requiredText, resourceProps, strictObject, withoutUndefined } from "../resource-kit";
+import { crmService } from "../settings";
+import { crmLifecycle, CrmObjectKind, ServiceObject } from "./crud";
+import { optionalTextOf } from "./normalize";
+
+export interface MessageArgs {
+  /** The sender's name, 1 to 255 characters. Changed in place. */
+  fromname: pulumi.Input<string>;
+  /** The sender's email address, at most 254 characters. Changed in place. */
+  fromemail: pulumi.Input<string>;
+  /** The address replies go to, at most 254 characters. Changed in place. */
+  reply2: pulumi.Input<string>;
+  /**
+   * The subject, at most 255 characters. Merge placeholders such as `%FIRSTNAME%` or
+   * `%LISTNAME%` are kept as written. Unset by default; removing it clears it. Changed in place.
+   */
+  subject?: pulumi.Input<string>;
+  /** The preheader text shown after the subject, at most 255 characters. Unset by default; removing it clears it. Changed in place. */
+  preheaderText?: pulumi.Input<string>;
+}
+
+const emailAddress = (what: string) =>
+  z
+    .string({ required_error: `is required: ${what}`, invalid_type_error: "must be a string" })
+    .max(254, "must be at most 254 characters")
+    .email("must be an email address such as news@example.com");
+
+const inputSchema = strictObject({
+  fromname: requiredText("the sender's name", 255),
+  fromemail: emailAddress("the sender's email address"),
+  reply2: emailAddress("the address replies go to"),
+  subject: optionalText(255),
+  preheaderText: optionalText(255),
+});
+
+type MessageInputs = z.output<typeof inputSchema>;
+
+interface MessageState extends Record<string, unknown> {
+  fromname: string;
+  fromemail: string;
+  reply2: string;
+  subject?: string;
+  preheaderText?: string;
+}
+
+const resourceType = "crm.Message";
+
+/**
+ * The sender travels twice: the reference's request schema requires `email` (its
+ * parameter list), while its examples and every response use `fromemail`. The same
+ * address under both names is taken whichever name the service reads.
+ */
+const senderFields = (inputs: MessageInputs) => ({ fromname: inputs.fromname, email: inputs.fromemail, fromemail: inputs.fromemail, reply2: inputs.reply2 });
+
+const kind: CrmObjectKind<typeof inputSchema, MessageState> = {
+  type: resourceType,
+  schema: inputSchema,
+  services: [crmService],
+  label: labelBy(resourceType, "subject"),
+  updatable: ["fromname", "fromemail", "reply2", "subject", "preheaderText"],
+  path: "/messages",
+  member: "message",
+  // The update's answer is not specified: what the service holds is read back.
+  readBackAfterWrite: true,
+  stateOf: (message: ServiceObject) => ({
+    fromname: String(message.fromname),
+    fromemail: String(message.fromemail),
+    reply2: String(message.reply2),
+    subject: optionalTextOf(message.subject),
+    preheaderText: optionalTextOf(message.preheader_text),
+  }),
+  desiredState: (inputs: MessageInputs) => ({ ...inputs, subject: inputs.subject ?? null, preheaderText: inputs.preheaderText ?? null }),
+  createBody: (inputs: MessageInputs) =>
+    withoutUndefined({ ...senderFields(inputs), subject: inputs.subject, preheader_text: inputs.preheaderText }),
+  // PUT is partial: a subject or preheader no longer set is cleared with "".
+  updateBody: (inputs: MessageInputs) => ({ ...senderFields(inputs), subject: inputs.subject ?? "", preheader_text: inputs.preheaderText ?? "" }),
+};
+
+export const { check, diff, create, read, update, delete: remove } = crmLifecycle(kind);
+export { remove as delete };
+export { configure } from "../dynamic";
+
+/** An email message: its sender, reply address, subject and preheader. */
+export class Message extends pulumi.dynamic.Resource {
+  declare readonly fromname: pulumi.Output<string>;
+  declare readonly fromemail: pulumi.Output<string>;
+  declare readonly reply2: pulumi.Output<string>;
+  /** Unset (undefined) when empty. */
+  declare readonly subject: pulumi.Output<string | undefined>;
+  /** Unset (undefined) when empty. */
+  declare readonly preheaderText: pulumi.Output<string | undefined>;
+
+  constructor(name: string, args: MessageArgs, opts?: pulumi.CustomResourceOptions) {
+    const outputs = ["fromname", "fromemail", "reply2", "subject", "preheaderText"];
+    super(moduleProvider(module), name, resourceProps(args, outputs), opts, "crm", "Message");
+  }
+}
