@@ -28,6 +28,15 @@ export class ReferenceDocument {
     return new ReferenceOperation(this, operation);
   }
 
+  /** The path template a concrete path (`/accounts/5/notes`) matches, literal segments preferred; undefined when none. */
+  templateOf(method: string, path: string): string | undefined {
+    const parameters = (template: string) => (template.match(/\{/g) ?? []).length;
+    return Object.keys(this.document.paths)
+      .filter((template) => this.document.paths[template][method.toLowerCase()])
+      .sort((a, b) => parameters(a) - parameters(b))
+      .find((template) => new RegExp(`^${template.replace(/\{\w+\}/g, "[^/]+")}$`).test(path));
+  }
+
   /** A schema with its $refs replaced by what they point at. */
   resolve(schema: JsonSchema, seen: readonly string[] = []): JsonSchema {
     const ref = schema.$ref;
@@ -119,14 +128,16 @@ function asRequest(schema: JsonSchema): JsonSchema {
 }
 
 /**
- * Parses an example's JSON text. One defect goes beyond the README's list: a keyed
- * map written inside brackets, ["notes": "..."] (GET /accounts); read as an object.
+ * Parses an example's JSON text. Two defects go beyond the README's list: a keyed
+ * map written inside brackets, ["notes": "..."] (GET /accounts), read as an object;
+ * indentation with no-break spaces (GET /import/bulk_import), read as spaces.
  */
 function parseExample(text: string): unknown {
+  const json = text.replace(/\u00a0/g, " ");
   try {
-    return JSON.parse(text);
+    return JSON.parse(json);
   } catch {
-    return JSON.parse(bracketedMapsAsObjects(text));
+    return JSON.parse(bracketedMapsAsObjects(json));
   }
 }
 

@@ -103,6 +103,8 @@ describe("CRM accounts and notes", () => {
       assert.deepEqual(reply.body, {});
       assert.equal((await h.api("GET", `/api/3/accounts/${account.id}`)).status, 404);
       assert.equal((await h.api("GET", `/api/3/accountContacts/${association.id}`)).status, 404);
+      const associationGone = await h.api("DELETE", `/api/3/accountContacts/${association.id}`);
+      assert.deepEqual([associationGone.status, associationGone.body], [404, { message: `No Result found for CustomerAccountSubscriber with id ${association.id}` }]);
       assert.equal((await h.api("DELETE", `/api/3/accounts/${account.id}`)).status, 404);
     });
   });

@@ -51,10 +51,10 @@ describe("CRM custom account fields", () => {
       assert.equal((await h.api("GET", "/api/3/accountCustomFieldMeta")).body.accountCustomFieldMeta.length, 0);
     });
 
-    it("GET lists with personalization, knownFieldId and hideFieldFlag; GET one; 404 {errors}", async () => {
+    it("GET lists with personalization, knownFieldId and hideFieldFlag and no meta; GET one; 404 {errors}", async () => {
       const metum = await createField({ fieldLabel: "Tier", fieldType: "text" });
       const list = await h.api("GET", "/api/3/accountCustomFieldMeta");
-      assert.equal(list.body.meta.total, "1");
+      assert.equal(list.body.meta, undefined);
       assert.deepEqual(
         [list.body.accountCustomFieldMeta[0].personalization, list.body.accountCustomFieldMeta[0].knownFieldId, list.body.accountCustomFieldMeta[0].hideFieldFlag],
         ["", null, 0],
@@ -78,7 +78,24 @@ describe("CRM custom account fields", () => {
       assert.deepEqual((await h.api("PUT", "/api/3/accountCustomFieldMeta/42", { accountCustomFieldMetum: {} })).body, NOT_FOUND_ERRORS);
     });
 
-    it("DELETE answers {message}, removes the field's values, then 404 {errors}", async () => {
+    it("pages the list without meta.total: only a short page says it is the last", async () => {
+      for (let i = 1; i <= 3; i++) await createField({ fieldLabel: `Field ${i}`, fieldType: "text" });
+      const pages = [];
+      for (const offset of [0, 2]) pages.push((await h.api("GET", `/api/3/accountCustomFieldMeta?limit=2&offset=${offset}`)).body);
+      assert.deepEqual(pages.map((page) => page.accountCustomFieldMeta.length), [2, 1]);
+      assert.ok(pages.every((page) => !("meta" in page)));
+    });
+
+    it("an empty or null default removes the default", async () => {
+      const price = await createField({ fieldLabel: "Price", fieldType: "currency", fieldDefault: "100" });
+      for (const fieldDefault of ["", null]) {
+        await h.api("PUT", `/api/3/accountCustomFieldMeta/${price.id}`, { accountCustomFieldMetum: { fieldDefault: "5" } });
+        const reply = await h.api("PUT", `/api/3/accountCustomFieldMeta/${price.id}`, { accountCustomFieldMetum: { fieldDefault } });
+        assert.equal(reply.body.accountCustomFieldMetum.fieldDefault, null, JSON.stringify(fieldDefault));
+      }
+    });
+
+    it("DELETE answers {message}, removes the field's values, then 404 {message} naming it; never-issued ids 404 {errors}", async () => {
       const metum = await createField({ fieldLabel: "Tier", fieldType: "text" });
       const account = await createAccount("Acme");
       const datum = (await createDatum({ customerAccountId: account.id, customFieldId: metum.id, fieldValue: "gold" })).body.accountCustomFieldDatum;
@@ -86,7 +103,13 @@ describe("CRM custom account fields", () => {
       assert.equal(reply.status, 200);
       assert.deepEqual(reply.body, { message: "AccountCustomFieldMeta deleted." });
       assert.equal((await h.api("GET", `/api/3/accountCustomFieldData/${datum.id}`)).status, 404);
-      assert.deepEqual((await h.api("DELETE", `/api/3/accountCustomFieldMeta/${metum.id}`)).body, NOT_FOUND_ERRORS);
+      const gone = { message: `No Result found for AccountCustomFieldMetum with id ${metum.id}` };
+      for (const method of ["GET", "DELETE"]) {
+        const again = await h.api(method, `/api/3/accountCustomFieldMeta/${metum.id}`);
+        assert.equal(again.status, 404);
+        assert.deepEqual(again.body, gone);
+      }
+      assert.deepEqual((await h.api("GET", "/api/3/accountCustomFieldMeta/42")).body, NOT_FOUND_ERRORS);
     });
 
     it("answers 403 to writes from a key without the manage-accounts permission, reads stay open", async () => {
@@ -123,7 +146,7 @@ describe("CRM custom account fields", () => {
       assert.equal((await createDatum({ accountId: globex.id, customFieldId: metum.id, fieldValue: "silver" })).body.accountCustomFieldDatum.accountId, Number(globex.id));
     });
 
-    it("stores currency in cents with a currency code, dates as YYYY-MM-DD from three input forms, multi-values as arrays", async () => {
+    it("stores currency in cents with a currency code, dates as YYYY-MM-DD from three input forms, multi-values in the form sent", async () => {
       const account = await createAccount("Acme");
       const price = await createField({ fieldLabel: "Price", fieldType: "currency", fieldDefaultCurrency: "usd" });
       const since = await createField({ fieldLabel: "Since", fieldType: "date" });
@@ -138,8 +161,10 @@ describe("CRM custom account fields", () => {
         await h.api("DELETE", `/api/3/accountCustomFieldData/${datum.id}`);
       }
       assert.deepEqual(dates, ["2024-02-29", "2024-02-29", "2024-02-29"]);
-      const multi = (await createDatum({ customerAccountId: account.id, customFieldId: tags.id, fieldValue: "||a||c||" })).body.accountCustomFieldDatum;
-      assert.deepEqual(multi.fieldValue, ["a", "c"]);
+      const stored = (await createDatum({ customerAccountId: account.id, customFieldId: tags.id, fieldValue: "||a||c||" })).body.accountCustomFieldDatum;
+      assert.equal((await h.api("GET", `/api/3/accountCustomFieldData/${stored.id}`)).body.accountCustomFieldDatum.fieldValue, "||a||c||");
+      const listed = (await h.api("PUT", `/api/3/accountCustomFieldData/${stored.id}`, { accountCustomFieldDatum: { fieldValue: ["a", "b"] } })).body;
+      assert.deepEqual(listed.accountCustomFieldDatum.fieldValue, ["a", "b"]);
     });
 
     it("answers 422 for values that do not fit the field, unknown accounts and fields, and a second value", async () => {
@@ -165,7 +190,17 @@ describe("CRM custom account fields", () => {
       assert.equal((await createDatum({ customerAccountId: account.id, customFieldId: price.id, fieldValue: 6 })).body.errors[0].code, "duplicate");
     });
 
-    it("GET one, PUT, DELETE with {message}, and 404 {errors} for unknown ids", async () => {
+    it("write answers add originalValue, the value as sent; reads do not", async () => {
+      const account = await createAccount("Acme");
+      const since = await createField({ fieldLabel: "Since", fieldType: "date" });
+      const created = (await createDatum({ customerAccountId: account.id, customFieldId: since.id, fieldValue: "03/31/2027" })).body.accountCustomFieldDatum;
+      assert.deepEqual([created.fieldValue, created.originalValue], ["2027-03-31", "03/31/2027"]);
+      const updated = (await h.api("PUT", `/api/3/accountCustomFieldData/${created.id}`, { accountCustomFieldDatum: { fieldValue: "2027/04/01" } })).body;
+      assert.deepEqual([updated.accountCustomFieldDatum.fieldValue, updated.accountCustomFieldDatum.originalValue], ["2027-04-01", "2027/04/01"]);
+      assert.equal("originalValue" in (await h.api("GET", `/api/3/accountCustomFieldData/${created.id}`)).body.accountCustomFieldDatum, false);
+    });
+
+    it("GET one, PUT, DELETE with {message}, then 404 {message} naming it; never-issued ids 404 {errors}", async () => {
       const account = await createAccount("Acme");
       const metum = await createField({ fieldLabel: "Tier", fieldType: "text" });
       const datum = (await createDatum({ customerAccountId: account.id, customFieldId: metum.id, fieldValue: "gold" })).body.accountCustomFieldDatum;
@@ -177,11 +212,12 @@ describe("CRM custom account fields", () => {
       for (const [method, body] of [["GET", undefined], ["PUT", { accountCustomFieldDatum: { fieldValue: "x" } }], ["DELETE", undefined]] as const) {
         const reply = await h.api(method, `/api/3/accountCustomFieldData/${datum.id}`, body);
         assert.equal(reply.status, 404);
-        assert.deepEqual(reply.body, NOT_FOUND_ERRORS);
+        assert.deepEqual(reply.body, { message: `No Result found for AccountCustomFieldDatum with id ${datum.id}` });
       }
+      assert.deepEqual((await h.api("GET", "/api/3/accountCustomFieldData/42")).body, NOT_FOUND_ERRORS);
     });
 
-    it("lists with filters[customerAccountId] and sideloads from accounts", async () => {
+    it("lists with filters[customerAccountId], meta.total as a number, and sideloads from accounts", async () => {
       const acme = await createAccount("Acme");
       const globex = await createAccount("Globex");
       const metum = await createField({ fieldLabel: "Tier", fieldType: "text" });
@@ -189,7 +225,7 @@ describe("CRM custom account fields", () => {
       await createDatum({ customerAccountId: globex.id, customFieldId: metum.id, fieldValue: "tin" });
       const filtered = await h.api("GET", `/api/3/accountCustomFieldData?filters[customerAccountId]=${globex.id}`);
       assert.deepEqual(filtered.body.accountCustomFieldData.map((d: { fieldValue: string }) => d.fieldValue), ["tin"]);
-      assert.equal(filtered.body.meta.total, "1");
+      assert.equal(filtered.body.meta.total, 1);
       const included = await h.api("GET", `/api/3/accounts/${acme.id}?include=accountCustomFieldData.accountCustomFieldMetum`);
       assert.deepEqual(included.body.account.accountCustomFieldData, ["1"]);
       assert.equal(included.body.accountCustomFieldData[0].fieldValue, "gold");
@@ -224,11 +260,21 @@ describe("CRM custom account fields", () => {
       ]);
       assert.equal(reply.status, 200);
       assert.deepEqual(reply.body, { message: "the bulk insert was successful" });
-      assert.equal((await h.api("GET", "/api/3/accountCustomFieldData")).body.meta.total, "3");
+      assert.equal((await h.api("GET", "/api/3/accountCustomFieldData")).body.meta.total, 3);
       const acmeAfter = (await h.api("GET", `/api/3/accounts/${acme.id}`)).body.account;
       const globexAfter = (await h.api("GET", `/api/3/accounts/${globex.id}`)).body.account;
       assert.ok(acmeAfter.updatedTimestamp > acme.updatedTimestamp);
       assert.equal(globexAfter.updatedTimestamp, globex.updatedTimestamp);
+    });
+
+    it("bulkCreate creates or updates: a value the account has for the field is overwritten", async () => {
+      const acme = await createAccount("Acme");
+      const tier = await createField({ fieldLabel: "Tier", fieldType: "text" });
+      const existing = (await createDatum({ customerAccountId: acme.id, customFieldId: tier.id, fieldValue: "gold" })).body.accountCustomFieldDatum;
+      const reply = await h.api("POST", "/api/3/accountCustomFieldData/bulkCreate", [{ customerAccountId: acme.id, customFieldId: tier.id, fieldValue: "platinum" }]);
+      assert.equal(reply.status, 200);
+      const values = (await h.api("GET", `/api/3/accountCustomFieldData?filters[customerAccountId]=${acme.id}`)).body.accountCustomFieldData;
+      assert.deepEqual(values.map((d: { id: string; fieldValue: string }) => [d.id, d.fieldValue]), [[existing.id, "platinum"]]);
     });
 
     it("bulkCreate writes nothing when over 250 items or when any item is invalid", async () => {
@@ -243,7 +289,7 @@ describe("CRM custom account fields", () => {
       assert.equal(oneBad.status, 422);
       assert.equal(oneBad.body.errors[0].source.pointer, "/data/attributes/1/customFieldId");
       assert.equal((await h.api("POST", "/api/3/accountCustomFieldData/bulkCreate", { accountCustomFieldDatum: {} })).status, 422);
-      assert.equal((await h.api("GET", "/api/3/accountCustomFieldData")).body.meta.total, "0");
+      assert.equal((await h.api("GET", "/api/3/accountCustomFieldData")).body.meta.total, 0);
     });
 
     it("bulkUpdate changes the listed values and names their ids; unknown ids write nothing", async () => {

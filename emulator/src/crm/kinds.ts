@@ -26,6 +26,8 @@ export interface ListOptions<T> extends ListRules<T> {
   totalAsNumber?: boolean;
   /** Members added to meta besides total, e.g. the page's count, limit and offset. */
   meta?: (page: Page<T>) => Record<string, unknown>;
+  /** No meta at all, as the custom-field definition list answers (REAL-WORLD.md): only a short page ends a walk. */
+  withoutMeta?: boolean;
 }
 
 export type Document = Record<string, unknown>;
@@ -59,7 +61,7 @@ export class KindRegistry {
     const total = options.totalAsNumber ? page.total : String(page.total);
     const document: Document = { [kind.plural]: pairs.map(([, presented]) => presented) };
     this.sideload(req, kind as unknown as Kind, pairs, document);
-    document.meta = { total, ...options.meta?.(page) };
+    if (!options.withoutMeta) document.meta = { total, ...options.meta?.(page) };
     return document;
   }
 

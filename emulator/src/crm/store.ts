@@ -76,6 +76,11 @@ export class Table<T extends Row> {
     return this.rows.delete(id);
   }
 
+  /** Whether the table ever handed out this id, deleted rows included. */
+  issued(id: string): boolean {
+    return /^\d+$/.test(id) && Number(id) >= 1 && Number(id) < this.nextId;
+  }
+
   get size(): number {
     return this.rows.size;
   }

@@ -35,7 +35,10 @@ export function accountContactRoutes(crm: CrmContext): Route[] {
     if (!accounts.get(accountId)) throw unprocessable(fieldError("field_invalid", "account", `No account with id ${accountId}`));
     if (!contacts.get(contactId)) throw unprocessable(fieldError("field_invalid", "contact", `No contact with id ${contactId}`));
     if (accountContacts.find((ac) => ac.contact === contactId && ac.id !== exceptId)) {
-      throw unprocessable(fieldError("field_invalid", "contact", "The contact is already associated with an account."));
+      // The reference's wording.
+      throw unprocessable(
+        fieldError("field_invalid", "contact", "This contact is already associated with an account. We currently do not support contacts on multiple accounts."),
+      );
     }
   };
 

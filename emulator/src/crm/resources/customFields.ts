@@ -4,8 +4,9 @@ import {
   flagOf,
   idOf,
   isObject,
+  noResultFound,
+  notFound,
   ok,
-  orNotFound,
   optionalString,
   requiredString,
   unprocessable,
@@ -14,10 +15,11 @@ import {
 } from "../api";
 import { equals } from "../collections";
 import { requirePermission, type CrmContext } from "../context";
+import type { Document } from "../kinds";
 import type { Route } from "../router";
 import { linksOf } from "./shared";
 import type { FieldDataRow, FieldMetaRow } from "../state";
-import { listOf } from "../store";
+import { listOf, type Row, type Table } from "../store";
 import { sqlTimestamp } from "../time";
 
 /** The seed's field types, plus datetime which the reference also accepts. */
@@ -76,8 +78,16 @@ export function customFieldRoutes(crm: CrmContext): Route[] {
     },
   });
 
-  const findMeta = (id: string): FieldMetaRow => orNotFound(fieldMeta.get(id));
-  const findDatum = (id: string): FieldDataRow => orNotFound(fieldData.get(id));
+  /** After a delete the service answers 404 {message} naming the record (REAL-WORLD.md); an id never issued, the reference's 404 {errors}. */
+  const finder =
+    <T extends Row>(table: Table<T>, recordType: string) =>
+    (id: string): T => {
+      const row = table.get(id);
+      if (row) return row;
+      throw table.issued(id) ? noResultFound(recordType, id) : notFound();
+    };
+  const findMeta = finder(fieldMeta, "AccountCustomFieldMetum");
+  const findDatum = finder(fieldData, "AccountCustomFieldDatum");
   const manage = (req: CrmRequest) => requirePermission(crm, req.token, "manage_accounts");
 
   /** Applies the writable definition attributes; fieldType only on create (the update lists none). */
@@ -112,21 +122,24 @@ export function customFieldRoutes(crm: CrmContext): Route[] {
     return items;
   };
 
-  /** Checks one create item: account, field, no value yet for that pair, value fit for the field's type. */
-  const checkNewDatum = (attrs: Attributes, prefix: string, pending: Set<string>): { accountId: string } & FieldValueWrite => {
+  /** Checks one create item: an existing account and field, and a value fit for the field's type. */
+  const checkNewDatum = (attrs: Attributes, prefix: string): { accountId: string } & FieldValueWrite => {
     const accountField = attrs.customerAccountId !== undefined ? "customerAccountId" : "accountId";
     const accountId = idOf(attrs[accountField]);
     if (attrs[accountField] === undefined) throw unprocessable(fieldError("field_missing", `${prefix}customerAccountId`, "The customer account id was not provided."));
     if (accountId === null || !accounts.get(accountId)) {
       throw unprocessable(fieldError("field_invalid", `${prefix}${accountField}`, `No account with id ${String(attrs[accountField])}.`));
     }
-    const write = checkFieldValue(crm, attrs, prefix);
-    const pair = `${accountId}/${write.customFieldId}`;
-    if (pending.has(pair) || fieldData.find((d) => d.accountId === accountId && d.customFieldId === write.customFieldId)) {
-      throw unprocessable(fieldError("duplicate", `${prefix}customFieldId`, `Account ${accountId} already has a value for field ${write.customFieldId}.`));
-    }
-    pending.add(pair);
-    return { accountId, ...write };
+    return { accountId, ...checkFieldValue(crm, attrs, prefix) };
+  };
+
+  const existingDatum = (write: { accountId: string; customFieldId: string }): FieldDataRow | undefined =>
+    fieldData.find((d) => d.accountId === write.accountId && d.customFieldId === write.customFieldId);
+
+  /** Write answers add the value exactly as it was sent (REAL-WORLD.md); reads do not. */
+  const withOriginalValue = (document: Document, attrs: Attributes): Document => {
+    (document.accountCustomFieldDatum as Attributes).originalValue = attrs.fieldValue;
+    return document;
   };
 
   const insertDatum = (write: { accountId: string } & FieldValueWrite, now: number): FieldDataRow =>
@@ -165,7 +178,7 @@ export function customFieldRoutes(crm: CrmContext): Route[] {
         return ok(crm.kinds.one(req, metaKind, fieldMeta.insert(draft)));
       },
     },
-    { method: "GET", pattern: "/accountCustomFieldMeta", handle: (req) => ok(crm.kinds.list(req, metaKind, fieldMeta.all())) },
+    { method: "GET", pattern: "/accountCustomFieldMeta", handle: (req) => ok(crm.kinds.list(req, metaKind, fieldMeta.all(), { withoutMeta: true })) },
     { method: "GET", pattern: "/accountCustomFieldMeta/:id", handle: (req) => ok(crm.kinds.one(req, metaKind, findMeta(req.params.id))) },
     {
       method: "PUT",
@@ -194,21 +207,29 @@ export function customFieldRoutes(crm: CrmContext): Route[] {
       method: "POST",
       pattern: "/accountCustomFieldData",
       handle: (req) => {
-        const write = checkNewDatum(attributesOf(req, "accountCustomFieldDatum"), "", new Set());
+        const attrs = attributesOf(req, "accountCustomFieldDatum");
+        const write = checkNewDatum(attrs, "");
+        if (existingDatum(write)) {
+          throw unprocessable(fieldError("duplicate", "customFieldId", `Account ${write.accountId} already has a value for field ${write.customFieldId}.`));
+        }
         const now = crm.now();
         const row = insertDatum(write, now);
         touchAccount(write.accountId, now);
-        return ok(crm.kinds.one(req, dataKind, row));
+        return ok(withOriginalValue(crm.kinds.one(req, dataKind, row), attrs));
       },
     },
     {
       method: "POST",
       pattern: "/accountCustomFieldData/bulkCreate",
       handle: (req) => {
-        const pending = new Set<string>();
-        const writes = bulkItems(req).map((item, index) => checkNewDatum(item, `${index}/`, pending));
+        const writes = bulkItems(req).map((item, index) => checkNewDatum(item, `${index}/`));
         const now = crm.now();
-        for (const write of writes) insertDatum(write, now);
+        // Creates or updates: a value the account already has for the field is overwritten (REAL-WORLD.md).
+        for (const write of writes) {
+          const existing = existingDatum(write);
+          if (existing) Object.assign(existing, write, { updatedMs: now });
+          else insertDatum(write, now);
+        }
         // As documented: only the first item's account gets its last-modified date refreshed.
         touchAccount(writes[0].accountId, now);
         return ok({ message: "the bulk insert was successful" });
@@ -239,6 +260,8 @@ export function customFieldRoutes(crm: CrmContext): Route[] {
         ok(
           crm.kinds.list(req, dataKind, fieldData.all(), {
             filters: { customerAccountId: equals("accountId"), accountId: equals("accountId"), customFieldId: equals("customFieldId") },
+            // A number here, unlike most collections (REAL-WORLD.md).
+            totalAsNumber: true,
           }),
         ),
     },
@@ -248,11 +271,12 @@ export function customFieldRoutes(crm: CrmContext): Route[] {
       pattern: "/accountCustomFieldData/:id",
       handle: (req) => {
         const datum = findDatum(req.params.id);
-        const write = checkUpdate(datum, attributesOf(req, "accountCustomFieldDatum"), "");
+        const attrs = attributesOf(req, "accountCustomFieldDatum");
+        const write = checkUpdate(datum, attrs, "");
         const now = crm.now();
         Object.assign(datum, write, { updatedMs: now });
         touchAccount(datum.accountId, now);
-        return ok(crm.kinds.one(req, dataKind, datum));
+        return ok(withOriginalValue(crm.kinds.one(req, dataKind, datum), attrs));
       },
     },
     {
@@ -348,15 +372,18 @@ export function normalizeDate(value: string): string | undefined {
   return !Number.isNaN(date.getTime()) && date.toISOString().startsWith(iso) ? iso : undefined;
 }
 
-/** Arrays of strings, or the service's "||a||b||" string form. */
-function multiValueOf(value: unknown): string[] | undefined {
+/**
+ * Arrays of strings, or the "||a||b||" string the real service stores (REAL-WORLD.md),
+ * each kept in the form it was sent in, so that both forms are answered.
+ */
+function multiValueOf(value: unknown): string[] | string | undefined {
   if (Array.isArray(value)) return value.every((v) => typeof v === "string") ? (value as string[]) : undefined;
-  if (typeof value === "string") return value.split("||").filter((part) => part !== "");
-  return undefined;
+  return typeof value === "string" ? value : undefined;
 }
 
 function defaultValueOf(fieldType: string, value: unknown): FieldMetaRow["fieldDefault"] {
-  if (value === null) return null;
+  // An empty default removes it.
+  if (value === null || value === "") return null;
   if (MULTI_VALUE_TYPES.has(fieldType) && Array.isArray(value)) return stringListOrNull(value, "fieldDefault");
   if (fieldType === "currency") {
     const cents = normalizeValue("currency", value);

@@ -1,0 +1,111 @@
+// crm.AccountContact: a contact's association with an account, with the contact's job
+// title there. A contact belongs to one account at most; the lifecycle is
+// crmLifecycle's (see ./crud.ts).
+
+import * as pulumi from "@pulumi/pulumi";
+import { z } from "zod";
+import { moduleProvider } from "../dynamic";
+import { labelByIds, optionalText, resourceProps, serviceId, strictObject, withoutUndefined } from "../resource-kit";
+import { crmService } from "../settings";
+import { ServiceError } from "../transport/errors";
+import { CrmClient } from "./client";
+import { crmLifecycle, CrmObjectKind, ServiceObject } from "./crud";
+import { idOf, optionalTextOf } from "./normalize";
+
+export interface AccountContactArgs {
+  /**
+   * The account's id, e.g. a crm.Account's `id`. Changed in place: the association
+   * moves, since a contact cannot be in two accounts even for a moment.
+   */
+  accountId: pulumi.Input<string>;
+  /** The contact's id. Changed in place. */
+  contactId: pulumi.Input<string>;
+  /** The contact's job title at the account, at most 255 characters. Unset by default; removing it clears it. Changed in place. */
+  jobTitle?: pulumi.Input<string>;
+}
+
+const inputSchema = strictObject({
+  accountId: serviceId("the account, such as a crm.Account's id"),
+  contactId: serviceId("the contact"),
+  jobTitle: optionalText(255),
+});
+
+type AssociationInputs = z.output<typeof inputSchema>;
+
+interface AssociationState extends Record<string, unknown> {
+  accountId: string;
+  contactId: string;
+  jobTitle?: string;
+}
+
+const resourceType = "crm.AccountContact";
+
+/** The contact's associations (at most one), matched here too in case the filter is ignored. */
+async function associationsOf(client: CrmClient, contactId: string, query: Record<string, string> = {}): Promise<ServiceObject[]> {
+  const ofContact = (association: ServiceObject) => idOf(association.contact) === contactId;
+  const found = await client.walk<ServiceObject>("/accountContacts", "accountContacts", { "filters[contact]": contactId, ...query }, ofContact);
+  return found.filter(ofContact);
+}
+
+/** The service's 422 field_invalid for a contact that is in an account already, told with that account. */
+async function explainFailure(client: CrmClient, inputs: AssociationInputs, error: ServiceError): Promise<Error | undefined> {
+  if (error.status !== 422 || error.code !== "field_invalid") return undefined;
+  const [held] = await associationsOf(client, inputs.contactId);
+  if (!held) return undefined;
+  return new ServiceError(
+    `${client.resource}: contact ${inputs.contactId} already belongs to account ${idOf(held.account)} (association ${held.id}), and a contact can belong to one account only; ` +
+      "remove that association (or change accountId on the resource that manages it) first, or associate another contact.",
+    { status: 422, code: "field_invalid", field: "contactId" },
+  );
+}
+
+const kind: CrmObjectKind<typeof inputSchema, AssociationState> = {
+  type: resourceType,
+  schema: inputSchema,
+  services: [crmService],
+  label: labelByIds(resourceType, ["contactId", "accountId"], ([contact, account]) => `(contact ${contact}, account ${account})`),
+  updatable: ["accountId", "contactId", "jobTitle"],
+  path: "/accountContacts",
+  member: "accountContact",
+  // account and contact come as numbers or digit strings, an unset job title as "".
+  stateOf: (association: ServiceObject) =>
+    withoutUndefined({
+      accountId: idOf(association.account) ?? "",
+      contactId: idOf(association.contact) ?? "",
+      jobTitle: optionalTextOf(association.jobTitle),
+    }) as AssociationState,
+  desiredState: (inputs: AssociationInputs) => ({ accountId: inputs.accountId, contactId: inputs.contactId, jobTitle: inputs.jobTitle ?? null }),
+  createBody: (inputs: AssociationInputs) =>
+    withoutUndefined({ account: Number(inputs.accountId), contact: Number(inputs.contactId), jobTitle: inputs.jobTitle }),
+  // The update names account and contact, as the reference requires; "" clears a job title.
+  updateBody: (inputs: AssociationInputs, olds: Record<string, unknown>) =>
+    withoutUndefined({
+      account: Number(inputs.accountId),
+      contact: Number(inputs.contactId),
+      jobTitle: inputs.jobTitle ?? (olds.jobTitle !== undefined ? "" : undefined),
+    }),
+  findCreated: async (client: CrmClient, inputs: AssociationInputs) =>
+    (await associationsOf(client, inputs.contactId, { "filters[account]": inputs.accountId })).find(
+      (association) => idOf(association.account) === inputs.accountId,
+    ),
+  explainFailure,
+};
+
+// Deleting an account deletes its associations in the service: delete takes a 404 as done.
+export const { check, diff, create, read, update, delete: remove } = crmLifecycle(kind);
+export { remove as delete };
+export { configure } from "../dynamic";
+
+/** A contact's association with an account. */
+export class AccountContact extends pulumi.dynamic.Resource {
+  /** The account's id. */
+  declare readonly accountId: pulumi.Output<string>;
+  /** The contact's id. */
+  declare readonly contactId: pulumi.Output<string>;
+  /** The job title; undefined when unset. */
+  declare readonly jobTitle: pulumi.Output<string | undefined>;
+
+  constructor(name: string, args: AccountContactArgs, opts?: pulumi.CustomResourceOptions) {
+    super(moduleProvider(module), name, resourceProps(args, ["accountId", "contactId", "jobTitle"]), opts, "crm", "AccountContact");
+  }
+}

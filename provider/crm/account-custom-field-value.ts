@@ -1,0 +1,174 @@
+// crm.AccountCustomFieldValue: the value of one custom field for one account (the
+// service's accountCustomFieldDatum). Its form depends on the field's type, which check
+// cannot know without a request: a create reads the field's definition and refuses a
+// value that does not fit before writing, and the type joins the state, where diff and
+// update find it. The lifecycle is crmLifecycle's (see ./crud.ts).
+
+import * as pulumi from "@pulumi/pulumi";
+import { z } from "zod";
+import { moduleProvider } from "../dynamic";
+import { containsUnknown, labelByIds, resourceProps, serviceId, strictObject, withoutUndefined } from "../resource-kit";
+import { crmService } from "../settings";
+import { CrmClient } from "./client";
+import { crmLifecycle, CrmObjectKind, getObject, ServiceObject } from "./crud";
+import { currencyCodeInput, FieldValue, fieldValueInput, fitValue, valueForService, valueFromService } from "./custom-field-types";
+import { currencyCodeOf, idOf, textOf } from "./normalize";
+
+export interface AccountCustomFieldValueArgs {
+  /** The account's id, e.g. a crm.Account's `id`. A change replaces the value. */
+  accountId: pulumi.Input<string>;
+  /** The custom field's id, e.g. a crm.AccountCustomField's `id`. A change replaces the value. */
+  customFieldId: pulumi.Input<string>;
+  /**
+   * The value, in the form of the field's type: a list of options for multiselect and
+   * checkbox; a whole amount in minor units (10050 for 100.50) for currency; a number
+   * for number; a date as YYYY-MM-DD, YYYY/MM/DD or MM/DD/YYYY for date (all three are
+   * the same value); `YYYY-MM-DD HH:MM:SS` (UTC) for datetime; else a string. A value
+   * that does not fit the type is refused before anything is written. Changed in place.
+   */
+  fieldValue: pulumi.Input<string | number | pulumi.Input<string>[]>;
+  /**
+   * 3-letter currency code of a currency value (compared in capitals); currency fields
+   * only. Unset: the field's default currency, left alone. Changed in place.
+   */
+  fieldCurrency?: pulumi.Input<string>;
+  /**
+   * Take over the value the account already has for this field, and that no stack
+   * manages, instead of failing. Default false. Read only at creation.
+   */
+  adoptExisting?: pulumi.Input<boolean>;
+}
+
+const inputSchema = strictObject({
+  accountId: serviceId("the account, such as a crm.Account's id"),
+  customFieldId: serviceId("the custom field, such as a crm.AccountCustomField's id"),
+  fieldValue: fieldValueInput("the value, in the form of the field's type"),
+  fieldCurrency: currencyCodeInput.optional(),
+  adoptExisting: z.boolean({ invalid_type_error: "must be true or false" }).default(false),
+});
+
+/** The inputs, with the field's type once a write has looked it up (see prepareWrite). */
+type ValueInputs = z.output<typeof inputSchema> & { fieldType?: string };
+
+interface ValueState extends Record<string, unknown> {
+  accountId: string;
+  customFieldId: string;
+  fieldValue?: FieldValue;
+  fieldCurrency?: string;
+  /** The field's type, read when the value was created: a field never changes type (that replaces it, and so its values). */
+  fieldType?: string;
+}
+
+const resourceType = "crm.AccountCustomFieldValue";
+
+const label = labelByIds(resourceType, ["customFieldId", "accountId"], ([field, account]) => `(field ${field}, account ${account})`);
+
+/** The value in its field type's one form; refused, naming the resource, when it does not fit. */
+function fittedValue(inputs: Record<string, unknown>, fieldType: string): FieldValue {
+  if (inputs.fieldCurrency !== undefined && fieldType !== "currency") {
+    throw new Error(`${label(inputs)}: fieldCurrency is only for currency fields; field ${inputs.customFieldId} is a ${fieldType} field.`);
+  }
+  const fitted = fitValue(fieldType, inputs.fieldValue);
+  if ("problem" in fitted) throw new Error(`${label(inputs)}: fieldValue ${fitted.problem} (field ${inputs.customFieldId} is a ${fieldType} field).`);
+  return fitted.value;
+}
+
+async function fieldTypeOf(client: CrmClient, customFieldId: string): Promise<string> {
+  const field = await getObject(client, `/accountCustomFieldMeta/${customFieldId}`, "accountCustomFieldMetum");
+  if (!field) throw new Error(`${client.resource}: customFieldId ${customFieldId} is not a custom account field of this CRM account.`);
+  return String(field.fieldType);
+}
+
+/** The account's values, page by page (meta.total is a number here, and not trusted). */
+async function findValue(client: CrmClient, inputs: ValueInputs): Promise<ServiceObject | undefined> {
+  const isIt = (value: ServiceObject) =>
+    idOf(value.accountId ?? value.customerAccountId) === inputs.accountId && idOf(value.customFieldId) === inputs.customFieldId;
+  const values = await client.walk<ServiceObject>("/accountCustomFieldData", "accountCustomFieldData", { "filters[customerAccountId]": inputs.accountId }, isIt);
+  return values.find(isIt);
+}
+
+const kind: CrmObjectKind<typeof inputSchema, ValueState> = {
+  type: resourceType,
+  schema: inputSchema,
+  services: [crmService],
+  label,
+  updatable: ["fieldValue", "fieldCurrency"],
+  replaceOn: ["accountId", "customFieldId"],
+  serviceAssigned: ["fieldCurrency"],
+  path: "/accountCustomFieldData",
+  member: "accountCustomFieldDatum",
+  async prepareWrite(client: CrmClient, inputs: ValueInputs, olds?: Record<string, unknown>): Promise<ValueInputs> {
+    const fieldType = typeof olds?.fieldType === "string" ? olds.fieldType : await fieldTypeOf(client, inputs.customFieldId);
+    return { ...inputs, fieldType, fieldValue: fittedValue(inputs, fieldType) };
+  },
+  // The type is the field's, known to the inputs of a write and to the state on read: no request.
+  readRelated: async (_client: CrmClient, _id: string, declared: Record<string, unknown>) => withoutUndefined({ fieldType: declared.fieldType }),
+  // Foreign keys come back as numbers, multi-values as `||a||b||` or a list, dates in
+  // any accepted form; originalValue and timestamps are not outputs.
+  stateOf: (value: ServiceObject) => {
+    const fieldType = textOf(value.fieldType) ?? undefined;
+    return withoutUndefined({
+      accountId: idOf(value.accountId ?? value.customerAccountId) ?? "",
+      customFieldId: idOf(value.customFieldId ?? value.accountCustomFieldMetumId) ?? "",
+      fieldValue: valueFromService(fieldType, value.fieldValue),
+      fieldCurrency: currencyCodeOf(value.fieldCurrency) ?? undefined,
+      fieldType,
+    }) as ValueState;
+  },
+  desiredState: (inputs: ValueInputs) => ({
+    accountId: inputs.accountId,
+    customFieldId: inputs.customFieldId,
+    fieldValue: inputs.fieldValue,
+    fieldCurrency: inputs.fieldCurrency,
+  }),
+  createBody: (inputs: ValueInputs) =>
+    withoutUndefined({
+      customerAccountId: Number(inputs.accountId),
+      customFieldId: Number(inputs.customFieldId),
+      fieldValue: valueForService(inputs.fieldValue),
+      fieldCurrency: inputs.fieldCurrency,
+    }),
+  updateBody: (inputs: ValueInputs) => withoutUndefined({ fieldValue: valueForService(inputs.fieldValue), fieldCurrency: inputs.fieldCurrency }),
+  adoption: {
+    key: (inputs: ValueInputs) => `${inputs.accountId}/${inputs.customFieldId}`,
+    describe: (inputs: ValueInputs) => `a value of field ${inputs.customFieldId} for account ${inputs.accountId}`,
+    instead: "remove that value first",
+    find: findValue,
+  },
+};
+
+const lifecycle = crmLifecycle(kind);
+export const { check, create, read, update, delete: remove } = lifecycle;
+export { remove as delete };
+export { configure } from "../dynamic";
+
+/**
+ * The new value in the form of the stored field type, so that 03/31/2027 and 2027-03-31
+ * are no change; a value that does not fit the type fails the preview. Not when the
+ * field changes: that replaces the value, and the new field's type is read at creation.
+ */
+export async function diff(id: string, olds: Record<string, unknown>, news: Record<string, unknown>): Promise<pulumi.dynamic.DiffResult> {
+  const fieldType = olds.fieldType;
+  const comparable = typeof fieldType === "string" && news.customFieldId === olds.customFieldId && !containsUnknown(news);
+  return lifecycle.diff(id, olds, comparable ? { ...news, fieldValue: fittedValue(news, fieldType) } : news);
+}
+
+const outputs = ["accountId", "customFieldId", "fieldValue", "fieldCurrency", "fieldType"];
+
+/** The value of a custom account field for one account. */
+export class AccountCustomFieldValue extends pulumi.dynamic.Resource {
+  /** The account's id. */
+  declare readonly accountId: pulumi.Output<string>;
+  /** The custom field's id. */
+  declare readonly customFieldId: pulumi.Output<string>;
+  /** The value in its type's form: a list for multiselect and checkbox, a number for currency (minor units) and number, YYYY-MM-DD for date. */
+  declare readonly fieldValue: pulumi.Output<string | number | string[]>;
+  /** The currency code, in capitals, while the stack declares it. */
+  declare readonly fieldCurrency: pulumi.Output<string | undefined>;
+  /** The field's type, read when the value was created. */
+  declare readonly fieldType: pulumi.Output<string>;
+
+  constructor(name: string, args: AccountCustomFieldValueArgs, opts?: pulumi.CustomResourceOptions) {
+    super(moduleProvider(module), name, resourceProps(args, outputs), opts, "crm", "AccountCustomFieldValue");
+  }
+}

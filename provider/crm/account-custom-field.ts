@@ -1,0 +1,244 @@
+// crm.AccountCustomField: the definition of a custom account field (the service's
+// accountCustomFieldMetum). Its input schema, its normalization and its provider live
+// here; the lifecycle, adoption by label included, is crmLifecycle's (see ./crud.ts).
+
+import * as pulumi from "@pulumi/pulumi";
+import { z } from "zod";
+import { moduleProvider } from "../dynamic";
+import { labelBy, oneOf, requiredText, resourceProps, strictObject, withoutUndefined } from "../resource-kit";
+import { crmService } from "../settings";
+import { CrmClient } from "./client";
+import { crmLifecycle, CrmObjectKind, ServiceObject } from "./crud";
+import {
+  currencyCodeInput,
+  FieldType,
+  fieldTypes,
+  FieldValue,
+  fieldValueInput,
+  fitValue,
+  optionTypes,
+  valueForService,
+  valueFromService,
+} from "./custom-field-types";
+import { currencyCodeOf, flagOf, multiValueOf, numberOf } from "./normalize";
+
+export interface AccountCustomFieldArgs {
+  /**
+   * The field's name on forms and account pages: 1 to 255 characters, no leading or
+   * trailing spaces, one field per label in the CRM account (regardless of case; see
+   * `adoptExisting`). Changed in place.
+   */
+  fieldLabel: pulumi.Input<string>;
+  /**
+   * text, textarea, date, datetime, dropdown, multiselect, radio, checkbox, hidden,
+   * currency or number. A change replaces the field, and with it every value of it: the
+   * service's update does not take a type. With the label unchanged, the old field is
+   * deleted first, since the new one takes its label.
+   */
+  fieldType: pulumi.Input<FieldType>;
+  /**
+   * The choices of a dropdown, multiselect, radio or checkbox field, required for
+   * those types and refused for the others: at least one, each non-empty, distinct,
+   * without "||". Changed in place.
+   */
+  fieldOptions?: pulumi.Input<pulumi.Input<string>[]>;
+  /**
+   * The default value, in the field type's form: one of `fieldOptions` for dropdown and
+   * radio; a list of them for multiselect and checkbox; `YYYY-MM-DD` for date (sent as
+   * `YYYY-MM-DD 00:00:00`); `YYYY-MM-DD HH:MM:SS` (UTC) for datetime; a whole amount in
+   * minor units (10050 for 100.50) for currency; a number for number; else a string.
+   * Unset by default; removing it clears the default. Changed in place.
+   */
+  fieldDefault?: pulumi.Input<string | number | pulumi.Input<string>[]>;
+  /**
+   * The 3-letter code (ISO 4217, compared in capitals) of a currency field's default
+   * currency; currency fields only. Unset: the service's choice, left alone. Setting,
+   * changing or removing it replaces the field: the service's update does not take it.
+   */
+  fieldDefaultCurrency?: pulumi.Input<string>;
+  /** Whether the field shows on forms. Default false. Changed in place. */
+  isFormVisible?: pulumi.Input<boolean>;
+  /** Whether forms require the field. Default false. Changed in place. */
+  isRequired?: pulumi.Input<boolean>;
+  /**
+   * Position on the field-management page and account profiles, a whole number from 0.
+   * Unset: the service places the field, and the stack leaves its position alone
+   * (removing it later does not move the field). Changed in place.
+   */
+  displayOrder?: pulumi.Input<number>;
+  /**
+   * Take over a field that already exists with this label, and that no stack manages,
+   * instead of failing. Default false. Read only at creation. Its type (and default
+   * currency, when declared) must match: those cannot change in place.
+   */
+  adoptExisting?: pulumi.Input<boolean>;
+}
+
+const inputSchema = strictObject({
+  fieldLabel: requiredText("the field's label", 255).refine((label) => label === label.trim(), "must not start or end with spaces"),
+  fieldType: oneOf(fieldTypes),
+  fieldOptions: z
+    .array(
+      z
+        .string({ invalid_type_error: "must be a string" })
+        .min(1, "must not be empty")
+        .refine((option) => !option.includes("||"), 'must not hold "||", which the service puts between options'),
+      { invalid_type_error: "must be a list of strings" },
+    )
+    .min(1, "must hold at least one option")
+    .refine((options) => new Set(options).size === options.length, "must not repeat an option")
+    .optional(),
+  fieldDefault: fieldValueInput("the default").optional(),
+  fieldDefaultCurrency: currencyCodeInput.optional(),
+  isFormVisible: z.boolean({ invalid_type_error: "must be true or false" }).default(false),
+  isRequired: z.boolean({ invalid_type_error: "must be true or false" }).default(false),
+  displayOrder: z.number({ invalid_type_error: "must be a whole number from 0" }).int("must be a whole number from 0").min(0, "must be a whole number from 0").optional(),
+  adoptExisting: z.boolean({ invalid_type_error: "must be true or false" }).default(false),
+});
+
+type FieldInputs = z.output<typeof inputSchema>;
+
+/** The outputs, and what read gives back; an unset optional member is absent. */
+interface FieldState extends Record<string, unknown> {
+  fieldLabel: string;
+  fieldType: string;
+  fieldOptions?: string[];
+  fieldDefault?: FieldValue;
+  fieldDefaultCurrency?: string;
+  isFormVisible: boolean;
+  isRequired: boolean;
+  displayOrder?: number;
+}
+
+const resourceType = "crm.AccountCustomField";
+
+/** Rules across fields; the default in its type's one form. */
+function refine(inputs: FieldInputs, refuse: (field: string, rule: string) => void): FieldInputs {
+  const { fieldType, fieldOptions, fieldDefault } = inputs;
+  const choices = optionTypes.has(fieldType);
+  if (choices && !fieldOptions) refuse("fieldOptions", `is required for a ${fieldType} field: the choices it offers`);
+  if (!choices && fieldOptions) refuse("fieldOptions", `is only for dropdown, multiselect, radio and checkbox fields, not ${fieldType}`);
+  if (inputs.fieldDefaultCurrency && fieldType !== "currency") refuse("fieldDefaultCurrency", `is only for currency fields, not ${fieldType}`);
+  if (fieldDefault === undefined) return inputs;
+  const fitted = fitValue(fieldType, fieldDefault);
+  if ("problem" in fitted) {
+    refuse("fieldDefault", fitted.problem);
+    return inputs;
+  }
+  const outside = fieldOptions ? [fitted.value].flat().filter((choice) => !fieldOptions.includes(String(choice))) : [];
+  if (outside.length) refuse("fieldDefault", `must be among fieldOptions (${fieldOptions!.join(", ")}); ${outside.join(", ")} is not`);
+  return { ...inputs, fieldDefault: fitted.value };
+}
+
+/** Options as a list; null, [] or "" (a type without options) as unset. */
+function optionsOf(value: unknown): string[] | undefined {
+  const options = multiValueOf(value);
+  return options?.length ? options : undefined;
+}
+
+/** The seed gives date defaults as `YYYY-MM-DD HH:MM:SS`. */
+function defaultForService(type: string, value: FieldValue): string {
+  return type === "date" ? `${value} 00:00:00` : valueForService(value);
+}
+
+/** Every definition, page by page: the list has no meta.total, so only a short page ends the walk. */
+async function findByLabel(client: CrmClient, label: string): Promise<ServiceObject | undefined> {
+  const sameLabel = (field: ServiceObject) => String(field.fieldLabel).toLowerCase() === label.toLowerCase();
+  const fields = await client.walk<ServiceObject>("/accountCustomFieldMeta", "accountCustomFieldMeta", {}, sameLabel);
+  return fields.find(sameLabel);
+}
+
+const kind: CrmObjectKind<typeof inputSchema, FieldState> = {
+  type: resourceType,
+  schema: inputSchema,
+  services: [crmService],
+  label: labelBy(resourceType, "fieldLabel"),
+  refine,
+  updatable: ["fieldLabel", "fieldOptions", "fieldDefault", "isFormVisible", "isRequired", "displayOrder"],
+  replaceOn: ["fieldType", "fieldDefaultCurrency"],
+  serviceAssigned: ["displayOrder", "fieldDefaultCurrency"],
+  path: "/accountCustomFieldMeta",
+  member: "accountCustomFieldMetum",
+  // Flags come as 1/0, "1"/"0" or booleans, displayOrder as a number or a digit string,
+  // options and multi-value defaults as a list or `||a||b||`, a default date with or
+  // without a time; personalization, knownFieldId, hideFieldFlag and timestamps are not outputs.
+  stateOf: (field: ServiceObject) =>
+    withoutUndefined({
+      fieldLabel: String(field.fieldLabel),
+      fieldType: String(field.fieldType),
+      fieldOptions: optionsOf(field.fieldOptions),
+      fieldDefault: valueFromService(String(field.fieldType), field.fieldDefault),
+      fieldDefaultCurrency: currencyCodeOf(field.fieldDefaultCurrency) ?? undefined,
+      isFormVisible: flagOf(field.isFormVisible),
+      isRequired: flagOf(field.isRequired),
+      displayOrder: numberOf(field.displayOrder) ?? undefined,
+    }) as FieldState,
+  desiredState: (inputs: FieldInputs) => ({
+    fieldLabel: inputs.fieldLabel,
+    fieldType: inputs.fieldType,
+    fieldOptions: inputs.fieldOptions ?? null,
+    fieldDefault: inputs.fieldDefault ?? null,
+    fieldDefaultCurrency: inputs.fieldDefaultCurrency,
+    isFormVisible: inputs.isFormVisible,
+    isRequired: inputs.isRequired,
+    displayOrder: inputs.displayOrder,
+  }),
+  createBody: (inputs: FieldInputs) =>
+    withoutUndefined({
+      fieldLabel: inputs.fieldLabel,
+      fieldType: inputs.fieldType,
+      fieldOptions: inputs.fieldOptions,
+      fieldDefault: inputs.fieldDefault === undefined ? undefined : defaultForService(inputs.fieldType, inputs.fieldDefault),
+      fieldDefaultCurrency: inputs.fieldDefaultCurrency,
+      isFormVisible: inputs.isFormVisible,
+      isRequired: inputs.isRequired,
+      displayOrder: inputs.displayOrder,
+    }),
+  // The update takes neither the type nor the default currency; "" clears a default the field has.
+  updateBody: (inputs: FieldInputs, olds: Record<string, unknown>) =>
+    withoutUndefined({
+      fieldLabel: inputs.fieldLabel,
+      fieldOptions: inputs.fieldOptions,
+      fieldDefault:
+        inputs.fieldDefault !== undefined ? defaultForService(inputs.fieldType, inputs.fieldDefault) : olds.fieldDefault !== undefined ? "" : undefined,
+      isFormVisible: inputs.isFormVisible,
+      isRequired: inputs.isRequired,
+      displayOrder: inputs.displayOrder,
+    }),
+  adoption: {
+    key: (inputs: FieldInputs) => inputs.fieldLabel,
+    describe: (inputs: FieldInputs) => `the field label "${inputs.fieldLabel}"`,
+    instead: "choose another label",
+    find: (client: CrmClient, inputs: FieldInputs) => findByLabel(client, inputs.fieldLabel),
+  },
+};
+
+export const { check, diff, create, read, update, delete: remove } = crmLifecycle(kind);
+export { remove as delete };
+export { configure } from "../dynamic";
+
+const outputs = ["fieldLabel", "fieldType", "fieldOptions", "fieldDefault", "fieldDefaultCurrency", "isFormVisible", "isRequired", "displayOrder"];
+
+/** A custom field of the CRM account's accounts (companies); its values are crm.AccountCustomFieldValue resources. */
+export class AccountCustomField extends pulumi.dynamic.Resource {
+  /** The field's label. */
+  declare readonly fieldLabel: pulumi.Output<string>;
+  /** The field's type. */
+  declare readonly fieldType: pulumi.Output<FieldType>;
+  /** The choices of an option field; undefined for other types. */
+  declare readonly fieldOptions: pulumi.Output<string[] | undefined>;
+  /** The default in the type's form (a list for multiselect and checkbox, a number for currency and number); undefined when unset. */
+  declare readonly fieldDefault: pulumi.Output<string | number | string[] | undefined>;
+  /** The default currency, in capitals, while the stack declares it. */
+  declare readonly fieldDefaultCurrency: pulumi.Output<string | undefined>;
+  /** Whether the field shows on forms. */
+  declare readonly isFormVisible: pulumi.Output<boolean>;
+  /** Whether forms require the field. */
+  declare readonly isRequired: pulumi.Output<boolean>;
+  /** The position, while the stack declares it; undefined when the service places the field. */
+  declare readonly displayOrder: pulumi.Output<number | undefined>;
+
+  constructor(name: string, args: AccountCustomFieldArgs, opts?: pulumi.CustomResourceOptions) {
+    super(moduleProvider(module), name, resourceProps(args, outputs), opts, "crm", "AccountCustomField");
+  }
+}

@@ -1,0 +1,105 @@
+import assert from "node:assert/strict";
+import * as provider from "../../provider/crm/account-contact";
+import { useStackConfig } from "../../provider/settings";
+import { configOf, emulatorCall, emulatorForProvider, requestCount, RunningEmulator } from "../support/emulator";
+import { checked, createAndVerify, failuresOf, updateAndVerify } from "../support/provider-steps";
+import { ScriptedServer, sendJson, startScriptedServer } from "../support/scripted-server";
+
+describe("crm.AccountContact provider", () => {
+  let emulator: RunningEmulator;
+  let acme: string;
+  let globex: string;
+  let ann: string;
+  let bob: string;
+  before(async () => (emulator = await emulatorForProvider()));
+  after(async () => emulator.close());
+  beforeEach(async () => {
+    await fetch(`${emulator.crmUrl}/__emulator/reset`, { method: "POST" });
+    useStackConfig(configOf({ "crm:apiUrl": emulator.crmUrl, "crm:apiToken": emulator.apiToken, "crm:requestsPerSecond": "0" }));
+    const account = async (name: string) => (await emulatorCall(emulator, "POST", "/api/3/accounts", { account: { name } })).body.account.id;
+    const contact = async (email: string) => (await emulatorCall(emulator, "POST", "/api/3/contacts", { contact: { email } })).body.contact.id;
+    [acme, globex, ann, bob] = [await account("Acme"), await account("Globex"), await contact("ann@example.com"), await contact("bob@example.com")];
+  });
+
+  it("names the resource, the field and the rule for every bad input, without a request", async () => {
+    const before = await requestCount(emulator);
+    const failures = await failuresOf(provider, { accountId: "1", contactId: -4, jobTitle: 7, title: "CEO" });
+    assert.match(failures.contactId, /^crm\.AccountContact: contactId must be the id of the contact/);
+    assert.match(failures.jobTitle, /jobTitle must be a string/);
+    assert.match(failures.title, /title is not a field of this resource; the fields are: accountId, contactId, jobTitle/);
+    assert.match((await failuresOf(provider, { accountId: "1", contactId: "2", jobTitle: "x".repeat(256) })).jobTitle, /^crm\.AccountContact \(contact 2, account 1\): jobTitle must be at most 255 characters/);
+    assert.equal(await requestCount(emulator), before);
+  });
+
+  for (const jobTitle of [undefined, "CTO"]) {
+    it(`reads back what create returned, job title ${jobTitle ?? "unset"}`, async () => {
+      const { outs } = await createAndVerify(provider, { accountId: acme, contactId: ann, jobTitle });
+      assert.deepEqual(outs, { accountId: acme, contactId: ann, ...(jobTitle ? { jobTitle } : {}) });
+    });
+  }
+
+  it("updates the job title, moves the contact to another account and changes the contact, all in place", async () => {
+    const { id, outs } = await createAndVerify(provider, { accountId: acme, contactId: ann });
+    let current = await updateAndVerify(provider, id, outs, { accountId: acme, contactId: ann, jobTitle: "CEO" });
+    current = await updateAndVerify(provider, id, current, { accountId: acme, contactId: ann });
+    assert.equal("jobTitle" in current, false);
+    current = await updateAndVerify(provider, id, current, { accountId: globex, contactId: ann });
+    await updateAndVerify(provider, id, current, { accountId: globex, contactId: bob, jobTitle: "CFO" });
+  });
+
+  it("says which account a contact belongs to already, and what to do", async () => {
+    const held = (await emulatorCall(emulator, "POST", "/api/3/accountContacts", { accountContact: { account: Number(globex), contact: Number(ann) } })).body.accountContact;
+    for (const accountId of [acme, globex]) {
+      await assert.rejects(provider.create(await checked(provider, { accountId, contactId: ann })), (error: Error) => {
+        assert.equal(
+          error.message,
+          `crm.AccountContact (contact ${ann}, account ${accountId}): contact ${ann} already belongs to account ${globex} (association ${held.id}), and a contact can belong to one account only; ` +
+            "remove that association (or change accountId on the resource that manages it) first, or associate another contact.",
+        );
+        return true;
+      });
+    }
+  });
+
+  it("keeps the service's error when the refusal is not about another account", async () => {
+    await assert.rejects(provider.create(await checked(provider, { accountId: "999", contactId: bob })), /the service answered 422 \(field_invalid\) for field "account": No account with id 999/);
+  });
+
+  it("sees a change out of band, a deletion out of band as gone, and an association its account's deletion took as deleted", async () => {
+    const { id, outs, inputs } = await createAndVerify(provider, { accountId: acme, contactId: ann, jobTitle: "CEO" });
+    await emulatorCall(emulator, "PUT", `/api/3/accountContacts/${id}`, { accountContact: { jobTitle: "Intern" } });
+    const read = await provider.read(id, outs);
+    assert.equal(read.props?.jobTitle, "Intern");
+    assert.equal((await provider.diff(id, read.props!, inputs)).changes, true);
+    await emulatorCall(emulator, "DELETE", `/api/3/accountContacts/${id}`);
+    assert.deepEqual(await provider.read(id, outs), {});
+
+    const again = await provider.create(await checked(provider, { accountId: acme, contactId: ann }));
+    await emulatorCall(emulator, "DELETE", `/api/3/accounts/${acme}`);
+    await provider.delete(again.id, again.outs);
+    assert.deepEqual(await provider.read(again.id, again.outs), {});
+  });
+});
+
+describe("crm.AccountContact against the real service's answers", () => {
+  let server: ScriptedServer;
+  afterEach(async () => server?.close());
+
+  it("recovers a create whose answer was lost by finding the association, and reads string ids as the numbers sent", async () => {
+    let posts = 0;
+    const association = { id: "17", account: "2", contact: "3", jobTitle: "", createdTimestamp: "2027-03-31T10:15:00-05:00", links: [] };
+    server = await startScriptedServer((req, res) => {
+      if (req.method === "POST") {
+        posts++;
+        res.socket?.destroy();
+        return;
+      }
+      sendJson(res, 200, { accountContacts: posts ? [association] : [], meta: { total: String(posts) } });
+    });
+    useStackConfig(configOf({ "crm:apiUrl": server.url, "crm:apiToken": "k" }));
+    const created = await provider.create({ accountId: "2", contactId: "3" });
+    assert.deepEqual([created.id, created.outs, posts], ["17", { accountId: "2", contactId: "3" }, 1]);
+    assert.deepEqual(JSON.parse(server.requests[0].body), { accountContact: { account: 2, contact: 3 } });
+    assert.match(server.requests[1].url, /filters%5Bcontact%5D=3&filters%5Baccount%5D=2/);
+  });
+});

@@ -1,0 +1,52 @@
+// A loopback proxy in front of a service that records each request a client sends
+// through it (method, path, query, JSON body), so a test can hold the requests to a
+// reference document.
+
+import { createServer, request } from "node:http";
+import { AddressInfo } from "node:net";
+
+export interface ProxiedRequest {
+  method: string;
+  /** Path below the proxy's root, without the query. */
+  path: string;
+  query: string;
+  body: unknown;
+}
+
+export interface RecordingProxy {
+  url: string;
+  requests: ProxiedRequest[];
+  close(): Promise<void>;
+}
+
+export async function startRecordingProxy(target: string): Promise<RecordingProxy> {
+  const requests: ProxiedRequest[] = [];
+  const upstream = new URL(target);
+  const server = createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on("data", (chunk: Buffer) => chunks.push(chunk));
+    req.on("end", () => {
+      const body = Buffer.concat(chunks);
+      const url = new URL(req.url ?? "/", "http://proxy");
+      requests.push({ method: req.method ?? "", path: url.pathname, query: url.search, body: body.length ? JSON.parse(body.toString()) : undefined });
+      const forwarded = request(
+        { host: upstream.hostname, port: upstream.port, method: req.method, path: req.url, headers: { ...req.headers, host: upstream.host } },
+        (answer) => {
+          res.writeHead(answer.statusCode ?? 502, answer.headers);
+          answer.pipe(res);
+        },
+      );
+      forwarded.end(body);
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    requests,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}
