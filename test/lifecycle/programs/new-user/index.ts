@@ -1,0 +1,37 @@
+// What a new user tries, one scenario at a time (config `scenario`); see
+// test/lifecycle/new-user.test.ts. Type-checked when the engine runs it, against
+// the installed package's declarations.
+import * as pulumi from "@pulumi/pulumi";
+import { chat, crm } from "pulumi-crm";
+
+const config = new pulumi.Config();
+const flowId = "2f1c6a8e-3b7d-4c1e-9a2f-5d8e7c6b4a31";
+
+switch (config.require("scenario")) {
+  case "misspelt-argument": {
+    // Not an object literal, so TypeScript lets the misspelt accountURL through.
+    const args = { name: "Typo Co", accountURL: "https://typo.example" };
+    new crm.Account("typo", args);
+    break;
+  }
+  case "nested-unknowns": {
+    const child = new crm.Account("child", { name: "Child Co" });
+    new chat.FlowRun("welcome", {
+      flowId,
+      contacts: [
+        child.id.apply((id) => ({ firstName: "Ada", externalId: id })),
+        { firstName: "Grace", externalId: child.id, tags: [child.name] },
+      ],
+    });
+    break;
+  }
+  case "same-name": {
+    new crm.Account("first", { name: "Twin Co" });
+    new crm.Account("second", { name: "twin co" });
+    break;
+  }
+  case "adopt-toggle": {
+    new crm.Account("toggle", { name: "Toggle Co", adoptExisting: config.getBoolean("adoptExisting") ?? false });
+    break;
+  }
+}
