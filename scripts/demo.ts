@@ -43,7 +43,7 @@ async function deployWithEngine(program: string, emulator: Emulator): Promise<vo
   const step = async (title: string, command: "up" | "refresh", expectNoChanges = false) => {
     say(title);
     const before = await requestCount(emulator);
-    const result = await runEngine({ ...base, command, expectNoChanges });
+    const result = await runEngine({ ...base, command, expectNoChanges, previewOnly: expectNoChanges });
     for (const line of result.lines) console.log(`    ${line}`);
     const sent = (await requestCount(emulator)) - before;
     say(`  -> exit ${result.exitCode}, ${JSON.stringify(result.steps)}, ${sent} requests to the service.`);

@@ -24,12 +24,17 @@ import type { ResourceState } from "./engine/state";
 const FIXTURE = path.join(__dirname, "engine", "fixtures", "store");
 const STACK = "test";
 const ITEM_TYPE = "pulumi-nodejs:dynamic/fixture:Item";
+const DEFAULT_PROVIDER_URN = `urn:pulumi:${STACK}::engine-fixture::pulumi:providers:pulumi-nodejs::default`;
 
 interface RunOptions {
     config?: Record<string, string>;
     secrets?: Record<string, string>;
     expectNoChanges?: boolean;
+    previewOnly?: boolean;
 }
+
+/** A secret as the state file keeps it. */
+const wrapped = (value: unknown) => ({ [SIG_KEY]: SECRET_SIG, plaintext: JSON.stringify(value) });
 
 /** A store, a state file and the engine runs against them. */
 class Workspace {
@@ -46,6 +51,7 @@ class Workspace {
             config: { storeFile: this.storeFile, items: JSON.stringify(items), ...options.config },
             secrets: options.secrets,
             expectNoChanges: options.expectNoChanges,
+            previewOnly: options.previewOnly,
         });
     }
 
@@ -78,10 +84,37 @@ class Workspace {
         return (JSON.parse(this.stateText()) as { resources: ResourceState[] }).resources;
     }
 
+    editState(edit: (resources: ResourceState[]) => void): void {
+        const state = JSON.parse(this.stateText()) as { resources: ResourceState[] };
+        edit(state.resources);
+        fs.writeFileSync(this.stateFile, JSON.stringify(state));
+    }
+
     item(name: string): ResourceState {
         const item = this.resources().find((r) => r.type === ITEM_TYPE && r.urn.endsWith(`::${name}`));
         assert.ok(item, `no item ${name} in the state`);
         return item;
+    }
+
+    defaultProvider(): ResourceState {
+        const provider = this.resources().find((r) => r.urn === DEFAULT_PROVIDER_URN);
+        assert.ok(provider, "no default provider in the state");
+        return provider;
+    }
+
+    stackOutputs(): PropertyMap {
+        const stack = this.resources().find((r) => r.type === "pulumi:pulumi:Stack");
+        assert.ok(stack, "no stack in the state");
+        return stack.outputs;
+    }
+
+    /** Edits the object named `name` in the store. */
+    editObject(name: string, edit: (store: Store, id: string) => void): void {
+        this.editStore((store) => {
+            const id = Object.keys(store.objects).find((key) => store.objects[key].name === name);
+            assert.ok(id, `no object ${name} in the store`);
+            edit(store, id);
+        });
     }
 
     remove(): void {
@@ -104,6 +137,8 @@ describe("test engine", function () {
         const first = await workspace.succeed("up", [A, B]);
         assert.deepEqual(first.steps, { create: 4, update: 0, replace: 0, delete: 0, same: 0 });
         assert.ok(first.lines.includes(itemLine("+", "a")) && first.lines.includes(itemLine("+", "b")));
+        assert.equal(first.lines[0], "Previewing update:");
+        assert.ok(first.lines.includes("Updating:"));
         assert.deepEqual(workspace.values(), { a: "1", b: "2" });
         const a = workspace.item("a");
         assert.equal(
@@ -157,28 +192,25 @@ describe("test engine", function () {
         assert.deepEqual(workspace.resources(), []);
     });
 
-    it("refresh drops objects deleted out of band and takes in drift; --expect-no-changes only reads", async () => {
+    it("refresh drops objects gone out of band and takes in drift; --preview-only only reads, --expect-no-changes applies first", async () => {
         await workspace.succeed("up", [A, B, C]);
-        workspace.editStore((store) => {
-            for (const [id, object] of Object.entries(store.objects)) {
-                if (object.name === "c") delete store.objects[id];
-                if (object.name === "b") object.value = "drifted";
-            }
-        });
+        workspace.editObject("c", (store, id) => delete store.objects[id]);
+        workspace.editObject("b", (store, id) => (store.objects[id].value = "drifted"));
         const before = workspace.stateText();
 
-        const check = await workspace.run("refresh", [], { expectNoChanges: true });
+        const check = await workspace.run("refresh", [], { previewOnly: true, expectNoChanges: true });
         assert.equal(check.exitCode, CHANGES_NOT_EXPECTED);
         assert.deepEqual(check.steps, { create: 0, update: 1, replace: 0, delete: 1, same: 3 });
         assert.equal(workspace.stateText(), before);
 
-        const refreshed = await workspace.succeed("refresh", []);
+        const refreshed = await workspace.run("refresh", [], { expectNoChanges: true });
+        assert.equal(refreshed.exitCode, CHANGES_NOT_EXPECTED);
         assert.ok(refreshed.lines.includes(itemLine("-", "c")) && refreshed.lines.includes(itemLine("~", "b")));
         assert.equal(workspace.item("b").outputs.value, "drifted");
         assert.equal(workspace.item("b").inputs.value, "drifted");
         assert.ok(!workspace.resources().some((r) => r.urn.endsWith("::c")));
 
-        const clean = await workspace.run("refresh", [], { expectNoChanges: true });
+        const clean = await workspace.run("refresh", [], { previewOnly: true, expectNoChanges: true });
         assert.equal(clean.exitCode, 0);
         assert.equal(clean.changes, false);
     });
@@ -204,12 +236,14 @@ describe("test engine", function () {
         const items = [A, { ...B, useToken: true }];
         await workspace.succeed("up", items, { secrets: { token: "s3cret" } });
         const b = workspace.item("b");
-        const wrapped = { [SIG_KEY]: SECRET_SIG, plaintext: JSON.stringify("s3cret") };
-        assert.deepEqual(b.inputs.token, wrapped);
+        assert.deepEqual(b.inputs.token, wrapped("s3cret"));
         // The provider answered in plain text; the output is secret because its input was.
-        assert.deepEqual(b.outputs.token, wrapped);
+        assert.deepEqual(b.outputs.token, wrapped("s3cret"));
         assert.equal(Object.values(workspace.store().objects).find((o) => o.name === "b")?.token, "s3cret");
-        assert.equal(workspace.stateText().split("s3cret").length - 1, 2, "only the two wrapped copies");
+        // The item's input and output, and the default provider's (the configuration): all wrapped.
+        const text = workspace.stateText();
+        assert.equal(text.split("s3cret").length - 1, 4);
+        assert.ok(!text.replace(/"plaintext": "(?:[^"\\]|\\.)*"/g, "").includes("s3cret"));
 
         const again = await workspace.succeed("up", items, { secrets: { token: "s3cret" } });
         assert.equal(again.changes, false);
@@ -249,7 +283,7 @@ describe("test engine", function () {
     it("serves resources through an explicit pulumi-nodejs provider configured by its own arguments", async () => {
         const explicit = { config: { explicitProvider: "true" } };
         await workspace.succeed("up", [A, B], explicit);
-        const provider = workspace.resources().find((r) => r.type === "pulumi:providers:pulumi-nodejs");
+        const provider = workspace.resources().find((r) => r.urn.endsWith("::pulumi:providers:pulumi-nodejs::explicit"));
         assert.ok(provider?.id);
         assert.equal(workspace.item("a").provider, `${provider.urn}::${provider.id}`);
         assert.deepEqual(workspace.values(), { a: "1", b: "2" });
@@ -280,13 +314,184 @@ describe("test engine", function () {
         assert.deepEqual(workspace.values(), { filed: "from the stack file" });
     });
 
-    it("runs as a command with a JSON summary and exit code 7 for unexpected changes", () => {
-        const args = ["run", "--silent", "engine", "--", "preview", "--cwd", FIXTURE, "--stack", STACK];
-        const config = ["--config", `storeFile=${workspace.storeFile}`, "--config", `items=${JSON.stringify([A])}`];
-        const run = spawnSync("npm", [...args, "--state", workspace.stateFile, ...config, "--expect-no-changes", "--json"], {
-            cwd: path.join(__dirname, ".."),
-            encoding: "utf8",
+    it("keeps the default provider in the state: refresh and destroy configure it from there, up from the configuration", async () => {
+        await workspace.succeed("up", [A, B], { secrets: { token: "t0" } });
+        const provider = workspace.defaultProvider();
+        assert.match(provider.id, /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/);
+        assert.equal(workspace.item("a").provider, `${DEFAULT_PROVIDER_URN}::${provider.id}`);
+        assert.equal(provider.inputs["engine-fixture:storeFile"], workspace.storeFile);
+        assert.deepEqual(provider.inputs["engine-fixture:token"], wrapped("t0"));
+        assert.deepEqual(provider.outputs, provider.inputs);
+
+        // up takes a new configuration into the provider, in no step of its own.
+        const rotated = await workspace.succeed("up", [A, B], { secrets: { token: "t1" } });
+        assert.deepEqual(rotated.steps, { create: 0, update: 0, replace: 0, delete: 0, same: 4 });
+        assert.deepEqual(workspace.defaultProvider().inputs["engine-fixture:token"], wrapped("t1"));
+
+        // Refresh and destroy keep using the configuration in the state: the old store.
+        const moved = { config: { storeFile: path.join(workspace.dir, "moved.json") }, secrets: { token: "t1" } };
+        const refreshed = await workspace.succeed("refresh", [], moved);
+        assert.equal(refreshed.changes, false);
+        await workspace.succeed("destroy", [], moved);
+        assert.deepEqual(workspace.store().objects, {});
+        assert.deepEqual(workspace.resources(), []);
+        assert.ok(!fs.existsSync(moved.config.storeFile));
+    });
+
+    it("refresh decides drift with the provider's diff, and keeps what it read either way", async () => {
+        await workspace.succeed("up", [A, B]);
+        // The diff ignores `exclusive`, and compares `value`.
+        workspace.editObject("a", (store, id) => (store.objects[id].exclusive = true));
+        workspace.editObject("b", (store, id) => (store.objects[id].value = "drifted"));
+        const refreshed = await workspace.succeed("refresh", []);
+        assert.deepEqual(refreshed.steps, { create: 0, update: 1, replace: 0, delete: 0, same: 3 });
+        assert.ok(refreshed.lines.includes(itemLine("=", "a")) && refreshed.lines.includes(itemLine("~", "b")));
+        assert.equal(workspace.item("a").outputs.exclusive, true);
+        assert.equal(workspace.item("a").inputs.exclusive, true);
+    });
+
+    it("marks outputs secret on same and refresh steps too, for secret inputs and additionalSecretOutputs", async () => {
+        await workspace.succeed("up", [A]);
+        const same = await workspace.succeed("up", [{ ...A, secretValue: true, secretOutputs: ["key"] }]);
+        assert.equal(same.changes, false);
+        const marked = () => [workspace.item("a").outputs.value, workspace.item("a").outputs.key];
+        assert.deepEqual(marked(), [wrapped("1"), wrapped("k1")]);
+
+        // Outputs stored unmarked (as an older engine left them) are marked again by refresh.
+        workspace.editState((resources) => {
+            const a = resources.find((r) => r.type === ITEM_TYPE)!;
+            Object.assign(a.outputs, { value: "1", key: "k1" });
         });
+        await workspace.succeed("refresh", []);
+        assert.deepEqual(marked(), [wrapped("1"), wrapped("k1")]);
+    });
+
+    it("refuses to replace a resource protected before and after, but replaces one unprotected in the same run", async () => {
+        await workspace.succeed("up", [{ ...A, protect: true }]);
+        const refused = await workspace.run("up", [{ ...A, key: "k1x", protect: true }]);
+        assert.equal(refused.exitCode, 1);
+        assert.ok(
+            refused.diagnostics.includes(`error: ${ITEM_TYPE} a: the resource is protected; unprotect it before replacing it`),
+            refused.diagnostics.join("\n"),
+        );
+        const replaced = await workspace.succeed("up", [{ ...A, key: "k1x" }]);
+        assert.equal(replaced.steps.replace, 1);
+        assert.deepEqual(workspace.store().log, ["create a:k1", "create a:k1x", "delete a:k1"]);
+    });
+
+    it("delete before replace deletes first the dependents replaced with it, and checks replacements afresh", async () => {
+        // d's key is a's id: replacing a replaces d.
+        const d: ItemSpec = { name: "d", value: "4", key: "", keyFrom: "a" };
+        await workspace.succeed("up", [{ ...A, exclusive: true }, d]);
+        const oldA = workspace.item("a").id;
+        assert.equal(workspace.item("a").inputs.label, "a-k1");
+
+        const replaced = await workspace.succeed("up", [{ ...A, key: "k1x", exclusive: true }, d]);
+        assert.deepEqual(replaced.steps, { create: 0, update: 0, replace: 2, delete: 0, same: 2 });
+        const newA = workspace.item("a").id;
+        assert.deepEqual(workspace.store().log.slice(2), [`delete d:${oldA}`, "delete a:k1", "create a:k1x", `create d:${newA}`]);
+        // Check ran without the old inputs, so the label was chosen anew rather than kept.
+        assert.equal(workspace.item("a").inputs.label, "a-k1x");
+        assert.ok(workspace.resources().every((r) => !r.pendingReplacement && !r.delete));
+    });
+
+    it("keeps the old inputs of an update that failed after the change, and updates again on the next up", async () => {
+        await workspace.succeed("up", [A]);
+        const partial = { ...A, value: "partial" };
+        const failed = await workspace.run("up", [partial]);
+        assert.equal(failed.exitCode, 1);
+        const a = workspace.item("a");
+        assert.equal(a.inputs.value, "1");
+        assert.equal(a.outputs.value, "partial");
+        assert.deepEqual(a.initErrors, ["it did not start"]);
+
+        assert.equal((await workspace.run("up", [partial])).exitCode, 1);
+        await workspace.succeed("up", [{ ...A, value: "2" }]);
+        assert.deepEqual(workspace.store().log, ["create a:k1", "update a:k1", "update a:k1", "update a:k1"]);
+        assert.equal(workspace.item("a").inputs.value, "2");
+        assert.equal(workspace.item("a").initErrors, undefined);
+    });
+
+    it("deletes objects replaced in an earlier run without counting them", async () => {
+        await workspace.succeed("up", [A]);
+        workspace.editObject("a", (store, id) => (store.locked = [id]));
+        const stuck = await workspace.run("up", [{ ...A, key: "k1x" }]);
+        assert.equal(stuck.exitCode, 1);
+        assert.ok(workspace.resources().some((r) => r.delete && r.urn.endsWith("::a")));
+
+        workspace.editStore((store) => delete store.locked);
+        const cleanup = await workspace.run("up", [{ ...A, key: "k1x" }], { expectNoChanges: true });
+        assert.equal(cleanup.exitCode, 0, cleanup.diagnostics.join("\n"));
+        assert.deepEqual(cleanup.steps, { create: 0, update: 0, replace: 0, delete: 0, same: 3 });
+        assert.deepEqual(workspace.store().log.slice(-1), ["delete a:k1"]);
+        assert.ok(workspace.resources().every((r) => !r.delete));
+    });
+
+    it("refresh that drops a resource removes it from the dependencies and parents of the others", async () => {
+        await workspace.succeed("up", [A, { ...B, parentItem: "a" }]);
+        const a = workspace.item("a");
+        assert.equal(workspace.item("b").parent, a.urn);
+        workspace.editObject("a", (store, id) => delete store.objects[id]);
+        await workspace.succeed("refresh", []);
+        const b = workspace.item("b");
+        assert.deepEqual([b.parent, b.dependencies, b.propertyDependencies], ["", [], undefined]);
+    });
+
+    it("applies the project's configuration, which the stack configuration overrides", async () => {
+        // No `items`: the project's default (none).
+        const defaults = await runEngine({
+            command: "up",
+            cwd: FIXTURE,
+            stack: STACK,
+            stateFile: workspace.stateFile,
+            config: { storeFile: workspace.storeFile },
+        });
+        assert.equal(defaults.exitCode, 0, defaults.diagnostics.join("\n"));
+        assert.equal(defaults.steps.create, 2);
+        assert.equal(workspace.stackOutputs().greeting, "hello");
+        await workspace.succeed("up", [A], { config: { greeting: "hi" } });
+        assert.equal(workspace.stackOutputs().greeting, "hi");
+    });
+
+    it("takes the parallelism from PULUMI_PARALLEL, and gives the host and the program the CLI's environment", async () => {
+        const saved = process.env.PULUMI_PARALLEL;
+        process.env.PULUMI_PARALLEL = "3";
+        try {
+            await workspace.succeed("up", [A], { config: { "pulumi-nodejs:mode": "m" } });
+        } finally {
+            if (saved === undefined) delete process.env.PULUMI_PARALLEL;
+            else process.env.PULUMI_PARALLEL = saved;
+        }
+        assert.equal(workspace.stackOutputs().parallel, "3");
+        assert.deepEqual(workspace.store().hostEnvironment, {
+            PULUMI_PROJECT: "engine-fixture",
+            PULUMI_NODEJS_PROJECT: "engine-fixture",
+            PULUMI_CONFIG: JSON.stringify({ mode: "m" }),
+        });
+    });
+
+    it("previews before it updates: a failure in the preview changes nothing", async () => {
+        const result = await workspace.run("up", [A, { ...C, value: "" }]);
+        assert.equal(result.exitCode, 1);
+        assert.ok(result.diagnostics.includes(`error: ${ITEM_TYPE} c: invalid inputs: value: must not be empty`));
+        assert.ok(!result.lines.includes("Updating:"));
+        assert.deepEqual(workspace.store().objects, {});
+        assert.ok(!fs.existsSync(workspace.stateFile));
+    });
+
+    it("runs as a command with a JSON summary and exit code 7 for unexpected changes", () => {
+        const engine = (command: string, ...flags: string[]) =>
+            spawnSync(
+                "npm",
+                [
+                    ...["run", "--silent", "engine", "--", command, "--cwd", FIXTURE, "--stack", STACK],
+                    ...["--state", workspace.stateFile],
+                    ...["--config", `storeFile=${workspace.storeFile}`, "--config", `items=${JSON.stringify([A])}`],
+                    ...flags,
+                ],
+                { cwd: path.join(__dirname, ".."), encoding: "utf8" },
+            );
+        const run = engine("preview", "--expect-no-changes", "--json");
         assert.equal(run.status, CHANGES_NOT_EXPECTED, run.stderr);
         const lines = run.stdout.trim().split("\n");
         assert.deepEqual(JSON.parse(lines[lines.length - 1]), {
@@ -295,6 +500,11 @@ describe("test engine", function () {
         });
         assert.ok(lines.includes(itemLine("+", "a")));
         assert.ok(!fs.existsSync(workspace.stateFile));
+
+        const refresh = engine("refresh", "--preview-only", "--yes", "--expect-no-changes");
+        assert.equal(refresh.status, 0, refresh.stderr);
+        assert.ok(!fs.existsSync(workspace.stateFile));
+        assert.equal(engine("up", "--preview-only").status, 2);
         assert.throws(() => execFileSync("npm", ["run", "--silent", "engine", "--", "apply"], { stdio: "pipe" }));
     });
 });

@@ -1,11 +1,16 @@
 // npm run engine -- <preview|up|refresh|destroy> --cwd DIR --stack NAME --state FILE
-//     [--config KEY=VALUE]... [--secret KEY=VALUE]... [--expect-no-changes] [--json] [--parallel N]
+//     [--config KEY=VALUE]... [--secret KEY=VALUE]... [--expect-no-changes] [--preview-only] [--yes]
+//     [--json] [--parallel N]
 import { Command, runEngine } from "./engine";
 import type { StepCounts } from "./report";
 
 const USAGE =
     "usage: engine <preview|up|refresh|destroy> --cwd DIR --stack NAME --state FILE " +
-    "[--config KEY=VALUE]... [--secret KEY=VALUE]... [--expect-no-changes] [--json] [--parallel N]";
+    "[--config KEY=VALUE]... [--secret KEY=VALUE]... [--expect-no-changes] [--preview-only (refresh)] [--yes] " +
+    "[--json] [--parallel N]";
+
+// Flags without a value; --yes is accepted as the CLI needs it, and changes nothing.
+const FLAGS = ["--expect-no-changes", "--preview-only", "--yes", "--json"];
 
 const COMMANDS: readonly Command[] = ["preview", "up", "refresh", "destroy"];
 
@@ -17,6 +22,7 @@ interface Arguments {
     config: Record<string, string>;
     secrets: Record<string, string>;
     expectNoChanges: boolean;
+    previewOnly: boolean;
     json: boolean;
     parallel?: number;
 }
@@ -30,7 +36,7 @@ function parseArguments(argv: string[]): Arguments {
     const flags = new Set<string>();
     for (let i = 0; i < rest.length; i++) {
         const flag = rest[i];
-        if (flag === "--expect-no-changes" || flag === "--json") {
+        if (FLAGS.includes(flag)) {
             flags.add(flag);
             continue;
         }
@@ -46,6 +52,7 @@ function parseArguments(argv: string[]): Arguments {
             throw new Error(`unknown option ${flag}`);
         }
     }
+    if (flags.has("--preview-only") && command !== "refresh") throw new Error("--preview-only is an option of refresh only");
     for (const required of ["--cwd", "--stack", "--state"]) {
         if (!values[required]) throw new Error(`${required} is required`);
     }
@@ -61,6 +68,7 @@ function parseArguments(argv: string[]): Arguments {
         config,
         secrets,
         expectNoChanges: flags.has("--expect-no-changes"),
+        previewOnly: flags.has("--preview-only"),
         json: flags.has("--json"),
         parallel,
     };

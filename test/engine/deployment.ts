@@ -1,28 +1,56 @@
 // up and preview: the program registers resources and each registration becomes a step, as the
-// engine's step generator decides it (check -> diff -> create | update | replace | same).
+// CLI's step generator decides it (check -> diff -> create | update | replace | same). As there,
+// Check and Diff run one resource at a time; the provider operations that follow run in parallel.
 import { randomUUID } from "crypto";
 
 import type { ProgramHandler, Registration, RegistrationResult } from "./monitor";
-import { applyIgnoreChanges, deepEqual, markSecretKeys, PropertyMap } from "./properties";
+import { applyIgnoreChanges, deepEqual, PropertyMap, UNKNOWN } from "./properties";
 import { ProviderHost, ResourceInitError } from "./provider-host";
 import { DYNAMIC_PACKAGE } from "./providers";
-import { deleteInDependencyOrder, failStep, hostFor, RunContext } from "./operations";
+import {
+    dependencyUrns,
+    deleteInDependencyOrder,
+    diffResource,
+    failStep,
+    hostFor,
+    isManagedByHost,
+    Limit,
+    RunContext,
+    withSecretOutputs,
+} from "./operations";
+import { resourceLabel } from "./report";
 import type { ResourceState } from "./state";
-import { makeUrn, PROVIDER_TYPE_PREFIX, typePackage } from "./urn";
+import { makeUrn, PROVIDER_TYPE_PREFIX, providerReference, referencedProviderUrn, typePackage } from "./urn";
 
-type Decision = { kind: "same" } | { kind: "update" } | { kind: "replace"; deleteBeforeReplace: boolean };
+/** What the step generator decided for a registration; `next` carries the checked inputs. */
+type Plan =
+    | { kind: "create"; next: ResourceState }
+    | { kind: "same" | "update"; next: ResourceState; old: ResourceState }
+    /** `dependents`: for delete before replace, what goes first, in dependency order. */
+    | { kind: "replace"; next: ResourceState; old: ResourceState; dependents?: ResourceState[] };
+
+function result(state: ResourceState): RegistrationResult {
+    return { urn: state.urn, id: state.id, outputs: state.outputs };
+}
 
 export class ProgramDeployment implements ProgramHandler {
     private readonly registeredUrns = new Set<string>();
+    /** Old objects deleted ahead of the replacement of a resource they depend on, to be registered again. */
+    private readonly deletedForReplacement = new Set<string>();
     private readonly inFlight = new Set<Promise<unknown>>();
-    /** Old states superseded by a create-before-delete replacement, deleted after the program. */
-    private readonly replaced = new Set<ResourceState>();
+    /** Check and Diff, one resource at a time. */
+    private readonly generator = new Limit(1);
+    private defaultProviderReference?: string;
     private stepFailed = false;
     private signalFailure!: () => void;
     /** Resolves at the first failed step. */
     readonly failed = new Promise<void>((resolve) => (this.signalFailure = resolve));
 
-    constructor(private readonly context: RunContext) {}
+    constructor(
+        private readonly context: RunContext,
+        /** The default provider as the current configuration makes it. */
+        private readonly defaultProvider: ResourceState,
+    ) {}
 
     get hasFailed(): boolean {
         return this.stepFailed;
@@ -63,9 +91,9 @@ export class ProgramDeployment implements ProgramHandler {
         await Promise.allSettled([...this.inFlight]);
     }
 
-    /** After the program succeeded: deletes what it no longer declares, and replaced resources. */
+    /** After the program succeeded: deletes what it no longer declares, and replaced objects. */
     async deleteUndeclared(): Promise<void> {
-        await deleteInDependencyOrder(this.context, this.context.snapshot.leftOver(), this.replaced);
+        await deleteInDependencyOrder(this.context, this.context.snapshot.leftOver());
     }
 
     private async step(urn: string, registration: Registration): Promise<RegistrationResult> {
@@ -90,36 +118,47 @@ export class ProgramDeployment implements ProgramHandler {
             ...(registration.provider ? { provider: registration.provider } : {}),
             ...(registration.protect ? { protect: true } : {}),
             ...(registration.retainOnDelete ? { retainOnDelete: true } : {}),
+            ...(registration.ignoreChanges.length > 0 ? { ignoreChanges: registration.ignoreChanges } : {}),
+            ...(registration.additionalSecretOutputs.length > 0
+                ? { additionalSecretOutputs: registration.additionalSecretOutputs }
+                : {}),
         };
-        if (!registration.custom) return this.registerWithoutProvider(base, old, old?.outputs ?? {});
+        if (!registration.custom) return result(this.registerWithoutProvider(base, old, old?.outputs ?? {}));
         if (registration.type.startsWith(PROVIDER_TYPE_PREFIX)) {
             if (registration.type !== `${PROVIDER_TYPE_PREFIX}${DYNAMIC_PACKAGE}`) {
                 throw new Error(`provider type ${registration.type} is unsupported by the test engine`);
             }
-            return this.registerWithoutProvider(base, old, registration.inputs);
+            return result(this.registerWithoutProvider(base, old, registration.inputs));
         }
         if (typePackage(registration.type) !== DYNAMIC_PACKAGE) {
             throw new Error(
                 `resource type ${registration.type} is unsupported by the test engine (only dynamic resources, ${DYNAMIC_PACKAGE})`,
             );
         }
-        return this.context.limit.run(() => this.registerDynamic(base, old, registration));
+        const provider = registration.provider || this.registerDefaultProvider();
+        return this.registerDynamic({ ...base, provider }, old, registration);
     }
 
     /**
      * Components, the stack and provider resources: no provider call; same when the inputs are
      * unchanged, else update. A new provider resource gets a fresh id, as the engine gives one.
      */
-    private registerWithoutProvider(
-        base: ResourceState,
-        old: ResourceState | undefined,
-        outputs: PropertyMap,
-    ): RegistrationResult {
+    private registerWithoutProvider(base: ResourceState, old: ResourceState | undefined, outputs: PropertyMap): ResourceState {
         const id = old?.id ?? (base.custom && !this.context.preview ? randomUUID() : "");
-        const state = { ...base, id, outputs };
-        this.context.snapshot.record(state, old);
+        const state = this.record({ ...base, id, outputs }, old);
         this.context.report.step(!old ? "create" : deepEqual(old.inputs, base.inputs) ? "same" : "update", base.urn);
-        return { urn: base.urn, id, outputs };
+        return state;
+    }
+
+    /** As the CLI, the default provider is registered when the first resource needs it; returns its reference. */
+    private registerDefaultProvider(): string {
+        if (!this.defaultProviderReference) {
+            const { urn, inputs } = this.defaultProvider;
+            this.registeredUrns.add(urn);
+            const state = this.registerWithoutProvider(this.defaultProvider, this.context.snapshot.previous([urn]), inputs);
+            this.defaultProviderReference = providerReference(urn, state.id);
+        }
+        return this.defaultProviderReference;
     }
 
     private async registerDynamic(
@@ -127,131 +166,189 @@ export class ProgramDeployment implements ProgramHandler {
         old: ResourceState | undefined,
         registration: Registration,
     ): Promise<RegistrationResult> {
-        const { urn } = base;
-        const host = await hostFor(this.context, registration.provider);
-        const news = old ? applyIgnoreChanges(registration.inputs, old.inputs, registration.ignoreChanges) : registration.inputs;
-        const checked = await host.check(urn, old?.inputs ?? {}, news);
+        const host = await hostFor(this.context, base);
+        const plan = await this.generator.run(() => this.plan(host, base, old, registration));
+        return this.context.limit.run(() => this.execute(host, plan));
+    }
+
+    /** The step generator's decision for one registration (continueStepsFromImport, continueStepsFromDiff). */
+    private async plan(
+        host: ProviderHost,
+        base: ResourceState,
+        old: ResourceState | undefined,
+        registration: Registration,
+    ): Promise<Plan> {
+        // A new object is checked without old inputs, and so is one deleted earlier in this run ahead
+        // of a replacement (its old state awaits the replacement).
+        const recreating = this.deletedForReplacement.delete(base.urn);
+        if (!old || recreating) {
+            const next = await this.check(host, base, {}, registration.inputs);
+            return old ? { kind: "replace", next, old } : { kind: "create", next };
+        }
+        const news = applyIgnoreChanges(registration.inputs, old.inputs, registration.ignoreChanges);
+        const checked = await this.check(host, base, old.inputs, news);
+        const diff = await diffResource(host, old, checked.inputs, registration.ignoreChanges);
+        if (!old.pendingReplacement && !(diff.changed && diff.replaces.length > 0)) {
+            // An object that failed to initialize is updated again, changes or not.
+            return { kind: diff.changed || old.initErrors ? "update" : "same", next: checked, old };
+        }
+        // Unprotecting and replacing in one run is allowed: only a resource protected before and
+        // after is refused.
+        if (old.protect && registration.protect) throw new Error("the resource is protected; unprotect it before replacing it");
+        // The replacement is checked again without the old inputs, as a new object.
+        const next = await this.check(host, base, {}, registration.inputs);
+        if (!(registration.deleteBeforeReplace ?? diff.deleteBeforeReplace)) return { kind: "replace", next, old };
+        const dependents = await this.dependentsToReplace(old);
+        for (const dependent of dependents) this.deletedForReplacement.add(dependent.urn);
+        return { kind: "replace", next, old, dependents };
+    }
+
+    private async check(host: ProviderHost, base: ResourceState, olds: PropertyMap, news: PropertyMap): Promise<ResourceState> {
+        const checked = await host.check(base.urn, olds, news);
         if (checked.failures.length > 0) {
             throw new Error(`invalid inputs: ${checked.failures.map((f) => `${f.property}: ${f.reason}`).join("; ")}`);
         }
-        const next: ResourceState = { ...base, inputs: checked.inputs };
-        if (!old) {
-            const created = await this.create(host, next, registration);
-            this.context.report.step("create", urn);
-            return created;
+        return { ...base, inputs: checked.inputs };
+    }
+
+    /**
+     * The old resources that delete before replace must delete first, as the CLI's
+     * calculateDependentReplacements finds them: dependents of `root` in state order, not registered
+     * yet in this run, whose provider's diff asks for a replacement once the inputs they take from a
+     * resource being replaced are unknown. In dependency order.
+     */
+    private async dependentsToReplace(root: ResourceState): Promise<ResourceState[]> {
+        const { base } = this.context.snapshot;
+        const dependents = new Set([root.urn]);
+        const replacing = new Set([root.urn]);
+        const found: ResourceState[] = [];
+        for (const candidate of base.slice(base.findIndex((r) => r.urn === root.urn && !r.delete) + 1)) {
+            if (this.registeredUrns.has(candidate.urn) || this.deletedForReplacement.has(candidate.urn)) continue;
+            if (!dependencyUrns(candidate, false).some((urn) => dependents.has(urn))) continue;
+            dependents.add(candidate.urn);
+            if (!(await this.mustBeReplacedWith(candidate, replacing))) continue;
+            if (candidate.protect) {
+                throw new Error(`${resourceLabel(candidate.urn)} would have to be replaced with it but is protected`);
+            }
+            replacing.add(candidate.urn);
+            found.push(candidate);
         }
-        const decision = await this.decide(host, old, next, registration);
-        switch (decision.kind) {
+        return found;
+    }
+
+    /** requiresReplacement of calculateDependentReplacements. */
+    private async mustBeReplacedWith(resource: ResourceState, replacing: ReadonlySet<string>): Promise<boolean> {
+        if (!isManagedByHost(resource)) return false;
+        if (resource.provider && replacing.has(referencedProviderUrn(resource.provider))) return true;
+        const affected = Object.keys(resource.inputs).filter((key) =>
+            (resource.propertyDependencies?.[key] ?? []).some((urn) => replacing.has(urn)),
+        );
+        if (affected.length === 0) return false;
+        const inputs = { ...resource.inputs, ...Object.fromEntries(affected.map((key) => [key, UNKNOWN])) };
+        const host = await hostFor(this.context, resource);
+        return (await diffResource(host, resource, inputs, resource.ignoreChanges ?? [])).replaces.length > 0;
+    }
+
+    private async execute(host: ProviderHost, plan: Plan): Promise<RegistrationResult> {
+        const { urn } = plan.next;
+        switch (plan.kind) {
+            case "create": {
+                const created = await this.create(host, plan.next);
+                this.context.report.step("create", urn);
+                return created;
+            }
             case "same": {
-                this.context.snapshot.record({ ...next, id: old.id, outputs: old.outputs }, old);
+                const state = this.record({ ...plan.next, id: plan.old.id, outputs: plan.old.outputs }, plan.old);
                 this.context.report.step("same", urn);
-                return { urn, id: old.id, outputs: old.outputs };
+                return result(state);
             }
             case "update": {
-                const updated = await this.update(host, old, next, registration);
+                const { old, next } = plan;
+                const updated = await this.apply(next, old, old, async () => ({
+                    id: old.id,
+                    outputs: await host.update(old, next.inputs, next.ignoreChanges ?? []),
+                }));
                 this.context.report.step("update", urn);
                 return updated;
             }
             case "replace": {
-                const replaced = await this.replace(host, old, next, registration, decision.deleteBeforeReplace);
+                const replaced = await this.replace(host, plan);
                 this.context.report.step("replace", urn);
                 return replaced;
             }
         }
     }
 
-    /** The provider's diff; when it cannot tell (DIFF_UNKNOWN), old and new inputs are compared. */
-    private async decide(
+    /**
+     * Create before delete: the new object first, the old one deleted after the program (so its
+     * dependents are updated first). Delete before replace: the dependents that must be replaced
+     * with it go first, then the old object; the program registers those dependents again later.
+     * An old object already deleted for its replacement only leaves the state once that exists.
+     */
+    private async replace(
         host: ProviderHost,
-        old: ResourceState,
-        next: ResourceState,
-        registration: Registration,
-    ): Promise<Decision> {
-        const diff = await host.diff(old, next.inputs, registration.ignoreChanges);
-        const changed = diff.changes === "unknown" ? !deepEqual(old.inputs, next.inputs) : diff.changes === "some";
-        if (!changed) return { kind: "same" };
-        if (diff.replaces.length === 0) return { kind: "update" };
-        return { kind: "replace", deleteBeforeReplace: registration.deleteBeforeReplace ?? diff.deleteBeforeReplace };
-    }
-
-    private create(host: ProviderHost, next: ResourceState, registration: Registration): Promise<RegistrationResult> {
-        return this.apply(next, undefined, registration, () => host.create(next.urn, next.inputs));
-    }
-
-    private update(
-        host: ProviderHost,
-        old: ResourceState,
-        next: ResourceState,
-        registration: Registration,
+        { next, old, dependents }: Extract<Plan, { kind: "replace" }>,
     ): Promise<RegistrationResult> {
-        return this.apply(next, old, registration, async () => ({
-            id: old.id,
-            outputs: await host.update(old, next.inputs, registration.ignoreChanges),
-        }));
+        for (const dependent of [...(dependents ?? [])].reverse()) await this.deleteAhead(dependent);
+        if (old.pendingReplacement) return this.create(host, next, old);
+        if (dependents) return this.create(host, next, await this.deleteAhead(old));
+        const created = await this.create(host, next);
+        this.context.snapshot.deleteLater(old);
+        return created;
+    }
+
+    /** Deletes an old object ahead of its replacement; it stays in the state, marked, until the replacement exists. */
+    private async deleteAhead(resource: ResourceState): Promise<ResourceState> {
+        if (!this.context.preview && !resource.retainOnDelete && !resource.pendingReplacement) {
+            const host = await hostFor(this.context, resource);
+            await host.delete(resource);
+        }
+        return this.context.snapshot.markPendingReplacement(resource);
+    }
+
+    /** A create; `superseded` is an old object already deleted for this replacement, dropped once it exists. */
+    private create(host: ProviderHost, next: ResourceState, superseded?: ResourceState): Promise<RegistrationResult> {
+        return this.apply(next, superseded, undefined, () => host.create(next.urn, next.inputs));
     }
 
     /**
-     * Records what a create (no `old`) or an update made; preview records the checked inputs
-     * instead. An object the provider made but failed to initialize is recorded before the error
-     * goes on.
+     * Runs a create, or an update of `updated`, and records what it made in place of `superseded`;
+     * preview records the checked inputs instead. An object the provider made but failed to
+     * initialize is recorded, with the reasons as init errors, before the error goes on; for an
+     * update it keeps its old inputs, as in the CLI, so that the next up tries again.
      */
     private async apply(
         next: ResourceState,
-        old: ResourceState | undefined,
-        registration: Registration,
+        superseded: ResourceState | undefined,
+        updated: ResourceState | undefined,
         operation: () => Promise<{ id: string; outputs: PropertyMap }>,
     ): Promise<RegistrationResult> {
-        if (this.context.preview) return this.recordPreview(next, old?.id ?? "", old);
+        // In preview a new object's id stays unknown.
+        if (this.context.preview) {
+            return result(this.record({ ...next, id: updated?.id ?? "", outputs: next.inputs }, superseded));
+        }
         try {
             const { id, outputs } = await operation();
-            return this.recordApplied(next, id, outputs, registration, old);
+            return result(this.record({ ...next, id, outputs }, superseded));
         } catch (e) {
-            // An updated object keeps its id.
-            if (e instanceof ResourceInitError) this.recordApplied(next, old?.id ?? e.id, e.outputs, registration, old);
+            if (e instanceof ResourceInitError) {
+                const partial: ResourceState = {
+                    ...next,
+                    id: updated?.id ?? e.id,
+                    inputs: updated?.inputs ?? next.inputs,
+                    outputs: e.outputs,
+                    ...(e.reasons.length > 0 ? { initErrors: e.reasons } : {}),
+                };
+                this.record(partial, superseded);
+            }
             throw e;
         }
     }
 
-    /**
-     * Create before delete: the new object first, the old one deleted after the program (so its
-     * dependents are updated first). Delete before replace: the old object goes first.
-     */
-    private async replace(
-        host: ProviderHost,
-        old: ResourceState,
-        next: ResourceState,
-        registration: Registration,
-        deleteBeforeReplace: boolean,
-    ): Promise<RegistrationResult> {
-        if (old.protect) throw new Error("the resource is protected; unprotect it before replacing it");
-        if (deleteBeforeReplace) {
-            if (!this.context.preview && !old.retainOnDelete) {
-                const oldHost = await hostFor(this.context, old.provider);
-                await oldHost.delete(old);
-            }
-            this.context.snapshot.forget(old);
-            return this.create(host, next, registration);
-        }
-        const created = await this.create(host, next, registration);
-        this.replaced.add(this.context.snapshot.deleteLater(old));
-        return created;
-    }
-
-    private recordApplied(
-        next: ResourceState,
-        id: string,
-        outputs: PropertyMap,
-        registration: Registration,
-        old: ResourceState | undefined,
-    ): RegistrationResult {
-        const secretOutputs = markSecretKeys(outputs, registration.additionalSecretOutputs);
-        this.context.snapshot.record({ ...next, id, outputs: secretOutputs }, old);
-        return { urn: next.urn, id, outputs: secretOutputs };
-    }
-
-    /** Preview answers with the checked inputs as outputs; a new resource's id stays unknown. */
-    private recordPreview(next: ResourceState, id: string, old: ResourceState | undefined): RegistrationResult {
-        this.context.snapshot.record({ ...next, id, outputs: next.inputs }, old);
-        return { urn: next.urn, id, outputs: next.inputs };
+    /** Records a step's new state, its outputs marked secret as the CLI marks every step's. */
+    private record(state: ResourceState, superseded: ResourceState | undefined): ResourceState {
+        const marked = withSecretOutputs(state);
+        this.context.snapshot.record(marked, superseded);
+        return marked;
     }
 }

@@ -10,7 +10,7 @@ import { Child, ProcessGroup } from "./processes";
 import { ERROR_ALREADY_LOGGED, startProgram } from "./program";
 import { loadProject, loadStackConfig, Project, StackConfig } from "./project";
 import { ProviderHost } from "./provider-host";
-import { ProviderRegistry } from "./providers";
+import { defaultProvider, hostEnvironment, ProviderRegistry, withDefaultProvider } from "./providers";
 import { OutputStream, Report, StepCounts } from "./report";
 import { loadSdk, PulumiSdk } from "./sdk";
 import { readState, Snapshot, writeState } from "./state";
@@ -29,9 +29,11 @@ export interface EngineOptions {
     /** Configuration by key ("ns:key", or "key" for the project's namespace). */
     config?: Record<string, string>;
     secrets?: Record<string, string>;
-    /** Exit CHANGES_NOT_EXPECTED if there are changes; refresh then only reads (--preview-only). */
+    /** Exit CHANGES_NOT_EXPECTED if there are changes (up and refresh apply them first). */
     expectNoChanges?: boolean;
-    /** Provider operations at once; defaults to the CLI's 4 per CPU. */
+    /** refresh only: read and report, write nothing (`pulumi refresh --preview-only`). */
+    previewOnly?: boolean;
+    /** Provider operations at once; defaults to PULUMI_PARALLEL, else the CLI's 4 per CPU. */
     parallel?: number;
     /** Receives each output line as it is produced. */
     onLine?: (stream: OutputStream, line: string) => void;
@@ -64,12 +66,31 @@ interface Setup {
     logs: LogEntry[];
 }
 
+/**
+ * As `pulumi up --yes`, up previews first (a program run with --dry-run, only Check and Diff) and
+ * updates only if the preview succeeded; the result is the update's, with the output of both.
+ */
 export async function runEngine(options: EngineOptions): Promise<EngineResult> {
+    if (options.command !== "up") return runOperation(options);
+    const preview = await runOperation({ ...options, command: "preview", expectNoChanges: false }, "Previewing update:");
+    if (preview.exitCode !== 0) return preview;
+    const update = await runOperation(options, "Updating:");
+    return {
+        ...update,
+        lines: [...preview.lines, ...update.lines],
+        diagnostics: [...preview.diagnostics, ...update.diagnostics],
+        logs: [...preview.logs, ...update.logs],
+    };
+}
+
+async function runOperation(options: EngineOptions, heading?: string): Promise<EngineResult> {
     const report = new Report(options.onLine);
+    if (heading) report.out(heading);
     const processes = new ProcessGroup();
     const logs: LogEntry[] = [];
     let exitCode: number;
     try {
+        if (options.previewOnly && options.command !== "refresh") throw new Error("previewOnly is an option of refresh only");
         const cwd = path.resolve(options.cwd);
         const sdk = loadSdk(cwd);
         const project = loadProject(sdk, cwd);
@@ -99,13 +120,13 @@ async function execute(options: EngineOptions, setup: Setup): Promise<number> {
     const { sdk, project, config, report, processes, logs } = setup;
     const { command, stack } = options;
     const stateFile = path.resolve(options.stateFile);
-    const preview = command === "preview";
-    const writesState = command === "up" || command === "destroy" || (command === "refresh" && !options.expectNoChanges);
+    const preview = command === "preview" || !!options.previewOnly;
+    const currentDefaultProvider = defaultProvider(stack, project.name, config);
     const snapshot = new Snapshot(
-        readState(stateFile, stack, project.name),
-        writesState ? (resources) => writeState(stateFile, stack, project.name, resources) : () => undefined,
+        withDefaultProvider(readState(stateFile, stack, project.name), currentDefaultProvider),
+        preview ? () => undefined : (resources) => writeState(stateFile, stack, project.name, resources),
     );
-    const parallel = options.parallel ?? os.cpus().length * 4;
+    const parallel = options.parallel ?? parallelFromEnvironment() ?? os.cpus().length * 4;
     const servers: GrpcServer[] = [];
     let providers: ProviderRegistry | undefined;
     let deployment: ProgramDeployment | undefined;
@@ -121,9 +142,10 @@ async function execute(options: EngineOptions, setup: Setup): Promise<number> {
             }),
         );
         servers.push(engineServer);
+        const environment = hostEnvironment(project, config);
         const startHost = () =>
-            ProviderHost.start(sdk, processes, project.dir, engineServer.address, (line) => report.diagnostic(line));
-        providers = new ProviderRegistry(startHost, config);
+            ProviderHost.start(sdk, processes, project.dir, engineServer.address, environment, (line) => report.diagnostic(line));
+        providers = new ProviderRegistry(startHost, (urn) => snapshot.current(urn));
         const context: RunContext = {
             stack,
             project: project.name,
@@ -141,11 +163,11 @@ async function execute(options: EngineOptions, setup: Setup): Promise<number> {
             await deleteInDependencyOrder(context, snapshot.resources());
             return 0;
         }
-        deployment = new ProgramDeployment(context);
+        deployment = new ProgramDeployment(context, currentDefaultProvider);
         const monitorServer = await GrpcServer.start(sdk, monitorService(sdk, deployment));
         servers.push(monitorServer);
-        // The default host starts while the program compiles; a failure to start surfaces at first use.
-        providers.get(undefined, () => ({})).catch(() => undefined);
+        // A host starts while the program compiles; a failure to start surfaces at first use.
+        providers.prestart();
         const program = startProgram(processes, {
             sdk,
             project,
@@ -165,6 +187,12 @@ async function execute(options: EngineOptions, setup: Setup): Promise<number> {
         await providers?.closeAll();
         for (const server of servers) server.stop();
     }
+}
+
+/** PULUMI_PARALLEL, when a positive integer, as the CLI reads it. */
+function parallelFromEnvironment(): number | undefined {
+    const value = Number(process.env.PULUMI_PARALLEL);
+    return Number.isInteger(value) && value > 0 ? value : undefined;
 }
 
 async function finishProgram(deployment: ProgramDeployment, program: Child, report: Report): Promise<number> {

@@ -1,7 +1,7 @@
 // What every operation of a run shares, and the steps that do not depend on a program:
-// dependency-ordered deletion (up, destroy) and refresh.
-import { deepEqual, PropertyMap } from "./properties";
-import type { ProviderHost } from "./provider-host";
+// dependency-ordered deletion (up, destroy), refresh, and the provider diff they all use.
+import { applyIgnoreChanges, deepEqual, markSecretOutputs, PropertyMap, revealAll } from "./properties";
+import type { ExistingObject, ProviderHost } from "./provider-host";
 import type { ProviderRegistry } from "./providers";
 import { Report, resourceLabel } from "./report";
 import type { ResourceState, Snapshot } from "./state";
@@ -53,16 +53,53 @@ export function errorMessage(e: unknown): string {
 }
 
 /** Custom resources that a provider host manages (not components, not provider resources). */
-function isManagedByHost(resource: { custom: boolean; type: string }): boolean {
+export function isManagedByHost(resource: { custom: boolean; type: string }): boolean {
     return resource.custom && !resource.type.startsWith(PROVIDER_TYPE_PREFIX);
 }
 
-export function hostFor(context: RunContext, providerReference: string | undefined): Promise<ProviderHost> {
-    return context.providers.get(providerReference, (providerUrn) => {
-        const provider = context.snapshot.current(providerUrn);
-        if (!provider) throw new Error(`provider ${providerUrn} is not in the state`);
-        return provider.inputs;
-    });
+export function hostFor(context: RunContext, resource: Pick<ResourceState, "urn" | "provider">): Promise<ProviderHost> {
+    if (!resource.provider) return Promise.reject(new Error(`${resource.urn} has no provider`));
+    return context.providers.get(resource.provider);
+}
+
+export interface Diff {
+    changed: boolean;
+    replaces: string[];
+    deleteBeforeReplace: boolean;
+}
+
+/**
+ * The CLI's diffResource: the provider's Diff of `target` (its inputs and outputs as the old side)
+ * against `news`. When the provider cannot tell (DIFF_UNKNOWN), the inputs are compared with secrets
+ * revealed and the ignoreChanges paths keeping their old values.
+ */
+export async function diffResource(
+    host: ProviderHost,
+    target: ExistingObject,
+    news: PropertyMap,
+    ignoreChanges: readonly string[],
+): Promise<Diff> {
+    const diff = await host.diff(target, news, ignoreChanges);
+    const changed =
+        diff.changes === "unknown"
+            ? !deepEqual(revealAll(target.inputs), revealAll(applyIgnoreChanges(news, target.inputs, ignoreChanges)))
+            : diff.changes === "some";
+    return { changed, replaces: diff.replaces, deleteBeforeReplace: diff.deleteBeforeReplace };
+}
+
+/** A step's new state with its outputs marked secret, as the CLI's step executor marks every step's. */
+export function withSecretOutputs(state: ResourceState): ResourceState {
+    return { ...state, outputs: markSecretOutputs(state.outputs, state.inputs, state.additionalSecretOutputs ?? []) };
+}
+
+/** The URNs a resource depends on: dependencies, property dependencies, its provider, and its parent if asked. */
+export function dependencyUrns(resource: ResourceState, withParent: boolean): string[] {
+    return [
+        ...(withParent && resource.parent ? [resource.parent] : []),
+        ...resource.dependencies,
+        ...Object.values(resource.propertyDependencies ?? {}).flat(),
+        ...(resource.provider ? [referencedProviderUrn(resource.provider)] : []),
+    ];
 }
 
 /** Waits for all the steps, then throws the first that failed. */
@@ -73,31 +110,25 @@ async function throwFirstFailedStep(steps: Promise<void>[]): Promise<void> {
     if (failure) throw failure.reason;
 }
 
-function dependsOn(dependent: ResourceState, resource: ResourceState): boolean {
-    return (
-        dependent.parent === resource.urn ||
-        dependent.dependencies.includes(resource.urn) ||
-        Object.values(dependent.propertyDependencies ?? {}).some((urns) => urns.includes(resource.urn)) ||
-        (!!dependent.provider && referencedProviderUrn(dependent.provider) === resource.urn)
-    );
+/** An object replaced earlier: awaiting deletion (create before delete) or already deleted (delete before replace). */
+function isReplaced(resource: ResourceState): boolean {
+    return !!resource.delete || !!resource.pendingReplacement;
 }
 
 /**
  * Deletes resources, each only after the ones among them that depend on it, as many at once as
  * the limit allows. After a failure no further deletion starts; once the running ones are done,
- * the first failure is thrown. `quiet` deletions (replaced resources) print no step of their own.
+ * the first failure is thrown. Replaced objects print and count no step of their own, as in the CLI.
  */
-export async function deleteInDependencyOrder(
-    context: RunContext,
-    doomed: readonly ResourceState[],
-    quiet: ReadonlySet<ResourceState> = new Set(),
-): Promise<void> {
+export async function deleteInDependencyOrder(context: RunContext, doomed: readonly ResourceState[]): Promise<void> {
     const deletions = new Map<ResourceState, Promise<void>>();
     let stopped = false;
     const deleteAfterDependents = (resource: ResourceState): Promise<void> => {
         let deletion = deletions.get(resource);
         if (!deletion) {
-            const dependents = doomed.filter((other) => other !== resource && dependsOn(other, resource));
+            const dependents = doomed.filter(
+                (other) => other !== resource && dependencyUrns(other, true).includes(resource.urn),
+            );
             deletion = Promise.all(dependents.map(deleteAfterDependents)).then(() =>
                 context.limit.run(async () => {
                     if (stopped) throw new Error("stopped after an earlier failure");
@@ -107,7 +138,7 @@ export async function deleteInDependencyOrder(
                         stopped = true;
                         throw failStep(context, resource.urn, e);
                     }
-                    if (!quiet.has(resource)) context.report.step("delete", resource.urn);
+                    if (!isReplaced(resource)) context.report.step("delete", resource.urn);
                 }),
             );
             deletions.set(resource, deletion);
@@ -118,50 +149,64 @@ export async function deleteInDependencyOrder(
 }
 
 async function deleteResource(context: RunContext, resource: ResourceState): Promise<void> {
-    if (resource.protect) throw new Error("the resource is protected; unprotect it before deleting it");
-    if (isManagedByHost(resource) && !resource.retainOnDelete && !context.preview) {
-        const host = await hostFor(context, resource.provider);
+    // Protection of a replaced object was checked when it was replaced.
+    if (resource.protect && !isReplaced(resource)) {
+        throw new Error("the resource is protected; unprotect it before deleting it");
+    }
+    // An object deleted ahead of its replacement is gone already: it only leaves the state.
+    if (isManagedByHost(resource) && !resource.retainOnDelete && !resource.pendingReplacement && !context.preview) {
+        const host = await hostFor(context, resource);
         await host.delete(resource);
     }
     context.snapshot.forget(resource);
 }
 
 /**
- * Reads every custom resource back from its provider: a blank id means it is gone (dropped from
- * the state), different outputs or inputs are drift (an update). All reads run, then the first
- * failure is thrown.
+ * Reads every custom resource back from its provider, all reads running, then throws the first
+ * failure. Whatever dropped resources leaves dangling is repaired, failures or not, as in the CLI.
  */
 export async function refreshAll(context: RunContext): Promise<void> {
-    await throwFirstFailedStep(
-        context.snapshot.resources().map((resource) =>
-            context.limit.run(async () => {
-                if (!isManagedByHost(resource)) {
-                    context.report.step("same", resource.urn);
-                    return;
-                }
-                try {
-                    await refreshResource(context, resource);
-                } catch (e) {
-                    throw failStep(context, resource.urn, e);
-                }
-            }),
-        ),
-    );
+    try {
+        await throwFirstFailedStep(
+            context.snapshot.resources().map((resource) =>
+                context.limit.run(async () => {
+                    // As the CLI's refresh step: components, providers and objects awaiting their
+                    // replacement are not read.
+                    if (!isManagedByHost(resource) || resource.pendingReplacement) {
+                        context.report.step("same", resource.urn);
+                        return;
+                    }
+                    try {
+                        await refreshResource(context, resource);
+                    } catch (e) {
+                        throw failStep(context, resource.urn, e);
+                    }
+                }),
+            ),
+        );
+    } finally {
+        context.snapshot.dropDanglingReferences();
+    }
 }
 
+/**
+ * A blank id means the object is gone: it leaves the state. Otherwise the state takes what was read,
+ * and drift is what the provider's diff reports between that (old) and the stored inputs (new),
+ * as in the CLI's RefreshStep.
+ */
 async function refreshResource(context: RunContext, resource: ResourceState): Promise<void> {
-    const host = await hostFor(context, resource.provider);
+    const host = await hostFor(context, resource);
     const live = await host.read(resource);
     if (!live.id) {
         context.snapshot.forget(resource);
         context.report.step("delete", resource.urn);
         return;
     }
-    const inputs: PropertyMap = live.inputs ?? resource.inputs;
-    if (live.id === resource.id && deepEqual(live.outputs, resource.outputs) && deepEqual(inputs, resource.inputs)) {
-        context.report.step("same", resource.urn);
-        return;
-    }
-    context.snapshot.replace(resource, { ...resource, id: live.id, outputs: live.outputs, inputs });
-    context.report.step("update", resource.urn);
+    const inputs = live.inputs ?? resource.inputs;
+    const refreshed = withSecretOutputs({ ...resource, id: live.id, inputs, outputs: live.outputs });
+    // A successful read clears the init errors.
+    delete refreshed.initErrors;
+    const diff = await diffResource(host, refreshed, resource.inputs, resource.ignoreChanges ?? []);
+    context.snapshot.replace(resource, refreshed);
+    context.report.step(diff.changed ? "update" : "same", resource.urn);
 }

@@ -12,6 +12,10 @@ export interface Project {
     typescript: boolean;
     tsconfig?: string;
     nodeArgs: string[];
+    /** runtime.options as written; the CLI passes them to provider plugins too. */
+    runtimeOptions: Record<string, unknown>;
+    /** The project file's `config:` block: declared keys, some with a value or a default. */
+    config: Record<string, unknown>;
 }
 
 /** The stack configuration: values by namespaced key ("ns:key"), and which of them are secret. */
@@ -30,6 +34,8 @@ interface ProjectFile {
     name?: string;
     main?: string;
     runtime?: string | { name?: string; options?: RuntimeOptions };
+    /** A string here is the old spelling of stackConfigDir. */
+    config?: Record<string, unknown> | string;
 }
 
 type Yaml = { load(text: string): unknown };
@@ -55,6 +61,8 @@ export function loadProject(sdk: PulumiSdk, dir: string): Project {
         typescript: options.typescript ?? true,
         tsconfig: options.tsconfig,
         nodeArgs: options.nodeargs ? options.nodeargs.split(/\s+/).filter(Boolean) : [],
+        runtimeOptions: { ...options },
+        config: typeof project.config === "object" && project.config !== null ? project.config : {},
     };
 }
 
@@ -67,7 +75,30 @@ export function namespacedKey(project: string, key: string): string {
     return `${namespace}:${rest.startsWith("config:") ? rest.slice("config:".length) : rest}`;
 }
 
-/** Pulumi.<stack>.yaml first, then the command line (plain values, then secrets). */
+/** A configuration value as the program and the providers get it: strings as they are, the rest as JSON. */
+function configValue(value: unknown): string {
+    return typeof value === "string" ? value : JSON.stringify(value);
+}
+
+/**
+ * The project's own values for keys the stack does not set (pkg/workspace/config.go, mergeConfig):
+ * a declared key's `default`, else its `value`; a plain value is shorthand for either.
+ */
+function projectConfig(project: Project): Record<string, string> {
+    const values: Record<string, string> = {};
+    for (const [key, entry] of Object.entries(project.config)) {
+        const value = isDeclaration(entry) ? (entry.default ?? entry.value) : entry;
+        if (value !== undefined && value !== null) values[namespacedKey(project.name, key)] = configValue(value);
+    }
+    return values;
+}
+
+/** A map under a key of the `config:` block declares it (type, default, value, ...). */
+function isDeclaration(entry: unknown): entry is { default?: unknown; value?: unknown } {
+    return typeof entry === "object" && entry !== null && !Array.isArray(entry);
+}
+
+/** The project file's values, then Pulumi.<stack>.yaml, then the command line (plain values, then secrets). */
 export function loadStackConfig(
     sdk: PulumiSdk,
     project: Project,
@@ -75,7 +106,7 @@ export function loadStackConfig(
     plain: Record<string, string>,
     secrets: Record<string, string>,
 ): StackConfig {
-    const values: Record<string, string> = {};
+    const values = projectConfig(project);
     const secretKeys = new Set<string>();
     const stackFile = path.join(project.dir, `Pulumi.${stack}.yaml`);
     if (fs.existsSync(stackFile)) {
@@ -84,7 +115,7 @@ export function loadStackConfig(
             if (typeof value === "object" && value !== null && "secure" in value) {
                 throw new Error(`${stackFile}: encrypted value for ${key} is unsupported by the test engine; pass it with --secret`);
             }
-            values[namespacedKey(project.name, key)] = typeof value === "string" ? value : JSON.stringify(value);
+            values[namespacedKey(project.name, key)] = configValue(value);
         }
     }
     for (const [key, value] of Object.entries(plain)) values[namespacedKey(project.name, key)] = value;

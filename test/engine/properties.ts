@@ -7,6 +7,7 @@ export type PropertyValue = null | boolean | number | string | PropertyValue[] |
 export type PropertyMap = { [key: string]: PropertyValue };
 
 export const SIG_KEY = "4dabf18193072939515e22adb298388d";
+export const UNKNOWN = "04da6b54-80e4-46f7-96ec-b56ff0331ba9";
 export const SECRET_SIG = "1b47061264138c4ac30d75fd1eb44270";
 
 type SecretValue = { [SIG_KEY]: typeof SECRET_SIG; value: PropertyValue };
@@ -70,13 +71,17 @@ export function annotateSecrets(outs: PropertyMap, ins: PropertyMap): PropertyMa
     return result;
 }
 
-/** Marks the named top-level keys secret (the additionalSecretOutputs option). */
-export function markSecretKeys(m: PropertyMap, keys: readonly string[]): PropertyMap {
-    const result = { ...m };
-    for (const key of keys) {
-        if (key in result) result[key] = makeSecret(result[key]);
-    }
-    return result;
+/**
+ * As the engine marks the outputs of every step (create, update, same, refresh): the keys listed in
+ * additionalSecretOutputs, and every key whose input is a secret.
+ */
+export function markSecretOutputs(outputs: PropertyMap, inputs: PropertyMap, additional: readonly string[]): PropertyMap {
+    return Object.fromEntries(
+        Object.entries(outputs).map(([key, value]) => [
+            key,
+            additional.includes(key) || (key in inputs && isSecret(inputs[key])) ? makeSecret(value) : value,
+        ]),
+    );
 }
 
 /** Structural equality; key order does not matter, secretness does. */

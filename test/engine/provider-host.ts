@@ -21,6 +21,8 @@ export class ResourceInitError extends ProviderError {
         message: string,
         readonly id: string,
         readonly outputs: PropertyMap,
+        /** The provider's reasons, which the state keeps as the object's init errors. */
+        readonly reasons: string[],
     ) {
         super(message);
     }
@@ -93,6 +95,7 @@ export class ProviderHost {
         processes: ProcessGroup,
         programDir: string,
         engineAddress: string,
+        env: Record<string, string>,
         onLine: (line: string) => void,
     ): Promise<ProviderHost> {
         let announcePort: (port: string) => void;
@@ -102,6 +105,7 @@ export class ProviderHost {
         const child = processes.spawn([path.join(sdk.dir, "cmd", "dynamic-provider"), engineAddress], {
             // The host require()s what the serialized provider requires from its working directory.
             cwd: programDir,
+            env,
             onLine: (stream, line) => {
                 if (stream === "stdout" && !announced) {
                     announced = true;
@@ -127,10 +131,12 @@ export class ProviderHost {
         this.client.close();
     }
 
-    async configure(variables: Record<string, string>, args: PropertyMap): Promise<void> {
-        const request = new this.sdk.provider.ConfigureRequest();
+    /** Configures the host as the CLI configures a provider: addressed to its resource, inputs with secrets kept. */
+    async configure(provider: Pick<ResourceState, "urn" | "id" | "inputs">, variables: Record<string, string>): Promise<void> {
+        const request = addressed(new this.sdk.provider.ConfigureRequest(), provider.urn);
+        request.setId(provider.id);
         for (const [key, value] of Object.entries(variables)) request.getVariablesMap().set(key, value);
-        request.setArgs(this.struct(revealAll(args)));
+        request.setArgs(this.struct(provider.inputs));
         request.setAcceptsecrets(true);
         request.setAcceptresources(false);
         request.setSendsOldInputs(true);
@@ -151,7 +157,7 @@ export class ProviderHost {
         };
     }
 
-    async diff(old: ExistingObject, news: PropertyMap, ignoreChanges: string[]): Promise<DiffResult> {
+    async diff(old: ExistingObject, news: PropertyMap, ignoreChanges: readonly string[]): Promise<DiffResult> {
         const request = this.change(new this.sdk.provider.DiffRequest(), old, news, ignoreChanges);
         const response = await this.call<providerPb.DiffResponse>((cb) => this.client.diff(request, cb));
         const { DiffChanges } = this.sdk.provider.DiffResponse;
@@ -183,7 +189,7 @@ export class ProviderHost {
         };
     }
 
-    async update(old: ExistingObject, news: PropertyMap, ignoreChanges: string[]): Promise<PropertyMap> {
+    async update(old: ExistingObject, news: PropertyMap, ignoreChanges: readonly string[]): Promise<PropertyMap> {
         const request = this.change(new this.sdk.provider.UpdateRequest(), old, news, ignoreChanges);
         const response = await this.call<providerPb.UpdateResponse>((cb) => this.client.update(request, cb), news);
         return this.incoming(this.properties(response.getProperties()), news);
@@ -197,12 +203,17 @@ export class ProviderHost {
     }
 
     /** Diff and Update send the same: the object as it is, the new inputs and what to ignore. */
-    private change<R extends ChangeRequest>(request: R, old: ExistingObject, news: PropertyMap, ignoreChanges: string[]): R {
+    private change<R extends ChangeRequest>(
+        request: R,
+        old: ExistingObject,
+        news: PropertyMap,
+        ignoreChanges: readonly string[],
+    ): R {
         existing(request, old);
         request.setOldInputs(this.outgoing(old.inputs));
         request.setOlds(this.outgoing(old.outputs));
         request.setNews(this.outgoing(news));
-        request.setIgnorechangesList(ignoreChanges);
+        request.setIgnorechangesList([...ignoreChanges]);
         return request;
     }
 
@@ -238,8 +249,9 @@ export class ProviderHost {
             const initFailure = sent && this.initFailure(error);
             if (initFailure) {
                 const outputs = this.incoming(this.properties(initFailure.getProperties()), sent);
-                const reasons = [error.details, ...initFailure.getReasonsList()].filter(Boolean).join("; ");
-                throw new ResourceInitError(reasons, initFailure.getId(), outputs);
+                const reasons = initFailure.getReasonsList();
+                const message = [error.details, ...reasons].filter(Boolean).join("; ");
+                throw new ResourceInitError(message, initFailure.getId(), outputs, reasons);
             }
             throw new ProviderError(error.details || error.message);
         }

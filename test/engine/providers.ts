@@ -1,63 +1,124 @@
-// Provider hosts of a run, one per provider: the default `pulumi-nodejs` provider serves every
-// dynamic resource without an explicit provider and is configured with the whole stack
-// configuration; each explicit `pulumi:providers:pulumi-nodejs` resource gets its own host,
-// configured with that resource's inputs, as the engine does for first-class providers.
-import type { StackConfig } from "./project";
-import { PropertyMap, PropertyValue, revealSecrets } from "./properties";
-import { ProviderHost } from "./provider-host";
-import { referencedProviderUrn } from "./urn";
+// Provider resources and their hosts. As in the CLI, every dynamic resource has a provider resource
+// in the state: an explicit `pulumi:providers:pulumi-nodejs` resource, or the default provider,
+// which the engine registers itself and whose inputs are the whole stack configuration. A host is
+// configured with the inputs of its provider resource as the run sees it: `up` and `preview`
+// register provider resources from the program and the current configuration first, refresh and
+// destroy take them from the state.
+import { randomUUID } from "crypto";
+
+import type { Project, StackConfig } from "./project";
+import { deepEqual, makeSecret, PropertyMap, PropertyValue, revealSecrets } from "./properties";
+import type { ProviderHost } from "./provider-host";
+import type { ResourceState } from "./state";
+import { defaultProviderUrn, PROVIDER_TYPE_PREFIX, providerReference, referencedProviderUrn } from "./urn";
 
 export const DYNAMIC_PACKAGE = "pulumi-nodejs";
 
-/** What a host's Configure is sent. */
-interface HostConfiguration {
-    variables: Record<string, string>;
-    args: PropertyMap;
+/**
+ * The default provider as the CLI registers it for the dynamic provider package: every stack
+ * configuration key, namespace kept, secrets secret (pkg/resource/deploy/target.go,
+ * GetPackageConfig). Its id is given when it is registered.
+ */
+export function defaultProvider(stack: string, project: string, config: StackConfig): ResourceState {
+    const inputs: PropertyMap = Object.fromEntries(
+        Object.entries(config.values).map(([key, value]) => [key, config.secretKeys.includes(key) ? makeSecret(value) : value]),
+    );
+    return {
+        urn: defaultProviderUrn(stack, project, DYNAMIC_PACKAGE),
+        type: `${PROVIDER_TYPE_PREFIX}${DYNAMIC_PACKAGE}`,
+        custom: true,
+        id: "",
+        parent: "",
+        inputs,
+        outputs: inputs,
+        dependencies: [],
+    };
 }
 
+/**
+ * A state written before default providers were kept in it: as the CLI migrates such a snapshot,
+ * the default provider is added in front, from the current configuration, and referenced.
+ */
+export function withDefaultProvider(resources: ResourceState[], provider: ResourceState): ResourceState[] {
+    const needing = (r: ResourceState) => r.custom && !r.provider && !r.type.startsWith(PROVIDER_TYPE_PREFIX);
+    if (!resources.some(needing)) return resources;
+    const added = { ...provider, id: randomUUID() };
+    const reference = providerReference(added.urn, added.id);
+    return [added, ...resources.map((r) => (needing(r) ? { ...r, provider: reference } : r))];
+}
+
+/** The environment the CLI gives the `pulumi-nodejs` provider plugin (pkg/resource/plugin/provider_plugin.go). */
+export function hostEnvironment(project: Project, config: StackConfig): Record<string, string> {
+    const namespace = `${DYNAMIC_PACKAGE}:`;
+    // Only the configuration of the plugin's own namespace, by bare key (pkg/host/host.go).
+    const ownConfig = Object.fromEntries(
+        Object.entries(config.values)
+            .filter(([key]) => key.startsWith(namespace))
+            .map(([key, value]) => [key.slice(namespace.length), value]),
+    );
+    const runtimeOptions = Object.entries(project.runtimeOptions).map(([key, value]) => [
+        `PULUMI_RUNTIME_${key.toUpperCase()}`,
+        String(value),
+    ]);
+    return {
+        ...Object.fromEntries(runtimeOptions),
+        PULUMI_PROJECT: project.name,
+        PULUMI_NODEJS_PROJECT: project.name,
+        PULUMI_CONFIG: JSON.stringify(ownConfig),
+    };
+}
+
+/** One host per provider resource, configured with its inputs; new inputs get a new host. */
 export class ProviderRegistry {
-    private readonly hosts = new Map<string, Promise<ProviderHost>>();
+    private readonly hosts = new Map<string, { inputs: PropertyMap; host: Promise<ProviderHost> }>();
+    private readonly started: Promise<ProviderHost>[] = [];
+    private spare?: Promise<ProviderHost>;
 
     constructor(
         private readonly startHost: () => Promise<ProviderHost>,
-        private readonly stackConfig: StackConfig,
+        /** The provider resource of a URN, as the run sees it. */
+        private readonly providerState: (urn: string) => ResourceState | undefined,
     ) {}
 
-    /**
-     * The host for a provider reference ("" or undefined for the default provider); `providerInputs`
-     * gives the inputs of an explicit provider resource from its URN.
-     */
-    get(reference: string | undefined, providerInputs: (providerUrn: string) => PropertyMap): Promise<ProviderHost> {
-        const key = reference ? referencedProviderUrn(reference) : "";
-        let host = this.hosts.get(key);
-        if (!host) {
-            const configuration = key ? explicitConfiguration(providerInputs(key)) : this.defaultConfiguration();
-            host = this.startHost().then(async (started) => {
-                await started.configure(configuration.variables, configuration.args);
-                return started;
-            });
-            this.hosts.set(key, host);
-        }
+    /** Starts a host process ahead of its first use (while the program compiles). */
+    prestart(): void {
+        this.spare ??= this.start();
+    }
+
+    async get(reference: string): Promise<ProviderHost> {
+        const urn = referencedProviderUrn(reference);
+        const provider = this.providerState(urn);
+        if (!provider) throw new Error(`provider ${urn} is not in the state`);
+        const known = this.hosts.get(urn);
+        if (known && deepEqual(known.inputs, provider.inputs)) return known.host;
+        const host = (this.spare ?? this.start()).then(async (started) => {
+            await started.configure(provider, configureVariables(provider.inputs));
+            return started;
+        });
+        this.spare = undefined;
+        this.hosts.set(urn, { inputs: provider.inputs, host });
         return host;
     }
 
     async closeAll(): Promise<void> {
-        const hosts = await Promise.allSettled(this.hosts.values());
+        const hosts = await Promise.allSettled(this.started);
         for (const host of hosts) if (host.status === "fulfilled") host.value.close();
     }
 
-    private defaultConfiguration(): HostConfiguration {
-        return { variables: this.stackConfig.values, args: this.stackConfig.values };
+    private start(): Promise<ProviderHost> {
+        const host = this.startHost();
+        this.started.push(host);
+        return host;
     }
 }
 
-/** As the engine configures a first-class provider: its inputs, and "<pkg>:config:<key>" strings. */
-function explicitConfiguration(inputs: PropertyMap): HostConfiguration {
-    const args = Object.fromEntries(Object.entries(inputs).filter(([key]) => key !== "version"));
-    const variables = Object.fromEntries(
-        Object.entries(args).map(([key, value]) => [`${DYNAMIC_PACKAGE}:config:${key}`, configString(value)]),
+/** The deprecated `variables` of Configure, as the CLI derives them from the inputs (provider_plugin.go). */
+function configureVariables(inputs: PropertyMap): Record<string, string> {
+    return Object.fromEntries(
+        Object.entries(inputs)
+            .filter(([key]) => key !== "version")
+            .map(([key, value]) => [`${DYNAMIC_PACKAGE}:config:${key}`, configString(value)]),
     );
-    return { variables, args };
 }
 
 function configString(value: PropertyValue): string {

@@ -1,5 +1,5 @@
 // What a run shows: one line per resource step, diagnostics, and the step counts.
-import { urnName, urnType } from "./urn";
+import { isDefaultProvider, urnName, urnType } from "./urn";
 
 export type StepKind = "create" | "update" | "replace" | "delete" | "same";
 export type StepCounts = Record<StepKind, number>;
@@ -21,6 +21,8 @@ export class Report {
     constructor(private readonly onLine?: (stream: OutputStream, line: string) => void) {}
 
     step(kind: StepKind, urn: string): void {
+        // The CLI neither shows nor counts the steps of default providers (internal steps).
+        if (isDefaultProvider(urn)) return;
         this.steps[kind]++;
         this.out(`${SYMBOLS[kind]} ${resourceLabel(urn)}`);
     }

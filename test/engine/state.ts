@@ -18,12 +18,19 @@ export interface ResourceState {
     outputs: PropertyMap;
     dependencies: string[];
     propertyDependencies?: Record<string, string[]>;
-    /** Provider reference "<provider urn>::<provider id>"; absent for the default provider. */
+    /** Provider reference "<provider urn>::<provider id>" of a custom resource (the default provider's too). */
     provider?: string;
     protect?: boolean;
     retainOnDelete?: boolean;
+    /** Options kept for later steps: refresh diffs with ignoreChanges and marks additionalSecretOutputs. */
+    ignoreChanges?: string[];
+    additionalSecretOutputs?: string[];
+    /** Why the object failed to initialize (ErrorResourceInitFailed reasons): the next up updates it again. */
+    initErrors?: string[];
     /** Replaced (create before delete) but not deleted yet: the next deployment deletes it. */
     delete?: boolean;
+    /** Deleted ahead of its replacement (delete before replace), which has not been created yet. */
+    pendingReplacement?: boolean;
 }
 
 interface StateFile {
@@ -77,11 +84,12 @@ export class Snapshot {
     private readonly pendingDeletes: ResourceState[];
 
     constructor(
-        old: readonly ResourceState[],
+        /** The state the run started from, in its (dependency) order. */
+        readonly base: readonly ResourceState[],
         private readonly persist: (resources: ResourceState[]) => void,
     ) {
-        this.untouched = old.filter((r) => !r.delete);
-        this.pendingDeletes = old.filter((r) => r.delete);
+        this.untouched = base.filter((r) => !r.delete);
+        this.pendingDeletes = base.filter((r) => r.delete);
     }
 
     /** Old resources this run has not registered (yet), then replaced ones awaiting deletion. */
@@ -115,6 +123,13 @@ export class Snapshot {
         return pending;
     }
 
+    /** An object deleted ahead of its replacement stays in the state, marked, until the replacement exists. */
+    markPendingReplacement(resource: ResourceState): ResourceState {
+        const pending = { ...resource, pendingReplacement: true };
+        this.replace(resource, pending);
+        return pending;
+    }
+
     /** Drops a resource once it is gone. */
     forget(resource: ResourceState): void {
         this.remove(resource);
@@ -132,6 +147,32 @@ export class Snapshot {
 
     resources(): ResourceState[] {
         return [...this.done, ...this.leftOver()];
+    }
+
+    /**
+     * After a refresh dropped resources, as the CLI rebuilds its base state: references to URNs no
+     * longer present earlier in the state are removed from dependencies and property dependencies,
+     * and a parent that is gone is cleared (the CLI's undangleParentResources).
+     */
+    dropDanglingReferences(): void {
+        const present = new Set<string>();
+        for (const list of [this.done, this.untouched, this.pendingDeletes]) {
+            list.forEach((resource, index) => {
+                const repaired: ResourceState = {
+                    ...resource,
+                    parent: present.has(resource.parent) ? resource.parent : "",
+                    dependencies: resource.dependencies.filter((urn) => present.has(urn)),
+                };
+                const propertyDependencies = Object.entries(resource.propertyDependencies ?? {})
+                    .map(([key, urns]): [string, string[]] => [key, urns.filter((urn) => present.has(urn))])
+                    .filter(([, urns]) => urns.length > 0);
+                delete repaired.propertyDependencies;
+                if (propertyDependencies.length > 0) repaired.propertyDependencies = Object.fromEntries(propertyDependencies);
+                list[index] = repaired;
+                present.add(resource.urn);
+            });
+        }
+        this.save();
     }
 
     private remove(resource: ResourceState | undefined): void {

@@ -24,7 +24,22 @@ export function urnName(urn: string): string {
     return urn.split("::").slice(3).join("::");
 }
 
-/** The provider URN of a provider reference, "<provider urn>::<provider id>". */
+/** The CLI's default provider of a package (unversioned, so named "default"). */
+export function defaultProviderUrn(stack: string, project: string, pkg: string): string {
+    return makeUrn(stack, project, "", `${PROVIDER_TYPE_PREFIX}${pkg}`, "default");
+}
+
+/** As the CLI tells default providers from explicit ones: a provider type and a name starting with "default". */
+export function isDefaultProvider(urn: string): boolean {
+    return urnType(urn).startsWith(PROVIDER_TYPE_PREFIX) && urnName(urn).startsWith("default");
+}
+
+/** A provider reference, "<provider urn>::<provider id>". */
+export function providerReference(urn: string, id: string): string {
+    return `${urn}::${id}`;
+}
+
+/** The provider URN of a provider reference. */
 export function referencedProviderUrn(reference: string): string {
     return reference.slice(0, reference.lastIndexOf("::"));
 }

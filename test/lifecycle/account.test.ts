@@ -40,6 +40,7 @@ describe("crm.Account lifecycle through the test engine", function () {
       config: { "crm:apiUrl": emulator.crmUrl },
       secrets: { "crm:apiToken": emulator.apiToken },
       expectNoChanges,
+      previewOnly: expectNoChanges,
     });
   const accounts = async () => (await emulatorCall(emulator, "GET", "/api/3/accounts?limit=100")).body.accounts as Array<{ id: string; name: string; accountUrl: string | null }>;
   const state = () => JSON.parse(readFileSync(stateFile, "utf8")) as { resources: Array<{ type: string; id?: string; inputs: any; outputs: any }> };
