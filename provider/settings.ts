@@ -1,8 +1,11 @@
 // Where each service's address and credential come from: stack config passed to
-// the provider host's configure(), else the environment, read at call time. Nothing
-// here is captured in a serialized provider: this module is loaded by reference.
+// the provider host's configure() (in the program process, where lookups run and no
+// host calls configure(), the program's own stack config), else the environment,
+// read at call time. Nothing here is captured in a serialized provider: this module
+// is loaded by reference.
 
 import { createHash } from "node:crypto";
+import * as pulumi from "@pulumi/pulumi";
 import { AccountEndpoint } from "./transport/transport";
 
 /** The subset of the dynamic provider's config object this module uses. */
@@ -16,6 +19,14 @@ let stackConfig: ConfigSource | undefined;
 export function useStackConfig(config: ConfigSource): void {
   stackConfig = config;
 }
+
+/** The stack config of the Pulumi program this process runs, for `crm:apiUrl` read as `new pulumi.Config("crm").get("apiUrl")`. */
+const programConfig: ConfigSource = {
+  get(key) {
+    const [namespace, name] = key.split(":");
+    return new pulumi.Config(namespace).get(name);
+  },
+};
 
 interface Setting {
   key: string;
@@ -55,7 +66,7 @@ const requestTimeoutMs = 30_000;
 export class SettingsError extends Error {}
 
 function read(setting: Setting): string | undefined {
-  const value = stackConfig?.get(setting.key) ?? process.env[setting.env];
+  const value = (stackConfig ?? programConfig).get(setting.key) ?? process.env[setting.env];
   return value === undefined || value.trim() === "" ? undefined : value.trim();
 }
 
@@ -100,12 +111,13 @@ function parseServiceAddress(address: string, spec: ServiceSettingsSpec, resourc
   } catch {
     throw new SettingsError(`${resource}: ${setting.key} must be an absolute URL such as https://myaccount.api-us1.com, got "${address}".`);
   }
+  // Before any message that repeats the address: user info or a query may hold a key.
+  if (url.search || url.hash || url.username || url.password) {
+    throw new SettingsError(`${resource}: ${setting.key} must be a plain address without query, fragment or user info.`);
+  }
   const loopback = loopbackHosts.has(url.hostname);
   if (url.protocol !== "https:" && !(loopback && url.protocol === "http:")) {
     throw new SettingsError(`${resource}: ${setting.key} must use https (plain http is allowed only for loopback addresses), got "${address}".`);
-  }
-  if (url.search || url.hash || url.username || url.password) {
-    throw new SettingsError(`${resource}: ${setting.key} must be a plain address without query, fragment or user info.`);
   }
   // Accept the address with or without the /api/3 suffix users copy from the account settings.
   let path = url.pathname.replace(/\/+$/, "");

@@ -1,4 +1,5 @@
-// Runs the welcome flow for the VIP contacts on every release.
+// Runs the welcome flow for the VIP contacts on every release, and waits for the run
+// to end: a run that fails fails the deployment, with the service's reason.
 // Settings: chat:apiUrl, chat:apiToken (secret), chat:channel; and this program's `release`.
 import * as pulumi from "@pulumi/pulumi";
 import { chat } from "pulumi-crm";
@@ -12,6 +13,9 @@ const welcome = new chat.FlowRun("welcome-vips", {
     { phone: "+15550100", firstName: "Grace" },
   ],
   triggers: [config.require("release")],
+  waitForCompletion: true,
+  timeoutSeconds: 300,
 });
 
 export const executionId = welcome.executionId;
+export const runStatus = welcome.status;

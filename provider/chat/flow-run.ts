@@ -1,14 +1,25 @@
 // chat.FlowRun: an action resource that runs a chat flow for a list of contacts.
-// Like pulumi-command's Command, it acts when created and again whenever its
+// Like pulumi-command's Command, it acts when created and again whenever its run
 // inputs or `triggers` change (a replace); deleting it forgets the run, which
-// cannot be undone. Its input schema, normalization and provider live here.
+// cannot be undone. With waitForCompletion it follows the run until it ends. Its
+// input schema, normalization and provider live here.
 
 import * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
 import { moduleProvider } from "../dynamic";
-import { checkInputs, diffInputs, ResourceKind, resourceProps, strictObject, unknownValue, withoutProvider } from "../resource-kit";
+import {
+  checkInputs,
+  diffInputs,
+  PartlyDoneError,
+  ResourceKind,
+  resourceProps,
+  strictObject,
+  unknownValue,
+  withoutProvider,
+} from "../resource-kit";
 import { ServiceClient } from "../service-client";
 import { chatChannel, chatService } from "../settings";
+import { sleep } from "../transport/limiter";
 
 /** One contact to run the flow for; every field is optional and passed to the chat service as given. */
 export interface FlowRunContact {
@@ -39,6 +50,14 @@ export interface FlowRunArgs {
   hasPriority?: pulumi.Input<boolean>;
   /** Any values; when they change, the flow runs again. Default []. */
   triggers?: pulumi.Input<unknown[]>;
+  /**
+   * Follow the run until it ends (completed, failed or canceled), logging its progress,
+   * and fail the step with the service's reason unless it completed. Default false.
+   * Changing it never runs the flow again.
+   */
+  waitForCompletion?: pulumi.Input<boolean>;
+  /** How long waitForCompletion waits, in seconds: 1 to 86400, default 600. Changing it never runs the flow again. */
+  timeoutSeconds?: pulumi.Input<number>;
 }
 
 const optionalText = (max: number) =>
@@ -67,15 +86,37 @@ const inputSchema = strictObject({
     .min(1, "must name at least one contact"),
   hasPriority: z.boolean({ invalid_type_error: "must be true or false" }).default(false),
   triggers: z.array(z.unknown(), { invalid_type_error: "must be a list" }).default([]),
+  // No defaults: a stack made before these existed must not show a change.
+  waitForCompletion: z.boolean({ invalid_type_error: "must be true or false" }).optional(),
+  timeoutSeconds: z
+    .number({ invalid_type_error: "must be a number of seconds" })
+    .int("must be a whole number of seconds")
+    .min(1, "must be at least 1")
+    .max(86_400, "must be at most 86400 (a day)")
+    .optional(),
 });
 
 type FlowRunInputs = z.output<typeof inputSchema>;
 const inputFields = Object.keys(inputSchema.shape) as Array<keyof FlowRunInputs>;
+/** The inputs that make the run: a change of any of them runs the flow again. */
+const runFields: Array<keyof FlowRunInputs> = ["flowId", "contacts", "hasPriority", "triggers"];
 
 interface FlowExecution {
   id: string;
   created_on: string;
+  /** A free string on the service: RUNNING, COMPLETED, CANCELED, FAILED... */
+  status: string;
+  status_reason: string | null;
+  status_last_change_on: string | null;
+  num_contacts: number;
+  completed: number;
+  failed: number;
+  canceled: number;
+  expired: number;
 }
+
+/** What the outputs say of a run that was not waited for. */
+const notFollowed = { status: null, finishedOn: null, statusReason: null };
 
 const resourceType = "chat.FlowRun";
 const describe = (flowId: unknown) =>
@@ -85,9 +126,9 @@ const kind: ResourceKind<typeof inputSchema> = {
   schema: inputSchema,
   services: [chatService],
   label: (inputs) => describe(inputs.flowId),
-  // A run cannot be changed after the fact: any change is a new run.
-  updatable: [],
-  replaceOn: inputFields,
+  // A run cannot be changed after the fact: a change of what it runs is a new run.
+  updatable: ["waitForCompletion", "timeoutSeconds"],
+  replaceOn: runFields,
   checkSettings: chatChannel,
 };
 
@@ -98,7 +139,10 @@ export async function check(_olds: Record<string, unknown>, news: Record<string,
 }
 
 export async function diff(_id: string, olds: Record<string, unknown>, news: Record<string, unknown>): Promise<pulumi.dynamic.DiffResult> {
-  return diffInputs(kind, olds, news);
+  const changes = diffInputs(kind, olds, news);
+  // A wait that ended before the run did (a timeout) goes on in the next up, on the same run.
+  const waitGoesOn = news.waitForCompletion === true && !changes.replaces?.length && !hasEnded(olds.status);
+  return waitGoesOn ? { ...changes, changes: true } : changes;
 }
 
 export async function create(props: Record<string, unknown>): Promise<pulumi.dynamic.CreateResult> {
@@ -122,7 +166,34 @@ export async function create(props: Record<string, unknown>): Promise<pulumi.dyn
     },
   );
   const execution = response.body as FlowExecution;
-  return { id: execution.id, outs: { ...inputs, executionId: execution.id, createdOn: execution.created_on } };
+  const run = { ...inputs, executionId: execution.id, createdOn: execution.created_on, ...notFollowed };
+  return { id: execution.id, outs: inputs.waitForCompletion ? await followRun(client, channel, run) : run };
+}
+
+/**
+ * Only waitForCompletion or timeoutSeconds changed, or a wait goes on: never a new
+ * run. Waits for the recorded run when asked to and it has not been seen to end.
+ */
+export async function update(_id: string, olds: Record<string, unknown>, news: Record<string, unknown>): Promise<pulumi.dynamic.UpdateResult> {
+  const inputs = inputSchema.parse(withoutProvider(news));
+  const resource = describe(inputs.flowId);
+  // The same run, now with the new wait settings.
+  const run: RecordedRun = {
+    ...inputs,
+    executionId: String(olds.executionId),
+    createdOn: String(olds.createdOn),
+    status: (olds.status as string | undefined) ?? null,
+    finishedOn: (olds.finishedOn as string | undefined) ?? null,
+    statusReason: (olds.statusReason as string | undefined) ?? null,
+  };
+  if (!inputs.waitForCompletion) return { outs: run };
+  if (hasEnded(run.status)) {
+    if (run.status !== completed) {
+      void pulumi.log.warn(`${resource}: execution ${run.executionId} ended ${run.status} earlier and is not run again; change triggers to run the flow again`);
+    }
+    return { outs: run };
+  }
+  return { outs: await followRun(new ServiceClient(chatService, resource), chatChannel(resource), run) };
 }
 
 export async function read(id: string, props: Record<string, unknown> = {}): Promise<pulumi.dynamic.ReadResult> {
@@ -135,13 +206,97 @@ export async function read(id: string, props: Record<string, unknown> = {}): Pro
   }
   // The execution's status and counters are the service's to change, not configuration.
   const state = withoutProvider(props);
-  const inputs = Object.fromEntries(inputFields.map((field) => [field, state[field]]));
+  const inputs = Object.fromEntries(inputFields.filter((field) => state[field] !== undefined).map((field) => [field, state[field]]));
   return { id, props: state, inputs };
 }
 
 /** A finished or running flow execution cannot be undone; deleting the resource forgets it. */
 async function forget(): Promise<void> {}
 export { forget as delete };
+
+/** The outputs of a run: its inputs, its execution, and what following it saw. */
+type RecordedRun = FlowRunInputs & {
+  executionId: string;
+  createdOn: string;
+  status: string | null;
+  finishedOn: string | null;
+  statusReason: string | null;
+};
+
+const completed = "COMPLETED";
+// The reference's execution statuses end in COMPLETED or CANCELED; the contact statuses add FAILED and EXPIRED.
+const endStatuses = new Set([completed, "FAILED", "CANCELED", "CANCELLED", "EXPIRED"]);
+const hasEnded = (status: unknown) => typeof status === "string" && endStatuses.has(status.toUpperCase());
+
+const defaultTimeoutSeconds = 600;
+const firstPollMs = 250;
+const longestPollMs = 5_000;
+/** The longest silence while following a run. */
+const progressEveryMs = 10_000;
+
+/**
+ * Polls the execution until it ends, logging its progress whenever it moves and at
+ * least every 10 s. A run that ends other than COMPLETED, or outlasts the timeout,
+ * fails the step while staying recorded (PartlyDoneError): it is never started again
+ * by the next up, which instead goes on waiting for an unfinished one.
+ */
+async function followRun(client: ServiceClient, channel: string, run: RecordedRun): Promise<RecordedRun> {
+  const timeoutSeconds = run.timeoutSeconds ?? defaultTimeoutSeconds;
+  const deadline = Date.now() + timeoutSeconds * 1000;
+  const path = `/channel/${channel}/flow-execution/${run.executionId}`;
+  let seen: FlowExecution | undefined;
+  let lastLine = "";
+  const report = (always: boolean) => {
+    const line = progressLine(client.resource, run.executionId, seen);
+    if (always || line !== lastLine) void pulumi.log.info(line);
+    lastLine = line;
+  };
+  const heartbeat = setInterval(() => report(true), progressEveryMs);
+  try {
+    for (let interval = firstPollMs; ; interval = Math.min(interval * 1.5, longestPollMs)) {
+      const response = await client.call({ method: "GET", path }, { accept: [404] });
+      // A run the service does not show yet is waited for like a running one.
+      if (response.status !== 404) seen = response.body as FlowExecution;
+      report(false);
+      if (seen && hasEnded(seen.status)) return ended(client.resource, run, seen);
+      const remaining = deadline - Date.now();
+      if (remaining <= 0) {
+        const state = seen ? `still ${seen.status}` : "not shown by the service";
+        throw new PartlyDoneError(
+          `${client.resource}: execution ${run.executionId} is ${state} after ${timeoutSeconds} s; it keeps running on the service: run \`pulumi up\` again to keep waiting for it (it is not started again), or raise timeoutSeconds.`,
+          run.executionId,
+          { ...run, status: seen?.status ?? null },
+          { code: "timeout" },
+        );
+      }
+      await sleep(Math.min(interval, remaining));
+    }
+  } finally {
+    clearInterval(heartbeat);
+  }
+}
+
+/** The outputs of a run that ended; unless it completed, the failure that records them. */
+function ended(resource: string, run: RecordedRun, execution: FlowExecution): RecordedRun {
+  const outs = { ...run, status: execution.status, finishedOn: execution.status_last_change_on, statusReason: execution.status_reason ?? null };
+  if (execution.status.toUpperCase() === completed) return outs;
+  const reason = execution.status_reason ? `: ${execution.status_reason.trim().replace(/\.+$/, "")}` : "";
+  throw new PartlyDoneError(
+    `${resource}: execution ${run.executionId} ended ${execution.status}${reason}; it is recorded and not run again: fix the flow, then change triggers to run it again.`,
+    run.executionId,
+    outs,
+    { code: execution.status.toLowerCase(), detail: execution.status_reason ?? undefined },
+  );
+}
+
+function progressLine(resource: string, executionId: string, execution: FlowExecution | undefined): string {
+  if (!execution) return `${resource}: waiting for execution ${executionId} to appear`;
+  const outcomes = (["completed", "failed", "canceled", "expired"] as const)
+    .filter((outcome) => execution[outcome] > 0)
+    .map((outcome) => `${execution[outcome]} ${outcome}`);
+  const done = execution.completed + execution.failed + execution.canceled + execution.expired;
+  return `${resource}: execution ${executionId} ${execution.status}, ${done} of ${execution.num_contacts} contacts done${outcomes.length ? ` (${outcomes.join(", ")})` : ""}`;
+}
 
 function serviceContact(contact: z.output<typeof contactSchema>): Record<string, unknown> {
   return {
@@ -170,9 +325,18 @@ export class FlowRun extends pulumi.dynamic.Resource {
   declare readonly executionId: pulumi.Output<string>;
   /** When the service created the execution, ISO 8601. */
   declare readonly createdOn: pulumi.Output<string>;
+  /** Whether the step waited for the run to end, and for how long it would. */
+  declare readonly waitForCompletion: pulumi.Output<boolean | undefined>;
+  declare readonly timeoutSeconds: pulumi.Output<number | undefined>;
+  /** With waitForCompletion, the service's word for how the run ended, e.g. COMPLETED; null when not waited for. */
+  declare readonly status: pulumi.Output<string | null>;
+  /** With waitForCompletion, when the run ended, ISO 8601; null when not waited for. */
+  declare readonly finishedOn: pulumi.Output<string | null>;
+  /** With waitForCompletion, the service's reason for the run's status (why it failed or was canceled); null when it gives none. */
+  declare readonly statusReason: pulumi.Output<string | null>;
 
   constructor(name: string, args: FlowRunArgs, opts?: pulumi.CustomResourceOptions) {
-    const outputs = ["flowId", "contacts", "hasPriority", "triggers", "executionId", "createdOn"];
+    const outputs = [...inputFields, "executionId", "createdOn", "status", "finishedOn", "statusReason"];
     super(moduleProvider(module), name, resourceProps(args, outputs), opts, "chat", "FlowRun");
   }
 }

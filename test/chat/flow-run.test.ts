@@ -1,17 +1,22 @@
 import assert from "node:assert/strict";
 import type { Output } from "@pulumi/pulumi";
+import { startEmulator } from "../../emulator";
+import { BUILT_IN_FLOWS } from "../../emulator/src/chat";
 import * as flowRun from "../../provider/chat/flow-run";
 import type { FlowRunArgs } from "../../provider/chat/flow-run";
-import { unknownValue } from "../../provider/resource-kit";
+import { PartlyDoneError, unknownValue } from "../../provider/resource-kit";
 import { useStackConfig } from "../../provider/settings";
 import { configOf, emulatorForProvider, flowRunsStarted, requestCount, RunningEmulator, setFaults } from "../support/emulator";
 
 const flowId = "2f1c6a8e-3b7d-4c1e-9a2f-5d8e7c6b4a31";
+const failingFlow = BUILT_IN_FLOWS.find((flow) => flow.failureReason)!;
 const providerCode = "exports.handler = ...";
+/** How long the emulator's runs take here: short, so that waiting for them is quick. */
+const runMs = 300;
 
 describe("chat.FlowRun provider", () => {
   let emulator: RunningEmulator;
-  before(async () => (emulator = await emulatorForProvider()));
+  before(async () => (emulator = await emulatorForProvider({ executionDurationMs: runMs })));
   after(async () => emulator.close());
   const useChat = (extra: Record<string, string> = {}) =>
     useStackConfig(configOf({ "chat:apiUrl": emulator.chatUrl, "chat:apiToken": emulator.apiToken, ...extra }));
@@ -91,6 +96,77 @@ describe("chat.FlowRun provider", () => {
       await setFaults(emulator, "");
     }
     assert.equal((await runs()) - before, 1);
+  });
+
+  describe("waitForCompletion", () => {
+    it("follows the run until it completes: status and finishedOn from the service, read back unchanged", async () => {
+      const before = await flowRunsStarted(emulator);
+      const inputs = await checked({ flowId, contacts: [{ phone: "+15550100" }, { phone: "+15550101" }], waitForCompletion: true });
+      const created = await flowRun.create(inputs);
+      assert.deepEqual([created.outs.status, created.outs.statusReason], ["COMPLETED", null]);
+      assert.equal(Date.parse(created.outs.finishedOn) - Date.parse(created.outs.createdOn), runMs);
+      assert.equal((await flowRunsStarted(emulator)) - before, 1);
+      const read = await flowRun.read(created.id, { ...created.outs, __provider: providerCode });
+      assert.deepEqual(read.props, created.outs);
+    });
+
+    it("fails the step with the service's reason when the run fails, recorded so that the next up never runs it again", async () => {
+      const before = await flowRunsStarted(emulator);
+      const inputs = await checked({ flowId: failingFlow.id, contacts: [{ phone: "+15550100" }], waitForCompletion: true });
+      let failure: PartlyDoneError | undefined;
+      await assert.rejects(flowRun.create(inputs), (error: Error) => {
+        assert.ok(error instanceof PartlyDoneError, String(error));
+        assert.match(
+          error.message,
+          /^chat\.FlowRun of flow e371b3cb-5dd5-45ab-9426-9f24b62a49c0: execution [0-9a-f-]{36} ended FAILED: The flow's webhook step answered 500 Internal Server Error; it is recorded and not run again: fix the flow, then change triggers to run it again\.$/,
+        );
+        failure = error;
+        return true;
+      });
+      const recorded = failure!.properties;
+      assert.deepEqual([failure!.id, recorded.executionId, recorded.status, recorded.statusReason], [recorded.executionId, failure!.id, "FAILED", failingFlow.failureReason]);
+      // The next up: no change to diff, and the update Pulumi makes of a resource that failed to initialize runs nothing.
+      assert.equal((await flowRun.diff(failure!.id, recorded, inputs)).changes, false);
+      assert.deepEqual((await flowRun.update(failure!.id, recorded, inputs)).outs, recorded);
+      assert.equal((await flowRunsStarted(emulator)) - before, 1);
+    });
+
+    it("records a run that outlasts timeoutSeconds, and the next up waits for the same run", async () => {
+      const slow = await startEmulator({ port: 0, rateLimit: 0, executionDurationMs: 1_500 });
+      try {
+        useStackConfig(configOf({ "chat:apiUrl": slow.chatUrl, "chat:apiToken": slow.apiToken }));
+        const inputs = await checked({ flowId, contacts: [{ phone: "+15550100" }], waitForCompletion: true, timeoutSeconds: 1 });
+        let timeout: PartlyDoneError | undefined;
+        await assert.rejects(flowRun.create(inputs), (error: Error) => {
+          assert.ok(error instanceof PartlyDoneError, String(error));
+          assert.match(error.message, /execution [0-9a-f-]{36} is still RUNNING after 1 s; it keeps running on the service: run `pulumi up` again to keep waiting for it \(it is not started again\), or raise timeoutSeconds\.$/);
+          timeout = error;
+          return true;
+        });
+        assert.equal(timeout!.properties.status, "RUNNING");
+        assert.deepEqual(await flowRun.diff(timeout!.id, timeout!.properties, inputs), { changes: true, replaces: [], deleteBeforeReplace: false });
+        const finished = (await flowRun.update(timeout!.id, timeout!.properties, { ...inputs, timeoutSeconds: 5 })).outs;
+        assert.deepEqual([finished.executionId, finished.status, finished.timeoutSeconds], [timeout!.id, "COMPLETED", 5]);
+        assert.equal(await flowRunsStarted(slow), 1);
+      } finally {
+        await slow.close();
+      }
+    });
+
+    it("changes in place, never running the flow again, when waitForCompletion or timeoutSeconds change", async () => {
+      const created = await flowRun.create(await checked({ flowId, contacts: [{ phone: "+15550100" }] }));
+      assert.deepEqual([created.outs.status, created.outs.finishedOn], [null, null]);
+      const before = await flowRunsStarted(emulator);
+      const waiting = await checked({ flowId, contacts: [{ phone: "+15550100" }], waitForCompletion: true, timeoutSeconds: 60 });
+      assert.deepEqual(await flowRun.diff(created.id, created.outs, waiting), { changes: true, replaces: [], deleteBeforeReplace: false });
+      const updated = (await flowRun.update(created.id, created.outs, waiting)).outs;
+      assert.deepEqual([updated.executionId, updated.status], [created.id, "COMPLETED"]);
+      assert.equal((await flowRun.diff(created.id, updated, waiting)).changes, false);
+      assert.equal((await flowRun.update(created.id, updated, { ...waiting, waitForCompletion: false })).outs.waitForCompletion, false);
+      assert.equal(await flowRunsStarted(emulator), before);
+      const bad = await flowRun.check({}, { flowId, contacts: [{ phone: "+15550100" }], timeoutSeconds: 0.5 });
+      assert.match(JSON.stringify(bad.failures), /timeoutSeconds must be a whole number of seconds/);
+    });
   });
 
   it("keeps a run the service no longer shows, so that the next up does not message the contacts again", async () => {

@@ -281,6 +281,22 @@ describe("chat flow service, through the emulator", () => {
         });
       });
 
+      it("ends the runs of a flow given a failureReason FAILED with it", async () => {
+        const failing = "5b0f9a1c-2d3e-4f50-8a6b-7c8d9e0f1a2b";
+        const file = path.join(dir, "failing.json");
+        writeFileSync(file, JSON.stringify({ flows: [{ id: failing, name: "Failing", failureReason: "Template rejected." }] }));
+        const other = await startEmulator({ rateLimit: 0, fixtures: file, executionDurationMs: 20 });
+        try {
+          const fixtureChat = chatClient(other.chatUrl, { Authorization: `Token ${other.apiToken}` });
+          const created = (await fixtureChat.run(body, failing)).body;
+          await new Promise((resolve) => setTimeout(resolve, 40));
+          const { body: ended } = await fixtureChat.read(created.id);
+          assert.deepEqual([ended.status, ended.failed, ended.status_reason], ["FAILED", 1, "Template rejected."]);
+        } finally {
+          await other.close();
+        }
+      });
+
       it("runs the flows of the sample file emulator/fixtures/flows.json", async () => {
         const sample = await startEmulator({ rateLimit: 0, fixtures: path.join(__dirname, "../../emulator/fixtures/flows.json") });
         try {
@@ -295,7 +311,7 @@ describe("chat flow service, through the emulator", () => {
         for (const flows of [{}, [{ id: "42", name: "Not a UUID" }], [{ id: UNKNOWN }], [{ id: UNKNOWN, name: "n".repeat(101) }]]) {
           await assert.rejects(
             withFixtures({ flows }, async () => assert.fail("started")),
-            /fixtures\.json: flows must be an array of \{id: UUID, name: 1 to 100 characters\} \(flows[.\w]*: /,
+            /fixtures\.json: flows must be an array of \{id: UUID, name: 1 to 100 characters, failureReason\?: text\} \(flows[.\w]*: /,
           );
         }
       });
@@ -483,6 +499,33 @@ describe("chat flow service, execution progress with an injected clock", () => {
       now = START + EXECUTION_DURATION_MS * 10;
       const finishedOn = new Date(START + EXECUTION_DURATION_MS).toISOString();
       assert.deepEqual(await progress(), ["COMPLETED", 0, 4, "00:00:01.875000", finishedOn]);
+    });
+
+    it("fails each contact of a run of a failing flow in turn and ends FAILED with the flow's reason", async () => {
+      const failing = BUILT_IN_FLOWS.find((flow) => flow.failureReason)!;
+      const { body: created } = await chat.run({ execute_for: "LIST", contact_list: contacts(2) }, failing.id);
+      const outcome = async () => {
+        const { body } = await chat.read(created.id);
+        return [body.status, body.running, body.completed, body.failed, body.status_reason];
+      };
+      now = START + EXECUTION_DURATION_MS / 2;
+      assert.deepEqual(await outcome(), ["RUNNING", 1, 0, 1, null]);
+      now = START + EXECUTION_DURATION_MS;
+      assert.deepEqual(await outcome(), ["FAILED", 0, 0, 2, failing.failureReason]);
+    });
+
+    it("runs over the duration it is given", async () => {
+      const quick = createChatService({ now: () => now, executionDurationMs: 100 });
+      const quickServer = await mount(quick);
+      try {
+        const quickChat = chatClient(quickServer.url, {});
+        const { body: created } = await quickChat.run({ execute_for: "LIST", contact_list: contacts(2) });
+        now = START + 100;
+        const { body } = await quickChat.read(created.id);
+        assert.deepEqual([body.status, body.status_last_change_on], ["COMPLETED", new Date(START + 100).toISOString()]);
+      } finally {
+        await quickServer.close();
+      }
     });
 
     it("completes an execution without contacts at once", async () => {

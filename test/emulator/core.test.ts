@@ -290,6 +290,8 @@ describe("emulator core", () => {
       assert.throws(() => parseArguments(["--bogus"]), /unknown argument/);
       assert.throws(() => parseArguments(["--token"]), /needs a value/);
       assert.throws(() => parseArguments(["--faults", "oops=1"]), /unknown fault/);
+      assert.deepEqual(parseArguments(["--execution-duration=250"]), { executionDurationMs: 250 });
+      assert.throws(() => parseArguments(["--execution-duration", "0"]), /--execution-duration must be at least 1/);
     });
 
     it("asks for help with -h or --help anywhere, even beside a bad flag", () => {
@@ -317,7 +319,7 @@ describe("emulator core", () => {
         assert.deepEqual([code, stderr], [0, ""]);
         assert.equal(stdout, HELP);
         assert.ok(stdout.startsWith(`${USAGE}\n`));
-        for (const option of ["--port N", "--token T", "--rate-limit RPS", "--faults SPEC", "--seed N", "--fixtures FILE", "--data FILE", "-h, --help"]) {
+        for (const option of ["--port N", "--token T", "--rate-limit RPS", "--faults SPEC", "--seed N", "--fixtures FILE", "--data FILE", "--execution-duration MS", "-h, --help"]) {
           assert.match(stdout, new RegExp(`^  ${option} +\\S`, "m"), `no line explains ${option}`);
         }
         assert.match(stdout, /^example:\n  pulumi-crm-emulator --/m);

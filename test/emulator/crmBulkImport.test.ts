@@ -80,6 +80,18 @@ describe("CRM bulk contact sync (POST /import/bulk_import)", () => {
     assert.match(reply.body.message, /pg_subscriber_add/);
   });
 
+  it("GET /import/bulk_import counts the batches and their contacts per day, queued and completed", async () => {
+    assert.deepEqual((await h.api("GET", "/api/3/import/bulk_import")).body, { outstanding: [], recentlyCompleted: [] });
+    const first = (await h.api("POST", "/api/3/import/bulk_import", { contacts: contactsNamed(3) })).body.batchId;
+    await completed(first);
+    await h.api("POST", "/api/3/import/bulk_import", { contacts: contactsNamed(2, "other") });
+    const { outstanding, recentlyCompleted } = (await h.api("GET", "/api/3/import/bulk_import")).body;
+    const today = outstanding[0]?.forDate;
+    assert.match(today, /^\d{4}-\d{2}-\d{2}$/);
+    assert.deepEqual(outstanding, [{ forDate: today, batches: "1", contacts: "2" }]);
+    assert.deepEqual(recentlyCompleted, [{ forDate: today, batches: "1", contacts: "3" }]);
+  });
+
   it("GET /import/info answers 400 without batchId and 404 for an unknown one", async () => {
     assert.deepEqual((await h.api("GET", "/api/3/import/info")).body, { success: 0, message: "'batchId' is a required field." });
     assert.equal((await h.api("GET", "/api/3/import/info?batchId=nope")).status, 404);

@@ -31,6 +31,7 @@ interface EmulatorStats {
   requests: number;
   byRoute: Record<string, number>;
   byStatus: Record<string, number>;
+  byRouteAndStatus: Record<string, Record<string, number>>;
 }
 
 export async function emulatorStats(emulator: { crmUrl: string }): Promise<EmulatorStats> {
@@ -50,7 +51,7 @@ export async function flowRunsStarted(emulator: RunningEmulator): Promise<number
     .reduce((sum, [, count]) => sum + count, 0);
 }
 
-/** Replaces the emulator's injected faults; an empty spec clears them. */
-export async function setFaults(emulator: RunningEmulator, spec: string): Promise<void> {
-  await fetch(`${emulator.crmUrl}/__emulator/faults`, { method: "POST", body: JSON.stringify({ spec }) });
+/** Replaces the emulator's injected faults, drawn from `seed`; an empty spec clears them. */
+export async function setFaults(emulator: RunningEmulator, spec: string, seed = 0): Promise<void> {
+  await fetch(`${emulator.crmUrl}/__emulator/faults`, { method: "POST", body: JSON.stringify({ spec, seed }) });
 }

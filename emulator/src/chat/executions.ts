@@ -1,10 +1,12 @@
 // Flow executions and their progress. Progress is computed from the clock when an
 // execution is read, never by timers, so an injected clock makes it deterministic.
 //
-// An execution runs its contacts evenly over EXECUTION_DURATION_MS: contact k of n is
-// done at created_on + k/n of it. Status goes RUNNING -> COMPLETED, or RUNNING ->
-// CANCELED when a has_priority execution of the same flow starts (values from the
-// reference's FlowExecutionStatusEnum; the seed leaves them open).
+// An execution runs its contacts evenly over the service's execution duration (default
+// EXECUTION_DURATION_MS): contact k of n is done at created_on + k/n of it. Status goes
+// RUNNING -> COMPLETED, or RUNNING -> CANCELED when a has_priority execution of the
+// same flow starts (values from the reference's FlowExecutionStatusEnum; the seed
+// leaves them open). A run of a flow with a failure reason fails each contact in turn
+// instead and ends FAILED with that status_reason (the contact status enum's word).
 
 import { randomUUID } from "node:crypto";
 import { z } from "zod";
@@ -20,6 +22,8 @@ const storedExecutionSchema = z.object({
   contactList: z.array(z.record(z.unknown())),
   createdOn: z.number(),
   cancellation: z.object({ at: z.number(), byExecution: z.string().uuid() }).nullable(),
+  // Absent in state files written before flows could fail.
+  failureReason: z.string().nullable().default(null),
 });
 
 const chatStateSchema = z.object({
@@ -35,9 +39,13 @@ export class FlowExecutions {
   private executions = new Map<string, StoredExecution>();
   private tagIds = new Map<string, number>();
 
-  constructor(private readonly now: () => number) {}
+  constructor(
+    private readonly now: () => number,
+    private readonly durationMs: number,
+  ) {}
 
-  start(flowId: string, request: FlowExecutionCreate): JsonObject {
+  /** Starts a run of the flow; `failureReason` makes it end FAILED (see Flow). */
+  start(flowId: string, request: FlowExecutionCreate, failureReason?: string): JsonObject {
     const now = this.now();
     const execution: StoredExecution = {
       id: randomUUID(),
@@ -46,19 +54,20 @@ export class FlowExecutions {
       contactList: request.contact_list.map((contact) => this.withTagIds(contact)),
       createdOn: now,
       cancellation: null,
+      failureReason: failureReason ?? null,
     };
     if (execution.hasPriority) {
       for (const other of this.executions.values()) {
-        if (other.flowId === flowId && isRunning(other, now)) other.cancellation = { at: now, byExecution: execution.id };
+        if (other.flowId === flowId && isRunning(other, now, this.durationMs)) other.cancellation = { at: now, byExecution: execution.id };
       }
     }
     this.executions.set(execution.id, execution);
-    return render(execution, now);
+    return render(execution, now, this.durationMs);
   }
 
   read(id: string): JsonObject | undefined {
     const execution = this.executions.get(id);
-    return execution && render(execution, this.now());
+    return execution && render(execution, this.now(), this.durationMs);
   }
 
   snapshot(): ChatState {
@@ -93,28 +102,30 @@ export class FlowExecutions {
   }
 }
 
-/** Contacts done by `time`, cancellation aside. */
-function completedBy(execution: StoredExecution, time: number): number {
+/** Contacts done (completed, or failed in a failing run) by `time`, cancellation aside. */
+function doneBy(execution: StoredExecution, time: number, durationMs: number): number {
   const total = execution.contactList.length;
-  const done = Math.floor(((time - execution.createdOn) * total) / EXECUTION_DURATION_MS);
+  const done = Math.floor(((time - execution.createdOn) * total) / durationMs);
   return Math.min(total, Math.max(0, done));
 }
 
-function isRunning(execution: StoredExecution, now: number): boolean {
-  return execution.cancellation === null && completedBy(execution, now) < execution.contactList.length;
+function isRunning(execution: StoredExecution, now: number, durationMs: number): boolean {
+  return execution.cancellation === null && doneBy(execution, now, durationMs) < execution.contactList.length;
 }
 
-function render(execution: StoredExecution, now: number): JsonObject {
-  const { cancellation } = execution;
+function render(execution: StoredExecution, now: number, durationMs: number): JsonObject {
+  const { cancellation, failureReason } = execution;
   const total = execution.contactList.length;
-  const completed = completedBy(execution, cancellation ? Math.min(now, cancellation.at) : now);
-  const canceled = cancellation ? total - completed : 0;
-  const running = total - completed - canceled;
-  const finishedOn = execution.createdOn + (total > 0 ? EXECUTION_DURATION_MS : 0);
-  const status = cancellation ? "CANCELED" : running > 0 ? "RUNNING" : "COMPLETED";
+  const done = doneBy(execution, cancellation ? Math.min(now, cancellation.at) : now, durationMs);
+  const [completed, failed] = failureReason === null ? [done, 0] : [0, done];
+  const canceled = cancellation ? total - done : 0;
+  const running = total - done - canceled;
+  const finishedOn = execution.createdOn + (total > 0 ? durationMs : 0);
+  const status = cancellation ? "CANCELED" : running > 0 ? "RUNNING" : failureReason === null ? "COMPLETED" : "FAILED";
   const statusChangedOn = cancellation ? cancellation.at : running > 0 ? execution.createdOn : finishedOn;
   // Contact k of n takes k/n of the duration, so the mean over the first `completed` is (completed+1)/2n of it.
-  const averageCompletionMs = completed > 0 ? (EXECUTION_DURATION_MS * (completed + 1)) / (2 * total) : 0;
+  const averageCompletionMs = completed > 0 ? (durationMs * (completed + 1)) / (2 * total) : 0;
+  const statusReason = cancellation ? `Canceled by the priority flow execution ${cancellation.byExecution}.` : running === 0 ? failureReason : null;
   return {
     id: execution.id,
     status,
@@ -127,10 +138,10 @@ function render(execution: StoredExecution, now: number): JsonObject {
     running,
     completed,
     canceled,
-    failed: 0,
+    failed,
     created_on: new Date(execution.createdOn).toISOString(),
     avg_completion_time: durationText(averageCompletionMs),
-    status_reason: cancellation ? `Canceled by the priority flow execution ${cancellation.byExecution}.` : null,
+    status_reason: statusReason,
     status_triggered_by: null,
     status_last_change_on: new Date(statusChangedOn).toISOString(),
     contact_filters: [],

@@ -5,12 +5,13 @@
 // The channel segment is `chat` in the seed and `whatsapp` in the real service; both are
 // served and share one store. Ids in paths are UUIDs: the real service routes them with
 // Django's <uuid:...> converter, so anything else matches no route and is answered 404.
-// Only known flows run (flows.ts); another UUID is answered 404 too.
+// Only known flows run (flows.ts); another UUID is answered 404 too. A flow with a failure
+// reason runs, and its runs end FAILED.
 
 import type { EmulatedService, ServiceRequest, ServiceResponse } from "../service";
 import { decodeBody } from "./body";
-import { FlowExecutions } from "./executions";
-import { knownFlowIds, type Flow } from "./flows";
+import { EXECUTION_DURATION_MS, FlowExecutions } from "./executions";
+import { knownFlows, type Flow } from "./flows";
 import { JSON_FORM_MEMBERS, parseFlowExecutionCreate } from "./serializers";
 
 export { EXECUTION_DURATION_MS } from "./executions";
@@ -21,6 +22,8 @@ export interface ChatServiceOptions {
   now?: () => number;
   /** Flows known besides the built-in ones (a --fixtures file's `flows`). */
   flows?: readonly Flow[];
+  /** How long an execution takes, its contacts done evenly over it; default EXECUTION_DURATION_MS. */
+  executionDurationMs?: number;
 }
 
 const UUID = "[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}";
@@ -39,18 +42,21 @@ function headerValue(value: string | string[] | undefined): string | undefined {
 }
 
 export function createChatService(options: ChatServiceOptions = {}): EmulatedService {
-  const executions = new FlowExecutions(options.now ?? Date.now);
-  const flowIds = knownFlowIds(options.flows);
+  const durationMs = options.executionDurationMs ?? EXECUTION_DURATION_MS;
+  if (!(durationMs > 0)) throw new Error(`the execution duration must be a positive number of milliseconds, got ${durationMs}`);
+  const executions = new FlowExecutions(options.now ?? Date.now, durationMs);
+  const flows = knownFlows(options.flows);
 
   async function runFlow(flowId: string, request: ServiceRequest): Promise<ServiceResponse> {
     // Before the body: a DRF detail action looks its object up (get_object) before it reads the data.
-    if (!flowIds.has(flowId)) return NOT_FOUND;
+    const flow = flows.get(flowId);
+    if (!flow) return NOT_FOUND;
     const decoded = await decodeBody(headerValue(request.headers["content-type"]), request.rawBody, JSON_FORM_MEMBERS);
     if (!decoded.ok) return decoded.response;
     if (decoded.data === null) return { status: 400, body: { non_field_errors: ["No data provided"] } };
     const parsed = parseFlowExecutionCreate(decoded.data);
     if (!parsed.ok) return { status: 400, body: parsed.error };
-    return { status: 201, body: executions.start(flowId, parsed.value) };
+    return { status: 201, body: executions.start(flowId, parsed.value, flow.failureReason) };
   }
 
   return {

@@ -26,6 +26,12 @@ const FLAGS: Record<string, Flag> = {
     help: "JSON {flows, automations, campaigns}: chat flows besides the built-in ones; CRM read-only data",
   },
   "--data": { option: "data", kind: "string", value: "FILE", help: "JSON file keeping the state across restarts" },
+  "--execution-duration": {
+    option: "executionDurationMs",
+    kind: "integer",
+    value: "MS",
+    help: "how long a chat flow execution runs, its contacts done evenly over it (default 3000)",
+  },
 };
 
 const HELP_FLAGS = ["-h", "--help"];
@@ -37,7 +43,7 @@ export const USAGE = `usage: pulumi-crm-emulator ${Object.entries(FLAGS)
 const OPTION_LINES = [
   ...Object.entries(FLAGS).map(([name, flag]) => [`${name} ${flag.value}`, flag.help]),
   [HELP_FLAGS.join(", "), "print this help and exit"],
-].map(([synopsis, help]) => `  ${synopsis.padEnd(18)} ${help}`);
+].map(([synopsis, help]) => `  ${synopsis.padEnd(24)} ${help}`);
 
 /** The --help text: what the bin does, every flag, an example. */
 export const HELP = [
@@ -77,5 +83,6 @@ export function parseArguments(argv: readonly string[]): EmulatorOptions {
     }
   }
   if (typeof options.port === "number" && options.port > 65535) throw new Error(`--port must be at most 65535`);
+  if (options.executionDurationMs === 0) throw new Error("--execution-duration must be at least 1");
   return options as EmulatorOptions;
 }

@@ -3,6 +3,7 @@ import { ApiError, fieldError, isObject, ok, orNoResult, unprocessable } from ".
 import { requirePermission, type CrmContext } from "../context";
 import type { Route } from "../router";
 import type { ImportBatchRow } from "../state";
+import { isoTimestamp } from "../time";
 import { isEmail, findContactByEmail, upsertContact } from "./contacts";
 
 export const MAX_IMPORT_CONTACTS = 250;
@@ -78,10 +79,20 @@ export function bulkImport(crm: CrmContext, options: BulkImportOptions = {}): Bu
             fieldError("field_invalid", "contacts", `The account's contact limit (${contactLimit}) would be exceeded: it holds ${contacts.size} contacts.`),
           );
         }
-        const batch = importBatches.put({ id: randomUUID(), status: "queued", contacts: rows, success: [], failure: [] });
+        const batch = importBatches.put({ id: randomUUID(), status: "queued", queuedMs: crm.now(), contacts: rows, success: [], failure: [] });
         schedule(batch);
         return { status: 202, body: { Success: 1, queued_contacts: rows.length, batchId: batch.id, message: "Contact import queued" } };
       },
+    },
+    {
+      method: "GET",
+      pattern: "/import/bulk_import",
+      // The reference's status list: batches and their contacts per day, still queued or done.
+      handle: () =>
+        ok({
+          outstanding: countsByDay(importBatches.where((b) => b.status === "queued")),
+          recentlyCompleted: countsByDay(importBatches.where((b) => b.status === "completed")),
+        }),
     },
     {
       method: "GET",
@@ -108,4 +119,18 @@ export function bulkImport(crm: CrmContext, options: BulkImportOptions = {}): Bu
       timers.clear();
     },
   };
+}
+
+/** {forDate, batches, contacts} per day of the account's calendar, counts as digit strings as the reference shows them. */
+function countsByDay(batches: ImportBatchRow[]): Array<{ forDate: string; batches: string; contacts: string }> {
+  const days = new Map<string, { batches: number; contacts: number }>();
+  for (const batch of batches) {
+    // Batches restored from a state file older than queuedMs count on the epoch's day.
+    const day = isoTimestamp(batch.queuedMs ?? 0).slice(0, 10);
+    const counts = days.get(day) ?? { batches: 0, contacts: 0 };
+    counts.batches += 1;
+    counts.contacts += batch.contacts.length;
+    days.set(day, counts);
+  }
+  return [...days].sort(([a], [b]) => a.localeCompare(b)).map(([forDate, counts]) => ({ forDate, batches: String(counts.batches), contacts: String(counts.contacts) }));
 }

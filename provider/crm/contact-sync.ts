@@ -1,0 +1,363 @@
+// crm.ContactSync: an action resource that upserts a list of contacts (matched by
+// email) through the service's bulk import, in batches of at most 250, and reports
+// each row's outcome. It syncs when created and again when its contacts or triggers
+// change (an update); deleting it deletes no contact. Its input schema and its
+// provider live here.
+
+import { randomUUID } from "node:crypto";
+import * as pulumi from "@pulumi/pulumi";
+import { z } from "zod";
+import { moduleProvider } from "../dynamic";
+import {
+  checkInputs,
+  diffInputs,
+  PartlyDoneError,
+  ResourceKind,
+  resourceProps,
+  sameValue,
+  serviceId,
+  strictObject,
+  withoutProvider,
+} from "../resource-kit";
+import { crmService } from "../settings";
+import { sleep } from "../transport/limiter";
+import { CrmClient } from "./client";
+import { numberOf } from "./normalize";
+
+/** One contact to sync: its email address and the fields the bulk import takes. */
+export interface ContactSyncContact {
+  /** The contact's email address: the service updates the contact with this address (regardless of case), or creates one. */
+  email: pulumi.Input<string>;
+  firstName?: pulumi.Input<string>;
+  lastName?: pulumi.Input<string>;
+  phone?: pulumi.Input<string>;
+  /** The name of the contact's account (company). */
+  accountName?: pulumi.Input<string>;
+  /** Tags to add to the contact; a sync never removes tags. */
+  tags?: pulumi.Input<pulumi.Input<string>[]>;
+  /** Custom field values: the field's id and its value; the values of a multi-value field are separated by `||`. */
+  fields?: pulumi.Input<pulumi.Input<{ id: pulumi.Input<string>; value: pulumi.Input<string> }>[]>;
+  /** Ids of the lists to subscribe the contact to. */
+  subscribe?: pulumi.Input<pulumi.Input<string>[]>;
+  /** Ids of the lists to unsubscribe the contact from. */
+  unsubscribe?: pulumi.Input<pulumi.Input<string>[]>;
+}
+
+export interface ContactSyncArgs {
+  /** The contacts, at least one, each email address once. A change syncs every contact again. */
+  contacts: pulumi.Input<pulumi.Input<ContactSyncContact>[]>;
+  /** Any values; when they change, every contact is synced again. Default []. */
+  triggers?: pulumi.Input<unknown[]>;
+}
+
+/** A row the service skipped. */
+export interface ContactSyncFailure {
+  email: string;
+  reason: string;
+}
+
+const text = (max: number) => z.string({ invalid_type_error: "must be a string" }).max(max, `must be at most ${max} characters`).optional();
+const listIds = z.array(serviceId("a list"), { invalid_type_error: "must be a list of list ids" }).optional();
+
+const contactSchema = strictObject(
+  {
+    // The service judges the address itself, row by row: one it refuses is reported in failures, not a reason to sync nothing.
+    email: z
+      .string({ required_error: "is required: the contact's email address", invalid_type_error: "must be a string" })
+      .trim()
+      .min(1, "must not be empty")
+      .max(254, "must be at most 254 characters"),
+    firstName: text(255),
+    lastName: text(255),
+    phone: text(255),
+    accountName: text(255),
+    tags: z.array(z.string().min(1, "must not be empty").max(255, "must be at most 255 characters"), { invalid_type_error: "must be a list of tag names" }).optional(),
+    fields: z
+      .array(strictObject({ id: serviceId("a custom field"), value: z.string({ invalid_type_error: "must be a string" }) }, "a custom field value"), {
+        invalid_type_error: "must be a list of {id, value}",
+      })
+      .optional(),
+    subscribe: listIds,
+    unsubscribe: listIds,
+  },
+  "a contact",
+);
+
+const inputSchema = strictObject({
+  contacts: z
+    .array(contactSchema, { required_error: "is required: the contacts to sync", invalid_type_error: "must be a list of contacts" })
+    .min(1, "must name at least one contact")
+    .superRefine((contacts, context) => {
+      const first = new Map<string, number>();
+      contacts.forEach((contact, index) => {
+        const key = contact.email.toLowerCase();
+        const earlier = first.get(key);
+        if (earlier === undefined) first.set(key, index);
+        else context.addIssue({ code: z.ZodIssueCode.custom, path: [index, "email"], message: `is also contact ${earlier}'s: each address may appear once` });
+      });
+    }),
+  triggers: z.array(z.unknown(), { invalid_type_error: "must be a list" }).default([]),
+});
+
+type ContactSyncInputs = z.output<typeof inputSchema>;
+type SyncContact = z.output<typeof contactSchema>;
+
+/** The outputs: the inputs and what the last sync did. */
+interface SyncState extends ContactSyncInputs {
+  created: number;
+  updated: number;
+  failed: number;
+  failures: ContactSyncFailure[];
+  /** Rows queued whose outcome could not be read: never sent again. */
+  unconfirmed: number;
+  /** Rows not sent yet, after a sync that stopped: the next up sends them. */
+  pending: number;
+  batchIds: string[];
+}
+
+const resourceType = "crm.ContactSync";
+const describe = (contacts: unknown) => (Array.isArray(contacts) ? `${resourceType} of ${contacts.length} contacts` : resourceType);
+const kind: ResourceKind<typeof inputSchema> = {
+  type: resourceType,
+  schema: inputSchema,
+  services: [crmService],
+  label: (inputs) => describe(inputs.contacts),
+  updatable: ["contacts", "triggers"],
+};
+
+/** The service's limit on contacts per bulk import. */
+const batchSize = 250;
+const firstPollMs = 250;
+const longestPollMs = 5_000;
+/** How long a batch may stay queued before the sync stops following it. */
+const batchTimeoutMs = 30 * 60_000;
+
+const advice = {
+  "422": "the account's contact limit would be exceeded, and the service wrote nothing of this batch: raise the account's contact limit, or sync fewer new contacts",
+  "403": "check that the API token's user has the pg_subscriber_add permission, which a bulk import needs",
+  unconfirmed: "the service's count of import batches shows this batch was not queued: run `pulumi up` again to send it",
+};
+
+export { configure } from "../dynamic";
+
+export async function check(_olds: Record<string, unknown>, news: Record<string, unknown>): Promise<pulumi.dynamic.CheckResult> {
+  return checkInputs(kind, news);
+}
+
+export async function diff(_id: string, olds: Record<string, unknown>, news: Record<string, unknown>): Promise<pulumi.dynamic.DiffResult> {
+  const changes = diffInputs(kind, olds, news);
+  // A sync that stopped part way is finished by the next up.
+  return (numberOf(olds.pending) ?? 0) > 0 ? { ...changes, changes: true } : changes;
+}
+
+export async function create(props: Record<string, unknown>): Promise<pulumi.dynamic.CreateResult> {
+  const inputs = inputSchema.parse(withoutProvider(props));
+  const id = randomUUID();
+  return { id, outs: await sync(id, inputs, freshState(inputs)) };
+}
+
+/** New contacts or triggers sync every contact again; the same ones only send the rows a stopped sync left. */
+export async function update(id: string, olds: Record<string, unknown>, news: Record<string, unknown>): Promise<pulumi.dynamic.UpdateResult> {
+  const inputs = inputSchema.parse(withoutProvider(news));
+  const same = sameValue(olds.contacts, inputs.contacts) && sameValue(olds.triggers, inputs.triggers);
+  return { outs: await sync(id, inputs, same ? (withoutProvider(olds) as unknown as SyncState) : freshState(inputs)) };
+}
+
+/** Refresh reads nothing: the contacts are the service's to change afterwards, and the sync's report is history. */
+export async function read(id: string, props: Record<string, unknown> = {}): Promise<pulumi.dynamic.ReadResult> {
+  const state = withoutProvider(props);
+  return { id, props: state, inputs: { contacts: state.contacts, triggers: state.triggers } };
+}
+
+/** A sync cannot be undone: deleting the resource deletes no contact. */
+async function forget(): Promise<void> {}
+export { forget as delete };
+
+function freshState(inputs: ContactSyncInputs): SyncState {
+  return { ...inputs, created: 0, updated: 0, failed: 0, failures: [], unconfirmed: 0, pending: inputs.contacts.length, batchIds: [] };
+}
+
+/**
+ * Sends the rows still pending, one batch at a time, following each batch until the
+ * service reports its rows. A failure once rows were queued stops the sync with its
+ * state recorded (PartlyDoneError), so that the next up sends only what is left.
+ */
+async function sync(id: string, inputs: ContactSyncInputs, state: SyncState): Promise<SyncState> {
+  const client = new CrmClient(describe(inputs.contacts));
+  const total = inputs.contacts.length;
+  const progress: SyncState = { ...state, ...inputs, failures: [...state.failures], batchIds: [...state.batchIds] };
+  if (progress.pending === 0) return progress;
+  const stopped = (error: unknown) => {
+    if (progress.pending === total || !(error instanceof Error)) return error;
+    const queued = total - progress.pending;
+    return new PartlyDoneError(
+      `${error.message} ${queued} of ${total} rows were queued before it stopped and are not sent again; run \`pulumi up\` again to send the other ${progress.pending}.`,
+      id,
+      { ...progress },
+    );
+  };
+  try {
+    // Rows whose contact id is above the newest one before the sync made a new contact.
+    const newestBefore = await newestContactId(client);
+    for (let start = total - progress.pending; start < total; start += batchSize) {
+      const rows = inputs.contacts.slice(start, start + batchSize);
+      const where = `rows ${start + 1}-${start + rows.length} of ${total}`;
+      const batchId = await queueBatch(client, rows);
+      progress.pending -= rows.length;
+      if (batchId === null) {
+        progress.unconfirmed += rows.length;
+        void pulumi.log.warn(`${client.resource}: ${where} were queued, but the service's answer, with the batch id, was lost: they are not sent again, and their outcome is unknown`);
+        continue;
+      }
+      progress.batchIds.push(batchId);
+      void pulumi.log.info(`${client.resource}: ${where} queued as batch ${batchId}`);
+      try {
+        tally(progress, rows, await followBatch(client, batchId), newestBefore);
+      } catch (error) {
+        progress.unconfirmed += rows.length;
+        throw error;
+      }
+    }
+  } catch (error) {
+    throw stopped(error);
+  }
+  if (progress.failed > 0) {
+    const examples = progress.failures.slice(0, 5).map((failure) => `${failure.email} (${failure.reason})`);
+    void pulumi.log.warn(
+      `${client.resource}: the service skipped ${progress.failed} of ${total} rows: ${examples.join(", ")}${progress.failed > examples.length ? ", ..." : ""}; see the failures output`,
+    );
+  }
+  return progress;
+}
+
+/** The id of the newest contact of the account; 0 when it has none. */
+async function newestContactId(client: CrmClient): Promise<number> {
+  const response = await client.call({ method: "GET", path: "/contacts", query: { "orders[id]": "DESC", limit: 1 } });
+  const [newest] = (response.body as { contacts?: Array<{ id: unknown }> }).contacts ?? [];
+  return numberOf(newest?.id) ?? 0;
+}
+
+/**
+ * Queues one batch; its id, or null when the service queued it but the answer was
+ * lost. The service cannot be asked for a batch without its id, but it counts the
+ * batches queued: a POST that may have reached it (a reset, a timeout, a 5xx) is sent
+ * again only when that count shows it was not queued, so no batch is queued twice.
+ */
+async function queueBatch(client: CrmClient, rows: SyncContact[]): Promise<string | null> {
+  const queuedBefore = await queuedBatchCount(client);
+  const response = await client.call(
+    { method: "POST", path: "/import/bulk_import", body: { contacts: rows.map(serviceRow) } },
+    {
+      advice,
+      recover: async () => {
+        const queuedNow = await queuedBatchCount(client).catch(() => undefined);
+        // Without both counts nothing tells: the batch is taken as queued rather than risk a second one.
+        const mayBeQueued = queuedBefore === undefined || queuedNow === undefined || queuedNow > queuedBefore;
+        return mayBeQueued ? { status: 202, body: {} } : undefined;
+      },
+    },
+  );
+  const batchId = (response.body as { batchId?: unknown }).batchId;
+  return typeof batchId === "string" && batchId !== "" ? batchId : null;
+}
+
+/** Batches the service holds, queued or recently done (GET /import/bulk_import); undefined when it does not say. */
+async function queuedBatchCount(client: CrmClient): Promise<number | undefined> {
+  const response = await client.call({ method: "GET", path: "/import/bulk_import" }, { accept: [404] });
+  const body = response.body as Record<string, unknown> | undefined;
+  if (response.status === 404 || !Array.isArray(body?.outstanding) || !Array.isArray(body?.recentlyCompleted)) return undefined;
+  return [...body.outstanding, ...body.recentlyCompleted].reduce((sum: number, day) => sum + (numberOf((day as { batches?: unknown }).batches) ?? 0), 0);
+}
+
+interface BatchReport {
+  /** Ids of the contacts written. */
+  success: string[];
+  /** The rows skipped, by their email address. */
+  failure: string[];
+}
+
+/** Polls GET /import/info until the batch is completed. */
+async function followBatch(client: CrmClient, batchId: string): Promise<BatchReport> {
+  const deadline = Date.now() + batchTimeoutMs;
+  for (let interval = firstPollMs; ; interval = Math.min(interval * 1.5, longestPollMs)) {
+    await sleep(interval);
+    const response = await client.call({ method: "GET", path: "/import/info", query: { batchId } });
+    const info = response.body as { status?: unknown; success?: unknown; failure?: unknown };
+    if (info.status === "completed") {
+      const strings = (list: unknown) => (Array.isArray(list) ? list.map(String) : []);
+      return { success: strings(info.success), failure: strings(info.failure) };
+    }
+    if (Date.now() > deadline) {
+      throw new Error(`${client.resource}: batch ${batchId} was still ${String(info.status)} after ${batchTimeoutMs / 60_000} minutes; its rows' outcome is unknown.`);
+    }
+  }
+}
+
+function tally(progress: SyncState, rows: SyncContact[], report: BatchReport, newestBefore: number): void {
+  for (const contactId of report.success) {
+    if ((numberOf(contactId) ?? 0) > newestBefore) progress.created += 1;
+    else progress.updated += 1;
+  }
+  const byEmail = new Map(rows.map((row) => [row.email.toLowerCase(), row.email]));
+  for (const skipped of report.failure) {
+    const email = byEmail.get(skipped.trim().toLowerCase()) ?? skipped;
+    progress.failures.push({ email, reason: skipReason(email) });
+  }
+  progress.failed += report.failure.length;
+  // Rows the report leaves out are neither written nor skipped as far as anyone can tell.
+  progress.unconfirmed += Math.max(0, rows.length - report.success.length - report.failure.length);
+}
+
+const plausibleEmail = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
+
+/** The service names the rows it skipped, not why: the likely reason. */
+function skipReason(email: string): string {
+  return plausibleEmail.test(email)
+    ? "the service could not write it: a field it refused, or a contact the API token cannot access"
+    : "not a valid email address";
+}
+
+/** A contact as the bulk import takes it: snake_case, custom fields as {id, value}, lists as {listid}. */
+function serviceRow(contact: SyncContact): Record<string, unknown> {
+  return {
+    email: contact.email,
+    first_name: contact.firstName,
+    last_name: contact.lastName,
+    phone: contact.phone,
+    customer_acct_name: contact.accountName,
+    tags: contact.tags,
+    fields: contact.fields?.map((field) => ({ id: Number(field.id), value: field.value })),
+    subscribe: contact.subscribe?.map((listid) => ({ listid })),
+    unsubscribe: contact.unsubscribe?.map((listid) => ({ listid })),
+  };
+}
+
+/**
+ * Upserts contacts through the service's bulk import when created, and again when
+ * its contacts or triggers change, reporting how each row went.
+ */
+export class ContactSync extends pulumi.dynamic.Resource {
+  /** The contacts synced, as declared. */
+  declare readonly contacts: pulumi.Output<ContactSyncContact[]>;
+  /** The values whose change syncs every contact again. */
+  declare readonly triggers: pulumi.Output<unknown[]>;
+  /** Rows of the last sync that made a new contact. */
+  declare readonly created: pulumi.Output<number>;
+  /** Rows of the last sync that updated the contact with that address. */
+  declare readonly updated: pulumi.Output<number>;
+  /** Rows the service skipped; each is in failures. */
+  declare readonly failed: pulumi.Output<number>;
+  /** The rows the service skipped: their email address and the likely reason. */
+  declare readonly failures: pulumi.Output<ContactSyncFailure[]>;
+  /** Rows queued whose outcome could not be read (the service's answer was lost); never sent again. */
+  declare readonly unconfirmed: pulumi.Output<number>;
+  /** Rows not sent yet because the sync stopped; the next `pulumi up` sends them. */
+  declare readonly pending: pulumi.Output<number>;
+  /** The service's ids of the import batches queued, in order. */
+  declare readonly batchIds: pulumi.Output<string[]>;
+
+  constructor(name: string, args: ContactSyncArgs, opts?: pulumi.CustomResourceOptions) {
+    const outputs = ["contacts", "triggers", "created", "updated", "failed", "failures", "unconfirmed", "pending", "batchIds"];
+    super(moduleProvider(module), name, resourceProps(args, outputs), opts, "crm", "ContactSync");
+  }
+}

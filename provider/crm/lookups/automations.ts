@@ -1,0 +1,94 @@
+// Automations: read-only on the service (GET /automations is their only operation),
+// so they are looked up, never managed.
+
+import { z } from "zod";
+import { strictObject } from "../../resource-kit";
+import { flagOf, idOf, numberOf, textOf, timestampOf } from "../normalize";
+import { exactlyOne, idOrName, LookupOptions, outputForm, startLookup } from "./kit";
+
+/** An automation of the account. */
+export interface Automation {
+  id: string;
+  name: string;
+  /** The service's status code; the service's specification does not give the codes' meanings. */
+  status: number;
+  /** Contacts that entered the automation. */
+  entered: number;
+  /** Contacts that exited it. */
+  exited: number;
+  hidden: boolean;
+  /** The id of the user who made it. */
+  userid: string | null;
+  /** When it was created and last changed, ISO 8601. */
+  cdate: string | null;
+  mdate: string | null;
+  /** Address of its screenshot. */
+  screenshot: string | null;
+}
+
+export interface GetAutomationsArgs {
+  /** Only automations whose name contains this text, regardless of case. */
+  nameContains?: string;
+  /** Only automations with this status code. */
+  status?: number;
+}
+
+export interface GetAutomationsResult {
+  automations: Automation[];
+}
+
+/** Names one automation: by its id, or by its exact name (which must then belong to one automation only). */
+export type GetAutomationArgs = { id: string } | { name: string };
+
+const statusCode = z.number({ invalid_type_error: "must be a number" }).int("must be a whole number").nonnegative("must not be negative");
+
+const listArgs = strictObject(
+  { nameContains: z.string({ invalid_type_error: "must be a string" }).min(1, "must not be empty").optional(), status: statusCode.optional() },
+  "the arguments of getAutomations",
+);
+
+// The service filters automations by nothing: every lookup walks the collection.
+const narrowAutomations = "the service cannot filter automations";
+
+function automationOf(automation: Record<string, unknown>): Automation {
+  return {
+    id: String(automation.id),
+    name: String(automation.name ?? ""),
+    status: numberOf(automation.status) ?? 0,
+    entered: numberOf(automation.entered) ?? 0,
+    exited: numberOf(automation.exited) ?? 0,
+    hidden: flagOf(automation.hidden),
+    userid: idOf(automation.userid),
+    cdate: timestampOf(automation.cdate),
+    mdate: timestampOf(automation.mdate),
+    screenshot: textOf(automation.screenshot),
+  };
+}
+
+/** Every automation of the account, optionally only those whose name contains a text or with a status. */
+export async function getAutomations(args: GetAutomationsArgs = {}, opts?: LookupOptions): Promise<GetAutomationsResult> {
+  const lookup = startLookup("getAutomations", listArgs, args, opts);
+  const { nameContains, status } = lookup.args;
+  const all = await lookup.client.walk<Record<string, unknown>>("/automations", "automations", {}, undefined, lookup.bound(narrowAutomations));
+  const automations = all
+    .map(automationOf)
+    .filter((automation) => nameContains === undefined || automation.name.toLowerCase().includes(nameContains.toLowerCase()))
+    .filter((automation) => status === undefined || automation.status === status);
+  return { automations };
+}
+
+/** The automation with this id, or with exactly this name; an error when none or several match. */
+export async function getAutomation(args: GetAutomationArgs, opts?: LookupOptions): Promise<Automation> {
+  const lookup = startLookup("getAutomation", idOrName("automation"), args, opts);
+  const key = lookup.args;
+  const matches = (automation: Record<string, unknown>) => (key.id !== undefined ? String(automation.id) === key.id : automation.name === key.name);
+  // By id, the walk ends at the match; by name, it reads every automation so that a second one of that name is seen.
+  const all = await lookup.client.walk<Record<string, unknown>>("/automations", "automations", {}, key.id !== undefined ? matches : undefined, lookup.bound(narrowAutomations));
+  return exactlyOne(lookup.client.resource, "automation", key, all.filter(matches).map(automationOf));
+}
+
+/** getAutomations taking Outputs: the result is an Output. */
+export const getAutomationsOutput = outputForm(getAutomations);
+
+/** getAutomation taking Outputs: the result is an Output. */
+export const getAutomationOutput = outputForm(getAutomation);

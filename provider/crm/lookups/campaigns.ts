@@ -1,0 +1,160 @@
+// Campaigns (broadcast emails to a list of contacts): read-only through the API, so
+// they are looked up, never managed.
+
+import { z } from "zod";
+import { oneOf, strictObject } from "../../resource-kit";
+import { flagOf, idOf, numberOf, timestampOf } from "../normalize";
+import { exactlyOne, idOrName, LookupOptions, notFound, outputForm, startLookup } from "./kit";
+
+/**
+ * Campaign status codes and what they mean. The service's specification leaves them
+ * open; these meanings are read from production clients of the real service.
+ */
+export const CampaignStatus = {
+  Draft: 0,
+  Scheduled: 1,
+  Sending: 2,
+  Paused: 3,
+  Stopped: 4,
+  Completed: 5,
+} as const;
+
+/** A campaign (broadcast email to a list of contacts), with its statistics. */
+export interface Campaign {
+  id: string;
+  name: string;
+  /** e.g. single, recurring, split, responder, reminder, activerss, text. */
+  type: string;
+  /** 0 draft, 1 scheduled, 2 sending, 3 paused, 4 stopped, 5 completed (see CampaignStatus). */
+  status: number;
+  /** The id of the user who made it. */
+  userid: string | null;
+  /** The id of the automation that sends it; null when none does. */
+  automation: string | null;
+  /** The id of its mailing address; null when unset. */
+  addressid: string | null;
+  public: boolean;
+  /** Created, last changed, (first) sent and last sent, ISO 8601; the send dates are null until it is sent. */
+  cdate: string | null;
+  mdate: string | null;
+  sdate: string | null;
+  ldate: string | null;
+  /** When it is scheduled to send; null when it is not scheduled. */
+  scheduleddate: string | null;
+  /** Emails sent, and contacts it was sent to. */
+  send_amt: number;
+  total_amt: number;
+  opens: number;
+  uniqueopens: number;
+  linkclicks: number;
+  uniquelinkclicks: number;
+  subscriberclicks: number;
+  forwards: number;
+  uniqueforwards: number;
+  hardbounces: number;
+  softbounces: number;
+  unsubscribes: number;
+  replies: number;
+  uniquereplies: number;
+}
+
+export interface GetCampaignsArgs {
+  /** Only campaigns whose name contains this text, regardless of case. */
+  nameContains?: string;
+  /** Only campaigns with this status code (see CampaignStatus). */
+  status?: number;
+  /** Only campaigns of this type, e.g. single. */
+  type?: string;
+  /** Order by send date (the service's orders[sdate]); without it the service's own order, which may change between calls. */
+  orderBySendDate?: "ASC" | "DESC";
+}
+
+export interface GetCampaignsResult {
+  campaigns: Campaign[];
+}
+
+/** Names one campaign: by its id, or by its exact name (which must then belong to one campaign only). */
+export type GetCampaignArgs = { id: string } | { name: string };
+
+const listArgs = strictObject(
+  {
+    nameContains: z.string({ invalid_type_error: "must be a string" }).min(1, "must not be empty").optional(),
+    status: z.number({ invalid_type_error: "must be a number" }).int("must be a whole number").min(0, "must not be negative").optional(),
+    type: z.string({ invalid_type_error: "must be a string" }).min(1, "must not be empty").optional(),
+    orderBySendDate: oneOf(["ASC", "DESC"]).optional(),
+  },
+  "the arguments of getCampaigns",
+);
+
+// The service filters campaigns only by automation (filters[seriesid]).
+const narrowCampaigns = "the service cannot filter campaigns by these arguments";
+
+/** An id the service writes as "0" when there is none. */
+const optionalIdOf = (value: unknown) => (idOf(value) === "0" ? null : idOf(value));
+const countOf = (value: unknown) => numberOf(value) ?? 0;
+
+function campaignOf(campaign: Record<string, unknown>): Campaign {
+  return {
+    id: String(campaign.id),
+    name: String(campaign.name ?? ""),
+    type: String(campaign.type ?? ""),
+    status: countOf(campaign.status),
+    userid: optionalIdOf(campaign.userid),
+    automation: optionalIdOf(campaign.automation),
+    addressid: optionalIdOf(campaign.addressid),
+    public: flagOf(campaign.public),
+    cdate: timestampOf(campaign.cdate),
+    mdate: timestampOf(campaign.mdate),
+    sdate: timestampOf(campaign.sdate),
+    ldate: timestampOf(campaign.ldate),
+    scheduleddate: timestampOf(campaign.scheduleddate),
+    send_amt: countOf(campaign.send_amt),
+    total_amt: countOf(campaign.total_amt),
+    opens: countOf(campaign.opens),
+    uniqueopens: countOf(campaign.uniqueopens),
+    linkclicks: countOf(campaign.linkclicks),
+    uniquelinkclicks: countOf(campaign.uniquelinkclicks),
+    subscriberclicks: countOf(campaign.subscriberclicks),
+    forwards: countOf(campaign.forwards),
+    uniqueforwards: countOf(campaign.uniqueforwards),
+    hardbounces: countOf(campaign.hardbounces),
+    softbounces: countOf(campaign.softbounces),
+    unsubscribes: countOf(campaign.unsubscribes),
+    replies: countOf(campaign.replies),
+    uniquereplies: countOf(campaign.uniquereplies),
+  };
+}
+
+/** Every campaign of the account, optionally filtered by name, status and type, and ordered by send date. */
+export async function getCampaigns(args: GetCampaignsArgs = {}, opts?: LookupOptions): Promise<GetCampaignsResult> {
+  const lookup = startLookup("getCampaigns", listArgs, args, opts);
+  const { nameContains, status, type, orderBySendDate } = lookup.args;
+  const query = { "orders[sdate]": orderBySendDate };
+  const all = await lookup.client.walk<Record<string, unknown>>("/campaigns", "campaigns", query, undefined, lookup.bound(narrowCampaigns));
+  const campaigns = all
+    .map(campaignOf)
+    .filter((campaign) => nameContains === undefined || campaign.name.toLowerCase().includes(nameContains.toLowerCase()))
+    .filter((campaign) => status === undefined || campaign.status === status)
+    .filter((campaign) => type === undefined || campaign.type === type);
+  return { campaigns };
+}
+
+/** The campaign with this id, or with exactly this name; an error when none or several match. */
+export async function getCampaign(args: GetCampaignArgs, opts?: LookupOptions): Promise<Campaign> {
+  const lookup = startLookup("getCampaign", idOrName("campaign"), args, opts);
+  const { client, args: key } = lookup;
+  if (key.id !== undefined) {
+    const response = await client.call({ method: "GET", path: `/campaigns/${key.id}` }, { accept: [404] });
+    if (response.status === 404) throw notFound(client.resource, "campaign", key);
+    return campaignOf((response.body as { campaign: Record<string, unknown> }).campaign);
+  }
+  // Every campaign is read, so that a second one of that name is seen.
+  const all = await client.walk<Record<string, unknown>>("/campaigns", "campaigns", {}, undefined, lookup.bound(narrowCampaigns));
+  return exactlyOne(client.resource, "campaign", key, all.filter((campaign) => campaign.name === key.name).map(campaignOf));
+}
+
+/** getCampaigns taking Outputs: the result is an Output. */
+export const getCampaignsOutput = outputForm(getCampaigns);
+
+/** getCampaign taking Outputs: the result is an Output. */
+export const getCampaignOutput = outputForm(getCampaign);

@@ -1,0 +1,105 @@
+// What every lookup (Pulumi "data source") shares. Dynamic providers have no
+// invokes, so lookups run in the Pulumi program's own process, in preview as in up,
+// with the settings and the transport the resources use: the limiter per account,
+// retries, typed errors, the API token never in a message.
+
+import * as pulumi from "@pulumi/pulumi";
+import { z } from "zod";
+import { fieldOf, serviceId, strictObject } from "../../resource-kit";
+import { ServiceError } from "../../transport/errors";
+import { CrmClient, WalkBound } from "../client";
+
+/** How a lookup runs. */
+export interface LookupOptions {
+  /**
+   * The most records a lookup reads from one collection; a larger one is refused
+   * with a message saying how to narrow the query. Default 10,000.
+   */
+  maxRecords?: number;
+}
+
+const defaultMaxRecords = 10_000;
+
+/** A lookup's arguments as its Output form takes them: each one may be an Output or a promise. */
+export type LookupInputs<Args> = Args extends unknown ? { [Key in keyof Args]: pulumi.Input<Args[Key]> } : never;
+
+/**
+ * The Output form of a lookup, as Pulumi packages pair `getX` with `getXOutput`: it
+ * waits for its arguments, and stays unknown in a preview while they are.
+ */
+export function outputForm<Args, Result>(lookup: (args: Args, opts?: LookupOptions) => Promise<Result>) {
+  return (args: LookupInputs<Args>, opts?: LookupOptions): pulumi.Output<Result> =>
+    pulumi.output(args).apply((resolved) => lookup(resolved as unknown as Args, opts));
+}
+
+/** One lookup call: its checked arguments, its client and the bound of its walks. */
+export interface Lookup<Args> {
+  args: Args;
+  client: CrmClient;
+  /** The walk bound of this call, with how to narrow its query. */
+  bound(narrow: string): WalkBound;
+  maxRecords: number;
+}
+
+const optionsSchema = strictObject(
+  { maxRecords: z.number({ invalid_type_error: "must be a number" }).int("must be a whole number").positive("must be at least 1").optional() },
+  "the lookup options",
+);
+
+/**
+ * Checks a lookup's arguments and options, naming each problem, before any request;
+ * then binds a client to the configured account.
+ */
+export function startLookup<Schema extends z.ZodTypeAny>(name: string, schema: Schema, args: unknown, opts: unknown): Lookup<z.output<Schema>> {
+  const label = `crm.${name}`;
+  const parsedArgs = schema.safeParse(args ?? {});
+  if (!parsedArgs.success) throw invalidArgument(label, parsedArgs.error);
+  const parsedOptions = optionsSchema.safeParse(opts ?? {});
+  if (!parsedOptions.success) throw invalidArgument(`${label} options`, parsedOptions.error);
+  const maxRecords = parsedOptions.data.maxRecords ?? defaultMaxRecords;
+  return {
+    args: parsedArgs.data,
+    client: new CrmClient(label),
+    bound: (narrow) => ({ maxRecords, narrow: `${narrow}, or raise maxRecords in the lookup's options` }),
+    maxRecords,
+  };
+}
+
+function invalidArgument(label: string, error: z.ZodError): ServiceError {
+  // A rule across arguments has no path: its message is a whole sentence.
+  const wholeSentence = (issue: z.ZodIssue) => issue.path.length === 0 && issue.code !== z.ZodIssueCode.unrecognized_keys;
+  const problems = error.issues.map((issue) => (wholeSentence(issue) ? issue.message : `${fieldOf(issue)} ${issue.message}`));
+  return new ServiceError(`${label}: ${problems.join("; ")}.`, { code: "invalid_argument", field: fieldOf(error.issues[0]) });
+}
+
+/** `{ id }` or `{ name }`: the two ways a single lookup names what it wants. */
+export function idOrName(what: string) {
+  return strictObject(
+    {
+      id: serviceId(`the ${what}`).optional(),
+      name: z.string({ invalid_type_error: "must be a string" }).min(1, "must not be empty").optional(),
+    },
+    `the arguments of a ${what} lookup`,
+  ).refine((args) => (args.id === undefined) !== (args.name === undefined), `give either the id or the name of the ${what}, not both`);
+}
+
+/** How a single lookup names what it wants, in messages: `the id 12`, `the name "Spring sale"`. */
+function describeKey(key: Record<string, string | undefined>): string {
+  const [field, value] = Object.entries(key).find(([, given]) => given !== undefined) ?? ["key", ""];
+  return field === "id" ? `the id ${value}` : `the ${field} ${JSON.stringify(value)}`;
+}
+
+/** The error of a lookup that found nothing: `crm.getCampaign: no campaign has the id 12.` */
+export function notFound(label: string, what: string, key: Record<string, string | undefined>): ServiceError {
+  return new ServiceError(`${label}: no ${what} has ${describeKey(key)}.`, { code: "not_found" });
+}
+
+/** The one object found, or an error saying that none, or several, have that key. */
+export function exactlyOne<Found extends { id: string }>(label: string, what: string, key: Record<string, string | undefined>, found: Found[]): Found {
+  if (found.length === 1) return found[0];
+  if (found.length === 0) throw notFound(label, what, key);
+  const ids = found.map((item) => item.id).join(", ");
+  throw new ServiceError(`${label}: ${found.length} ${what}s have ${describeKey(key)} (ids ${ids}); look the ${what} up by its id instead.`, {
+    code: "ambiguous",
+  });
+}

@@ -1,0 +1,306 @@
+// The crm lookups (data sources) against the emulator: every argument, walks over
+// more than one page counted in requests, not found, ambiguous, and arguments refused
+// before any request. Their Output forms run in a program: test/lifecycle/lookups.test.ts.
+
+import assert from "node:assert/strict";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { generateFixtures } from "../../emulator/src/crm/fixtures";
+import { crm } from "../../provider";
+import { useStackConfig } from "../../provider/settings";
+import { ServiceError } from "../../provider/transport/errors";
+import { configOf, emulatorCall, emulatorForProvider, emulatorStats, requestCount, RunningEmulator } from "../support/emulator";
+
+const SUBSCRIPTIONS = "6449c3f3-b68d-46d1-850b-c8aea998ce1b";
+const TICKETS = "0b7e2a55-3c1d-4f8e-9a6b-2d4c8e1f7a90";
+
+/** 200 automations (two pages exactly), two of them named "Welcome series"; the generated campaigns plus a second "Campaign 007". */
+function fixtures() {
+  const automations = Array.from({ length: 200 }, (_, index) => {
+    const id = index + 1;
+    const name = id === 50 || id === 150 ? "Welcome series" : `Automation ${String(id).padStart(3, "0")}`;
+    return { id: String(id), name, status: id % 4 === 0 ? "2" : "1", entered: String(id), exited: "0", hidden: "0", cdate: "2024-01-08T10:00:00-05:00" };
+  });
+  const { campaigns } = generateFixtures();
+  return { automations, campaigns: [...campaigns, { ...campaigns[6], id: "261" }] };
+}
+
+describe("crm lookups", () => {
+  let emulator: RunningEmulator;
+  let fixtureDir: string;
+  const useEmulator = (token = emulator.apiToken) =>
+    useStackConfig(configOf({ "crm:apiUrl": emulator.crmUrl, "crm:apiToken": token, "crm:requestsPerSecond": "0" }));
+
+  before(async () => {
+    fixtureDir = mkdtempSync(join(tmpdir(), "lookups-"));
+    writeFileSync(join(fixtureDir, "fixtures.json"), JSON.stringify(fixtures()));
+    emulator = await emulatorForProvider({ fixtures: join(fixtureDir, "fixtures.json") });
+  });
+  after(async () => {
+    await emulator.close();
+    rmSync(fixtureDir, { recursive: true, force: true });
+  });
+  beforeEach(() => useEmulator());
+
+  /** What `run` resolved to, and the requests it made to each route. */
+  async function counted<T>(run: () => Promise<T>): Promise<{ result: T; requests: Record<string, number> }> {
+    const before = (await emulatorStats(emulator)).byRoute;
+    const result = await run();
+    const after = (await emulatorStats(emulator)).byRoute;
+    const requests = Object.fromEntries(
+      Object.entries(after)
+        .map(([route, count]) => [route, count - (before[route] ?? 0)] as const)
+        .filter(([, count]) => count > 0),
+    );
+    return { result, requests };
+  }
+
+  /** Asserts the lookup fails with this code and message, without a request when `requestless`. */
+  async function refused(run: () => Promise<unknown>, code: string, message: RegExp, requestless = false): Promise<void> {
+    const before = await requestCount(emulator);
+    await assert.rejects(run(), (error: Error) => {
+      assert.ok(error instanceof ServiceError, String(error));
+      assert.equal(error.code, code, error.message);
+      assert.match(error.message, message);
+      return true;
+    });
+    if (requestless) assert.equal(await requestCount(emulator), before, "a request was made");
+  }
+
+  describe("getAutomations and getAutomation", () => {
+    it("walks every automation at 100 a page: 200 in 2 requests, the total saving a third", async () => {
+      const { result, requests } = await counted(() => crm.getAutomations());
+      assert.equal(result.automations.length, 200);
+      assert.deepEqual(requests, { "GET /api/3/automations": 2 });
+      assert.deepEqual(result.automations[0], {
+        id: "1",
+        name: "Automation 001",
+        status: 1,
+        entered: 1,
+        exited: 0,
+        hidden: false,
+        userid: null,
+        cdate: "2024-01-08T15:00:00.000Z",
+        mdate: null,
+        screenshot: null,
+      });
+    });
+
+    it("filters by a part of the name regardless of case, by status, and by both", async () => {
+      const names = async (args: crm.GetAutomationsArgs) => (await crm.getAutomations(args)).automations.map((a) => a.id);
+      assert.deepEqual(await names({ nameContains: "WELCOME series" }), ["50", "150"]);
+      assert.equal((await names({ status: 2 })).length, 50);
+      assert.deepEqual(await names({ nameContains: "welcome", status: 2 }), []);
+      assert.deepEqual(await names({ nameContains: "Automation 01", status: 2 }), ["12", "16"]);
+    });
+
+    it("finds one by id, the walk ending at it, or by exact name", async () => {
+      const byId = await counted(() => crm.getAutomation({ id: "7" }));
+      assert.equal(byId.result.name, "Automation 007");
+      assert.deepEqual(byId.requests, { "GET /api/3/automations": 1 });
+      assert.equal((await crm.getAutomation({ name: "Automation 120" })).id, "120");
+    });
+
+    it("says what was not found, and that a name shared by several is ambiguous", async () => {
+      await refused(() => crm.getAutomation({ name: "Welcome series" }), "ambiguous", /^crm\.getAutomation: 2 automations have the name "Welcome series" \(ids 50, 150\); look the automation up by its id instead\.$/);
+      await refused(() => crm.getAutomation({ name: "welcome series" }), "not_found", /^crm\.getAutomation: no automation has the name "welcome series"\.$/);
+      await refused(() => crm.getAutomation({ id: "999" }), "not_found", /no automation has the id 999/);
+    });
+  });
+
+  describe("getCampaigns and getCampaign", () => {
+    it("walks all 261 campaigns in 3 requests, numbers as numbers, flags as booleans, dates in ISO 8601", async () => {
+      const { result, requests } = await counted(() => crm.getCampaigns());
+      assert.equal(result.campaigns.length, 261);
+      assert.deepEqual(requests, { "GET /api/3/campaigns": 3 });
+      const first = result.campaigns[0];
+      assert.deepEqual([first.id, first.name, first.type, first.status, first.public, first.automation], ["1", "Campaign 001", "single", crm.CampaignStatus.Completed, true, null]);
+      assert.equal(typeof first.send_amt, "number");
+      assert.match(first.sdate!, /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.000Z$/);
+      const draft = result.campaigns.find((campaign) => campaign.status === crm.CampaignStatus.Draft)!;
+      assert.deepEqual([draft.sdate, draft.ldate], [null, null]);
+    });
+
+    it("filters by name, status and type, and orders by send date through orders[sdate]", async () => {
+      const ids = async (args: crm.GetCampaignsArgs) => (await crm.getCampaigns(args)).campaigns.map((c) => c.id);
+      assert.deepEqual(await ids({ nameContains: "CAMPAIGN 00" }), ["1", "2", "3", "4", "5", "6", "7", "8", "9", "261"]);
+      assert.deepEqual(await ids({ status: crm.CampaignStatus.Draft, nameContains: "campaign 0" }), ["10", "20", "30", "40", "50", "60", "70", "80", "90"]);
+      assert.ok((await crm.getCampaigns({ type: "split" })).campaigns.every((c) => c.type === "split"));
+      assert.deepEqual(await ids({ type: "split", status: crm.CampaignStatus.Completed, nameContains: "Campaign 00" }), ["3"]);
+      const sent = (await crm.getCampaigns({ orderBySendDate: "DESC", status: crm.CampaignStatus.Completed })).campaigns.map((c) => c.sdate!);
+      assert.deepEqual(sent, [...sent].sort().reverse());
+      const ascending = (await crm.getCampaigns({ orderBySendDate: "ASC" })).campaigns;
+      assert.equal(ascending[0].sdate, null, "unsent campaigns first, as the service orders missing dates");
+    });
+
+    it("finds one by id in one request, or by exact name; a shared name is ambiguous", async () => {
+      const byId = await counted(() => crm.getCampaign({ id: "8" }));
+      assert.deepEqual([byId.result.id, byId.result.name], ["8", "Campaign 008"]);
+      assert.deepEqual(byId.requests, { "GET /api/3/campaigns/:id": 1 });
+      assert.equal((await crm.getCampaign({ name: "Campaign 250" })).id, "250");
+      await refused(() => crm.getCampaign({ name: "Campaign 007" }), "ambiguous", /2 campaigns have the name "Campaign 007" \(ids 7, 261\)/);
+      await refused(() => crm.getCampaign({ id: "9999" }), "not_found", /^crm\.getCampaign: no campaign has the id 9999\.$/);
+      await refused(() => crm.getCampaign({ name: "Spring sale" }), "not_found", /no campaign has the name "Spring sale"/);
+    });
+
+    it("stops a walk past maxRecords after its first page, saying how to go on", async () => {
+      const { requests } = await counted(() =>
+        refused(() => crm.getCampaigns({}, { maxRecords: 100 }), "too_many_records", /^crm\.getCampaigns: 261 records match, more than the 100 a lookup reads; .*raise maxRecords in the lookup's options\.$/),
+      );
+      assert.deepEqual(requests, { "GET /api/3/campaigns": 1 });
+      assert.equal((await crm.getCampaigns({}, { maxRecords: 261 })).campaigns.length, 261);
+    });
+  });
+
+  describe("arguments", () => {
+    it("are refused before any request, each problem named", async () => {
+      const bad = (value: unknown) => value as never;
+      await refused(() => crm.getCampaign(bad({})), "invalid_argument", /^crm\.getCampaign: give either the id or the name of the campaign, not both\.$/, true);
+      await refused(() => crm.getContact(bad({ name: "Ada" })), "invalid_argument", /name is not a field of the arguments of a contact lookup; the fields are: email, id; give either the email or the id/, true);
+      await refused(() => crm.getCampaign(bad({ id: "7", name: "Campaign 007" })), "invalid_argument", /not both/, true);
+      await refused(() => crm.getCampaign(bad({ id: "seven" })), "invalid_argument", /^crm\.getCampaign: id must be the id of the campaign: digits/, true);
+      await refused(() => crm.getAutomations(bad({ nameContain: "x" })), "invalid_argument", /nameContain is not a field of the arguments of getAutomations; the fields are: nameContains, status/, true);
+      await refused(() => crm.getCampaigns(bad({ orderBySendDate: "NEWEST" })), "invalid_argument", /orderBySendDate must be one of ASC, DESC/, true);
+      await refused(() => crm.getAutomations({}, { maxRecords: 0 }), "invalid_argument", /^crm\.getAutomations options: maxRecords must be at least 1\.$/, true);
+    });
+
+    it("never carry the API token into a message", async () => {
+      useEmulator("wrong-key-5e3a");
+      await assert.rejects(crm.getAutomations(), (error: Error) => {
+        assert.match(error.message, /^crm\.getAutomations: the service answered 403.*the service refused the key in crm:apiToken/);
+        assert.doesNotMatch(error.message, /wrong-key-5e3a/);
+        return true;
+      });
+    });
+  });
+
+  describe("getAccounts and getAccount", () => {
+    let acmeId: string;
+    before(async () => {
+      for (let index = 1; index <= 120; index++) {
+        await emulatorCall(emulator, "POST", "/api/3/accounts", { account: { name: `Lookup Co ${String(index).padStart(3, "0")}` } });
+      }
+      acmeId = (await emulatorCall(emulator, "POST", "/api/3/accounts", { account: { name: "Acme Lookup Inc", accountUrl: "https://acme.example" } })).body.account.id;
+      const contact = (await emulatorCall(emulator, "POST", "/api/3/contacts", { contact: { email: "ada@acme.example" } })).body.contact.id;
+      await emulatorCall(emulator, "POST", "/api/3/accountContacts", { accountContact: { account: Number(acmeId), contact: Number(contact) } });
+    });
+
+    it("walks the accounts a search matches, 120 in 2 requests, with their counters", async () => {
+      const { result, requests } = await counted(() => crm.getAccounts({ search: "Lookup Co" }));
+      assert.equal(result.accounts.length, 120);
+      assert.deepEqual(requests, { "GET /api/3/accounts": 2 });
+      assert.deepEqual({ ...result.accounts[0], id: "", createdTimestamp: "", updatedTimestamp: "" }, {
+        id: "",
+        name: "Lookup Co 001",
+        accountUrl: null,
+        createdTimestamp: "",
+        updatedTimestamp: "",
+        contactCount: 0,
+        dealCount: 0,
+      });
+      assert.ok((await crm.getAccounts()).accounts.length >= 121);
+    });
+
+    it("finds one by name regardless of case, or by id, with its contact count", async () => {
+      const byName = await crm.getAccount({ name: "ACME lookup inc" });
+      assert.deepEqual([byName.id, byName.name, byName.accountUrl, byName.contactCount, byName.dealCount], [acmeId, "Acme Lookup Inc", "https://acme.example", 1, 0]);
+      assert.match(byName.createdTimestamp!, /Z$/);
+      assert.deepEqual(await crm.getAccount({ id: acmeId }), byName);
+      await refused(() => crm.getAccount({ name: "Lookup Co" }), "not_found", /no account has the name "Lookup Co"/);
+      await refused(() => crm.getAccount({ id: "99999" }), "not_found", /no account has the id 99999/);
+    });
+  });
+
+  describe("getContact", () => {
+    it("finds a contact by email regardless of case, or by id", async () => {
+      const created = (await emulatorCall(emulator, "POST", "/api/3/contacts", { contact: { email: "Grace@Example.com", firstName: "Grace" } })).body.contact;
+      const byEmail = await crm.getContact({ email: "grace@EXAMPLE.com" });
+      assert.deepEqual([byEmail.id, byEmail.email, byEmail.firstName, byEmail.lastName, byEmail.phone], [created.id, "Grace@Example.com", "Grace", null, null]);
+      assert.deepEqual(await crm.getContact({ id: created.id }), byEmail);
+      await refused(() => crm.getContact({ email: "nobody@example.com" }), "not_found", /^crm\.getContact: no contact has the email "nobody@example\.com"\.$/);
+      await refused(() => crm.getContact({ id: "424242" }), "not_found", /no contact has the id 424242/);
+    });
+  });
+
+  describe("getCustomObjectSchemas and getCustomObjectRecords", () => {
+    const externalIds = async (args: Omit<crm.GetCustomObjectRecordsArgs, "schemaId">) =>
+      (await crm.getCustomObjectRecords({ schemaId: SUBSCRIPTIONS, ...args })).records.map((record) => record.externalId);
+
+    it("lists the schemas, typed", async () => {
+      const { schemas } = await crm.getCustomObjectSchemas();
+      assert.deepEqual(schemas.map((schema) => schema.slug), ["subscription", "support-ticket"]);
+      const subscription = schemas[0];
+      assert.deepEqual(subscription.fields[0], { id: "plan", labels: { singular: "Plan", plural: "Plans" }, type: "dropdown", required: true, scale: null });
+      assert.deepEqual(subscription.relationships.map((r) => [r.id, r.namespace, r.hasMany]), [
+        ["primary-contact", "contacts", false],
+        ["account", "accounts", false],
+      ]);
+      assert.equal(subscription.createdTimestamp, "2024-03-01T12:00:00.000Z");
+    });
+
+    it("filters on fields with every operator, eq when none is given", async () => {
+      const cases: Array<[crm.CustomObjectFilter, string[]]> = [
+        [{ field: "plan", value: "Pro" }, ["sub-2", "sub-4"]],
+        [{ field: "plan", op: "eq", value: "Basic" }, ["sub-1"]],
+        [{ field: "seats", op: "lt", value: 25 }, ["sub-1"]],
+        [{ field: "seats", op: "lte", value: 25 }, ["sub-1", "sub-2"]],
+        [{ field: "seats", op: "gt", value: 25 }, ["sub-3"]],
+        [{ field: "seats", op: "gte", value: 25 }, ["sub-2", "sub-3"]],
+        [{ field: "notes", op: "contains", value: "up*candidate" }, ["sub-2"]],
+        [{ field: "plan", op: "in", value: ["Basic", "Enterprise"] }, ["sub-1", "sub-3"]],
+        [{ field: "seats", op: "blank" }, ["sub-4"]],
+        [{ field: "seats", op: "not_blank" }, ["sub-1", "sub-2", "sub-3"]],
+      ];
+      for (const [filter, expected] of cases) assert.deepEqual(await externalIds({ filters: [filter] }), expected, JSON.stringify(filter));
+    });
+
+    it("filters on root properties and relationships, AND-ing filters, and orders by fields and properties", async () => {
+      assert.deepEqual(await externalIds({ filters: [{ property: "externalId", value: "sub-3" }] }), ["sub-3"]);
+      assert.deepEqual(await externalIds({ filters: [{ property: "createdTimestamp", op: "gte", value: "2024-03-04" }] }), ["sub-3", "sub-4"]);
+      assert.deepEqual(await externalIds({ filters: [{ relationship: "primary-contact", value: 11 }, { field: "plan", value: "Pro" }] }), ["sub-4"]);
+      assert.deepEqual(await externalIds({ orders: [{ field: "seats", direction: "DESC" }] }), ["sub-3", "sub-2", "sub-1", "sub-4"]);
+      assert.deepEqual(await externalIds({ orders: [{ property: "createdTimestamp", direction: "DESC" }], limit: 2 }), ["sub-4", "sub-3"]);
+      const [record] = (await crm.getCustomObjectRecords({ schemaId: SUBSCRIPTIONS, filters: [{ property: "externalId", value: "sub-2" }] })).records;
+      assert.deepEqual(record.fields, { plan: "Pro", seats: 25, "renewal-date": "2025-03-01", notes: "Upsell candidate" });
+      assert.deepEqual(record.relationships, { "primary-contact": ["12"] });
+    });
+
+    it("walks 151 records in 2 requests; a limit ends the walk early", async () => {
+      for (let index = 0; index < 150; index++) {
+        await emulatorCall(emulator, "POST", `/api/3/customObjects/records/${TICKETS}`, {
+          record: { externalId: `ticket-${index + 2}`, fields: [{ id: "subject", value: `Subject ${index}` }, { id: "priority", value: index % 5 }] },
+        });
+      }
+      const all = await counted(() => crm.getCustomObjectRecords({ schemaId: TICKETS }));
+      assert.equal(all.result.records.length, 151);
+      assert.deepEqual(all.requests, { "GET /api/3/customObjects/records/:schemaId": 2 });
+      const limited = await counted(() => crm.getCustomObjectRecords({ schemaId: TICKETS, filters: [{ field: "priority", op: "gte", value: 3 }], limit: 5 }));
+      assert.equal(limited.result.records.length, 5);
+      assert.ok(limited.result.records.every((record) => Number(record.fields.priority) >= 3));
+      assert.deepEqual(limited.requests, { "GET /api/3/customObjects/records/:schemaId": 1 });
+      await refused(() => crm.getCustomObjectRecords({ schemaId: TICKETS }, { maxRecords: 150 }), "too_many_records", /151 records match, .*add filters or a limit/);
+    });
+
+    it("refuses an unknown operator or a malformed filter or order before any request", async () => {
+      const bad = (filters: unknown, orders?: unknown) => crm.getCustomObjectRecords({ schemaId: SUBSCRIPTIONS, filters: filters as never, orders: orders as never });
+      await refused(() => bad([{ field: "seats", op: "near", value: 3 }]), "invalid_argument", /filters\.0\.op must be one of eq, lt, lte, gt, gte, contains, in, blank, not_blank/, true);
+      await refused(() => bad([{ field: "seats", relationship: "account", value: 3 }]), "invalid_argument", /filters\.0\.property exactly one of property, field or relationship/, true);
+      await refused(() => bad([{ value: 3 }]), "invalid_argument", /exactly one of property, field or relationship/, true);
+      await refused(() => bad([{ field: "seats", op: "gt" }]), "invalid_argument", /filters\.0\.value must be one string or number for gt/, true);
+      await refused(() => bad([{ field: "seats", op: "blank", value: "" }]), "invalid_argument", /filters\.0\.value must not be given for blank/, true);
+      await refused(() => bad([{ field: "plan", op: "in", value: [] }]), "invalid_argument", /must be a list of at least one value for in/, true);
+      await refused(() => bad([{ field: "plan", op: "in", value: ["Pro,Basic"] }]), "invalid_argument", /must not hold commas for in/, true);
+      await refused(() => bad([{ field: "seats]", value: 3 }]), "invalid_argument", /filters\.0\.field must not contain \[ or \]/, true);
+      await refused(() => bad([{ field: "seats", value: 3, operator: "gt" }]), "invalid_argument", /operator is not a field of a filter/, true);
+      await refused(() => bad([], [{ field: "seats" }]), "invalid_argument", /orders\.0\.direction is required: one of ASC, DESC/, true);
+      await refused(() => bad([], [{ direction: "ASC" }]), "invalid_argument", /orders\.0\.property exactly one of property or field/, true);
+      await refused(() => crm.getCustomObjectRecords({ schemaId: SUBSCRIPTIONS, limit: 0 }), "invalid_argument", /limit must be at least 1/, true);
+      await refused(() => crm.getCustomObjectRecords({ schemaId: SUBSCRIPTIONS, limit: 20_000 }), "invalid_argument", /limit must be at most maxRecords \(10000\)/, true);
+    });
+
+    it("says which schema does not exist", async () => {
+      await refused(() => crm.getCustomObjectRecords({ schemaId: "no-such-schema" }), "not_found", /^crm\.getCustomObjectRecords: no custom object schema has the id no-such-schema\.$/);
+    });
+  });
+});
