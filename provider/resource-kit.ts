@@ -64,7 +64,8 @@ export function labelBy(type: string, field: string): (inputs: Record<string, un
  */
 export function labelByIds(type: string, fields: readonly string[], describe: (ids: string[]) => string): (inputs: Record<string, unknown>) => string {
   return (inputs) => {
-    const ids = fields.map((field) => String(inputs[field]));
+    // Only a string or number can be an id; String() of any other input may throw (an own `toString` member).
+    const ids = fields.map((field) => inputs[field]).map((id) => (typeof id === "string" || typeof id === "number" ? String(id) : ""));
     return ids.every((id) => /^[1-9]\d*$/.test(id)) ? `${type} ${describe(ids)}` : type;
   };
 }
@@ -88,17 +89,34 @@ export function checkInputs<Schema extends z.AnyZodObject>(
   if (parsed.success && kind.refine && !containsUnknown(given)) {
     const failures: pulumi.dynamic.CheckFailure[] = [];
     const refined = kind.refine(parsed.data, (field, rule) => failures.push({ property: field, reason: `${resource}: ${field} ${rule}` }));
-    return failures.length ? { failures } : { inputs: { ...refined, [providerKey]: news[providerKey] } };
+    return failures.length ? { failures } : { inputs: { ...storable(refined), [providerKey]: news[providerKey] } };
   }
-  if (parsed.success) return { inputs: { ...parsed.data, [providerKey]: news[providerKey] } };
+  if (parsed.success) return { inputs: { ...storable(parsed.data), [providerKey]: news[providerKey] } };
+  // One failure per unknown field: a failure's property is one property path.
   const failures = parsed.error.issues
     .filter((issue) => !touchesUnknown(given, issue))
+    .flatMap((issue): z.ZodIssue[] => (issue.code === z.ZodIssueCode.unrecognized_keys ? issue.keys.map((key) => ({ ...issue, keys: [key] })) : [issue]))
     .map((issue) => {
       const field = fieldOf(issue);
       return { property: field, reason: `${resource}: ${field} ${issue.message}` };
     });
   if (failures.length) return { failures };
   return { inputs: { ...normalizeKnownFields(kind.schema, given), [providerKey]: news[providerKey] } };
+}
+
+/**
+ * The normalized inputs without their undefined members, at any depth (an optional text
+ * given as "" normalizes to undefined): the provider host's protobuf Struct refuses them,
+ * and the whole check would fail with "Unexpected struct type".
+ */
+function storable<T>(value: T): T {
+  if (Array.isArray(value)) return value.map(storable) as T;
+  if (typeof value !== "object" || value === null) return value;
+  return Object.fromEntries(
+    Object.entries(value)
+      .filter(([, member]) => member !== undefined)
+      .map(([key, member]) => [key, storable(member)]),
+  ) as T;
 }
 
 /**
@@ -163,6 +181,13 @@ export const serviceId = (what: string) =>
     return z.NEVER;
   });
 
+/**
+ * `adoptId`, which every resource takes: the id of an existing object to take over at
+ * creation instead of making one. Read only at creation, like adoptExisting: never a
+ * change, never drift, not an output.
+ */
+export const adoptIdInput = serviceId("an existing object to take over").optional();
+
 /** Text that must be given: `what` says what it is in the message for a missing value. */
 export const requiredText = (what: string, max: number) =>
   z
@@ -216,6 +241,11 @@ export function sameValue(a: unknown, b: unknown): boolean {
   return true;
 }
 
+/** The fields whose wanted value differs from the one held; an undefined wanted value is not managed, null is "not set". */
+export function differingFields(wanted: Record<string, unknown>, held: Record<string, unknown>): string[] {
+  return Object.keys(wanted).filter((field) => wanted[field] !== undefined && !sameValue(wanted[field], held[field]));
+}
+
 /** An object without its undefined members: unset optional members are left out of requests. */
 export function withoutUndefined<T extends Record<string, unknown>>(object: T): Partial<T> {
   return Object.fromEntries(Object.entries(object).filter(([, value]) => value !== undefined)) as Partial<T>;
@@ -259,6 +289,18 @@ export function claimNaturalKey(type: string, naturalKey: string): boolean {
 /** A create that failed made nothing its own: the key is free again. */
 export function releaseNaturalKey(type: string, naturalKey: string): void {
   claimedKeys.get(type)?.delete(naturalKey.toLowerCase());
+}
+
+/**
+ * An adoptId that names no object of the kind, or (`found`, e.g. `a note on a contact`)
+ * an object of another kind.
+ */
+export function notAdoptable(resource: string, type: string, id: string, found?: string): ServiceError {
+  const named = found ? `${found}, not a ${type}` : `no ${type} of this CRM account`;
+  return new ServiceError(
+    `${resource}: adoptId ${id} names ${named}; give the id of an existing one (\`pulumi-crm export\` lists them), or remove adoptId to create a new one.`,
+    { status: 404, field: "adoptId" },
+  );
 }
 
 /** Every adoption is said out loud, with the id taken over. */
@@ -314,7 +356,7 @@ export class PartlyDoneError extends ServiceError {
  * ignored. Throws, naming each field whose value differs from the one sent.
  */
 export function confirmWrite(resource: string, id: string, sent: Record<string, unknown>, got: Record<string, unknown>): void {
-  const ignored = Object.keys(sent).filter((field) => sent[field] !== undefined && !sameValue(sent[field], got[field]));
+  const ignored = differingFields(sent, got);
   if (!ignored.length) return;
   const fields = ignored.map((field) => `${field} (sent ${JSON.stringify(sent[field])}, service has ${JSON.stringify(got[field] ?? null)})`);
   throw new UnconfirmedWriteError(

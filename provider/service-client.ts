@@ -6,13 +6,17 @@ import { CallOptions, HttpRequest, HttpResponse, Transport } from "./transport/t
 
 export class ServiceClient {
   private readonly transport: Transport;
+  /** The account called, without its credential: what work shared across resources (limits, coalesced reads) is keyed by. */
+  readonly accountKey: string;
 
   constructor(
     private readonly spec: ServiceSettingsSpec,
     /** e.g. `crm.Account "Acme"`. */
     readonly resource: string,
   ) {
-    this.transport = new Transport(endpointFor(spec, resource));
+    const endpoint = endpointFor(spec, resource);
+    this.accountKey = endpoint.accountKey;
+    this.transport = new Transport(endpoint);
   }
 
   call(request: HttpRequest, options: Omit<CallOptions, "resource"> = {}): Promise<HttpResponse> {

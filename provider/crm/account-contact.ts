@@ -5,7 +5,7 @@
 import * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
 import { moduleProvider } from "../dynamic";
-import { labelByIds, optionalText, resourceProps, serviceId, strictObject, withoutUndefined } from "../resource-kit";
+import { adoptIdInput, labelByIds, optionalText, resourceProps, serviceId, strictObject, withoutUndefined } from "../resource-kit";
 import { crmService } from "../settings";
 import { ServiceError } from "../transport/errors";
 import { CrmClient } from "./client";
@@ -22,12 +22,19 @@ export interface AccountContactArgs {
   contactId: pulumi.Input<string>;
   /** The contact's job title at the account, at most 255 characters. Unset by default; removing it clears it. Changed in place. */
   jobTitle?: pulumi.Input<string>;
+  /**
+   * The id of an existing association to take over instead of creating one, as
+   * `pulumi-crm export` writes it: its account, contact and job title are set to the
+   * declared ones where they differ. Read only at creation; removing it later changes nothing.
+   */
+  adoptId?: pulumi.Input<string>;
 }
 
 const inputSchema = strictObject({
   accountId: serviceId("the account, such as a crm.Account's id"),
   contactId: serviceId("the contact"),
   jobTitle: optionalText(255),
+  adoptId: adoptIdInput,
 });
 
 type AssociationInputs = z.output<typeof inputSchema>;
@@ -67,6 +74,7 @@ const kind: CrmObjectKind<typeof inputSchema, AssociationState> = {
   updatable: ["accountId", "contactId", "jobTitle"],
   path: "/accountContacts",
   member: "accountContact",
+  collection: "accountContacts",
   // account and contact come as numbers or digit strings, an unset job title as "".
   stateOf: (association: ServiceObject) =>
     withoutUndefined({
@@ -92,7 +100,7 @@ const kind: CrmObjectKind<typeof inputSchema, AssociationState> = {
 };
 
 // Deleting an account deletes its associations in the service: delete takes a 404 as done.
-export const { check, diff, create, read, update, delete: remove } = crmLifecycle(kind);
+export const { check, diff, create, read, update, delete: remove, inputsDeclaring } = crmLifecycle(kind);
 export { remove as delete };
 export { configure } from "../dynamic";
 

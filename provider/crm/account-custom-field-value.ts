@@ -7,7 +7,7 @@
 import * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
 import { moduleProvider } from "../dynamic";
-import { containsUnknown, labelByIds, resourceProps, serviceId, strictObject, withoutUndefined } from "../resource-kit";
+import { adoptIdInput, containsUnknown, labelByIds, resourceProps, serviceId, strictObject, withoutUndefined } from "../resource-kit";
 import { crmService } from "../settings";
 import { CrmClient } from "./client";
 import { crmLifecycle, CrmObjectKind, getObject, ServiceObject } from "./crud";
@@ -37,6 +37,13 @@ export interface AccountCustomFieldValueArgs {
    * manages, instead of failing. Default false. Read only at creation.
    */
   adoptExisting?: pulumi.Input<boolean>;
+  /**
+   * The id of an existing value to take over instead of creating one, as
+   * `pulumi-crm export` writes it: it must be of the declared account and field, and is
+   * set to the declared value where it differs. Read only at creation; removing it later
+   * changes nothing.
+   */
+  adoptId?: pulumi.Input<string>;
 }
 
 const inputSchema = strictObject({
@@ -45,6 +52,7 @@ const inputSchema = strictObject({
   fieldValue: fieldValueInput("the value, in the form of the field's type"),
   fieldCurrency: currencyCodeInput.optional(),
   adoptExisting: z.boolean({ invalid_type_error: "must be true or false" }).default(false),
+  adoptId: adoptIdInput,
 });
 
 /** The inputs, with the field's type once a write has looked it up (see prepareWrite). */
@@ -97,6 +105,7 @@ const kind: CrmObjectKind<typeof inputSchema, ValueState> = {
   serviceAssigned: ["fieldCurrency"],
   path: "/accountCustomFieldData",
   member: "accountCustomFieldDatum",
+  collection: "accountCustomFieldData",
   async prepareWrite(client: CrmClient, inputs: ValueInputs, olds?: Record<string, unknown>): Promise<ValueInputs> {
     const fieldType = typeof olds?.fieldType === "string" ? olds.fieldType : await fieldTypeOf(client, inputs.customFieldId);
     return { ...inputs, fieldType, fieldValue: fittedValue(inputs, fieldType) };
@@ -138,7 +147,7 @@ const kind: CrmObjectKind<typeof inputSchema, ValueState> = {
 };
 
 const lifecycle = crmLifecycle(kind);
-export const { check, create, read, update, delete: remove } = lifecycle;
+export const { check, create, read, update, delete: remove, inputsDeclaring } = lifecycle;
 export { remove as delete };
 export { configure } from "../dynamic";
 

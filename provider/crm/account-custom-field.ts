@@ -5,7 +5,7 @@
 import * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
 import { moduleProvider } from "../dynamic";
-import { labelBy, oneOf, requiredText, resourceProps, strictObject, withoutUndefined } from "../resource-kit";
+import { adoptIdInput, labelBy, oneOf, requiredText, resourceProps, strictObject, withoutUndefined } from "../resource-kit";
 import { crmService } from "../settings";
 import { CrmClient } from "./client";
 import { crmLifecycle, CrmObjectKind, ServiceObject } from "./crud";
@@ -72,6 +72,13 @@ export interface AccountCustomFieldArgs {
    * currency, when declared) must match: those cannot change in place.
    */
   adoptExisting?: pulumi.Input<boolean>;
+  /**
+   * The id of an existing field to take over instead of creating one, as
+   * `pulumi-crm export` writes it: its label, options, default, flags and order are set
+   * to the declared ones where they differ; its type (and default currency, when
+   * declared) must match. Read only at creation; removing it later changes nothing.
+   */
+  adoptId?: pulumi.Input<string>;
 }
 
 const inputSchema = strictObject({
@@ -94,6 +101,7 @@ const inputSchema = strictObject({
   isRequired: z.boolean({ invalid_type_error: "must be true or false" }).default(false),
   displayOrder: z.number({ invalid_type_error: "must be a whole number from 0" }).int("must be a whole number from 0").min(0, "must be a whole number from 0").optional(),
   adoptExisting: z.boolean({ invalid_type_error: "must be true or false" }).default(false),
+  adoptId: adoptIdInput,
 });
 
 type FieldInputs = z.output<typeof inputSchema>;
@@ -159,6 +167,7 @@ const kind: CrmObjectKind<typeof inputSchema, FieldState> = {
   serviceAssigned: ["displayOrder", "fieldDefaultCurrency"],
   path: "/accountCustomFieldMeta",
   member: "accountCustomFieldMetum",
+  collection: "accountCustomFieldMeta",
   // Flags come as 1/0, "1"/"0" or booleans, displayOrder as a number or a digit string,
   // options and multi-value defaults as a list or `||a||b||`, a default date with or
   // without a time; personalization, knownFieldId, hideFieldFlag and timestamps are not outputs.
@@ -213,7 +222,7 @@ const kind: CrmObjectKind<typeof inputSchema, FieldState> = {
   },
 };
 
-export const { check, diff, create, read, update, delete: remove } = crmLifecycle(kind);
+export const { check, diff, create, read, update, delete: remove, inputsDeclaring } = crmLifecycle(kind);
 export { remove as delete };
 export { configure } from "../dynamic";
 

@@ -5,21 +5,29 @@
 import * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
 import { moduleProvider } from "../dynamic";
-import { labelByIds, resourceProps, serviceId, strictObject } from "../resource-kit";
+import { adoptIdInput, labelByIds, resourceProps, serviceId, strictObject } from "../resource-kit";
 import { crmService } from "../settings";
 import { crmLifecycle, CrmObjectKind, ServiceObject } from "./crud";
 import { idOf } from "./normalize";
+import { findCreatedObject, isoCreated } from "./recovery";
 
 export interface AccountNoteArgs {
   /** The account's id, e.g. a crm.Account's `id`. A change replaces the note (the service cannot move one). */
   accountId: pulumi.Input<string>;
   /** The note's text, not empty. Changed in place. */
   note: pulumi.Input<string>;
+  /**
+   * The id of an existing note of the account to take over instead of creating one, as
+   * `pulumi-crm export` writes it: its text is set to the declared one if it differs.
+   * Read only at creation; removing it later changes nothing.
+   */
+  adoptId?: pulumi.Input<string>;
 }
 
 const inputSchema = strictObject({
   accountId: serviceId("the account, such as a crm.Account's id"),
   note: z.string({ required_error: "is required: the note's text", invalid_type_error: "must be a string" }).refine((text) => text.trim() !== "", "must not be empty"),
+  adoptId: adoptIdInput,
 });
 
 type NoteInputs = z.output<typeof inputSchema>;
@@ -40,16 +48,31 @@ const kind: CrmObjectKind<typeof inputSchema, NoteState> = {
   replaceOn: ["accountId"],
   path: "/notes",
   member: "note",
+  collection: "notes",
   createPath: (inputs: NoteInputs) => `/accounts/${inputs.accountId}/notes`,
   updatePath: (id: string, inputs: NoteInputs) => `/accounts/${inputs.accountId}/notes/${id}`,
   // The account is the note's relid; cdate, mdate, owner, user and the accounts the
   // writes answer beside the note are not outputs.
   stateOf: (note: ServiceObject) => ({ accountId: idOf(note.relid) ?? "", note: String(note.note) }),
-  desiredState: (inputs: NoteInputs) => inputs,
+  desiredState: (inputs: NoteInputs) => ({ accountId: inputs.accountId, note: inputs.note }),
   createBody: (inputs: NoteInputs) => ({ note: inputs.note }),
+  // /notes also holds the notes of contacts and deals.
+  otherKind: (note: ServiceObject) => (note.reltype === "CustomerAccount" ? undefined : `a note on a ${String(note.reltype)} record`),
+  findCreated: (client, inputs, attemptStarted) =>
+    findCreatedObject(
+      client,
+      {
+        path: "/notes",
+        listMember: "notes",
+        sent: { ...kind.desiredState(inputs), reltype: "CustomerAccount" },
+        stateOf: (note) => ({ ...kind.stateOf(note), reltype: note.reltype }),
+        createdMs: isoCreated("cdate"),
+      },
+      attemptStarted,
+    ),
 };
 
-export const { check, diff, create, read, update, delete: remove } = crmLifecycle(kind);
+export const { check, diff, create, read, update, delete: remove, inputsDeclaring } = crmLifecycle(kind);
 export { remove as delete };
 export { configure } from "../dynamic";
 

@@ -6,17 +6,19 @@ import * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
 import { moduleProvider } from "../dynamic";
 import {
+  adoptIdInput,
   announceAdoption,
   checkInputs,
   claimNaturalKey,
   releaseNaturalKey,
   confirmWrite,
+  differingFields,
   diffInputs,
   isWebAddress,
   labelBy,
+  notAdoptable,
   ResourceKind,
   resourceProps,
-  sameValue,
   strictObject,
   withoutProvider,
   withoutUndefined,
@@ -25,6 +27,9 @@ import { crmService } from "../settings";
 import { ServiceError } from "../transport/errors";
 import { HttpResponse } from "../transport/transport";
 import { CrmClient } from "./client";
+import { coalescing } from "./coalesce";
+import { claimingAdoptId, getObject, ServiceObject } from "./crud";
+import { forgetListed, readObject, ReadSource } from "./read-batcher";
 
 export interface AccountArgs {
   /** The account's name: 1 to 255 characters, no leading or trailing spaces, unique within the CRM account (regardless of case). Changed in place. */
@@ -39,6 +44,12 @@ export interface AccountArgs {
    * the account in place on destroy.
    */
   adoptExisting?: pulumi.Input<boolean>;
+  /**
+   * The id of an existing account to take over instead of creating one, as
+   * `pulumi-crm export` writes it: its name and website are set to the declared ones
+   * where they differ. Read only at creation; removing it later changes nothing.
+   */
+  adoptId?: pulumi.Input<string>;
 }
 
 const inputSchema = strictObject({
@@ -54,6 +65,7 @@ const inputSchema = strictObject({
     .nullish()
     .transform((url) => url ?? null),
   adoptExisting: z.boolean({ invalid_type_error: "must be true or false" }).default(false),
+  adoptId: adoptIdInput,
 });
 
 type AccountInputs = z.output<typeof inputSchema>;
@@ -74,10 +86,12 @@ const kind: ResourceKind<typeof inputSchema> = {
   schema: inputSchema,
   services: [crmService],
   label: labelBy(resourceType, "name"),
-  // adoptExisting only matters when the account is created.
+  // adoptExisting and adoptId only matter when the account is created.
   updatable: ["name", "accountUrl"],
 };
 const describe = (name: unknown) => kind.label({ name });
+/** Where accounts are read; reads arriving together are answered from the list (see ./read-batcher.ts). */
+const accounts: ReadSource = { path: "/accounts", member: "account", collection: "accounts" };
 
 const advice = {
   duplicate: "choose another name; or, only if no stack manages that account, set adoptExisting: true to take it over with this stack",
@@ -104,6 +118,7 @@ export async function diff(_id: string, olds: Record<string, unknown>, news: Rec
 export async function create(inputs: Record<string, unknown>): Promise<pulumi.dynamic.CreateResult> {
   const desired = desiredInputs(inputs);
   const client = new CrmClient(describe(desired.name));
+  forgetListed(client, accounts);
   if (!claimNaturalKey(resourceType, desired.name)) {
     throw new ServiceError(
       `${client.resource}: two resources of this program declare the account name "${desired.name}" (names are unique regardless of case); give each its own name.`,
@@ -112,7 +127,7 @@ export async function create(inputs: Record<string, unknown>): Promise<pulumi.dy
   }
   let account: ServiceAccount;
   try {
-    account = await createOrAdopt(client, desired);
+    account = desired.adoptId ? await adoptById(client, desired.adoptId, desired) : await createOrAdopt(client, desired);
   } catch (error) {
     releaseNaturalKey(resourceType, desired.name);
     throw error;
@@ -122,12 +137,17 @@ export async function create(inputs: Record<string, unknown>): Promise<pulumi.dy
   return { id: String(account.id), outs: state };
 }
 
+/** The inputs that declare the account exactly as the service holds it, as read gives them back (for `pulumi-crm export`). */
+export function inputsDeclaring(account: ServiceObject): Record<string, unknown> {
+  return stateFrom(account as unknown as ServiceAccount);
+}
+
 export async function read(id: string, props: Record<string, unknown> = {}): Promise<pulumi.dynamic.ReadResult> {
   const client = new CrmClient(describe(props.name ?? id));
-  const response = await client.call({ method: "GET", path: `/accounts/${id}` }, { accept: [404] });
+  const account = await readObject(client, accounts, id);
   // No id: the account is gone, and refresh drops it from the state.
-  if (response.status === 404) return {};
-  const state = stateFrom((response.body as { account: ServiceAccount }).account);
+  if (!account) return {};
+  const state = stateFrom(account as unknown as ServiceAccount);
   return { id, props: state, inputs: state };
 }
 
@@ -136,6 +156,7 @@ export async function update(id: string, _olds: Record<string, unknown>, news: R
   const client = new CrmClient(describe(desired.name));
   // accountUrl is sent as null to clear it.
   const wanted = { name: desired.name, accountUrl: desired.accountUrl };
+  forgetListed(client, accounts);
   const response = await client.call({ method: "PUT", path: `/accounts/${id}`, body: { account: wanted } }, { advice });
   const state = stateFrom((response.body as { account: ServiceAccount }).account);
   confirmWrite(client.resource, id, wanted, state);
@@ -144,10 +165,44 @@ export async function update(id: string, _olds: Record<string, unknown>, news: R
 
 async function remove(id: string, props: Record<string, unknown>): Promise<void> {
   const client = new CrmClient(describe(props.name ?? id));
-  // Already gone is what delete wants.
-  await client.call({ method: "DELETE", path: `/accounts/${id}` }, { accept: [404] });
+  forgetListed(client, accounts);
+  await deleteTogether(client.accountKey, { client, id });
 }
 export { remove as delete };
+
+/** Ids per bulk delete: 100 keeps the query string far below common URL length limits. */
+const bulkDeleteMax = 100;
+
+/**
+ * Accounts deleted together (a destroy) go out through DELETE /accounts/bulk_delete as
+ * `ids[]=1&ids[]=2`; the service skips ids it does not hold, and already gone is what
+ * delete wants. A refused bulk request leaves each account to its own DELETE, so that a
+ * failure lands on its own resource.
+ */
+const deleteTogether = coalescing<{ client: CrmClient; id: string }, void>(async (group) => {
+  for (let start = 0; start < group.length; start += bulkDeleteMax) {
+    const chunk = group.slice(start, start + bulkDeleteMax);
+    if (chunk.length > 1 && (await deletedInBulk(chunk[0].request.client, chunk.map((waiting) => waiting.request.id)))) {
+      chunk.forEach((waiting) => waiting.resolve());
+      continue;
+    }
+    await Promise.all(
+      chunk.map(({ request, resolve, reject }) =>
+        request.client.call({ method: "DELETE", path: `/accounts/${request.id}` }, { accept: [404] }).then(() => resolve(), reject),
+      ),
+    );
+  }
+});
+
+/** Whether the service took the bulk delete; a failure is left to the single deletes that follow. */
+async function deletedInBulk(client: CrmClient, ids: string[]): Promise<boolean> {
+  try {
+    const response = await client.call({ method: "DELETE", path: "/accounts/bulk_delete", query: { "ids[]": ids } });
+    return (response.body as { meta?: { success?: unknown } } | undefined)?.meta?.success !== false;
+  } catch {
+    return false;
+  }
+}
 
 async function createOrAdopt(client: CrmClient, desired: AccountInputs): Promise<ServiceAccount> {
   const attemptStarted = Date.now();
@@ -190,6 +245,27 @@ async function findCreatedAccount(
   return { status: 201, body: { account } };
 }
 
+/** adoptId: manage the account of that id, bringing its name and website in line. */
+function adoptById(client: CrmClient, id: string, desired: AccountInputs): Promise<ServiceAccount> {
+  return claimingAdoptId(client.resource, resourceType, id, async () => {
+    const found = await getObject(client, `/accounts/${id}`, "account");
+    if (!found) throw notAdoptable(client.resource, resourceType, id);
+    return takeOver(client, found as unknown as ServiceAccount, desired);
+  });
+}
+
+/** Takes an existing account over, said out loud; it is written only where the declared values differ. */
+async function takeOver(client: CrmClient, existing: ServiceAccount, desired: AccountInputs): Promise<ServiceAccount> {
+  announceAdoption(client.resource, String(existing.id));
+  const wanted = { name: desired.name, accountUrl: desired.accountUrl };
+  const differing = differingFields(wanted, stateFrom(existing));
+  if (!differing.length) return existing;
+  // accountUrl is sent as null to clear it.
+  const body = Object.fromEntries(differing.map((field) => [field, wanted[field as keyof typeof wanted]]));
+  const response = await client.call({ method: "PUT", path: `/accounts/${existing.id}`, body: { account: body } }, { advice });
+  return (response.body as { account: ServiceAccount }).account;
+}
+
 /** The explicit opt-in path: manage the existing account of this name, bringing its website in line. */
 async function adopt(client: CrmClient, desired: AccountInputs): Promise<ServiceAccount> {
   const [existing] = await findByName(client, desired.name);
@@ -199,10 +275,7 @@ async function adopt(client: CrmClient, desired: AccountInputs): Promise<Service
       { code: "duplicate", field: "name" },
     );
   }
-  announceAdoption(client.resource, String(existing.id));
-  if (sameValue(existing.accountUrl, desired.accountUrl)) return existing;
-  const response = await client.call({ method: "PUT", path: `/accounts/${existing.id}`, body: { account: { accountUrl: desired.accountUrl } } });
-  return (response.body as { account: ServiceAccount }).account;
+  return takeOver(client, existing, desired);
 }
 
 /** An account (company) in the CRM service. */

@@ -5,11 +5,12 @@
 import * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
 import { moduleProvider } from "../dynamic";
-import { labelBy, optionalText, requiredText, resourceProps, strictObject, withoutUndefined } from "../resource-kit";
+import { adoptIdInput, labelBy, optionalText, requiredText, resourceProps, strictObject, withoutUndefined } from "../resource-kit";
 import { crmService } from "../settings";
 import { CrmClient } from "./client";
 import { crmLifecycle, CrmObjectKind, deleteObject, ServiceObject } from "./crud";
 import { flagForService, flagOf, idOf, optionalTextOf } from "./normalize";
+import { findCreatedObject } from "./recovery";
 
 export interface AddressArgs {
   /** The company name shown with the address, 1 to 255 characters. Required by the service. Changed in place. */
@@ -45,6 +46,12 @@ export interface AddressArgs {
    * and removed with the address; a change removes the old one and makes the new one.
    */
   listId?: pulumi.Input<string>;
+  /**
+   * The id of an existing address to take over instead of creating one, as
+   * `pulumi-crm export` writes it: its fields are set to the declared ones where they
+   * differ. Read only at creation; removing it later changes nothing.
+   */
+  adoptId?: pulumi.Input<string>;
 }
 
 // ISO 3166-1 alpha-2, the codes the service takes.
@@ -79,6 +86,7 @@ const inputSchema = strictObject({
   allgroup: z.boolean({ invalid_type_error: "must be true or false" }).default(false),
   groupId: associationId,
   listId: associationId,
+  adoptId: adoptIdInput,
 });
 
 type AddressInputs = z.output<typeof inputSchema>;
@@ -119,12 +127,31 @@ const associations = [
 ] as const;
 type Association = (typeof associations)[number];
 
-/** The ids of the address's associations with `targetId`. */
-async function associationIds(client: CrmClient, addressId: string, association: Association, targetId: string): Promise<string[]> {
+/** The address's associations of one kind, as the service lists them at the address's link. */
+async function associationRows(client: CrmClient, addressId: string, association: Association): Promise<ServiceObject[]> {
   const response = await client.call({ method: "GET", path: `/addresses/${addressId}/${association.link}` }, { accept: [404] });
   if (response.status === 404) return [];
-  const rows = ((response.body as Record<string, unknown> | undefined)?.[association.collection] ?? []) as ServiceObject[];
+  return ((response.body as Record<string, unknown> | undefined)?.[association.collection] ?? []) as ServiceObject[];
+}
+
+/** The ids of the address's associations with `targetId`. */
+async function associationIds(client: CrmClient, addressId: string, association: Association, targetId: string): Promise<string[]> {
+  const rows = await associationRows(client, addressId, association);
   return rows.filter((row) => idOf(row[association.request]) === targetId).map((row) => String(row.id));
+}
+
+/**
+ * The address's group and list, as groupId and listId, for `pulumi-crm export` to pass
+ * to inputsDeclaring with the address: the first association of each kind, since an
+ * Address manages one; others are left alone.
+ */
+export async function associationsOf(client: CrmClient, addressId: string): Promise<ServiceObject> {
+  const related: ServiceObject = {};
+  for (const association of associations) {
+    const [first] = await associationRows(client, addressId, association);
+    if (first) related[association.input] = idOf(first[association.request]);
+  }
+  return related;
 }
 
 const numericId = (id: string | undefined) => (id === undefined ? undefined : Number(id));
@@ -142,6 +169,12 @@ const createBody = (inputs: AddressInputs) =>
     listid: numericId(inputs.listId),
   });
 
+/** created_timestamp, "2020-05-24 05:15:17" in the account's time zone, read as if UTC. */
+const naiveCreated = (address: ServiceObject) => {
+  const ms = Date.parse(`${String(address.created_timestamp ?? "").replace(" ", "T")}Z`);
+  return Number.isNaN(ms) ? undefined : ms;
+};
+
 const resourceType = "crm.Address";
 
 const kind: CrmObjectKind<typeof inputSchema, AddressState> = {
@@ -152,6 +185,7 @@ const kind: CrmObjectKind<typeof inputSchema, AddressState> = {
   updatable: ["companyName", "address1", "address2", "city", "state", "district", "zip", "country", "isDefault", "allgroup", "groupId", "listId"],
   path: "/addresses",
   member: "address",
+  collection: "addresses",
   // The create answer holds only the fields sent, with the country as a number.
   readBackAfterWrite: true,
   // Reads answer "" for unset text, flags as "0"/"1"; associations come from readRelated.
@@ -170,7 +204,7 @@ const kind: CrmObjectKind<typeof inputSchema, AddressState> = {
     listId: idOf(address.listId) ?? undefined,
   }),
   // null for an unset field: the write must leave it unset (or clear it).
-  desiredState: (inputs: AddressInputs) => ({
+  desiredState: ({ adoptId: _creationOnly, ...inputs }: AddressInputs) => ({
     ...inputs,
     ...Object.fromEntries(optionalTextFields.map(([input]) => [input, inputs[input] ?? null])),
     groupId: inputs.groupId ?? null,
@@ -195,6 +229,23 @@ const kind: CrmObjectKind<typeof inputSchema, AddressState> = {
     }
     return related;
   },
+  // Matched on the text and country sent (flags and associations are not in a list).
+  findCreated: (client, inputs, attemptStarted) => {
+    const { companyName, address1, address2, city, state, district, zip, country } = kind.desiredState(inputs);
+    return findCreatedObject(
+      client,
+      {
+        path: "/addresses",
+        listMember: "addresses",
+        sent: { companyName, address1, address2, city, state, district, zip, country },
+        stateOf: kind.stateOf,
+        createdMs: naiveCreated,
+        // created_timestamp is in the account's time zone, which the provider does not know.
+        uncertaintyMs: 14 * 3600_000,
+      },
+      attemptStarted,
+    );
+  },
   afterUpdate: async (client: CrmClient, id: string, olds: Record<string, unknown>, inputs: AddressInputs) => {
     for (const association of associations) {
       const previous = idOf(olds[association.input]);
@@ -206,7 +257,7 @@ const kind: CrmObjectKind<typeof inputSchema, AddressState> = {
   },
 };
 
-export const { check, diff, create, read, update, delete: remove } = crmLifecycle(kind);
+export const { check, diff, create, read, update, delete: remove, inputsDeclaring } = crmLifecycle(kind);
 export { remove as delete };
 export { configure } from "../dynamic";
 

@@ -9,12 +9,15 @@ import * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
 import { moduleProvider } from "../dynamic";
 import {
+  adoptIdInput,
   announceAdoption,
   checkInputs,
   claimNaturalKey,
   confirmWrite,
   containsUnknown,
+  differingFields,
   isWebAddress,
+  notAdoptable,
   releaseNaturalKey,
   ResourceKind,
   resourceProps,
@@ -69,6 +72,12 @@ export interface BrandingArgs {
    * flag out: a service that keeps them off fails the update, naming this field.
    */
   externalLinks?: pulumi.Input<boolean>;
+  /**
+   * The id of the branding to take over, as `pulumi-crm export` writes it: like
+   * brandingId, but read only at creation and never a change; a branding that already
+   * holds the declared values gets no write. Refused with a different brandingId.
+   */
+  adoptId?: pulumi.Input<string>;
 }
 
 const brandingFields = [
@@ -115,6 +124,7 @@ const inputSchema = strictObject({
   publicTemplateHtm: text(65535),
   publicTemplateCss: text(65535),
   externalLinks: z.boolean({ invalid_type_error: "must be true or false" }).default(true),
+  adoptId: adoptIdInput,
 });
 
 /** What the stack found before managing each field; destroy puts it back. */
@@ -137,6 +147,10 @@ const kind: ResourceKind<typeof inputSchema> = {
   label: (inputs) => (typeof inputs.brandingId === "string" && /^\d+$/.test(inputs.brandingId) ? `${resourceType} ${inputs.brandingId}` : resourceType),
   updatable: [...brandingFields, "externalLinks"],
   replaceOn: ["brandingId"],
+  refine: (inputs, refuse) => {
+    if (inputs.adoptId && inputs.brandingId && inputs.adoptId !== inputs.brandingId) refuse("adoptId", `names branding ${inputs.adoptId}, brandingId another (${inputs.brandingId}); give one of them`);
+    return inputs;
+  },
 };
 
 const clientFor = (id: string) => new CrmClient(`${resourceType} ${id}`);
@@ -226,7 +240,9 @@ export async function diff(id: string, olds: Record<string, unknown>, news: Reco
 export async function create(props: Record<string, unknown>): Promise<pulumi.dynamic.CreateResult> {
   const inputs = parse(props);
   const lookup = new CrmClient(kind.label(inputs));
-  const found = inputs.brandingId ? await getObject(lookup, `/brandings/${inputs.brandingId}`, "branding") : await firstBranding(lookup);
+  const wantedId = inputs.adoptId ?? inputs.brandingId;
+  const found = wantedId ? await getObject(lookup, `/brandings/${wantedId}`, "branding") : await firstBranding(lookup);
+  if (!found && inputs.adoptId) throw notAdoptable(lookup.resource, resourceType, inputs.adoptId);
   if (!found) {
     throw new ServiceError(
       `${lookup.resource}: the account has no branding${inputs.brandingId ? ` with id ${inputs.brandingId}` : ""}; leave brandingId out to take the account's own.`,
@@ -246,9 +262,11 @@ export async function create(props: Record<string, unknown>): Promise<pulumi.dyn
     const current = valuesOf(found);
     const originalValues: OriginalValues = { ...pick(current, managed), externalLinks: current.externalLinks };
     announceAdoption(client.resource, id, "puts back the values it found when it is destroyed");
-    const state = await putBranding(client, id, pick(inputs, managed), inputs.externalLinks, (answer) =>
-      stateOf(answer, managed, inputs.brandingId, originalValues),
-    );
+    const stateFrom = (branding: ServiceObject) => stateOf(branding, managed, inputs.brandingId, originalValues);
+    const values = pick(inputs, managed);
+    // A branding that holds the declared values already gets no write.
+    const matches = !differingFields({ ...values, externalLinks: inputs.externalLinks }, current).length;
+    const state = matches ? stateFrom(found) : await putBranding(client, id, values, inputs.externalLinks, stateFrom);
     if (!state) throw new Error(`${client.resource}: the branding was gone right after it was read; run \`pulumi up\` again`);
     return { id, outs: state };
   } catch (error) {
@@ -302,6 +320,17 @@ async function remove(id: string, props: Record<string, unknown>): Promise<void>
   await putBranding(clientFor(id), id, values, externalLinks, (answer) => stateOf(answer, [], props.brandingId, {}));
 }
 export { remove as delete };
+
+/**
+ * The inputs that declare the branding exactly as the service holds it, as read gives
+ * them back (for `pulumi-crm export`): every field, except templates left empty, which
+ * a write may send only on plans with template editing.
+ */
+export function inputsDeclaring(branding: ServiceObject): Record<string, unknown> {
+  const values = valuesOf(branding);
+  const declared = brandingFields.filter((field) => !(templateFields.includes(field) && values[field] === ""));
+  return inputsOf(stateOf(branding, declared, undefined, {}));
+}
 
 /** The first branding the service lists: an account has one. */
 async function firstBranding(client: CrmClient): Promise<ServiceObject | undefined> {

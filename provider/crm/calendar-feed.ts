@@ -5,10 +5,11 @@
 import * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
 import { moduleProvider } from "../dynamic";
-import { labelBy, oneOf, requiredText, resourceProps, strictObject, withSecretOutputs, withoutUndefined } from "../resource-kit";
+import { adoptIdInput, labelBy, oneOf, requiredText, resourceProps, strictObject, withSecretOutputs, withoutUndefined } from "../resource-kit";
 import { crmService } from "../settings";
 import { crmLifecycle, CrmObjectKind, ServiceObject } from "./crud";
 import { flagOf, idOf } from "./normalize";
+import { findCreatedObject, isoCreated } from "./recovery";
 
 const feedTypes: ["All", "Deals", "Contacts"] = ["All", "Deals", "Contacts"];
 
@@ -19,12 +20,19 @@ export interface CalendarFeedArgs {
   type: pulumi.Input<"All" | "Deals" | "Contacts">;
   /** Whether the feed has notifications. Default false. Changed in place. */
   notification?: pulumi.Input<boolean>;
+  /**
+   * The id of an existing calendar feed to take over instead of creating one, as
+   * `pulumi-crm export` writes it: its title, type and notification are set to the
+   * declared ones where they differ. Read only at creation; removing it later changes nothing.
+   */
+  adoptId?: pulumi.Input<string>;
 }
 
 const inputSchema = strictObject({
   title: requiredText("the feed's title", 255),
   type: oneOf(feedTypes),
   notification: z.boolean({ invalid_type_error: "must be true or false" }).default(false),
+  adoptId: adoptIdInput,
 });
 
 type CalendarFeedInputs = z.output<typeof inputSchema>;
@@ -48,6 +56,7 @@ const kind: CrmObjectKind<typeof inputSchema, CalendarFeedState> = {
   updatable: ["title", "type", "notification"],
   path: "/calendars",
   member: "calendar",
+  collection: "calendars",
   // Writes answer notification as the value sent, reads as "0"/"1".
   stateOf: (feed: ServiceObject) => ({
     title: String(feed.title),
@@ -56,11 +65,17 @@ const kind: CrmObjectKind<typeof inputSchema, CalendarFeedState> = {
     token: idOf(feed.token),
     userid: idOf(feed.userid),
   }),
-  desiredState: (inputs: CalendarFeedInputs) => inputs,
+  desiredState: (inputs: CalendarFeedInputs) => ({ title: inputs.title, type: inputs.type, notification: inputs.notification }),
   createBody: (inputs: CalendarFeedInputs) => withoutUndefined({ title: inputs.title, type: inputs.type, notification: inputs.notification }),
+  findCreated: (client, inputs, attemptStarted) =>
+    findCreatedObject(
+      client,
+      { path: "/calendars", listMember: "calendars", sent: kind.desiredState(inputs), stateOf: kind.stateOf, createdMs: isoCreated("cdate") },
+      attemptStarted,
+    ),
 };
 
-export const { check, diff, create, read, update, delete: remove } = crmLifecycle(kind);
+export const { check, diff, create, read, update, delete: remove, inputsDeclaring } = crmLifecycle(kind);
 export { remove as delete };
 export { configure } from "../dynamic";
 

@@ -11,7 +11,9 @@ import {
   checkInputs,
   claimNaturalKey,
   confirmWrite,
+  differingFields,
   diffInputs,
+  notAdoptable,
   releaseNaturalKey,
   ResourceKind,
   sameValue,
@@ -22,6 +24,7 @@ import {
 import { ServiceError } from "../transport/errors";
 import { HttpResponse } from "../transport/transport";
 import { CrmClient } from "./client";
+import { forgetListed, readObject } from "./read-batcher";
 
 export type ServiceObject = Record<string, unknown>;
 
@@ -30,6 +33,12 @@ export interface CrmObjectKind<Schema extends z.AnyZodObject, State extends Reco
   path: string;
   /** The root key of one object in requests and responses, e.g. `calendar`. */
   member: string;
+  /**
+   * The root key of the list at `path`, e.g. `calendars`: reads arriving together are
+   * answered from its pages (see ./read-batcher.ts). Leave it unset when the service has
+   * no list, or its items lack members stateOf reads.
+   */
+  collection?: string;
   /**
    * The outputs: the service's object normalized (strings for ids, booleans for 0/1
    * flags, one form for dates), so that read returns exactly what create returned.
@@ -81,6 +90,12 @@ export interface CrmObjectKind<Schema extends z.AnyZodObject, State extends Reco
   adoption?: NaturalKeyAdoption<Schema>;
   /** A clearer error for a refused write, after a look around (which account holds a contact); undefined keeps the service's. */
   explainFailure?(client: CrmClient, inputs: z.output<Schema>, error: ServiceError): Promise<Error | undefined>;
+  /**
+   * What an object read at `{path}/{id}` (or listed at `path`) is when it is not of this
+   * kind, e.g. `a note on a Subscriber`; undefined when it is. Adoption by id refuses
+   * it, and the export leaves it out.
+   */
+  otherKind?(object: ServiceObject): string | undefined;
 }
 
 /**
@@ -107,6 +122,12 @@ export interface CrmLifecycle {
   read(id: string, props?: Record<string, unknown>): Promise<pulumi.dynamic.ReadResult>;
   update(id: string, olds: Record<string, unknown>, news: Record<string, unknown>): Promise<pulumi.dynamic.UpdateResult>;
   delete(id: string, props: Record<string, unknown>): Promise<void>;
+  /**
+   * The inputs that declare an object exactly as the service holds it, as read gives
+   * them back (for `pulumi-crm export`); `object` carries what readRelated would add (a
+   * value's fieldType, an address's groupId). Undefined for an object of another kind.
+   */
+  inputsDeclaring(object: ServiceObject): Record<string, unknown> | undefined;
 }
 
 /** The object at `{path}/{id}`, or undefined when the service has none (either 404 shape). */
@@ -124,6 +145,25 @@ export function objectIn(response: HttpResponse, member: string): ServiceObject 
   const object = (response.body as Record<string, unknown> | undefined)?.[member];
   if (!object || typeof object !== "object") throw new Error(`the service's answer holds no "${member}"`);
   return object as ServiceObject;
+}
+
+/**
+ * The claims of objects taken over by adoptId, by kind (see claimNaturalKey): two
+ * resources managing one object would undo each other's changes.
+ */
+export const adoptIdClaims = (type: string) => `${type} adoptId`;
+
+/** Runs a take-over by adoptId with the object claimed for this resource; a second resource of the program naming it is refused. */
+export async function claimingAdoptId<T>(resource: string, type: string, id: string, takeOver: () => Promise<T>): Promise<T> {
+  if (!claimNaturalKey(adoptIdClaims(type), id)) {
+    throw new ServiceError(`${resource}: two resources of this program take over ${type} ${id} with adoptId; declare it once.`, { code: "duplicate", field: "adoptId" });
+  }
+  try {
+    return await takeOver();
+  } catch (error) {
+    releaseNaturalKey(adoptIdClaims(type), id);
+    throw error;
+  }
 }
 
 /** The inputs read gives back: the input fields of the state, creation-only options left out. */
@@ -149,14 +189,18 @@ export function crmLifecycle<Schema extends z.AnyZodObject, State extends Record
     const undeclared = (kind.serviceAssigned ?? []).filter((field) => declared[field] === undefined || declared[field] === null);
     return Object.fromEntries(Object.entries(state).filter(([field]) => !undeclared.includes(field))) as State;
   };
+  const adoptIdOf = (props: Record<string, unknown>) => (parse(props) as { adoptId?: string }).adoptId;
   /** The inputs of a write, completed by the kind (see prepareWrite). */
   const prepared = async (client: CrmClient, props: Record<string, unknown>, olds?: Record<string, unknown>) =>
     kind.prepareWrite ? kind.prepareWrite(client, parse(props), olds) : parse(props);
   /** A write's call, its failure explained by the kind when it can be. */
-  const written = (client: CrmClient, inputs: z.output<Schema>, call: Promise<HttpResponse>): Promise<HttpResponse> =>
-    call.catch(async (error: unknown) => {
+  const written = (client: CrmClient, inputs: z.output<Schema>, call: Promise<HttpResponse>): Promise<HttpResponse> => {
+    // What this host listed of the collection no longer holds after a write.
+    forgetListed(client, kind);
+    return call.catch(async (error: unknown) => {
       throw (error instanceof ServiceError && (await kind.explainFailure?.(client, inputs, error))) || error;
     });
+  };
   /** The object as the service holds it after a write, confirmed against the inputs. */
   const confirmed = async (client: CrmClient, id: string, answer: ServiceObject, inputs: z.output<Schema>) => {
     const object = kind.readBackAfterWrite ? await getObject(client, `${kind.path}/${id}`, kind.member) : answer;
@@ -165,12 +209,45 @@ export function crmLifecycle<Schema extends z.AnyZodObject, State extends Record
     confirmWrite(client.resource, id, kind.desiredState(inputs), state);
     return state;
   };
+  /**
+   * Takes an existing object over, said out loud. Refused when a field an update cannot
+   * change differs (`taken` names the object, `instead` the way out); an update is sent
+   * only when a declared value differs, so an object that matches already gets no write.
+   */
+  const takeOver = async (client: CrmClient, id: string, object: ServiceObject, props: Record<string, unknown>, taken: string, instead: string) => {
+    const inputs = await prepared(client, props);
+    const current = await stateAt(client, id, object, inputs);
+    for (const field of kind.replaceOn ?? []) {
+      if (inputs[field] !== undefined && !sameValue(current[field], inputs[field])) {
+        const held = JSON.stringify(current[field] ?? null);
+        throw new ServiceError(`${taken}, whose ${field} is ${held}, which an update cannot change; declare ${field} ${held} to take it over, or ${instead}.`, {
+          code: "duplicate",
+          field,
+        });
+      }
+    }
+    announceAdoption(client.resource, id);
+    if (!differingFields(kind.desiredState(inputs), current).length) return { id, outs: current };
+    return { id, outs: (await lifecycle.update(id, current, props)).outs };
+  };
+  /** Create with adoptId: the object of that id taken over. */
+  const adoptById = (props: Record<string, unknown>, id: string): Promise<pulumi.dynamic.CreateResult> => {
+    const client = clientFor(props);
+    return claimingAdoptId(client.resource, kind.type, id, async () => {
+      const object = await getObject(client, `${kind.path}/${id}`, kind.member);
+      const other = object && kind.otherKind?.(object);
+      if (!object || other) throw notAdoptable(client.resource, kind.type, id, other);
+      return takeOver(client, id, object, props, `${client.resource}: the object ${id} named by adoptId`, "remove adoptId to create a new one");
+    });
+  };
 
   const lifecycle: CrmLifecycle = {
     check: async (_olds, news) => checkInputs(kind, news),
     diff: async (_id, olds, news) => diffInputs(kind, olds, news),
 
     async create(props) {
+      const adoptId = adoptIdOf(props);
+      if (adoptId) return adoptById(props, adoptId);
       const client = clientFor(props);
       const inputs = await prepared(client, props);
       const attemptStarted = Date.now();
@@ -195,7 +272,7 @@ export function crmLifecycle<Schema extends z.AnyZodObject, State extends Record
 
     async read(id, props = {}) {
       const client = clientFor(props, id);
-      const object = await getObject(client, `${kind.path}/${id}`, kind.member);
+      const object = await readObject(client, kind, id);
       // No id: the object is gone, and refresh drops it from the state.
       if (!object) return {};
       const state = await stateAt(client, id, object, props);
@@ -213,7 +290,13 @@ export function crmLifecycle<Schema extends z.AnyZodObject, State extends Record
       return { outs: await confirmed(client, id, answer, inputs) };
     },
 
-    delete: (id, props) => deleteObject(clientFor(props, id), `${kind.path}/${id}`),
+    async delete(id, props) {
+      const client = clientFor(props, id);
+      forgetListed(client, kind);
+      await deleteObject(client, `${kind.path}/${id}`);
+    },
+
+    inputsDeclaring: (object) => (kind.otherKind?.(object) ? undefined : withoutUndefined(inputsOf(kind, kind.stateOf(object)))),
   };
 
   /** Create for objects unique by a natural key the service does not enforce (see NaturalKeyAdoption). */
@@ -235,6 +318,8 @@ export function crmLifecycle<Schema extends z.AnyZodObject, State extends Record
         throw new ServiceError(`${client.resource}: two resources of this program declare ${adoption.describe(inputs)}; give each its own.`, { code: "duplicate" });
       }
       try {
+        // By id, the natural key is claimed but not looked up.
+        if (adoptIdOf(props)) return await lifecycle.create(props);
         const existing = await adoption.find(client, inputs);
         if (!existing) return await lifecycle.create(props);
         const id = String(existing.id);
@@ -245,18 +330,7 @@ export function crmLifecycle<Schema extends z.AnyZodObject, State extends Record
             { code: "duplicate" },
           );
         }
-        const current = kind.stateOf(existing);
-        for (const field of kind.replaceOn ?? []) {
-          if (inputs[field] !== undefined && !sameValue(current[field], inputs[field])) {
-            const held = JSON.stringify(current[field] ?? null);
-            throw new ServiceError(`${taken}, whose ${field} is ${held}, which an update cannot change; declare ${field} ${held} to take it over, or ${adoption.instead}.`, {
-              code: "duplicate",
-              field,
-            });
-          }
-        }
-        announceAdoption(client.resource, id);
-        return { id, outs: (await lifecycle.update(id, current, props)).outs };
+        return await takeOver(client, id, existing, props, taken, adoption.instead);
       } catch (error) {
         releaseNaturalKey(kind.type, key);
         throw error;

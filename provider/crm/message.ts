@@ -5,10 +5,11 @@
 import * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
 import { moduleProvider } from "../dynamic";
-import { labelBy, optionalText, requiredText, resourceProps, strictObject, withoutUndefined } from "../resource-kit";
+import { adoptIdInput, labelBy, optionalText, requiredText, resourceProps, strictObject, withoutUndefined } from "../resource-kit";
 import { crmService } from "../settings";
 import { crmLifecycle, CrmObjectKind, ServiceObject } from "./crud";
 import { optionalTextOf } from "./normalize";
+import { findCreatedObject, isoCreated } from "./recovery";
 
 export interface MessageArgs {
   /** The sender's name, 1 to 255 characters. Changed in place. */
@@ -24,6 +25,13 @@ export interface MessageArgs {
   subject?: pulumi.Input<string>;
   /** The preheader text shown after the subject, at most 255 characters. Unset by default; removing it clears it. Changed in place. */
   preheaderText?: pulumi.Input<string>;
+  /**
+   * The id of an existing message to take over instead of creating one, as
+   * `pulumi-crm export` writes it: its sender, reply address, subject and preheader are
+   * set to the declared ones where they differ. Read only at creation; removing it later
+   * changes nothing.
+   */
+  adoptId?: pulumi.Input<string>;
 }
 
 const emailAddress = (what: string) =>
@@ -38,6 +46,7 @@ const inputSchema = strictObject({
   reply2: emailAddress("the address replies go to"),
   subject: optionalText(255),
   preheaderText: optionalText(255),
+  adoptId: adoptIdInput,
 });
 
 type MessageInputs = z.output<typeof inputSchema>;
@@ -67,6 +76,7 @@ const kind: CrmObjectKind<typeof inputSchema, MessageState> = {
   updatable: ["fromname", "fromemail", "reply2", "subject", "preheaderText"],
   path: "/messages",
   member: "message",
+  // No collection: the specification has no list of messages, so reads stay single.
   // The update's answer is not specified: what the service holds is read back.
   readBackAfterWrite: true,
   stateOf: (message: ServiceObject) => ({
@@ -76,14 +86,20 @@ const kind: CrmObjectKind<typeof inputSchema, MessageState> = {
     subject: optionalTextOf(message.subject),
     preheaderText: optionalTextOf(message.preheader_text),
   }),
-  desiredState: (inputs: MessageInputs) => ({ ...inputs, subject: inputs.subject ?? null, preheaderText: inputs.preheaderText ?? null }),
+  desiredState: ({ adoptId: _creationOnly, ...inputs }: MessageInputs) => ({ ...inputs, subject: inputs.subject ?? null, preheaderText: inputs.preheaderText ?? null }),
   createBody: (inputs: MessageInputs) =>
     withoutUndefined({ ...senderFields(inputs), subject: inputs.subject, preheader_text: inputs.preheaderText }),
   // PUT is partial: a subject or preheader no longer set is cleared with "".
   updateBody: (inputs: MessageInputs) => ({ ...senderFields(inputs), subject: inputs.subject ?? "", preheader_text: inputs.preheaderText ?? "" }),
+  findCreated: (client, inputs, attemptStarted) =>
+    findCreatedObject(
+      client,
+      { path: "/messages", listMember: "messages", sent: kind.desiredState(inputs), stateOf: kind.stateOf, createdMs: isoCreated("cdate") },
+      attemptStarted,
+    ),
 };
 
-export const { check, diff, create, read, update, delete: remove } = crmLifecycle(kind);
+export const { check, diff, create, read, update, delete: remove, inputsDeclaring } = crmLifecycle(kind);
 export { remove as delete };
 export { configure } from "../dynamic";
 

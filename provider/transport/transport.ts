@@ -140,9 +140,12 @@ export class Transport {
   private redacted(error: unknown): Error {
     const secret = this.endpoint.secret;
     const err = error instanceof Error ? error : new Error(String(error));
-    if (secret && err.message.includes(secret)) {
-      const clean = err.message.split(secret).join("[redacted]");
-      return err instanceof ServiceError ? new ServiceError(clean, err) : new Error(clean);
+    const clean = (text: string) => text.split(secret).join("[redacted]");
+    // The service's own words (`detail`) may echo the request's headers too.
+    if (secret && (err.message.includes(secret) || (err instanceof ServiceError && err.detail?.includes(secret)))) {
+      return err instanceof ServiceError
+        ? new ServiceError(clean(err.message), { ...err, detail: err.detail === undefined ? undefined : clean(err.detail) })
+        : new Error(clean(err.message));
     }
     return err;
   }

@@ -4,6 +4,7 @@ import { useStackConfig } from "../../provider/settings";
 import { configOf, emulatorCall, emulatorForProvider, requestCount, RunningEmulator } from "../support/emulator";
 import { checked, createAndVerify, failuresOf, updateAndVerify } from "../support/provider-steps";
 import { ScriptedServer, sendJson, startScriptedServer } from "../support/scripted-server";
+import { itAdoptsById } from "../support/adoption";
 
 describe("crm.AccountContact provider", () => {
   let emulator: RunningEmulator;
@@ -29,6 +30,20 @@ describe("crm.AccountContact provider", () => {
     assert.match(failures.title, /title is not a field of this resource; the fields are: accountId, contactId, jobTitle/);
     assert.match((await failuresOf(provider, { accountId: "1", contactId: "2", jobTitle: "x".repeat(256) })).jobTitle, /^crm\.AccountContact \(contact 2, account 1\): jobTitle must be at most 255 characters/);
     assert.equal(await requestCount(emulator), before);
+  });
+
+  describe("adoption by id", () => {
+    itAdoptsById(provider, {
+      type: "crm.AccountContact",
+      emulator: () => emulator,
+      existing: async () => {
+        const declared = { accountId: acme, contactId: ann, jobTitle: "CTO" };
+        const association = { account: Number(acme), contact: Number(ann), jobTitle: "CTO" };
+        return { id: (await emulatorCall(emulator, "POST", "/api/3/accountContacts", { accountContact: association })).body.accountContact.id, inputs: declared };
+      },
+      changes: { jobTitle: "CEO" },
+      updateRoute: "PUT /api/3/accountContacts/:id",
+    });
   });
 
   for (const jobTitle of [undefined, "CTO"]) {

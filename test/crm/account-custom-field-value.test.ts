@@ -5,6 +5,7 @@ import { useStackConfig } from "../../provider/settings";
 import { configOf, emulatorCall, emulatorForProvider, emulatorStats, requestCount, RunningEmulator } from "../support/emulator";
 import { checked, configuration, createAndVerify, failuresOf, providerCode, updateAndVerify } from "../support/provider-steps";
 import { ScriptedServer, sendJson, startScriptedServer } from "../support/scripted-server";
+import { itAdoptsById } from "../support/adoption";
 
 /** A field of each type and a value in its one form. */
 const samples: Array<{ fieldType: string; fieldOptions?: string[]; fieldValue: unknown; changed: unknown }> = [
@@ -135,6 +136,30 @@ describe("crm.AccountCustomFieldValue provider", () => {
     assert.deepEqual((await provider.diff("1", olds, await checked(provider, { ...inputs, accountId: "5" }))).replaces, ["accountId"]);
     // Another field's value is not judged by the old field's type.
     assert.deepEqual((await provider.diff("1", olds, await checked(provider, { ...inputs, customFieldId: "3", fieldValue: 5 }))).replaces, ["customFieldId"]);
+  });
+
+  describe("adoption by id", () => {
+    itAdoptsById(provider, {
+      type: "crm.AccountCustomFieldValue",
+      emulator: () => emulator,
+      // Stored as the real service stores multi-values, `||a||c||`.
+      existing: async () => {
+        const datum = { customerAccountId: accountId, customFieldId: fieldIds.multiselect, fieldValue: "||a||c||" };
+        const id = (await emulatorCall(emulator, "POST", "/api/3/accountCustomFieldData", { accountCustomFieldDatum: datum })).body.accountCustomFieldDatum.id;
+        return { id, inputs: valueOf("multiselect", ["a", "c"]) };
+      },
+      changes: { fieldValue: ["b"] },
+      updateRoute: "PUT /api/3/accountCustomFieldData/:id",
+    });
+
+    it("adoptId: a value of another field fails clearly, naming the field it belongs to", async () => {
+      const datum = { customerAccountId: accountId, customFieldId: fieldIds.text, fieldValue: "gold" };
+      const value = (await emulatorCall(emulator, "POST", "/api/3/accountCustomFieldData", { accountCustomFieldDatum: datum })).body.accountCustomFieldDatum;
+      await assert.rejects(
+        provider.create(await checked(provider, { ...valueOf("hidden", "gold"), adoptId: value.id })),
+        new RegExp(`the object ${value.id} named by adoptId, whose customFieldId is "${fieldIds.text}", which an update cannot change`),
+      );
+    });
   });
 
   describe("a value the account already has for the field", () => {

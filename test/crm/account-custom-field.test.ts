@@ -5,6 +5,7 @@ import { useStackConfig } from "../../provider/settings";
 import { configOf, emulatorCall, emulatorForProvider, requestCount, RunningEmulator } from "../support/emulator";
 import { checked, createAndVerify, failuresOf, providerCode, updateAndVerify } from "../support/provider-steps";
 import { ScriptedServer, sendJson, startScriptedServer } from "../support/scripted-server";
+import { itAdoptsById } from "../support/adoption";
 
 /** One field of each type, with options where the type needs them and a default of its form. */
 const samples: Array<{ fieldType: string; fieldOptions?: string[]; fieldDefault: unknown; fieldDefaultCurrency?: string }> = [
@@ -128,6 +129,20 @@ describe("crm.AccountCustomField provider", () => {
         });
       }
     }
+  });
+
+  describe("adoption by id", () => {
+    itAdoptsById(provider, {
+      type: "crm.AccountCustomField",
+      emulator: () => emulator,
+      existing: async () => {
+        const declared = { fieldLabel: label(), fieldType: "dropdown", fieldOptions: ["S", "M"], fieldDefault: "S", isFormVisible: true };
+        const metum = { ...declared, isFormVisible: 1 };
+        return { id: (await emulatorCall(emulator, "POST", "/api/3/accountCustomFieldMeta", { accountCustomFieldMetum: metum })).body.accountCustomFieldMetum.id, inputs: declared };
+      },
+      changes: { fieldOptions: ["S", "M", "L"], fieldDefault: "L", isRequired: true },
+      updateRoute: "PUT /api/3/accountCustomFieldMeta/:id",
+    });
   });
 
   it("updates each updatable input in place, clears a default and stops managing the order", async () => {

@@ -3,6 +3,8 @@ import * as provider from "../../provider/crm/account-note";
 import { useStackConfig } from "../../provider/settings";
 import { configOf, emulatorCall, emulatorForProvider, emulatorStats, requestCount, RunningEmulator } from "../support/emulator";
 import { checked, createAndVerify, failuresOf, updateAndVerify } from "../support/provider-steps";
+import { itAdoptsById } from "../support/adoption";
+import { sendJson, startScriptedServer } from "../support/scripted-server";
 
 describe("crm.AccountNote provider", () => {
   let emulator: RunningEmulator;
@@ -33,6 +35,42 @@ describe("crm.AccountNote provider", () => {
     await updateAndVerify(provider, id, outs, { accountId: Number(accountId), note: "Renewal signed" });
     const { byRoute } = await emulatorStats(emulator);
     assert.deepEqual([byRoute["POST /api/3/accounts/:id/notes"], byRoute["PUT /api/3/accounts/:id/notes/:noteid"]], [1, 1]);
+  });
+
+  describe("adoption by id", () => {
+    itAdoptsById(provider, {
+      type: "crm.AccountNote",
+      emulator: () => emulator,
+      existing: async () => {
+        const note = (await emulatorCall(emulator, "POST", `/api/3/accounts/${accountId}/notes`, { note: { note: "Renewal due in March" } })).body.note;
+        return { id: note.id, inputs: { accountId, note: "Renewal due in March" } };
+      },
+      changes: { note: "Taken over" },
+      updateRoute: "PUT /api/3/accounts/:id/notes/:noteid",
+    });
+
+    it("adoptId: an id of another kind of object, or of a note on another account, fails clearly", async () => {
+      const field = (await emulatorCall(emulator, "POST", "/api/3/accountCustomFieldMeta", { accountCustomFieldMetum: { fieldLabel: "Tier", fieldType: "text" } })).body.accountCustomFieldMetum;
+      const value = (await emulatorCall(emulator, "POST", "/api/3/accountCustomFieldData", { accountCustomFieldDatum: { customerAccountId: accountId, customFieldId: field.id, fieldValue: "gold" } })).body.accountCustomFieldDatum;
+      await assert.rejects(provider.create(await checked(provider, { accountId, note: "x", adoptId: value.id })), new RegExp(`adoptId ${value.id} names no crm\\.AccountNote of this CRM account`));
+      const otherAccount = (await emulatorCall(emulator, "POST", "/api/3/accounts", { account: { name: "Globex" } })).body.account.id;
+      const note = (await emulatorCall(emulator, "POST", `/api/3/accounts/${otherAccount}/notes`, { note: { note: "Theirs" } })).body.note;
+      await assert.rejects(
+        provider.create(await checked(provider, { accountId, note: "Theirs", adoptId: note.id })),
+        new RegExp(`the object ${note.id} named by adoptId, whose accountId is "${otherAccount}", which an update cannot change; declare accountId "${otherAccount}" to take it over, or remove adoptId`),
+      );
+    });
+  });
+
+  it("adoptId: a note of a contact, listed among the notes too, fails clearly", async () => {
+    const server = await startScriptedServer((_req, res) => sendJson(res, 200, { note: { id: "5", note: "Called back", relid: "3", reltype: "Subscriber" } }));
+    try {
+      useStackConfig(configOf({ "crm:apiUrl": server.url, "crm:apiToken": "k" }));
+      await assert.rejects(provider.create(await checked(provider, { accountId: "3", note: "Called back", adoptId: "5" })), /adoptId 5 names a note on a Subscriber record, not a crm\.AccountNote/);
+      assert.deepEqual(server.requests.map((request) => `${request.method} ${request.url}`), ["GET /api/3/notes/5"]);
+    } finally {
+      await server.close();
+    }
   });
 
   it("is replaced when its account changes", async () => {

@@ -3,6 +3,7 @@ import * as provider from "../../provider/crm/account";
 import { resourceProps, unknownValue } from "../../provider/resource-kit";
 import { useStackConfig } from "../../provider/settings";
 import { ScriptedServer, sendJson, startScriptedServer } from "../support/scripted-server";
+import { itAdoptsById } from "../support/adoption";
 import { configOf, emulatorCall, emulatorForProvider, emulatorStats, requestCount, RunningEmulator, setFaults } from "../support/emulator";
 
 const providerCode = "exports.handler = ...";
@@ -70,6 +71,20 @@ describe("crm.Account provider", () => {
         deleteBeforeReplace: false,
       });
       assert.equal((await provider.diff("1", olds, { ...olds, name: unknownValue })).changes, true);
+    });
+  });
+
+  describe("adoption by id", () => {
+    let serial = 0;
+    itAdoptsById(provider, {
+      type: "crm.Account",
+      emulator: () => emulator,
+      existing: async () => {
+        const declared = { name: `Adopted ${++serial}`, accountUrl: "https://adopted.example" };
+        return { id: (await emulatorCall(emulator, "POST", "/api/3/accounts", { account: declared })).body.account.id, inputs: declared };
+      },
+      changes: { name: "Taken over", accountUrl: "https://taken-over.example" },
+      updateRoute: "PUT /api/3/accounts/:id",
     });
   });
 

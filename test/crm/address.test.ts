@@ -7,6 +7,7 @@ import { asHostSends } from "../support/host-struct";
 import { RecordingProxy, startRecordingProxy } from "../support/recording-proxy";
 import { nonConformingRequests } from "../support/reference-requests";
 import { ScriptedServer, sendJson, startScriptedServer } from "../support/scripted-server";
+import { itAdoptsById } from "../support/adoption";
 
 
 describe("crm.Address provider", () => {
@@ -26,6 +27,21 @@ describe("crm.Address provider", () => {
     const base = { companyName: "Acme", address1: "1 Main St", country: "US" };
   const associations = async (id: string, link: "addressGroup" | "addressList") =>
     (await emulatorCall(emulator, "GET", `/api/3/addresses/${id}/${link}`)).body[`${link}s`].map((a: Record<string, string>) => a.groupid ?? a.listid);
+
+  describe("adoption by id", () => {
+    itAdoptsById(provider, {
+      type: "crm.Address",
+      emulator: () => emulator,
+      // Lower-case country and a group association, as the service takes them.
+      existing: async () => {
+        const address = { company_name: "Acme", address_1: "1 Main St", city: "Berlin", country: "de", is_default: 0, groupid: 3 };
+        const id = (await emulatorCall(emulator, "POST", "/api/3/addresses", { address })).body.address.id;
+        return { id, inputs: { companyName: "Acme", address1: "1 Main St", city: "Berlin", country: "DE", groupId: "3" } };
+      },
+      changes: { city: "Hamburg", zip: "20095" },
+      updateRoute: "PUT /api/3/addresses/:id",
+    });
+  });
 
   it("normalizes inputs: country in upper case, flags false by default, empty text unset", async () => {
     const inputs = await checked(provider, { ...base, country: "de", address2: "", city: "Berlin" });

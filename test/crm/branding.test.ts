@@ -4,11 +4,12 @@ import { releaseNaturalKey, unknownValue } from "../../provider/resource-kit";
 import { useStackConfig } from "../../provider/settings";
 import { startEmulator } from "../../emulator";
 import { configOf, emulatorCall, emulatorForProvider, requestCount, RunningEmulator } from "../support/emulator";
-import { checked, configuration, providerCode } from "../support/provider-steps";
+import { checked, configuration, failuresOf, providerCode } from "../support/provider-steps";
 import { asHostSends } from "../support/host-struct";
 import { RecordingProxy, startRecordingProxy } from "../support/recording-proxy";
 import { nonConformingRequests } from "../support/reference-requests";
 import { ScriptedServer, sendJson, startScriptedServer } from "../support/scripted-server";
+import { itAdoptsById } from "../support/adoption";
 
 
 
@@ -33,6 +34,24 @@ describe("crm.Branding provider", () => {
   });
 
   const branding = async () => (await emulatorCall(emulator, "GET", "/api/3/brandings/1")).body.branding;
+
+  describe("adoption by id", () => {
+    itAdoptsById(provider, {
+      type: "crm.Branding",
+      emulator: () => emulator,
+      existing: async () => {
+        const { siteName, siteLogo, favicon } = await branding();
+        return { id: "1", inputs: { siteName, siteLogo, favicon: favicon ?? "" } };
+      },
+      changes: { siteName: "Taken over", externalLinks: false },
+      updateRoute: "PUT /api/3/brandings/:id",
+      unknownId: "9",
+    });
+
+    it("adoptId: refused beside a brandingId that names another branding", async () => {
+      assert.match((await failuresOf(provider, { adoptId: "1", brandingId: "2" })).adoptId, /adoptId names branding 1, brandingId another \(2\); give one of them/);
+    });
+  });
 
   describe("check and diff", () => {
     it("names the resource, the field and the rule for every bad input, without a request", async () => {

@@ -7,6 +7,7 @@ import { asHostSends } from "../support/host-struct";
 import { RecordingProxy, startRecordingProxy } from "../support/recording-proxy";
 import { nonConformingRequests } from "../support/reference-requests";
 import { ScriptedServer, sendJson, startScriptedServer } from "../support/scripted-server";
+import { itAdoptsById } from "../support/adoption";
 
 
 
@@ -21,6 +22,20 @@ describe("crm.CalendarFeed provider", () => {
   after(async () => {
     await proxy.close();
     await emulator.close();
+  });
+
+  describe("adoption by id", () => {
+    itAdoptsById(provider, {
+      type: "crm.CalendarFeed",
+      emulator: () => emulator,
+      existing: async () => {
+        const calendar = { title: "Deal tasks", type: "Deals", notification: 1 };
+        const id = (await emulatorCall(emulator, "POST", "/api/3/calendars", { calendar })).body.calendar.id;
+        return { id, inputs: { ...calendar, notification: true } };
+      },
+      changes: { title: "All tasks", type: "All" },
+      updateRoute: "PUT /api/3/calendars/:id",
+    });
   });
 
   it("names the resource, the field and the rule for every bad input, without a request", async () => {

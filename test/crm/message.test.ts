@@ -6,6 +6,7 @@ import { checked, configuration, providerCode } from "../support/provider-steps"
 import { asHostSends } from "../support/host-struct";
 import { RecordingProxy, startRecordingProxy } from "../support/recording-proxy";
 import { nonConformingRequests } from "../support/reference-requests";
+import { itAdoptsById } from "../support/adoption";
 
 
 describe("crm.Message provider", () => {
@@ -22,6 +23,20 @@ describe("crm.Message provider", () => {
   });
 
     const base = { fromname: "Acme News", fromemail: "news@acme.example", reply2: "help@acme.example" };
+
+  describe("adoption by id", () => {
+    itAdoptsById(provider, {
+      type: "crm.Message",
+      emulator: () => emulator,
+      existing: async () => {
+        const declared = { ...base, subject: "Hello %FIRSTNAME%" };
+        const message = { fromname: base.fromname, fromemail: base.fromemail, reply2: base.reply2, subject: declared.subject };
+        return { id: (await emulatorCall(emulator, "POST", "/api/3/messages", { message })).body.message.id, inputs: declared };
+      },
+      changes: { subject: "Goodbye %FIRSTNAME%", preheaderText: "See you" },
+      updateRoute: "PUT /api/3/messages/:id",
+    });
+  });
 
   it("names the resource, the field and the rule for every bad input, without a request", async () => {
     const before = await requestCount(emulator);

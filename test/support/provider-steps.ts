@@ -35,7 +35,7 @@ export async function failuresOf(provider: ResourceModule, news: Record<string, 
 }
 
 /** The inputs read should give back: the checked ones without the provider and creation-only options. */
-export function configuration(inputs: Record<string, unknown>, creationOnly: readonly string[] = ["adoptExisting"]): Record<string, unknown> {
+export function configuration(inputs: Record<string, unknown>, creationOnly: readonly string[] = ["adoptExisting", "adoptId"]): Record<string, unknown> {
   return Object.fromEntries(Object.entries(inputs).filter(([field]) => field !== "__provider" && !creationOnly.includes(field)));
 }
 

@@ -1,0 +1,135 @@
+// Coalesced reads (issue 11). The service allows 5 requests per second per account,
+// and a refresh reads every object. Reads of one collection of one account that arrive
+// together in the provider host are answered from collection pages (100 objects per
+// request) when the service's own count of the collection says that costs fewer
+// requests than one GET each, and by single GETs otherwise. The caller normalizes a
+// listed object exactly as a fetched one, so outputs and drift are unchanged; an id the
+// pages lack is fetched on its own before it is declared gone.
+
+import { CrmClient } from "./client";
+import { coalescing } from "./coalesce";
+import { getObject, ServiceObject } from "./crud";
+import { numberOf } from "./normalize";
+
+/** Where a kind's objects are read: one at `{path}/{id}` under `member`, all at `path` under `collection`. */
+export interface ReadSource {
+  path: string;
+  member: string;
+  /**
+   * The collection's plural member, e.g. `calendars`. Unset where the service has no
+   * list, or where its items lack members a single read has: such reads stay single.
+   */
+  collection?: string;
+}
+
+/** The service's largest page. */
+const pageSize = 100;
+
+/**
+ * The engine lets only a few reads (its parallelism) into the host at once, so a
+ * refresh's reads arrive in a stream of small groups. A complete walk answers the groups
+ * right behind it while they keep coming (idle less than `snapshotIdleMs`, never longer
+ * than `snapshotLifetimeMs`): what they get is the object as it was a moment earlier in
+ * the same refresh, as if read then. A write through this host forgets it (see
+ * forgetListed).
+ */
+const snapshotIdleMs = 1_000;
+const snapshotLifetimeMs = 30_000;
+
+interface Snapshot {
+  objects: Map<string, ServiceObject>;
+  lastUsed: number;
+  taken: number;
+}
+
+/** Complete walks, by account and collection. */
+const snapshots = new Map<string, Snapshot>();
+/** The collection sizes the service last reported, by account and collection: they decide without a probe page. */
+const knownTotals = new Map<string, number>();
+
+interface PendingRead {
+  client: CrmClient;
+  source: ReadSource;
+  id: string;
+}
+
+const keyOf = (client: CrmClient, source: ReadSource) => `${client.accountKey} ${source.path}`;
+
+/** The object at `{path}/{id}`, or undefined when the service has none; coalesced with the reads arriving with it. */
+export function readObject(client: CrmClient, source: ReadSource, id: string): Promise<ServiceObject | undefined> {
+  if (!source.collection) return getObject(client, `${source.path}/${id}`, source.member);
+  return readTogether(keyOf(client, source), { client, source, id });
+}
+
+/** A write through this host changes what a snapshot of its collection says: later reads go to the service. */
+export function forgetListed(client: CrmClient, source: ReadSource): void {
+  snapshots.delete(keyOf(client, source));
+}
+
+const readTogether = coalescing<PendingRead, ServiceObject | undefined>(async (group) => {
+  const { client, source } = group[0].request;
+  const key = keyOf(client, source);
+  const ids = [...new Set(group.map((waiting) => waiting.request.id))];
+  const listed = freshSnapshot(key) ?? (ids.length > 1 && worthListing(key, ids.length) ? await listedOrNothing(client, source, key, ids.length) : undefined);
+  await Promise.all(
+    group.map(async ({ request, resolve, reject }) => {
+      try {
+        // Missing from the pages is not proof of absence (the page order is the service's): a GET decides.
+        resolve(listed?.get(request.id) ?? (await getObject(request.client, `${source.path}/${request.id}`, source.member)));
+      } catch (error) {
+        reject(error);
+      }
+    }),
+  );
+});
+
+function freshSnapshot(key: string): Map<string, ServiceObject> | undefined {
+  const snapshot = snapshots.get(key);
+  const now = Date.now();
+  if (!snapshot || now - snapshot.lastUsed > snapshotIdleMs || now - snapshot.taken > snapshotLifetimeMs) {
+    snapshots.delete(key);
+    return undefined;
+  }
+  snapshot.lastUsed = now;
+  return snapshot.objects;
+}
+
+const pagesFor = (total: number) => Math.max(1, Math.ceil(total / pageSize));
+
+/** Without a known size a first page is worth its request: it answers some reads and tells the size. */
+function worthListing(key: string, reads: number): boolean {
+  const total = knownTotals.get(key);
+  return total === undefined || pagesFor(total) < reads;
+}
+
+/**
+ * The collection, page by page, when its size makes the walk cheaper than `reads`
+ * single GETs; else undefined, or only the first page when that was needed to learn the
+ * size. A failed page leaves every read to its own GET, which reports the failure on
+ * its own resource.
+ */
+async function listedOrNothing(client: CrmClient, source: ReadSource, key: string, reads: number): Promise<Map<string, ServiceObject> | undefined> {
+  const objects = new Map<string, ServiceObject>();
+  try {
+    for (let offset = 0; ; offset += pageSize) {
+      // An order asked for, so that pages neither repeat nor skip objects while the collection is unchanged.
+      const response = await client.call({ method: "GET", path: source.path, query: { "orders[id]": "ASC", limit: pageSize, offset } });
+      const body = response.body as Record<string, unknown>;
+      const page = body[source.collection!];
+      if (!Array.isArray(page)) return undefined;
+      for (const object of page as ServiceObject[]) objects.set(String(object.id), object);
+      // meta.total is a string, a number, null or absent depending on the collection.
+      const total = numberOf((body.meta as Record<string, unknown> | undefined)?.total);
+      if (total !== null) knownTotals.set(key, total);
+      if (page.length < pageSize || (total !== null && offset + page.length >= total)) {
+        const now = Date.now();
+        snapshots.set(key, { objects, lastUsed: now, taken: now });
+        return objects;
+      }
+      // Without a size the rest may cost more than the single GETs it would save: stop at the first page.
+      if (total === null || pagesFor(total) >= reads) return objects;
+    }
+  } catch {
+    return undefined;
+  }
+}

@@ -1,0 +1,51 @@
+// Finding what an unconfirmed create made, for objects the service does not key by a
+// unique name (calendar feeds, messages, notes, addresses): without it, a create whose
+// answer was lost is reported, and the next `up` makes a duplicate.
+
+import { differingFields } from "../resource-kit";
+import { CrmClient } from "./client";
+import { ServiceObject } from "./crud";
+
+// Clocks of this machine and the service may differ by this much.
+const clockSkewMs = 60_000;
+
+/** Objects taken by a recovery in this provider host, by collection: none is taken twice. */
+const recovered = new Set<string>();
+
+export interface CreatedObjectMatch {
+  /** The collection listed, e.g. `/messages`, and its member in a list answer. */
+  path: string;
+  listMember: string;
+  query?: Record<string, string>;
+  /** The values the create sent, in the form `stateOf` gives them. */
+  sent: Record<string, unknown>;
+  stateOf(object: ServiceObject): Record<string, unknown>;
+  /** When the object was made, in ms since the epoch; undefined when it cannot be told. */
+  createdMs(object: ServiceObject): number | undefined;
+  /** How far off `createdMs` may be besides clock skew (a timestamp in the account's unknown time zone). */
+  uncertaintyMs?: number;
+}
+
+/**
+ * The object this create made, if it exists: the newest one holding every value sent,
+ * made since the attempt started, and not taken by another recovery. An identical object
+ * made earlier is someone else's and is never taken; an identical one made in the same
+ * moment by someone else cannot be told apart.
+ */
+export async function findCreatedObject(client: CrmClient, match: CreatedObjectMatch, attemptStarted: number): Promise<ServiceObject | undefined> {
+  const earliest = attemptStarted - clockSkewMs - (match.uncertaintyMs ?? 0);
+  const candidates = (await client.walk<ServiceObject>(match.path, match.listMember, match.query ?? {}))
+    .filter((object) => !recovered.has(`${match.path}/${object.id}`))
+    .filter((object) => (match.createdMs(object) ?? -Infinity) >= earliest)
+    .filter((object) => differingFields(match.sent, match.stateOf(object)).length === 0)
+    .sort((a, b) => Number(b.id) - Number(a.id));
+  const [found] = candidates;
+  if (found) recovered.add(`${match.path}/${found.id}`);
+  return found;
+}
+
+/** An ISO timestamp with its offset, as most objects carry it. */
+export const isoCreated = (field: string) => (object: ServiceObject) => {
+  const ms = Date.parse(String(object[field] ?? ""));
+  return Number.isNaN(ms) ? undefined : ms;
+};

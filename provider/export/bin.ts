@@ -1,0 +1,149 @@
+#!/usr/bin/env node
+// `pulumi-crm export`: reads a CRM account through the provider's own transport (its
+// settings, rate limit and retries) and writes a Pulumi program that takes every object
+// over. See sdk-docs/taking-over-an-account.md.
+
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { basename, dirname, join, resolve } from "node:path";
+import { useStackConfig } from "../settings";
+import { programFiles } from "./program";
+import { ExportKind, exportKinds, readAccount } from "./read-account";
+
+const USAGE = "usage: pulumi-crm export [--api-url URL] [--api-token KEY] [--kinds KIND,...] [--name-filter TEXT] [--out DIR] [--help]";
+
+const HELP = [
+  USAGE,
+  "",
+  "Reads a CRM account and writes a TypeScript Pulumi program (Pulumi.yaml, package.json,",
+  "tsconfig.json, index.ts) that declares each of its objects with the values it holds, takes it",
+  "over by adoptId, and protects it: the first `pulumi up` creates nothing and writes nothing.",
+  "",
+  "options (--out crm or --out=crm):",
+  "  --api-url URL        the account's API address (default: CRM_API_URL)",
+  "  --api-token KEY      the API key (default: CRM_API_TOKEN, which keeps it out of the process list)",
+  `  --kinds KIND,...     what to export (default: all): ${exportKinds.join(", ")}`,
+  "  --name-filter TEXT   only objects whose name holds TEXT, regardless of case; values, notes and",
+  "                       contacts' places follow their account",
+  "  --out DIR            the folder to write, which must not hold a program yet (default: crm-account)",
+  "  -h, --help           print this help and exit",
+  "",
+  "CRM_REQUESTS_PER_SECOND sets the rate limit (default 5, the service's). Progress goes to stderr.",
+  "",
+  "example:",
+  "  CRM_API_TOKEN=... npx pulumi-crm export --api-url https://acme.api-us1.com --out acme-crm",
+  "",
+].join("\n");
+
+interface Arguments {
+  apiUrl?: string;
+  apiToken?: string;
+  kinds: Set<ExportKind>;
+  nameFilter?: string;
+  out: string;
+}
+
+const flags: Record<string, keyof Arguments> = {
+  "--api-url": "apiUrl",
+  "--api-token": "apiToken",
+  "--kinds": "kinds",
+  "--name-filter": "nameFilter",
+  "--out": "out",
+};
+
+/** Parses the flags ("--out dir" or "--out=dir"); throws an Error whose message explains the problem. */
+function parseArguments(argv: readonly string[]): Arguments {
+  const parsed: Arguments = { kinds: new Set(exportKinds), out: "crm-account" };
+  for (let i = 0; i < argv.length; i++) {
+    const [name, inlineValue] = argv[i].split(/=(.*)/s, 2);
+    const option = flags[name];
+    if (!option) throw new Error(`unknown argument "${argv[i]}"`);
+    const value = inlineValue ?? argv[++i];
+    if (value === undefined || value === "") throw new Error(`${name} needs a value`);
+    if (option !== "kinds") {
+      parsed[option] = value;
+      continue;
+    }
+    const kinds = value.split(",").map((kind) => kind.trim());
+    const unknown = kinds.filter((kind) => !(exportKinds as readonly string[]).includes(kind));
+    if (unknown.length) throw new Error(`--kinds: ${unknown.join(", ")} is not a kind; the kinds are ${exportKinds.join(", ")}`);
+    parsed.kinds = new Set(kinds as ExportKind[]);
+  }
+  return parsed;
+}
+
+/** This package's package.json, found upwards from here (dist/provider/export or provider/export). */
+function ownPackage(): { version: string; peerDependencies: Record<string, string>; devDependencies: Record<string, string> } {
+  for (let dir = __dirname; dir !== dirname(dir); dir = dirname(dir)) {
+    const file = join(dir, "package.json");
+    if (existsSync(file) && JSON.parse(readFileSync(file, "utf8")).name === "pulumi-crm") return JSON.parse(readFileSync(file, "utf8"));
+  }
+  throw new Error("the pulumi-crm package.json was not found");
+}
+
+async function main(argv: readonly string[]): Promise<number> {
+  if (argv.some((argument) => argument === "--help" || argument === "-h")) {
+    process.stdout.write(HELP);
+    return 0;
+  }
+  const [command, ...rest] = argv;
+  let args: Arguments;
+  try {
+    if (command !== "export") throw new Error(command === undefined ? "no command given" : `unknown command "${command}"`);
+    args = parseArguments(rest);
+  } catch (error) {
+    process.stderr.write(`pulumi-crm: ${(error as Error).message}\n${USAGE}\n(--help explains each option)\n`);
+    return 2;
+  }
+  const apiUrl = args.apiUrl ?? process.env.CRM_API_URL;
+  const missing = [apiUrl ? undefined : "--api-url (or CRM_API_URL)", (args.apiToken ?? process.env.CRM_API_TOKEN) ? undefined : "--api-token (or CRM_API_TOKEN)"];
+  if (missing.some(Boolean)) {
+    process.stderr.write(`pulumi-crm export: give ${missing.filter(Boolean).join(" and ")}\n`);
+    return 2;
+  }
+  const out = resolve(args.out);
+  const files = ["Pulumi.yaml", "package.json", "tsconfig.json", "index.ts"];
+  const present = files.filter((file) => existsSync(join(out, file)));
+  if (present.length) {
+    process.stderr.write(`pulumi-crm export: ${out} holds ${present.join(", ")} already; give an --out folder without a program, so that nothing is overwritten\n`);
+    return 2;
+  }
+
+  // Flags first; the settings fall back to the environment (CRM_REQUESTS_PER_SECOND included).
+  const given: Record<string, string | undefined> = { "crm:apiUrl": args.apiUrl, "crm:apiToken": args.apiToken };
+  useStackConfig({ get: (key) => given[key] });
+  const objects = await readAccount({
+    kinds: args.kinds,
+    nameFilter: args.nameFilter,
+    progress: (line) => process.stderr.write(`pulumi-crm export: ${line}\n`),
+  });
+
+  const own = ownPackage();
+  const project = basename(out).toLowerCase().replace(/[^a-z0-9_.-]+/g, "-").replace(/^[^a-z0-9]+/, "") || "crm-account";
+  const program = programFiles(objects, {
+    project,
+    apiUrl: apiUrl!,
+    dependencies: {
+      pulumiCrm: `^${own.version}`,
+      pulumi: own.peerDependencies["@pulumi/pulumi"],
+      typescript: own.devDependencies.typescript,
+      tsNode: own.devDependencies["ts-node"],
+    },
+  });
+  mkdirSync(out, { recursive: true });
+  for (const [file, text] of Object.entries(program)) writeFileSync(join(out, file), text);
+  process.stdout.write(
+    `Wrote ${objects.length} resources to ${out}. Before the first \`pulumi up\` there, review index.ts (see sdk-docs/taking-over-an-account.md), ` +
+      "run `npm install`, and set crm:apiUrl and crm:apiToken (secret) in the stack's config.\n",
+  );
+  return 0;
+}
+
+main(process.argv.slice(2)).then(
+  (code) => {
+    process.exitCode = code;
+  },
+  (error: Error) => {
+    process.stderr.write(`pulumi-crm export: ${error.message}\n`);
+    process.exitCode = 1;
+  },
+);
