@@ -2,7 +2,7 @@
 // real pulumi CLI when it is on PATH (else with the bundled test engine), then runs
 // a drift check, saying at each step what it did.
 
-import { execFileSync, spawnSync } from "node:child_process";
+import { spawn, spawnSync } from "node:child_process";
 import { mkdirSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { startEmulator } from "../emulator";
@@ -61,15 +61,19 @@ async function deployWithCli(program: string, emulator: Emulator, version: strin
   rmSync(backend, { recursive: true, force: true });
   mkdirSync(backend, { recursive: true });
   const env = { ...process.env, PULUMI_BACKEND_URL: `file://${backend}`, PULUMI_CONFIG_PASSPHRASE: "demo" };
-  const pulumi = (...args: string[]) => {
+  // Asynchronously: the emulator answers the CLI's provider from this process's event loop,
+  // which a synchronous child process would block.
+  const pulumi = async (...args: string[]) => {
     say(`$ pulumi ${args.join(" ").replace(emulator.apiToken, "[secret]")}`);
-    execFileSync("pulumi", args, { cwd: program, env, stdio: "inherit" });
+    const child = spawn("pulumi", args, { cwd: program, env, stdio: "inherit" });
+    const code = await new Promise<number | null>((resolve, reject) => child.on("error", reject).on("close", resolve));
+    if (code !== 0) throw new Error(`pulumi ${args[0]} exited with ${code}`);
   };
-  pulumi("stack", "init", stack);
-  pulumi("config", "set", "crm:apiUrl", emulator.crmUrl);
-  pulumi("config", "set", "--secret", "crm:apiToken", emulator.apiToken);
-  pulumi("up", "--yes", "--skip-preview");
-  pulumi("refresh", "--preview-only", "--expect-no-changes");
+  await pulumi("stack", "init", stack);
+  await pulumi("config", "set", "crm:apiUrl", emulator.crmUrl);
+  await pulumi("config", "set", "--secret", "crm:apiToken", emulator.apiToken);
+  await pulumi("up", "--yes", "--skip-preview");
+  await pulumi("refresh", "--preview-only", "--expect-no-changes");
   say("Done: deployed and checked for drift with the pulumi CLI.");
 }
 

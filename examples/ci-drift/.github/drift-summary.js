@@ -1,0 +1,69 @@
+#!/usr/bin/env node
+// Writes the Markdown of one stack's drift check for the job summary ($GITHUB_STEP_SUMMARY).
+//
+//   node .github/drift-summary.js STACK EXIT_CODE LOG_FILE >> "$GITHUB_STEP_SUMMARY"
+//
+// EXIT_CODE is what `pulumi refresh --preview-only --expect-no-changes` exited with:
+// 0 no drift, 7 drift (CLI 3.227 and later), anything else the check itself failed.
+// LOG_FILE is its output (run with --diff): the resources that drifted are found in it,
+// from the step lines ("~ <type> <name> ...") and the diff's [urn=...] lines.
+"use strict";
+const { readFileSync } = require("node:fs");
+
+const [stack, codeText, logFile] = process.argv.slice(2);
+if (!stack || codeText === undefined || !logFile) {
+  process.stderr.write("usage: drift-summary.js STACK EXIT_CODE LOG_FILE\n");
+  process.exit(2);
+}
+const code = Number(codeText);
+// Colour codes removed, should the CLI have written any.
+const log = readFileSync(logFile, "utf8").replace(/\u001b\[[0-9;]*m/g, "");
+
+/** The drifted resources: [symbol, "type name"] in order of appearance, the stack itself left out. */
+function driftedResources(text) {
+  const found = new Map();
+  const lines = text.split(/\r?\n/);
+  const stepLine = /^\s*(\+-|-\+|\+\+|--|~|-|\+)\s+(?:[│├└─]+\s*)*([A-Za-z0-9_.-]+:[A-Za-z0-9_./-]*:[A-Za-z0-9_.$/-]+)\s+([^\s[(]+)/;
+  const urnLine = /^\s*\[urn=urn:pulumi:[^:]*::[^:]*::(?:[^$]*\$)?([^:]+:[^:]*:[^:]+)::(.+)\]\s*$/;
+  // "  ~ pulumi-nodejs:dynamic:Resource: (update)" heads a resource's diff; its name comes on the [urn=] line.
+  const diffHeader = /^\s*(\+-|-\+|\+\+|--|~|-|\+)\s+\S+?:\s*\(/;
+  let symbol;
+  for (const line of lines) {
+    const header = diffHeader.exec(line);
+    if (header) {
+      symbol = header[1];
+      continue;
+    }
+    const step = stepLine.exec(line);
+    if (step) {
+      if (step[2] !== "pulumi:pulumi:Stack") found.set(`${step[2]} ${step[3]}`, step[1]);
+      continue;
+    }
+    const urn = urnLine.exec(line);
+    if (urn && urn[1] !== "pulumi:pulumi:Stack" && symbol) found.set(`${urn[1]} ${urn[2]}`, symbol);
+  }
+  return [...found].map(([resource, sign]) => [sign, resource]);
+}
+
+const what = { "~": "changed outside Pulumi", "-": "gone from the service", "+": "new", "+-": "replaced", "-+": "replaced" };
+const out = [];
+if (code === 0) {
+  out.push(`### ✅ \`${stack}\`: no drift`, "", "The service matches the stack's state.");
+} else if (code === 7) {
+  const resources = driftedResources(log);
+  out.push(`### ⚠️ \`${stack}\`: drift`, "", "The service no longer matches the stack's state:", "");
+  if (resources.length) {
+    out.push("| | Resource | |", "|---|---|---|");
+    for (const [sign, resource] of resources) out.push(`| \`${sign}\` | \`${resource}\` | ${what[sign] ?? ""} |`);
+  } else {
+    out.push("(no resource could be picked out of the output: see it below)");
+  }
+  out.push(
+    "",
+    `Put the program's values back with \`pulumi up --stack ${stack}\`, or take the service's into the state with \`pulumi refresh --stack ${stack}\` (and change the program to match).`,
+  );
+} else {
+  out.push(`### ❌ \`${stack}\`: the drift check failed (exit code ${code})`, "", "This is not drift: the check could not run. See the output below.");
+}
+out.push("", "<details><summary>pulumi refresh --preview-only output</summary>", "", "```", log.trimEnd().split("\n").slice(-300).join("\n"), "```", "</details>", "");
+process.stdout.write(out.join("\n"));
