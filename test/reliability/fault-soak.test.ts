@@ -1,0 +1,152 @@
+// A deployment of every CRM object type through the test engine against an emulator that
+// injects faults (429, 503, connections reset before the work and lost after it) from
+// fixed seeds. `up` converges in at most two runs; then the service holds exactly the
+// declared objects (no duplicate, no orphan), the drift check finds nothing, and destroy
+// leaves nothing. The figures of each seed are printed.
+//
+// CI deploys 1 copy of each type (9 objects) with one seed; `npm run soak`
+// (RELIABILITY_SOAK=1) deploys 13 copies (105 objects) with three seeds.
+
+import assert from "node:assert/strict";
+import { readFileSync, rmSync } from "node:fs";
+import { join } from "node:path";
+import { startEmulator } from "../../emulator";
+import { EngineResult, runEngine } from "../engine/engine";
+import { emulatorCall, emulatorStats, RunningEmulator, setFaults } from "../support/emulator";
+import { installProgram } from "../support/packed-program";
+
+const soak = process.env.RELIABILITY_SOAK === "1";
+const copies = soak ? 13 : 1;
+const seeds = soak ? [1, 2, 3] : [1];
+const faultSpec = "429=0.2,503=0.1,reset=0.05,lost=0.05,latency=0-5";
+
+/** The collections the program fills, each object's natural key, and the resource type that declares it. */
+const collections = [
+  { type: "Account", path: "/accounts", member: "accounts", key: (o: any) => o.name },
+  { type: "AccountCustomField", path: "/accountCustomFieldMeta", member: "accountCustomFieldMeta", key: (o: any) => o.fieldLabel },
+  { type: "AccountCustomFieldValue", path: "/accountCustomFieldData", member: "accountCustomFieldData", key: (o: any) => `${o.customerAccountId ?? o.accountId}/${o.customFieldId}` },
+  { type: "AccountNote", path: "/notes", member: "notes", key: (o: any) => o.note },
+  { type: "AccountContact", path: "/accountContacts", member: "accountContacts", key: (o: any) => `${o.account}/${o.contact}` },
+  { type: "Address", path: "/addresses", member: "addresses", key: (o: any) => o.companyName },
+  { type: "CalendarFeed", path: "/calendars", member: "calendars", key: (o: any) => o.title },
+  { type: "Message", path: "/messages", member: "messages", key: (o: any) => o.subject },
+] as const;
+
+const dynamicType = (type: string) => `pulumi-nodejs:dynamic/crm:${type}`;
+
+interface Tally {
+  objects: number;
+  duplicates: string[];
+  orphans: string[];
+  missing: string[];
+}
+
+describe(`reliability: fault soak, ${copies} copies of every CRM object type`, function () {
+  this.timeout(soak ? 3_600_000 : 300_000);
+  let program: string;
+
+  before(() => {
+    program = installProgram(join(__dirname, "programs", "every-resource"), "reliability-every-resource");
+  });
+
+  for (const seed of seeds) {
+    describe(`seed ${seed}`, () => {
+      let emulator: RunningEmulator;
+      let stateFile: string;
+      let contactIds: string[];
+      const figures: Record<string, unknown> = { seed, faults: faultSpec };
+
+      before(async () => {
+        emulator = await startEmulator({ port: 0, rateLimit: 0 });
+        stateFile = join(program, `state-${seed}.json`);
+        rmSync(stateFile, { force: true });
+        contactIds = [];
+        for (let n = 1; n <= copies; n++) {
+          contactIds.push((await emulatorCall(emulator, "POST", "/api/3/contacts", { contact: { email: `soak-${n}@example.com` } })).body.contact.id);
+        }
+      });
+      after(async () => {
+        console.log(`      figures: ${JSON.stringify(figures)}`);
+        await emulator?.close();
+      });
+
+      const engine = (command: "up" | "refresh" | "destroy", drift = false) =>
+        runEngine({
+          command,
+          cwd: program,
+          stack: "soak",
+          stateFile,
+          // The emulator's rate limit is off, so the provider's own pacing is too.
+          config: { "crm:apiUrl": emulator.crmUrl, "crm:requestsPerSecond": "0", copies: String(copies), contactIds: contactIds.join(",") },
+          secrets: { "crm:apiToken": emulator.apiToken },
+          ...(drift ? { previewOnly: true, expectNoChanges: true } : {}),
+        });
+      const output = (result: EngineResult) => [...result.lines, ...result.diagnostics].join("\n");
+      const stateIds = (type: string) =>
+        new Set(
+          (JSON.parse(readFileSync(stateFile, "utf8")).resources as Array<{ type: string; id?: string }>).filter((r) => r.type === dynamicType(type)).map((r) => r.id!),
+        );
+      /** What the service holds against what the state declares, read with faults off. */
+      const tally = async (): Promise<Tally> => {
+        const result: Tally = { objects: 0, duplicates: [], orphans: [], missing: [] };
+        for (const collection of collections) {
+          const listed = (await emulatorCall(emulator, "GET", `/api/3${collection.path}?limit=100`)).body[collection.member] as any[];
+          assert.ok(listed.length < 100, `${collection.path} holds more than one page`);
+          const declared = stateIds(collection.type);
+          const keys = new Map<string, number>();
+          for (const object of listed) keys.set(collection.key(object), (keys.get(collection.key(object)) ?? 0) + 1);
+          result.objects += listed.length;
+          for (const [key, count] of keys) if (count > 1) result.duplicates.push(`${count - 1} x ${collection.type} ${key}`);
+          result.orphans.push(...listed.filter((object) => !declared.has(String(object.id))).map((object) => `${collection.type} ${object.id}`));
+          const held = new Set(listed.map((object) => String(object.id)));
+          result.missing.push(...[...declared].filter((id) => !held.has(id)).map((id) => `${collection.type} ${id}`));
+        }
+        return result;
+      };
+
+      it("up converges in at most two runs, a failed first run naming only unconfirmed creates", async () => {
+        await setFaults(emulator, faultSpec, seed);
+        const first = await engine("up");
+        figures.firstUpExitCode = first.exitCode;
+        if (first.exitCode !== 0) {
+          const errors = first.diagnostics.filter((line) => /^error:/i.test(line) && !/update failed|preview failed/i.test(line));
+          figures.firstUpErrors = errors;
+          assert.ok(errors.length > 0, output(first));
+          for (const error of errors) assert.match(error, /may have taken effect|run `pulumi up` again/, `a failure that is not an unconfirmed create:\n${output(first)}`);
+          const second = await engine("up");
+          assert.equal(second.exitCode, 0, output(second));
+        }
+        figures.ups = first.exitCode === 0 ? 1 : 2;
+        const { requests, byStatus } = await emulatorStats(emulator);
+        Object.assign(figures, { requests, byStatus });
+      });
+
+      it("the service holds exactly the declared objects: no duplicate, no orphan", async () => {
+        await setFaults(emulator, "");
+        const found = await tally();
+        figures.objects = found.objects + 1; // and the branding
+        figures.duplicates = found.duplicates.length;
+        figures.orphans = found.orphans.length;
+        assert.deepEqual({ duplicates: found.duplicates, orphans: found.orphans, missing: found.missing }, { duplicates: [], orphans: [], missing: [] });
+        assert.equal(found.objects, copies * collections.length);
+      });
+
+      it("the drift check (faults off) finds no change", async () => {
+        const drift = await engine("refresh", true);
+        assert.equal(drift.exitCode, 0, output(drift));
+      });
+
+      it("destroy, with the faults back on, leaves nothing", async () => {
+        await setFaults(emulator, faultSpec, seed + 1000);
+        const destroy = await engine("destroy");
+        figures.destroyExitCode = destroy.exitCode;
+        assert.equal(destroy.exitCode, 0, output(destroy));
+        await setFaults(emulator, "");
+        const found = await tally();
+        assert.equal(found.objects, 0, JSON.stringify(found));
+        const { requests, byStatus } = await emulatorStats(emulator);
+        Object.assign(figures, { requestsWithDestroy: requests, byStatusWithDestroy: byStatus });
+      });
+    });
+  }
+});
