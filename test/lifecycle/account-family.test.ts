@@ -54,6 +54,15 @@ describe("account family lifecycle through the test engine", function () {
     await new Promise((resolve) => setTimeout(resolve, 1000));
     return get(path);
   };
+  /** A change made out of band, likewise waiting out the rate limit: a refused change would be no drift at all. */
+  const changeOutOfBand = async (method: "PUT" | "DELETE", path: string, body?: unknown): Promise<void> => {
+    const reply = await emulatorCall(emulator, method, `/api/3${path}`, body);
+    if (reply.status === 429) {
+      await new Promise((resolve) => setTimeout(resolve, 1000));
+      return changeOutOfBand(method, path, body);
+    }
+    assert.equal(reply.status, 200, JSON.stringify(reply.body));
+  };
   const state = () => JSON.parse(readFileSync(stateFile, "utf8")) as { resources: Array<{ type: string; id?: string; outputs: any }> };
   const resource = (type: string, where: (outputs: any) => boolean = () => true) => state().resources.find((r) => r.type === dynamicType(type) && where(r.outputs))!;
   const field = (label: string) => resource("AccountCustomField", (outputs) => outputs.fieldLabel === label);
@@ -88,7 +97,7 @@ describe("account family lifecycle through the test engine", function () {
     assert.equal(sent, 0);
   });
 
-  it("the drift check right after finds no change, reading each object once", async () => {
+  it("the drift check right after finds no change, reading the fields and the values from one page each", async () => {
     const before = await emulatorStats(emulator);
     const result = await engine("refresh", true);
     assert.equal(result.exitCode, 0, output(result));
@@ -103,14 +112,15 @@ describe("account family lifecycle through the test engine", function () {
     console.log(`      requests during the drift check: ${sent.map(([request, count]) => `${count} x ${request}`).join(", ")}`);
     assert.ok(sent.every(([request]) => request.startsWith("GET ")), JSON.stringify(sent));
     const answered = sent.filter(([request]) => request.endsWith(" 200")).reduce((sum, [, count]) => sum + count, 0);
-    assert.equal(answered, 13);
+    // 13 objects: the 5 fields and the 5 values read together from a page each; the account, the note and the association alone.
+    assert.equal(answered, 5);
   });
 
   it("a value and a field label changed out of band are drift: the check exits 7, and refresh then up restore them", async () => {
     const value = resource("AccountCustomFieldValue", (outputs) => outputs.fieldType === "number");
     const industry = field("Industry");
-    await emulatorCall(emulator, "PUT", `/api/3/accountCustomFieldData/${value.id}`, { accountCustomFieldDatum: { fieldValue: "7" } });
-    await emulatorCall(emulator, "PUT", `/api/3/accountCustomFieldMeta/${industry.id}`, { accountCustomFieldMetum: { fieldLabel: "Sector" } });
+    await changeOutOfBand("PUT", `/accountCustomFieldData/${value.id}`, { accountCustomFieldDatum: { fieldValue: "7" } });
+    await changeOutOfBand("PUT", `/accountCustomFieldMeta/${industry.id}`, { accountCustomFieldMetum: { fieldLabel: "Sector" } });
     const check = await engine("refresh", true);
     assert.equal(check.exitCode, 7, output(check));
 
@@ -125,7 +135,7 @@ describe("account family lifecycle through the test engine", function () {
 
   it("a note deleted out of band leaves the state on refresh and is made again by up", async () => {
     const noteId = resource("AccountNote").id!;
-    await emulatorCall(emulator, "DELETE", `/api/3/notes/${noteId}`);
+    await changeOutOfBand("DELETE", `/notes/${noteId}`);
     assert.equal((await engine("refresh", true)).exitCode, 7);
     assert.equal((await engine("refresh")).exitCode, 0);
     const up = await engine("up");

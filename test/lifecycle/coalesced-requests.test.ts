@@ -1,0 +1,92 @@
+// Requests a 150-account stack sends through the test engine (real SDK, real provider
+// host, the CLI's parallelism): refresh and destroy coalesce, so they cost a few
+// requests instead of one per account. Counts, not times: the emulator's rate limit is
+// off, and so is the provider's.
+
+import assert from "node:assert/strict";
+import { readFileSync, rmSync } from "node:fs";
+import { join } from "node:path";
+import { startEmulator } from "../../emulator";
+import { runEngine } from "../engine/engine";
+import { emulatorCall, emulatorStats, RunningEmulator } from "../support/emulator";
+import { installProgram } from "../support/packed-program";
+
+const accounts = 150;
+/** The CLI's default on a 2-core machine (4 per CPU), fixed so that counts do not depend on the machine. */
+const parallel = 8;
+
+describe("coalesced requests of a 150-account stack through the test engine", function () {
+  this.timeout(300_000);
+  let emulator: RunningEmulator;
+  let program: string;
+  let stateFile: string;
+
+  before(async () => {
+    emulator = await startEmulator({ port: 0, rateLimit: 0 });
+    program = installProgram(join(__dirname, "programs", "many-accounts"), "lifecycle-many-accounts");
+    stateFile = join(program, "state.json");
+    rmSync(stateFile, { force: true });
+  });
+  after(async () => emulator?.close());
+
+  const engine = (command: "up" | "refresh" | "destroy", options: { previewOnly?: boolean } = {}) =>
+    runEngine({
+      command,
+      cwd: program,
+      stack: "dev",
+      stateFile,
+      parallel,
+      config: { "crm:apiUrl": emulator.crmUrl, "crm:requestsPerSecond": "0", count: String(accounts) },
+      secrets: { "crm:apiToken": emulator.apiToken },
+      expectNoChanges: options.previewOnly,
+      previewOnly: options.previewOnly,
+    });
+  /** Runs the command and returns the requests it sent, by route. */
+  const requestsOf = async (run: () => ReturnType<typeof engine>, exitCode = 0) => {
+    const before = await emulatorStats(emulator);
+    const result = await run();
+    assert.equal(result.exitCode, exitCode, [...result.lines, ...result.diagnostics].join("\n"));
+    const after = await emulatorStats(emulator);
+    const byRoute = Object.fromEntries(
+      Object.entries(after.byRoute)
+        .map(([route, count]) => [route, count - (before.byRoute[route] ?? 0)] as const)
+        .filter(([, count]) => count > 0),
+    );
+    return { result, total: after.requests - before.requests, byRoute };
+  };
+  const idOf = (name: string) =>
+    (JSON.parse(readFileSync(stateFile, "utf8")) as { resources: Array<{ id?: string; outputs: { name?: string } }> }).resources.find(
+      (resource) => resource.outputs?.name === name,
+    )!.id!;
+
+  it("up creates one account per request, and a no-op up sends none", async () => {
+    assert.deepEqual((await requestsOf(() => engine("up"))).byRoute, { "POST /api/3/accounts": accounts });
+    assert.equal((await requestsOf(() => engine("up"))).total, 0);
+  });
+
+  it("a drift check reads the 150 accounts from 2 pages", async () => {
+    const { result, byRoute } = await requestsOf(() => engine("refresh", { previewOnly: true }));
+    assert.equal(result.changes, false);
+    assert.deepEqual(byRoute, { "GET /api/3/accounts": 2 });
+  });
+
+  it("a drift check still finds an account renamed and one deleted out of band, each confirmed", async () => {
+    await emulatorCall(emulator, "PUT", `/api/3/accounts/${idOf("Bench account 7")}`, { account: { name: "Renamed out of band" } });
+    await emulatorCall(emulator, "DELETE", `/api/3/accounts/${idOf("Bench account 90")}`);
+    const { result, byRoute } = await requestsOf(() => engine("refresh", { previewOnly: true }), 7);
+    assert.deepEqual({ update: result.steps.update, delete: result.steps.delete }, { update: 1, delete: 1 });
+    assert.ok(result.lines.some((line) => line.includes("account-7")), result.lines.join("\n"));
+    assert.ok(result.lines.some((line) => line.includes("account-90")), result.lines.join("\n"));
+    // Both pages, and the deleted account's own GET before it is declared gone.
+    assert.deepEqual(byRoute, { "GET /api/3/accounts": 2, "GET /api/3/accounts/:id": 1 });
+  });
+
+  it("destroy deletes the accounts in bulk, one request per group the engine runs at once", async () => {
+    assert.equal((await requestsOf(() => engine("refresh"))).total, 3);
+    const { result, byRoute } = await requestsOf(() => engine("destroy"));
+    // 149 accounts left after the refresh, plus the stack, which the CLI's summary counts too.
+    assert.equal(result.steps.delete, accounts);
+    assert.deepEqual(byRoute, { "DELETE /api/3/accounts/bulk_delete": Math.ceil((accounts - 1) / parallel) });
+    assert.deepEqual((await emulatorCall(emulator, "GET", "/api/3/accounts")).body.accounts, []);
+  });
+});
