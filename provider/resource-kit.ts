@@ -268,7 +268,8 @@ export function withSecretOutputs(opts: pulumi.CustomResourceOptions | undefined
 }
 
 // Natural keys (account names, field labels) claimed by a create in this provider
-// host, that is in this deployment, by kind.
+// host, that is in this deployment, by account and kind: one deployment may manage
+// two accounts, each with its own names.
 const claimedKeys = new Map<string, Set<string>>();
 
 /**
@@ -277,9 +278,10 @@ const claimedKeys = new Map<string, Set<string>>();
  * name can only end in a duplicate, or in two resources fighting over one object, so
  * the second is refused before any request and is never advised to adopt its sibling.
  */
-export function claimNaturalKey(type: string, naturalKey: string): boolean {
-  let keys = claimedKeys.get(type);
-  if (!keys) claimedKeys.set(type, (keys = new Set()));
+export function claimNaturalKey(account: ServiceAccount, type: string, naturalKey: string): boolean {
+  const scope = `${account.accountKey}|${type}`;
+  let keys = claimedKeys.get(scope);
+  if (!keys) claimedKeys.set(scope, (keys = new Set()));
   const key = naturalKey.toLowerCase();
   if (keys.has(key)) return false;
   keys.add(key);
@@ -287,8 +289,13 @@ export function claimNaturalKey(type: string, naturalKey: string): boolean {
 }
 
 /** A create that failed made nothing its own: the key is free again. */
-export function releaseNaturalKey(type: string, naturalKey: string): void {
-  claimedKeys.get(type)?.delete(naturalKey.toLowerCase());
+export function releaseNaturalKey(account: ServiceAccount, type: string, naturalKey: string): void {
+  claimedKeys.get(`${account.accountKey}|${type}`)?.delete(naturalKey.toLowerCase());
+}
+
+/** The account a client talks to, identified without its credential. */
+interface ServiceAccount {
+  accountKey: string;
 }
 
 /**

@@ -119,7 +119,7 @@ export async function create(inputs: Record<string, unknown>): Promise<pulumi.dy
   const desired = desiredInputs(inputs);
   const client = new CrmClient(describe(desired.name));
   forgetListed(client, accounts);
-  if (!claimNaturalKey(resourceType, desired.name)) {
+  if (!claimNaturalKey(client, resourceType, desired.name)) {
     throw new ServiceError(
       `${client.resource}: two resources of this program declare the account name "${desired.name}" (names are unique regardless of case); give each its own name.`,
       { code: "duplicate", field: "name" },
@@ -129,7 +129,7 @@ export async function create(inputs: Record<string, unknown>): Promise<pulumi.dy
   try {
     account = desired.adoptId ? await adoptById(client, desired.adoptId, desired) : await createOrAdopt(client, desired);
   } catch (error) {
-    releaseNaturalKey(resourceType, desired.name);
+    releaseNaturalKey(client, resourceType, desired.name);
     throw error;
   }
   const state = stateFrom(account);
@@ -247,7 +247,7 @@ async function findCreatedAccount(
 
 /** adoptId: manage the account of that id, bringing its name and website in line. */
 function adoptById(client: CrmClient, id: string, desired: AccountInputs): Promise<ServiceAccount> {
-  return claimingAdoptId(client.resource, resourceType, id, async () => {
+  return claimingAdoptId(client, resourceType, id, async () => {
     const found = await getObject(client, `/accounts/${id}`, "account");
     if (!found) throw notAdoptable(client.resource, resourceType, id);
     return takeOver(client, found as unknown as ServiceAccount, desired);

@@ -251,7 +251,7 @@ export async function create(props: Record<string, unknown>): Promise<pulumi.dyn
   }
   const id = String(found.id);
   const client = clientFor(id);
-  if (!claimNaturalKey(resourceType, id)) {
+  if (!claimNaturalKey(client, resourceType, id)) {
     throw new ServiceError(`${client.resource}: two Branding resources of this program manage branding ${id}; declare it once.`, {
       code: "duplicate",
       field: "brandingId",
@@ -270,7 +270,7 @@ export async function create(props: Record<string, unknown>): Promise<pulumi.dyn
     if (!state) throw new Error(`${client.resource}: the branding was gone right after it was read; run \`pulumi up\` again`);
     return { id, outs: state };
   } catch (error) {
-    releaseNaturalKey(resourceType, id);
+    releaseNaturalKey(client, resourceType, id);
     throw error;
   }
 }

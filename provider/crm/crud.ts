@@ -154,14 +154,14 @@ export function objectIn(response: HttpResponse, member: string): ServiceObject 
 export const adoptIdClaims = (type: string) => `${type} adoptId`;
 
 /** Runs a take-over by adoptId with the object claimed for this resource; a second resource of the program naming it is refused. */
-export async function claimingAdoptId<T>(resource: string, type: string, id: string, takeOver: () => Promise<T>): Promise<T> {
-  if (!claimNaturalKey(adoptIdClaims(type), id)) {
-    throw new ServiceError(`${resource}: two resources of this program take over ${type} ${id} with adoptId; declare it once.`, { code: "duplicate", field: "adoptId" });
+export async function claimingAdoptId<T>(client: CrmClient, type: string, id: string, takeOver: () => Promise<T>): Promise<T> {
+  if (!claimNaturalKey(client, adoptIdClaims(type), id)) {
+    throw new ServiceError(`${client.resource}: two resources of this program take over ${type} ${id} with adoptId; declare it once.`, { code: "duplicate", field: "adoptId" });
   }
   try {
     return await takeOver();
   } catch (error) {
-    releaseNaturalKey(adoptIdClaims(type), id);
+    releaseNaturalKey(client, adoptIdClaims(type), id);
     throw error;
   }
 }
@@ -233,7 +233,7 @@ export function crmLifecycle<Schema extends z.AnyZodObject, State extends Record
   /** Create with adoptId: the object of that id taken over. */
   const adoptById = (props: Record<string, unknown>, id: string): Promise<pulumi.dynamic.CreateResult> => {
     const client = clientFor(props);
-    return claimingAdoptId(client.resource, kind.type, id, async () => {
+    return claimingAdoptId(client, kind.type, id, async () => {
       const object = await getObject(client, `${kind.path}/${id}`, kind.member);
       const other = object && kind.otherKind?.(object);
       if (!object || other) throw notAdoptable(client.resource, kind.type, id, other);
@@ -314,7 +314,7 @@ export function crmLifecycle<Schema extends z.AnyZodObject, State extends Record
       const inputs = parse(props);
       const client = clientFor(props);
       const key = adoption.key(inputs);
-      if (!claimNaturalKey(kind.type, key)) {
+      if (!claimNaturalKey(client, kind.type, key)) {
         throw new ServiceError(`${client.resource}: two resources of this program declare ${adoption.describe(inputs)}; give each its own.`, { code: "duplicate" });
       }
       try {
@@ -332,14 +332,14 @@ export function crmLifecycle<Schema extends z.AnyZodObject, State extends Record
         }
         return await takeOver(client, id, existing, props, taken, adoption.instead);
       } catch (error) {
-        releaseNaturalKey(kind.type, key);
+        releaseNaturalKey(client, kind.type, key);
         throw error;
       }
     },
     // Deleted, the object no longer holds its key: another resource of the program may take it.
     async delete(id, props) {
       await lifecycle.delete(id, props);
-      releaseNaturalKey(kind.type, adoption.key(props as z.output<Schema>));
+      releaseNaturalKey(clientFor(props, id), kind.type, adoption.key(props as z.output<Schema>));
     },
   });
   return kind.adoption ? adopting(kind.adoption) : lifecycle;

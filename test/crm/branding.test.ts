@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
 import * as provider from "../../provider/crm/branding";
 import { releaseNaturalKey, unknownValue } from "../../provider/resource-kit";
+import { CrmClient } from "../../provider/crm/client";
 import { useStackConfig } from "../../provider/settings";
 import { startEmulator } from "../../emulator";
 import { configOf, emulatorCall, emulatorForProvider, requestCount, RunningEmulator } from "../support/emulator";
@@ -29,8 +30,8 @@ describe("crm.Branding provider", () => {
   // Each test takes the account's one branding over afresh, as a new deployment would.
   beforeEach(async () => {
     await fetch(`${emulator.crmUrl}/__emulator/reset`, { method: "POST" });
-    releaseNaturalKey("crm.Branding", "1");
     useService(proxy.url);
+    releaseNaturalKey(new CrmClient("test"), "crm.Branding", "1");
   });
 
   const branding = async () => (await emulatorCall(emulator, "GET", "/api/3/brandings/1")).body.branding;

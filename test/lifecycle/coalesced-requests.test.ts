@@ -86,7 +86,10 @@ describe("coalesced requests of a 150-account stack through the test engine", fu
     const { result, byRoute } = await requestsOf(() => engine("destroy"));
     // 149 accounts left after the refresh, plus the stack, which the CLI's summary counts too.
     assert.equal(result.steps.delete, accounts);
-    assert.deepEqual(byRoute, { "DELETE /api/3/accounts/bulk_delete": Math.ceil((accounts - 1) / parallel) });
+    // Deletes arrive P at a time; one that misses its group's window (a loaded machine) goes out with the next.
+    assert.deepEqual(Object.keys(byRoute), ["DELETE /api/3/accounts/bulk_delete"]);
+    const bulkDeletes = byRoute["DELETE /api/3/accounts/bulk_delete"];
+    assert.ok(bulkDeletes >= Math.ceil((accounts - 1) / parallel) && bulkDeletes <= Math.ceil((accounts - 1) / parallel) + 2, `${bulkDeletes} bulk deletes`);
     assert.deepEqual((await emulatorCall(emulator, "GET", "/api/3/accounts")).body.accounts, []);
   });
 });

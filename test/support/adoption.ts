@@ -4,6 +4,7 @@
 
 import assert from "node:assert/strict";
 import { releaseNaturalKey } from "../../provider/resource-kit";
+import { CrmClient } from "../../provider/crm/client";
 import { adoptIdClaims } from "../../provider/crm/crud";
 import { emulatorStats, RunningEmulator } from "./emulator";
 import { asHostSends } from "./host-struct";
@@ -56,7 +57,7 @@ export function itAdoptsById(provider: ResourceModule, adoption: AdoptionCase): 
       assert.equal((await provider.diff(id, { ...created.outs, __provider: providerCode }, inputs)).changes, false, "diff after adoption");
       return { outs: created.outs as Record<string, unknown>, writes };
     } finally {
-      releaseNaturalKey(adoptIdClaims(adoption.type), id);
+      releaseNaturalKey(new CrmClient("test"), adoptIdClaims(adoption.type), id);
     }
   };
 
