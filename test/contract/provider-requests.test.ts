@@ -7,10 +7,9 @@ import * as contact from "../../provider/crm/account-contact";
 import * as field from "../../provider/crm/account-custom-field";
 import * as value from "../../provider/crm/account-custom-field-value";
 import * as note from "../../provider/crm/account-note";
-import { useStackConfig } from "../../provider/settings";
-import { configOf, emulatorCall, emulatorForProvider, RunningEmulator } from "../support/emulator";
+import { emulatorCall, RunningEmulator } from "../support/emulator";
 import { checked, ResourceModule } from "../support/provider-steps";
-import { RecordingProxy, startRecordingProxy } from "../support/recording-proxy";
+import { emulatorBehindProxy, RecordingProxy } from "../support/recording-proxy";
 import { nonConformingRequests } from "../support/reference-requests";
 import { ReferenceDocument } from "./reference";
 
@@ -19,15 +18,8 @@ const reference = new ReferenceDocument("crm-v3.openapi.json");
 describe("contract: requests of crm.AccountCustomField, AccountCustomFieldValue, AccountNote and AccountContact", () => {
   let emulator: RunningEmulator;
   let proxy: RecordingProxy;
-  before(async () => {
-    emulator = await emulatorForProvider();
-    proxy = await startRecordingProxy(emulator.crmUrl);
-    useStackConfig(configOf({ "crm:apiUrl": proxy.url, "crm:apiToken": emulator.apiToken, "crm:requestsPerSecond": "0" }));
-  });
-  after(async () => {
-    await proxy.close();
-    await emulator.close();
-  });
+  before(async () => ({ emulator, proxy } = await emulatorBehindProxy()));
+  after(async () => Promise.all([proxy.close(), emulator.close()]));
 
   /** Creates, then updates to each of `changes` in turn. */
   const lifecycle = async (provider: ResourceModule, inputs: Record<string, unknown>, ...changes: Array<Record<string, unknown>>) => {

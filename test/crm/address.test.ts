@@ -1,10 +1,10 @@
 import assert from "node:assert/strict";
 import * as provider from "../../provider/crm/address";
 import { useStackConfig } from "../../provider/settings";
-import { configOf, emulatorCall, emulatorForProvider, requestCount, RunningEmulator } from "../support/emulator";
+import { configOf, emulatorCall, requestCount, RunningEmulator } from "../support/emulator";
 import { checked, configuration, providerCode } from "../support/provider-steps";
 import { asHostSends } from "../support/host-struct";
-import { RecordingProxy, startRecordingProxy } from "../support/recording-proxy";
+import { emulatorBehindProxy, RecordingProxy } from "../support/recording-proxy";
 import { nonConformingRequests } from "../support/reference-requests";
 import { ScriptedServer, sendJson, startScriptedServer } from "../support/scripted-server";
 import { itAdoptsById } from "../support/adoption";
@@ -13,16 +13,8 @@ import { itAdoptsById } from "../support/adoption";
 describe("crm.Address provider", () => {
   let emulator: RunningEmulator;
   let proxy: RecordingProxy;
-  before(async () => {
-    emulator = await emulatorForProvider();
-    proxy = await startRecordingProxy(emulator.crmUrl);
-    // The emulator's rate limit is off; the provider's own limiter too, to keep the file fast.
-    useStackConfig(configOf({ "crm:apiUrl": proxy.url, "crm:apiToken": emulator.apiToken, "crm:requestsPerSecond": "0" }));
-  });
-  after(async () => {
-    await proxy.close();
-    await emulator.close();
-  });
+  before(async () => ({ emulator, proxy } = await emulatorBehindProxy()));
+  after(async () => Promise.all([proxy.close(), emulator.close()]));
 
     const base = { companyName: "Acme", address1: "1 Main St", country: "US" };
   const associations = async (id: string, link: "addressGroup" | "addressList") =>

@@ -4,10 +4,10 @@ import { releaseNaturalKey, unknownValue } from "../../provider/resource-kit";
 import { CrmClient } from "../../provider/crm/client";
 import { useStackConfig } from "../../provider/settings";
 import { startEmulator } from "../../emulator";
-import { configOf, emulatorCall, emulatorForProvider, requestCount, RunningEmulator } from "../support/emulator";
+import { configOf, emulatorCall, requestCount, RunningEmulator } from "../support/emulator";
 import { checked, configuration, failuresOf, providerCode } from "../support/provider-steps";
 import { asHostSends } from "../support/host-struct";
-import { RecordingProxy, startRecordingProxy } from "../support/recording-proxy";
+import { emulatorBehindProxy, RecordingProxy } from "../support/recording-proxy";
 import { nonConformingRequests } from "../support/reference-requests";
 import { ScriptedServer, sendJson, startScriptedServer } from "../support/scripted-server";
 import { itAdoptsById } from "../support/adoption";
@@ -19,14 +19,8 @@ describe("crm.Branding provider", () => {
   let proxy: RecordingProxy;
   const useService = (url: string, token = emulator.apiToken) =>
     useStackConfig(configOf({ "crm:apiUrl": url, "crm:apiToken": token, "crm:requestsPerSecond": "0" }));
-  before(async () => {
-    emulator = await emulatorForProvider();
-    proxy = await startRecordingProxy(emulator.crmUrl);
-  });
-  after(async () => {
-    await proxy.close();
-    await emulator.close();
-  });
+  before(async () => ({ emulator, proxy } = await emulatorBehindProxy()));
+  after(async () => Promise.all([proxy.close(), emulator.close()]));
   // Each test takes the account's one branding over afresh, as a new deployment would.
   beforeEach(async () => {
     await fetch(`${emulator.crmUrl}/__emulator/reset`, { method: "POST" });

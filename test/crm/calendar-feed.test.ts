@@ -1,10 +1,10 @@
 import assert from "node:assert/strict";
 import * as provider from "../../provider/crm/calendar-feed";
 import { useStackConfig } from "../../provider/settings";
-import { configOf, emulatorCall, emulatorForProvider, requestCount, RunningEmulator } from "../support/emulator";
+import { configOf, emulatorCall, requestCount, RunningEmulator } from "../support/emulator";
 import { checked, configuration, providerCode } from "../support/provider-steps";
 import { asHostSends } from "../support/host-struct";
-import { RecordingProxy, startRecordingProxy } from "../support/recording-proxy";
+import { emulatorBehindProxy, RecordingProxy } from "../support/recording-proxy";
 import { nonConformingRequests } from "../support/reference-requests";
 import { ScriptedServer, sendJson, startScriptedServer } from "../support/scripted-server";
 import { itAdoptsById } from "../support/adoption";
@@ -14,15 +14,8 @@ import { itAdoptsById } from "../support/adoption";
 describe("crm.CalendarFeed provider", () => {
   let emulator: RunningEmulator;
   let proxy: RecordingProxy;
-  before(async () => {
-    emulator = await emulatorForProvider();
-    proxy = await startRecordingProxy(emulator.crmUrl);
-    useStackConfig(configOf({ "crm:apiUrl": proxy.url, "crm:apiToken": emulator.apiToken, "crm:requestsPerSecond": "0" }));
-  });
-  after(async () => {
-    await proxy.close();
-    await emulator.close();
-  });
+  before(async () => ({ emulator, proxy } = await emulatorBehindProxy()));
+  after(async () => Promise.all([proxy.close(), emulator.close()]));
 
   describe("adoption by id", () => {
     itAdoptsById(provider, {

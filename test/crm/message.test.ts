@@ -1,10 +1,9 @@
 import assert from "node:assert/strict";
 import * as provider from "../../provider/crm/message";
-import { useStackConfig } from "../../provider/settings";
-import { configOf, emulatorCall, emulatorForProvider, requestCount, RunningEmulator } from "../support/emulator";
+import { emulatorCall, requestCount, RunningEmulator } from "../support/emulator";
 import { checked, configuration, providerCode } from "../support/provider-steps";
 import { asHostSends } from "../support/host-struct";
-import { RecordingProxy, startRecordingProxy } from "../support/recording-proxy";
+import { emulatorBehindProxy, RecordingProxy } from "../support/recording-proxy";
 import { nonConformingRequests } from "../support/reference-requests";
 import { itAdoptsById } from "../support/adoption";
 
@@ -12,15 +11,8 @@ import { itAdoptsById } from "../support/adoption";
 describe("crm.Message provider", () => {
   let emulator: RunningEmulator;
   let proxy: RecordingProxy;
-  before(async () => {
-    emulator = await emulatorForProvider();
-    proxy = await startRecordingProxy(emulator.crmUrl);
-    useStackConfig(configOf({ "crm:apiUrl": proxy.url, "crm:apiToken": emulator.apiToken, "crm:requestsPerSecond": "0" }));
-  });
-  after(async () => {
-    await proxy.close();
-    await emulator.close();
-  });
+  before(async () => ({ emulator, proxy } = await emulatorBehindProxy()));
+  after(async () => Promise.all([proxy.close(), emulator.close()]));
 
     const base = { fromname: "Acme News", fromemail: "news@acme.example", reply2: "help@acme.example" };
 

@@ -4,6 +4,8 @@
 
 import { createServer, request } from "node:http";
 import { AddressInfo } from "node:net";
+import { useStackConfig } from "../../provider/settings";
+import { configOf, emulatorForProvider, RunningEmulator } from "./emulator";
 
 export interface ProxiedRequest {
   method: string;
@@ -49,4 +51,16 @@ export async function startRecordingProxy(target: string): Promise<RecordingProx
         server.close(() => resolve());
       }),
   };
+}
+
+/**
+ * A provider test's emulator behind a recording proxy, the provider's settings
+ * pointed at the proxy, with the emulator's and the provider's rate limits off to
+ * keep the test fast.
+ */
+export async function emulatorBehindProxy(): Promise<{ emulator: RunningEmulator; proxy: RecordingProxy }> {
+  const emulator = await emulatorForProvider();
+  const proxy = await startRecordingProxy(emulator.crmUrl);
+  useStackConfig(configOf({ "crm:apiUrl": proxy.url, "crm:apiToken": emulator.apiToken, "crm:requestsPerSecond": "0" }));
+  return { emulator, proxy };
 }
