@@ -4,7 +4,7 @@
 // by reference, as it does for users.
 
 import { execFileSync } from "node:child_process";
-import { cpSync, existsSync, mkdirSync, readdirSync, rmSync, writeFileSync } from "node:fs";
+import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 
 export const repoRoot = resolve(__dirname, "..", "..");
@@ -33,7 +33,10 @@ export function installExample(example: string, name: string = example): string 
   return installProgram(join(repoRoot, "examples", example), name);
 }
 
-/** A copy of the program in `source` (a folder with Pulumi.yaml), installed as installExample does. */
+/**
+ * A copy of the program in `source` (a folder with Pulumi.yaml), installed as installExample does,
+ * with the other dependencies of the program's own package.json (such as @pulumi/random).
+ */
 export function installProgram(source: string, name: string): string {
   const dir = join(workRoot, "programs", name);
   rmSync(dir, { recursive: true, force: true });
@@ -42,6 +45,8 @@ export function installProgram(source: string, name: string): string {
     if (entry !== "node_modules" && entry !== "package.json") cpSync(join(source, entry), join(dir, entry), { recursive: true });
   }
   const rootPackage = require(join(repoRoot, "package.json")) as { devDependencies: Record<string, string> };
+  const ownPackage = join(source, "package.json");
+  const ownDependencies = existsSync(ownPackage) ? (JSON.parse(readFileSync(ownPackage, "utf8")) as { dependencies?: Record<string, string> }).dependencies : {};
   writeFileSync(
     join(dir, "package.json"),
     JSON.stringify(
@@ -49,6 +54,7 @@ export function installProgram(source: string, name: string): string {
         name: `${name}-program`,
         private: true,
         dependencies: {
+          ...ownDependencies,
           "pulumi-crm": `file:${packedTarball()}`,
           "@pulumi/pulumi": rootPackage.devDependencies["@pulumi/pulumi"],
           typescript: rootPackage.devDependencies.typescript,
