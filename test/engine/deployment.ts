@@ -5,8 +5,9 @@ import { randomUUID } from "crypto";
 
 import type { ProgramHandler, Registration, RegistrationResult } from "./monitor";
 import { applyIgnoreChanges, deepEqual, PropertyMap, UNKNOWN } from "./properties";
-import { ProviderHost, ResourceInitError } from "./provider-host";
+import { ResourceInitError, ResourceProvider } from "./provider-host";
 import { DYNAMIC_PACKAGE } from "./providers";
+import { RANDOM_PACKAGE } from "./random-provider";
 import {
     dependencyUrns,
     deleteInDependencyOrder,
@@ -40,7 +41,8 @@ export class ProgramDeployment implements ProgramHandler {
     private readonly inFlight = new Set<Promise<unknown>>();
     /** Check and Diff, one resource at a time. */
     private readonly generator = new Limit(1);
-    private defaultProviderReference?: string;
+    /** References of the default providers registered in this run, by package and version. */
+    private readonly defaultProviderReferences = new Map<string, string>();
     private stepFailed = false;
     private signalFailure!: () => void;
     /** Resolves at the first failed step. */
@@ -48,8 +50,8 @@ export class ProgramDeployment implements ProgramHandler {
 
     constructor(
         private readonly context: RunContext,
-        /** The default provider as the current configuration makes it. */
-        private readonly defaultProvider: ResourceState,
+        /** The default provider of a package and version, as the current configuration makes it. */
+        private readonly defaultProvider: (pkg: string, version: string) => ResourceState,
     ) {}
 
     get hasFailed(): boolean {
@@ -130,13 +132,14 @@ export class ProgramDeployment implements ProgramHandler {
             }
             return result(this.registerWithoutProvider(base, old, registration.inputs));
         }
-        if (typePackage(registration.type) !== DYNAMIC_PACKAGE) {
+        const pkg = typePackage(registration.type);
+        if (pkg !== DYNAMIC_PACKAGE && pkg !== RANDOM_PACKAGE) {
             throw new Error(
-                `resource type ${registration.type} is unsupported by the test engine (only dynamic resources, ${DYNAMIC_PACKAGE})`,
+                `resource type ${registration.type} is unsupported by the test engine (only dynamic resources, ${DYNAMIC_PACKAGE}, and ${RANDOM_PACKAGE} on its stand-in)`,
             );
         }
-        const provider = registration.provider || this.registerDefaultProvider();
-        return this.registerDynamic({ ...base, provider }, old, registration);
+        const provider = registration.provider || this.registerDefaultProvider(pkg, registration.version);
+        return this.registerWithProvider({ ...base, provider }, old, registration);
     }
 
     /**
@@ -150,18 +153,24 @@ export class ProgramDeployment implements ProgramHandler {
         return state;
     }
 
-    /** As the CLI, the default provider is registered when the first resource needs it; returns its reference. */
-    private registerDefaultProvider(): string {
-        if (!this.defaultProviderReference) {
-            const { urn, inputs } = this.defaultProvider;
-            this.registeredUrns.add(urn);
-            const state = this.registerWithoutProvider(this.defaultProvider, this.context.snapshot.previous([urn]), inputs);
-            this.defaultProviderReference = providerReference(urn, state.id);
+    /**
+     * As the CLI, a package's default provider (one per version requested) is registered when the
+     * first resource needs it; returns its reference.
+     */
+    private registerDefaultProvider(pkg: string, version: string): string {
+        const key = `${pkg}@${version}`;
+        let reference = this.defaultProviderReferences.get(key);
+        if (!reference) {
+            const provider = this.defaultProvider(pkg, version);
+            this.registeredUrns.add(provider.urn);
+            const state = this.registerWithoutProvider(provider, this.context.snapshot.previous([provider.urn]), provider.inputs);
+            reference = providerReference(provider.urn, state.id);
+            this.defaultProviderReferences.set(key, reference);
         }
-        return this.defaultProviderReference;
+        return reference;
     }
 
-    private async registerDynamic(
+    private async registerWithProvider(
         base: ResourceState,
         old: ResourceState | undefined,
         registration: Registration,
@@ -173,7 +182,7 @@ export class ProgramDeployment implements ProgramHandler {
 
     /** The step generator's decision for one registration (continueStepsFromImport, continueStepsFromDiff). */
     private async plan(
-        host: ProviderHost,
+        host: ResourceProvider,
         base: ResourceState,
         old: ResourceState | undefined,
         registration: Registration,
@@ -203,7 +212,7 @@ export class ProgramDeployment implements ProgramHandler {
         return { kind: "replace", next, old, dependents };
     }
 
-    private async check(host: ProviderHost, base: ResourceState, olds: PropertyMap, news: PropertyMap): Promise<ResourceState> {
+    private async check(host: ResourceProvider, base: ResourceState, olds: PropertyMap, news: PropertyMap): Promise<ResourceState> {
         const checked = await host.check(base.urn, olds, news);
         if (checked.failures.length > 0) {
             throw new Error(`invalid inputs: ${checked.failures.map((f) => `${f.property}: ${f.reason}`).join("; ")}`);
@@ -249,7 +258,7 @@ export class ProgramDeployment implements ProgramHandler {
         return (await diffResource(host, resource, inputs, resource.ignoreChanges ?? [])).replaces.length > 0;
     }
 
-    private async execute(host: ProviderHost, plan: Plan): Promise<RegistrationResult> {
+    private async execute(host: ResourceProvider, plan: Plan): Promise<RegistrationResult> {
         const { urn } = plan.next;
         switch (plan.kind) {
             case "create": {
@@ -286,7 +295,7 @@ export class ProgramDeployment implements ProgramHandler {
      * An old object already deleted for its replacement only leaves the state once that exists.
      */
     private async replace(
-        host: ProviderHost,
+        host: ResourceProvider,
         { next, old, dependents }: Extract<Plan, { kind: "replace" }>,
     ): Promise<RegistrationResult> {
         for (const dependent of [...(dependents ?? [])].reverse()) await this.deleteAhead(dependent);
@@ -307,7 +316,7 @@ export class ProgramDeployment implements ProgramHandler {
     }
 
     /** A create; `superseded` is an old object already deleted for this replacement, dropped once it exists. */
-    private create(host: ProviderHost, next: ResourceState, superseded?: ResourceState): Promise<RegistrationResult> {
+    private create(host: ResourceProvider, next: ResourceState, superseded?: ResourceState): Promise<RegistrationResult> {
         return this.apply(next, superseded, undefined, () => host.create(next.urn, next.inputs));
     }
 

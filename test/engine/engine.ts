@@ -1,5 +1,6 @@
 // A stand-in for the Pulumi CLI: preview, up, refresh and destroy of a Node.js program whose
-// custom resources are dynamic resources, with a JSON state file.
+// custom resources are dynamic resources (or @pulumi/random's, on a stand-in of the engine's own),
+// with a JSON state file.
 import * as os from "os";
 import * as path from "path";
 
@@ -145,7 +146,11 @@ async function execute(options: EngineOptions, setup: Setup): Promise<number> {
         const environment = hostEnvironment(project, config);
         const startHost = () =>
             ProviderHost.start(sdk, processes, project.dir, engineServer.address, environment, (line) => report.diagnostic(line));
-        providers = new ProviderRegistry(startHost, (urn) => snapshot.current(urn));
+        providers = new ProviderRegistry(
+            startHost,
+            (urn) => snapshot.current(urn),
+            (line) => report.diagnostic(line),
+        );
         const context: RunContext = {
             stack,
             project: project.name,
@@ -163,7 +168,7 @@ async function execute(options: EngineOptions, setup: Setup): Promise<number> {
             await deleteInDependencyOrder(context, snapshot.resources());
             return 0;
         }
-        deployment = new ProgramDeployment(context, currentDefaultProvider);
+        deployment = new ProgramDeployment(context, (pkg, version) => defaultProvider(stack, project.name, config, pkg, version));
         const monitorServer = await GrpcServer.start(sdk, monitorService(sdk, deployment));
         servers.push(monitorServer);
         // A host starts while the program compiles; a failure to start surfaces at first use.

@@ -19,6 +19,8 @@ export interface Registration {
     inputs: PropertyMap;
     /** Provider reference; "" for the default provider. */
     provider: string;
+    /** The provider version the resource's package asks for; "" for none (dynamic resources). */
+    version: string;
     dependencies: string[];
     propertyDependencies: Record<string, string[]>;
     /** undefined when the program left the option unset. */
@@ -90,6 +92,7 @@ function toRegistration(request: resourcePb.RegisterResourceRequest): Registrati
         custom: request.getCustom(),
         inputs: (request.getObject()?.toJavaScript() ?? {}) as PropertyMap,
         provider: request.getProvider(),
+        version: request.getVersion(),
         dependencies: request.getDependenciesList(),
         propertyDependencies,
         deleteBeforeReplace: request.getDeletebeforereplacedefined() ? request.getDeletebeforereplace() : undefined,

@@ -1,7 +1,7 @@
 // What every operation of a run shares, and the steps that do not depend on a program:
 // dependency-ordered deletion (up, destroy), refresh, and the provider diff they all use.
 import { applyIgnoreChanges, deepEqual, markSecretOutputs, PropertyMap, revealAll } from "./properties";
-import type { ExistingObject, ProviderHost } from "./provider-host";
+import type { ExistingObject, ResourceProvider } from "./provider-host";
 import type { ProviderRegistry } from "./providers";
 import { Report, resourceLabel } from "./report";
 import type { ResourceState, Snapshot } from "./state";
@@ -57,7 +57,7 @@ export function isManagedByHost(resource: { custom: boolean; type: string }): bo
     return resource.custom && !resource.type.startsWith(PROVIDER_TYPE_PREFIX);
 }
 
-export function hostFor(context: RunContext, resource: Pick<ResourceState, "urn" | "provider">): Promise<ProviderHost> {
+export function hostFor(context: RunContext, resource: Pick<ResourceState, "urn" | "provider">): Promise<ResourceProvider> {
     if (!resource.provider) return Promise.reject(new Error(`${resource.urn} has no provider`));
     return context.providers.get(resource.provider);
 }
@@ -74,7 +74,7 @@ export interface Diff {
  * revealed and the ignoreChanges paths keeping their old values.
  */
 export async function diffResource(
-    host: ProviderHost,
+    host: ResourceProvider,
     target: ExistingObject,
     news: PropertyMap,
     ignoreChanges: readonly string[],

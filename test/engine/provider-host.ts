@@ -81,7 +81,17 @@ function unary<T>(invoke: (callback: (error: ServiceError | null, response: T) =
     return new Promise((resolve, reject) => invoke((error, response) => (error ? reject(error) : resolve(response))));
 }
 
-export class ProviderHost {
+/** What the engine calls on a provider: a plugin host, or a stand-in the engine serves itself. */
+export interface ResourceProvider {
+    check(urn: string, olds: PropertyMap, news: PropertyMap): Promise<{ inputs: PropertyMap; failures: CheckFailure[] }>;
+    diff(old: ExistingObject, news: PropertyMap, ignoreChanges: readonly string[]): Promise<DiffResult>;
+    create(urn: string, news: PropertyMap): Promise<{ id: string; outputs: PropertyMap }>;
+    read(old: ExistingObject): Promise<{ id: string; outputs: PropertyMap; inputs?: PropertyMap }>;
+    update(old: ExistingObject, news: PropertyMap, ignoreChanges: readonly string[]): Promise<PropertyMap>;
+    delete(old: ExistingObject): Promise<void>;
+}
+
+export class ProviderHost implements ResourceProvider {
     private acceptsSecrets = false;
 
     private constructor(

@@ -3,29 +3,43 @@
 // which the engine registers itself and whose inputs are the whole stack configuration. A host is
 // configured with the inputs of its provider resource as the run sees it: `up` and `preview`
 // register provider resources from the program and the current configuration first, refresh and
-// destroy take them from the state.
+// destroy take them from the state. Resources of the random package have their versioned default
+// provider too, served by the engine's stand-in instead of a plugin.
 import { randomUUID } from "crypto";
 
 import type { Project, StackConfig } from "./project";
 import { deepEqual, makeSecret, PropertyMap, PropertyValue, revealSecrets } from "./properties";
-import type { ProviderHost } from "./provider-host";
+import type { ProviderHost, ResourceProvider } from "./provider-host";
+import { RANDOM_PACKAGE, RandomProvider } from "./random-provider";
 import type { ResourceState } from "./state";
 import { defaultProviderUrn, PROVIDER_TYPE_PREFIX, providerReference, referencedProviderUrn } from "./urn";
 
 export const DYNAMIC_PACKAGE = "pulumi-nodejs";
 
 /**
- * The default provider as the CLI registers it for the dynamic provider package: every stack
- * configuration key, namespace kept, secrets secret (pkg/resource/deploy/target.go,
- * GetPackageConfig). Its id is given when it is registered.
+ * The default provider of a package as the CLI registers it (pkg/resource/deploy/default_providers.go,
+ * newRegisterDefaultProviderEvent): the package's stack configuration, secrets secret
+ * (pkg/resource/deploy/target.go, GetPackageConfig: for the dynamic provider package every key,
+ * namespace kept; for others their own keys, by bare name), the requested version as the input
+ * `version`, and a name carrying that version (`default_4_21_2`, ProviderRequest.DefaultName). Its
+ * id is given when it is registered.
  */
-export function defaultProvider(stack: string, project: string, config: StackConfig): ResourceState {
-    const inputs: PropertyMap = Object.fromEntries(
-        Object.entries(config.values).map(([key, value]) => [key, config.secretKeys.includes(key) ? makeSecret(value) : value]),
-    );
+export function defaultProvider(
+    stack: string,
+    project: string,
+    config: StackConfig,
+    pkg: string = DYNAMIC_PACKAGE,
+    version: string = "",
+): ResourceState {
+    const packageConfig = Object.entries(config.values).flatMap(([key, value]): [string, PropertyValue][] => {
+        const secret = config.secretKeys.includes(key) ? makeSecret(value) : value;
+        if (pkg === DYNAMIC_PACKAGE) return [[key, secret]];
+        return key.startsWith(`${pkg}:`) ? [[key.slice(pkg.length + 1), secret]] : [];
+    });
+    const inputs: PropertyMap = { ...Object.fromEntries(packageConfig), ...(version ? { version } : {}) };
     return {
-        urn: defaultProviderUrn(stack, project, DYNAMIC_PACKAGE),
-        type: `${PROVIDER_TYPE_PREFIX}${DYNAMIC_PACKAGE}`,
+        urn: defaultProviderUrn(stack, project, pkg, defaultProviderName(version)),
+        type: `${PROVIDER_TYPE_PREFIX}${pkg}`,
         custom: true,
         id: "",
         parent: "",
@@ -33,6 +47,11 @@ export function defaultProvider(stack: string, project: string, config: StackCon
         outputs: inputs,
         dependencies: [],
     };
+}
+
+/** ProviderRequest.DefaultName: "default", then the version's parts joined by "_" (QNames have no dashes). */
+function defaultProviderName(version: string): string {
+    return ["default", ...(version ? version.split(/[.+-]/) : [])].join("_");
 }
 
 /**
@@ -68,9 +87,13 @@ export function hostEnvironment(project: Project, config: StackConfig): Record<s
     };
 }
 
-/** One host per provider resource, configured with its inputs; new inputs get a new host. */
+/**
+ * One host per provider resource, configured with its inputs; new inputs get a new host. Providers
+ * of the random package are served by the engine's stand-in, which is announced once per run.
+ */
 export class ProviderRegistry {
     private readonly hosts = new Map<string, { inputs: PropertyMap; host: Promise<ProviderHost> }>();
+    private randomStandIn?: RandomProvider;
     private readonly started: Promise<ProviderHost>[] = [];
     private spare?: Promise<ProviderHost>;
 
@@ -78,6 +101,7 @@ export class ProviderRegistry {
         private readonly startHost: () => Promise<ProviderHost>,
         /** The provider resource of a URN, as the run sees it. */
         private readonly providerState: (urn: string) => ResourceState | undefined,
+        private readonly announce: (line: string) => void,
     ) {}
 
     /** Starts a host process ahead of its first use (while the program compiles). */
@@ -85,10 +109,11 @@ export class ProviderRegistry {
         this.spare ??= this.start();
     }
 
-    async get(reference: string): Promise<ProviderHost> {
+    async get(reference: string): Promise<ResourceProvider> {
         const urn = referencedProviderUrn(reference);
         const provider = this.providerState(urn);
         if (!provider) throw new Error(`provider ${urn} is not in the state`);
+        if (provider.type === `${PROVIDER_TYPE_PREFIX}${RANDOM_PACKAGE}`) return this.random(provider);
         const known = this.hosts.get(urn);
         if (known && deepEqual(known.inputs, provider.inputs)) return known.host;
         const host = (this.spare ?? this.start()).then(async (started) => {
@@ -98,6 +123,15 @@ export class ProviderRegistry {
         this.spare = undefined;
         this.hosts.set(urn, { inputs: provider.inputs, host });
         return host;
+    }
+
+    private random(provider: ResourceState): RandomProvider {
+        if (!this.randomStandIn) {
+            this.randomStandIn = new RandomProvider();
+            const version = provider.inputs.version ? ` ${String(provider.inputs.version)}` : "";
+            this.announce(`info: random${version}: served by the test engine's stand-in for the random provider plugin`);
+        }
+        return this.randomStandIn;
     }
 
     async closeAll(): Promise<void> {

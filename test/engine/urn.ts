@@ -24,9 +24,9 @@ export function urnName(urn: string): string {
     return urn.split("::").slice(3).join("::");
 }
 
-/** The CLI's default provider of a package (unversioned, so named "default"). */
-export function defaultProviderUrn(stack: string, project: string, pkg: string): string {
-    return makeUrn(stack, project, "", `${PROVIDER_TYPE_PREFIX}${pkg}`, "default");
+/** The CLI's default provider of a package: "default" for an unversioned one, else "default_<version>". */
+export function defaultProviderUrn(stack: string, project: string, pkg: string, name: string = "default"): string {
+    return makeUrn(stack, project, "", `${PROVIDER_TYPE_PREFIX}${pkg}`, name);
 }
 
 /** As the CLI tells default providers from explicit ones: a provider type and a name starting with "default". */

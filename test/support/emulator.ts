@@ -27,6 +27,14 @@ export async function emulatorCall(emulator: RunningEmulator, method: string, pa
   return { status: response.status, body: text ? JSON.parse(text) : undefined };
 }
 
+/** A read of the test's own on the CRM API (`path` below /api/3), waiting out the account's rate limit (Retry-After: 1 s). */
+export async function emulatorRead(emulator: RunningEmulator, path: string): Promise<any> {
+  const reply = await emulatorCall(emulator, "GET", `/api/3${path}`);
+  if (reply.status !== 429) return reply.body;
+  await new Promise((resolve) => setTimeout(resolve, 1000));
+  return emulatorRead(emulator, path);
+}
+
 interface EmulatorStats {
   requests: number;
   byRoute: Record<string, number>;
