@@ -12,18 +12,19 @@ export const repoRoot = resolve(__dirname, "..", "..");
 const workRoot = join(repoRoot, ".work");
 const npm = process.platform === "win32" ? "npm.cmd" : "npm";
 
-let tarball: string | undefined;
+// Set by the suite's global setup, so that parallel test workers install the one tarball it packed.
+const packedTarballVariable = "PULUMI_CRM_TEST_TARBALL";
 
 /** Packs the package once per test run (the prepack script builds it). */
 export function packedTarball(): string {
-  if (tarball) return tarball;
+  const packed = process.env[packedTarballVariable];
+  if (packed) return packed;
   const destination = join(workRoot, "pack");
   rmSync(destination, { recursive: true, force: true });
   mkdirSync(destination, { recursive: true });
   const output = execFileSync(npm, ["pack", "--json", "--pack-destination", destination], { cwd: repoRoot, encoding: "utf8", stdio: ["ignore", "pipe", "inherit"] });
   const [{ filename }] = JSON.parse(output.slice(output.indexOf("["))) as Array<{ filename: string }>;
-  tarball = join(destination, filename);
-  return tarball;
+  return (process.env[packedTarballVariable] = join(destination, filename));
 }
 
 /**
@@ -69,14 +70,15 @@ function programDependencies(source: string): Record<string, string> {
 }
 
 // Programs with the same dependencies share one node_modules (linked, as pnpm does), installed
-// once per test run: an `npm install` per program was most of the suite's time.
+// once per test process: an `npm install` per program was most of the suite's time. Parallel
+// test workers install their own, so that two never write one directory.
 const installs = new Map<string, string>();
 
 function installedDependencies(dependencies: Record<string, string>): string {
   const key = createHash("sha256").update(JSON.stringify(Object.entries(dependencies).sort())).digest("hex").slice(0, 12);
   const existing = installs.get(key);
   if (existing) return existing;
-  const dir = join(workRoot, "installs", key);
+  const dir = join(workRoot, "installs", `${key}-${process.pid}`);
   rmSync(dir, { recursive: true, force: true });
   mkdirSync(dir, { recursive: true });
   writeFileSync(join(dir, "package.json"), JSON.stringify({ name: `installed-${key}`, private: true, dependencies }, null, 2));
