@@ -310,6 +310,19 @@ export function notAdoptable(resource: string, type: string, id: string, found?:
   );
 }
 
+/**
+ * The way out when a create runs into an existing object that may be what an interrupted
+ * deployment made and never recorded (a kill between the service's answer and the state
+ * write leaves a pending create, which the next `pulumi up` warns of): take it over, or
+ * delete it. Nothing tells the provider whose it is, so it never takes it on its own.
+ */
+export function unrecordedObjectAdvice(id: string, objectUrl: string): string {
+  return (
+    `if an interrupted \`pulumi up\` made it (the next run warned of a pending create of this resource) and no other stack manages it, ` +
+    `take it over with adoptId: "${id}"; if it is not wanted, delete it (DELETE ${objectUrl}, or in the CRM's UI); then run \`pulumi up\` again`
+  );
+}
+
 /** Every adoption is said out loud, with the id taken over. */
 export function announceAdoption(
   resource: string,

@@ -8,6 +8,8 @@ export class ServiceClient {
   private readonly transport: Transport;
   /** The account called, without its credential: what work shared across resources (limits, coalesced reads) is keyed by. */
   readonly accountKey: string;
+  /** The API's root address, e.g. `https://acme.api-us1.com/api/3` (no credential in it). */
+  readonly rootUrl: string;
 
   constructor(
     private readonly spec: ServiceSettingsSpec,
@@ -16,6 +18,7 @@ export class ServiceClient {
   ) {
     const endpoint = endpointFor(spec, resource);
     this.accountKey = endpoint.accountKey;
+    this.rootUrl = endpoint.rootUrl;
     this.transport = new Transport(endpoint);
   }
 

@@ -19,7 +19,8 @@ import {
     toCheckpoint,
 } from "./engine/properties";
 import type { ItemSpec, Store } from "./engine/fixtures/store";
-import type { ResourceState } from "./engine/state";
+import type { PendingOperation, ResourceState } from "./engine/state";
+import { urnName } from "./engine/urn";
 
 const FIXTURE = path.join(__dirname, "engine", "fixtures", "store");
 const STACK = "test";
@@ -31,6 +32,8 @@ interface RunOptions {
     secrets?: Record<string, string>;
     expectNoChanges?: boolean;
     previewOnly?: boolean;
+    clearPendingCreates?: boolean;
+    importPendingCreates?: Record<string, string>;
 }
 
 /** A secret as the state file keeps it. */
@@ -48,10 +51,12 @@ class Workspace {
             cwd: FIXTURE,
             stack: STACK,
             stateFile: this.stateFile,
-            config: { storeFile: this.storeFile, items: JSON.stringify(items), ...options.config },
+            config: { storeFile: this.storeFile, stateFile: this.stateFile, items: JSON.stringify(items), ...options.config },
             secrets: options.secrets,
             expectNoChanges: options.expectNoChanges,
             previewOnly: options.previewOnly,
+            clearPendingCreates: options.clearPendingCreates,
+            importPendingCreates: options.importPendingCreates,
         });
     }
 
@@ -85,8 +90,18 @@ class Workspace {
     }
 
     editState(edit: (resources: ResourceState[]) => void): void {
-        const state = JSON.parse(this.stateText()) as { resources: ResourceState[] };
-        edit(state.resources);
+        this.editPendingOperations((resources) => edit(resources));
+    }
+
+    pendingOperations(): PendingOperation[] {
+        return (JSON.parse(this.stateText()) as { pending_operations?: PendingOperation[] }).pending_operations ?? [];
+    }
+
+    /** Edits the resources and the pending operations, as an interrupted run may leave them. */
+    editPendingOperations(edit: (resources: ResourceState[], pending: PendingOperation[]) => void): void {
+        const state = JSON.parse(this.stateText()) as { resources: ResourceState[]; pending_operations?: PendingOperation[] };
+        state.pending_operations ??= [];
+        edit(state.resources, state.pending_operations);
         fs.writeFileSync(this.stateFile, JSON.stringify(state));
     }
 
@@ -479,6 +494,60 @@ describe("test engine", function () {
         assert.ok(!fs.existsSync(workspace.stateFile));
     });
 
+    it("records each create, update and delete as a pending operation in the state while the provider runs it", async () => {
+        const observed = { ...C, value: "observe" };
+        await workspace.succeed("up", [A, observed]);
+        await workspace.succeed("up", [{ ...A, value: "observe" }, observed]);
+        const c = workspace.item("c");
+        await workspace.succeed("up", [{ ...A, value: "observe" }]);
+        const seen = (workspace.store().observed ?? []).map(({ call, pendingOperations }) => ({
+            call,
+            pending: (pendingOperations as PendingOperation[]).map((op) => [op.type, urnName(op.resource.urn), op.resource.id]),
+        }));
+        // A create is pending before the object has an id; an update and a delete name it.
+        assert.deepEqual(seen, [
+            { call: "create c", pending: [["creating", "c", ""]] },
+            { call: "update a", pending: [["updating", "a", workspace.item("a").id]] },
+            { call: "delete c", pending: [["deleting", "c", c.id]] },
+        ]);
+        assert.deepEqual(workspace.pendingOperations(), [], "each operation ends with its step");
+    });
+
+    it("warns of the operations an interrupted run left pending, as the CLI; refresh clears pending creates or imports them only when told", async () => {
+        await workspace.succeed("up", [A, B]);
+        const urnOf = (name: string) => workspace.item("a").urn.replace(/::a$/, `::${name}`);
+        // What a kill during the update of a and the creates of c and d leaves.
+        workspace.editPendingOperations((resources, pending) => {
+            const a = resources.find((r) => r.urn === urnOf("a"))!;
+            pending.push({ type: "updating", resource: a });
+            for (const name of ["c", "d"]) pending.push({ type: "creating", resource: { ...a, urn: urnOf(name), id: "", outputs: {} } });
+        });
+        const warning = (count: number) => `warning: Attempting to deploy or update resources with ${count} pending operations from previous deployment.`;
+        const up = await workspace.succeed("up", [A, B]);
+        const warned = up.diagnostics.filter((line) => line.startsWith("warning: Attempting"));
+        assert.equal(warned.length, 1, "the update warns, its preview does not");
+        assert.ok(warned[0].startsWith(`${warning(3)}\n  * ${urnOf("a")}, interrupted while updating\n  * ${urnOf("c")}, interrupted while creating\n`));
+        assert.match(warned[0], /Note that `pulumi refresh` will need to be run interactively to clear pending CREATE operations\.$/);
+        // The snapshot keeps the pending creates, which need the user, and drops the rest.
+        assert.deepEqual(workspace.pendingOperations().map((op) => [op.type, urnName(op.resource.urn)]), [["creating", "c"], ["creating", "d"]]);
+
+        const refresh = await workspace.succeed("refresh", [A, B]);
+        assert.ok(!refresh.diagnostics.some((line) => line.startsWith("warning: Attempting")));
+        assert.equal(workspace.pendingOperations().length, 2, "a refresh that cannot prompt keeps pending creates");
+        const again = await workspace.succeed("up", [A, B]);
+        assert.ok(again.diagnostics.some((line) => line.startsWith(warning(2))), "pending creates are reported until resolved");
+
+        const imported = await workspace.succeed("refresh", [A, B], { importPendingCreates: { [urnOf("c")]: "77", [urnOf("x")]: "1" } });
+        assert.ok(imported.diagnostics.includes(`warning: "${urnOf("x")}" did not correspond to a pending create`));
+        // The refresh's snapshot carries over pending creates only: the imported one is gone with it.
+        assert.deepEqual(workspace.pendingOperations().map((op) => [op.type, urnName(op.resource.urn)]), [["creating", "d"]]);
+        await workspace.succeed("refresh", [A, B], { clearPendingCreates: true });
+        assert.deepEqual(workspace.pendingOperations(), []);
+        const clean = await workspace.succeed("up", [A, B]);
+        assert.ok(!clean.diagnostics.some((line) => line.startsWith("warning: Attempting")));
+        assert.deepEqual(workspace.values(), { a: "1", b: "2" });
+    });
+
     it("runs as a command with a JSON summary and exit code 7 for unexpected changes", () => {
         const engine = (command: string, ...flags: string[]) =>
             spawnSync(
@@ -505,6 +574,10 @@ describe("test engine", function () {
         assert.equal(refresh.status, 0, refresh.stderr);
         assert.ok(!fs.existsSync(workspace.stateFile));
         assert.equal(engine("up", "--preview-only").status, 2);
+        assert.equal(engine("up", "--clear-pending-creates").status, 2);
+        const odd = engine("refresh", "--import-pending-creates", "urn:pulumi:test::engine-fixture::x::y");
+        assert.equal(odd.status, 2);
+        assert.match(odd.stderr, /each URN must be followed by an ID: found an odd number of entries/);
         assert.throws(() => execFileSync("npm", ["run", "--silent", "engine", "--", "apply"], { stdio: "pipe" }));
     });
 });

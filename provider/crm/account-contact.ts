@@ -5,7 +5,7 @@
 import * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
 import { moduleProvider } from "../dynamic";
-import { adoptIdInput, labelByIds, optionalText, resourceProps, serviceId, strictObject, withoutUndefined } from "../resource-kit";
+import { adoptIdInput, labelByIds, optionalText, resourceProps, serviceId, strictObject, unrecordedObjectAdvice, withoutUndefined } from "../resource-kit";
 import { crmService } from "../settings";
 import { ServiceError } from "../transport/errors";
 import { CrmClient } from "./client";
@@ -59,6 +59,13 @@ async function explainFailure(client: CrmClient, inputs: AssociationInputs, erro
   if (error.status !== 422 || error.code !== "field_invalid") return undefined;
   const [held] = await associationsOf(client, inputs.contactId);
   if (!held) return undefined;
+  if (idOf(held.account) === inputs.accountId) {
+    const id = String(held.id);
+    return new ServiceError(
+      `${client.resource}: contact ${inputs.contactId} already belongs to this account (association ${id}); ${unrecordedObjectAdvice(id, `${client.rootUrl}/accountContacts/${id}`)}.`,
+      { status: 422, code: "duplicate", field: "contactId" },
+    );
+  }
   return new ServiceError(
     `${client.resource}: contact ${inputs.contactId} already belongs to account ${idOf(held.account)} (association ${held.id}), and a contact can belong to one account only; ` +
       "remove that association (or change accountId on the resource that manages it) first, or associate another contact.",

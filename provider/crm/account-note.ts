@@ -9,7 +9,7 @@ import { adoptIdInput, labelByIds, resourceProps, serviceId, strictObject } from
 import { crmService } from "../settings";
 import { crmLifecycle, CrmObjectKind, ServiceObject } from "./crud";
 import { idOf } from "./normalize";
-import { findCreatedObject, isoCreated } from "./recovery";
+import { isoCreated } from "./recovery";
 
 export interface AccountNoteArgs {
   /** The account's id, e.g. a crm.Account's `id`. A change replaces the note (the service cannot move one). */
@@ -58,18 +58,13 @@ const kind: CrmObjectKind<typeof inputSchema, NoteState> = {
   createBody: (inputs: NoteInputs) => ({ note: inputs.note }),
   // /notes also holds the notes of contacts and deals.
   otherKind: (note: ServiceObject) => (note.reltype === "CustomerAccount" ? undefined : `a note on a ${String(note.reltype)} record`),
-  findCreated: (client, inputs, attemptStarted) =>
-    findCreatedObject(
-      client,
-      {
-        path: "/notes",
-        listMember: "notes",
-        sent: { ...kind.desiredState(inputs), reltype: "CustomerAccount" },
-        stateOf: (note) => ({ ...kind.stateOf(note), reltype: note.reltype }),
-        createdMs: isoCreated("cdate"),
-      },
-      attemptStarted,
-    ),
+  sameContent: (inputs) => ({
+    path: "/notes",
+    listMember: "notes",
+    sent: { ...kind.desiredState(inputs), reltype: "CustomerAccount" },
+    stateOf: (note) => ({ ...kind.stateOf(note), reltype: note.reltype }),
+    createdMs: isoCreated("cdate"),
+  }),
 };
 
 export const { check, diff, create, read, update, delete: remove, inputsDeclaring } = crmLifecycle(kind);

@@ -20,6 +20,7 @@ import {
   ResourceKind,
   resourceProps,
   strictObject,
+  unrecordedObjectAdvice,
   withoutProvider,
   withoutUndefined,
 } from "../resource-kit";
@@ -213,9 +214,18 @@ async function createOrAdopt(client: CrmClient, desired: AccountInputs): Promise
     );
     return (response.body as { account: ServiceAccount }).account;
   } catch (error) {
-    if (!(error instanceof ServiceError && error.code === "duplicate" && desired.adoptExisting)) throw error;
-    return adopt(client, desired);
+    if (!(error instanceof ServiceError && error.code === "duplicate")) throw error;
+    if (desired.adoptExisting) return adopt(client, desired);
+    throw await nameTaken(client, desired.name, error);
   }
+}
+
+/** The service's refusal of a taken name, completed with the account that holds it and how to take it back or delete it. */
+async function nameTaken(client: CrmClient, name: string, refusal: ServiceError): Promise<ServiceError> {
+  const [existing] = await findByName(client, name);
+  if (!existing) return refusal;
+  const id = String(existing.id);
+  return new ServiceError(`${refusal.message} The account that holds it is ${id}: ${unrecordedObjectAdvice(id, `${client.rootUrl}/accounts/${id}`)}.`, refusal);
 }
 
 /** Accounts whose name matches exactly; the service's search also matches parts of names. */

@@ -10,7 +10,6 @@ import { crmService } from "../settings";
 import { CrmClient } from "./client";
 import { crmLifecycle, CrmObjectKind, deleteObject, ServiceObject } from "./crud";
 import { flagForService, flagOf, idOf, optionalTextOf } from "./normalize";
-import { findCreatedObject } from "./recovery";
 
 export interface AddressArgs {
   /** The company name shown with the address, 1 to 255 characters. Required by the service. Changed in place. */
@@ -230,21 +229,17 @@ const kind: CrmObjectKind<typeof inputSchema, AddressState> = {
     return related;
   },
   // Matched on the text and country sent (flags and associations are not in a list).
-  findCreated: (client, inputs, attemptStarted) => {
+  sameContent: (inputs) => {
     const { companyName, address1, address2, city, state, district, zip, country } = kind.desiredState(inputs);
-    return findCreatedObject(
-      client,
-      {
-        path: "/addresses",
-        listMember: "addresses",
-        sent: { companyName, address1, address2, city, state, district, zip, country },
-        stateOf: kind.stateOf,
-        createdMs: naiveCreated,
-        // created_timestamp is in the account's time zone, which the provider does not know.
-        uncertaintyMs: 14 * 3600_000,
-      },
-      attemptStarted,
-    );
+    return {
+      path: "/addresses",
+      listMember: "addresses",
+      sent: { companyName, address1, address2, city, state, district, zip, country },
+      stateOf: kind.stateOf,
+      createdMs: naiveCreated,
+      // created_timestamp is in the account's time zone, which the provider does not know.
+      uncertaintyMs: 14 * 3600_000,
+    };
   },
   afterUpdate: async (client: CrmClient, id: string, olds: Record<string, unknown>, inputs: AddressInputs) => {
     for (const association of associations) {

@@ -9,7 +9,7 @@ import { adoptIdInput, labelBy, oneOf, requiredText, resourceProps, strictObject
 import { crmService } from "../settings";
 import { crmLifecycle, CrmObjectKind, ServiceObject } from "./crud";
 import { flagOf, idOf } from "./normalize";
-import { findCreatedObject, isoCreated } from "./recovery";
+import { isoCreated } from "./recovery";
 
 const feedTypes: ["All", "Deals", "Contacts"] = ["All", "Deals", "Contacts"];
 
@@ -67,12 +67,7 @@ const kind: CrmObjectKind<typeof inputSchema, CalendarFeedState> = {
   }),
   desiredState: (inputs: CalendarFeedInputs) => ({ title: inputs.title, type: inputs.type, notification: inputs.notification }),
   createBody: (inputs: CalendarFeedInputs) => withoutUndefined({ title: inputs.title, type: inputs.type, notification: inputs.notification }),
-  findCreated: (client, inputs, attemptStarted) =>
-    findCreatedObject(
-      client,
-      { path: "/calendars", listMember: "calendars", sent: kind.desiredState(inputs), stateOf: kind.stateOf, createdMs: isoCreated("cdate") },
-      attemptStarted,
-    ),
+  sameContent: (inputs) => ({ path: "/calendars", listMember: "calendars", sent: kind.desiredState(inputs), stateOf: kind.stateOf, createdMs: isoCreated("cdate") }),
 };
 
 export const { check, diff, create, read, update, delete: remove, inputsDeclaring } = crmLifecycle(kind);

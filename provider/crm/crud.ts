@@ -18,6 +18,7 @@ import {
   ResourceKind,
   sameValue,
   unknownValue,
+  unrecordedObjectAdvice,
   withoutProvider,
   withoutUndefined,
 } from "../resource-kit";
@@ -25,6 +26,7 @@ import { ServiceError } from "../transport/errors";
 import { HttpResponse } from "../transport/transport";
 import { CrmClient } from "./client";
 import { forgetListed, readObject } from "./read-batcher";
+import { CreatedObjectMatch, findCreatedObject, findIdenticalObject } from "./recovery";
 
 export type ServiceObject = Record<string, unknown>;
 
@@ -65,10 +67,17 @@ export interface CrmObjectKind<Schema extends z.AnyZodObject, State extends Reco
   afterUpdate?(client: CrmClient, id: string, olds: Record<string, unknown>, inputs: z.output<Schema>): Promise<void>;
   /**
    * After a create that may have reached the service: the object it made, found by a
-   * natural key, else undefined (it is then sent again). Without it, such a create is
-   * reported and not resent.
+   * natural key, else undefined (it is then sent again). Without it (or sameContent, or
+   * adoption), such a create is reported and not resent.
    */
   findCreated?(client: CrmClient, inputs: z.output<Schema>, attemptStarted: number): Promise<ServiceObject | undefined>;
+  /**
+   * For objects without a unique key: how to find those holding every value a create of
+   * `inputs` sends (see ./recovery.ts). One made since the attempt is what an ambiguous
+   * create made; one that exists before the create is refused, named with the way to take
+   * it over or delete it, since it may be what a killed deployment made and never recorded.
+   */
+  sameContent?(inputs: z.output<Schema>): CreatedObjectMatch;
   /**
    * Before a create or an update: the inputs completed with what the write needs from
    * other objects (a value's field type), and put in the form that depends on it;
@@ -241,6 +250,21 @@ export function crmLifecycle<Schema extends z.AnyZodObject, State extends Record
     });
   };
 
+  const { sameContent } = kind;
+  /** What an ambiguous create made: found by the kind's own lookup, by its content, or by its natural key. */
+  const findCreated: CrmObjectKind<Schema, State>["findCreated"] =
+    kind.findCreated ?? (sameContent ? (client, inputs, started) => findCreatedObject(client, sameContent(inputs), started) : kind.adoption?.find);
+  /** Refuses a create while an object identical to it exists (see sameContent). */
+  const refuseIdentical = async (client: CrmClient, match: CreatedObjectMatch) => {
+    const existing = await findIdenticalObject(client, match);
+    if (!existing) return;
+    const id = String(existing.id);
+    throw new ServiceError(
+      `${client.resource}: the existing ${kind.type} ${id} holds exactly what this resource declares; ${unrecordedObjectAdvice(id, `${client.rootUrl}${kind.path}/${id}`)}. To have both, declare something that tells them apart.`,
+      { code: "duplicate" },
+    );
+  };
+
   const lifecycle: CrmLifecycle = {
     check: async (_olds, news) => checkInputs(kind, news),
     diff: async (_id, olds, news) => diffInputs(kind, olds, news),
@@ -250,8 +274,8 @@ export function crmLifecycle<Schema extends z.AnyZodObject, State extends Record
       if (adoptId) return adoptById(props, adoptId);
       const client = clientFor(props);
       const inputs = await prepared(client, props);
+      if (sameContent) await refuseIdentical(client, sameContent(inputs));
       const attemptStarted = Date.now();
-      const findCreated = kind.findCreated ?? kind.adoption?.find;
       const response = await written(
         client,
         inputs,
@@ -326,7 +350,7 @@ export function crmLifecycle<Schema extends z.AnyZodObject, State extends Record
         const taken = `${client.resource}: ${adoption.describe(inputs)} is taken by the existing object ${id}`;
         if (!(inputs as { adoptExisting?: boolean }).adoptExisting) {
           throw new ServiceError(
-            `${taken}; ${adoption.instead}, or, only if no stack manages that object, set adoptExisting: true to take it over with this stack.`,
+            `${taken}; ${adoption.instead}, or, only if no stack manages that object, set adoptExisting: true to take it over with this stack; ${unrecordedObjectAdvice(id, `${client.rootUrl}${kind.path}/${id}`)}.`,
             { code: "duplicate" },
           );
         }

@@ -9,7 +9,7 @@ import { adoptIdInput, labelBy, optionalText, requiredText, resourceProps, stric
 import { crmService } from "../settings";
 import { crmLifecycle, CrmObjectKind, ServiceObject } from "./crud";
 import { optionalTextOf } from "./normalize";
-import { findCreatedObject, isoCreated } from "./recovery";
+import { isoCreated } from "./recovery";
 
 export interface MessageArgs {
   /** The sender's name, 1 to 255 characters. Changed in place. */
@@ -91,12 +91,7 @@ const kind: CrmObjectKind<typeof inputSchema, MessageState> = {
     withoutUndefined({ ...senderFields(inputs), subject: inputs.subject, preheader_text: inputs.preheaderText }),
   // PUT is partial: a subject or preheader no longer set is cleared with "".
   updateBody: (inputs: MessageInputs) => ({ ...senderFields(inputs), subject: inputs.subject ?? "", preheader_text: inputs.preheaderText ?? "" }),
-  findCreated: (client, inputs, attemptStarted) =>
-    findCreatedObject(
-      client,
-      { path: "/messages", listMember: "messages", sent: kind.desiredState(inputs), stateOf: kind.stateOf, createdMs: isoCreated("cdate") },
-      attemptStarted,
-    ),
+  sameContent: (inputs) => ({ path: "/messages", listMember: "messages", sent: kind.desiredState(inputs), stateOf: kind.stateOf, createdMs: isoCreated("cdate") }),
 };
 
 export const { check, diff, create, read, update, delete: remove, inputsDeclaring } = crmLifecycle(kind);

@@ -1,6 +1,8 @@
 // Finding what an unconfirmed create made, for objects the service does not key by a
 // unique name (calendar feeds, messages, notes, addresses): without it, a create whose
-// answer was lost is reported, and the next `up` makes a duplicate.
+// answer was lost is reported, and the next `up` makes a duplicate. The same match finds
+// an identical object made before a create, which may be the unrecorded work of a
+// deployment killed mid-create: the create is then refused, naming it.
 
 import { differingFields } from "../resource-kit";
 import { CrmClient } from "./client";
@@ -34,14 +36,26 @@ export interface CreatedObjectMatch {
  */
 export async function findCreatedObject(client: CrmClient, match: CreatedObjectMatch, attemptStarted: number): Promise<ServiceObject | undefined> {
   const earliest = attemptStarted - clockSkewMs - (match.uncertaintyMs ?? 0);
-  const candidates = (await client.walk<ServiceObject>(match.path, match.listMember, match.query ?? {}))
-    .filter((object) => !recovered.has(`${match.path}/${object.id}`))
-    .filter((object) => (match.createdMs(object) ?? -Infinity) >= earliest)
-    .filter((object) => differingFields(match.sent, match.stateOf(object)).length === 0)
-    .sort((a, b) => Number(b.id) - Number(a.id));
-  const [found] = candidates;
+  const [found] = (await identicalObjects(client, match)).filter((object) => (match.createdMs(object) ?? -Infinity) >= earliest);
   if (found) recovered.add(`${match.path}/${found.id}`);
   return found;
+}
+
+/**
+ * An object that holds every value a create would send, whenever it was made, and not
+ * taken by a recovery: perhaps what an interrupted deployment made and never recorded.
+ */
+export async function findIdenticalObject(client: CrmClient, match: CreatedObjectMatch): Promise<ServiceObject | undefined> {
+  const [found] = await identicalObjects(client, match);
+  return found;
+}
+
+/** The objects holding every value sent and not taken by a recovery, newest first. */
+async function identicalObjects(client: CrmClient, match: CreatedObjectMatch): Promise<ServiceObject[]> {
+  return (await client.walk<ServiceObject>(match.path, match.listMember, match.query ?? {}))
+    .filter((object) => !recovered.has(`${match.path}/${object.id}`))
+    .filter((object) => differingFields(match.sent, match.stateOf(object)).length === 0)
+    .sort((a, b) => Number(b.id) - Number(a.id));
 }
 
 /** An ISO timestamp with its offset, as most objects carry it. */

@@ -4,7 +4,7 @@ import { useStackConfig } from "../../provider/settings";
 import { configOf, emulatorCall, requestCount, RunningEmulator } from "../support/emulator";
 import { checked, configuration, providerCode } from "../support/provider-steps";
 import { asHostSends } from "../support/host-struct";
-import { emulatorBehindProxy, RecordingProxy } from "../support/recording-proxy";
+import { createBody, emulatorBehindProxy, RecordingProxy } from "../support/recording-proxy";
 import { nonConformingRequests } from "../support/reference-requests";
 import { ScriptedServer, sendJson, startScriptedServer } from "../support/scripted-server";
 import { itAdoptsById } from "../support/adoption";
@@ -68,7 +68,7 @@ describe("crm.CalendarFeed provider", () => {
   it("leaves an unset notification to its default, false, sent explicitly", async () => {
     const sent = proxy.requests.length;
     await provider.create(await checked(provider, { title: "Default", type: "All" }));
-    assert.deepEqual(proxy.requests[sent].body, { calendar: { title: "Default", type: "All", notification: false } });
+    assert.deepEqual(createBody(proxy.requests.slice(sent)), { calendar: { title: "Default", type: "All", notification: false } });
   });
 
   it("updates every field in place, finds drift, and treats a deleted feed as gone", async () => {

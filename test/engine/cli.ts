@@ -1,16 +1,18 @@
 // npm run engine -- <preview|up|refresh|destroy> --cwd DIR --stack NAME --state FILE
 //     [--config KEY=VALUE]... [--secret KEY=VALUE]... [--expect-no-changes] [--preview-only] [--yes]
-//     [--json] [--parallel N]
+//     [--json] [--parallel N] [--clear-pending-creates] [--skip-pending-creates] [--import-pending-creates VALUE]...
 import { Command, runEngine } from "./engine";
 import type { StepCounts } from "./report";
 
 const USAGE =
     "usage: engine <preview|up|refresh|destroy> --cwd DIR --stack NAME --state FILE " +
     "[--config KEY=VALUE]... [--secret KEY=VALUE]... [--expect-no-changes] [--preview-only (refresh)] [--yes] " +
-    "[--json] [--parallel N]";
+    "[--json] [--parallel N] [--clear-pending-creates] [--skip-pending-creates] [--import-pending-creates URN --import-pending-creates ID]... (refresh)";
 
-// Flags without a value; --yes is accepted as the CLI needs it, and changes nothing.
-const FLAGS = ["--expect-no-changes", "--preview-only", "--yes", "--json"];
+// Flags without a value. --yes is accepted as the CLI needs it, and changes nothing; so is
+// --skip-pending-creates, which only skips the CLI's prompt (the engine never prompts).
+const FLAGS = ["--expect-no-changes", "--preview-only", "--yes", "--json", "--clear-pending-creates", "--skip-pending-creates"];
+const REFRESH_ONLY = ["--preview-only", "--clear-pending-creates", "--skip-pending-creates", "--import-pending-creates"];
 
 const COMMANDS: readonly Command[] = ["preview", "up", "refresh", "destroy"];
 
@@ -23,6 +25,8 @@ interface Arguments {
     secrets: Record<string, string>;
     expectNoChanges: boolean;
     previewOnly: boolean;
+    clearPendingCreates: boolean;
+    importPendingCreates: Record<string, string>;
     json: boolean;
     parallel?: number;
 }
@@ -34,6 +38,8 @@ function parseArguments(argv: string[]): Arguments {
     const config: Record<string, string> = {};
     const secrets: Record<string, string> = {};
     const flags = new Set<string>();
+    // As the CLI's string array flag: one value per occurrence, read as URN, ID, URN, ID...
+    const importPendingCreates: string[] = [];
     for (let i = 0; i < rest.length; i++) {
         const flag = rest[i];
         if (FLAGS.includes(flag)) {
@@ -46,13 +52,25 @@ function parseArguments(argv: string[]): Arguments {
             const equals = value.indexOf("=");
             if (equals <= 0) throw new Error(`${flag} expects KEY=VALUE, got "${value}"`);
             (flag === "--config" ? config : secrets)[value.slice(0, equals)] = value.slice(equals + 1);
+        } else if (flag === "--import-pending-creates") {
+            flags.add(flag);
+            importPendingCreates.push(value);
         } else if (["--cwd", "--stack", "--state", "--parallel"].includes(flag)) {
             values[flag] = value;
         } else {
             throw new Error(`unknown option ${flag}`);
         }
     }
-    if (flags.has("--preview-only") && command !== "refresh") throw new Error("--preview-only is an option of refresh only");
+    for (const flag of REFRESH_ONLY) {
+        if (flags.has(flag) && command !== "refresh") throw new Error(`${flag} is an option of refresh only`);
+    }
+    // The CLI's own messages (pkg/cmd/pulumi/operations/refresh.go).
+    if (flags.has("--skip-pending-creates") && flags.has("--clear-pending-creates")) {
+        throw new Error("cannot set both --skip-pending-creates and --clear-pending-creates");
+    }
+    if (importPendingCreates.length % 2 !== 0) {
+        throw new Error("each URN must be followed by an ID: found an odd number of entries");
+    }
     for (const required of ["--cwd", "--stack", "--state"]) {
         if (!values[required]) throw new Error(`${required} is required`);
     }
@@ -69,6 +87,10 @@ function parseArguments(argv: string[]): Arguments {
         secrets,
         expectNoChanges: flags.has("--expect-no-changes"),
         previewOnly: flags.has("--preview-only"),
+        clearPendingCreates: flags.has("--clear-pending-creates"),
+        importPendingCreates: Object.fromEntries(
+            importPendingCreates.flatMap((urn, index) => (index % 2 === 0 ? [[urn, importPendingCreates[index + 1]]] : [])),
+        ),
         json: flags.has("--json"),
         parallel,
     };

@@ -20,7 +20,7 @@ import {
     withSecretOutputs,
 } from "./operations";
 import { resourceLabel } from "./report";
-import type { ResourceState } from "./state";
+import type { OperationType, ResourceState } from "./state";
 import { makeUrn, PROVIDER_TYPE_PREFIX, providerReference, referencedProviderUrn, typePackage } from "./urn";
 
 /** What the step generator decided for a registration; `next` carries the checked inputs. */
@@ -310,7 +310,11 @@ export class ProgramDeployment implements ProgramHandler {
     private async deleteAhead(resource: ResourceState): Promise<ResourceState> {
         if (!this.context.preview && !resource.retainOnDelete && !resource.pendingReplacement) {
             const host = await hostFor(this.context, resource);
-            await host.delete(resource);
+            return this.context.snapshot.pending("deleting", resource, async (complete) => {
+                await host.delete(resource);
+                complete();
+                return this.context.snapshot.markPendingReplacement(resource);
+            });
         }
         return this.context.snapshot.markPendingReplacement(resource);
     }
@@ -336,22 +340,27 @@ export class ProgramDeployment implements ProgramHandler {
         if (this.context.preview) {
             return result(this.record({ ...next, id: updated?.id ?? "", outputs: next.inputs }, superseded));
         }
-        try {
-            const { id, outputs } = await operation();
-            return result(this.record({ ...next, id, outputs }, superseded));
-        } catch (e) {
-            if (e instanceof ResourceInitError) {
-                const partial: ResourceState = {
-                    ...next,
-                    id: updated?.id ?? e.id,
-                    inputs: updated?.inputs ?? next.inputs,
-                    outputs: e.outputs,
-                    ...(e.reasons.length > 0 ? { initErrors: e.reasons } : {}),
-                };
-                this.record(partial, superseded);
+        const [type, begun]: [OperationType, ResourceState] = updated ? ["updating", { ...next, id: updated.id }] : ["creating", next];
+        return this.context.snapshot.pending(type, begun, async (complete) => {
+            try {
+                const { id, outputs } = await operation();
+                complete();
+                return result(this.record({ ...next, id, outputs }, superseded));
+            } catch (e) {
+                if (e instanceof ResourceInitError) {
+                    const partial: ResourceState = {
+                        ...next,
+                        id: updated?.id ?? e.id,
+                        inputs: updated?.inputs ?? next.inputs,
+                        outputs: e.outputs,
+                        ...(e.reasons.length > 0 ? { initErrors: e.reasons } : {}),
+                    };
+                    complete();
+                    this.record(partial, superseded);
+                }
+                throw e;
             }
-            throw e;
-        }
+        });
     }
 
     /** Records a step's new state, its outputs marked secret as the CLI marks every step's. */

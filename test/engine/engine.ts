@@ -14,7 +14,7 @@ import { ProviderHost } from "./provider-host";
 import { defaultProvider, hostEnvironment, ProviderRegistry, withDefaultProvider } from "./providers";
 import { OutputStream, Report, StepCounts } from "./report";
 import { loadSdk, PulumiSdk } from "./sdk";
-import { readState, Snapshot, writeState } from "./state";
+import { PendingOperation, readState, Snapshot, writeState } from "./state";
 
 export type Command = "preview" | "up" | "refresh" | "destroy";
 
@@ -34,6 +34,10 @@ export interface EngineOptions {
     expectNoChanges?: boolean;
     /** refresh only: read and report, write nothing (`pulumi refresh --preview-only`). */
     previewOnly?: boolean;
+    /** refresh only: drop the pending creates from the state first (`--clear-pending-creates`). */
+    clearPendingCreates?: boolean;
+    /** refresh only: pending creates (by URN) that did make an object (its id), as `--import-pending-creates URN ID`. */
+    importPendingCreates?: Record<string, string>;
     /** Provider operations at once; defaults to PULUMI_PARALLEL, else the CLI's 4 per CPU. */
     parallel?: number;
     /** Receives each output line as it is produced. */
@@ -91,7 +95,13 @@ async function runOperation(options: EngineOptions, heading?: string): Promise<E
     const logs: LogEntry[] = [];
     let exitCode: number;
     try {
-        if (options.previewOnly && options.command !== "refresh") throw new Error("previewOnly is an option of refresh only");
+        const refreshOptions = {
+            previewOnly: !!options.previewOnly,
+            clearPendingCreates: !!options.clearPendingCreates,
+            importPendingCreates: Object.keys(options.importPendingCreates ?? {}).length > 0,
+        };
+        const misplaced = Object.keys(refreshOptions).find((option) => refreshOptions[option as keyof typeof refreshOptions]);
+        if (misplaced && options.command !== "refresh") throw new Error(`${misplaced} is an option of refresh only`);
         const cwd = path.resolve(options.cwd);
         const sdk = loadSdk(cwd);
         const project = loadProject(sdk, cwd);
@@ -123,9 +133,16 @@ async function execute(options: EngineOptions, setup: Setup): Promise<number> {
     const stateFile = path.resolve(options.stateFile);
     const preview = command === "preview" || !!options.previewOnly;
     const currentDefaultProvider = defaultProvider(stack, project.name, config);
+    if (command === "refresh") resolvePendingCreates(options, stateFile, project.name, report);
+    const stored = readState(stateFile, stack, project.name);
+    // As the CLI's deployment executor, an update or destroy (not a preview, not a refresh) warns of them.
+    if ((command === "up" || command === "destroy") && !preview && stored.pendingOperations.length > 0) {
+        report.diagnostic(`warning: ${pendingOperationsWarning(stored.pendingOperations)}`);
+    }
     const snapshot = new Snapshot(
-        withDefaultProvider(readState(stateFile, stack, project.name), currentDefaultProvider),
-        preview ? () => undefined : (resources) => writeState(stateFile, stack, project.name, resources),
+        withDefaultProvider(stored.resources, currentDefaultProvider),
+        stored.pendingOperations,
+        preview ? () => undefined : (state) => writeState(stateFile, stack, project.name, state),
     );
     const parallel = options.parallel ?? parallelFromEnvironment() ?? os.cpus().length * 4;
     const servers: GrpcServer[] = [];
@@ -192,6 +209,46 @@ async function execute(options: EngineOptions, setup: Setup): Promise<number> {
         await providers?.closeAll();
         for (const server of servers) server.stop();
     }
+}
+
+/** The CLI's warning (pkg/resource/deploy/deployment_executor.go, printPendingOperationsWarning). */
+export function pendingOperationsWarning(operations: readonly PendingOperation[]): string {
+    return (
+        `Attempting to deploy or update resources with ${operations.length} pending operations from previous deployment.\n` +
+        operations.map((op) => `  * ${op.resource.urn}, interrupted while ${op.type}\n`).join("") +
+        "These resources are in an unknown state because the Pulumi CLI was interrupted while " +
+        "waiting for changes to these resources to complete. You should confirm whether or not the " +
+        "operations listed completed successfully by checking the state of the appropriate provider. " +
+        "For example, if you are using AWS, you can confirm using the AWS Console.\n" +
+        "\n" +
+        "Once you have confirmed the status of the interrupted operations, you can repair your stack " +
+        "using `pulumi refresh` which will refresh the state from the provider you are using and " +
+        "clear the pending operations if there are any.\n" +
+        "\n" +
+        "Note that `pulumi refresh` will need to be run interactively to clear pending CREATE operations."
+    );
+}
+
+/**
+ * What `pulumi refresh` does to pending creates before it refreshes, as a direct edit of the
+ * state (pkg/cmd/pulumi/operations/refresh.go): those named by --import-pending-creates become
+ * "importing" operations with the given id (a URN that names none is warned about), then
+ * --clear-pending-creates drops the rest. The engine never prompts, so the interactive choice the
+ * CLI offers on a terminal is never made and the remaining pending creates stay.
+ */
+function resolvePendingCreates(options: EngineOptions, stateFile: string, project: string, report: Report): void {
+    const imports = new Map(Object.entries(options.importPendingCreates ?? {}));
+    if (imports.size === 0 && !options.clearPendingCreates) return;
+    const state = readState(stateFile, options.stack, project);
+    const pendingOperations = state.pendingOperations.flatMap((op): PendingOperation[] => {
+        if (op.type !== "creating") return [op];
+        const id = imports.get(op.resource.urn);
+        imports.delete(op.resource.urn);
+        if (id !== undefined) return [{ type: "importing", resource: { ...op.resource, id } }];
+        return options.clearPendingCreates ? [] : [op];
+    });
+    for (const urn of imports.keys()) report.diagnostic(`warning: "${urn}" did not correspond to a pending create`);
+    writeState(stateFile, options.stack, project, { ...state, pendingOperations });
 }
 
 /** PULUMI_PARALLEL, when a positive integer, as the CLI reads it. */

@@ -156,9 +156,14 @@ async function deleteResource(context: RunContext, resource: ResourceState): Pro
     // An object deleted ahead of its replacement is gone already: it only leaves the state.
     if (isManagedByHost(resource) && !resource.retainOnDelete && !resource.pendingReplacement && !context.preview) {
         const host = await hostFor(context, resource);
-        await host.delete(resource);
+        await context.snapshot.pending("deleting", resource, async (complete) => {
+            await host.delete(resource);
+            complete();
+            context.snapshot.forget(resource);
+        });
+    } else {
+        context.snapshot.forget(resource);
     }
-    context.snapshot.forget(resource);
 }
 
 /**

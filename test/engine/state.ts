@@ -33,40 +33,71 @@ export interface ResourceState {
     pendingReplacement?: boolean;
 }
 
+/** The CLI's operation types (pkg/resource/operation.go); "importing" is what `refresh --import-pending-creates` makes of a pending create. */
+export type OperationType = "creating" | "updating" | "deleting" | "importing";
+
+/**
+ * An operation begun but not finished, as the checkpoint's `pending_operations` holds it
+ * (apitype.OperationV2): the state the engine began it with (a create's has no id yet).
+ */
+export interface PendingOperation {
+    resource: ResourceState;
+    type: OperationType;
+}
+
+/** What a state file holds for a stack. */
+export interface StackState {
+    resources: ResourceState[];
+    pendingOperations: PendingOperation[];
+}
+
 interface StateFile {
     version: number;
     stack: string;
     project: string;
     resources: ResourceState[];
+    pending_operations?: PendingOperation[];
 }
 
-export function readState(file: string, stack: string, project: string): ResourceState[] {
-    if (!fs.existsSync(file)) return [];
+const fromStoredResource = (r: ResourceState): ResourceState => ({
+    ...r,
+    inputs: fromCheckpoint(r.inputs) as PropertyMap,
+    outputs: fromCheckpoint(r.outputs) as PropertyMap,
+});
+
+const toStoredResource = (r: ResourceState): ResourceState => ({
+    ...r,
+    inputs: toCheckpoint(r.inputs) as PropertyMap,
+    outputs: toCheckpoint(r.outputs) as PropertyMap,
+});
+
+export function readState(file: string, stack: string, project: string): StackState {
+    if (!fs.existsSync(file)) return { resources: [], pendingOperations: [] };
     const state = JSON.parse(fs.readFileSync(file, "utf8")) as StateFile;
     if (state.version !== STATE_VERSION) {
         throw new Error(`${file}: unsupported state version ${state.version} (expected ${STATE_VERSION})`);
     }
-    if (state.resources.length > 0 && (state.stack !== stack || state.project !== project)) {
+    const pending = state.pending_operations ?? [];
+    if (state.resources.length + pending.length > 0 && (state.stack !== stack || state.project !== project)) {
         throw new Error(`${file} holds stack ${state.project}/${state.stack}, not ${project}/${stack}`);
     }
-    return state.resources.map((r) => ({
-        ...r,
-        inputs: fromCheckpoint(r.inputs) as PropertyMap,
-        outputs: fromCheckpoint(r.outputs) as PropertyMap,
-    }));
+    return {
+        resources: state.resources.map(fromStoredResource),
+        pendingOperations: pending.map((op) => ({ ...op, resource: fromStoredResource(op.resource) })),
+    };
 }
 
 /** Writes through a temporary file and a rename, so a reader never sees half a state. */
-export function writeState(file: string, stack: string, project: string, resources: readonly ResourceState[]): void {
+export function writeState(file: string, stack: string, project: string, { resources, pendingOperations }: StackState): void {
     const state: StateFile = {
         version: STATE_VERSION,
         stack,
         project,
-        resources: resources.map((r) => ({
-            ...r,
-            inputs: toCheckpoint(r.inputs) as PropertyMap,
-            outputs: toCheckpoint(r.outputs) as PropertyMap,
-        })),
+        resources: resources.map(toStoredResource),
+        // As the checkpoint, the member appears only when there are operations.
+        ...(pendingOperations.length > 0
+            ? { pending_operations: pendingOperations.map((op) => ({ ...op, resource: toStoredResource(op.resource) })) }
+            : {}),
     };
     const temp = path.join(path.dirname(file), `.${path.basename(file)}.${process.pid}.tmp`);
     fs.writeFileSync(temp, JSON.stringify(state, null, 2) + "\n");
@@ -76,20 +107,54 @@ export function writeState(file: string, stack: string, project: string, resourc
 /**
  * The state while a deployment runs: resources done in this run (in the order they were done,
  * which is dependency order), then old resources not reached yet, then replaced ones awaiting
- * deletion. Every change is persisted at once, so a failure keeps what succeeded before it.
+ * deletion; and the operations under way. Every change is persisted at once, so a failure keeps
+ * what succeeded before it, and a kill leaves the operations it interrupted in the state.
  */
 export class Snapshot {
     private readonly done: ResourceState[] = [];
     private readonly untouched: ResourceState[];
     private readonly pendingDeletes: ResourceState[];
+    private readonly running: PendingOperation[] = [];
+    /**
+     * Pending creates of earlier runs, kept as the CLI's snapshot manager keeps them (they need the
+     * user to clear or import them); its other pending operations are dropped at the first write.
+     */
+    private readonly interruptedCreates: PendingOperation[];
 
     constructor(
         /** The state the run started from, in its (dependency) order. */
         readonly base: readonly ResourceState[],
-        private readonly persist: (resources: ResourceState[]) => void,
+        /** The operations earlier runs left pending. */
+        basePendingOperations: readonly PendingOperation[],
+        private readonly persist: (state: StackState) => void,
     ) {
         this.untouched = base.filter((r) => !r.delete);
         this.pendingDeletes = base.filter((r) => r.delete);
+        this.interruptedCreates = basePendingOperations.filter((op) => op.type === "creating");
+    }
+
+    /**
+     * Runs a provider operation recorded as pending in the state from before the call until it
+     * ends (the CLI's markOperationPending and markOperationComplete). `operation` calls
+     * `complete` just before it records the outcome, so that one write both records it and ends
+     * the pending operation; one that fails without recording anything ends it on its own write.
+     */
+    async pending<T>(type: OperationType, resource: ResourceState, operation: (complete: () => void) => Promise<T>): Promise<T> {
+        const pending = { resource, type };
+        const complete = () => {
+            const index = this.running.indexOf(pending);
+            if (index >= 0) this.running.splice(index, 1);
+        };
+        this.running.push(pending);
+        this.save();
+        try {
+            return await operation(complete);
+        } finally {
+            if (this.running.includes(pending)) {
+                complete();
+                this.save();
+            }
+        }
     }
 
     /** Old resources this run has not registered (yet), then replaced ones awaiting deletion. */
@@ -184,6 +249,6 @@ export class Snapshot {
     }
 
     private save(): void {
-        this.persist(this.resources());
+        this.persist({ resources: this.resources(), pendingOperations: [...this.running, ...this.interruptedCreates] });
     }
 }

@@ -8,38 +8,18 @@
 // (RELIABILITY_SOAK=1) deploys 13 copies (105 objects) with three seeds.
 
 import assert from "node:assert/strict";
-import { readFileSync, rmSync } from "node:fs";
+import { rmSync } from "node:fs";
 import { join } from "node:path";
 import { startEmulator } from "../../emulator";
 import { EngineResult, runEngine } from "../engine/engine";
 import { emulatorCall, emulatorStats, RunningEmulator, setFaults } from "../support/emulator";
 import { installProgram } from "../support/packed-program";
+import { everyResourceCollections, tallyService } from "../support/service-tally";
 
 const soak = process.env.RELIABILITY_SOAK === "1";
 const copies = soak ? 13 : 1;
 const seeds = soak ? [1, 2, 3] : [1];
 const faultSpec = "429=0.2,503=0.1,reset=0.05,lost=0.05,latency=0-5";
-
-/** The collections the program fills, each object's natural key, and the resource type that declares it. */
-const collections = [
-  { type: "Account", path: "/accounts", member: "accounts", key: (o: any) => o.name },
-  { type: "AccountCustomField", path: "/accountCustomFieldMeta", member: "accountCustomFieldMeta", key: (o: any) => o.fieldLabel },
-  { type: "AccountCustomFieldValue", path: "/accountCustomFieldData", member: "accountCustomFieldData", key: (o: any) => `${o.customerAccountId ?? o.accountId}/${o.customFieldId}` },
-  { type: "AccountNote", path: "/notes", member: "notes", key: (o: any) => o.note },
-  { type: "AccountContact", path: "/accountContacts", member: "accountContacts", key: (o: any) => `${o.account}/${o.contact}` },
-  { type: "Address", path: "/addresses", member: "addresses", key: (o: any) => o.companyName },
-  { type: "CalendarFeed", path: "/calendars", member: "calendars", key: (o: any) => o.title },
-  { type: "Message", path: "/messages", member: "messages", key: (o: any) => o.subject },
-] as const;
-
-const dynamicType = (type: string) => `pulumi-nodejs:dynamic/crm:${type}`;
-
-interface Tally {
-  objects: number;
-  duplicates: string[];
-  orphans: string[];
-  missing: string[];
-}
 
 describe(`reliability: fault soak, ${copies} copies of every CRM object type`, function () {
   this.timeout(soak ? 3_600_000 : 300_000);
@@ -82,28 +62,6 @@ describe(`reliability: fault soak, ${copies} copies of every CRM object type`, f
           ...(drift ? { previewOnly: true, expectNoChanges: true } : {}),
         });
       const output = (result: EngineResult) => [...result.lines, ...result.diagnostics].join("\n");
-      const stateIds = (type: string) =>
-        new Set(
-          (JSON.parse(readFileSync(stateFile, "utf8")).resources as Array<{ type: string; id?: string }>).filter((r) => r.type === dynamicType(type)).map((r) => r.id!),
-        );
-      /** What the service holds against what the state declares, read with faults off. */
-      const tally = async (): Promise<Tally> => {
-        const result: Tally = { objects: 0, duplicates: [], orphans: [], missing: [] };
-        for (const collection of collections) {
-          const listed = (await emulatorCall(emulator, "GET", `/api/3${collection.path}?limit=100`)).body[collection.member] as any[];
-          assert.ok(listed.length < 100, `${collection.path} holds more than one page`);
-          const declared = stateIds(collection.type);
-          const keys = new Map<string, number>();
-          for (const object of listed) keys.set(collection.key(object), (keys.get(collection.key(object)) ?? 0) + 1);
-          result.objects += listed.length;
-          for (const [key, count] of keys) if (count > 1) result.duplicates.push(`${count - 1} x ${collection.type} ${key}`);
-          result.orphans.push(...listed.filter((object) => !declared.has(String(object.id))).map((object) => `${collection.type} ${object.id}`));
-          const held = new Set(listed.map((object) => String(object.id)));
-          result.missing.push(...[...declared].filter((id) => !held.has(id)).map((id) => `${collection.type} ${id}`));
-        }
-        return result;
-      };
-
       it("up converges in at most two runs, a failed first run naming only unconfirmed creates", async () => {
         await setFaults(emulator, faultSpec, seed);
         const first = await engine("up");
@@ -123,12 +81,12 @@ describe(`reliability: fault soak, ${copies} copies of every CRM object type`, f
 
       it("the service holds exactly the declared objects: no duplicate, no orphan", async () => {
         await setFaults(emulator, "");
-        const found = await tally();
+        const found = await tallyService(emulator, stateFile);
         figures.objects = found.objects + 1; // and the branding
         figures.duplicates = found.duplicates.length;
         figures.orphans = found.orphans.length;
         assert.deepEqual({ duplicates: found.duplicates, orphans: found.orphans, missing: found.missing }, { duplicates: [], orphans: [], missing: [] });
-        assert.equal(found.objects, copies * collections.length);
+        assert.equal(found.objects, copies * everyResourceCollections.length);
       });
 
       it("the drift check (faults off) finds no change", async () => {
@@ -142,7 +100,7 @@ describe(`reliability: fault soak, ${copies} copies of every CRM object type`, f
         figures.destroyExitCode = destroy.exitCode;
         assert.equal(destroy.exitCode, 0, output(destroy));
         await setFaults(emulator, "");
-        const found = await tally();
+        const found = await tallyService(emulator, stateFile);
         assert.equal(found.objects, 0, JSON.stringify(found));
         const { requests, byStatus } = await emulatorStats(emulator);
         Object.assign(figures, { requestsWithDestroy: requests, byStatusWithDestroy: byStatus });

@@ -15,14 +15,27 @@ export interface ProxiedRequest {
   body: unknown;
 }
 
+/** The body of the create among these requests: a create may look for an identical object first (see provider/crm/recovery.ts). */
+export function createBody(requests: readonly ProxiedRequest[]): unknown {
+  return requests.find((request) => request.method === "POST")?.body;
+}
+
 export interface RecordingProxy {
   url: string;
   requests: ProxiedRequest[];
   close(): Promise<void>;
 }
 
-export async function startRecordingProxy(target: string): Promise<RecordingProxy> {
+/**
+ * Called with each answer of the service before it is passed on (`answered` counts them,
+ * this one included); true drops it, closing the client's connection: the request took
+ * effect, and the client never learns of it.
+ */
+export type AnswerInterceptor = (answered: number, request: ProxiedRequest, status: number) => boolean;
+
+export async function startRecordingProxy(target: string, intercept: AnswerInterceptor = () => false): Promise<RecordingProxy> {
   const requests: ProxiedRequest[] = [];
+  let answered = 0;
   const upstream = new URL(target);
   const server = createServer((req, res) => {
     const chunks: Buffer[] = [];
@@ -30,14 +43,21 @@ export async function startRecordingProxy(target: string): Promise<RecordingProx
     req.on("end", () => {
       const body = Buffer.concat(chunks);
       const url = new URL(req.url ?? "/", "http://proxy");
-      requests.push({ method: req.method ?? "", path: url.pathname, query: url.search, body: body.length ? JSON.parse(body.toString()) : undefined });
+      const proxied = { method: req.method ?? "", path: url.pathname, query: url.search, body: body.length ? JSON.parse(body.toString()) : undefined };
+      requests.push(proxied);
       const forwarded = request(
         { host: upstream.hostname, port: upstream.port, method: req.method, path: req.url, headers: { ...req.headers, host: upstream.host } },
         (answer) => {
+          if (intercept(++answered, proxied, answer.statusCode ?? 502)) {
+            req.socket.destroy();
+            return;
+          }
           res.writeHead(answer.statusCode ?? 502, answer.headers);
           answer.pipe(res);
         },
       );
+      // The client gone (dropped answers close its connections), the upstream call may fail.
+      forwarded.on("error", () => req.socket.destroy());
       forwarded.end(body);
     });
   });

@@ -1,0 +1,52 @@
+// What the CRM service holds against what a stack's state declares, for the reliability
+// tests of test/reliability/programs/every-resource: duplicates (two objects of one
+// natural key), orphans (objects no resource records) and missing objects.
+
+import assert from "node:assert/strict";
+import { readFileSync } from "node:fs";
+import { emulatorCall, RunningEmulator } from "./emulator";
+
+/** The collections the program fills, each object's natural key, and the resource type that declares it. */
+export const everyResourceCollections = [
+  { type: "Account", path: "/accounts", member: "accounts", key: (o: any) => o.name },
+  { type: "AccountCustomField", path: "/accountCustomFieldMeta", member: "accountCustomFieldMeta", key: (o: any) => o.fieldLabel },
+  { type: "AccountCustomFieldValue", path: "/accountCustomFieldData", member: "accountCustomFieldData", key: (o: any) => `${o.customerAccountId ?? o.accountId}/${o.customFieldId}` },
+  { type: "AccountNote", path: "/notes", member: "notes", key: (o: any) => o.note },
+  { type: "AccountContact", path: "/accountContacts", member: "accountContacts", key: (o: any) => `${o.account}/${o.contact}` },
+  { type: "Address", path: "/addresses", member: "addresses", key: (o: any) => o.companyName },
+  { type: "CalendarFeed", path: "/calendars", member: "calendars", key: (o: any) => o.title },
+  { type: "Message", path: "/messages", member: "messages", key: (o: any) => o.subject },
+] as const;
+
+export interface Tally {
+  objects: number;
+  duplicates: string[];
+  orphans: string[];
+  missing: string[];
+}
+
+const dynamicType = (type: string) => `pulumi-nodejs:dynamic/crm:${type}`;
+
+/** The ids the state file records for a resource type. */
+function stateIds(stateFile: string, type: string): Set<string> {
+  const resources = JSON.parse(readFileSync(stateFile, "utf8")).resources as Array<{ type: string; id?: string }>;
+  return new Set(resources.filter((r) => r.type === dynamicType(type)).map((r) => r.id!));
+}
+
+/** Reads every collection (faults should be off) and compares it with the state. */
+export async function tallyService(emulator: RunningEmulator, stateFile: string): Promise<Tally> {
+  const result: Tally = { objects: 0, duplicates: [], orphans: [], missing: [] };
+  for (const collection of everyResourceCollections) {
+    const listed = (await emulatorCall(emulator, "GET", `/api/3${collection.path}?limit=100`)).body[collection.member] as any[];
+    assert.ok(listed.length < 100, `${collection.path} holds more than one page`);
+    const declared = stateIds(stateFile, collection.type);
+    const keys = new Map<string, number>();
+    for (const object of listed) keys.set(collection.key(object), (keys.get(collection.key(object)) ?? 0) + 1);
+    result.objects += listed.length;
+    for (const [key, count] of keys) if (count > 1) result.duplicates.push(`${count - 1} x ${collection.type} ${key}`);
+    result.orphans.push(...listed.filter((object) => !declared.has(String(object.id))).map((object) => `${collection.type} ${object.id}`));
+    const held = new Set(listed.map((object) => String(object.id)));
+    result.missing.push(...[...declared].filter((id) => !held.has(id)).map((id) => `${collection.type} ${id}`));
+  }
+  return result;
+}
