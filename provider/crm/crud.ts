@@ -26,7 +26,7 @@ import { ServiceError } from "../transport/errors";
 import { HttpResponse } from "../transport/transport";
 import { CrmClient } from "./client";
 import { forgetListed, readObject } from "./read-batcher";
-import { CreatedObjectMatch, findCreatedObject, findIdenticalObject } from "./recovery";
+import { CreatedObjectMatch, findCreatedObject, findIdenticalObject, forgetListingBeforeCreates } from "./recovery";
 
 export type ServiceObject = Record<string, unknown>;
 
@@ -317,6 +317,7 @@ export function crmLifecycle<Schema extends z.AnyZodObject, State extends Record
     async delete(id, props) {
       const client = clientFor(props, id);
       forgetListed(client, kind);
+      forgetListingBeforeCreates(client, kind.path);
       await deleteObject(client, `${kind.path}/${id}`);
     },
 

@@ -44,15 +44,38 @@ export async function findCreatedObject(client: CrmClient, match: CreatedObjectM
 /**
  * An object that holds every value a create would send, whenever it was made, and not
  * taken by a recovery: perhaps what an interrupted deployment made and never recorded.
+ * The collection is listed once per provider host (one deployment) and account, not once
+ * per create: what this host creates afterwards is recorded by the engine, so only what
+ * was there before matters, and a delete through this host lists it anew.
  */
 export async function findIdenticalObject(client: CrmClient, match: CreatedObjectMatch): Promise<ServiceObject | undefined> {
-  const [found] = await identicalObjects(client, match);
+  const key = listingKey(client, match.path);
+  let listing = listedBeforeCreates.get(key);
+  if (!listing) {
+    listing = client.walk<ServiceObject>(match.path, match.listMember, match.query ?? {});
+    listedBeforeCreates.set(key, listing);
+    listing.catch(() => listedBeforeCreates.delete(key));
+  }
+  const [found] = identical(await listing, match);
   return found;
+}
+
+/** The collection as the first create of this host found it, by account and collection. */
+const listedBeforeCreates = new Map<string, Promise<ServiceObject[]>>();
+const listingKey = (client: CrmClient, path: string) => `${client.accountKey} ${path}`;
+
+/** After a delete through this host, the collection's earlier listing may hold an object no longer there. */
+export function forgetListingBeforeCreates(client: CrmClient, path: string): void {
+  listedBeforeCreates.delete(listingKey(client, path));
 }
 
 /** The objects holding every value sent and not taken by a recovery, newest first. */
 async function identicalObjects(client: CrmClient, match: CreatedObjectMatch): Promise<ServiceObject[]> {
-  return (await client.walk<ServiceObject>(match.path, match.listMember, match.query ?? {}))
+  return identical(await client.walk<ServiceObject>(match.path, match.listMember, match.query ?? {}), match);
+}
+
+function identical(objects: ServiceObject[], match: CreatedObjectMatch): ServiceObject[] {
+  return objects
     .filter((object) => !recovered.has(`${match.path}/${object.id}`))
     .filter((object) => differingFields(match.sent, match.stateOf(object)).length === 0)
     .sort((a, b) => Number(b.id) - Number(a.id));
