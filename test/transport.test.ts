@@ -73,6 +73,29 @@ describe("transport", () => {
     assert.notEqual(limiterFor("one-account", 5), limiterFor("another-account", 5));
   });
 
+  it("counts what RateLimit-Remaining shows another client used of the account's window", async () => {
+    let now = 10_000;
+    const limiter = new RateLimiter(5, () => now);
+    await limiter.acquire();
+    await limiter.acquire();
+    // The service's window holds 5: 2 of this process's, 3 of another client's.
+    limiter.observeRemaining(0);
+    let admitted = false;
+    const third = limiter.acquire().then(() => (admitted = true));
+    await new Promise((resolve) => setImmediate(resolve));
+    assert.equal(admitted, false, "the window is full");
+    now += 1_100;
+    await third;
+  });
+
+  it("takes no other client into account when RateLimit-Remaining shows only this process's starts", async () => {
+    const limiter = new RateLimiter(5, () => 10_000);
+    await limiter.acquire();
+    await limiter.acquire();
+    limiter.observeRemaining(3);
+    for (let i = 0; i < 3; i++) await limiter.acquire();
+  });
+
   it("holds every caller of the account after a 429 with Retry-After", async () => {
     const limiter = new RateLimiter(0);
     const started = Date.now();

@@ -9,7 +9,9 @@ import { z } from "zod";
 import { moduleProvider } from "../dynamic";
 import { adoptIdInput, containsUnknown, labelByIds, resourceProps, serviceId, strictObject, withoutUndefined } from "../resource-kit";
 import { crmService } from "../settings";
+import { newestPageSize } from "./bulk-writes";
 import { CrmClient } from "./client";
+import { coalescing } from "./coalesce";
 import { crmLifecycle, CrmObjectKind, getObject, ServiceObject } from "./crud";
 import { currencyCodeInput, FieldValue, fieldValueInput, fitValue, valueForService, valueFromService } from "./custom-field-types";
 import { currencyCodeOf, idOf, textOf } from "./normalize";
@@ -81,7 +83,48 @@ function fittedValue(inputs: Record<string, unknown>, fieldType: string): FieldV
   return fitted.value;
 }
 
-async function fieldTypeOf(client: CrmClient, customFieldId: string): Promise<string> {
+/**
+ * Field types read in this host, or being read, by account and field: a field never
+ * changes type (a new type is a new field, and so new values), so one read holds for
+ * the deployment, and values arriving while it is under way wait for it.
+ */
+const fieldTypes = new Map<string, Promise<string>>();
+const fieldKey = (client: CrmClient, customFieldId: string) => `${client.accountKey} ${customFieldId}`;
+
+function fieldTypeOf(client: CrmClient, customFieldId: string): Promise<string> {
+  const key = fieldKey(client, customFieldId);
+  let fieldType = fieldTypes.get(key);
+  if (!fieldType) {
+    fieldTypes.set(key, (fieldType = lookUpTogether(client.accountKey, { client, customFieldId })));
+    // A failed read is tried again by the next value of the field.
+    fieldType.catch(() => fieldTypes.delete(key));
+  }
+  return fieldType;
+}
+
+/**
+ * Field types looked up together (the values of a deployment's creates): several from
+ * the definitions' pages, all of which are remembered; a lone one, and one the pages
+ * lack, by its own GET.
+ */
+const lookUpTogether = coalescing<{ client: CrmClient; customFieldId: string }, string>(async (group) => {
+  const { client } = group[0].request;
+  const listed = new Map<string, string>();
+  if (new Set(group.map((waiting) => waiting.request.customFieldId)).size > 1) {
+    // A failed walk leaves each look-up to its own GET, which reports on its own resource.
+    const fields = await client.walk<ServiceObject>("/accountCustomFieldMeta", "accountCustomFieldMeta", { "orders[id]": "ASC" }).catch(() => []);
+    for (const field of fields) listed.set(String(field.id), String(field.fieldType));
+    for (const [id, fieldType] of listed) if (!fieldTypes.has(fieldKey(client, id))) fieldTypes.set(fieldKey(client, id), Promise.resolve(fieldType));
+  }
+  await Promise.all(
+    group.map(({ request, resolve, reject }) => {
+      const known = listed.get(request.customFieldId);
+      return (known ? Promise.resolve(known) : fetchedFieldType(request.client, request.customFieldId)).then(resolve, reject);
+    }),
+  );
+});
+
+async function fetchedFieldType(client: CrmClient, customFieldId: string): Promise<string> {
   const field = await getObject(client, `/accountCustomFieldMeta/${customFieldId}`, "accountCustomFieldMetum");
   if (!field) throw new Error(`${client.resource}: customFieldId ${customFieldId} is not a custom account field of this CRM account.`);
   return String(field.fieldType);
@@ -143,6 +186,20 @@ const kind: CrmObjectKind<typeof inputSchema, ValueState> = {
     describe: (inputs: ValueInputs) => `a value of field ${inputs.customFieldId} for account ${inputs.accountId}`,
     instead: "remove that value first",
     find: findValue,
+  },
+  // Grouped by account: the service updates only the first item's account.
+  bulk: {
+    createPath: "/accountCustomFieldData/bulkCreate",
+    updatePath: "/accountCustomFieldData/bulkUpdate",
+    groupOf: (inputs) => String(inputs.accountId),
+    listGroup: (client, accountId) =>
+      client.walk<ServiceObject>("/accountCustomFieldData", "accountCustomFieldData", { "filters[customerAccountId]": accountId, "orders[id]": "ASC" }),
+    listNewest: async (client, accountId) => {
+      const query = { "filters[customerAccountId]": accountId, "orders[id]": "DESC", limit: newestPageSize };
+      const page = ((await client.call({ method: "GET", path: "/accountCustomFieldData", query })).body as Record<string, unknown> | undefined)?.accountCustomFieldData;
+      if (!Array.isArray(page)) throw new Error("the service's answer holds no list of values");
+      return page as ServiceObject[];
+    },
   },
 };
 

@@ -28,7 +28,7 @@ import { crmService } from "../settings";
 import { ServiceError } from "../transport/errors";
 import { HttpResponse } from "../transport/transport";
 import { CrmClient } from "./client";
-import { coalescing } from "./coalesce";
+import { answerInBulk, coalescing } from "./coalesce";
 import { claimingAdoptId, getObject, ServiceObject } from "./crud";
 import { forgetListed, readObject, ReadSource } from "./read-batcher";
 
@@ -180,20 +180,18 @@ const bulkDeleteMax = 100;
  * delete wants. A refused bulk request leaves each account to its own DELETE, so that a
  * failure lands on its own resource.
  */
-const deleteTogether = coalescing<{ client: CrmClient; id: string }, void>(async (group) => {
-  for (let start = 0; start < group.length; start += bulkDeleteMax) {
-    const chunk = group.slice(start, start + bulkDeleteMax);
-    if (chunk.length > 1 && (await deletedInBulk(chunk[0].request.client, chunk.map((waiting) => waiting.request.id)))) {
-      chunk.forEach((waiting) => waiting.resolve());
-      continue;
-    }
-    await Promise.all(
-      chunk.map(({ request, resolve, reject }) =>
-        request.client.call({ method: "DELETE", path: `/accounts/${request.id}` }, { accept: [404] }).then(() => resolve(), reject),
-      ),
-    );
-  }
-});
+const deleteTogether = coalescing<{ client: CrmClient; id: string }, void>((group) =>
+  answerInBulk(group, bulkDeleteMax, {
+    sendBulk: (requests) => deletedInBulk(requests[0].client, requests.map((request) => request.id)),
+    afterBulk: async (sent) => {
+      sent.forEach((waiting) => waiting.resolve());
+      return [];
+    },
+    single: async ({ client, id }) => {
+      await client.call({ method: "DELETE", path: `/accounts/${id}` }, { accept: [404] });
+    },
+  }),
+);
 
 /** Whether the service took the bulk delete; a failure is left to the single deletes that follow. */
 async function deletedInBulk(client: CrmClient, ids: string[]): Promise<boolean> {

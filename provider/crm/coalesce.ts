@@ -1,7 +1,7 @@
 // Calls that arrive together in the provider host, handed over as one group. The
-// engine runs a refresh's reads and a destroy's deletes in parallel, all in one host
-// process (this module is loaded once per host), so a group can go out as fewer
-// requests than one per object.
+// engine runs a deployment's creates, updates and deletes and a refresh's reads in
+// parallel, all in one host process (this module is loaded once per host), so a group
+// can go out as fewer requests than one per object.
 
 /** One call waiting in a group: what it asks, and how its own promise settles. */
 export interface Waiting<Request, Result> {
@@ -11,34 +11,64 @@ export interface Waiting<Request, Result> {
 }
 
 /**
- * How long a group stays open after the event loop has gone idle: the host's gRPC
- * calls arriving in one burst land within it, and a lone call waits no longer.
+ * A group closes once no call of it has arrived for `quietMs`, and at the latest
+ * `maxOpenMs` after its first call. The engine hands calls over one by one as it
+ * finishes each resource's check, so a burst trickles in over a few milliseconds; a
+ * lone call waits `quietMs` only.
  */
-const windowMs = 5;
+const quietMs = 5;
+const maxOpenMs = 50;
+
+interface OpenGroup<Request, Result> {
+  calls: Array<Waiting<Request, Result>>;
+  openedAt: number;
+  timer?: NodeJS.Timeout;
+}
 
 /**
- * A function that collects calls per key until the window closes, then hands each group
+ * A function that collects calls per key until the group closes, then hands each group
  * to `answer`, which settles every call of it; a call it leaves unsettled fails with
  * the error `answer` throws.
  */
 export function coalescing<Request, Result>(
   answer: (group: Array<Waiting<Request, Result>>) => Promise<void>,
 ): (key: string, request: Request) => Promise<Result> {
-  const open = new Map<string, Array<Waiting<Request, Result>>>();
+  const open = new Map<string, OpenGroup<Request, Result>>();
+  const close = (key: string, group: OpenGroup<Request, Result>) => {
+    open.delete(key);
+    // Settling a promise twice is a no-op: only calls answer left waiting take the error.
+    answer(group.calls).catch((error: unknown) => group.calls.forEach((waiting) => waiting.reject(error)));
+  };
   return (key, request) =>
     new Promise<Result>((resolve, reject) => {
       let group = open.get(key);
-      if (!group) {
-        const closing: Array<Waiting<Request, Result>> = (group = []);
-        open.set(key, closing);
-        setImmediate(() =>
-          setTimeout(() => {
-            open.delete(key);
-            // Settling a promise twice is a no-op: only calls answer left waiting take the error.
-            answer(closing).catch((error: unknown) => closing.forEach((waiting) => waiting.reject(error)));
-          }, windowMs),
-        );
-      }
-      group.push({ request, resolve, reject });
+      if (!group) open.set(key, (group = { calls: [], openedAt: Date.now() }));
+      group.calls.push({ request, resolve, reject });
+      clearTimeout(group.timer);
+      const closing = group;
+      group.timer = setTimeout(() => close(key, closing), Math.min(quietMs, Math.max(0, group.openedAt + maxOpenMs - Date.now())));
     });
+}
+
+/** The steps of answerInBulk for one kind of write. */
+export interface BulkSteps<Request, Result> {
+  /** Sends one bulk request; false when the service refused it, which by its rule wrote nothing. */
+  sendBulk(requests: Request[]): Promise<boolean>;
+  /** Settles what it can of the calls a sent bulk held; returns the calls left to `single`. */
+  afterBulk(sent: Array<Waiting<Request, Result>>): Promise<Array<Waiting<Request, Result>>>;
+  /** The call on its own, as it goes out when it arrives alone. */
+  single(request: Request): Promise<Result>;
+}
+
+/**
+ * Answers a group through bulk requests of at most `maxItems` calls. A lone call, and
+ * every call of a bulk the service refused, goes out on its own, so that each failure
+ * lands on its own resource with its own message.
+ */
+export async function answerInBulk<Request, Result>(group: Array<Waiting<Request, Result>>, maxItems: number, steps: BulkSteps<Request, Result>): Promise<void> {
+  for (let start = 0; start < group.length; start += maxItems) {
+    const chunk = group.slice(start, start + maxItems);
+    const alone = chunk.length > 1 && (await steps.sendBulk(chunk.map((waiting) => waiting.request))) ? await steps.afterBulk(chunk) : chunk;
+    await Promise.all(alone.map((waiting) => steps.single(waiting.request).then(waiting.resolve, waiting.reject)));
+  }
 }

@@ -24,6 +24,7 @@ import {
 } from "../resource-kit";
 import { ServiceError } from "../transport/errors";
 import { HttpResponse } from "../transport/transport";
+import { bulkWriter, BulkWrites } from "./bulk-writes";
 import { CrmClient } from "./client";
 import { forgetListed, readObject } from "./read-batcher";
 import { CreatedObjectMatch, findCreatedObject, findIdenticalObject, forgetListingBeforeCreates } from "./recovery";
@@ -97,6 +98,12 @@ export interface CrmObjectKind<Schema extends z.AnyZodObject, State extends Reco
   serviceAssigned?: readonly string[];
   /** Objects unique by a natural key the service does not enforce: see NaturalKeyAdoption. */
   adoption?: NaturalKeyAdoption<Schema>;
+  /**
+   * The service's bulk create and update: writes that arrive together go out through
+   * them (see ./bulk-writes.ts). Only with `adoption`, whose key tells which creates a
+   * bulk may hold; not with readBackAfterWrite or afterUpdate.
+   */
+  bulk?: BulkWrites;
   /** A clearer error for a refused write, after a look around (which account holds a contact); undefined keeps the service's. */
   explainFailure?(client: CrmClient, inputs: z.output<Schema>, error: ServiceError): Promise<Error | undefined>;
   /**
@@ -239,6 +246,16 @@ export function crmLifecycle<Schema extends z.AnyZodObject, State extends Record
     if (!differingFields(kind.desiredState(inputs), current).length) return { id, outs: current };
     return { id, outs: (await lifecycle.update(id, current, props)).outs };
   };
+  const updateBodyOf = (inputs: z.output<Schema>, olds: Record<string, unknown>) => (kind.updateBody ? kind.updateBody(inputs, olds) : kind.createBody(inputs));
+  /** One PUT of prepared inputs. */
+  const updateAlone = async (client: CrmClient, id: string, olds: Record<string, unknown>, inputs: z.output<Schema>): Promise<pulumi.dynamic.UpdateResult> => {
+    const path = kind.updatePath?.(id, inputs) ?? `${kind.path}/${id}`;
+    const body = updateBodyOf(inputs, olds);
+    const response = await written(client, inputs, client.call({ method: "PUT", path, body: { [kind.member]: body } }, { advice: kind.advice }));
+    await kind.afterUpdate?.(client, id, olds, inputs);
+    const answer = kind.readBackAfterWrite ? {} : objectIn(response, kind.member);
+    return { outs: await confirmed(client, id, answer, inputs) };
+  };
   /** Create with adoptId: the object of that id taken over. */
   const adoptById = (props: Record<string, unknown>, id: string): Promise<pulumi.dynamic.CreateResult> => {
     const client = clientFor(props);
@@ -306,12 +323,7 @@ export function crmLifecycle<Schema extends z.AnyZodObject, State extends Record
     async update(id, olds, news) {
       const client = clientFor(news, id);
       const inputs = await prepared(client, news, olds);
-      const body = kind.updateBody ? kind.updateBody(inputs, olds) : kind.createBody(inputs);
-      const path = kind.updatePath?.(id, inputs) ?? `${kind.path}/${id}`;
-      const response = await written(client, inputs, client.call({ method: "PUT", path, body: { [kind.member]: body } }, { advice: kind.advice }));
-      await kind.afterUpdate?.(client, id, olds, inputs);
-      const answer = kind.readBackAfterWrite ? {} : objectIn(response, kind.member);
-      return { outs: await confirmed(client, id, answer, inputs) };
+      return bulk ? bulk.update(client, id, olds, inputs) : updateAlone(client, id, olds, inputs);
     },
 
     async delete(id, props) {
@@ -324,15 +336,46 @@ export function crmLifecycle<Schema extends z.AnyZodObject, State extends Record
     inputsDeclaring: (object) => (kind.otherKind?.(object) ? undefined : withoutUndefined(inputsOf(kind, kind.stateOf(object)))),
   };
 
+  /** A create by natural key on its own: the object holding the key is refused, or with adoptExisting taken over out loud; with none, one is made. */
+  const createByKey = async (client: CrmClient, props: Record<string, unknown>, adoption: NaturalKeyAdoption<Schema>) => {
+    const inputs = parse(props);
+    const existing = await adoption.find(client, inputs);
+    if (!existing) return lifecycle.create(props);
+    const id = String(existing.id);
+    const taken = `${client.resource}: ${adoption.describe(inputs)} is taken by the existing object ${id}`;
+    if (!(inputs as { adoptExisting?: boolean }).adoptExisting) {
+      throw new ServiceError(
+        `${taken}; ${adoption.instead}, or, only if no stack manages that object, set adoptExisting: true to take it over with this stack; ${unrecordedObjectAdvice(id, `${client.rootUrl}${kind.path}/${id}`)}.`,
+        { code: "duplicate" },
+      );
+    }
+    return takeOver(client, id, existing, props, taken, adoption.instead);
+  };
+
+  const keyOf = (adoption: NaturalKeyAdoption<Schema>, props: Record<string, unknown>) => adoption.key(props as z.output<Schema>).toLowerCase();
+  const bulk =
+    kind.bulk &&
+    kind.adoption &&
+    bulkWriter(kind.bulk, {
+      keyOf: (inputs) => keyOf(kind.adoption!, inputs),
+      keyOfObject: (object) => keyOf(kind.adoption!, kind.stateOf(object)),
+      createBody: (inputs) => kind.createBody(inputs as z.output<Schema>),
+      updateBody: (inputs, olds) => updateBodyOf(inputs as z.output<Schema>, olds),
+      create: (props) => lifecycle.create(props),
+      createOverExisting: (client, props) => createByKey(client, props, kind.adoption!),
+      update: (client, id, olds, inputs) => updateAlone(client, id, olds, inputs as z.output<Schema>),
+      confirmed: (client, id, object, inputs) => confirmed(client, id, object, inputs as z.output<Schema>),
+      forgetListed: (client) => forgetListed(client, kind),
+    });
+
   /** Create for objects unique by a natural key the service does not enforce (see NaturalKeyAdoption). */
   const adopting = (adoption: NaturalKeyAdoption<Schema>): CrmLifecycle => ({
     ...lifecycle,
     // A replacement holding the same key would find its predecessor and refuse to take it: the old object goes first.
     async diff(id, olds, news) {
       const result = await lifecycle.diff(id, olds, news);
-      const keyOf = (props: Record<string, unknown>) => adoption.key(props as z.output<Schema>).toLowerCase();
-      const newKey = keyOf(news);
-      const keepsKey = newKey.includes(unknownValue) || keyOf(olds) === newKey;
+      const newKey = keyOf(adoption, news);
+      const keepsKey = newKey.includes(unknownValue) || keyOf(adoption, olds) === newKey;
       return result.replaces?.length && keepsKey ? { ...result, deleteBeforeReplace: true } : result;
     },
     async create(props) {
@@ -345,17 +388,9 @@ export function crmLifecycle<Schema extends z.AnyZodObject, State extends Record
       try {
         // By id, the natural key is claimed but not looked up.
         if (adoptIdOf(props)) return await lifecycle.create(props);
-        const existing = await adoption.find(client, inputs);
-        if (!existing) return await lifecycle.create(props);
-        const id = String(existing.id);
-        const taken = `${client.resource}: ${adoption.describe(inputs)} is taken by the existing object ${id}`;
-        if (!(inputs as { adoptExisting?: boolean }).adoptExisting) {
-          throw new ServiceError(
-            `${taken}; ${adoption.instead}, or, only if no stack manages that object, set adoptExisting: true to take it over with this stack; ${unrecordedObjectAdvice(id, `${client.rootUrl}${kind.path}/${id}`)}.`,
-            { code: "duplicate" },
-          );
-        }
-        return await takeOver(client, id, existing, props, taken, adoption.instead);
+        // The bulk writer looks the keys of its group up together.
+        if (bulk) return await bulk.create(client, props, await prepared(client, props));
+        return await createByKey(client, props, adoption);
       } catch (error) {
         releaseNaturalKey(client, kind.type, key);
         throw error;

@@ -83,10 +83,12 @@ const readTogether = coalescing<PendingRead, ServiceObject | undefined>(async (g
   );
 });
 
+const isStale = (snapshot: Snapshot, now: number) => now - snapshot.lastUsed > snapshotIdleMs || now - snapshot.taken > snapshotLifetimeMs;
+
 function freshSnapshot(key: string): Map<string, ServiceObject> | undefined {
   const snapshot = snapshots.get(key);
   const now = Date.now();
-  if (!snapshot || now - snapshot.lastUsed > snapshotIdleMs || now - snapshot.taken > snapshotLifetimeMs) {
+  if (!snapshot || isStale(snapshot, now)) {
     snapshots.delete(key);
     return undefined;
   }
@@ -123,6 +125,8 @@ async function listedOrNothing(client: CrmClient, source: ReadSource, key: strin
       if (total !== null) knownTotals.set(key, total);
       if (page.length < pageSize || (total !== null && offset + page.length >= total)) {
         const now = Date.now();
+        // Stale walks are of no further use: the map holds only what a refresh is reading now.
+        for (const [staleKey, stale] of snapshots) if (isStale(stale, now)) snapshots.delete(staleKey);
         snapshots.set(key, { objects, lastUsed: now, taken: now });
         return objects;
       }

@@ -24,6 +24,23 @@ export class RateLimiter {
     this.resumeAt = Math.max(this.resumeAt, time);
   }
 
+  /**
+   * The service's `RateLimit-Remaining` on an answer: what its window holds beyond the
+   * starts this process made is another client of the account (the program's data
+   * sources, another provider host), and counts as starts made now, so that the two
+   * share the budget instead of drawing 429s.
+   */
+  observeRemaining(remaining: number): void {
+    const now = this.now();
+    this.forgetStartsBefore(now);
+    const others = this.perSecond - this.starts.length - remaining;
+    for (let start = 0; start < others; start++) this.starts.push(now);
+  }
+
+  private forgetStartsBefore(now: number): void {
+    while (this.starts.length && this.starts[0] <= now - windowMs) this.starts.shift();
+  }
+
   private async waitForSlot(): Promise<void> {
     for (;;) {
       const now = this.now();
@@ -32,7 +49,7 @@ export class RateLimiter {
         continue;
       }
       if (this.perSecond <= 0) return;
-      while (this.starts.length && this.starts[0] <= now - windowMs) this.starts.shift();
+      this.forgetStartsBefore(now);
       if (this.starts.length < this.perSecond) {
         this.starts.push(now);
         return;

@@ -2,7 +2,7 @@
 // Resource code sees one call that either returns a 2xx response or throws a
 // ServiceError naming the resource; it never sees the credential.
 
-import { Agent, request } from "undici";
+import type { Agent } from "undici";
 import { CallContext, describeFailure, FailureDetail, parseFailureBody, ServiceError } from "./errors";
 import { limiterFor, sleep } from "./limiter";
 import {
@@ -54,7 +54,17 @@ export interface AccountEndpoint {
 }
 
 // One keep-alive connection pool for the whole provider process.
-const agent = new Agent({ keepAliveTimeout: 10_000, connections: 16 });
+let agent: Agent | undefined;
+
+/**
+ * undici and its pool, loaded at the first request: a preview and a no-op up send
+ * none, and the provider host holds a few MiB less for them.
+ */
+function http(): { agent: Agent; request: typeof import("undici").request } {
+  const undici = require("undici") as typeof import("undici");
+  agent ??= new undici.Agent({ keepAliveTimeout: 10_000, connections: 16 });
+  return { agent, request: undici.request };
+}
 
 const idempotentMethods = new Set<HttpMethod>(["GET", "PUT", "DELETE"]);
 
@@ -80,6 +90,7 @@ export class Transport {
       if (outcome.kind === "response" && outcome.status === 429 && outcome.retryAfterSeconds !== undefined) {
         limiter.pauseUntil(Date.now() + outcome.retryAfterSeconds * 1000);
       }
+      if (result.rateLimitRemaining !== undefined) limiter.observeRemaining(result.rateLimitRemaining);
       const idempotent = idempotentMethods.has(req.method);
       const decision = decideRetry(outcome, attempt, Date.now() - started, idempotent, policy);
       if (decision.action === "retry") {
@@ -112,6 +123,7 @@ export class Transport {
     const headers: Record<string, string> = { accept: "application/json", ...this.endpoint.headers };
     if (req.body !== undefined) headers["content-type"] = "application/json";
     try {
+      const { agent, request } = http();
       const res = await request(url, {
         method: req.method,
         headers,
@@ -124,6 +136,7 @@ export class Transport {
       return {
         response,
         outcome: { kind: "response", status: res.statusCode, retryAfterSeconds: parseRetryAfter(res.headers["retry-after"]) },
+        rateLimitRemaining: wholeNumberHeader(res.headers["ratelimit-remaining"]),
       };
     } catch (error) {
       const code = networkErrorCode(error);
@@ -155,6 +168,13 @@ interface SendResult {
   outcome: AttemptOutcome;
   response?: HttpResponse;
   failure?: FailureDetail;
+  /** The service's `RateLimit-Remaining`, where it sends one (REAL-WORLD.md: since about 2026). */
+  rateLimitRemaining?: number;
+}
+
+function wholeNumberHeader(value: string | string[] | undefined): number | undefined {
+  const text = (Array.isArray(value) ? value[0] : value)?.trim();
+  return text && /^\d+$/.test(text) ? Number(text) : undefined;
 }
 
 function queryString(query: HttpRequest["query"]): string {

@@ -79,9 +79,17 @@ describe("emulator core", () => {
       const h = await startHarness({ token: "core-rate-key", rateLimit: 5 });
       try {
         const statuses: number[] = [];
-        for (let i = 0; i < 5; i++) statuses.push((await h.api("GET", "/api/3/accounts")).status);
+        const remaining: Array<string | null> = [];
+        for (let i = 0; i < 5; i++) {
+          const answer = await h.api("GET", "/api/3/accounts");
+          statuses.push(answer.status);
+          remaining.push(answer.headers.get("ratelimit-remaining"));
+        }
         const sixth = await h.api("GET", "/api/3/accounts");
         assert.deepEqual(statuses, [200, 200, 200, 200, 200]);
+        // As the real service since about 2026 (REAL-WORLD.md): the limit and what is left of the window.
+        assert.deepEqual(remaining, ["4", "3", "2", "1", "0"]);
+        assert.equal(sixth.headers.get("ratelimit-limit"), "5");
         assert.equal(sixth.status, 429);
         assert.equal(sixth.headers.get("retry-after"), "1");
         assert.match(sixth.body.message, /Rate limit/);

@@ -10,7 +10,7 @@
 // creates are cleared by `refresh --clear-pending-creates`, and the drift check finds nothing.
 //
 // CI deploys 1 copy of each type (9 objects) killed at 4 points; `npm run soak`
-// (RELIABILITY_SOAK=1) deploys 6 copies (49 objects) killed at 10 points.
+// (RELIABILITY_SOAK=1) deploys 7 copies (57 objects) killed at 10 points.
 
 import assert from "node:assert/strict";
 import { ChildProcess, spawn } from "node:child_process";
@@ -26,7 +26,7 @@ import { startRecordingProxy } from "../support/recording-proxy";
 import { everyResourceCollections, tallyService } from "../support/service-tally";
 
 const soak = process.env.RELIABILITY_SOAK === "1";
-const copies = soak ? 6 : 1;
+const copies = soak ? 7 : 1;
 const killPointCount = soak ? 10 : 4;
 const seed = 12;
 const stack = "killed";

@@ -163,7 +163,9 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
     if (!token || !credential) return finish({ status: 403, body: mount.forbiddenBody(token !== undefined) });
 
     const retryAfter = limiter.admit(credential.account);
-    if (retryAfter > 0) return finish(tooManyRequests(retryAfter));
+    // Every answer past the credential check carries the account's rate-limit headers.
+    const finishLimited = (response: ServiceResponse): void => finish({ ...response, headers: { ...limiter.headers(credential.account), ...response.headers } });
+    if (retryAfter > 0) return finishLimited(tooManyRequests(retryAfter));
 
     let lostAfterWork = false;
     if (faults.active) {
@@ -175,8 +177,8 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
         req.socket.destroy();
         return;
       }
-      if (decision.outcome === 429) return finish(tooManyRequests(1));
-      if (decision.outcome === 503) return finish({ status: 503, body: { message: "Service Unavailable" } });
+      if (decision.outcome === 429) return finishLimited(tooManyRequests(1));
+      if (decision.outcome === 503) return finishLimited({ status: 503, body: { message: "Service Unavailable" } });
     }
 
     const response = await mount.service.handle({ method, path, query: url.searchParams, headers: req.headers, rawBody, token });
@@ -187,7 +189,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
       req.socket.destroy();
       return;
     }
-    finish(response);
+    finishLimited(response);
   };
 
   const server = http.createServer({ keepAlive: true }, (req, res) => {

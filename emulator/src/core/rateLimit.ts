@@ -23,6 +23,13 @@ export class RateLimiter {
     return Math.max(1, Math.ceil((stamps[0] + 1000 - now) / 1000));
   }
 
+  /** The `RateLimit-Limit` and `RateLimit-Remaining` headers the real service sends since about 2026 (REAL-WORLD.md); none when the limit is off. */
+  headers(account: string, now = Date.now()): Record<string, string> {
+    if (this.perSecond <= 0) return {};
+    const admitted = (this.windows.get(account) ?? []).filter((stamp) => stamp > now - 1000).length;
+    return { "RateLimit-Limit": String(this.perSecond), "RateLimit-Remaining": String(Math.max(0, this.perSecond - admitted)) };
+  }
+
   reset(): void {
     this.windows.clear();
   }

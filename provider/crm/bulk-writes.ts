@@ -1,0 +1,202 @@
+// Coalesced writes (issue 11). The CLI hands a deployment's creates and updates to the
+// provider host up to its parallelism at once; those of one kind and one group (a
+// custom-field value's account: the service's bulk create updates only the first
+// item's account) go out as one bulk request instead of one request each. The bulk
+// answers only a message, so what the service then holds is listed, and each write is
+// confirmed against it exactly as a single write is against its answer.
+//
+// The service's bulk create creates or updates (REAL-WORLD.md): it would silently take
+// over a value that exists already. So a bulk create holds only the writes whose
+// natural key no listed object holds; the others take the single path, which refuses
+// the existing object or, with adoptExisting, takes it over out loud.
+
+import type * as pulumi from "@pulumi/pulumi";
+import { ServiceError } from "../transport/errors";
+import type { HttpRequest } from "../transport/transport";
+import { CrmClient } from "./client";
+import { answerInBulk, coalescing, Waiting } from "./coalesce";
+import type { ServiceObject } from "./crud";
+
+/** What a kind declares to have its writes coalesced: the service's bulk operations. */
+export interface BulkWrites {
+  /** POSTed a JSON array of create bodies, e.g. `/accountCustomFieldData/bulkCreate`. */
+  createPath: string;
+  /** PATCHed a JSON array of `{id, ...update body}`, e.g. `/accountCustomFieldData/bulkUpdate`. */
+  updatePath: string;
+  /** The group one bulk request may hold, e.g. the value's account id. */
+  groupOf(inputs: Record<string, unknown>): string;
+  /** Every object of a group as the service holds it now, in a stable order (a walk of the collection filtered by the group). */
+  listGroup(client: CrmClient, group: string): Promise<ServiceObject[]>;
+  /** The group's newest objects: one page of `newestPageSize`, by id descending. */
+  listNewest(client: CrmClient, group: string): Promise<ServiceObject[]>;
+}
+
+/** The size of a listNewest page: the service's largest. */
+export const newestPageSize = 100;
+
+/** What the lifecycle lends the bulk writer: its single writes, and how it names and confirms objects. */
+export interface SingleWrites {
+  /** The natural key the inputs declare, e.g. `12/3` for account 12's value of field 3. */
+  keyOf(inputs: Record<string, unknown>): string;
+  /** The natural key an object holds. */
+  keyOfObject(object: ServiceObject): string;
+  createBody(inputs: Record<string, unknown>): Record<string, unknown>;
+  updateBody(inputs: Record<string, unknown>, olds: Record<string, unknown>): Record<string, unknown>;
+  /** A create no listed object holds the key of: one POST. */
+  create(props: Record<string, unknown>): Promise<pulumi.dynamic.CreateResult>;
+  /** A create whose key an object holds already: the single path, which looks it up and refuses it or takes it over. */
+  createOverExisting(client: CrmClient, props: Record<string, unknown>): Promise<pulumi.dynamic.CreateResult>;
+  /** One PUT. */
+  update(client: CrmClient, id: string, olds: Record<string, unknown>, inputs: Record<string, unknown>): Promise<pulumi.dynamic.UpdateResult>;
+  /** The state of an object after a write, confirmed against the inputs (throws where the service did not take them). */
+  confirmed(client: CrmClient, id: string, object: ServiceObject, inputs: Record<string, unknown>): Promise<Record<string, unknown>>;
+  /** What this host listed of the collection no longer holds after a write. */
+  forgetListed(client: CrmClient): void;
+}
+
+interface PendingCreate {
+  client: CrmClient;
+  props: Record<string, unknown>;
+  /** The inputs as the write sends them (see prepareWrite). */
+  inputs: Record<string, unknown>;
+}
+
+interface PendingUpdate {
+  client: CrmClient;
+  id: string;
+  olds: Record<string, unknown>;
+  inputs: Record<string, unknown>;
+}
+
+/** Items per bulk request, as many as one page lists. */
+const bulkMax = 100;
+
+/**
+ * How old a group's listing may be to decide which keys are free for a bulk create.
+ * The engine hands the next writes over as soon as the previous ones return, so the
+ * listing that confirmed those is usually milliseconds old; as old as the single
+ * path's own look-up is by the time its POST has waited for the rate limit.
+ */
+const listingFreshMs = 1_000;
+
+export function bulkWriter(bulk: BulkWrites, single: SingleWrites) {
+  /** The keys each group held at its last listing, by key the object's id. */
+  const listings = new Map<string, { held: Map<string, string>; listedAt: number }>();
+  const groupKey = (client: CrmClient, inputs: Record<string, unknown>) => `${client.accountKey} ${bulk.createPath} ${bulk.groupOf(inputs)}`;
+
+  const remember = (client: CrmClient, inputs: Record<string, unknown>, objects: ServiceObject[], listedAt: number, known = new Map<string, string>()) => {
+    // Only fresh listings are of use: the map holds the groups being written now.
+    for (const [key, listing] of listings) if (listedAt - listing.listedAt > listingFreshMs) listings.delete(key);
+    listings.set(groupKey(client, inputs), { held: new Map([...known, ...objects.map((object): [string, string] => [single.keyOfObject(object), String(object.id)])]), listedAt });
+  };
+  // A listing's time is when its answer came: before that, the request may have waited long for the rate limit.
+  const listed = async (client: CrmClient, inputs: Record<string, unknown>) => {
+    const objects = await bulk.listGroup(client, bulk.groupOf(inputs));
+    remember(client, inputs, objects, Date.now());
+    return objects;
+  };
+  /**
+   * The objects of a group made since `before` (the listing a bulk create was decided
+   * on): from the newest page when it is in the order asked for and reaches back to
+   * that listing, so that no object made since can be missing from it; else from a
+   * whole listing.
+   */
+  const madeSince = async (client: CrmClient, inputs: Record<string, unknown>, before: Map<string, string>) => {
+    const newest = await bulk.listNewest(client, bulk.groupOf(inputs)).catch(() => undefined);
+    const ids = newest?.map((object) => Number(object.id)) ?? [];
+    const descending = ids.every((id, index) => index === 0 || id < ids[index - 1]);
+    const beforeIds = new Set(before.values());
+    const reachesBack = newest !== undefined && (newest.length < newestPageSize || newest.some((object) => beforeIds.has(String(object.id))));
+    if (!descending || !reachesBack) return (await listed(client, inputs)).filter((object) => !beforeIds.has(String(object.id)));
+    remember(client, inputs, newest, Date.now(), before);
+    return newest.filter((object) => !beforeIds.has(String(object.id)));
+  };
+  /** Look-ups under way, by group: creates of the group arriving meanwhile wait for the same answer. */
+  const lookingUp = new Map<string, Promise<Map<string, string>>>();
+  const heldKeys = (client: CrmClient, inputs: Record<string, unknown>): Promise<Map<string, string>> => {
+    const key = groupKey(client, inputs);
+    const recent = listings.get(key);
+    if (recent && Date.now() - recent.listedAt <= listingFreshMs) return Promise.resolve(recent.held);
+    let lookUp = lookingUp.get(key);
+    if (!lookUp) {
+      lookUp = listed(client, inputs).then(() => listings.get(key)!.held);
+      lookingUp.set(key, lookUp);
+      const done = () => lookingUp.delete(key);
+      lookUp.then(done, done);
+    }
+    return lookUp;
+  };
+
+  /** Whether the bulk may have written: a refusal (4xx) wrote nothing; any other failure is settled by the listing that follows. */
+  const sent = async (client: CrmClient, request: HttpRequest) => {
+    single.forgetListed(client);
+    try {
+      await client.call(request);
+      return true;
+    } catch (error) {
+      return !(error instanceof ServiceError && error.status !== undefined && error.status < 500);
+    }
+  };
+
+  const settled = <Result>(waiting: Waiting<unknown, Result>, result: Promise<Result>) => result.then(waiting.resolve, waiting.reject);
+
+  const createTogether = coalescing<PendingCreate, pulumi.dynamic.CreateResult>(async (group) => {
+    const { client, inputs } = group[0].request;
+    // A listing that fails leaves every create to the single path, whose own look-up reports on its own resource.
+    const held = await heldKeys(client, inputs).catch(() => undefined);
+    const isHeld = (waiting: Waiting<PendingCreate, unknown>) => !held || held.has(single.keyOf(waiting.request.inputs));
+    const existing = group.filter(isHeld).map((waiting) => settled(waiting, single.createOverExisting(waiting.request.client, waiting.request.props)));
+    await answerInBulk(
+      group.filter((waiting) => !isHeld(waiting)),
+      bulkMax,
+      {
+        sendBulk: (requests) => sent(client, { method: "POST", path: bulk.createPath, body: requests.map((request) => single.createBody(request.inputs)) }),
+        afterBulk: async (chunk) => {
+          // Made by this bulk: holding the key, and not listed before it.
+          const made = new Map((await madeSince(client, inputs, held!)).map((object) => [single.keyOfObject(object), object]));
+          const notMade = chunk.filter((waiting) => !made.has(single.keyOf(waiting.request.inputs)));
+          await Promise.all(
+            chunk
+              .filter((waiting) => !notMade.includes(waiting))
+              .map((waiting) => {
+                const object = made.get(single.keyOf(waiting.request.inputs))!;
+                const id = String(object.id);
+                return settled(waiting, single.confirmed(client, id, object, waiting.request.inputs).then((outs) => ({ id, outs })));
+              }),
+          );
+          return notMade;
+        },
+        single: (request) => single.create(request.props),
+      },
+    );
+    await Promise.all(existing);
+  });
+
+  const updateTogether = coalescing<PendingUpdate, pulumi.dynamic.UpdateResult>((group) => {
+    const { client, inputs } = group[0].request;
+    return answerInBulk(group, bulkMax, {
+      sendBulk: (requests) =>
+        sent(client, { method: "PATCH", path: bulk.updatePath, body: requests.map((request) => ({ id: Number(request.id), ...single.updateBody(request.inputs, request.olds) })) }),
+      afterBulk: async (chunk) => {
+        const objects = new Map((await listed(client, inputs)).map((object) => [String(object.id), object]));
+        // Gone meanwhile: the single PUT reports it on its own resource.
+        const gone = chunk.filter((waiting) => !objects.has(waiting.request.id));
+        await Promise.all(
+          chunk
+            .filter((waiting) => !gone.includes(waiting))
+            .map((waiting) => settled(waiting, single.confirmed(client, waiting.request.id, objects.get(waiting.request.id)!, waiting.request.inputs).then((outs) => ({ outs })))),
+        );
+        return gone;
+      },
+      single: (request) => single.update(request.client, request.id, request.olds, request.inputs),
+    });
+  });
+
+  return {
+    /** A create whose key was claimed and whose inputs are prepared; coalesced with the creates of its group. */
+    create: (client: CrmClient, props: Record<string, unknown>, inputs: Record<string, unknown>) => createTogether(groupKey(client, inputs), { client, props, inputs }),
+    /** An update with prepared inputs; coalesced with the updates of its group. */
+    update: (client: CrmClient, id: string, olds: Record<string, unknown>, inputs: Record<string, unknown>) =>
+      updateTogether(groupKey(client, inputs), { client, id, olds, inputs }),
+  };
+}
