@@ -76,7 +76,8 @@ const kind: CrmObjectKind<typeof inputSchema, MessageState> = {
   updatable: ["fromname", "fromemail", "reply2", "subject", "preheaderText"],
   path: "/messages",
   member: "message",
-  // No collection: the specification has no list of messages, so reads stay single.
+  // The seed has no list of messages; the reference (and the service) has GET /messages.
+  collection: "messages",
   // The update's answer is not specified: what the service holds is read back.
   readBackAfterWrite: true,
   stateOf: (message: ServiceObject) => ({

@@ -71,8 +71,8 @@ describe("coalesced reads and deletes", () => {
     },
     { type: "crm.CalendarFeed", provider: calendarFeed, list: "/calendars", make: async (n) => ({ title: `Feed ${n}`, type: "Deals", notification: n % 2 === 0 }) },
     { type: "crm.Address", provider: address, list: "/addresses", make: async (n) => ({ companyName: `Co ${n}`, address1: `${n} Main St`, country: "de", groupId: "3" }) },
-    // No list in the specification: reads stay single.
-    { type: "crm.Message", provider: message, make: async (n) => ({ fromname: "Ann", fromemail: "ann@example.com", reply2: "r@example.com", subject: `S ${n}` }) },
+    // No list in the seed; the reference's GET /messages.
+    { type: "crm.Message", provider: message, list: "/messages", make: async (n) => ({ fromname: "Ann", fromemail: "ann@example.com", reply2: "r@example.com", subject: `S ${n}` }) },
   ];
 
   for (const { type, provider, list, make } of cases) {

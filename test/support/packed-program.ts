@@ -78,7 +78,9 @@ function installedDependencies(dependencies: Record<string, string>): string {
   const key = createHash("sha256").update(JSON.stringify(Object.entries(dependencies).sort())).digest("hex").slice(0, 12);
   const existing = installs.get(key);
   if (existing) return existing;
-  const dir = join(workRoot, "installs", `${key}-${process.pid}`);
+  const root = join(workRoot, "installs");
+  removeInstallsOfEndedProcesses(root);
+  const dir = join(root, `${key}-${process.pid}`);
   rmSync(dir, { recursive: true, force: true });
   mkdirSync(dir, { recursive: true });
   writeFileSync(join(dir, "package.json"), JSON.stringify({ name: `installed-${key}`, private: true, dependencies }, null, 2));
@@ -86,4 +88,22 @@ function installedDependencies(dependencies: Record<string, string>): string {
   const modules = join(dir, "node_modules");
   installs.set(key, modules);
   return modules;
+}
+
+/** Installs are named `<key>-<pid>`: those of test processes no longer running are of no use. */
+function removeInstallsOfEndedProcesses(root: string): void {
+  for (const entry of existsSync(root) ? readdirSync(root) : []) {
+    const pid = Number(entry.slice(entry.lastIndexOf("-") + 1));
+    if (!isRunning(pid)) rmSync(join(root, entry), { recursive: true, force: true });
+  }
+}
+
+function isRunning(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    // EPERM: it runs, as another user.
+    return (error as NodeJS.ErrnoException).code === "EPERM";
+  }
 }
