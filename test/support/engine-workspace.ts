@@ -6,7 +6,7 @@ import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
 
-import { Command, EngineResult, runEngine } from "../engine/engine";
+import { Command, EngineOptions, EngineResult, runEngine } from "../engine/engine";
 import { PropertyMap, SECRET_SIG, SIG_KEY } from "../engine/properties";
 import type { ItemSpec, Store } from "../engine/fixtures/store";
 import type { PendingOperation, ResourceState } from "../engine/state";
@@ -16,14 +16,8 @@ export const STACK = "test";
 export const ITEM_TYPE = "pulumi-nodejs:dynamic/fixture:Item";
 export const DEFAULT_PROVIDER_URN = `urn:pulumi:${STACK}::engine-fixture::pulumi:providers:pulumi-nodejs::default`;
 
-export interface RunOptions {
-    config?: Record<string, string>;
-    secrets?: Record<string, string>;
-    expectNoChanges?: boolean;
-    previewOnly?: boolean;
-    clearPendingCreates?: boolean;
-    importPendingCreates?: Record<string, string>;
-}
+/** What a test varies of an engine run; the rest is the workspace's. */
+export type RunOptions = Pick<EngineOptions, "config" | "secrets" | "expectNoChanges" | "previewOnly" | "clearPendingCreates" | "importPendingCreates">;
 
 /** A secret as the state file keeps it. */
 export const wrapped = (value: unknown) => ({ [SIG_KEY]: SECRET_SIG, plaintext: JSON.stringify(value) });
@@ -40,12 +34,8 @@ export class Workspace {
             cwd: FIXTURE,
             stack: STACK,
             stateFile: this.stateFile,
+            ...options,
             config: { storeFile: this.storeFile, stateFile: this.stateFile, items: JSON.stringify(items), ...options.config },
-            secrets: options.secrets,
-            expectNoChanges: options.expectNoChanges,
-            previewOnly: options.previewOnly,
-            clearPendingCreates: options.clearPendingCreates,
-            importPendingCreates: options.importPendingCreates,
         });
     }
 
