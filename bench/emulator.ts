@@ -5,19 +5,11 @@
 //
 //   npx ts-node --transpile-only bench/emulator.ts [--seconds 2] [--concurrency 1,16,64]
 
-import { spawn, type ChildProcess } from "node:child_process";
 import { readFileSync } from "node:fs";
-import path from "node:path";
 import { performance } from "node:perf_hooks";
-import { createInterface } from "node:readline";
 import { parseArgs } from "node:util";
 import { Pool } from "undici";
-
-interface RunningEmulatorProcess {
-  crmUrl: string;
-  apiToken: string;
-  child: ChildProcess;
-}
+import { startEmulatorProcess } from "./emulator-process";
 
 interface Scenario {
   name: string;
@@ -36,20 +28,6 @@ interface Figures {
 }
 
 const WARM_UP_SECONDS = 0.5;
-
-async function startEmulatorProcess(): Promise<RunningEmulatorProcess> {
-  const bin = path.resolve(__dirname, "../emulator/bin.ts");
-  const child = spawn(process.execPath, ["-r", "ts-node/register/transpile-only", bin, "--rate-limit", "0", "--port", "0"], {
-    stdio: ["ignore", "pipe", "inherit"],
-  });
-  // The bin's first stdout line is a JSON object with the addresses and the key.
-  const [firstLine] = await Promise.race([
-    createInterface({ input: child.stdout! })[Symbol.asyncIterator]().next().then((line) => [line.value as string]),
-    new Promise<never>((_, reject) => child.once("exit", (code) => reject(new Error(`the emulator exited with ${code}`)))),
-  ]);
-  const { crmUrl, apiToken } = JSON.parse(firstLine) as { crmUrl: string; apiToken: string };
-  return { crmUrl, apiToken, child };
-}
 
 /** Peak resident set of a process in MiB, from Linux's /proc; undefined elsewhere. */
 function peakRssMiB(pid: number): number | undefined {
@@ -118,7 +96,7 @@ async function main(): Promise<void> {
   const seconds = Number(values.seconds);
   const levels = values.concurrency!.split(",").map(Number);
 
-  const emulator = await startEmulatorProcess();
+  const emulator = await startEmulatorProcess(0);
   const pool = new Pool(emulator.crmUrl, { connections: Math.max(...levels) });
   try {
     const accountId = await createAccount(pool, emulator.apiToken, "Bench read target");

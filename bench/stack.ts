@@ -10,20 +10,13 @@
 //
 // Not part of npm test: it takes minutes (a stack's wall time is its requests / 5).
 
-import { spawn, type ChildProcess } from "node:child_process";
 import { readdirSync, readFileSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { createInterface } from "node:readline";
 import { parseArgs } from "node:util";
 import { runEngine, type Command } from "../test/engine/engine";
 import { installProgram } from "../test/support/packed-program";
-
-interface RunningEmulatorProcess {
-  crmUrl: string;
-  apiToken: string;
-  child: ChildProcess;
-}
+import { startEmulatorProcess, type RunningEmulatorProcess } from "./emulator-process";
 
 interface Figures {
   requests: number;
@@ -41,20 +34,6 @@ const phases: Array<{ name: string; command: Command; previewOnly?: boolean }> =
   { name: "drift check", command: "refresh", previewOnly: true },
   { name: "destroy", command: "destroy" },
 ];
-
-async function startEmulatorProcess(): Promise<RunningEmulatorProcess> {
-  const bin = path.resolve(__dirname, "../emulator/bin.ts");
-  const child = spawn(process.execPath, ["-r", "ts-node/register/transpile-only", bin, "--rate-limit", "5", "--port", "0"], {
-    stdio: ["ignore", "pipe", "inherit"],
-  });
-  // The bin's first stdout line is a JSON object with the addresses and the key.
-  const [firstLine] = await Promise.race([
-    createInterface({ input: child.stdout! })[Symbol.asyncIterator]().next().then((line) => [line.value as string]),
-    new Promise<never>((_, reject) => child.once("exit", (code) => reject(new Error(`the emulator exited with ${code}`)))),
-  ]);
-  const { crmUrl, apiToken } = JSON.parse(firstLine) as { crmUrl: string; apiToken: string };
-  return { crmUrl, apiToken, child };
-}
 
 interface Stats {
   requests: number;
@@ -241,7 +220,7 @@ async function main(): Promise<void> {
   const crmProgram = installProgram(path.resolve(__dirname, "../test/lifecycle/programs/many-accounts"), "bench-pulumi-crm");
   const docsProgram = installProgram(path.resolve(__dirname, "docs-style"), "bench-docs-style");
   const mixedProgram = installProgram(path.resolve(__dirname, "mixed"), "bench-mixed");
-  const emulator = await startEmulatorProcess();
+  const emulator = await startEmulatorProcess(5);
   try {
     console.log(`machine: ${os.cpus().length} CPUs (${os.cpus()[0]?.model ?? "unknown"}), node ${process.version}; emulator rate limit 5 req/s; P = ${effectiveParallel}\n`);
     const [emptyUp] = await runStack(emulator, crmProgram, 0, parallel, phases.slice(0, 1));
