@@ -8,7 +8,7 @@ import { join } from "node:path";
 import { runEngine } from "../engine/engine";
 import { startEmulator } from "../../emulator";
 import { installExample } from "../support/packed-program";
-import { emulatorCall, emulatorStats, requestCount, RunningEmulator } from "../support/emulator";
+import { driftCheck, emulatorCall, emulatorRead, emulatorStats, requestCount, RunningEmulator, stackOnEmulator } from "../support/emulator";
 
 const dynamicType = (name: string) => `pulumi-nodejs:dynamic/crm:${name}`;
 
@@ -42,18 +42,12 @@ describe("account family lifecycle through the test engine", function () {
       cwd: program,
       stack: "dev",
       stateFile,
-      config: { "crm:apiUrl": emulator.crmUrl, "crm-account-family:contactId": contactId },
-      secrets: { "crm:apiToken": emulator.apiToken },
-      ...(drift ? { previewOnly: true, expectNoChanges: true } : {}),
+      ...stackOnEmulator(emulator, { "crm-account-family:contactId": contactId }),
+      ...(drift ? driftCheck : {}),
     });
   const output = (result: { lines: string[]; diagnostics: string[] }) => [...result.lines, ...result.diagnostics].join("\n");
   /** A read of the test's own, waiting out the account's rate limit, which the provider shares. */
-  const get = async (path: string): Promise<any> => {
-    const reply = await emulatorCall(emulator, "GET", `/api/3${path}`);
-    if (reply.status !== 429) return reply.body;
-    await new Promise((resolve) => setTimeout(resolve, 1000));
-    return get(path);
-  };
+  const get = (path: string) => emulatorRead(emulator, path);
   /** A change made out of band, likewise waiting out the rate limit: a refused change would be no drift at all. */
   const changeOutOfBand = async (method: "PUT" | "DELETE", path: string, body?: unknown): Promise<void> => {
     const reply = await emulatorCall(emulator, method, `/api/3${path}`, body);

@@ -8,7 +8,7 @@ import { join } from "node:path";
 import { EngineOptions, runEngine } from "../engine/engine";
 import { startEmulator } from "../../emulator";
 import { installExample } from "../support/packed-program";
-import { emulatorCall, requestCount, RunningEmulator } from "../support/emulator";
+import { driftCheck, emulatorCall, requestCount, RunningEmulator, stackOnEmulator } from "../support/emulator";
 
 const secretSignature = "4dabf18193072939515e22adb298388d";
 
@@ -41,9 +41,8 @@ describe("account setup lifecycle through the test engine", function () {
       cwd: program,
       stack: "dev",
       stateFile,
-      config: { "crm:apiUrl": emulator.crmUrl },
-      secrets: { "crm:apiToken": emulator.apiToken },
-      ...(drift ? { previewOnly: true, expectNoChanges: true } : {}),
+      ...stackOnEmulator(emulator),
+      ...(drift ? driftCheck : {}),
     };
     return runEngine(options);
   };

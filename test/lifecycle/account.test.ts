@@ -7,7 +7,7 @@ import { join } from "node:path";
 import { runEngine } from "../engine/engine";
 import { startEmulator } from "../../emulator";
 import { installExample } from "../support/packed-program";
-import { emulatorCall, requestCount, RunningEmulator } from "../support/emulator";
+import { emulatorCall, requestCount, RunningEmulator, stackOnEmulator } from "../support/emulator";
 
 const secretSignature = "4dabf18193072939515e22adb298388d";
 
@@ -37,8 +37,7 @@ describe("crm.Account lifecycle through the test engine", function () {
       cwd: program,
       stack: "dev",
       stateFile,
-      config: { "crm:apiUrl": emulator.crmUrl },
-      secrets: { "crm:apiToken": emulator.apiToken },
+      ...stackOnEmulator(emulator),
       expectNoChanges,
       previewOnly: expectNoChanges,
     });

@@ -9,7 +9,7 @@ import { join } from "node:path";
 import { EngineResult, runEngine } from "../engine/engine";
 import { startEmulator } from "../../emulator";
 import { installExample, repoRoot } from "../support/packed-program";
-import { emulatorCall, requestCount, RunningEmulator } from "../support/emulator";
+import { driftCheck, emulatorCall, requestCount, RunningEmulator, stackOnEmulator } from "../support/emulator";
 
 const yaml = require(require.resolve("js-yaml", { paths: [require.resolve("@pulumi/pulumi")] })) as { load(text: string): unknown };
 const exampleDir = join(repoRoot, "examples", "ci-drift");
@@ -151,9 +151,8 @@ describe("examples/ci-drift: deployed, and its workflow steps run against the en
       cwd: program,
       stack: "dev",
       stateFile,
-      config: { "crm:apiUrl": emulator.crmUrl },
-      secrets: { "crm:apiToken": emulator.apiToken },
-      ...(drift ? { previewOnly: true, expectNoChanges: true } : {}),
+      ...stackOnEmulator(emulator),
+      ...(drift ? driftCheck : {}),
     });
   const output = (result: EngineResult) => [...result.lines, ...result.diagnostics].join("\n");
   /** Runs a workflow's step as Actions does (bash -eo pipefail), for the dev stack; its exit code and job summary. */

@@ -11,7 +11,7 @@ import { join } from "node:path";
 import { runEngine } from "../engine/engine";
 import { startEmulator } from "../../emulator";
 import { installProgram, packedTarball, repoRoot } from "../support/packed-program";
-import { emulatorCall, emulatorStats, requestCount, RunningEmulator } from "../support/emulator";
+import { driftCheck, emulatorCall, emulatorStats, requestCount, RunningEmulator, stackOnEmulator } from "../support/emulator";
 import { writesByRoute, writesSince } from "../support/adoption";
 
 interface CliResult {
@@ -137,9 +137,8 @@ describe("pulumi-crm export: the round trip through the test engine", function (
       cwd: program,
       stack: "dev",
       stateFile,
-      config: { "crm:apiUrl": emulator.crmUrl },
-      secrets: { "crm:apiToken": emulator.apiToken },
-      ...(drift ? { previewOnly: true, expectNoChanges: true } : {}),
+      ...stackOnEmulator(emulator),
+      ...(drift ? driftCheck : {}),
     });
   const output = (result: { lines: string[]; diagnostics: string[] }) => [...result.lines, ...result.diagnostics].join("\n");
   /**

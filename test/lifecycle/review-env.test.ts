@@ -10,7 +10,7 @@ import { join } from "node:path";
 import { EngineResult, runEngine } from "../engine/engine";
 import { startEmulator } from "../../emulator";
 import { installExample } from "../support/packed-program";
-import { emulatorRead, requestCount, RunningEmulator } from "../support/emulator";
+import { driftCheck, emulatorRead, requestCount, RunningEmulator, stackOnEmulator } from "../support/emulator";
 
 const STAND_IN_NOTICE = /^info: random [\d.]+: served by the test engine's stand-in for the random provider plugin$/;
 
@@ -34,9 +34,8 @@ describe("examples/review-env: an environment per branch, its RandomPet served b
       cwd: program,
       stack: "review",
       stateFile,
-      config: { "crm:apiUrl": emulator.crmUrl, "crm-review-env:branch": branch },
-      secrets: { "crm:apiToken": emulator.apiToken },
-      ...(drift ? { previewOnly: true, expectNoChanges: true } : {}),
+      ...stackOnEmulator(emulator, { "crm-review-env:branch": branch }),
+      ...(drift ? driftCheck : {}),
     });
   const output = (result: EngineResult) => [...result.lines, ...result.diagnostics].join("\n");
   const succeeded = (result: EngineResult) => {

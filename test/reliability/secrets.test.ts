@@ -15,7 +15,7 @@ import { chatService, crmService, endpointFor, ServiceSettingsSpec, useStackConf
 import { defaultRetryPolicy } from "../../provider/transport/retry";
 import { Transport } from "../../provider/transport/transport";
 import { EngineResult, runEngine } from "../engine/engine";
-import { configOf, emulatorCall, RunningEmulator } from "../support/emulator";
+import { configOf, driftCheck, emulatorCall, RunningEmulator, stackOnEmulator } from "../support/emulator";
 import { installExample } from "../support/packed-program";
 import { sendJson, startScriptedServer } from "../support/scripted-server";
 
@@ -82,9 +82,8 @@ describe("reliability: secrets appear only secret-marked in the state", function
       cwd: program,
       stack: "dev",
       stateFile,
-      config: { "crm:apiUrl": emulator.crmUrl },
-      secrets: { "crm:apiToken": apiToken },
-      ...(drift ? { previewOnly: true, expectNoChanges: true } : {}),
+      ...stackOnEmulator(emulator, {}, apiToken),
+      ...(drift ? driftCheck : {}),
     });
   const readState = (stateFile: string) => JSON.parse(readFileSync(stateFile, "utf8")) as { resources: Array<{ type: string; id?: string; inputs: Record<string, unknown> }> };
 

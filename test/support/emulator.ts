@@ -16,6 +16,17 @@ export function configOf(values: Record<string, string>) {
   return { get: (key: string) => values[key] };
 }
 
+/**
+ * The stack settings that point a lifecycle test's program at the emulator: its address (with
+ * the test's own `config`), and its key, or `apiToken`, as a secret.
+ */
+export function stackOnEmulator(emulator: { crmUrl: string; apiToken: string }, config: Record<string, string> = {}, apiToken = emulator.apiToken) {
+  return { config: { "crm:apiUrl": emulator.crmUrl, ...config }, secrets: { "crm:apiToken": apiToken } };
+}
+
+/** The drift check CI runs: `refresh --preview-only --expect-no-changes`. */
+export const driftCheck = { previewOnly: true, expectNoChanges: true } as const;
+
 /** A direct call to the emulator, for changes made out of band and for checking what the provider did. */
 export async function emulatorCall(emulator: RunningEmulator, method: string, path: string, body?: unknown): Promise<{ status: number; body: any }> {
   const response = await fetch(`${emulator.crmUrl}${path}`, {
