@@ -11,11 +11,16 @@
 // stack config) exists once per provider host.
 
 import * as pulumi from "@pulumi/pulumi";
+import { keepHostMemorySmall } from "./host-memory";
 import * as settings from "./settings";
 
-/** The `configure` every resource module exports: keeps the stack config for settings read at call time. */
+/**
+ * The `configure` every resource module exports, which only the provider host calls:
+ * keeps the stack config for settings read at call time, and the host's memory small.
+ */
 export async function configure(req: pulumi.dynamic.ConfigureRequest): Promise<void> {
   settings.useStackConfig(req.config);
+  keepHostMemorySmall();
 }
 
 // update is optional: a resource whose every change replaces it has none.

@@ -57,15 +57,38 @@ describe("transport", () => {
   });
 
   it("never grants more than the account's rate in any one-second window, across concurrent callers", async () => {
-    // Grant times, not arrival times at a server: on a loaded machine a request granted first can
-    // still arrive after one granted later, and the limiter cannot prevent that (the retry of the
-    // rare 429 does). The grant is recorded in the same microtask drain as the limiter's decision.
+    // Each caller's request is answered at once: a place frees one second after its answer.
     const limiter = new RateLimiter(5);
     const grants: number[] = [];
-    await Promise.all(Array.from({ length: 12 }, () => limiter.acquire().then(() => grants.push(Date.now()))));
+    await Promise.all(
+      Array.from({ length: 12 }, async () => {
+        const answered = await limiter.acquire();
+        grants.push(Date.now());
+        answered();
+      }),
+    );
     for (let i = 5; i < grants.length; i++) {
       assert.ok(grants[i] - grants[i - 5] >= 1000, `grants ${i - 5} and ${i} were ${grants[i] - grants[i - 5]} ms apart`);
     }
+  });
+
+  it("holds a request's place until one second after its answer, however late the service may have counted it", async () => {
+    // A first request may wait for the HTTP client to load and a connection to open: the
+    // service counts it when it arrives, which can be long after the grant.
+    let now = 10_000;
+    const limiter = new RateLimiter(5, () => now);
+    const answers = [];
+    for (let i = 0; i < 5; i++) answers.push(await limiter.acquire());
+    let admitted = false;
+    const sixth = limiter.acquire().then(() => (admitted = true));
+    now += 1_100;
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    assert.equal(admitted, false, "a second after the grants, no answer has come: every place is still held");
+    answers[0]();
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    assert.equal(admitted, false, "the first answer frees its place one second later");
+    now += 1_000;
+    await sixth;
   });
 
   it("gives every transport of one account the same limiter", () => {
@@ -76,8 +99,8 @@ describe("transport", () => {
   it("counts what RateLimit-Remaining shows another client used of the account's window", async () => {
     let now = 10_000;
     const limiter = new RateLimiter(5, () => now);
-    await limiter.acquire();
-    await limiter.acquire();
+    (await limiter.acquire())();
+    (await limiter.acquire())();
     // The service's window holds 5: 2 of this process's, 3 of another client's.
     limiter.observeRemaining(0);
     let admitted = false;
@@ -90,10 +113,10 @@ describe("transport", () => {
 
   it("takes no other client into account when RateLimit-Remaining shows only this process's starts", async () => {
     const limiter = new RateLimiter(5, () => 10_000);
-    await limiter.acquire();
-    await limiter.acquire();
+    (await limiter.acquire())();
+    (await limiter.acquire())();
     limiter.observeRemaining(3);
-    for (let i = 0; i < 3; i++) await limiter.acquire();
+    for (let i = 0; i < 3; i++) (await limiter.acquire())();
   });
 
   it("holds every caller of the account after a 429 with Retry-After", async () => {

@@ -194,8 +194,8 @@ const kind: CrmObjectKind<typeof inputSchema, ValueState> = {
     groupOf: (inputs) => String(inputs.accountId),
     listGroup: (client, accountId) =>
       client.walk<ServiceObject>("/accountCustomFieldData", "accountCustomFieldData", { "filters[customerAccountId]": accountId, "orders[id]": "ASC" }),
-    listNewest: async (client, accountId) => {
-      const query = { "filters[customerAccountId]": accountId, "orders[id]": "DESC", limit: newestPageSize };
+    listLatest: async (client, accountId, by) => {
+      const query = { "filters[customerAccountId]": accountId, [by === "made" ? "orders[id]" : "orders[updatedTimestamp]"]: "DESC", limit: newestPageSize };
       const page = ((await client.call({ method: "GET", path: "/accountCustomFieldData", query })).body as Record<string, unknown> | undefined)?.accountCustomFieldData;
       if (!Array.isArray(page)) throw new Error("the service's answer holds no list of values");
       return page as ServiceObject[];

@@ -27,11 +27,14 @@ export interface BulkWrites {
   groupOf(inputs: Record<string, unknown>): string;
   /** Every object of a group as the service holds it now, in a stable order (a walk of the collection filtered by the group). */
   listGroup(client: CrmClient, group: string): Promise<ServiceObject[]>;
-  /** The group's newest objects: one page of `newestPageSize`, by id descending. */
-  listNewest(client: CrmClient, group: string): Promise<ServiceObject[]>;
+  /**
+   * One page of `newestPageSize` of the group's objects, latest first: by id descending
+   * (`made`, the newest objects) or by last update (`updated`).
+   */
+  listLatest(client: CrmClient, group: string, by: "made" | "updated"): Promise<ServiceObject[]>;
 }
 
-/** The size of a listNewest page: the service's largest. */
+/** The size of a listLatest page: the service's largest. */
 export const newestPageSize = 100;
 
 /** What the lifecycle lends the bulk writer: its single writes, and how it names and confirms objects. */
@@ -102,7 +105,7 @@ export function bulkWriter(bulk: BulkWrites, single: SingleWrites) {
    * whole listing.
    */
   const madeSince = async (client: CrmClient, inputs: Record<string, unknown>, before: Map<string, string>) => {
-    const newest = await bulk.listNewest(client, bulk.groupOf(inputs)).catch(() => undefined);
+    const newest = await bulk.listLatest(client, bulk.groupOf(inputs), "made").catch(() => undefined);
     const ids = newest?.map((object) => Number(object.id)) ?? [];
     const descending = ids.every((id, index) => index === 0 || id < ids[index - 1]);
     const beforeIds = new Set(before.values());
@@ -178,7 +181,11 @@ export function bulkWriter(bulk: BulkWrites, single: SingleWrites) {
       sendBulk: (requests) =>
         sent(client, { method: "PATCH", path: bulk.updatePath, body: requests.map((request) => ({ id: Number(request.id), ...single.updateBody(request.inputs, request.olds) })) }),
       afterBulk: async (chunk) => {
-        const objects = new Map((await listed(client, inputs)).map((object) => [String(object.id), object]));
+        // The page of the latest updated holds what was just written, unless the service
+        // ignored the order or others wrote more meanwhile: then the whole group is listed.
+        const latest = await bulk.listLatest(client, bulk.groupOf(inputs), "updated").catch(() => []);
+        const holdsChunk = chunk.every((waiting) => latest.some((object) => String(object.id) === waiting.request.id));
+        const objects = new Map((holdsChunk ? latest : await listed(client, inputs)).map((object) => [String(object.id), object]));
         // Gone meanwhile: the single PUT reports it on its own resource.
         const gone = chunk.filter((waiting) => !objects.has(waiting.request.id));
         await Promise.all(

@@ -1,11 +1,24 @@
-// At most `perSecond` request starts in any rolling one-second window. A sliding
-// window (rather than a token bucket with a burst) never exceeds the service's
-// per-second limit however the service aligns its own window.
+// At most `perSecond` requests in any rolling one-second window of the service. The
+// service counts a request when it arrives, which is some time after this process
+// starts it (a first request loads the HTTP client and opens a connection; a busy
+// event loop delays a send) and before its answer comes back. So a request holds its
+// place in the window from its start until one second after its answer: however late
+// it arrived, the service's window has let it go by then. A sliding window (rather than
+// a token bucket with a burst) never exceeds the limit however the service aligns its
+// own window.
+
+/** Ends a granted request's hold on the window: call it when its answer came, or the attempt failed. */
+export type Answered = () => void;
+
+const windowMs = 1000;
 
 export class RateLimiter {
-  private readonly starts: number[] = [];
+  /** When each place in the window frees: Infinity while its request awaits its answer. */
+  private readonly held: number[] = [];
   private queue: Promise<void> = Promise.resolve();
   private resumeAt = 0;
+  /** Wakes the caller waiting for a place while every place awaits an answer. */
+  private placeFreed?: () => void;
 
   constructor(
     private readonly perSecond: number,
@@ -13,9 +26,9 @@ export class RateLimiter {
   ) {}
 
   /** Resolves when the caller may start a request; callers are served in order. */
-  acquire(): Promise<void> {
-    const turn = this.queue.then(() => this.waitForSlot());
-    this.queue = turn;
+  acquire(): Promise<Answered> {
+    const turn = this.queue.then(() => this.waitForPlace());
+    this.queue = turn.then(() => undefined);
     return turn;
   }
 
@@ -25,42 +38,51 @@ export class RateLimiter {
   }
 
   /**
-   * The service's `RateLimit-Remaining` on an answer: what its window holds beyond the
-   * starts this process made is another client of the account (the program's data
-   * sources, another provider host), and counts as starts made now, so that the two
+   * The service's `RateLimit-Remaining` on an answer: what its window holds beyond this
+   * process's requests is another client of the account (the program's data sources,
+   * another provider host), and holds places for a second from now, so that the two
    * share the budget instead of drawing 429s.
    */
   observeRemaining(remaining: number): void {
     const now = this.now();
-    this.forgetStartsBefore(now);
-    const others = this.perSecond - this.starts.length - remaining;
-    for (let start = 0; start < others; start++) this.starts.push(now);
+    this.freePlacesBefore(now);
+    const others = this.perSecond - this.held.length - remaining;
+    for (let place = 0; place < others; place++) this.held.push(now + windowMs);
   }
 
-  private forgetStartsBefore(now: number): void {
-    while (this.starts.length && this.starts[0] <= now - windowMs) this.starts.shift();
+  private freePlacesBefore(now: number): void {
+    for (let index = this.held.length - 1; index >= 0; index--) if (this.held[index] <= now) this.held.splice(index, 1);
   }
 
-  private async waitForSlot(): Promise<void> {
+  private async waitForPlace(): Promise<Answered> {
     for (;;) {
       const now = this.now();
       if (now < this.resumeAt) {
         await sleep(this.resumeAt - now);
         continue;
       }
-      if (this.perSecond <= 0) return;
-      this.forgetStartsBefore(now);
-      if (this.starts.length < this.perSecond) {
-        this.starts.push(now);
-        return;
-      }
-      await sleep(this.starts[0] + windowMs - now);
+      if (this.perSecond <= 0) return () => undefined;
+      this.freePlacesBefore(now);
+      if (this.held.length < this.perSecond) return this.hold();
+      const nextFree = Math.min(...this.held);
+      await (nextFree === Infinity ? new Promise<void>((resolve) => (this.placeFreed = resolve)) : sleep(nextFree - now));
     }
   }
-}
 
-// A little over a second, so that the service's clock never sees six starts in one of its seconds.
-const windowMs = 1020;
+  private hold(): Answered {
+    this.held.push(Infinity);
+    let answered = false;
+    return () => {
+      if (answered) return;
+      answered = true;
+      // Places awaiting an answer are alike: any one of them frees a second from now.
+      this.held[this.held.indexOf(Infinity)] = this.now() + windowMs;
+      const wake = this.placeFreed;
+      this.placeFreed = undefined;
+      wake?.();
+    };
+  }
+}
 
 const limiters = new Map<string, RateLimiter>();
 

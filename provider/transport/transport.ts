@@ -84,8 +84,8 @@ export class Transport {
     const limiter = limiterFor(this.endpoint.accountKey, this.endpoint.requestsPerSecond);
     const started = Date.now();
     for (let attempt = 1; ; attempt++) {
-      await limiter.acquire();
-      const result = await this.send(req);
+      const answered = await limiter.acquire();
+      const result = await this.send(req).finally(answered);
       const outcome = result.outcome;
       if (outcome.kind === "response" && outcome.status === 429 && outcome.retryAfterSeconds !== undefined) {
         limiter.pauseUntil(Date.now() + outcome.retryAfterSeconds * 1000);

@@ -232,6 +232,21 @@ describe("CRM custom account fields", () => {
       assert.equal(included.body.accountCustomFieldMeta[0].fieldLabel, "Tier");
     });
 
+    it("orders values by orders[updatedTimestamp] and orders[createdTimestamp], to the millisecond", async () => {
+      const acme = await createAccount("Acme");
+      const ids: string[] = [];
+      for (const fieldLabel of ["First", "Second", "Third"]) {
+        const metum = await createField({ fieldLabel, fieldType: "text" });
+        ids.push((await createDatum({ customerAccountId: acme.id, customFieldId: metum.id, fieldValue: "x" })).body.accountCustomFieldDatum.id);
+        await new Promise((resolve) => setTimeout(resolve, 5));
+      }
+      await h.api("PATCH", "/api/3/accountCustomFieldData/bulkUpdate", [{ id: Number(ids[0]), fieldValue: "y" }]);
+      const ordered = async (order: string) =>
+        (await h.api("GET", `/api/3/accountCustomFieldData?filters[customerAccountId]=${acme.id}&${order}`)).body.accountCustomFieldData.map((d: { id: string }) => d.id);
+      assert.deepEqual(await ordered("orders[updatedTimestamp]=DESC"), [ids[0], ids[2], ids[1]]);
+      assert.deepEqual(await ordered("orders[createdTimestamp]=DESC"), [ids[2], ids[1], ids[0]]);
+    });
+
     it("stores fields sent with an account create or update and echoes them", async () => {
       const metum = await createField({ fieldLabel: "Tier", fieldType: "text" });
       const created = await h.api("POST", "/api/3/accounts", { account: { name: "Acme", fields: [{ customFieldId: Number(metum.id), fieldValue: "gold" }] } });

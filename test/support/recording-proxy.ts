@@ -33,7 +33,15 @@ export interface RecordingProxy {
  */
 export type AnswerInterceptor = (answered: number, request: ProxiedRequest, status: number) => boolean;
 
-export async function startRecordingProxy(target: string, intercept: AnswerInterceptor = () => false): Promise<RecordingProxy> {
+/**
+ * `forwardedUrl` is what the service is asked for a request's path and query: the same
+ * by default, or a rewrite that plays a service ignoring a parameter.
+ */
+export async function startRecordingProxy(
+  target: string,
+  intercept: AnswerInterceptor = () => false,
+  forwardedUrl: (url: string) => string = (url) => url,
+): Promise<RecordingProxy> {
   const requests: ProxiedRequest[] = [];
   let answered = 0;
   const upstream = new URL(target);
@@ -46,7 +54,7 @@ export async function startRecordingProxy(target: string, intercept: AnswerInter
       const proxied = { method: req.method ?? "", path: url.pathname, query: url.search, body: body.length ? JSON.parse(body.toString()) : undefined };
       requests.push(proxied);
       const forwarded = request(
-        { host: upstream.hostname, port: upstream.port, method: req.method, path: req.url, headers: { ...req.headers, host: upstream.host } },
+        { host: upstream.hostname, port: upstream.port, method: req.method, path: forwardedUrl(req.url ?? "/"), headers: { ...req.headers, host: upstream.host } },
         (answer) => {
           if (intercept(++answered, proxied, answer.statusCode ?? 502)) {
             req.socket.destroy();

@@ -6,7 +6,7 @@ export const MAX_LIMIT = 100;
 export interface ListRules<T> {
   /** filters[name]=value the endpoint understands; other filters are ignored, as by the service. */
   filters?: Record<string, (row: T, value: string) => boolean>;
-  /** The value orders[field] sorts on; a top-level property of the row by default. */
+  /** The value orders[field] sorts on; by default a top-level property of the row, a timestamp by its stored milliseconds (see orderedValue). */
   orderValue?: (row: T, field: string) => unknown;
 }
 
@@ -29,7 +29,7 @@ export function selectPage<T>(req: CrmRequest, rows: T[], rules: ListRules<T> = 
     if (order) orderKeys.push({ field: order[1], descending: value.toUpperCase() === "DESC" });
   }
   if (orderKeys.length > 0) {
-    const valueOf = rules.orderValue ?? ((row: T, field: string) => (row as Record<string, unknown>)[field]);
+    const valueOf = rules.orderValue ?? orderedValue;
     selected = [...selected].sort((a, b) => {
       for (const { field, descending } of orderKeys) {
         const order = compareValues(valueOf(a, field), valueOf(b, field));
@@ -41,6 +41,17 @@ export function selectPage<T>(req: CrmRequest, rows: T[], rules: ListRules<T> = 
   const limit = clamp(parseInt(req.query.get("limit") ?? "", 10), DEFAULT_LIMIT, 1, MAX_LIMIT);
   const offset = clamp(parseInt(req.query.get("offset") ?? "", 10), 0, 0, Number.MAX_SAFE_INTEGER);
   return { rows: selected.slice(offset, offset + limit), total: selected.length, limit, offset };
+}
+
+/**
+ * A row's value for orders[field]: `createdTimestamp` and `updatedTimestamp` (the
+ * seed's example orders by createdTimestamp) sort by the epoch milliseconds rows keep,
+ * finer than the second the formatted timestamp shows.
+ */
+function orderedValue<T>(row: T, field: string): unknown {
+  const stored = row as Record<string, unknown>;
+  const timestamp = /^(created|updated)Timestamp$/.exec(field);
+  return timestamp && `${timestamp[1]}Ms` in stored ? stored[`${timestamp[1]}Ms`] : stored[field];
 }
 
 /** Missing values first; numbers and digit strings numerically; text case-insensitively. */
