@@ -1,5 +1,5 @@
 // `count` accounts (stack config), as a user declares them: see
-// test/lifecycle/coalesced-requests.test.ts and bench/refresh.ts.
+// test/lifecycle/coalesced-requests.test.ts and bench/stack.ts.
 import * as pulumi from "@pulumi/pulumi";
 import { crm } from "pulumi-crm";
 
