@@ -3,56 +3,28 @@
 // a proxy in front of the emulator drops the answer of the first POST of each test.
 
 import assert from "node:assert/strict";
-import { createServer, request, Server } from "node:http";
-import { AddressInfo } from "node:net";
 import { useStackConfig } from "../../provider/settings";
 import { configOf, emulatorCall, emulatorForProvider, RunningEmulator } from "../support/emulator";
 import { checked, providerCode, ResourceModule } from "../support/provider-steps";
-
-/** Forwards to `target`; the first POST after `dropNextPost()` is carried out and its answer dropped. */
-async function startAnswerDroppingProxy(target: string) {
-  const upstream = new URL(target);
-  let dropNext = false;
-  let dropped = 0;
-  const server: Server = createServer((req, res) => {
-    const chunks: Buffer[] = [];
-    req.on("data", (chunk: Buffer) => chunks.push(chunk));
-    req.on("end", () => {
-      const drop = dropNext && req.method === "POST";
-      if (drop) {
-        dropNext = false;
-        dropped++;
-      }
-      const forwarded = request({ host: upstream.hostname, port: upstream.port, method: req.method, path: req.url, headers: { ...req.headers, host: upstream.host } }, (answer) => {
-        if (drop) {
-          answer.resume();
-          answer.on("end", () => req.socket.destroy());
-          return;
-        }
-        res.writeHead(answer.statusCode ?? 502, answer.headers);
-        answer.pipe(res);
-      });
-      forwarded.end(Buffer.concat(chunks));
-    });
-  });
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  return {
-    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
-    dropNextPost: () => (dropNext = true),
-    dropped: () => dropped,
-    close: () => new Promise<void>((resolve) => (server.closeAllConnections(), server.close(() => resolve()))),
-  };
-}
+import { RecordingProxy, startRecordingProxy } from "../support/recording-proxy";
 
 describe("reliability: a create whose answer is lost is recovered, not repeated", function () {
   this.timeout(60_000);
   let emulator: RunningEmulator;
-  let proxy: Awaited<ReturnType<typeof startAnswerDroppingProxy>>;
+  let proxy: RecordingProxy;
+  // The first POST after dropNextPost is carried out by the service, and its answer dropped.
+  let dropNextPost = false;
+  let dropped = 0;
   const ids = { account: "", contact: "", field: "" };
 
   before(async () => {
     emulator = await emulatorForProvider();
-    proxy = await startAnswerDroppingProxy(emulator.crmUrl);
+    proxy = await startRecordingProxy(emulator.crmUrl, (_answered, request) => {
+      if (!dropNextPost || request.method !== "POST") return false;
+      dropNextPost = false;
+      dropped++;
+      return true;
+    });
     useStackConfig(configOf({ "crm:apiUrl": proxy.url, "crm:apiToken": emulator.apiToken, "crm:requestsPerSecond": "0" }));
     const post = async (path: string, body: unknown) => (await emulatorCall(emulator, "POST", `/api/3${path}`, body)).body;
     ids.account = String((await post("/accounts", { account: { name: "Parent" } })).account.id);
@@ -92,10 +64,10 @@ describe("reliability: a create whose answer is lost is recovered, not repeated"
       const provider = require(`../../provider/crm/${module}`) as ResourceModule;
       const listed = async () => (await emulatorCall(emulator, "GET", `/api/3${list}`)).body[member] as Array<{ id: string }>;
       const before = (await listed()).map((object) => String(object.id));
-      const droppedBefore = proxy.dropped();
-      proxy.dropNextPost();
+      const droppedBefore = dropped;
+      dropNextPost = true;
       const created = await provider.create(await checked(provider, inputs()));
-      assert.equal(proxy.dropped(), droppedBefore + 1, "the create's answer was dropped");
+      assert.equal(dropped, droppedBefore + 1, "the create's answer was dropped");
       const made = (await listed()).map((object) => String(object.id)).filter((id) => !before.includes(id));
       assert.deepEqual(made, [created.id], "exactly one object was made, and create returned it");
       await provider.delete(created.id, { ...created.outs, __provider: providerCode });
