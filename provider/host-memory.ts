@@ -9,11 +9,7 @@
 
 import { setFlagsFromString } from "node:v8";
 
-let set = false;
-
-/** Called in the provider host only (from configure), before its first request loads undici. */
+/** Called in the provider host only (from each resource module's configure, which is harmless), before its first request loads undici. */
 export function keepHostMemorySmall(): void {
-  if (set) return;
-  set = true;
   setFlagsFromString("--liftoff-only");
 }

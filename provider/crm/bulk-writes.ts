@@ -183,9 +183,9 @@ export function bulkWriter(bulk: BulkWrites, single: SingleWrites) {
       afterBulk: async (chunk) => {
         // The page of the latest updated holds what was just written, unless the service
         // ignored the order or others wrote more meanwhile: then the whole group is listed.
-        const latest = await bulk.listLatest(client, bulk.groupOf(inputs), "updated").catch(() => []);
-        const holdsChunk = chunk.every((waiting) => latest.some((object) => String(object.id) === waiting.request.id));
-        const objects = new Map((holdsChunk ? latest : await listed(client, inputs)).map((object) => [String(object.id), object]));
+        const byId = (objects: ServiceObject[]) => new Map(objects.map((object) => [String(object.id), object]));
+        const latest = byId(await bulk.listLatest(client, bulk.groupOf(inputs), "updated").catch(() => []));
+        const objects = chunk.every((waiting) => latest.has(waiting.request.id)) ? latest : byId(await listed(client, inputs));
         // Gone meanwhile: the single PUT reports it on its own resource.
         const gone = chunk.filter((waiting) => !objects.has(waiting.request.id));
         await Promise.all(
