@@ -6,7 +6,7 @@ import { CallOptions, HttpRequest, HttpResponse, Transport } from "./transport/t
 
 export class ServiceClient {
   private readonly transport: Transport;
-  /** The account called, without its credential: what work shared across resources (limits, coalesced reads) is keyed by. */
+  /** The account called at this service, without its credential: what work shared across resources (limits, coalesced reads) is keyed by. */
   readonly accountKey: string;
   /** The API's root address, e.g. `https://acme.api-us1.com/api/3` (no credential in it). */
   readonly rootUrl: string;
@@ -23,6 +23,6 @@ export class ServiceClient {
   }
 
   call(request: HttpRequest, options: Omit<CallOptions, "resource"> = {}): Promise<HttpResponse> {
-    return this.transport.call(request, { ...options, resource: this.resource, credentialSetting: this.spec.token.key });
+    return this.transport.call(request, { ...options, resource: this.resource, credentialSetting: this.spec.token.key, rateSetting: this.spec.rate.key });
   }
 }

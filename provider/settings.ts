@@ -37,6 +37,8 @@ export interface ServiceSettingsSpec {
   service: string;
   url: Setting;
   token: Setting;
+  /** Requests per second to this service per account: each service limits an account on its own. */
+  rate: Setting;
   /** Appended to the configured address: /api/3 for the CRM service. */
   rootPath: string;
   authHeaders(token: string): Record<string, string>;
@@ -46,6 +48,7 @@ export const crmService: ServiceSettingsSpec = {
   service: "CRM",
   url: { key: "crm:apiUrl", env: "CRM_API_URL" },
   token: { key: "crm:apiToken", env: "CRM_API_TOKEN" },
+  rate: { key: "crm:requestsPerSecond", env: "CRM_REQUESTS_PER_SECOND" },
   rootPath: "/api/3",
   authHeaders: (token) => ({ "Api-Token": token }),
 };
@@ -54,12 +57,12 @@ export const chatService: ServiceSettingsSpec = {
   service: "chat",
   url: { key: "chat:apiUrl", env: "CHAT_API_URL" },
   token: { key: "chat:apiToken", env: "CHAT_API_TOKEN" },
+  rate: { key: "chat:requestsPerSecond", env: "CHAT_REQUESTS_PER_SECOND" },
   rootPath: "",
   authHeaders: (token) => ({ Authorization: `Token ${token}` }),
 };
 
 const channelSetting: Setting = { key: "chat:channel", env: "CHAT_CHANNEL" };
-const rateSetting: Setting = { key: "crm:requestsPerSecond", env: "CRM_REQUESTS_PER_SECOND" };
 const defaultRequestsPerSecond = 5;
 const requestTimeoutMs = 30_000;
 
@@ -82,19 +85,20 @@ export function endpointFor(spec: ServiceSettingsSpec, resource: string): Accoun
   const address = requireSetting(spec.url, `${spec.service} API address`, false, resource);
   const token = requireSetting(spec.token, `${spec.service} API token`, true, resource);
   const base = parseServiceAddress(address, spec, resource);
-  const rate = read(rateSetting);
+  const rate = read(spec.rate);
   const requestsPerSecond = rate === undefined ? defaultRequestsPerSecond : Number(rate);
   if (!Number.isFinite(requestsPerSecond) || requestsPerSecond < 0) {
     throw new SettingsError(
-      `${resource}: ${rateSetting.key} must be a number of requests per second (0 turns limiting off), got "${rate}".`,
+      `${resource}: ${spec.rate.key} must be a number of requests per second (0 turns limiting off), got "${rate}".`,
     );
   }
   return {
     rootUrl: base + spec.rootPath,
     headers: spec.authHeaders(token),
     secret: token,
-    // The account is the address plus the credential; a hash keeps the credential out of the key.
-    accountKey: createHash("sha256").update(`${base}\n${token}`).digest("hex"),
+    // The account at this service is the service plus the address and the credential (each service limits
+    // an account on its own, even at one address); a hash keeps the credential out of the key.
+    accountKey: createHash("sha256").update(`${spec.service}\n${base}\n${token}`).digest("hex"),
     requestsPerSecond,
     timeoutMs: requestTimeoutMs,
   };

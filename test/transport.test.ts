@@ -3,7 +3,8 @@ import { parseFailureBody, ServiceError } from "../provider/transport/errors";
 import { limiterFor, RateLimiter } from "../provider/transport/limiter";
 import { RetryPolicy } from "../provider/transport/retry";
 import { AccountEndpoint, Transport } from "../provider/transport/transport";
-import { endpointFor, crmService, useStackConfig, SettingsError } from "../provider/settings";
+import { ServiceClient } from "../provider/service-client";
+import { chatService, endpointFor, crmService, useStackConfig, SettingsError } from "../provider/settings";
 import { ScriptedServer, sendJson, startScriptedServer, Script } from "./support/scripted-server";
 
 const token = "tok-super-secret-0123456789";
@@ -208,7 +209,7 @@ describe("transport", () => {
     const s = await serve((_req, res) => sendJson(res, 429, {}, { "retry-after": "30" }));
     await assert.rejects(
       new Transport(endpoint(s)).call({ method: "GET", path: "/accounts" }, { resource: "r" }),
-      /answered 429.*lower crm:requestsPerSecond/,
+      /answered 429; the account's rate limit was still exceeded after retrying; try again later\.$/,
     );
     assert.equal(s.requests.length, 1);
   });
@@ -310,6 +311,48 @@ describe("settings", () => {
     assert.equal(resolved.rootUrl, "https://config.api-us1.com/api/3");
     assert.deepEqual(resolved.headers, { "Api-Token": "env-token" });
     assert.ok(!resolved.accountKey.includes("env-token"));
+  });
+
+  it("reads each service's rate from its own setting, with the same default and check", () => {
+    process.env.CRM_API_TOKEN = process.env.CHAT_API_TOKEN = "t";
+    process.env.CRM_API_URL = process.env.CHAT_API_URL = "https://acme.api-us1.com";
+    delete process.env.CRM_REQUESTS_PER_SECOND;
+    delete process.env.CHAT_REQUESTS_PER_SECOND;
+    assert.deepEqual([endpointFor(crmService, "r").requestsPerSecond, endpointFor(chatService, "r").requestsPerSecond], [5, 5]);
+    process.env.CHAT_REQUESTS_PER_SECOND = "2";
+    useStackConfig({ get: (key) => (key === "crm:requestsPerSecond" ? "3" : undefined) });
+    assert.deepEqual([endpointFor(crmService, "r").requestsPerSecond, endpointFor(chatService, "r").requestsPerSecond], [3, 2]);
+    useStackConfig({ get: (key) => (key === "chat:requestsPerSecond" ? "fast" : undefined) });
+    assert.throws(() => endpointFor(chatService, "chat.FlowRun"), /: chat\.FlowRun: chat:requestsPerSecond must be a number of requests per second \(0 turns limiting off\), got "fast"\.$/);
+    assert.equal(endpointFor(crmService, "r").requestsPerSecond, 5, "the chat service's setting is not the CRM's");
+  });
+
+  it("gives the CRM and chat services of one account separate limiters, even at one address with one key", async () => {
+    process.env.CRM_API_TOKEN = process.env.CHAT_API_TOKEN = "t";
+    process.env.CRM_API_URL = process.env.CHAT_API_URL = "https://acme.api-us1.com";
+    process.env.CRM_REQUESTS_PER_SECOND = process.env.CHAT_REQUESTS_PER_SECOND = "1";
+    const crm = endpointFor(crmService, "r");
+    const chat = endpointFor(chatService, "r");
+    assert.notEqual(crm.accountKey, chat.accountKey);
+    // The CRM's one place is held by a request awaiting its answer; a shared limiter would never grant chat's.
+    const crmAnswered = await limiterFor(crm.accountKey, 1).acquire();
+    const chatAnswered = await limiterFor(chat.accountKey, 1).acquire();
+    crmAnswered();
+    chatAnswered();
+  });
+
+  it("names the rate setting of the service whose limit was still exceeded", async () => {
+    // A Retry-After beyond the retry deadline: the call gives up after its first answer.
+    const server = await startScriptedServer((_req, res) => sendJson(res, 429, { detail: "Request was throttled." }, { "retry-after": "600" }));
+    try {
+      useStackConfig({ get: (key) => ({ "crm:apiUrl": server.url, "chat:apiUrl": server.url })[key] });
+      process.env.CRM_API_TOKEN = process.env.CHAT_API_TOKEN = token;
+      const failureOf = (client: ServiceClient) => client.call({ method: "GET", path: "/x" }).then(() => assert.fail("no 429"), (error: Error) => error.message);
+      assert.match(await failureOf(new ServiceClient(chatService, "chat.FlowRun")), /^chat\.FlowRun: the service answered 429: Request was throttled; .* lower chat:requestsPerSecond or try again later\.$/);
+      assert.match(await failureOf(new ServiceClient(crmService, "crm.Account")), /^crm\.Account: the service answered 429: Request was throttled; .* lower crm:requestsPerSecond or try again later\.$/);
+    } finally {
+      await server.close();
+    }
   });
 
   it("refuses plain http except on loopback", () => {

@@ -40,6 +40,8 @@ export interface CallContext {
   advice?: Record<string, string>;
   /** The setting that holds the key sent, e.g. `crm:apiToken`, named when the service refuses it. */
   credentialSetting?: string;
+  /** The setting that paces requests to the service called, e.g. `chat:requestsPerSecond`, named when its limit is still exceeded. */
+  rateSetting?: string;
 }
 
 const defaultAdvice: Record<string, string> = {
@@ -48,7 +50,7 @@ const defaultAdvice: Record<string, string> = {
   "403": "check that the API token is valid and its user has permission for this resource",
   "404": "it no longer exists in the account; run `pulumi refresh` to drop it from the state",
   "422": "correct the value and run the update again",
-  "429": "the account's rate limit was still exceeded after retrying; lower crm:requestsPerSecond or try again later",
+  "429": "the account's rate limit was still exceeded after retrying; try again later",
   network: "check the service address and network, then try again",
   unconfirmed: "it may have taken effect on the service anyway: check there before running it again",
   server: "the service failed; try again later",
@@ -63,6 +65,7 @@ export function describeFailure(context: CallContext, failure: FailureDetail, un
   const advice =
     (failure.code && context.advice?.[failure.code]) ??
     credentialAdvice(context, status) ??
+    rateAdvice(context, status) ??
     (status !== undefined ? context.advice?.[String(status)] : undefined) ??
     (unconfirmed ? context.advice?.unconfirmed ?? defaultAdvice.unconfirmed : undefined) ??
     (status !== undefined ? defaultAdvice[String(status)] : undefined) ??
@@ -75,6 +78,12 @@ function credentialAdvice(context: CallContext, status: number | undefined): str
   if ((status !== 401 && status !== 403) || !context.credentialSetting || context.advice?.[String(status)]) return undefined;
   const setting = context.credentialSetting;
   return `the service refused the key in ${setting}: check that it is valid for this account (\`pulumi config set --secret ${setting} <key>\`) and that its user has permission for this resource`;
+}
+
+/** An exhausted rate limit: the setting that paces the service that answered, not the other service's. */
+function rateAdvice(context: CallContext, status: number | undefined): string | undefined {
+  if (status !== 429 || !context.rateSetting || context.advice?.["429"]) return undefined;
+  return `the account's rate limit at this service was still exceeded after retrying; lower ${context.rateSetting} or try again later`;
 }
 
 /**

@@ -87,8 +87,9 @@ export class RateLimiter {
 const limiters = new Map<string, RateLimiter>();
 
 /**
- * The limiter of one account, shared by every resource in this process: the
- * provider module is loaded once per provider host, so this map is too.
+ * The limiter of one account at one service (the CRM and chat services limit an
+ * account separately), shared by every resource in this process: the provider
+ * module is loaded once per provider host, so this map is too.
  */
 export function limiterFor(accountKey: string, perSecond: number): RateLimiter {
   const key = `${accountKey}|${perSecond}`;

@@ -46,7 +46,7 @@ export interface AccountEndpoint {
   headers: Record<string, string>;
   /** The credential, so that it can be kept out of every message. */
   secret: string;
-  /** Identifies the account for the shared limiter without holding the credential. */
+  /** Identifies the account at this service for the shared limiter, without holding the credential. */
   accountKey: string;
   requestsPerSecond: number;
   timeoutMs: number;

@@ -114,6 +114,53 @@ describe("emulator core", () => {
       }
     });
 
+    describe("per service", () => {
+      const flowRun = "/chat/channel/chat/flow/2f1c6a8e-3b7d-4c1e-9a2f-5d8e7c6b4a31/run"; // a built-in flow
+      const runFlow = (h: Harness) => h.raw("POST", flowRun, {}, { Authorization: `Token ${h.emulator.apiToken}` });
+      const readAccounts = (h: Harness) => h.api("GET", "/api/3/accounts");
+
+      /** Statuses of `count` sequential requests; each service's window starts empty. */
+      async function statuses(count: number, request: () => Promise<{ status: number }>): Promise<number[]> {
+        const seen: number[] = [];
+        for (let i = 0; i < count; i++) seen.push((await request()).status);
+        return seen;
+      }
+
+      it("does not throttle chat once CRM requests have used up the CRM limit", async () => {
+        const h = await startHarness({ rateLimit: 2 });
+        try {
+          assert.deepEqual(await statuses(3, () => readAccounts(h)), [200, 200, 429]);
+          const chat = await runFlow(h);
+          assert.equal(chat.status, 400); // an empty body, refused by the service and not by the limit
+          assert.equal(chat.headers.get("ratelimit-remaining"), "1");
+        } finally {
+          await h.close();
+        }
+      });
+
+      it("does not throttle CRM once chat requests have used up the chat limit", async () => {
+        const h = await startHarness({ rateLimit: 2 });
+        try {
+          assert.deepEqual(await statuses(3, () => runFlow(h)), [400, 400, 429]);
+          const crm = await readAccounts(h);
+          assert.equal(crm.status, 200);
+          assert.equal(crm.headers.get("ratelimit-remaining"), "1");
+        } finally {
+          await h.close();
+        }
+      });
+
+      it("takes each service's rate on its own, in place of rateLimit", async () => {
+        const h = await startHarness({ rateLimit: 5, crmRateLimit: 1, chatRateLimit: 0 });
+        try {
+          assert.deepEqual(await statuses(2, () => readAccounts(h)), [200, 429]);
+          assert.deepEqual(await statuses(8, () => runFlow(h)), Array(8).fill(400));
+        } finally {
+          await h.close();
+        }
+      });
+    });
+
     it("is off with rateLimit 0", async () => {
       const h = await startHarness({ rateLimit: 0 });
       try {
@@ -259,6 +306,22 @@ describe("emulator core", () => {
       assert.equal(again.body.account.id, "1");
     });
 
+    it("reset-counters clears the counters and the rate windows but keeps the data", async () => {
+      const limited = await startHarness({ rateLimit: 1 });
+      try {
+        const created = await limited.api("POST", "/api/3/accounts", { account: { name: "Kept" } });
+        assert.equal((await limited.api("GET", "/api/3/accounts")).status, 429);
+        const reset = await limited.api("POST", "/__emulator/reset-counters");
+        assert.deepEqual([reset.status, reset.body], [200, { reset: "counters" }]);
+        assert.deepEqual((await limited.api("GET", "/__emulator/stats")).body, { requests: 0, byRoute: {}, byStatus: {}, byRouteAndStatus: {} });
+        const kept = await limited.api("GET", `/api/3/accounts/${created.body.account.id}`);
+        assert.deepEqual([kept.status, kept.body.account.name], [200, "Kept"]);
+        assert.equal((await limited.api("GET", "/__emulator/stats")).body.requests, 1);
+      } finally {
+        await limited.close();
+      }
+    });
+
     it("answers 404 to unknown admin routes", async () => {
       assert.equal((await h.api("GET", "/__emulator/nothing")).status, 404);
     });
@@ -299,6 +362,7 @@ describe("emulator core", () => {
       assert.throws(() => parseArguments(["--token"]), /needs a value/);
       assert.throws(() => parseArguments(["--faults", "oops=1"]), /unknown fault/);
       assert.deepEqual(parseArguments(["--execution-duration=250"]), { executionDurationMs: 250 });
+      assert.deepEqual(parseArguments(["--rate-limit", "5", "--crm-rate-limit=3", "--chat-rate-limit", "0"]), { rateLimit: 5, crmRateLimit: 3, chatRateLimit: 0 });
       assert.throws(() => parseArguments(["--execution-duration", "0"]), /--execution-duration must be at least 1/);
     });
 
@@ -327,12 +391,23 @@ describe("emulator core", () => {
         assert.deepEqual([code, stderr], [0, ""]);
         assert.equal(stdout, HELP);
         assert.ok(stdout.startsWith(`${USAGE}\n`));
-        for (const option of ["--port N", "--token T", "--rate-limit RPS", "--faults SPEC", "--seed N", "--fixtures FILE", "--data FILE", "--execution-duration MS", "-h, --help"]) {
+        for (const option of ["--port N", "--token T", "--rate-limit RPS", "--crm-rate-limit RPS", "--chat-rate-limit RPS", "--faults SPEC", "--seed N", "--fixtures FILE", "--data FILE", "--execution-duration MS", "-h, --help"]) {
           assert.match(stdout, new RegExp(`^  ${option} +\\S`, "m"), `no line explains ${option}`);
         }
         assert.match(stdout, /^example:\n  pulumi-crm-emulator --/m);
       });
     }
+
+    it("lists every flag of the help, and nothing else, in the flag table of sdk-docs/emulator.md", () => {
+      const synopses = (lines: string[], pattern: RegExp) => lines.flatMap((line) => pattern.exec(line)?.[1] ?? []);
+      const helpFlags = synopses(HELP.split("\n"), /^ {2}(-\S+(?: \S+|, -\S+)?) {2,}/);
+      const doc = readFileSync(join(__dirname, "../../sdk-docs/emulator.md"), "utf8");
+      const table = doc.slice(doc.indexOf("| Flag | Meaning |")).split("\n\n")[0].split("\n");
+      // A row per flag, two cells each: a pipe inside a cell, or a line that is not a row, would show here.
+      assert.ok(table.slice(2).every((row) => /^\| `[^|]+` \| [^|]+ \|$/.test(row)), table.join("\n"));
+      const docFlags = synopses(table.slice(2), /^\| (.+?) \|/).map((cell) => cell.replace(/`/g, ""));
+      assert.deepEqual(docFlags, helpFlags);
+    });
 
     it("prints the addresses as the first stdout line and stops cleanly on SIGTERM", async () => {
       const child = spawn(process.execPath, [...bin, "--port", "0", "--token", "bin-key", "--rate-limit", "0"], { stdio: ["ignore", "pipe", "pipe"] });

@@ -158,7 +158,7 @@ describe("reliability: hostile inputs to every resource's check", function () {
   before(async () => {
     emulator = await startEmulator({ port: 0, rateLimit: 0 });
     // The emulator's rate limit is off: the provider's own limiter need not pace the round trips.
-    useStackConfig(configOf({ "crm:apiUrl": emulator.crmUrl, "crm:apiToken": emulator.apiToken, "chat:apiUrl": emulator.chatUrl, "chat:apiToken": emulator.apiToken, "crm:requestsPerSecond": "0" }));
+    useStackConfig(configOf({ "crm:apiUrl": emulator.crmUrl, "crm:apiToken": emulator.apiToken, "chat:apiUrl": emulator.chatUrl, "chat:apiToken": emulator.apiToken, "crm:requestsPerSecond": "0", "chat:requestsPerSecond": "0" }));
     const post = async (path: string, body: unknown) => (await emulatorCall(emulator, "POST", `/api/3${path}`, body)).body;
     ids.account = String((await post("/accounts", { account: { name: "Hostile Input Parent" } })).account.id);
     ids.contact = String((await post("/contacts", { contact: { email: "parent@example.com" } })).contact.id);

@@ -10,8 +10,10 @@ const FLAGS: Record<string, Flag> = {
     option: "rateLimit",
     kind: "integer",
     value: "RPS",
-    help: "requests per second per account, then 429 with Retry-After (default 5; 0 turns it off)",
+    help: "requests per second per account at each service, then 429 with Retry-After (default 5; 0 turns it off)",
   },
+  "--crm-rate-limit": { option: "crmRateLimit", kind: "integer", value: "RPS", help: "--rate-limit for the CRM service only, in its place" },
+  "--chat-rate-limit": { option: "chatRateLimit", kind: "integer", value: "RPS", help: "--rate-limit for the chat service only, in its place" },
   "--faults": {
     option: "faults",
     kind: "faults",

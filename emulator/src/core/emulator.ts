@@ -18,8 +18,12 @@ export interface EmulatorOptions {
   port?: number;
   /** The account's API key; random unless given. */
   token?: string;
-  /** Requests per second per account; default 5, 0 turns the limit off. */
+  /** Requests per second per account, for each service on its own; default 5, 0 turns the limit off. */
   rateLimit?: number;
+  /** The CRM service's requests per second per account, instead of rateLimit. */
+  crmRateLimit?: number;
+  /** The chat service's requests per second per account, instead of rateLimit. */
+  chatRateLimit?: number;
   /** e.g. "429=0.2,503=0.1,reset=0.05,lost=0.05,latency=50-200"; lost carries the request out, then drops the answer. */
   faults?: string;
   seed?: number;
@@ -52,7 +56,11 @@ const MUTATING_METHODS = new Set(["POST", "PUT", "PATCH", "DELETE"]);
 export async function startEmulator(options: EmulatorOptions = {}): Promise<RunningEmulator> {
   const apiToken = options.token ?? randomBytes(20).toString("hex");
   const credentials = new CredentialStore(apiToken);
-  const limiter = new RateLimiter(options.rateLimit ?? 5);
+  // Each service limits an account on its own, as the real ones do: a busy CRM does not slow the chat service.
+  const limiters = {
+    crm: new RateLimiter(options.crmRateLimit ?? options.rateLimit ?? 5),
+    chat: new RateLimiter(options.chatRateLimit ?? options.rateLimit ?? 5),
+  };
   const faults = new FaultInjector();
   if (options.faults) faults.configure(parseFaultSpec(options.faults), options.seed ?? 0);
   const stats = new RequestStats();
@@ -73,12 +81,14 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
     {
       prefix: "/api/3",
       service: crm,
+      limiter: limiters.crm,
       credentialFrom: (headers) => singleHeader(headers["api-token"]),
       forbiddenBody: () => ({ message: "Forbidden" }),
     },
     {
       prefix: "/chat",
       service: chat,
+      limiter: limiters.chat,
       credentialFrom: (headers) => /^Token\s+(\S+)$/.exec(singleHeader(headers.authorization) ?? "")?.[1],
       // Django REST framework's wording, like the rest of the chat service's errors.
       forbiddenBody: (keySent) => ({ detail: keySent ? "Invalid token." : "Authentication credentials were not provided." }),
@@ -92,6 +102,12 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
     if (saved?.chat !== undefined) chat.restore(saved.chat);
   }
 
+  /** The request counters and every rate window: a measurement after it starts as on a fresh emulator. */
+  const resetCounters = (): void => {
+    stats.reset();
+    for (const limiter of Object.values(limiters)) limiter.reset();
+  };
+
   const admin = (method: string, path: string, body: unknown): ServiceResponse => {
     const route = `${method} ${path}`;
     const fields = (body ?? {}) as Record<string, unknown>;
@@ -100,10 +116,12 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
         return { status: 200, body: stats.snapshot() };
       case "POST /__emulator/reset":
         for (const service of Object.values(services)) service.reset();
-        stats.reset();
-        limiter.reset();
+        resetCounters();
         stateFile?.save();
         return { status: 200, body: { reset: true } };
+      case "POST /__emulator/reset-counters":
+        resetCounters();
+        return { status: 200, body: { reset: "counters" } };
       case "POST /__emulator/faults": {
         const spec = typeof fields.spec === "string" ? fields.spec : "";
         faults.configure(parseFaultSpec(spec), typeof fields.seed === "number" ? fields.seed : 0);
@@ -162,8 +180,9 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
     const credential = credentials.lookup(token);
     if (!token || !credential) return finish({ status: 403, body: mount.forbiddenBody(token !== undefined) });
 
+    const { limiter } = mount;
     const retryAfter = limiter.admit(credential.account);
-    // Every answer past the credential check carries the account's rate-limit headers.
+    // Every answer past the credential check carries the rate-limit headers of the account at this service.
     const finishLimited = (response: ServiceResponse): void => finish({ ...response, headers: { ...limiter.headers(credential.account), ...response.headers } });
     if (retryAfter > 0) return finishLimited(tooManyRequests(retryAfter));
 

@@ -1,5 +1,6 @@
 import type { IncomingHttpHeaders } from "node:http";
 import type { EmulatedService } from "../service";
+import type { RateLimiter } from "./rateLimit";
 
 /** A service the core can also ask for the route template of a path, for the stats page. */
 export interface MountedService extends EmulatedService {
@@ -7,10 +8,11 @@ export interface MountedService extends EmulatedService {
   routeTemplate?(method: string, path: string): string | undefined;
 }
 
-/** Where a service lives under the server root and how its callers present their key. */
+/** Where a service lives under the server root, how its callers present their key, and its own rate limit. */
 export interface Mount {
   prefix: string;
   service: MountedService;
+  limiter: RateLimiter;
   credentialFrom(headers: IncomingHttpHeaders): string | undefined;
   /** Body of the 403 answered when the key is missing or unknown, in the service's own style. */
   forbiddenBody(keySent: boolean): unknown;
