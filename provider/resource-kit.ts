@@ -5,7 +5,7 @@
 
 import * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
-import { endpointFor, ServiceSettingsSpec } from "./settings";
+import { endpointFor, ServiceSettingsSpec, SettingsError } from "./settings";
 import { FailureDetail, ServiceError } from "./transport/errors";
 
 /** What preview sends for a value that is not known yet. */
@@ -54,7 +54,7 @@ export interface ResourceKind<Schema extends z.AnyZodObject> {
 export function labelBy(type: string, field: string): (inputs: Record<string, unknown>) => string {
   return (inputs) => {
     const value = inputs[field];
-    return typeof value === "string" && value && value !== unknownValue ? `${type} "${value}"` : type;
+    return typeof value === "string" && value.trim() && value !== unknownValue ? `${type} "${value}"` : type;
   };
 }
 
@@ -83,8 +83,8 @@ export function checkInputs<Schema extends z.AnyZodObject>(
 ): pulumi.dynamic.CheckResult {
   const given = withoutProvider(news);
   const resource = kind.label(given);
-  for (const service of kind.services) endpointFor(service, resource);
-  kind.checkSettings?.(resource);
+  const settingsProblem = settingsFailure(kind, resource);
+  if (settingsProblem) return { failures: [settingsProblem] };
   const parsed = kind.schema.safeParse(given);
   if (parsed.success && kind.refine && !containsUnknown(given)) {
     const failures: pulumi.dynamic.CheckFailure[] = [];
@@ -102,6 +102,22 @@ export function checkInputs<Schema extends z.AnyZodObject>(
     });
   if (failures.length) return { failures };
   return { inputs: { ...normalizeKnownFields(kind.schema, given), [providerKey]: news[providerKey] } };
+}
+
+/**
+ * A missing or malformed setting as a check failure of the whole resource (no property),
+ * which the CLI reports once as "has a problem"; thrown, it would also be printed with its
+ * stack by the provider host.
+ */
+function settingsFailure<Schema extends z.AnyZodObject>(kind: ResourceKind<Schema>, resource: string): pulumi.dynamic.CheckFailure | undefined {
+  try {
+    for (const service of kind.services) endpointFor(service, resource);
+    kind.checkSettings?.(resource);
+    return undefined;
+  } catch (error) {
+    if (error instanceof SettingsError) return { property: "", reason: error.message };
+    throw error;
+  }
 }
 
 /**
@@ -195,6 +211,13 @@ export const requiredText = (what: string, max: number) =>
     .min(1, "must not be empty")
     .max(max, `must be at most ${max} characters`);
 
+/** A name or label that the service compares trimmed: given, not only spaces, and without leading or trailing spaces. */
+export const nameText = (what: string, max: number) =>
+  requiredText(what, max)
+    // "" is already "must not be empty".
+    .refine((name) => name === "" || name.trim() !== "", "must not be blank")
+    .refine((name) => name.trim() === "" || name === name.trim(), "must not start or end with spaces");
+
 /** Whether a value is an absolute http or https URL. */
 export function isWebAddress(value: string): boolean {
   try {
@@ -262,6 +285,34 @@ export function resourceProps(args: object, outputs: readonly string[]): Record<
   return props;
 }
 
+// Unique names (account names, field labels) declared by this program run, by kind. A
+// program runs once per preview and once per update, against one CRM account.
+const declaredNames = new Map<string, Set<string>>();
+
+/**
+ * A unique name as a resource class hands it on, refused when another resource of the
+ * program declared it already (regardless of case). This runs where the program runs,
+ * so a preview fails on it before any request; a name known only later (an Output) is
+ * checked once it resolves.
+ */
+export function declaredOnce(type: string, field: string, what: string, name: pulumi.Input<string>): pulumi.Input<string> {
+  const declare = (resolved: string) => {
+    if (typeof resolved !== "string") return resolved;
+    let names = declaredNames.get(type);
+    if (!names) declaredNames.set(type, (names = new Set()));
+    const key = resolved.toLowerCase();
+    if (names.has(key)) {
+      throw new ServiceError(
+        `${type} "${resolved}": two resources of this program declare the ${what} "${resolved}" (${what}s are unique regardless of case); give each its own ${what}.`,
+        { code: "duplicate", field },
+      );
+    }
+    names.add(key);
+    return resolved;
+  };
+  return typeof name === "string" ? declare(name) : pulumi.output(name).apply(declare);
+}
+
 /** The resource options with these outputs marked secret, besides any the user named. */
 export function withSecretOutputs(opts: pulumi.CustomResourceOptions | undefined, outputs: string[]): pulumi.CustomResourceOptions {
   return { ...opts, additionalSecretOutputs: [...(opts?.additionalSecretOutputs ?? []), ...outputs] };
@@ -327,9 +378,9 @@ export function unrecordedObjectAdvice(id: string, objectUrl: string): string {
 export function announceAdoption(
   resource: string,
   id: string,
-  onDestroy = "deletes it on destroy unless the resource has retainOnDelete: true",
+  onDestroy = "deletes it when the resource is destroyed or removed from the program, unless the resource is protected (protect: true) or has retainOnDelete: true",
 ): void {
-  void pulumi.log.warn(`${resource}: took over the existing object with id ${id}; this stack now changes it and ${onDestroy}`);
+  void pulumi.log.warn(`${resource}: took over the existing object with id ${id}; this stack now changes it, and ${onDestroy}`);
 }
 
 /**

@@ -73,25 +73,48 @@ const resourceType = "crm.AccountCustomFieldValue";
 
 const label = labelByIds(resourceType, ["customFieldId", "accountId"], ([field, account]) => `(field ${field}, account ${account})`);
 
-/** The value in its field type's one form; refused, naming the resource, when it does not fit. */
+/** The value in its field type's one form; refused, naming the resource by its ids, when it does not fit. */
 function fittedValue(inputs: Record<string, unknown>, fieldType: string): FieldValue {
-  if (inputs.fieldCurrency !== undefined && fieldType !== "currency") {
-    throw new Error(`${label(inputs)}: fieldCurrency is only for currency fields; field ${inputs.customFieldId} is a ${fieldType} field.`);
-  }
+  const problem = misfit(inputs, fieldType);
+  if (problem) throw new Error(`${label(inputs)}: ${problem}`);
+  return (fitValue(fieldType, inputs.fieldValue) as { value: FieldValue }).value;
+}
+
+/** Why the value does not fit its field's type, or undefined when it does. */
+function misfit(inputs: Record<string, unknown>, fieldType: string): string | undefined {
+  if (inputs.fieldCurrency !== undefined && fieldType !== "currency") return `fieldCurrency is only for currency fields, and this is a ${fieldType} field.`;
   const fitted = fitValue(fieldType, inputs.fieldValue);
-  if ("problem" in fitted) throw new Error(`${label(inputs)}: fieldValue ${fitted.problem} (field ${inputs.customFieldId} is a ${fieldType} field).`);
-  return fitted.value;
+  return "problem" in fitted ? `fieldValue ${fitted.problem} (this is a ${fieldType} field).` : undefined;
 }
 
 /**
- * Field types read in this host, or being read, by account and field: a field never
+ * The value named as a person reads it, `crm.AccountCustomFieldValue of field "Tier" (7)
+ * for account "Acme" (3)`, for a write's error: the field's label is known from its
+ * look-up, the account's name takes one GET, and what cannot be read stays an id.
+ */
+async function namedForPeople(client: CrmClient, inputs: ValueInputs, field: FieldFacts): Promise<string> {
+  const account = await getObject(client, `/accounts/${inputs.accountId}`, "account").catch(() => undefined);
+  const name = (text: unknown, id: string) => (typeof text === "string" && text ? `"${text}" (${id})` : id);
+  return `${resourceType} of field ${name(field.fieldLabel, inputs.customFieldId)} for account ${name(account?.name, inputs.accountId)}`;
+}
+
+/** What a value needs of its field: the type, and the label its messages name. */
+interface FieldFacts {
+  fieldType: string;
+  fieldLabel?: string;
+}
+
+const factsOf = (field: ServiceObject): FieldFacts => ({ fieldType: String(field.fieldType), fieldLabel: typeof field.fieldLabel === "string" ? field.fieldLabel : undefined });
+
+/**
+ * Fields read in this host, or being read, by account and field: a field never
  * changes type (a new type is a new field, and so new values), so one read holds for
  * the deployment, and values arriving while it is under way wait for it.
  */
-const fieldTypes = new Map<string, Promise<string>>();
+const fieldTypes = new Map<string, Promise<FieldFacts>>();
 const fieldKey = (client: CrmClient, customFieldId: string) => `${client.accountKey} ${customFieldId}`;
 
-function fieldTypeOf(client: CrmClient, customFieldId: string): Promise<string> {
+function fieldOf(client: CrmClient, customFieldId: string): Promise<FieldFacts> {
   const key = fieldKey(client, customFieldId);
   let fieldType = fieldTypes.get(key);
   if (!fieldType) {
@@ -107,27 +130,27 @@ function fieldTypeOf(client: CrmClient, customFieldId: string): Promise<string> 
  * the definitions' pages, all of which are remembered; a lone one, and one the pages
  * lack, by its own GET.
  */
-const lookUpTogether = coalescing<{ client: CrmClient; customFieldId: string }, string>(async (group) => {
+const lookUpTogether = coalescing<{ client: CrmClient; customFieldId: string }, FieldFacts>(async (group) => {
   const { client } = group[0].request;
-  const listed = new Map<string, string>();
+  const listed = new Map<string, FieldFacts>();
   if (new Set(group.map((waiting) => waiting.request.customFieldId)).size > 1) {
     // A failed walk leaves each look-up to its own GET, which reports on its own resource.
     const fields = await client.walk<ServiceObject>("/accountCustomFieldMeta", "accountCustomFieldMeta", { "orders[id]": "ASC" }).catch(() => []);
-    for (const field of fields) listed.set(String(field.id), String(field.fieldType));
-    for (const [id, fieldType] of listed) if (!fieldTypes.has(fieldKey(client, id))) fieldTypes.set(fieldKey(client, id), Promise.resolve(fieldType));
+    for (const field of fields) listed.set(String(field.id), factsOf(field));
+    for (const [id, facts] of listed) if (!fieldTypes.has(fieldKey(client, id))) fieldTypes.set(fieldKey(client, id), Promise.resolve(facts));
   }
   await Promise.all(
     group.map(({ request, resolve, reject }) => {
       const known = listed.get(request.customFieldId);
-      return (known ? Promise.resolve(known) : fetchedFieldType(request.client, request.customFieldId)).then(resolve, reject);
+      return (known ? Promise.resolve(known) : fetchedField(request.client, request.customFieldId)).then(resolve, reject);
     }),
   );
 });
 
-async function fetchedFieldType(client: CrmClient, customFieldId: string): Promise<string> {
+async function fetchedField(client: CrmClient, customFieldId: string): Promise<FieldFacts> {
   const field = await getObject(client, `/accountCustomFieldMeta/${customFieldId}`, "accountCustomFieldMetum");
   if (!field) throw new Error(`${client.resource}: customFieldId ${customFieldId} is not a custom account field of this CRM account.`);
-  return String(field.fieldType);
+  return factsOf(field);
 }
 
 /** The account's values, page by page (meta.total is a number here, and not trusted). */
@@ -150,8 +173,10 @@ const kind: CrmObjectKind<typeof inputSchema, ValueState> = {
   member: "accountCustomFieldDatum",
   collection: "accountCustomFieldData",
   async prepareWrite(client: CrmClient, inputs: ValueInputs, olds?: Record<string, unknown>): Promise<ValueInputs> {
-    const fieldType = typeof olds?.fieldType === "string" ? olds.fieldType : await fieldTypeOf(client, inputs.customFieldId);
-    return { ...inputs, fieldType, fieldValue: fittedValue(inputs, fieldType) };
+    const field = typeof olds?.fieldType === "string" ? { fieldType: olds.fieldType } : await fieldOf(client, inputs.customFieldId);
+    const problem = misfit(inputs, field.fieldType);
+    if (problem) throw new Error(`${await namedForPeople(client, inputs, field)}: ${problem}`);
+    return { ...inputs, fieldType: field.fieldType, fieldValue: fittedValue(inputs, field.fieldType) };
   },
   // The type is the field's, known to the inputs of a write and to the state on read: no request.
   readRelated: async (_client: CrmClient, _id: string, declared: Record<string, unknown>) => withoutUndefined({ fieldType: declared.fieldType }),

@@ -5,7 +5,7 @@
 import * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
 import { moduleProvider } from "../dynamic";
-import { adoptIdInput, labelBy, oneOf, requiredText, resourceProps, strictObject, withoutUndefined } from "../resource-kit";
+import { adoptIdInput, declaredOnce, labelBy, nameText, oneOf, resourceProps, strictObject, withoutUndefined } from "../resource-kit";
 import { crmService } from "../settings";
 import { CrmClient } from "./client";
 import { crmLifecycle, CrmObjectKind, ServiceObject } from "./crud";
@@ -82,7 +82,7 @@ export interface AccountCustomFieldArgs {
 }
 
 const inputSchema = strictObject({
-  fieldLabel: requiredText("the field's label", 255).refine((label) => label === label.trim(), "must not start or end with spaces"),
+  fieldLabel: nameText("the field's label", 255),
   fieldType: oneOf(fieldTypes),
   fieldOptions: z
     .array(
@@ -248,6 +248,7 @@ export class AccountCustomField extends pulumi.dynamic.Resource {
   declare readonly displayOrder: pulumi.Output<number | undefined>;
 
   constructor(name: string, args: AccountCustomFieldArgs, opts?: pulumi.CustomResourceOptions) {
-    super(moduleProvider(module), name, resourceProps(args, outputs), opts, "crm", "AccountCustomField");
+    const props = { ...args, fieldLabel: declaredOnce(resourceType, "fieldLabel", "field label", args.fieldLabel) };
+    super(moduleProvider(module), name, resourceProps(props, outputs), opts, "crm", "AccountCustomField");
   }
 }

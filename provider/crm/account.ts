@@ -12,10 +12,12 @@ import {
   claimNaturalKey,
   releaseNaturalKey,
   confirmWrite,
+  declaredOnce,
   differingFields,
   diffInputs,
   isWebAddress,
   labelBy,
+  nameText,
   notAdoptable,
   ResourceKind,
   resourceProps,
@@ -54,11 +56,7 @@ export interface AccountArgs {
 }
 
 const inputSchema = strictObject({
-  name: z
-    .string({ required_error: "is required: the account's name, unique in the CRM account", invalid_type_error: "must be a string" })
-    .min(1, "must not be empty")
-    .max(255, "must be at most 255 characters")
-    .refine((name) => name === name.trim(), "must not start or end with spaces"),
+  name: nameText("the account's name, unique in the CRM account", 255),
   accountUrl: z
     .string({ invalid_type_error: "must be a string" })
     .max(1000, "must be at most 1000 characters")
@@ -294,6 +292,7 @@ export class Account extends pulumi.dynamic.Resource {
   declare readonly accountUrl: pulumi.Output<string | null>;
 
   constructor(name: string, args: AccountArgs, opts?: pulumi.CustomResourceOptions) {
-    super(moduleProvider(module), name, resourceProps(args, ["name", "accountUrl"]), opts, "crm", "Account");
+    const props = { ...args, name: declaredOnce(resourceType, "name", "account name", args.name) };
+    super(moduleProvider(module), name, resourceProps(props, ["name", "accountUrl"]), opts, "crm", "Account");
   }
 }

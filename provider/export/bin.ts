@@ -4,12 +4,12 @@
 // over. See sdk-docs/taking-over-an-account.md.
 
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
-import { basename, dirname, join, resolve } from "node:path";
+import { basename, dirname, isAbsolute, join, relative, resolve, sep } from "node:path";
 import { useStackConfig } from "../settings";
 import { programFiles } from "./program";
 import { ExportKind, exportKinds, readAccount } from "./read-account";
 
-const USAGE = "usage: pulumi-crm export [--api-url URL] [--api-token KEY] [--kinds KIND,...] [--name-filter TEXT] [--out DIR] [--help]";
+const USAGE = "usage: pulumi-crm export [--api-url URL] [--api-token KEY] [--kinds KIND,...] [--name-filter TEXT] [--out DIR] [--package-spec SPEC] [--help]";
 
 const HELP = [
   USAGE,
@@ -25,6 +25,8 @@ const HELP = [
   "  --name-filter TEXT   only objects whose name holds TEXT, regardless of case; values, notes and",
   "                       contacts' places follow their account",
   "  --out DIR            the folder to write, which must not hold a program yet (default: crm-account)",
+  "  --package-spec SPEC  how the program's package.json names pulumi-crm (default: as the project",
+  "                       that installed this pulumi-crm names it, e.g. a tarball or git URL)",
   "  -h, --help           print this help and exit",
   "",
   "CRM_REQUESTS_PER_SECOND sets the rate limit (default 5, the service's). Progress goes to stderr.",
@@ -40,6 +42,7 @@ interface Arguments {
   kinds: Set<ExportKind>;
   nameFilter?: string;
   out: string;
+  packageSpec?: string;
 }
 
 const flags: Record<string, keyof Arguments> = {
@@ -48,6 +51,7 @@ const flags: Record<string, keyof Arguments> = {
   "--kinds": "kinds",
   "--name-filter": "nameFilter",
   "--out": "out",
+  "--package-spec": "packageSpec",
 };
 
 /** Parses the flags ("--out dir" or "--out=dir"); throws an Error whose message explains the problem. */
@@ -78,6 +82,29 @@ function ownPackage(): { version: string; peerDependencies: Record<string, strin
     if (existsSync(file) && JSON.parse(readFileSync(file, "utf8")).name === "pulumi-crm") return JSON.parse(readFileSync(file, "utf8"));
   }
   throw new Error("the pulumi-crm package.json was not found");
+}
+
+/**
+ * How the written program's package.json names pulumi-crm: given, else as the project that
+ * installed this copy names it (a tarball's `file:` path rebased onto `out`, a git URL, a
+ * range), else this version's range, which installs only from a registry that has it.
+ */
+function pulumiCrmSpec(given: string | undefined, version: string, out: string): { spec: string; installable: boolean } {
+  if (given) return { spec: given, installable: true };
+  const installedAt = __dirname.lastIndexOf(`${sep}node_modules${sep}pulumi-crm${sep}`);
+  const project = installedAt === -1 ? undefined : __dirname.slice(0, installedAt);
+  const manifest = project && join(project, "package.json");
+  if (manifest && existsSync(manifest)) {
+    const { dependencies = {}, devDependencies = {} } = JSON.parse(readFileSync(manifest, "utf8"));
+    const spec: unknown = dependencies["pulumi-crm"] ?? devDependencies["pulumi-crm"];
+    if (typeof spec === "string" && spec.startsWith("file:")) {
+      const path = spec.slice("file:".length);
+      const rebased = relative(out, isAbsolute(path) ? path : resolve(project, path));
+      return { spec: `file:${rebased.split(sep).join("/")}`, installable: true };
+    }
+    if (typeof spec === "string") return { spec, installable: true };
+  }
+  return { spec: `^${version}`, installable: false };
 }
 
 async function main(argv: readonly string[]): Promise<number> {
@@ -118,12 +145,13 @@ async function main(argv: readonly string[]): Promise<number> {
   });
 
   const own = ownPackage();
+  const pulumiCrm = pulumiCrmSpec(args.packageSpec, own.version, out);
   const project = basename(out).toLowerCase().replace(/[^a-z0-9_.-]+/g, "-").replace(/^[^a-z0-9]+/, "") || "crm-account";
   const program = programFiles(objects, {
     project,
     apiUrl: apiUrl!,
     dependencies: {
-      pulumiCrm: `^${own.version}`,
+      pulumiCrm: pulumiCrm.spec,
       pulumi: own.peerDependencies["@pulumi/pulumi"],
       typescript: own.devDependencies.typescript,
       tsNode: own.devDependencies["ts-node"],
@@ -135,6 +163,12 @@ async function main(argv: readonly string[]): Promise<number> {
     `Wrote ${objects.length} resources to ${out}. Before the first \`pulumi up\` there, review index.ts (see sdk-docs/taking-over-an-account.md), ` +
       "run `npm install`, and set crm:apiUrl and crm:apiToken (secret) in the stack's config.\n",
   );
+  if (!pulumiCrm.installable) {
+    process.stderr.write(
+      `pulumi-crm export: package.json names pulumi-crm as "${pulumiCrm.spec}", which installs only from a registry that has this version; ` +
+        "give --package-spec (a tarball made by `npm pack`, e.g. file:../pulumi-crm-0.1.0.tgz, or a git URL) or edit it before `npm install`\n",
+    );
+  }
   return 0;
 }
 

@@ -50,7 +50,7 @@ describe("chat.FlowRun provider", () => {
 
   it("fails in check, before any run, when the chat settings are missing", async () => {
     useStackConfig(configOf({ "crm:apiUrl": emulator.crmUrl, "crm:apiToken": emulator.apiToken }));
-    await assert.rejects(flowRun.check({}, { flowId, contacts: [{ phone: "+15550100" }] }), /no chat API address is configured; run `pulumi config set chat:apiUrl/);
+    assert.match(String((await flowRun.check({}, { flowId, contacts: [{ phone: "+15550100" }] })).failures?.[0].reason), /no chat API address is configured; run `pulumi config set chat:apiUrl/);
   });
 
   it("runs the flow once on create and reads back exactly what create returned", async () => {
@@ -83,7 +83,7 @@ describe("chat.FlowRun provider", () => {
     const created = await flowRun.create(await checked({ flowId, contacts: [{ phone: "+15550100" }] }));
     assert.ok(created.id);
     useChat({ "chat:channel": "../admin" });
-    await assert.rejects(flowRun.check({}, { flowId, contacts: [{ phone: "+15550100" }] }), /chat:channel must be a channel path segment/);
+    assert.match(String((await flowRun.check({}, { flowId, contacts: [{ phone: "+15550100" }] })).failures?.[0].reason), /chat:channel must be a channel path segment/);
   });
 
   it("reports a run whose answer was lost instead of starting it twice", async () => {

@@ -66,6 +66,7 @@ describe("crm.AccountCustomField provider", () => {
       const cases: Array<[Record<string, unknown>, string, RegExp]> = [
         [{ fieldType: "text" }, "fieldLabel", /^crm\.AccountCustomField: fieldLabel is required: the field's label$/],
         [{ fieldLabel: " Tier", fieldType: "text" }, "fieldLabel", /fieldLabel must not start or end with spaces/],
+        [{ fieldLabel: "   ", fieldType: "text" }, "fieldLabel", /fieldLabel must not be blank$/],
         [{ fieldLabel: "T", fieldType: "colour" }, "fieldType", /^crm\.AccountCustomField "T": fieldType must be one of text, textarea, date, datetime, dropdown, multiselect, radio, checkbox, hidden, currency, number$/],
         [{ fieldLabel: "T", fieldType: "dropdown" }, "fieldOptions", /fieldOptions is required for a dropdown field/],
         [{ fieldLabel: "T", fieldType: "text", fieldOptions: ["a"] }, "fieldOptions", /fieldOptions is only for dropdown, multiselect, radio and checkbox fields, not text/],

@@ -36,14 +36,19 @@ describe("crm.Account provider", () => {
       assert.match(reasons.accountUrl, /accountUrl must be an http or https URL/);
       assert.match(reasons.adoptExisting, /adoptExisting must be true or false/);
       assert.match(reasons.colour, /colour is not a field of this resource; the fields are: name, accountUrl, adoptExisting/);
+      const nameReason = async (name: string) => (await provider.check({}, { name, __provider: providerCode })).failures?.map((f) => f.reason);
+      assert.deepEqual(await nameReason("   "), ["crm.Account: name must not be blank"]);
+      assert.deepEqual(await nameReason(" Acme"), ['crm.Account " Acme": name must not start or end with spaces']);
       assert.equal(await requestCount(emulator), before);
     });
 
     it("fails on a missing or malformed setting before any request, so a preview reports it", async () => {
       useStackConfig(configOf({ "crm:apiUrl": emulator.crmUrl }));
-      await assert.rejects(provider.check({}, { name: "Acme" }), /crm\.Account "Acme": no CRM API token is configured; run `pulumi config set --secret crm:apiToken/);
+      const problem = async () => (await provider.check({}, { name: "Acme" })).failures;
+      assert.match(String((await problem())?.[0].reason), /^crm\.Account "Acme": no CRM API token is configured; run `pulumi config set --secret crm:apiToken/);
+      assert.equal((await problem())?.[0].property, "");
       useStackConfig(configOf({ "crm:apiUrl": "http://crm.example.com", "crm:apiToken": "k" }));
-      await assert.rejects(provider.check({}, { name: "Acme" }), /crm:apiUrl must use https/);
+      assert.match(String((await problem())?.[0].reason), /crm:apiUrl must use https/);
     });
 
     it("names an argument the class passes through that the resource does not have", async () => {

@@ -215,7 +215,8 @@ export class ProgramDeployment implements ProgramHandler {
     private async check(host: ResourceProvider, base: ResourceState, olds: PropertyMap, news: PropertyMap): Promise<ResourceState> {
         const checked = await host.check(base.urn, olds, news);
         if (checked.failures.length > 0) {
-            throw new Error(`invalid inputs: ${checked.failures.map((f) => `${f.property}: ${f.reason}`).join("; ")}`);
+            // A failure without a property is about the whole resource (the CLI's "has a problem").
+            throw new Error(`invalid inputs: ${checked.failures.map((f) => (f.property ? `${f.property}: ${f.reason}` : f.reason)).join("; ")}`);
         }
         return { ...base, inputs: checked.inputs };
     }

@@ -260,7 +260,9 @@ export class ProviderHost implements ResourceProvider {
             if (initFailure) {
                 const outputs = this.incoming(this.properties(initFailure.getProperties()), sent);
                 const reasons = initFailure.getReasonsList();
-                const message = [error.details, ...reasons].filter(Boolean).join("; ");
+                // As the CLI's InitError (pkg/resource/plugin/provider_plugin.go): the reasons are the
+                // message, and the gRPC status message, which the SDK's host sets to the same text, is not.
+                const message = reasons.length > 0 ? reasons.join("; ") : error.details;
                 throw new ResourceInitError(message, initFailure.getId(), outputs, reasons);
             }
             throw new ProviderError(error.details || error.message);

@@ -7,7 +7,7 @@
 import assert from "node:assert/strict";
 import { execFile } from "node:child_process";
 import { existsSync, readFileSync, rmSync } from "node:fs";
-import { join } from "node:path";
+import { join, resolve } from "node:path";
 import { runEngine } from "../engine/engine";
 import { startEmulator } from "../../emulator";
 import { installProgram, packedTarball, repoRoot } from "../support/packed-program";
@@ -187,7 +187,9 @@ describe("pulumi-crm export: the round trip through the test engine", function (
     assert.equal(tsconfig.compilerOptions.noCheck, undefined, "the program must be type-checked");
     const packageJson = JSON.parse(readFileSync(join(exportDir, "package.json"), "utf8"));
     const own = JSON.parse(readFileSync(join(repoRoot, "package.json"), "utf8"));
+    // Run from a clone, not an install: the range, said to install only once published.
     assert.deepEqual(packageJson.dependencies, { "@pulumi/pulumi": own.peerDependencies["@pulumi/pulumi"], "pulumi-crm": `^${own.version}` });
+    assert.match(result.stderr, /package\.json names pulumi-crm as "\^[\d.]+", which installs only from a registry that has this version; give --package-spec/);
     assert.match(readFileSync(join(exportDir, "Pulumi.yaml"), "utf8"), /^name: acme-crm\nruntime:\n  name: nodejs\n/);
   });
 
@@ -218,6 +220,18 @@ describe("pulumi-crm export: the round trip through the test engine", function (
     const help = await run(join(program, "node_modules", ".bin", "pulumi-crm"), ["--help"]);
     assert.equal(help.code, 0, help.stderr);
     assert.match(help.stdout, /^usage: pulumi-crm export/);
+
+    // Run from an install, the program names pulumi-crm as the installing project does: here the tarball, rebased.
+    const fromInstall = join(program, "exported-accounts");
+    rmSync(fromInstall, { recursive: true, force: true });
+    const exported = await run(join(program, "node_modules", ".bin", "pulumi-crm"), ["export", "--api-url", emulator.crmUrl, "--kinds", "account", "--out", fromInstall], {
+      env: { PATH: process.env.PATH, CRM_API_TOKEN: emulator.apiToken },
+    });
+    assert.equal(exported.code, 0, exported.stderr);
+    assert.doesNotMatch(exported.stderr, /--package-spec/);
+    const spec: string = JSON.parse(readFileSync(join(fromInstall, "package.json"), "utf8")).dependencies["pulumi-crm"];
+    assert.match(spec, /^file:\.\.\//);
+    assert.equal(resolve(fromInstall, spec.slice("file:".length)), packedTarball());
   });
 
   it("the first up type-checks the program and takes every object over: nothing created, nothing written", async () => {

@@ -82,6 +82,7 @@ describe("chat.FlowRun lifecycle through the test engine", function () {
     const up = await engine("up", "failing", config);
     assert.equal(up.exitCode, 1);
     assert.match(up.diagnostics.join("\n"), /execution [0-9a-f-]{36} ended FAILED: The flow's webhook step answered 500 Internal Server Error; it is recorded and not run again/);
+    assert.equal(up.diagnostics.join("\n").split("ended FAILED").length - 1, 1, "the reason is printed once");
     assert.match(said(up), /execution [0-9a-f-]{36} FAILED, 2 of 2 contacts done \(2 failed\)/);
     const run = flowRunState("failing");
     assert.deepEqual([run.id, run.outputs.status, run.outputs.statusReason], [run.outputs.executionId, "FAILED", failingFlow.failureReason]);

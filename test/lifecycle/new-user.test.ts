@@ -10,7 +10,7 @@ import { startEmulator } from "../../emulator";
 import { installProgram } from "../support/packed-program";
 import { emulatorCall, flowRunsStarted, requestCount, RunningEmulator } from "../support/emulator";
 
-type Scenario = "misspelt-argument" | "nested-unknowns" | "same-name" | "adopt-toggle";
+type Scenario = "misspelt-argument" | "nested-unknowns" | "same-name" | "same-label-later" | "adopt-toggle";
 
 describe("what a new user hits, through the test engine", function () {
   this.timeout(300_000);
@@ -56,6 +56,8 @@ describe("what a new user hits, through the test engine", function () {
     const preview = await engine("preview", "nested-unknowns", { secrets: { "chat:apiToken": emulator.apiToken } });
     assert.equal(preview.exitCode, 1);
     assert.match(preview.diagnostics.join("\n"), /no CRM API token is configured; run `pulumi config set --secret crm:apiToken/);
+    assert.equal(preview.diagnostics.join("\n").split("no CRM API token is configured").length - 1, 1, "the missing setting is said once");
+    assert.doesNotMatch(preview.diagnostics.join("\n"), /^\s+at /m, "no stack trace");
     const up = await engine("up", "nested-unknowns", { secrets: { "crm:apiToken": emulator.apiToken } });
     assert.equal(up.exitCode, 1);
     assert.match(up.diagnostics.join("\n"), /no chat API token is configured; run `pulumi config set --secret chat:apiToken/);
@@ -80,14 +82,24 @@ describe("what a new user hits, through the test engine", function () {
     assert.equal((await engine("destroy", "nested-unknowns")).exitCode, 0);
   });
 
-  it("two resources declaring one name: one account, and the other told it is a sibling, never to adopt", async () => {
+  it("two resources declaring one name fail the preview, before any request, and nothing is created", async () => {
+    const before = await requestCount(emulator);
     const up = await engine("up", "same-name");
     assert.equal(up.exitCode, 1);
     const errors = up.diagnostics.join("\n");
-    assert.match(errors, /two resources of this program declare the account name "(Twin Co|twin co)"/);
+    assert.match(errors, /crm\.Account "twin co": two resources of this program declare the account name "twin co" \(account names are unique regardless of case\)/);
     assert.doesNotMatch(errors, /adoptExisting/);
-    assert.equal((await accountNames()).filter((name) => name.toLowerCase() === "twin co").length, 1);
-    assert.equal((await engine("destroy", "same-name")).exitCode, 0);
+    assert.ok(!up.lines.includes("Updating:"), "the update must not start after a failed preview");
+    assert.equal(await requestCount(emulator), before);
+    assert.deepEqual((await accountNames()).filter((name) => name.toLowerCase() === "twin co"), []);
+  });
+
+  it("two field labels known only through Outputs fail the preview the same way", async () => {
+    const before = await requestCount(emulator);
+    const preview = await engine("preview", "same-label-later");
+    assert.equal(preview.exitCode, 1);
+    assert.match(preview.diagnostics.join("\n"), /crm\.AccountCustomField "TIER": two resources of this program declare the field label "TIER"/);
+    assert.equal(await requestCount(emulator), before);
   });
 
   it("turning adoptExisting on or off for an existing account changes nothing and never shows as drift", async () => {

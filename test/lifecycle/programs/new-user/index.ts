@@ -30,6 +30,12 @@ switch (config.require("scenario")) {
     new crm.Account("second", { name: "twin co" });
     break;
   }
+  case "same-label-later": {
+    // Known only through Outputs, as names built from config or other values are.
+    new crm.AccountCustomField("tier", { fieldLabel: pulumi.output("Tier"), fieldType: "text" });
+    new crm.AccountCustomField("tier-again", { fieldLabel: pulumi.secret("TIER"), fieldType: "text" });
+    break;
+  }
   case "adopt-toggle": {
     new crm.Account("toggle", { name: "Toggle Co", adoptExisting: config.getBoolean("adoptExisting") ?? false });
     break;
