@@ -9,7 +9,8 @@ import { adoptIdInput, labelByIds, optionalText, resourceProps, serviceId, stric
 import { crmService } from "../settings";
 import { ServiceError } from "../transport/errors";
 import { CrmClient } from "./client";
-import { crmLifecycle, CrmObjectKind, ServiceObject } from "./crud";
+import { ServiceObject, walk } from "./collection";
+import { crmLifecycle, CrmObjectKind } from "./crud";
 import { idOf, optionalTextOf } from "./normalize";
 
 export interface AccountContactArgs {
@@ -50,7 +51,7 @@ const resourceType = "crm.AccountContact";
 /** The contact's associations (at most one), matched here too in case the filter is ignored. */
 async function associationsOf(client: CrmClient, contactId: string, query: Record<string, string> = {}): Promise<ServiceObject[]> {
   const ofContact = (association: ServiceObject) => idOf(association.contact) === contactId;
-  const found = await client.walk<ServiceObject>("/accountContacts", "accountContacts", { "filters[contact]": contactId, ...query }, ofContact);
+  const found = await walk<ServiceObject>(client, "/accountContacts", "accountContacts", { "filters[contact]": contactId, ...query }, ofContact);
   return found.filter(ofContact);
 }
 

@@ -9,10 +9,10 @@ import { z } from "zod";
 import { moduleProvider } from "../dynamic";
 import { adoptIdInput, containsUnknown, labelByIds, resourceProps, serviceId, strictObject, withoutUndefined } from "../resource-kit";
 import { crmService } from "../settings";
-import { newestPageSize } from "./bulk-writes";
 import { CrmClient } from "./client";
 import { coalescing } from "./coalesce";
-import { crmLifecycle, CrmObjectKind, getObject, ServiceObject } from "./crud";
+import { getObject, pageOf, ServiceObject, walk } from "./collection";
+import { crmLifecycle, CrmObjectKind } from "./crud";
 import { currencyCodeInput, FieldValue, fieldValueInput, fitValue, valueForService, valueFromService } from "./custom-field-types";
 import { currencyCodeOf, idOf, textOf } from "./normalize";
 
@@ -135,7 +135,7 @@ const lookUpTogether = coalescing<{ client: CrmClient; customFieldId: string }, 
   const listed = new Map<string, FieldFacts>();
   if (new Set(group.map((waiting) => waiting.request.customFieldId)).size > 1) {
     // A failed walk leaves each look-up to its own GET, which reports on its own resource.
-    const fields = await client.walk<ServiceObject>("/accountCustomFieldMeta", "accountCustomFieldMeta", { "orders[id]": "ASC" }).catch(() => []);
+    const fields = await walk<ServiceObject>(client, "/accountCustomFieldMeta", "accountCustomFieldMeta", { "orders[id]": "ASC" }).catch(() => []);
     for (const field of fields) listed.set(String(field.id), factsOf(field));
     for (const [id, facts] of listed) if (!fieldTypes.has(fieldKey(client, id))) fieldTypes.set(fieldKey(client, id), Promise.resolve(facts));
   }
@@ -157,7 +157,7 @@ async function fetchedField(client: CrmClient, customFieldId: string): Promise<F
 async function findValue(client: CrmClient, inputs: ValueInputs): Promise<ServiceObject | undefined> {
   const isIt = (value: ServiceObject) =>
     idOf(value.accountId ?? value.customerAccountId) === inputs.accountId && idOf(value.customFieldId) === inputs.customFieldId;
-  const values = await client.walk<ServiceObject>("/accountCustomFieldData", "accountCustomFieldData", { "filters[customerAccountId]": inputs.accountId }, isIt);
+  const values = await walk<ServiceObject>(client, "/accountCustomFieldData", "accountCustomFieldData", { "filters[customerAccountId]": inputs.accountId }, isIt);
   return values.find(isIt);
 }
 
@@ -218,12 +218,12 @@ const kind: CrmObjectKind<typeof inputSchema, ValueState> = {
     updatePath: "/accountCustomFieldData/bulkUpdate",
     groupOf: (inputs) => String(inputs.accountId),
     listGroup: (client, accountId) =>
-      client.walk<ServiceObject>("/accountCustomFieldData", "accountCustomFieldData", { "filters[customerAccountId]": accountId, "orders[id]": "ASC" }),
+      walk<ServiceObject>(client, "/accountCustomFieldData", "accountCustomFieldData", { "filters[customerAccountId]": accountId, "orders[id]": "ASC" }),
     listLatest: async (client, accountId, by) => {
-      const query = { "filters[customerAccountId]": accountId, [by === "made" ? "orders[id]" : "orders[updatedTimestamp]"]: "DESC", limit: newestPageSize };
-      const page = ((await client.call({ method: "GET", path: "/accountCustomFieldData", query })).body as Record<string, unknown> | undefined)?.accountCustomFieldData;
-      if (!Array.isArray(page)) throw new Error("the service's answer holds no list of values");
-      return page as ServiceObject[];
+      const query = { "filters[customerAccountId]": accountId, [by === "made" ? "orders[id]" : "orders[updatedTimestamp]"]: "DESC" };
+      const { items } = await pageOf<ServiceObject>(client, "/accountCustomFieldData", "accountCustomFieldData", query);
+      if (!items) throw new Error("the service's answer holds no list of values");
+      return items;
     },
   },
 };

@@ -8,7 +8,8 @@ import { moduleProvider } from "../dynamic";
 import { adoptIdInput, declaredOnce, labelBy, nameText, oneOf, resourceProps, strictObject, withoutUndefined } from "../resource-kit";
 import { crmService } from "../settings";
 import { CrmClient } from "./client";
-import { crmLifecycle, CrmObjectKind, ServiceObject } from "./crud";
+import { ServiceObject, walk } from "./collection";
+import { crmLifecycle, CrmObjectKind } from "./crud";
 import {
   currencyCodeInput,
   FieldType,
@@ -152,7 +153,7 @@ function defaultForService(type: string, value: FieldValue): string {
 /** Every definition, page by page: the list has no meta.total, so only a short page ends the walk. */
 async function findByLabel(client: CrmClient, label: string): Promise<ServiceObject | undefined> {
   const sameLabel = (field: ServiceObject) => String(field.fieldLabel).toLowerCase() === label.toLowerCase();
-  const fields = await client.walk<ServiceObject>("/accountCustomFieldMeta", "accountCustomFieldMeta", {}, sameLabel);
+  const fields = await walk<ServiceObject>(client, "/accountCustomFieldMeta", "accountCustomFieldMeta", {}, sameLabel);
   return fields.find(sameLabel);
 }
 

@@ -7,7 +7,8 @@ import { z } from "zod";
 import { moduleProvider } from "../dynamic";
 import { adoptIdInput, labelByIds, resourceProps, serviceId, strictObject } from "../resource-kit";
 import { crmService } from "../settings";
-import { crmLifecycle, CrmObjectKind, ServiceObject } from "./crud";
+import { ServiceObject } from "./collection";
+import { crmLifecycle, CrmObjectKind } from "./crud";
 import { idOf } from "./normalize";
 import { isoCreated } from "./recovery";
 
@@ -60,7 +61,7 @@ const kind: CrmObjectKind<typeof inputSchema, NoteState> = {
   otherKind: (note: ServiceObject) => (note.reltype === "CustomerAccount" ? undefined : `a note on a ${String(note.reltype)} record`),
   sameContent: (inputs) => ({
     path: "/notes",
-    listMember: "notes",
+    collection: "notes",
     sent: { ...kind.desiredState(inputs), reltype: "CustomerAccount" },
     stateOf: (note) => ({ ...kind.stateOf(note), reltype: note.reltype }),
     createdMs: isoCreated("cdate"),

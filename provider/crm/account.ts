@@ -31,8 +31,9 @@ import { ServiceError } from "../transport/errors";
 import { HttpResponse } from "../transport/transport";
 import { CrmClient } from "./client";
 import { answerInBulk, coalescing } from "./coalesce";
-import { claimingAdoptId, getObject, ServiceObject } from "./crud";
-import { forgetListed, readObject, ReadSource } from "./read-batcher";
+import { Collection, getObject, ServiceObject, walk } from "./collection";
+import { claimingAdoptId } from "./crud";
+import { forgetListed, readObject } from "./read-batcher";
 
 export interface AccountArgs {
   /** The account's name: 1 to 255 characters, no leading or trailing spaces, unique within the CRM account (regardless of case). Changed in place. */
@@ -90,7 +91,7 @@ const kind: ResourceKind<typeof inputSchema> = {
 };
 const describe = (name: unknown) => kind.label({ name });
 /** Where accounts are read; reads arriving together are answered from the list (see ./read-batcher.ts). */
-const accounts: ReadSource = { path: "/accounts", member: "account", collection: "accounts" };
+const accounts: Collection = { path: "/accounts", member: "account", collection: "accounts" };
 
 const advice = {
   duplicate: "choose another name; or, only if no stack manages that account, set adoptExisting: true to take it over with this stack",
@@ -225,10 +226,9 @@ async function nameTaken(client: CrmClient, name: string, refusal: ServiceError)
 }
 
 /** Accounts whose name matches exactly; the service's search also matches parts of names. */
-function findByName(client: CrmClient, name: string): Promise<ServiceAccount[]> {
-  return client
-    .walk<ServiceAccount>("/accounts", "accounts", { search: name }, (account) => account.name === name)
-    .then((accounts) => accounts.filter((account) => account.name === name));
+async function findByName(client: CrmClient, name: string): Promise<ServiceAccount[]> {
+  const named = (account: ServiceAccount) => account.name === name;
+  return (await walk<ServiceAccount>(client, "/accounts", "accounts", { search: name }, named)).filter(named);
 }
 
 // Clocks of this machine and the service may differ by this much.

@@ -8,7 +8,8 @@ import { moduleProvider } from "../dynamic";
 import { adoptIdInput, labelBy, optionalText, requiredText, resourceProps, strictObject, withoutUndefined } from "../resource-kit";
 import { crmService } from "../settings";
 import { CrmClient } from "./client";
-import { crmLifecycle, CrmObjectKind, deleteObject, ServiceObject } from "./crud";
+import { ServiceObject } from "./collection";
+import { crmLifecycle, CrmObjectKind, deleteObject } from "./crud";
 import { flagForService, flagOf, idOf, optionalTextOf } from "./normalize";
 
 export interface AddressArgs {
@@ -233,7 +234,7 @@ const kind: CrmObjectKind<typeof inputSchema, AddressState> = {
     const { companyName, address1, address2, city, state, district, zip, country } = kind.desiredState(inputs);
     return {
       path: "/addresses",
-      listMember: "addresses",
+      collection: "addresses",
       sent: { companyName, address1, address2, city, state, district, zip, country },
       stateOf: kind.stateOf,
       createdMs: naiveCreated,

@@ -30,7 +30,7 @@ import {
 import { crmService } from "../settings";
 import { ServiceError } from "../transport/errors";
 import { CrmClient } from "./client";
-import { getObject, objectIn, ServiceObject } from "./crud";
+import { getObject, objectIn, ServiceObject } from "./collection";
 import { flagOf, idOf } from "./normalize";
 
 export interface BrandingArgs {

@@ -15,7 +15,7 @@ import { ServiceError } from "../transport/errors";
 import type { HttpRequest } from "../transport/transport";
 import { CrmClient } from "./client";
 import { answerInBulk, coalescing, Waiting } from "./coalesce";
-import type { ServiceObject } from "./crud";
+import { pageSize, ServiceObject } from "./collection";
 
 /** What a kind declares to have its writes coalesced: the service's bulk operations. */
 export interface BulkWrites {
@@ -28,14 +28,11 @@ export interface BulkWrites {
   /** Every object of a group as the service holds it now, in a stable order (a walk of the collection filtered by the group). */
   listGroup(client: CrmClient, group: string): Promise<ServiceObject[]>;
   /**
-   * One page of `newestPageSize` of the group's objects, latest first: by id descending
+   * One page (`pageSize`) of the group's objects, latest first: by id descending
    * (`made`, the newest objects) or by last update (`updated`).
    */
   listLatest(client: CrmClient, group: string, by: "made" | "updated"): Promise<ServiceObject[]>;
 }
-
-/** The size of a listLatest page: the service's largest. */
-export const newestPageSize = 100;
 
 /** What the lifecycle lends the bulk writer: its single writes, and how it names and confirms objects. */
 export interface SingleWrites {
@@ -71,8 +68,8 @@ interface PendingUpdate {
   inputs: Record<string, unknown>;
 }
 
-/** Items per bulk request, as many as one page lists. */
-const bulkMax = 100;
+/** Items per bulk request: as many as one page lists, so that the page of the latest holds them all. */
+const bulkMax = pageSize;
 
 /**
  * How old a group's listing may be to decide which keys are free for a bulk create.
@@ -109,7 +106,7 @@ export function bulkWriter(bulk: BulkWrites, single: SingleWrites) {
     const ids = newest?.map((object) => Number(object.id)) ?? [];
     const descending = ids.every((id, index) => index === 0 || id < ids[index - 1]);
     const beforeIds = new Set(before.values());
-    const reachesBack = newest !== undefined && (newest.length < newestPageSize || newest.some((object) => beforeIds.has(String(object.id))));
+    const reachesBack = newest !== undefined && (newest.length < pageSize || newest.some((object) => beforeIds.has(String(object.id))));
     if (!descending || !reachesBack) return (await listed(client, inputs)).filter((object) => !beforeIds.has(String(object.id)));
     remember(client, inputs, newest, Date.now(), before);
     return newest.filter((object) => !beforeIds.has(String(object.id)));

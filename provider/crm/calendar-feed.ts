@@ -7,7 +7,8 @@ import { z } from "zod";
 import { moduleProvider } from "../dynamic";
 import { adoptIdInput, labelBy, oneOf, requiredText, resourceProps, strictObject, withSecretOutputs, withoutUndefined } from "../resource-kit";
 import { crmService } from "../settings";
-import { crmLifecycle, CrmObjectKind, ServiceObject } from "./crud";
+import { ServiceObject } from "./collection";
+import { crmLifecycle, CrmObjectKind } from "./crud";
 import { flagOf, idOf } from "./normalize";
 import { isoCreated } from "./recovery";
 
@@ -67,7 +68,7 @@ const kind: CrmObjectKind<typeof inputSchema, CalendarFeedState> = {
   }),
   desiredState: (inputs: CalendarFeedInputs) => ({ title: inputs.title, type: inputs.type, notification: inputs.notification }),
   createBody: (inputs: CalendarFeedInputs) => withoutUndefined({ title: inputs.title, type: inputs.type, notification: inputs.notification }),
-  sameContent: (inputs) => ({ path: "/calendars", listMember: "calendars", sent: kind.desiredState(inputs), stateOf: kind.stateOf, createdMs: isoCreated("cdate") }),
+  sameContent: (inputs) => ({ path: "/calendars", collection: "calendars", sent: kind.desiredState(inputs), stateOf: kind.stateOf, createdMs: isoCreated("cdate") }),
 };
 
 export const { check, diff, create, read, update, delete: remove, inputsDeclaring } = crmLifecycle(kind);

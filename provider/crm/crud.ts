@@ -26,22 +26,12 @@ import { ServiceError } from "../transport/errors";
 import { HttpResponse } from "../transport/transport";
 import { bulkWriter, BulkWrites } from "./bulk-writes";
 import { CrmClient } from "./client";
+import { Collection, getObject, objectIn, ServiceObject } from "./collection";
 import { forgetListed, readObject } from "./read-batcher";
 import { CreatedObjectMatch, findCreatedObject, findIdenticalObject, forgetListingBeforeCreates } from "./recovery";
 
-export type ServiceObject = Record<string, unknown>;
-
-export interface CrmObjectKind<Schema extends z.AnyZodObject, State extends Record<string, unknown>> extends ResourceKind<Schema> {
-  /** The collection below /api/3, e.g. `/calendars`; one object is `{path}/{id}`. */
-  path: string;
-  /** The root key of one object in requests and responses, e.g. `calendar`. */
-  member: string;
-  /**
-   * The root key of the list at `path`, e.g. `calendars`: reads arriving together are
-   * answered from its pages (see ./read-batcher.ts). Leave it unset when the service has
-   * no list, or its items lack members stateOf reads.
-   */
-  collection?: string;
+/** A plain CRM object's kind: where its objects are (see Collection), and what is particular to it. */
+export interface CrmObjectKind<Schema extends z.AnyZodObject, State extends Record<string, unknown>> extends ResourceKind<Schema>, Collection {
   /**
    * The outputs: the service's object normalized (strings for ids, booleans for 0/1
    * flags, one form for dates), so that read returns exactly what create returned.
@@ -146,21 +136,9 @@ export interface CrmLifecycle {
   inputsDeclaring(object: ServiceObject): Record<string, unknown> | undefined;
 }
 
-/** The object at `{path}/{id}`, or undefined when the service has none (either 404 shape). */
-export async function getObject(client: CrmClient, path: string, member: string): Promise<ServiceObject | undefined> {
-  const response = await client.call({ method: "GET", path }, { accept: [404] });
-  return response.status === 404 ? undefined : objectIn(response, member);
-}
-
 /** Deletes `path`; already gone is what delete wants. */
 export async function deleteObject(client: CrmClient, path: string): Promise<void> {
   await client.call({ method: "DELETE", path }, { accept: [404] });
-}
-
-export function objectIn(response: HttpResponse, member: string): ServiceObject {
-  const object = (response.body as Record<string, unknown> | undefined)?.[member];
-  if (!object || typeof object !== "object") throw new Error(`the service's answer holds no "${member}"`);
-  return object as ServiceObject;
 }
 
 /**

@@ -7,7 +7,8 @@ import { z } from "zod";
 import { moduleProvider } from "../dynamic";
 import { adoptIdInput, labelBy, optionalText, requiredText, resourceProps, strictObject, withoutUndefined } from "../resource-kit";
 import { crmService } from "../settings";
-import { crmLifecycle, CrmObjectKind, ServiceObject } from "./crud";
+import { ServiceObject } from "./collection";
+import { crmLifecycle, CrmObjectKind } from "./crud";
 import { optionalTextOf } from "./normalize";
 import { isoCreated } from "./recovery";
 
@@ -92,7 +93,7 @@ const kind: CrmObjectKind<typeof inputSchema, MessageState> = {
     withoutUndefined({ ...senderFields(inputs), subject: inputs.subject, preheader_text: inputs.preheaderText }),
   // PUT is partial: a subject or preheader no longer set is cleared with "".
   updateBody: (inputs: MessageInputs) => ({ ...senderFields(inputs), subject: inputs.subject ?? "", preheader_text: inputs.preheaderText ?? "" }),
-  sameContent: (inputs) => ({ path: "/messages", listMember: "messages", sent: kind.desiredState(inputs), stateOf: kind.stateOf, createdMs: isoCreated("cdate") }),
+  sameContent: (inputs) => ({ path: "/messages", collection: "messages", sent: kind.desiredState(inputs), stateOf: kind.stateOf, createdMs: isoCreated("cdate") }),
 };
 
 export const { check, diff, create, read, update, delete: remove, inputsDeclaring } = crmLifecycle(kind);

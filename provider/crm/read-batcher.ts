@@ -8,22 +8,7 @@
 
 import { CrmClient } from "./client";
 import { coalescing } from "./coalesce";
-import { getObject, ServiceObject } from "./crud";
-import { numberOf } from "./normalize";
-
-/** Where a kind's objects are read: one at `{path}/{id}` under `member`, all at `path` under `collection`. */
-export interface ReadSource {
-  path: string;
-  member: string;
-  /**
-   * The collection's plural member, e.g. `calendars`. Unset where the service has no
-   * list, or where its items lack members a single read has: such reads stay single.
-   */
-  collection?: string;
-}
-
-/** The service's largest page. */
-const pageSize = 100;
+import { Collection, getObject, pages, pageSize, ServiceObject } from "./collection";
 
 /**
  * The engine lets only a few reads (its parallelism) into the host at once, so a
@@ -49,20 +34,20 @@ const knownTotals = new Map<string, number>();
 
 interface PendingRead {
   client: CrmClient;
-  source: ReadSource;
+  source: Collection;
   id: string;
 }
 
-const keyOf = (client: CrmClient, source: ReadSource) => `${client.accountKey} ${source.path}`;
+const keyOf = (client: CrmClient, source: Collection) => `${client.accountKey} ${source.path}`;
 
 /** The object at `{path}/{id}`, or undefined when the service has none; coalesced with the reads arriving with it. */
-export function readObject(client: CrmClient, source: ReadSource, id: string): Promise<ServiceObject | undefined> {
+export function readObject(client: CrmClient, source: Collection, id: string): Promise<ServiceObject | undefined> {
   if (!source.collection) return getObject(client, `${source.path}/${id}`, source.member);
   return readTogether(keyOf(client, source), { client, source, id });
 }
 
 /** A write through this host changes what a snapshot of its collection says: later reads go to the service. */
-export function forgetListed(client: CrmClient, source: ReadSource): void {
+export function forgetListed(client: CrmClient, source: Collection): void {
   snapshots.delete(keyOf(client, source));
 }
 
@@ -110,30 +95,23 @@ function worthListing(key: string, reads: number): boolean {
  * size. A failed page leaves every read to its own GET, which reports the failure on
  * its own resource.
  */
-async function listedOrNothing(client: CrmClient, source: ReadSource, key: string, reads: number): Promise<Map<string, ServiceObject> | undefined> {
+async function listedOrNothing(client: CrmClient, source: Collection, key: string, reads: number): Promise<Map<string, ServiceObject> | undefined> {
   const objects = new Map<string, ServiceObject>();
   try {
-    for (let offset = 0; ; offset += pageSize) {
-      // An order asked for, so that pages neither repeat nor skip objects while the collection is unchanged.
-      const response = await client.call({ method: "GET", path: source.path, query: { "orders[id]": "ASC", limit: pageSize, offset } });
-      const body = response.body as Record<string, unknown>;
-      const page = body[source.collection!];
-      if (!Array.isArray(page)) return undefined;
-      for (const object of page as ServiceObject[]) objects.set(String(object.id), object);
-      // meta.total is a string, a number, null or absent depending on the collection.
-      const total = numberOf((body.meta as Record<string, unknown> | undefined)?.total);
-      if (total !== null) knownTotals.set(key, total);
-      if (page.length < pageSize || (total !== null && offset + page.length >= total)) {
-        const now = Date.now();
-        // Stale walks are of no further use: the map holds only what a refresh is reading now.
-        for (const [staleKey, stale] of snapshots) if (isStale(stale, now)) snapshots.delete(staleKey);
-        snapshots.set(key, { objects, lastUsed: now, taken: now });
-        return objects;
-      }
+    // An order asked for, so that pages neither repeat nor skip objects while the collection is unchanged.
+    for await (const page of pages<ServiceObject>(client, source.path, source.collection!, { "orders[id]": "ASC" })) {
+      if (!page.items) return undefined;
+      for (const object of page.items) objects.set(String(object.id), object);
+      if (page.total !== null) knownTotals.set(key, page.total);
       // Without a size the rest may cost more than the single GETs it would save: stop at the first page.
-      if (total === null || pagesFor(total) >= reads) return objects;
+      if (!page.last && (page.total === null || pagesFor(page.total) >= reads)) return objects;
     }
   } catch {
     return undefined;
   }
+  const now = Date.now();
+  // Stale walks are of no further use: the map holds only what a refresh is reading now.
+  for (const [staleKey, stale] of snapshots) if (isStale(stale, now)) snapshots.delete(staleKey);
+  snapshots.set(key, { objects, lastUsed: now, taken: now });
+  return objects;
 }

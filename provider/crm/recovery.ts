@@ -6,7 +6,7 @@
 
 import { differingFields } from "../resource-kit";
 import { CrmClient } from "./client";
-import { ServiceObject } from "./crud";
+import { ServiceObject, walk } from "./collection";
 
 // Clocks of this machine and the service may differ by this much.
 const clockSkewMs = 60_000;
@@ -15,9 +15,9 @@ const clockSkewMs = 60_000;
 const recovered = new Set<string>();
 
 export interface CreatedObjectMatch {
-  /** The collection listed, e.g. `/messages`, and its member in a list answer. */
+  /** The collection listed, e.g. `/messages`, and its root key in a list answer, e.g. `messages`. */
   path: string;
-  listMember: string;
+  collection: string;
   query?: Record<string, string>;
   /** The values the create sent, in the form `stateOf` gives them. */
   sent: Record<string, unknown>;
@@ -52,7 +52,7 @@ export async function findIdenticalObject(client: CrmClient, match: CreatedObjec
   const key = listingKey(client, match.path);
   let listing = listedBeforeCreates.get(key);
   if (!listing) {
-    listing = client.walk<ServiceObject>(match.path, match.listMember, match.query ?? {});
+    listing = walk<ServiceObject>(client, match.path, match.collection, match.query ?? {});
     listedBeforeCreates.set(key, listing);
     listing.catch(() => listedBeforeCreates.delete(key));
   }
@@ -71,7 +71,7 @@ export function forgetListingBeforeCreates(client: CrmClient, path: string): voi
 
 /** The objects holding every value sent and not taken by a recovery, newest first. */
 async function identicalObjects(client: CrmClient, match: CreatedObjectMatch): Promise<ServiceObject[]> {
-  return identical(await client.walk<ServiceObject>(match.path, match.listMember, match.query ?? {}), match);
+  return identical(await walk<ServiceObject>(client, match.path, match.collection, match.query ?? {}), match);
 }
 
 function identical(objects: ServiceObject[], match: CreatedObjectMatch): ServiceObject[] {

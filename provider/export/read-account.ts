@@ -11,7 +11,7 @@ import * as address from "../crm/address";
 import * as branding from "../crm/branding";
 import * as calendarFeed from "../crm/calendar-feed";
 import { CrmClient } from "../crm/client";
-import { ServiceObject } from "../crm/crud";
+import { ServiceObject, walk } from "../crm/collection";
 import * as message from "../crm/message";
 import { idOf, textOf } from "../crm/normalize";
 
@@ -84,7 +84,7 @@ export async function readAccount(options: ExportOptions): Promise<ExportedObjec
     keep: (object: ServiceObject, client: CrmClient) => ExportedObject | undefined | Promise<ExportedObject | undefined>,
   ) => {
     const client = new CrmClient(`pulumi-crm export (${path})`);
-    const objects = await client.walk<ServiceObject>(path, member, {});
+    const objects = await walk<ServiceObject>(client, path, member, {});
     const before = exported.length;
     for (const object of wanted(kind) ? objects : []) {
       const declared = await keep(object, client);

@@ -3,6 +3,7 @@
 
 import { z } from "zod";
 import { strictObject } from "../../resource-kit";
+import { walk } from "../collection";
 import { numberOf, textOf, timestampOf } from "../normalize";
 import { exactlyOne, idOrName, LookupOptions, notFound, outputForm, startLookup } from "./kit";
 
@@ -55,7 +56,7 @@ function accountOf(account: Record<string, unknown>): AccountInfo {
 export async function getAccounts(args: GetAccountsArgs = {}, opts?: LookupOptions): Promise<GetAccountsResult> {
   const lookup = startLookup("getAccounts", listArgs, args, opts);
   const query = { search: lookup.args.search, ...withCounts };
-  const accounts = await lookup.client.walk<Record<string, unknown>>("/accounts", "accounts", query, undefined, lookup.bound("give a search"));
+  const accounts = await walk<Record<string, unknown>>(lookup.client, "/accounts", "accounts", query, undefined, lookup.bound("give a search"));
   return { accounts: accounts.map(accountOf) };
 }
 
@@ -73,7 +74,7 @@ export async function getAccount(args: GetAccountArgs, opts?: LookupOptions): Pr
   const wanted = (account: Record<string, unknown>) =>
     key.id !== undefined ? String(account.id) === key.id : String(account.name).toLowerCase() === name!.toLowerCase();
   // The search matches parts of names too: the walk ends at the account wanted.
-  const found = await client.walk<Record<string, unknown>>("/accounts", "accounts", { search: name, ...withCounts }, wanted, lookup.bound("look it up by id"));
+  const found = await walk<Record<string, unknown>>(client, "/accounts", "accounts", { search: name, ...withCounts }, wanted, lookup.bound("look it up by id"));
   return exactlyOne(client.resource, "account", key, found.filter(wanted).map(accountOf));
 }
 

@@ -3,6 +3,7 @@
 
 import { z } from "zod";
 import { strictObject } from "../../resource-kit";
+import { walk } from "../collection";
 import { flagOf, idOf, numberOf, textOf, timestampOf } from "../normalize";
 import { exactlyOne, idOrName, LookupOptions, outputForm, startLookup } from "./kit";
 
@@ -69,7 +70,7 @@ function automationOf(automation: Record<string, unknown>): Automation {
 export async function getAutomations(args: GetAutomationsArgs = {}, opts?: LookupOptions): Promise<GetAutomationsResult> {
   const lookup = startLookup("getAutomations", listArgs, args, opts);
   const { nameContains, status } = lookup.args;
-  const all = await lookup.client.walk<Record<string, unknown>>("/automations", "automations", {}, undefined, lookup.bound(narrowAutomations));
+  const all = await walk<Record<string, unknown>>(lookup.client, "/automations", "automations", {}, undefined, lookup.bound(narrowAutomations));
   const automations = all
     .map(automationOf)
     .filter((automation) => nameContains === undefined || automation.name.toLowerCase().includes(nameContains.toLowerCase()))
@@ -83,7 +84,7 @@ export async function getAutomation(args: GetAutomationArgs, opts?: LookupOption
   const key = lookup.args;
   const matches = (automation: Record<string, unknown>) => (key.id !== undefined ? String(automation.id) === key.id : automation.name === key.name);
   // By id, the walk ends at the match; by name, it reads every automation so that a second one of that name is seen.
-  const all = await lookup.client.walk<Record<string, unknown>>("/automations", "automations", {}, key.id !== undefined ? matches : undefined, lookup.bound(narrowAutomations));
+  const all = await walk<Record<string, unknown>>(lookup.client, "/automations", "automations", {}, key.id !== undefined ? matches : undefined, lookup.bound(narrowAutomations));
   return exactlyOne(lookup.client.resource, "automation", key, all.filter(matches).map(automationOf));
 }
 

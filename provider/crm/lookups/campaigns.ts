@@ -3,6 +3,7 @@
 
 import { z } from "zod";
 import { oneOf, strictObject } from "../../resource-kit";
+import { walk } from "../collection";
 import { flagOf, idOf, numberOf, timestampOf } from "../normalize";
 import { exactlyOne, idOrName, LookupOptions, notFound, outputForm, startLookup } from "./kit";
 
@@ -130,7 +131,7 @@ export async function getCampaigns(args: GetCampaignsArgs = {}, opts?: LookupOpt
   const lookup = startLookup("getCampaigns", listArgs, args, opts);
   const { nameContains, status, type, orderBySendDate } = lookup.args;
   const query = { "orders[sdate]": orderBySendDate };
-  const all = await lookup.client.walk<Record<string, unknown>>("/campaigns", "campaigns", query, undefined, lookup.bound(narrowCampaigns));
+  const all = await walk<Record<string, unknown>>(lookup.client, "/campaigns", "campaigns", query, undefined, lookup.bound(narrowCampaigns));
   const campaigns = all
     .map(campaignOf)
     .filter((campaign) => nameContains === undefined || campaign.name.toLowerCase().includes(nameContains.toLowerCase()))
@@ -149,7 +150,7 @@ export async function getCampaign(args: GetCampaignArgs, opts?: LookupOptions): 
     return campaignOf((response.body as { campaign: Record<string, unknown> }).campaign);
   }
   // Every campaign is read, so that a second one of that name is seen.
-  const all = await client.walk<Record<string, unknown>>("/campaigns", "campaigns", {}, undefined, lookup.bound(narrowCampaigns));
+  const all = await walk<Record<string, unknown>>(client, "/campaigns", "campaigns", {}, undefined, lookup.bound(narrowCampaigns));
   return exactlyOne(client.resource, "campaign", key, all.filter((campaign) => campaign.name === key.name).map(campaignOf));
 }
 

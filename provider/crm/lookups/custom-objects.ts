@@ -6,6 +6,7 @@ import * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
 import { oneOf, strictObject } from "../../resource-kit";
 import { ServiceError } from "../../transport/errors";
+import { walk } from "../collection";
 import { numberOf, textOf, timestampOf } from "../normalize";
 import { LookupOptions, notFound, outputForm, startLookup } from "./kit";
 
@@ -225,7 +226,7 @@ function recordOf(record: Record<string, unknown>): CustomObjectRecord {
 export async function getCustomObjectSchemas(opts?: LookupOptions): Promise<GetCustomObjectSchemasResult> {
   const lookup = startLookup("getCustomObjectSchemas", z.object({}), {}, opts);
   const bound = lookup.bound("the service cannot narrow this list");
-  const schemas = await lookup.client.walk<Record<string, unknown>>("/customObjects/schemas", "schemas", {}, undefined, bound);
+  const schemas = await walk<Record<string, unknown>>(lookup.client, "/customObjects/schemas", "schemas", {}, undefined, bound);
   return { schemas: schemas.map(schemaOf) };
 }
 
@@ -244,11 +245,9 @@ export async function getCustomObjectRecords(args: GetCustomObjectRecordsArgs, o
   const enough = query.limit === undefined ? undefined : () => ++read >= query.limit!;
   const bound = query.limit === undefined ? lookup.bound("add filters or a limit") : undefined;
   const path = `/customObjects/records/${encodeURIComponent(query.schemaId)}`;
-  const records = await client
-    .walk<Record<string, unknown>>(path, "records", recordsQuery(query.filters ?? [], query.orders ?? []), enough, bound)
-    .catch((error: unknown) => {
-      throw error instanceof ServiceError && error.status === 404 ? notFound(client.resource, "custom object schema", { id: query.schemaId }) : error;
-    });
+  const records = await walk<Record<string, unknown>>(client, path, "records", recordsQuery(query.filters ?? [], query.orders ?? []), enough, bound).catch((error: unknown) => {
+    throw error instanceof ServiceError && error.status === 404 ? notFound(client.resource, "custom object schema", { id: query.schemaId }) : error;
+  });
   return { records: records.slice(0, query.limit).map(recordOf) };
 }
 

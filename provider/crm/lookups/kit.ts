@@ -7,7 +7,8 @@ import * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
 import { fieldOf, serviceId, strictObject } from "../../resource-kit";
 import { ServiceError } from "../../transport/errors";
-import { CrmClient, WalkBound } from "../client";
+import { CrmClient } from "../client";
+import { WalkBound } from "../collection";
 
 /** How a lookup runs. */
 export interface LookupOptions {

@@ -1,0 +1,104 @@
+// Where the CRM service keeps its objects, and how its collections are paged: every
+// read of one object by its root key and every walk of a collection goes through here.
+
+import { ServiceError } from "../transport/errors";
+import { HttpRequest, HttpResponse } from "../transport/transport";
+import { CrmClient } from "./client";
+import { numberOf } from "./normalize";
+
+export type ServiceObject = Record<string, unknown>;
+
+/** Where a kind's objects are read: one at `{path}/{id}` under `member`, all at `path` under `collection`. */
+export interface Collection {
+  /** The collection below /api/3, e.g. `/calendars`. */
+  path: string;
+  /** The root key of one object in requests and responses, e.g. `calendar`. */
+  member: string;
+  /**
+   * The root key of the list at `path`, e.g. `calendars`: reads arriving together are
+   * answered from its pages (see ./read-batcher.ts). Unset where the service has no
+   * list, or where its items lack members a single read has: such reads stay single.
+   */
+  collection?: string;
+}
+
+/** Items per page: the service's maximum (REAL-WORLD.md), so that a walk costs the fewest requests. */
+export const pageSize = 100;
+
+/** The object at `{path}/{id}`, or undefined when the service has none (either 404 shape). */
+export async function getObject(client: CrmClient, path: string, member: string): Promise<ServiceObject | undefined> {
+  const response = await client.call({ method: "GET", path }, { accept: [404] });
+  return response.status === 404 ? undefined : objectIn(response, member);
+}
+
+export function objectIn(response: HttpResponse, member: string): ServiceObject {
+  const object = (response.body as Record<string, unknown> | undefined)?.[member];
+  if (!object || typeof object !== "object") throw new Error(`the service's answer holds no "${member}"`);
+  return object as ServiceObject;
+}
+
+export interface Page<Item> {
+  /** Undefined when the answer holds no list under the collection's key. */
+  items: Item[] | undefined;
+  /** The service's count of the whole collection; null without a usable one. */
+  total: number | null;
+}
+
+/** One page of `pageSize` items of the list at `path` under `collection`; without an offset, the first. */
+export async function pageOf<Item>(client: CrmClient, path: string, collection: string, query: HttpRequest["query"], offset?: number): Promise<Page<Item>> {
+  const response = await client.call({ method: "GET", path, query: { ...query, limit: pageSize, ...(offset === undefined ? {} : { offset }) } });
+  const body = response.body as Record<string, unknown> | undefined;
+  const list = body?.[collection];
+  // meta.total is a string, a number, null or absent depending on the collection.
+  return { items: Array.isArray(list) ? (list as Item[]) : undefined, total: numberOf((body?.meta as Record<string, unknown> | undefined)?.total) };
+}
+
+/**
+ * The pages of a collection in turn, until the service's total is reached or, without
+ * a usable total, until a short page: `last` marks that one. A page without a list
+ * counts as empty, and so is the last.
+ */
+export async function* pages<Item>(client: CrmClient, path: string, collection: string, query: HttpRequest["query"]): AsyncGenerator<Page<Item> & { last: boolean }> {
+  for (let offset = 0; ; offset += pageSize) {
+    const page = await pageOf<Item>(client, path, collection, query, offset);
+    const length = page.items?.length ?? 0;
+    const last = length < pageSize || (page.total !== null && offset + length >= page.total);
+    yield { ...page, last };
+    if (last) return;
+  }
+}
+
+/** How far a walk may go: a collection larger than `maxRecords` is refused, with `narrow` as the advice. */
+export interface WalkBound {
+  maxRecords: number;
+  /** How to ask for fewer records, e.g. "give a search, or raise maxRecords". */
+  narrow: string;
+}
+
+/**
+ * Every item of a collection, page by page (see pages), or those up to the page where
+ * `stop` says the caller has what it needs. With a `bound`, a larger collection is
+ * refused: after the first page when the service gives its total, else once the walk
+ * has read past the bound.
+ */
+export async function walk<Item>(
+  client: CrmClient,
+  path: string,
+  collection: string,
+  query: HttpRequest["query"],
+  stop: (item: Item) => boolean = () => false,
+  bound?: WalkBound,
+): Promise<Item[]> {
+  const items: Item[] = [];
+  for await (const page of pages<Item>(client, path, collection, query)) {
+    items.push(...(page.items ?? []));
+    if (page.items?.some(stop)) break;
+    if (!page.last && bound && Math.max(items.length, page.total ?? 0) > bound.maxRecords) {
+      const count = page.total === null ? `more than ${bound.maxRecords}` : String(page.total);
+      throw new ServiceError(`${client.resource}: ${count} records match, more than the ${bound.maxRecords} a lookup reads; ${bound.narrow}.`, {
+        code: "too_many_records",
+      });
+    }
+  }
+  return items;
+}
