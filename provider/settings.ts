@@ -91,6 +91,7 @@ export function endpointFor(spec: ServiceSettingsSpec, resource: string): Accoun
   }
   return {
     rootUrl: base + spec.rootPath,
+    urlSetting: spec.url.key,
     headers: spec.authHeaders(token),
     secret: token,
     // The account is the address plus the credential; a hash keeps the credential out of the key.
