@@ -10,13 +10,14 @@
 //
 // Not part of npm test: it takes minutes (a stack's wall time is its requests / 5).
 
-import { readdirSync, readFileSync, rmSync } from "node:fs";
+import { rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { parseArgs } from "node:util";
 import { runEngine, type Command } from "../test/engine/engine";
 import { installProgram } from "../test/support/packed-program";
 import { startEmulatorProcess, type RunningEmulatorProcess } from "./emulator-process";
+import { withPeakRss } from "./peak-rss";
 
 interface Figures {
   requests: number;
@@ -44,40 +45,6 @@ interface Stats {
 
 async function stats(emulator: RunningEmulatorProcess): Promise<Stats> {
   return (await (await fetch(`${emulator.crmUrl}/__emulator/stats`)).json()) as Stats;
-}
-
-/**
- * The largest VmHWM (peak resident set) of this process's provider hosts while `run`
- * runs, sampled from Linux's /proc; undefined where /proc cannot be read.
- */
-async function withHostPeakRss<T>(run: () => Promise<T>): Promise<{ result: T; peakMiB?: number }> {
-  let peakKiB: number | undefined;
-  const sample = () => {
-    let entries: string[];
-    try {
-      entries = readdirSync("/proc").filter((entry) => /^\d+$/.test(entry));
-    } catch {
-      return;
-    }
-    for (const pid of entries) {
-      try {
-        const status = readFileSync(`/proc/${pid}/status`, "utf8");
-        if (Number(/PPid:\s+(\d+)/.exec(status)?.[1]) !== process.pid) continue;
-        if (!readFileSync(`/proc/${pid}/cmdline`, "utf8").includes("dynamic-provider")) continue;
-        const kib = Number(/VmHWM:\s+(\d+) kB/.exec(status)?.[1]);
-        if (kib) peakKiB = Math.max(peakKiB ?? 0, kib);
-      } catch {
-        // The process ended between listing and reading.
-      }
-    }
-  };
-  const timer = setInterval(sample, 100);
-  try {
-    const result = await run();
-    return { result, peakMiB: peakKiB === undefined ? undefined : peakKiB / 1024 };
-  } finally {
-    clearInterval(timer);
-  }
 }
 
 /** The resource type a request serves, by the collection it goes to. */
@@ -117,7 +84,7 @@ async function runStack(
   for (const phase of stackPhases) {
     const before = await stats(emulator);
     const started = Date.now();
-    const { result, peakMiB } = await withHostPeakRss(() =>
+    const { result, peakMiB } = await withPeakRss("dynamic-provider", () =>
       runEngine({
         command: phase.command,
         cwd: program,

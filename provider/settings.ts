@@ -94,6 +94,7 @@ export function endpointFor(spec: ServiceSettingsSpec, resource: string): Accoun
   }
   return {
     rootUrl: base + spec.rootPath,
+    urlSetting: spec.url.key,
     headers: spec.authHeaders(token),
     secret: token,
     // The account at this service is the service plus the address and the credential (each service limits

@@ -1,10 +1,11 @@
 import assert from "node:assert/strict";
 import { parseFailureBody, ServiceError } from "../provider/transport/errors";
 import { limiterFor, RateLimiter } from "../provider/transport/limiter";
-import { RetryPolicy } from "../provider/transport/retry";
+import { AttemptOutcome, briefRetryAttempts, decideRetry, defaultRetryPolicy, RetryPolicy } from "../provider/transport/retry";
 import { AccountEndpoint, Transport } from "../provider/transport/transport";
 import { ServiceClient } from "../provider/service-client";
 import { chatService, endpointFor, crmService, useStackConfig, SettingsError } from "../provider/settings";
+import { configOf } from "./support/emulator";
 import { ScriptedServer, sendJson, startScriptedServer, Script } from "./support/scripted-server";
 
 const token = "tok-super-secret-0123456789";
@@ -14,6 +15,7 @@ let accountCounter = 0;
 function endpoint(server: ScriptedServer, overrides: Partial<AccountEndpoint> = {}): AccountEndpoint {
   return {
     rootUrl: `${server.url}/api/3`,
+    urlSetting: "crm:apiUrl",
     headers: { "Api-Token": token },
     secret: token,
     // A fresh account per test, so that limiters do not carry over between tests.
@@ -241,13 +243,40 @@ describe("failure messages", () => {
     );
   });
 
-  it("names the address of a refused connection", async () => {
+  // The default policy, counting its retries: each one draws its jitter once.
+  const countedRetries = () => {
+    const counted = { retries: 0, policy: { ...defaultRetryPolicy, random: () => (counted.retries++, 0) } };
+    return counted;
+  };
+
+  it("retries a refused connection only briefly, naming the setting and the address", async () => {
     const closed = await startScriptedServer(() => undefined);
     await closed.close();
+    const counted = countedRetries();
     await assert.rejects(
-      new Transport(endpoint(closed)).call({ method: "GET", path: "/accounts/1" }, { resource: "crm.Account" }),
-      new RegExp(`crm\\.Account: the request did not complete: ${closed.url.replace(/\./g, "\\.")} refused the connection`),
+      new Transport(endpoint(closed, { retry: counted.policy })).call({ method: "GET", path: "/accounts/1" }, { resource: "crm.Account" }),
+      new RegExp(`crm\\.Account: the request did not complete: crm:apiUrl is ${closed.url.replace(/\./g, "\\.")}, which refused the connection \\(ECONNREFUSED\\)`),
     );
+    assert.equal(counted.retries, briefRetryAttempts - 1);
+  });
+
+  // The .invalid top-level domain never resolves (RFC 2606): a resolver answers ENOTFOUND at
+  // once; one that cannot be reached, EAI_AGAIN, which is retried briefly.
+  it("does not retry an address whose host does not resolve, and names the setting and the host, never the token", async () => {
+    useStackConfig(configOf({ "chat:apiUrl": "https://no-such-host.invalid", "chat:apiToken": token }));
+    const counted = countedRetries();
+    try {
+      const transport = new Transport({ ...endpointFor(chatService, "chat.FlowRun"), retry: counted.policy });
+      await assert.rejects(transport.call({ method: "GET", path: "/flows" }, { resource: "chat.FlowRun" }), (error: Error) => {
+        const code = /\((ENOTFOUND|EAI_AGAIN)\)/.exec(error.message)?.[1];
+        assert.match(error.message, /^chat\.FlowRun: the request did not complete: chat:apiUrl is https:\/\/no-such-host\.invalid, whose host no-such-host\.invalid (does not resolve|could not be resolved) \((ENOTFOUND|EAI_AGAIN)\)/);
+        assert.ok(!error.message.includes(token));
+        assert.equal(counted.retries, code === "ENOTFOUND" ? 0 : briefRetryAttempts - 1);
+        return true;
+      });
+    } finally {
+      useStackConfig({ get: () => undefined });
+    }
   });
 
   it("describes error bodies that are empty, HTML or cut off mid-JSON, without a parse crash", async () => {
@@ -283,6 +312,26 @@ describe("failure messages", () => {
       detail: "Enter a valid email address.",
     });
     assert.deepEqual(parseFailureBody(400, { non_field_errors: ["No data provided"] }), { status: 400, detail: "No data provided" });
+  });
+});
+
+describe("retry decisions", () => {
+  const network = (code: string, mayHaveReachedService = false): AttemptOutcome => ({ kind: "network", code, mayHaveReachedService });
+  const decide = (outcome: AttemptOutcome, attempt: number) => decideRetry(outcome, attempt, 0, true, { ...defaultRetryPolicy, random: () => 0 }).action;
+
+  it("stops at once where a retry cannot help: a host that does not exist, a refused certificate", () => {
+    for (const code of ["ENOTFOUND", "CERT_HAS_EXPIRED", "DEPTH_ZERO_SELF_SIGNED_CERT", "UNABLE_TO_VERIFY_LEAF_SIGNATURE", "ERR_TLS_CERT_ALTNAME_INVALID", "ERR_SSL_WRONG_VERSION_NUMBER"]) {
+      assert.equal(decide(network(code), 1), "stop", code);
+    }
+  });
+
+  it("retries a refused connection and an unanswered resolver briefly, other lost connections fully", () => {
+    for (const code of ["ECONNREFUSED", "EAI_AGAIN"]) {
+      assert.deepEqual([1, 2, 3].map((attempt) => decide(network(code), attempt)), ["retry", "retry", "stop"], code);
+    }
+    assert.equal(decide(network("ECONNRESET", true), briefRetryAttempts), "retry");
+    assert.equal(decide(network("ECONNRESET", true), defaultRetryPolicy.maxAttempts), "stop");
+    assert.equal(decide({ kind: "response", status: 503 }, briefRetryAttempts), "retry");
   });
 });
 

@@ -14,18 +14,23 @@ export interface FailureDetail {
 }
 
 export class ServiceError extends Error implements FailureDetail {
-  readonly status?: number;
-  readonly code?: string;
-  readonly field?: string;
-  readonly detail?: string;
+  declare readonly status?: number;
+  declare readonly code?: string;
+  declare readonly field?: string;
+  declare readonly detail?: string;
 
   constructor(message: string, failure: FailureDetail) {
     super(message);
     this.name = "ServiceError";
-    this.status = failure.status;
-    this.code = failure.code;
-    this.field = failure.field;
-    this.detail = failure.detail;
+    // The message is the whole story for the user; our frames are not. And the Pulumi
+    // program runner prints an unhandled error with util.inspect(err, { colors: true }),
+    // which on some Node.js versions (nodejs/node#64011) loops until out of memory on a
+    // frame such as `.../node_modules/@pulumi/output.ts:516:25`, there in every failed
+    // lookup's async frames: so the stack holds the message only.
+    this.stack = `${this.name}: ${message}`;
+    // Only the details known, so that a printed error lists no empty ones.
+    const { status, code, field, detail } = failure;
+    Object.assign(this, Object.fromEntries(Object.entries({ status, code, field, detail }).filter(([, value]) => value !== undefined)));
   }
 }
 

@@ -9,6 +9,7 @@ import {
   AttemptOutcome,
   decideRetry,
   defaultRetryPolicy,
+  isPermanentNetworkFailure,
   mayHaveTakenEffect,
   parseRetryAfter,
   RetryPolicy,
@@ -43,6 +44,8 @@ export interface CallOptions extends CallContext {
 export interface AccountEndpoint {
   /** Service root, e.g. https://acme.api-us1.com/api/3. */
   rootUrl: string;
+  /** The setting the address comes from, e.g. `crm:apiUrl`, named when the address cannot be reached. */
+  urlSetting: string;
   headers: Record<string, string>;
   /** The credential, so that it can be kept out of every message. */
   secret: string;
@@ -144,7 +147,7 @@ export class Transport {
       const mayHaveReachedService = !["ECONNREFUSED", "ENOTFOUND", "EAI_AGAIN"].includes(code);
       return {
         outcome: { kind: "network", code, mayHaveReachedService },
-        failure: { detail: networkFailureDetail(code, new URL(this.endpoint.rootUrl).origin, this.endpoint.timeoutMs) },
+        failure: { detail: networkFailureDetail(code, new URL(this.endpoint.rootUrl), this.endpoint) },
       };
     }
   }
@@ -212,12 +215,18 @@ function describeUnreadableBody(text: string): string {
   return `a body that is not JSON ("${trimmed.replace(/\s+/g, " ").slice(0, 100)}")`;
 }
 
-/** What went wrong on the network, naming the address tried (never a credential: it travels in headers). */
-function networkFailureDetail(code: string, origin: string, timeoutMs: number): string {
-  if (code === "TimeoutError") return `no answer from ${origin} within ${timeoutMs} ms`;
-  if (code === "ECONNREFUSED") return `${origin} refused the connection (ECONNREFUSED)`;
-  if (code === "ENOTFOUND" || code === "EAI_AGAIN") return `${origin} could not be resolved (${code})`;
-  return `${code} talking to ${origin}`;
+/**
+ * What went wrong on the network, naming the address tried and, where the address itself is
+ * the likely fault, the setting it comes from (never a credential: it travels in headers).
+ */
+function networkFailureDetail(code: string, url: URL, endpoint: AccountEndpoint): string {
+  const address = `${endpoint.urlSetting} is ${url.origin}`;
+  if (code === "TimeoutError") return `no answer from ${url.origin} within ${endpoint.timeoutMs} ms`;
+  if (code === "ECONNREFUSED") return `${address}, which refused the connection (ECONNREFUSED)`;
+  if (code === "ENOTFOUND") return `${address}, whose host ${url.hostname} does not resolve (ENOTFOUND)`;
+  if (code === "EAI_AGAIN") return `${address}, whose host ${url.hostname} could not be resolved (EAI_AGAIN)`;
+  if (isPermanentNetworkFailure(code)) return `${address}, whose TLS certificate or handshake was refused (${code})`;
+  return `${code} talking to ${url.origin}`;
 }
 
 function networkErrorCode(error: unknown): string {
