@@ -1,13 +1,14 @@
 // `npm run demo`: starts the local emulator, deploys examples/quickstart with the
-// real pulumi CLI when it is on PATH (else with the bundled test engine), then runs
-// a drift check, saying at each step what it did.
+// real pulumi CLI when it is on PATH (else with the bundled test engine), runs a drift
+// check, renames an account behind Pulumi's back, catches that drift (exit code 7),
+// repairs it with `up --refresh` and checks again, saying at each step what it did.
 
 import { spawn, spawnSync } from "node:child_process";
 import { mkdirSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { startEmulator } from "../emulator";
-import { runEngine } from "../test/engine/engine";
-import { requestCount } from "../test/support/emulator";
+import { CHANGES_NOT_EXPECTED, EngineOptions, runEngine } from "../test/engine/engine";
+import { driftCheck, emulatorCallWhenAdmitted, emulatorRead, requestCount } from "../test/support/emulator";
 import { installExample, repoRoot } from "../test/support/packed-program";
 
 type Emulator = Awaited<ReturnType<typeof startEmulator>>;
@@ -40,18 +41,23 @@ async function deployWithEngine(program: string, emulator: Emulator): Promise<vo
     config: { "crm:apiUrl": emulator.crmUrl },
     secrets: { "crm:apiToken": emulator.apiToken },
   };
-  const step = async (title: string, command: "up" | "refresh", expectNoChanges = false) => {
+  const step = async (title: string, options: Pick<EngineOptions, "command"> & Partial<EngineOptions>, expectedExitCode = 0) => {
     say(title);
     const before = await requestCount(emulator);
-    const result = await runEngine({ ...base, command, expectNoChanges, previewOnly: expectNoChanges });
+    const result = await runEngine({ ...base, ...options });
     for (const line of result.lines) console.log(`    ${line}`);
     const sent = (await requestCount(emulator)) - before;
     say(`  -> exit ${result.exitCode}, ${JSON.stringify(result.steps)}, ${sent} requests to the service.`);
-    if (result.exitCode !== 0) throw new Error(`${command} failed with exit code ${result.exitCode}`);
+    if (result.exitCode !== expectedExitCode) throw new Error(`${options.command} exited with ${result.exitCode}, not ${expectedExitCode}`);
   };
-  await step("pulumi up: creating the quickstart accounts...", "up");
-  await step("pulumi up again: nothing changed, so nothing should be sent...", "up");
-  await step("Drift check (pulumi refresh --preview-only --expect-no-changes)...", "refresh", true);
+  const check = { command: "refresh", ...driftCheck, diff: true } as const;
+  await step("pulumi up: creating the quickstart accounts...", { command: "up" });
+  await step("pulumi up again: nothing changed, so nothing should be sent...", { command: "up" });
+  await step("Drift check (pulumi refresh --preview-only --expect-no-changes --diff)...", check);
+  await renameAnAccount(emulator);
+  await step("Drift check again: it should catch the rename (exit 7) and show the field...", check, CHANGES_NOT_EXPECTED);
+  await step("Repair (pulumi up --refresh): read the service, then put the program's values back...", { command: "up", refresh: true });
+  await step("Drift check after the repair...", check);
   say(`Done. The state is in ${stateFile}. The emulator stops with the demo; to keep one running for your own stacks, run \`npm run emulator -- --port 4000\` and point crm:apiUrl and crm:apiToken at what it prints.`);
 }
 
@@ -72,9 +78,25 @@ async function deployWithCli(program: string, emulator: Emulator, version: strin
   await pulumi("stack", "init", stack);
   await pulumi("config", "set", "crm:apiUrl", emulator.crmUrl);
   await pulumi("config", "set", "--secret", "crm:apiToken", emulator.apiToken);
+  const check = ["refresh", "--preview-only", "--expect-no-changes", "--diff"];
   await pulumi("up", "--yes", "--skip-preview");
-  await pulumi("refresh", "--preview-only", "--expect-no-changes");
-  say("Done: deployed and checked for drift with the pulumi CLI.");
+  await pulumi(...check);
+  await renameAnAccount(emulator);
+  await pulumi(...check).then(
+    () => Promise.reject(new Error("the drift check missed the rename")),
+    (error: Error) => say(`  -> ${error.message}: drift caught (exit code 7 on CLI 3.227 and later).`),
+  );
+  await pulumi("up", "--refresh", "--yes", "--skip-preview");
+  await pulumi(...check);
+  say("Done: deployed, drift caught and repaired with the pulumi CLI.");
+}
+
+/** Drift for the demo to catch: the first account renamed in the service, as someone might in its web app. */
+async function renameAnAccount(emulator: Emulator): Promise<void> {
+  const [account] = (await emulatorRead(emulator, "/accounts?limit=1")).accounts as Array<{ id: string; name: string }>;
+  const renamed = `${account.name} (renamed in the app)`;
+  await emulatorCallWhenAdmitted(emulator, "PUT", `/api/3/accounts/${account.id}`, { account: { name: renamed } });
+  say(`Renamed account ${account.id} behind Pulumi's back: "${account.name}" => "${renamed}".`);
 }
 
 function say(text: string): void {

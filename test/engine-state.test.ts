@@ -42,7 +42,7 @@ describe("test engine: state and configuration", function () {
         workspace().editObject("b", (store, id) => (store.objects[id].value = "drifted"));
         const refreshed = await workspace().succeed("refresh", []);
         assert.deepEqual(refreshed.steps, { create: 0, update: 1, replace: 0, delete: 0, same: 3 });
-        assert.ok(refreshed.lines.includes(itemLine("=", "a")) && refreshed.lines.includes(itemLine("~", "b")));
+        assert.ok(refreshed.lines.includes(itemLine("=", "a")) && refreshed.lines.includes(`${itemLine("~", "b")} [diff: ~value]`), refreshed.lines.join("\n"));
         assert.equal(workspace().item("a").outputs.exclusive, true);
         assert.equal(workspace().item("a").inputs.exclusive, true);
     });

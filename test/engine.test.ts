@@ -32,7 +32,7 @@ describe("test engine: steps", function () {
 
         const third = await workspace().succeed("up", [{ ...A, value: "1b" }, B]);
         assert.deepEqual(third.steps, { create: 0, update: 1, replace: 0, delete: 0, same: 3 });
-        assert.ok(third.lines.includes(itemLine("~", "a")));
+        assert.ok(third.lines.includes(`${itemLine("~", "a")} [diff: ~value]`), third.lines.join("\n"));
         assert.equal(workspace().item("a").id, a.id);
         assert.deepEqual(workspace().values(), { a: "1b", b: "2" });
         assert.deepEqual(workspace().store().log, ["create a:k1", "create b:k2", "update a:k1"]);
@@ -42,7 +42,7 @@ describe("test engine: steps", function () {
         await workspace().succeed("up", [A, B]);
         const replaced = await workspace().succeed("up", [{ ...A, key: "k1x" }, B]);
         assert.deepEqual(replaced.steps, { create: 0, update: 1, replace: 1, delete: 0, same: 2 });
-        assert.ok(replaced.lines.includes(itemLine("+-", "a")));
+        assert.ok(replaced.lines.includes(`${itemLine("+-", "a")} [diff: ~key,label]`), replaced.lines.join("\n"));
         // The dependent moves to the new object before the old one goes.
         assert.deepEqual(workspace().store().log.slice(2), ["create a:k1x", "update b:k2", "delete a:k1"]);
         assert.ok(workspace().resources().every((r) => !r.delete));
@@ -81,7 +81,7 @@ describe("test engine: steps", function () {
 
         const refreshed = await workspace().run("refresh", [], { expectNoChanges: true });
         assert.equal(refreshed.exitCode, CHANGES_NOT_EXPECTED);
-        assert.ok(refreshed.lines.includes(itemLine("-", "c")) && refreshed.lines.includes(itemLine("~", "b")));
+        assert.ok(refreshed.lines.includes(itemLine("-", "c")) && refreshed.lines.includes(`${itemLine("~", "b")} [diff: ~value]`), refreshed.lines.join("\n"));
         assert.equal(workspace().item("b").outputs.value, "drifted");
         assert.equal(workspace().item("b").inputs.value, "drifted");
         assert.ok(!workspace().resources().some((r) => r.urn.endsWith("::c")));

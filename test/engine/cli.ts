@@ -1,17 +1,17 @@
 // npm run engine -- <preview|up|refresh|destroy> --cwd DIR --stack NAME --state FILE
 //     [--config KEY=VALUE]... [--secret KEY=VALUE]... [--expect-no-changes] [--preview-only] [--yes]
-//     [--json] [--parallel N] [--clear-pending-creates] [--skip-pending-creates] [--import-pending-creates VALUE]...
+//     [--refresh] [--diff] [--json] [--parallel N] [--clear-pending-creates] [--skip-pending-creates] [--import-pending-creates VALUE]...
 import { Command, runEngine } from "./engine";
 import type { StepCounts } from "./report";
 
 const USAGE =
     "usage: engine <preview|up|refresh|destroy> --cwd DIR --stack NAME --state FILE " +
     "[--config KEY=VALUE]... [--secret KEY=VALUE]... [--expect-no-changes] [--preview-only (refresh)] [--yes] " +
-    "[--json] [--parallel N] [--clear-pending-creates] [--skip-pending-creates] [--import-pending-creates URN --import-pending-creates ID]... (refresh)";
+    "[--refresh (up, preview)] [--diff] [--json] [--parallel N] [--clear-pending-creates] [--skip-pending-creates] [--import-pending-creates URN --import-pending-creates ID]... (refresh)";
 
 // Flags without a value. --yes is accepted as the CLI needs it, and changes nothing; so is
 // --skip-pending-creates, which only skips the CLI's prompt (the engine never prompts).
-const FLAGS = ["--expect-no-changes", "--preview-only", "--yes", "--json", "--clear-pending-creates", "--skip-pending-creates"];
+const FLAGS = ["--expect-no-changes", "--preview-only", "--yes", "--refresh", "--diff", "--json", "--clear-pending-creates", "--skip-pending-creates"];
 const REFRESH_ONLY = ["--preview-only", "--clear-pending-creates", "--skip-pending-creates", "--import-pending-creates"];
 
 const COMMANDS: readonly Command[] = ["preview", "up", "refresh", "destroy"];
@@ -25,6 +25,8 @@ interface Arguments {
     secrets: Record<string, string>;
     expectNoChanges: boolean;
     previewOnly: boolean;
+    refresh: boolean;
+    diff: boolean;
     clearPendingCreates: boolean;
     importPendingCreates: Record<string, string>;
     json: boolean;
@@ -64,6 +66,7 @@ function parseArguments(argv: string[]): Arguments {
     for (const flag of REFRESH_ONLY) {
         if (flags.has(flag) && command !== "refresh") throw new Error(`${flag} is an option of refresh only`);
     }
+    if (flags.has("--refresh") && command !== "up" && command !== "preview") throw new Error("--refresh is an option of up and preview only");
     // The CLI's own messages (pkg/cmd/pulumi/operations/refresh.go).
     if (flags.has("--skip-pending-creates") && flags.has("--clear-pending-creates")) {
         throw new Error("cannot set both --skip-pending-creates and --clear-pending-creates");
@@ -87,6 +90,8 @@ function parseArguments(argv: string[]): Arguments {
         secrets,
         expectNoChanges: flags.has("--expect-no-changes"),
         previewOnly: flags.has("--preview-only"),
+        refresh: flags.has("--refresh"),
+        diff: flags.has("--diff"),
         clearPendingCreates: flags.has("--clear-pending-creates"),
         importPendingCreates: Object.fromEntries(
             importPendingCreates.flatMap((urn, index) => (index % 2 === 0 ? [[urn, importPendingCreates[index + 1]]] : [])),

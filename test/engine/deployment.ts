@@ -149,7 +149,7 @@ export class ProgramDeployment implements ProgramHandler {
     private registerWithoutProvider(base: ResourceState, old: ResourceState | undefined, outputs: PropertyMap): ResourceState {
         const id = old?.id ?? (base.custom && !this.context.preview ? randomUUID() : "");
         const state = this.record({ ...base, id, outputs }, old);
-        this.context.report.step(!old ? "create" : deepEqual(old.inputs, base.inputs) ? "same" : "update", base.urn);
+        this.context.report.step(!old ? "create" : deepEqual(old.inputs, base.inputs) ? "same" : "update", base.urn, { old, next: state });
         return state;
     }
 
@@ -264,12 +264,12 @@ export class ProgramDeployment implements ProgramHandler {
         switch (plan.kind) {
             case "create": {
                 const created = await this.create(host, plan.next);
-                this.context.report.step("create", urn);
+                this.context.report.step("create", urn, { next: plan.next });
                 return created;
             }
             case "same": {
                 const state = this.record({ ...plan.next, id: plan.old.id, outputs: plan.old.outputs }, plan.old);
-                this.context.report.step("same", urn);
+                this.context.report.step("same", urn, { old: plan.old, next: state });
                 return result(state);
             }
             case "update": {
@@ -278,12 +278,12 @@ export class ProgramDeployment implements ProgramHandler {
                     id: old.id,
                     outputs: await host.update(old, next.inputs, next.ignoreChanges ?? []),
                 }));
-                this.context.report.step("update", urn);
+                this.context.report.step("update", urn, { old, next });
                 return updated;
             }
             case "replace": {
                 const replaced = await this.replace(host, plan);
-                this.context.report.step("replace", urn);
+                this.context.report.step("replace", urn, { old: plan.old, next: plan.next });
                 return replaced;
             }
         }

@@ -9,12 +9,13 @@ import { engineService, GrpcServer, LogSeverity, monitorService } from "./monito
 import { deleteInDependencyOrder, errorMessage, Limit, refreshAll, RunContext, StepError } from "./operations";
 import { Child, ProcessGroup } from "./processes";
 import { ERROR_ALREADY_LOGGED, startProgram } from "./program";
+import { containsSecrets } from "./properties";
 import { loadProject, loadStackConfig, Project, StackConfig } from "./project";
 import { ProviderHost } from "./provider-host";
 import { defaultProvider, hostEnvironment, ProviderRegistry, withDefaultProvider } from "./providers";
 import { OutputStream, Report, StepCounts } from "./report";
 import { loadSdk, PulumiSdk } from "./sdk";
-import { PendingOperation, readState, Snapshot, writeState } from "./state";
+import { PendingOperation, readState, Snapshot, StackState, writeState } from "./state";
 
 export type Command = "preview" | "up" | "refresh" | "destroy";
 
@@ -38,6 +39,13 @@ export interface EngineOptions {
     clearPendingCreates?: boolean;
     /** refresh only: pending creates (by URN) that did make an object (its id), as `--import-pending-creates URN ID`. */
     importPendingCreates?: Record<string, string>;
+    /**
+     * up and preview: read every resource of the state first and diff the program against what
+     * was read (`--refresh`); up writes the refreshed state, its preview writes nothing.
+     */
+    refresh?: boolean;
+    /** Show each step's property-level diff (`--diff`), as the CLI's diff display. */
+    diff?: boolean;
     /** Provider operations at once; defaults to PULUMI_PARALLEL, else the CLI's 4 per CPU. */
     parallel?: number;
     /** Receives each output line as it is produced. */
@@ -89,7 +97,7 @@ export async function runEngine(options: EngineOptions): Promise<EngineResult> {
 }
 
 async function runOperation(options: EngineOptions, heading?: string): Promise<EngineResult> {
-    const report = new Report(options.onLine);
+    const report = new Report(options.onLine, !!options.diff);
     if (heading) report.out(heading);
     const processes = new ProcessGroup();
     const logs: LogEntry[] = [];
@@ -102,6 +110,9 @@ async function runOperation(options: EngineOptions, heading?: string): Promise<E
         };
         const misplaced = Object.keys(refreshOptions).find((option) => refreshOptions[option as keyof typeof refreshOptions]);
         if (misplaced && options.command !== "refresh") throw new Error(`${misplaced} is an option of refresh only`);
+        if (options.refresh && options.command !== "up" && options.command !== "preview") {
+            throw new Error("refresh is an option of up and preview only");
+        }
         const cwd = path.resolve(options.cwd);
         const sdk = loadSdk(cwd);
         const project = loadProject(sdk, cwd);
@@ -135,15 +146,21 @@ async function execute(options: EngineOptions, setup: Setup): Promise<number> {
     const currentDefaultProvider = defaultProvider(stack, project.name, config);
     if (command === "refresh") resolvePendingCreates(options, stateFile, project.name, report);
     const stored = readState(stateFile, stack, project.name);
-    // As the CLI's deployment executor, an update or destroy (not a preview, not a refresh) warns of them.
-    if ((command === "up" || command === "destroy") && !preview && stored.pendingOperations.length > 0) {
+    // As the CLI's deployment executor, an update or destroy (not a preview, not a refresh, nor
+    // an update that refreshes first) warns of them.
+    if ((command === "up" || command === "destroy") && !preview && !options.refresh && stored.pendingOperations.length > 0) {
         report.diagnostic(`warning: ${pendingOperationsWarning(stored.pendingOperations)}`);
     }
-    const snapshot = new Snapshot(
-        withDefaultProvider(stored.resources, currentDefaultProvider),
-        stored.pendingOperations,
-        preview ? () => undefined : (state) => writeState(stateFile, stack, project.name, state),
-    );
+    let warnedOfSecrets = false;
+    const persist = (state: StackState) => {
+        if (preview) return;
+        writeState(stateFile, stack, project.name, state);
+        if (!warnedOfSecrets && holdsSecrets(state)) {
+            warnedOfSecrets = true;
+            report.diagnostic(`warning: ${plaintextSecretsWarning(stateFile)}`);
+        }
+    };
+    let snapshot = new Snapshot(withDefaultProvider(stored.resources, currentDefaultProvider), stored.pendingOperations, persist);
     const parallel = options.parallel ?? parallelFromEnvironment() ?? os.cpus().length * 4;
     const servers: GrpcServer[] = [];
     let providers: ProviderRegistry | undefined;
@@ -168,7 +185,7 @@ async function execute(options: EngineOptions, setup: Setup): Promise<number> {
             (urn) => snapshot.current(urn),
             (line) => report.diagnostic(line),
         );
-        const context: RunContext = {
+        let context: RunContext = {
             stack,
             project: project.name,
             preview,
@@ -184,6 +201,13 @@ async function execute(options: EngineOptions, setup: Setup): Promise<number> {
         if (command === "destroy") {
             await deleteInDependencyOrder(context, snapshot.resources());
             return 0;
+        }
+        if (options.refresh) {
+            // As the CLI's deployment executor: the state is refreshed, then the update starts
+            // from the refreshed state as its base (rebuildBaseState).
+            await refreshAll(context, true);
+            snapshot = new Snapshot(snapshot.resources(), stored.pendingOperations, persist);
+            context = { ...context, snapshot };
         }
         deployment = new ProgramDeployment(context, (pkg, version) => defaultProvider(stack, project.name, config, pkg, version));
         const monitorServer = await GrpcServer.start(sdk, monitorService(sdk, deployment));
@@ -249,6 +273,23 @@ function resolvePendingCreates(options: EngineOptions, stateFile: string, projec
     });
     for (const urn of imports.keys()) report.diagnostic(`warning: "${urn}" did not correspond to a pending create`);
     writeState(stateFile, options.stack, project, { ...state, pendingOperations });
+}
+
+/**
+ * The CLI encrypts secret values in its state with the stack's secrets provider (a passphrase or
+ * a service key); the engine's state file holds them as plain text, so it says so once a run.
+ */
+export function plaintextSecretsWarning(stateFile: string): string {
+    return (
+        `${stateFile} holds secret values in plain text: the test engine does not encrypt them ` +
+        "(the Pulumi CLI encrypts them with the stack's secrets provider). Keep the file out of version control, artifacts and logs."
+    );
+}
+
+function holdsSecrets({ resources, pendingOperations }: StackState): boolean {
+    return [...resources, ...pendingOperations.map((op) => op.resource)].some(
+        (resource) => containsSecrets(resource.inputs) || containsSecrets(resource.outputs),
+    );
 }
 
 /** PULUMI_PARALLEL, when a positive integer, as the CLI reads it. */

@@ -138,7 +138,7 @@ export async function deleteInDependencyOrder(context: RunContext, doomed: reado
                         stopped = true;
                         throw failStep(context, resource.urn, e);
                     }
-                    if (!isReplaced(resource)) context.report.step("delete", resource.urn);
+                    if (!isReplaced(resource)) context.report.step("delete", resource.urn, { old: resource });
                 }),
             );
             deletions.set(resource, deletion);
@@ -169,8 +169,10 @@ async function deleteResource(context: RunContext, resource: ResourceState): Pro
 /**
  * Reads every custom resource back from its provider, all reads running, then throws the first
  * failure. Whatever dropped resources leaves dangling is repaired, failures or not, as in the CLI.
+ * `beforeUpdate`: the refresh `up --refresh` and `preview --refresh` run first (the CLI's
+ * deploymentExecutor.refresh), whose steps are shown but not counted.
  */
-export async function refreshAll(context: RunContext): Promise<void> {
+export async function refreshAll(context: RunContext, beforeUpdate = false): Promise<void> {
     try {
         await throwFirstFailedStep(
             context.snapshot.resources().map((resource) =>
@@ -178,11 +180,12 @@ export async function refreshAll(context: RunContext): Promise<void> {
                     // As the CLI's refresh step: components, providers and objects awaiting their
                     // replacement are not read.
                     if (!isManagedByHost(resource) || resource.pendingReplacement) {
-                        context.report.step("same", resource.urn);
+                        if (beforeUpdate) context.report.refreshed(resource.urn, resource, resource);
+                        else context.report.step("same", resource.urn);
                         return;
                     }
                     try {
-                        await refreshResource(context, resource);
+                        await refreshResource(context, resource, beforeUpdate);
                     } catch (e) {
                         throw failStep(context, resource.urn, e);
                     }
@@ -199,12 +202,13 @@ export async function refreshAll(context: RunContext): Promise<void> {
  * and drift is what the provider's diff reports between that (old) and the stored inputs (new),
  * as in the CLI's RefreshStep.
  */
-async function refreshResource(context: RunContext, resource: ResourceState): Promise<void> {
+async function refreshResource(context: RunContext, resource: ResourceState, beforeUpdate: boolean): Promise<void> {
     const host = await hostFor(context, resource);
     const live = await host.read(resource);
     if (!live.id) {
         context.snapshot.forget(resource);
-        context.report.step("delete", resource.urn);
+        if (beforeUpdate) context.report.refreshed(resource.urn, resource, undefined);
+        else context.report.step("delete", resource.urn, { old: resource }, true);
         return;
     }
     const inputs = live.inputs ?? resource.inputs;
@@ -213,5 +217,6 @@ async function refreshResource(context: RunContext, resource: ResourceState): Pr
     delete refreshed.initErrors;
     const diff = await diffResource(host, refreshed, resource.inputs, resource.ignoreChanges ?? []);
     context.snapshot.replace(resource, refreshed);
-    context.report.step(diff.changed ? "update" : "same", resource.urn);
+    if (beforeUpdate) context.report.refreshed(resource.urn, resource, refreshed);
+    else context.report.step(diff.changed ? "update" : "same", resource.urn, { old: resource, next: refreshed }, true);
 }

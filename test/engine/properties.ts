@@ -45,7 +45,7 @@ export function revealAll(m: PropertyMap): PropertyMap {
     return mapValues(m, revealSecrets);
 }
 
-function containsSecrets(v: PropertyValue): boolean {
+export function containsSecrets(v: PropertyValue): boolean {
     if (isSecret(v)) return true;
     if (Array.isArray(v)) return v.some(containsSecrets);
     if (isObject(v)) return Object.values(v).some(containsSecrets);

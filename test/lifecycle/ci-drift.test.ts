@@ -6,10 +6,10 @@ import assert from "node:assert/strict";
 import { spawn } from "node:child_process";
 import { chmodSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { EngineResult, runEngine } from "../engine/engine";
+import { EngineOptions, EngineResult, runEngine } from "../engine/engine";
 import { startEmulator } from "../../emulator";
 import { installExample, repoRoot } from "../support/packed-program";
-import { driftCheck, emulatorCall, requestCount, RunningEmulator, stackOnEmulator } from "../support/emulator";
+import { driftCheck, emulatorCall, emulatorCallWhenAdmitted, emulatorRead, requestCount, RunningEmulator, stackOnEmulator } from "../support/emulator";
 
 const yaml = require(require.resolve("js-yaml", { paths: [require.resolve("@pulumi/pulumi")] })) as { load(text: string): unknown };
 const exampleDir = join(repoRoot, "examples", "ci-drift");
@@ -127,7 +127,7 @@ describe("examples/ci-drift: deployed, and its workflow steps run against the en
     stateFile = join(program, "dev.state.json");
     rmSync(stateFile, { force: true });
     // `pulumi` for the workflow steps: the test engine, given the state file and the emulator,
-    // with the display flags it does not have dropped.
+    // with --non-interactive (it never prompts) dropped.
     bin = join(program, ".bin");
     mkdirSync(bin, { recursive: true });
     writeFileSync(
@@ -136,7 +136,7 @@ describe("examples/ci-drift: deployed, and its workflow steps run against the en
         "#!/usr/bin/env bash",
         'if [ "$1" = version ]; then echo "v0.0.0-test-engine"; exit 0; fi',
         "args=()",
-        'for arg in "$@"; do case "$arg" in --diff|--non-interactive) ;; *) args+=("$arg") ;; esac; done',
+        'for arg in "$@"; do case "$arg" in --non-interactive) ;; *) args+=("$arg") ;; esac; done',
         `exec node -r "${require.resolve("ts-node/register/transpile-only")}" "${join(repoRoot, "test", "engine", "cli.ts")}" "\${args[@]}" --cwd "$PWD" --state "$TEST_STATE" --config "crm:apiUrl=$TEST_CRM_URL" --secret "crm:apiToken=$TEST_CRM_TOKEN"`,
         "",
       ].join("\n"),
@@ -145,15 +145,8 @@ describe("examples/ci-drift: deployed, and its workflow steps run against the en
   });
   after(async () => emulator?.close());
 
-  const engine = (command: "up" | "refresh" | "destroy", drift = false) =>
-    runEngine({
-      command,
-      cwd: program,
-      stack: "dev",
-      stateFile,
-      ...stackOnEmulator(emulator),
-      ...(drift ? driftCheck : {}),
-    });
+  const engine = (command: "up" | "refresh" | "destroy", options: Partial<EngineOptions> = {}) =>
+    runEngine({ command, cwd: program, stack: "dev", stateFile, ...stackOnEmulator(emulator), ...options });
   const output = (result: EngineResult) => [...result.lines, ...result.diagnostics].join("\n");
   /** Runs a workflow's step as Actions does (bash -eo pipefail), for the dev stack; its exit code and job summary. */
   const runStep = async (file: string, name: string) => {
@@ -173,7 +166,8 @@ describe("examples/ci-drift: deployed, and its workflow steps run against the en
     const code = await new Promise<number | null>((resolve) => run.on("close", resolve));
     return { code, output: text, summary: readFileSync(summary, "utf8") };
   };
-  const accountId = () => (JSON.parse(readFileSync(stateFile, "utf8")).resources as Array<{ type: string; id: string }>).find((r) => r.type.endsWith(":Account"))!.id;
+  const idOf = (kind: string) => (JSON.parse(readFileSync(stateFile, "utf8")).resources as Array<{ type: string; id: string }>).find((r) => r.type.endsWith(`:${kind}`))!.id;
+  const accountId = () => idOf("Account");
 
   it("up creates the account, the field and its value; a second up sends no request", async () => {
     const up = await engine("up");
@@ -201,10 +195,48 @@ describe("examples/ci-drift: deployed, and its workflow steps run against the en
     const drifted = await runStep("drift.yml", "Check for drift");
     assert.equal(drifted.code, 7, drifted.output);
     assert.match(drifted.summary, /`dev`: drift/);
-    assert.match(drifted.summary, /\| `~` \| `\S+:Account acme` \| changed outside Pulumi \|/, drifted.summary);
+    assert.match(drifted.summary, /\| `~` \| `\S+:Account acme` \| changed outside Pulumi: `name` \|/, drifted.summary);
+    // The workflow runs with --diff: the log shows the field and both values, as the CLI prints them.
+    assert.match(drifted.output, /^ {6}~ name\s*: "\[dev\] Acme Inc" => "Acme Renamed"$/m, drifted.output);
     const table = drifted.summary.slice(0, drifted.summary.indexOf("<details>"));
     assert.doesNotMatch(table, /AccountCustomField/, `only the account drifted:\n${drifted.summary}`);
     assert.match(drifted.output, /::error title=Drift in dev::/);
+  });
+
+  it("drift in several objects: a plain up repairs nothing, up --refresh puts every object back, and the next check passes", async () => {
+    // Out of band: the account renamed (it may be already), the field relabelled, the account's value of it deleted.
+    const renamed = await emulatorCallWhenAdmitted(emulator, "PUT", `/api/3/accounts/${accountId()}`, { account: { name: "Acme Renamed" } });
+    const relabelled = await emulatorCallWhenAdmitted(emulator, "PUT", `/api/3/accountCustomFieldMeta/${idOf("AccountCustomField")}`, { accountCustomFieldMetum: { fieldLabel: "Tier" } });
+    const valueId = idOf("AccountCustomFieldValue");
+    const deleted = await emulatorCallWhenAdmitted(emulator, "DELETE", `/api/3/accountCustomFieldData/${valueId}`);
+    assert.deepEqual([renamed.status, relabelled.status, deleted.status], [200, 200, 200]);
+
+    const check = await engine("refresh", { ...driftCheck, diff: true });
+    assert.equal(check.exitCode, 7, output(check));
+    assert.deepEqual({ update: check.steps.update, delete: check.steps.delete }, { update: 2, delete: 1 }, output(check));
+    assert.match(output(check), /~ fieldLabel\s*: "Segment" => "Tier"/);
+
+    // Why the advice is `up --refresh`: the state still holds the program's values, so a plain up
+    // finds nothing to change and sends nothing that changes the service.
+    const plain = await engine("up");
+    assert.equal(plain.exitCode, 0, output(plain));
+    assert.deepEqual({ create: plain.steps.create, update: plain.steps.update }, { create: 0, update: 0 }, output(plain));
+    assert.equal((await emulatorRead(emulator, `/accounts/${accountId()}`)).account.name, "Acme Renamed");
+
+    const repair = await engine("up", { refresh: true });
+    assert.equal(repair.exitCode, 0, output(repair));
+    assert.deepEqual({ create: repair.steps.create, update: repair.steps.update }, { create: 1, update: 2 }, output(repair));
+    // The state holds the API token (the provider's configuration) in plain text, and the engine says so.
+    assert.ok(repair.diagnostics.some((line) => line.startsWith(`warning: ${stateFile} holds secret values in plain text`)), output(repair));
+    assert.match(repair.lines.join("\n"), /^~ \S+:Account acme refreshed \[diff: [^\]]*~name\]$/m, output(repair));
+    assert.equal((await emulatorRead(emulator, `/accounts/${accountId()}`)).account.name, "[dev] Acme Inc");
+    assert.equal((await emulatorRead(emulator, `/accountCustomFieldMeta/${idOf("AccountCustomField")}`)).accountCustomFieldMetum.fieldLabel, "Segment");
+    const values = (await emulatorRead(emulator, "/accountCustomFieldData?limit=100")).accountCustomFieldData as Array<{ id: string; fieldValue: unknown }>;
+    assert.deepEqual(values.map((value) => value.fieldValue), ["Enterprise"]);
+    assert.notEqual(idOf("AccountCustomFieldValue"), valueId, "the deleted value was created again");
+
+    const after = await engine("refresh", driftCheck);
+    assert.equal(after.exitCode, 0, output(after));
   });
 
   it("destroy removes everything", async () => {

@@ -84,7 +84,7 @@ describe("examples/review-env: an environment per branch, its RandomPet served b
   it("another branch gets another pet name: the pet is replaced and every name follows it", async () => {
     const [oldPet, account] = [petName(), accountId()];
     const result = succeeded(await engine("up", "feature/signup"));
-    assert.ok(result.lines.includes("+- random:index/randomPet:RandomPet suffix"), output(result));
+    assert.ok(result.lines.includes("+- random:index/randomPet:RandomPet suffix [diff: ~keepers]"), output(result));
     assert.equal(result.steps.replace, 1, output(result));
     const pet = petName();
     assert.notEqual(pet, oldPet);

@@ -38,12 +38,17 @@ export async function emulatorCall(emulator: RunningEmulator, method: string, pa
   return { status: response.status, body: text ? JSON.parse(text) : undefined };
 }
 
-/** A read of the test's own on the CRM API (`path` below /api/3), waiting out the account's rate limit (Retry-After: 1 s). */
-export async function emulatorRead(emulator: RunningEmulator, path: string): Promise<any> {
-  const reply = await emulatorCall(emulator, "GET", `/api/3${path}`);
-  if (reply.status !== 429) return reply.body;
+/** emulatorCall, waiting out the account's rate limit (Retry-After: 1 s) as often as it answers 429. */
+export async function emulatorCallWhenAdmitted(emulator: RunningEmulator, method: string, path: string, body?: unknown): Promise<{ status: number; body: any }> {
+  const reply = await emulatorCall(emulator, method, path, body);
+  if (reply.status !== 429) return reply;
   await new Promise((resolve) => setTimeout(resolve, 1000));
-  return emulatorRead(emulator, path);
+  return emulatorCallWhenAdmitted(emulator, method, path, body);
+}
+
+/** A read of the test's own on the CRM API (`path` below /api/3), waiting out the account's rate limit. */
+export async function emulatorRead(emulator: RunningEmulator, path: string): Promise<any> {
+  return (await emulatorCallWhenAdmitted(emulator, "GET", `/api/3${path}`)).body;
 }
 
 interface EmulatorStats {
