@@ -6,20 +6,11 @@
 
 import * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
+import { actionKind, diffAction, recordedRead, triggersInput, waitUntilEnded } from "../action-kit";
 import { moduleProvider } from "../dynamic";
-import {
-  checkInputs,
-  diffInputs,
-  PartlyDoneError,
-  ResourceKind,
-  resourceProps,
-  strictObject,
-  unknownValue,
-  withoutProvider,
-} from "../resource-kit";
+import { checkInputs, PartlyDoneError, resourceProps, strictObject, unknownValue, withoutProvider } from "../resource-kit";
 import { ServiceClient } from "../service-client";
 import { chatChannel, chatService } from "../settings";
-import { sleep } from "../transport/limiter";
 
 /** One contact to run the flow for; every field is optional and passed to the chat service as given. */
 export interface FlowRunContact {
@@ -85,7 +76,7 @@ const inputSchema = strictObject({
     .array(contactSchema, { required_error: "is required: the contacts to run the flow for", invalid_type_error: "must be a list of contacts" })
     .min(1, "must name at least one contact"),
   hasPriority: z.boolean({ invalid_type_error: "must be true or false" }).default(false),
-  triggers: z.array(z.unknown(), { invalid_type_error: "must be a list" }).default([]),
+  triggers: triggersInput,
   // No defaults: a stack made before these existed must not show a change.
   waitForCompletion: z.boolean({ invalid_type_error: "must be true or false" }).optional(),
   timeoutSeconds: z
@@ -98,8 +89,6 @@ const inputSchema = strictObject({
 
 type FlowRunInputs = z.output<typeof inputSchema>;
 const inputFields = Object.keys(inputSchema.shape) as Array<keyof FlowRunInputs>;
-/** The inputs that make the run: a change of any of them runs the flow again. */
-const runFields: Array<keyof FlowRunInputs> = ["flowId", "contacts", "hasPriority", "triggers"];
 
 interface FlowExecution {
   id: string;
@@ -121,16 +110,17 @@ const notFollowed = { status: null, finishedOn: null, statusReason: null };
 const resourceType = "chat.FlowRun";
 const describe = (flowId: unknown) =>
   typeof flowId === "string" && flowId && flowId !== unknownValue ? `${resourceType} of flow ${flowId}` : resourceType;
-const kind: ResourceKind<typeof inputSchema> = {
+const kind = actionKind({
   type: resourceType,
   schema: inputSchema,
   services: [chatService],
   label: (inputs) => describe(inputs.flowId),
-  // A run cannot be changed after the fact: a change of what it runs is a new run.
-  updatable: ["waitForCompletion", "timeoutSeconds"],
-  replaceOn: runFields,
+  // A run cannot be changed after the fact: a change of what it runs is a new run, with its own execution id.
+  runOn: ["flowId", "contacts", "hasPriority"],
+  runAgainAs: "replace",
+  settings: ["waitForCompletion", "timeoutSeconds"],
   checkSettings: chatChannel,
-};
+});
 
 export { configure } from "../dynamic";
 
@@ -139,10 +129,8 @@ export async function check(_olds: Record<string, unknown>, news: Record<string,
 }
 
 export async function diff(_id: string, olds: Record<string, unknown>, news: Record<string, unknown>): Promise<pulumi.dynamic.DiffResult> {
-  const changes = diffInputs(kind, olds, news);
   // A wait that ended before the run did (a timeout) goes on in the next up, on the same run.
-  const waitGoesOn = news.waitForCompletion === true && !changes.replaces?.length && !hasEnded(olds.status);
-  return waitGoesOn ? { ...changes, changes: true } : changes;
+  return diffAction(kind, olds, news, news.waitForCompletion === true && !hasEnded(olds.status));
 }
 
 export async function create(props: Record<string, unknown>): Promise<pulumi.dynamic.CreateResult> {
@@ -205,14 +193,11 @@ export async function read(id: string, props: Record<string, unknown> = {}): Pro
     void pulumi.log.warn(`${resource}: the chat service no longer shows execution ${id}; the run is kept in the state and runs again only when its inputs or triggers change`);
   }
   // The execution's status and counters are the service's to change, not configuration.
-  const state = withoutProvider(props);
-  const inputs = Object.fromEntries(inputFields.filter((field) => state[field] !== undefined).map((field) => [field, state[field]]));
-  return { id, props: state, inputs };
+  return recordedRead(kind, id, props);
 }
 
 /** A finished or running flow execution cannot be undone; deleting the resource forgets it. */
-async function forget(): Promise<void> {}
-export { forget as delete };
+export { forget as delete } from "../action-kit";
 
 /** The outputs of a run: its inputs, its execution, and what following it saw. */
 type RecordedRun = FlowRunInputs & {
@@ -229,10 +214,6 @@ const endStatuses = new Set([completed, "FAILED", "CANCELED", "CANCELLED", "EXPI
 const hasEnded = (status: unknown) => typeof status === "string" && endStatuses.has(status.toUpperCase());
 
 const defaultTimeoutSeconds = 600;
-const firstPollMs = 250;
-const longestPollMs = 5_000;
-/** The longest silence while following a run. */
-const progressEveryMs = 10_000;
 
 /**
  * Polls the execution until it ends, logging its progress whenever it moves and at
@@ -242,38 +223,28 @@ const progressEveryMs = 10_000;
  */
 async function followRun(client: ServiceClient, channel: string, run: RecordedRun): Promise<RecordedRun> {
   const timeoutSeconds = run.timeoutSeconds ?? defaultTimeoutSeconds;
-  const deadline = Date.now() + timeoutSeconds * 1000;
   const path = `/channel/${channel}/flow-execution/${run.executionId}`;
-  let seen: FlowExecution | undefined;
-  let lastLine = "";
-  const report = (always: boolean) => {
-    const line = progressLine(client.resource, run.executionId, seen);
-    if (always || line !== lastLine) void pulumi.log.info(line);
-    lastLine = line;
-  };
-  const heartbeat = setInterval(() => report(true), progressEveryMs);
-  try {
-    for (let interval = firstPollMs; ; interval = Math.min(interval * 1.5, longestPollMs)) {
+  let shown: FlowExecution | undefined;
+  const seen = await waitUntilEnded({
+    look: async () => {
       const response = await client.call({ method: "GET", path }, { accept: [404] });
       // A run the service does not show yet is waited for like a running one.
-      if (response.status !== 404) seen = response.body as FlowExecution;
-      report(false);
-      if (seen && hasEnded(seen.status)) return ended(client.resource, run, seen);
-      const remaining = deadline - Date.now();
-      if (remaining <= 0) {
-        const state = seen ? `still ${seen.status}` : "not shown by the service";
-        throw new PartlyDoneError(
-          `${client.resource}: execution ${run.executionId} is ${state} after ${timeoutSeconds} s; it keeps running on the service: run \`pulumi up\` again to keep waiting for it (it is not started again), or raise timeoutSeconds.`,
-          run.executionId,
-          { ...run, status: seen?.status ?? null },
-          { code: "timeout" },
-        );
-      }
-      await sleep(Math.min(interval, remaining));
-    }
-  } finally {
-    clearInterval(heartbeat);
-  }
+      if (response.status !== 404) shown = response.body as FlowExecution;
+      return shown;
+    },
+    hasEnded: (execution) => execution !== undefined && hasEnded(execution.status),
+    timeoutMs: timeoutSeconds * 1000,
+    outlasted: (execution) =>
+      new PartlyDoneError(
+        `${client.resource}: execution ${run.executionId} is ${execution ? `still ${execution.status}` : "not shown by the service"} after ${timeoutSeconds} s; it keeps running on the service: run \`pulumi up\` again to keep waiting for it (it is not started again), or raise timeoutSeconds.`,
+        run.executionId,
+        { ...run, status: execution?.status ?? null },
+        { code: "timeout" },
+      ),
+    progress: (execution) => progressLine(client.resource, run.executionId, execution),
+  });
+  // A run seen to end was shown.
+  return ended(client.resource, run, seen!);
 }
 
 /** The outputs of a run that ended; unless it completed, the failure that records them. */

@@ -7,20 +7,10 @@
 import { randomUUID } from "node:crypto";
 import * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
+import { actionKind, diffAction, recordedRead, runsAgain, stoppedPartWay, triggersInput, waitUntilEnded } from "../action-kit";
 import { moduleProvider } from "../dynamic";
-import {
-  checkInputs,
-  diffInputs,
-  PartlyDoneError,
-  ResourceKind,
-  resourceProps,
-  sameValue,
-  serviceId,
-  strictObject,
-  withoutProvider,
-} from "../resource-kit";
+import { checkInputs, resourceProps, serviceId, strictObject, withoutProvider } from "../resource-kit";
 import { crmService } from "../settings";
-import { sleep } from "../transport/limiter";
 import { CrmClient } from "./client";
 import { numberOf } from "./normalize";
 
@@ -96,7 +86,7 @@ const inputSchema = strictObject({
         else context.addIssue({ code: z.ZodIssueCode.custom, path: [index, "email"], message: `is also contact ${earlier}'s: each address may appear once` });
       });
     }),
-  triggers: z.array(z.unknown(), { invalid_type_error: "must be a list" }).default([]),
+  triggers: triggersInput,
 });
 
 type ContactSyncInputs = z.output<typeof inputSchema>;
@@ -117,18 +107,18 @@ interface SyncState extends ContactSyncInputs {
 
 const resourceType = "crm.ContactSync";
 const describe = (contacts: unknown) => (Array.isArray(contacts) ? `${resourceType} of ${contacts.length} contacts` : resourceType);
-const kind: ResourceKind<typeof inputSchema> = {
+const kind = actionKind({
   type: resourceType,
   schema: inputSchema,
   services: [crmService],
   label: (inputs) => describe(inputs.contacts),
-  updatable: ["contacts", "triggers"],
-};
+  // The sync's outputs are a report of the last one, kept by the next: it syncs again in place.
+  runOn: ["contacts"],
+  runAgainAs: "update",
+});
 
 /** The service's limit on contacts per bulk import. */
 const batchSize = 250;
-const firstPollMs = 250;
-const longestPollMs = 5_000;
 /** How long a batch may stay queued before the sync stops following it. */
 const batchTimeoutMs = 30 * 60_000;
 
@@ -145,9 +135,8 @@ export async function check(_olds: Record<string, unknown>, news: Record<string,
 }
 
 export async function diff(_id: string, olds: Record<string, unknown>, news: Record<string, unknown>): Promise<pulumi.dynamic.DiffResult> {
-  const changes = diffInputs(kind, olds, news);
   // A sync that stopped part way is finished by the next up.
-  return (numberOf(olds.pending) ?? 0) > 0 ? { ...changes, changes: true } : changes;
+  return diffAction(kind, olds, news, (numberOf(olds.pending) ?? 0) > 0);
 }
 
 export async function create(props: Record<string, unknown>): Promise<pulumi.dynamic.CreateResult> {
@@ -159,19 +148,17 @@ export async function create(props: Record<string, unknown>): Promise<pulumi.dyn
 /** New contacts or triggers sync every contact again; the same ones only send the rows a stopped sync left. */
 export async function update(id: string, olds: Record<string, unknown>, news: Record<string, unknown>): Promise<pulumi.dynamic.UpdateResult> {
   const inputs = inputSchema.parse(withoutProvider(news));
-  const same = sameValue(olds.contacts, inputs.contacts) && sameValue(olds.triggers, inputs.triggers);
-  return { outs: await sync(id, inputs, same ? (withoutProvider(olds) as unknown as SyncState) : freshState(inputs)) };
+  const state = runsAgain(kind, olds, inputs) ? freshState(inputs) : (withoutProvider(olds) as unknown as SyncState);
+  return { outs: await sync(id, inputs, state) };
 }
 
 /** Refresh reads nothing: the contacts are the service's to change afterwards, and the sync's report is history. */
 export async function read(id: string, props: Record<string, unknown> = {}): Promise<pulumi.dynamic.ReadResult> {
-  const state = withoutProvider(props);
-  return { id, props: state, inputs: { contacts: state.contacts, triggers: state.triggers } };
+  return recordedRead(kind, id, props);
 }
 
 /** A sync cannot be undone: deleting the resource deletes no contact. */
-async function forget(): Promise<void> {}
-export { forget as delete };
+export { forget as delete } from "../action-kit";
 
 function freshState(inputs: ContactSyncInputs): SyncState {
   return { ...inputs, created: 0, updated: 0, failed: 0, failures: [], unconfirmed: 0, pending: inputs.contacts.length, batchIds: [] };
@@ -190,11 +177,7 @@ async function sync(id: string, inputs: ContactSyncInputs, state: SyncState): Pr
   const stopped = (error: unknown) => {
     if (progress.pending === total || !(error instanceof Error)) return error;
     const queued = total - progress.pending;
-    return new PartlyDoneError(
-      `${error.message} ${queued} of ${total} rows were queued before it stopped and are not sent again; run \`pulumi up\` again to send the other ${progress.pending}.`,
-      id,
-      { ...progress },
-    );
+    return stoppedPartWay(error, id, { ...progress }, `${queued} of ${total} rows were queued before it stopped and are not sent again; run \`pulumi up\` again to send the other ${progress.pending}.`);
   };
   try {
     // Rows whose contact id is above the newest one before the sync made a new contact.
@@ -278,19 +261,16 @@ interface BatchReport {
 
 /** Polls GET /import/info until the batch is completed. */
 async function followBatch(client: CrmClient, batchId: string): Promise<BatchReport> {
-  const deadline = Date.now() + batchTimeoutMs;
-  for (let interval = firstPollMs; ; interval = Math.min(interval * 1.5, longestPollMs)) {
-    await sleep(interval);
-    const response = await client.call({ method: "GET", path: "/import/info", query: { batchId } });
-    const info = response.body as { status?: unknown; success?: unknown; failure?: unknown };
-    if (info.status === "completed") {
-      const strings = (list: unknown) => (Array.isArray(list) ? list.map(String) : []);
-      return { success: strings(info.success), failure: strings(info.failure) };
-    }
-    if (Date.now() > deadline) {
-      throw new Error(`${client.resource}: batch ${batchId} was still ${String(info.status)} after ${batchTimeoutMs / 60_000} minutes; its rows' outcome is unknown.`);
-    }
-  }
+  const info = await waitUntilEnded({
+    look: async () => (await client.call({ method: "GET", path: "/import/info", query: { batchId } })).body as { status?: unknown; success?: unknown; failure?: unknown },
+    hasEnded: (seen) => seen.status === "completed",
+    timeoutMs: batchTimeoutMs,
+    outlasted: (seen) => new Error(`${client.resource}: batch ${batchId} was still ${String(seen.status)} after ${batchTimeoutMs / 60_000} minutes; its rows' outcome is unknown.`),
+    // A batch is never done as it is queued.
+    lookAfterFirstInterval: true,
+  });
+  const strings = (list: unknown) => (Array.isArray(list) ? list.map(String) : []);
+  return { success: strings(info.success), failure: strings(info.failure) };
 }
 
 function tally(progress: SyncState, rows: SyncContact[], report: BatchReport, newestBefore: number): void {
