@@ -127,7 +127,6 @@ const kind: ResourceKind<typeof inputSchema> = {
   services: [chatService],
   label: (inputs) => describe(inputs.flowId),
   // A run cannot be changed after the fact: a change of what it runs is a new run.
-  updatable: ["waitForCompletion", "timeoutSeconds"],
   replaceOn: runFields,
   checkSettings: chatChannel,
 };

@@ -5,7 +5,7 @@
 import * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
 import { moduleProvider } from "../dynamic";
-import { adoptIdInput, labelByIds, resourceProps, serviceId, strictObject } from "../resource-kit";
+import { adoptIdInput, configurationFields, labelByIds, resourceProps, serviceId, strictObject } from "../resource-kit";
 import { crmService } from "../settings";
 import { ServiceObject } from "./collection";
 import { crmLifecycle, CrmObjectKind } from "./crud";
@@ -45,7 +45,6 @@ const kind: CrmObjectKind<typeof inputSchema, NoteState> = {
   schema: inputSchema,
   services: [crmService],
   label: labelByIds(resourceType, ["accountId"], ([account]) => `on account ${account}`),
-  updatable: ["note"],
   replaceOn: ["accountId"],
   path: "/notes",
   member: "note",
@@ -80,6 +79,6 @@ export class AccountNote extends pulumi.dynamic.Resource {
   declare readonly note: pulumi.Output<string>;
 
   constructor(name: string, args: AccountNoteArgs, opts?: pulumi.CustomResourceOptions) {
-    super(moduleProvider(module), name, resourceProps(args, ["accountId", "note"]), opts, "crm", "AccountNote");
+    super(moduleProvider(module), name, resourceProps(args, configurationFields(inputSchema)), opts, "crm", "AccountNote");
   }
 }

@@ -10,6 +10,7 @@ import { z } from "zod";
 import { moduleProvider } from "../dynamic";
 import {
   checkInputs,
+  configurationFields,
   diffInputs,
   PartlyDoneError,
   ResourceKind,
@@ -122,7 +123,6 @@ const kind: ResourceKind<typeof inputSchema> = {
   schema: inputSchema,
   services: [crmService],
   label: (inputs) => describe(inputs.contacts),
-  updatable: ["contacts", "triggers"],
 };
 
 /** The service's limit on contacts per bulk import. */
@@ -357,7 +357,7 @@ export class ContactSync extends pulumi.dynamic.Resource {
   declare readonly batchIds: pulumi.Output<string[]>;
 
   constructor(name: string, args: ContactSyncArgs, opts?: pulumi.CustomResourceOptions) {
-    const outputs = ["contacts", "triggers", "created", "updated", "failed", "failures", "unconfirmed", "pending", "batchIds"];
+    const outputs = [...configurationFields(inputSchema), "created", "updated", "failed", "failures", "unconfirmed", "pending", "batchIds"];
     super(moduleProvider(module), name, resourceProps(args, outputs), opts, "crm", "ContactSync");
   }
 }
