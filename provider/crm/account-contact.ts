@@ -31,7 +31,7 @@ export interface AccountContactArgs {
   adoptId?: pulumi.Input<string>;
 }
 
-const inputSchema = strictObject({
+export const inputSchema = strictObject({
   accountId: serviceId("the account, such as a crm.Account's id"),
   contactId: serviceId("the contact"),
   jobTitle: optionalText(255),

@@ -48,7 +48,7 @@ export interface AccountCustomFieldValueArgs {
   adoptId?: pulumi.Input<string>;
 }
 
-const inputSchema = strictObject({
+export const inputSchema = strictObject({
   accountId: serviceId("the account, such as a crm.Account's id"),
   customFieldId: serviceId("the custom field, such as a crm.AccountCustomField's id"),
   fieldValue: fieldValueInput("the value, in the form of the field's type"),

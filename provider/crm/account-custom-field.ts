@@ -82,7 +82,7 @@ export interface AccountCustomFieldArgs {
   adoptId?: pulumi.Input<string>;
 }
 
-const inputSchema = strictObject({
+export const inputSchema = strictObject({
   fieldLabel: nameText("the field's label", 255),
   fieldType: oneOf(fieldTypes),
   fieldOptions: z

@@ -25,7 +25,7 @@ export interface AccountNoteArgs {
   adoptId?: pulumi.Input<string>;
 }
 
-const inputSchema = strictObject({
+export const inputSchema = strictObject({
   accountId: serviceId("the account, such as a crm.Account's id"),
   note: z.string({ required_error: "is required: the note's text", invalid_type_error: "must be a string" }).refine((text) => text.trim() !== "", "must not be empty"),
   adoptId: adoptIdInput,

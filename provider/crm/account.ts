@@ -57,7 +57,7 @@ export interface AccountArgs {
   adoptId?: pulumi.Input<string>;
 }
 
-const inputSchema = strictObject({
+export const inputSchema = strictObject({
   name: nameText("the account's name, unique in the CRM account", 255),
   accountUrl: z
     .string({ invalid_type_error: "must be a string" })

@@ -70,7 +70,7 @@ const associationId = z
   .refine((id) => /^[1-9]\d{0,9}$/.test(id) && Number(id) <= int32Max, 'must be a positive integer id such as "3"')
   .optional();
 
-const inputSchema = strictObject({
+export const inputSchema = strictObject({
   companyName: requiredText("the company name shown with the address", 255),
   address1: requiredText("the first address line", 255),
   address2: optionalText(255),

@@ -107,7 +107,7 @@ const webAddressOrNone = text(1000).refine(
   'must be an http or https URL such as https://example.com/logo.png, or "" for none',
 );
 
-const inputSchema = strictObject({
+export const inputSchema = strictObject({
   brandingId: z
     .string({ invalid_type_error: 'must be a string of digits such as "1"' })
     .regex(/^[1-9]\d{0,9}$/, 'must be a branding id such as "1"')

@@ -29,7 +29,7 @@ export interface CalendarFeedArgs {
   adoptId?: pulumi.Input<string>;
 }
 
-const inputSchema = strictObject({
+export const inputSchema = strictObject({
   title: requiredText("the feed's title", 255),
   type: oneOf(feedTypes),
   notification: z.boolean({ invalid_type_error: "must be true or false" }).default(false),

@@ -84,7 +84,7 @@ const contactSchema = strictObject(
   "a contact",
 );
 
-const inputSchema = strictObject({
+export const inputSchema = strictObject({
   contacts: z
     .array(contactSchema, { required_error: "is required: the contacts to sync", invalid_type_error: "must be a list of contacts" })
     .min(1, "must name at least one contact")

@@ -41,7 +41,7 @@ const emailAddress = (what: string) =>
     .max(254, "must be at most 254 characters")
     .email("must be an email address such as news@example.com");
 
-const inputSchema = strictObject({
+export const inputSchema = strictObject({
   fromname: requiredText("the sender's name", 255),
   fromemail: emailAddress("the sender's email address"),
   reply2: emailAddress("the address replies go to"),
