@@ -14,7 +14,7 @@ import { sleep } from "./transport/limiter";
 export const triggersInput = z.array(z.unknown(), { invalid_type_error: "must be a list" }).default([]);
 
 /** What an action declares: a resource kind whose changes are told by its run inputs. */
-export interface ActionKind<Schema extends z.AnyZodObject> extends Omit<ResourceKind<Schema>, "updatable" | "replaceOn"> {
+export interface ActionKind<Schema extends z.AnyZodObject> extends Omit<ResourceKind<Schema>, "replaceOn"> {
   /** The inputs, besides `triggers`, whose change runs the action again. */
   runOn: readonly string[];
   /**
@@ -22,18 +22,16 @@ export interface ActionKind<Schema extends z.AnyZodObject> extends Omit<Resource
    * (the resource's id is the run's), `update` when the action runs again in place.
    */
   runAgainAs: "replace" | "update";
-  /** Inputs changed in place that never run the action again (how long to wait, say). */
-  settings?: readonly string[];
 }
 
 /** The resource kind of an action, with its run inputs: `triggers` last. */
 export type Action<Schema extends z.AnyZodObject> = ResourceKind<Schema> & { runInputs: readonly string[] };
 
 /** The resource kind of an action: its run inputs replace it or update it in place, as it runs again. */
-export function actionKind<Schema extends z.AnyZodObject>({ runOn, runAgainAs, settings = [], ...kind }: ActionKind<Schema>): Action<Schema> {
+export function actionKind<Schema extends z.AnyZodObject>({ runOn, runAgainAs, ...kind }: ActionKind<Schema>): Action<Schema> {
   const runInputs = [...runOn, "triggers"];
-  const changes = runAgainAs === "replace" ? { updatable: settings, replaceOn: runInputs } : { updatable: [...runInputs, ...settings] };
-  return { ...kind, ...changes, runInputs };
+  // Every other input (how long to wait, say) changes in place without a run (see updatableFields).
+  return { ...kind, ...(runAgainAs === "replace" ? { replaceOn: runInputs } : {}), runInputs };
 }
 
 /** Whether the new inputs run the action again: one of its run inputs changed. */

@@ -36,9 +36,7 @@ export interface ResourceKind<Schema extends z.AnyZodObject> {
   services: readonly ServiceSettingsSpec[];
   /** How messages name one object, e.g. `crm.Account "Acme"`; from inputs that may be partial or unknown. */
   label(inputs: Record<string, unknown>): string;
-  /** Fields changed in place by an update. */
-  updatable: readonly string[];
-  /** Fields whose change creates a new object and deletes the old one. */
+  /** Fields whose change creates a new object and deletes the old one; every other configuration field is changed in place (see updatableFields). */
   replaceOn?: readonly string[];
   /** Extra settings checks (e.g. the chat channel), also run in check. */
   checkSettings?(resource: string): void;
@@ -236,19 +234,32 @@ export const optionalText = (max: number) =>
     .optional()
     .transform((text) => text || undefined);
 
+/** Inputs read only at creation (adoption): never a change, never drift, not outputs. */
+const creationOnlyInputs: readonly string[] = ["adoptId", "adoptExisting"];
+
+/** A schema's configuration fields: its inputs but the creation-only ones, in the schema's order. Each is an output too. */
+export function configurationFields(schema: z.AnyZodObject): string[] {
+  return Object.keys(schema.shape).filter((field) => !creationOnlyInputs.includes(field));
+}
+
+/** The fields an update changes in place: every configuration field whose change does not replace the object. */
+export function updatableFields(kind: Pick<ResourceKind<z.AnyZodObject>, "schema" | "replaceOn">): string[] {
+  return configurationFields(kind.schema).filter((field) => !kind.replaceOn?.includes(field));
+}
+
 /**
  * Compares the stored outputs with the new normalized inputs on the kind's
  * configuration fields only; every other input (adoption options) matters only at
  * creation and is never a change. A value still unknown in a preview counts as a change.
  */
 export function diffInputs(
-  kind: Pick<ResourceKind<z.AnyZodObject>, "updatable" | "replaceOn">,
+  kind: Pick<ResourceKind<z.AnyZodObject>, "schema" | "replaceOn">,
   olds: Record<string, unknown>,
   news: Record<string, unknown>,
 ): pulumi.dynamic.DiffResult {
   const changed = (field: string) => containsUnknown(news[field]) || !sameValue(olds[field], news[field]);
   const replaces = (kind.replaceOn ?? []).filter(changed);
-  const updates = kind.updatable.filter(changed);
+  const updates = updatableFields(kind).filter(changed);
   return { changes: replaces.length + updates.length > 0, replaces, deleteBeforeReplace: false };
 }
 

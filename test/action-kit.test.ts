@@ -9,8 +9,8 @@ import { strictObject, unknownValue } from "../provider/resource-kit";
 
 const schema = strictObject({ target: z.string(), triggers: triggersInput, timeoutSeconds: z.number().optional() });
 const common = { type: "test.Action", schema, services: [], label: () => "test.Action" };
-const replaced = actionKind({ ...common, runOn: ["target"], runAgainAs: "replace", settings: ["timeoutSeconds"] });
-const updated = actionKind({ ...common, runOn: ["target"], runAgainAs: "update", settings: ["timeoutSeconds"] });
+const replaced = actionKind({ ...common, runOn: ["target"], runAgainAs: "replace" });
+const updated = actionKind({ ...common, runOn: ["target"], runAgainAs: "update" });
 const olds = { target: "a", triggers: [1], timeoutSeconds: 5 };
 
 describe("action kit: running again", () => {

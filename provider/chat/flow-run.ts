@@ -68,7 +68,7 @@ const contactSchema = strictObject(
   "a contact",
 );
 
-const inputSchema = strictObject({
+export const inputSchema = strictObject({
   flowId: z
     .string({ required_error: "is required: the UUID of the flow to run", invalid_type_error: "must be a string" })
     .uuid("must be the flow's UUID, such as 2f1c6a8e-3b7d-4c1e-9a2f-5d8e7c6b4a31"),
@@ -118,7 +118,6 @@ const kind = actionKind({
   // A run cannot be changed after the fact: a change of what it runs is a new run, with its own execution id.
   runOn: ["flowId", "contacts", "hasPriority"],
   runAgainAs: "replace",
-  settings: ["waitForCompletion", "timeoutSeconds"],
   checkSettings: chatChannel,
 });
 

@@ -5,7 +5,7 @@
 import * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
 import { moduleProvider } from "../dynamic";
-import { adoptIdInput, labelByIds, optionalText, resourceProps, serviceId, strictObject, unrecordedObjectAdvice, withoutUndefined } from "../resource-kit";
+import { adoptIdInput, configurationFields, labelByIds, optionalText, resourceProps, serviceId, strictObject, unrecordedObjectAdvice, withoutUndefined } from "../resource-kit";
 import { crmService } from "../settings";
 import { ServiceError } from "../transport/errors";
 import { CrmClient } from "./client";
@@ -31,7 +31,7 @@ export interface AccountContactArgs {
   adoptId?: pulumi.Input<string>;
 }
 
-const inputSchema = strictObject({
+export const inputSchema = strictObject({
   accountId: serviceId("the account, such as a crm.Account's id"),
   contactId: serviceId("the contact"),
   jobTitle: optionalText(255),
@@ -79,7 +79,6 @@ const kind: CrmObjectKind<typeof inputSchema, AssociationState> = {
   schema: inputSchema,
   services: [crmService],
   label: labelByIds(resourceType, ["contactId", "accountId"], ([contact, account]) => `(contact ${contact}, account ${account})`),
-  updatable: ["accountId", "contactId", "jobTitle"],
   path: "/accountContacts",
   member: "accountContact",
   collection: "accountContacts",
@@ -122,6 +121,6 @@ export class AccountContact extends pulumi.dynamic.Resource {
   declare readonly jobTitle: pulumi.Output<string | undefined>;
 
   constructor(name: string, args: AccountContactArgs, opts?: pulumi.CustomResourceOptions) {
-    super(moduleProvider(module), name, resourceProps(args, ["accountId", "contactId", "jobTitle"]), opts, "crm", "AccountContact");
+    super(moduleProvider(module), name, resourceProps(args, configurationFields(inputSchema)), opts, "crm", "AccountContact");
   }
 }

@@ -7,7 +7,7 @@
 import * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
 import { moduleProvider } from "../dynamic";
-import { adoptIdInput, containsUnknown, labelByIds, resourceProps, serviceId, strictObject, withoutUndefined } from "../resource-kit";
+import { adoptIdInput, configurationFields, containsUnknown, labelByIds, resourceProps, serviceId, strictObject, withoutUndefined } from "../resource-kit";
 import { crmService } from "../settings";
 import { CrmClient } from "./client";
 import { coalescing } from "./coalesce";
@@ -48,7 +48,7 @@ export interface AccountCustomFieldValueArgs {
   adoptId?: pulumi.Input<string>;
 }
 
-const inputSchema = strictObject({
+export const inputSchema = strictObject({
   accountId: serviceId("the account, such as a crm.Account's id"),
   customFieldId: serviceId("the custom field, such as a crm.AccountCustomField's id"),
   fieldValue: fieldValueInput("the value, in the form of the field's type"),
@@ -166,7 +166,6 @@ const kind: CrmObjectKind<typeof inputSchema, ValueState> = {
   schema: inputSchema,
   services: [crmService],
   label,
-  updatable: ["fieldValue", "fieldCurrency"],
   replaceOn: ["accountId", "customFieldId"],
   serviceAssigned: ["fieldCurrency"],
   path: "/accountCustomFieldData",
@@ -244,7 +243,8 @@ export async function diff(id: string, olds: Record<string, unknown>, news: Reco
   return lifecycle.diff(id, olds, comparable ? { ...news, fieldValue: fittedValue(news, fieldType) } : news);
 }
 
-const outputs = ["accountId", "customFieldId", "fieldValue", "fieldCurrency", "fieldType"];
+/** The field's type is read at creation, for the value's form. */
+const outputs = [...configurationFields(inputSchema), "fieldType"];
 
 /** The value of a custom account field for one account. */
 export class AccountCustomFieldValue extends pulumi.dynamic.Resource {

@@ -5,7 +5,7 @@
 import * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
 import { moduleProvider } from "../dynamic";
-import { adoptIdInput, declaredOnce, labelBy, nameText, oneOf, resourceProps, strictObject, withoutUndefined } from "../resource-kit";
+import { adoptIdInput, configurationFields, declaredOnce, labelBy, nameText, oneOf, resourceProps, strictObject, withoutUndefined } from "../resource-kit";
 import { crmService } from "../settings";
 import { CrmClient } from "./client";
 import { ServiceObject, walk } from "./collection";
@@ -82,7 +82,7 @@ export interface AccountCustomFieldArgs {
   adoptId?: pulumi.Input<string>;
 }
 
-const inputSchema = strictObject({
+export const inputSchema = strictObject({
   fieldLabel: nameText("the field's label", 255),
   fieldType: oneOf(fieldTypes),
   fieldOptions: z
@@ -163,7 +163,6 @@ const kind: CrmObjectKind<typeof inputSchema, FieldState> = {
   services: [crmService],
   label: labelBy(resourceType, "fieldLabel"),
   refine,
-  updatable: ["fieldLabel", "fieldOptions", "fieldDefault", "isFormVisible", "isRequired", "displayOrder"],
   replaceOn: ["fieldType", "fieldDefaultCurrency"],
   serviceAssigned: ["displayOrder", "fieldDefaultCurrency"],
   path: "/accountCustomFieldMeta",
@@ -227,8 +226,6 @@ export const { check, diff, create, read, update, delete: remove, inputsDeclarin
 export { remove as delete };
 export { configure } from "../dynamic";
 
-const outputs = ["fieldLabel", "fieldType", "fieldOptions", "fieldDefault", "fieldDefaultCurrency", "isFormVisible", "isRequired", "displayOrder"];
-
 /** A custom field of the CRM account's accounts (companies); its values are crm.AccountCustomFieldValue resources. */
 export class AccountCustomField extends pulumi.dynamic.Resource {
   /** The field's label. */
@@ -250,6 +247,6 @@ export class AccountCustomField extends pulumi.dynamic.Resource {
 
   constructor(name: string, args: AccountCustomFieldArgs, opts?: pulumi.CustomResourceOptions) {
     const props = { ...args, fieldLabel: declaredOnce(resourceType, "fieldLabel", "field label", args.fieldLabel) };
-    super(moduleProvider(module), name, resourceProps(props, outputs), opts, "crm", "AccountCustomField");
+    super(moduleProvider(module), name, resourceProps(props, configurationFields(inputSchema)), opts, "crm", "AccountCustomField");
   }
 }

@@ -5,7 +5,7 @@
 import * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
 import { moduleProvider } from "../dynamic";
-import { adoptIdInput, labelByIds, resourceProps, serviceId, strictObject } from "../resource-kit";
+import { adoptIdInput, configurationFields, labelByIds, resourceProps, serviceId, strictObject } from "../resource-kit";
 import { crmService } from "../settings";
 import { ServiceObject } from "./collection";
 import { crmLifecycle, CrmObjectKind } from "./crud";
@@ -25,7 +25,7 @@ export interface AccountNoteArgs {
   adoptId?: pulumi.Input<string>;
 }
 
-const inputSchema = strictObject({
+export const inputSchema = strictObject({
   accountId: serviceId("the account, such as a crm.Account's id"),
   note: z.string({ required_error: "is required: the note's text", invalid_type_error: "must be a string" }).refine((text) => text.trim() !== "", "must not be empty"),
   adoptId: adoptIdInput,
@@ -45,7 +45,6 @@ const kind: CrmObjectKind<typeof inputSchema, NoteState> = {
   schema: inputSchema,
   services: [crmService],
   label: labelByIds(resourceType, ["accountId"], ([account]) => `on account ${account}`),
-  updatable: ["note"],
   replaceOn: ["accountId"],
   path: "/notes",
   member: "note",
@@ -80,6 +79,6 @@ export class AccountNote extends pulumi.dynamic.Resource {
   declare readonly note: pulumi.Output<string>;
 
   constructor(name: string, args: AccountNoteArgs, opts?: pulumi.CustomResourceOptions) {
-    super(moduleProvider(module), name, resourceProps(args, ["accountId", "note"]), opts, "crm", "AccountNote");
+    super(moduleProvider(module), name, resourceProps(args, configurationFields(inputSchema)), opts, "crm", "AccountNote");
   }
 }

@@ -10,7 +10,7 @@ import {
   announceAdoption,
   checkInputs,
   claimNaturalKey,
-  releaseNaturalKey,
+  configurationFields,
   confirmWrite,
   declaredOnce,
   differingFields,
@@ -19,6 +19,7 @@ import {
   labelBy,
   nameText,
   notAdoptable,
+  releaseNaturalKey,
   ResourceKind,
   resourceProps,
   strictObject,
@@ -56,7 +57,7 @@ export interface AccountArgs {
   adoptId?: pulumi.Input<string>;
 }
 
-const inputSchema = strictObject({
+export const inputSchema = strictObject({
   name: nameText("the account's name, unique in the CRM account", 255),
   accountUrl: z
     .string({ invalid_type_error: "must be a string" })
@@ -86,8 +87,6 @@ const kind: ResourceKind<typeof inputSchema> = {
   schema: inputSchema,
   services: [crmService],
   label: labelBy(resourceType, "name"),
-  // adoptExisting and adoptId only matter when the account is created.
-  updatable: ["name", "accountUrl"],
 };
 const describe = (name: unknown) => kind.label({ name });
 /** Where accounts are read; reads arriving together are answered from the list (see ./read-batcher.ts). */
@@ -293,6 +292,6 @@ export class Account extends pulumi.dynamic.Resource {
 
   constructor(name: string, args: AccountArgs, opts?: pulumi.CustomResourceOptions) {
     const props = { ...args, name: declaredOnce(resourceType, "name", "account name", args.name) };
-    super(moduleProvider(module), name, resourceProps(props, ["name", "accountUrl"]), opts, "crm", "Account");
+    super(moduleProvider(module), name, resourceProps(props, configurationFields(inputSchema)), opts, "crm", "Account");
   }
 }

@@ -5,7 +5,7 @@
 import * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
 import { moduleProvider } from "../dynamic";
-import { adoptIdInput, labelBy, optionalText, requiredText, resourceProps, strictObject, withoutUndefined } from "../resource-kit";
+import { adoptIdInput, configurationFields, labelBy, optionalText, requiredText, resourceProps, strictObject, withoutUndefined } from "../resource-kit";
 import { crmService } from "../settings";
 import { CrmClient } from "./client";
 import { ServiceObject } from "./collection";
@@ -70,7 +70,7 @@ const associationId = z
   .refine((id) => /^[1-9]\d{0,9}$/.test(id) && Number(id) <= int32Max, 'must be a positive integer id such as "3"')
   .optional();
 
-const inputSchema = strictObject({
+export const inputSchema = strictObject({
   companyName: requiredText("the company name shown with the address", 255),
   address1: requiredText("the first address line", 255),
   address2: optionalText(255),
@@ -182,7 +182,6 @@ const kind: CrmObjectKind<typeof inputSchema, AddressState> = {
   schema: inputSchema,
   services: [crmService],
   label: labelBy(resourceType, "companyName"),
-  updatable: ["companyName", "address1", "address2", "city", "state", "district", "zip", "country", "isDefault", "allgroup", "groupId", "listId"],
   path: "/addresses",
   member: "address",
   collection: "addresses",
@@ -257,8 +256,6 @@ export const { check, diff, create, read, update, delete: remove, inputsDeclarin
 export { remove as delete };
 export { configure } from "../dynamic";
 
-const outputs = ["companyName", "address1", "address2", "city", "state", "district", "zip", "country", "isDefault", "allgroup", "groupId", "listId"];
-
 /** A physical mailing address of the account; every campaign needs one. */
 export class Address extends pulumi.dynamic.Resource {
   declare readonly companyName: pulumi.Output<string>;
@@ -279,6 +276,6 @@ export class Address extends pulumi.dynamic.Resource {
   declare readonly listId: pulumi.Output<string | undefined>;
 
   constructor(name: string, args: AddressArgs, opts?: pulumi.CustomResourceOptions) {
-    super(moduleProvider(module), name, resourceProps(args, outputs), opts, "crm", "Address");
+    super(moduleProvider(module), name, resourceProps(args, configurationFields(inputSchema)), opts, "crm", "Address");
   }
 }

@@ -13,6 +13,7 @@ import {
   announceAdoption,
   checkInputs,
   claimNaturalKey,
+  configurationFields,
   confirmWrite,
   containsUnknown,
   differingFields,
@@ -24,6 +25,7 @@ import {
   sameValue,
   strictObject,
   UnconfirmedWriteError,
+  updatableFields,
   withoutProvider,
   withoutUndefined,
 } from "../resource-kit";
@@ -105,7 +107,7 @@ const webAddressOrNone = text(1000).refine(
   'must be an http or https URL such as https://example.com/logo.png, or "" for none',
 );
 
-const inputSchema = strictObject({
+export const inputSchema = strictObject({
   brandingId: z
     .string({ invalid_type_error: 'must be a string of digits such as "1"' })
     .regex(/^[1-9]\d{0,9}$/, 'must be a branding id such as "1"')
@@ -145,7 +147,6 @@ const kind: ResourceKind<typeof inputSchema> = {
   schema: inputSchema,
   services: [crmService],
   label: (inputs) => (typeof inputs.brandingId === "string" && /^\d+$/.test(inputs.brandingId) ? `${resourceType} ${inputs.brandingId}` : resourceType),
-  updatable: [...brandingFields, "externalLinks"],
   replaceOn: ["brandingId"],
   refine: (inputs, refuse) => {
     if (inputs.adoptId && inputs.brandingId && inputs.adoptId !== inputs.brandingId) refuse("adoptId", `names branding ${inputs.adoptId}, brandingId another (${inputs.brandingId}); give one of them`);
@@ -234,7 +235,7 @@ export async function diff(id: string, olds: Record<string, unknown>, news: Reco
   const changed = (field: string) =>
     containsUnknown(news[field]) || (news[field] === undefined ? field in remembered : !sameValue(olds[field], news[field]));
   const replaces = news.brandingId !== undefined && (containsUnknown(news.brandingId) || news.brandingId !== id) ? ["brandingId"] : [];
-  return { changes: replaces.length > 0 || kind.updatable.some(changed), replaces, deleteBeforeReplace: false };
+  return { changes: replaces.length > 0 || updatableFields(kind).some(changed), replaces, deleteBeforeReplace: false };
 }
 
 export async function create(props: Record<string, unknown>): Promise<pulumi.dynamic.CreateResult> {
@@ -338,7 +339,7 @@ async function firstBranding(client: CrmClient): Promise<ServiceObject | undefin
   return ((response.body as Record<string, unknown> | undefined)?.brandings as ServiceObject[] | undefined)?.[0];
 }
 
-const outputs = ["brandingId", ...brandingFields, "externalLinks", "originalValues"];
+const outputs = [...configurationFields(inputSchema), "originalValues"];
 
 /**
  * The account's branding, taken over from the service and put back as it was found on

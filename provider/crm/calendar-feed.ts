@@ -5,7 +5,7 @@
 import * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
 import { moduleProvider } from "../dynamic";
-import { adoptIdInput, labelBy, oneOf, requiredText, resourceProps, strictObject, withSecretOutputs, withoutUndefined } from "../resource-kit";
+import { adoptIdInput, configurationFields, labelBy, oneOf, requiredText, resourceProps, strictObject, withoutUndefined, withSecretOutputs } from "../resource-kit";
 import { crmService } from "../settings";
 import { ServiceObject } from "./collection";
 import { crmLifecycle, CrmObjectKind } from "./crud";
@@ -29,7 +29,7 @@ export interface CalendarFeedArgs {
   adoptId?: pulumi.Input<string>;
 }
 
-const inputSchema = strictObject({
+export const inputSchema = strictObject({
   title: requiredText("the feed's title", 255),
   type: oneOf(feedTypes),
   notification: z.boolean({ invalid_type_error: "must be true or false" }).default(false),
@@ -54,7 +54,6 @@ const kind: CrmObjectKind<typeof inputSchema, CalendarFeedState> = {
   schema: inputSchema,
   services: [crmService],
   label: labelBy(resourceType, "title"),
-  updatable: ["title", "type", "notification"],
   path: "/calendars",
   member: "calendar",
   collection: "calendars",
@@ -90,7 +89,7 @@ export class CalendarFeed extends pulumi.dynamic.Resource {
   declare readonly userid: pulumi.Output<string>;
 
   constructor(name: string, args: CalendarFeedArgs, opts?: pulumi.CustomResourceOptions) {
-    const outputs = ["title", "type", "notification", "token", "userid"];
+    const outputs = [...configurationFields(inputSchema), "token", "userid"];
     super(moduleProvider(module), name, resourceProps(args, outputs), withSecretOutputs(opts, ["token"]), "crm", "CalendarFeed");
   }
 }

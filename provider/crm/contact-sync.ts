@@ -9,7 +9,14 @@ import * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
 import { actionKind, diffAction, recordedRead, runsAgain, stoppedPartWay, triggersInput, waitUntilEnded } from "../action-kit";
 import { moduleProvider } from "../dynamic";
-import { checkInputs, resourceProps, serviceId, strictObject, withoutProvider } from "../resource-kit";
+import {
+  checkInputs,
+  configurationFields,
+  resourceProps,
+  serviceId,
+  strictObject,
+  withoutProvider,
+} from "../resource-kit";
 import { crmService } from "../settings";
 import { CrmClient } from "./client";
 import { numberOf } from "./normalize";
@@ -73,7 +80,7 @@ const contactSchema = strictObject(
   "a contact",
 );
 
-const inputSchema = strictObject({
+export const inputSchema = strictObject({
   contacts: z
     .array(contactSchema, { required_error: "is required: the contacts to sync", invalid_type_error: "must be a list of contacts" })
     .min(1, "must name at least one contact")
@@ -337,7 +344,7 @@ export class ContactSync extends pulumi.dynamic.Resource {
   declare readonly batchIds: pulumi.Output<string[]>;
 
   constructor(name: string, args: ContactSyncArgs, opts?: pulumi.CustomResourceOptions) {
-    const outputs = ["contacts", "triggers", "created", "updated", "failed", "failures", "unconfirmed", "pending", "batchIds"];
+    const outputs = [...configurationFields(inputSchema), "created", "updated", "failed", "failures", "unconfirmed", "pending", "batchIds"];
     super(moduleProvider(module), name, resourceProps(args, outputs), opts, "crm", "ContactSync");
   }
 }

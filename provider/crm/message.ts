@@ -5,7 +5,7 @@
 import * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
 import { moduleProvider } from "../dynamic";
-import { adoptIdInput, labelBy, optionalText, requiredText, resourceProps, strictObject, withoutUndefined } from "../resource-kit";
+import { adoptIdInput, configurationFields, labelBy, optionalText, requiredText, resourceProps, strictObject, withoutUndefined } from "../resource-kit";
 import { crmService } from "../settings";
 import { ServiceObject } from "./collection";
 import { crmLifecycle, CrmObjectKind } from "./crud";
@@ -41,7 +41,7 @@ const emailAddress = (what: string) =>
     .max(254, "must be at most 254 characters")
     .email("must be an email address such as news@example.com");
 
-const inputSchema = strictObject({
+export const inputSchema = strictObject({
   fromname: requiredText("the sender's name", 255),
   fromemail: emailAddress("the sender's email address"),
   reply2: emailAddress("the address replies go to"),
@@ -74,7 +74,6 @@ const kind: CrmObjectKind<typeof inputSchema, MessageState> = {
   schema: inputSchema,
   services: [crmService],
   label: labelBy(resourceType, "subject"),
-  updatable: ["fromname", "fromemail", "reply2", "subject", "preheaderText"],
   path: "/messages",
   member: "message",
   // The seed has no list of messages; the reference (and the service) has GET /messages.
@@ -111,7 +110,6 @@ export class Message extends pulumi.dynamic.Resource {
   declare readonly preheaderText: pulumi.Output<string | undefined>;
 
   constructor(name: string, args: MessageArgs, opts?: pulumi.CustomResourceOptions) {
-    const outputs = ["fromname", "fromemail", "reply2", "subject", "preheaderText"];
-    super(moduleProvider(module), name, resourceProps(args, outputs), opts, "crm", "Message");
+    super(moduleProvider(module), name, resourceProps(args, configurationFields(inputSchema)), opts, "crm", "Message");
   }
 }

@@ -2,7 +2,7 @@
 // each taking its object over by adoptId with the values it holds, protected, with
 // references between them instead of ids, under names made from the objects' own.
 
-import { ExportedObject, ExportKind, exportKinds, resourceClasses } from "./read-account";
+import { ExportedObject, exportedResources, ExportKind } from "./read-account";
 
 export interface ProgramSettings {
   /** The Pulumi project's name. */
@@ -42,18 +42,6 @@ export function programFiles(objects: readonly ExportedObject[], settings: Progr
   };
 }
 
-const sectionTitles: Record<ExportKind, string> = {
-  account: "Accounts",
-  "account-custom-field": "Custom account fields",
-  "account-custom-field-value": "Values of the custom fields",
-  "account-note": "Notes on accounts",
-  "account-contact": "Contacts' places at accounts (the contacts themselves are not managed here)",
-  address: "Addresses",
-  "calendar-feed": "Calendar feeds",
-  message: "Messages",
-  branding: "The branding: managed field by field; remove the fields this stack should leave alone",
-};
-
 function indexSource(objects: readonly ExportedObject[], apiUrl: string): string {
   const names = namesOf(objects);
   const variableOf = (kind: ExportKind | undefined, id: unknown) => (kind ? names.get(`${kind} ${id}`)?.variable : undefined);
@@ -66,10 +54,10 @@ function indexSource(objects: readonly ExportedObject[], apiUrl: string): string
     "// Settings: `pulumi config set crm:apiUrl <address>`, `pulumi config set --secret crm:apiToken <key>`.",
     'import { crm } from "pulumi-crm";',
   ];
-  for (const kind of exportKinds) {
+  for (const { name: kind, className, exportSection } of exportedResources) {
     const ofKind = objects.filter((object) => object.kind === kind);
     if (!ofKind.length) continue;
-    lines.push("", `// ${sectionTitles[kind]}`);
+    lines.push("", `// ${exportSection}`);
     for (const object of ofKind) {
       const { variable, resource } = names.get(`${kind} ${object.id}`)!;
       // null is "not set", as an input left out.
@@ -78,7 +66,7 @@ function indexSource(objects: readonly ExportedObject[], apiUrl: string): string
         const reference = variableOf(object.refersTo[input], value);
         return `  ${input}: ${reference ? `${reference}.id` : literal(value)},`;
       });
-      lines.push(`const ${variable} = new crm.${resourceClasses[kind]}(${JSON.stringify(resource)}, {`, ...members, "}, { protect: true });");
+      lines.push(`const ${variable} = new crm.${className}(${JSON.stringify(resource)}, {`, ...members, "}, { protect: true });");
     }
   }
   return `${lines.join("\n")}\n`;

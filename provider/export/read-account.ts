@@ -14,33 +14,13 @@ import { CrmClient } from "../crm/client";
 import { ServiceObject, walk } from "../crm/collection";
 import * as message from "../crm/message";
 import { idOf, textOf } from "../crm/normalize";
+import { RegisteredResource, resources } from "../registry";
 
-/** The kinds, named as their documentation pages (sdk-docs/crm-<kind>.md), in the order a program declares them. */
-export const exportKinds = [
-  "account",
-  "account-custom-field",
-  "account-custom-field-value",
-  "account-note",
-  "account-contact",
-  "address",
-  "calendar-feed",
-  "message",
-  "branding",
-] as const;
-export type ExportKind = (typeof exportKinds)[number];
-
-/** The resource class of each kind, in `crm`. */
-export const resourceClasses: Record<ExportKind, string> = {
-  account: "Account",
-  "account-custom-field": "AccountCustomField",
-  "account-custom-field-value": "AccountCustomFieldValue",
-  "account-note": "AccountNote",
-  "account-contact": "AccountContact",
-  address: "Address",
-  "calendar-feed": "CalendarFeed",
-  message: "Message",
-  branding: "Branding",
-};
+/** The resources whose objects `pulumi-crm export` declares, in the order a program declares them. */
+export const exportedResources = resources.filter((resource): resource is Extract<RegisteredResource, { exportSection: string }> => "exportSection" in resource);
+/** The kinds, named as their documentation pages (sdk-docs/crm-<kind>.md). */
+export type ExportKind = (typeof exportedResources)[number]["name"];
+export const exportKinds: readonly ExportKind[] = exportedResources.map((resource) => resource.name);
 
 /** One object of the account, as its resource declares it. */
 export interface ExportedObject {

@@ -3,17 +3,12 @@
 
 import assert from "node:assert/strict";
 import * as account from "../../provider/crm/account";
-import * as accountContact from "../../provider/crm/account-contact";
-import * as customField from "../../provider/crm/account-custom-field";
-import * as customFieldValue from "../../provider/crm/account-custom-field-value";
-import * as note from "../../provider/crm/account-note";
-import * as address from "../../provider/crm/address";
-import * as calendarFeed from "../../provider/crm/calendar-feed";
-import * as message from "../../provider/crm/message";
+import { resources, typeOf } from "../../provider/registry";
 import { useStackConfig } from "../../provider/settings";
 import { configOf, emulatorCall, emulatorForProvider, emulatorStats, requestCount, RunningEmulator } from "../support/emulator";
 import { asHostSends } from "../support/host-struct";
 import { checked, providerCode, ResourceModule } from "../support/provider-steps";
+import { makeParents, ResourceExample, resourceExamples } from "../support/resource-examples";
 
 describe("coalesced reads and deletes", () => {
   let emulator: RunningEmulator;
@@ -39,52 +34,20 @@ describe("coalesced reads and deletes", () => {
     (await Promise.all(objects.map((object) => provider.read(object.id, object.props)))).map(asHostSends);
   const listRequests = async (path: string) => (await emulatorStats(emulator)).byRoute[`GET /api/3${path}`] ?? 0;
 
-  /** Three objects of each type, made through the provider. */
-  const cases: Array<{ type: string; provider: ResourceModule; list?: string; make: (n: number) => Promise<Record<string, unknown>> }> = [
-    { type: "crm.Account", provider: account, list: "/accounts", make: async (n) => ({ name: `Acme ${n}`, accountUrl: n % 2 ? "https://acme.example" : undefined }) },
-    {
-      type: "crm.AccountContact",
-      provider: accountContact,
-      list: "/accountContacts",
-      make: async (n) => ({
-        accountId: (await post("/accounts", { account: { name: `Holder ${n}` } })).account.id,
-        contactId: (await post("/contacts", { contact: { email: `c${n}@example.com` } })).contact.id,
-        jobTitle: `Title ${n}`,
-      }),
-    },
-    { type: "crm.AccountCustomField", provider: customField, list: "/accountCustomFieldMeta", make: async (n) => ({ fieldLabel: `Tier ${n}`, fieldType: "dropdown", fieldOptions: ["a", "b"] }) },
-    {
-      type: "crm.AccountCustomFieldValue",
-      provider: customFieldValue,
-      list: "/accountCustomFieldData",
-      make: async (n) => {
-        const field = (await post("/accountCustomFieldMeta", { accountCustomFieldMetum: { fieldLabel: `Since ${n}`, fieldType: "date" } })).accountCustomFieldMetum.id;
-        const owner = (await post("/accounts", { account: { name: `Valued ${n}` } })).account.id;
-        return { accountId: owner, customFieldId: field, fieldValue: `03/0${n}/2027` };
-      },
-    },
-    {
-      type: "crm.AccountNote",
-      provider: note,
-      list: "/notes",
-      make: async (n) => ({ accountId: (await post("/accounts", { account: { name: `Noted ${n}` } })).account.id, note: `Note ${n}` }),
-    },
-    { type: "crm.CalendarFeed", provider: calendarFeed, list: "/calendars", make: async (n) => ({ title: `Feed ${n}`, type: "Deals", notification: n % 2 === 0 }) },
-    { type: "crm.Address", provider: address, list: "/addresses", make: async (n) => ({ companyName: `Co ${n}`, address1: `${n} Main St`, country: "de", groupId: "3" }) },
-    // No list in the seed; the reference's GET /messages.
-    { type: "crm.Message", provider: message, list: "/messages", make: async (n) => ({ fromname: "Ann", fromemail: "ann@example.com", reply2: "r@example.com", subject: `S ${n}` }) },
-  ];
-
-  for (const { type, provider, list, make } of cases) {
-    it(`${type}: reads together return what reads alone return${list ? ", from one page" : ", one GET each"}`, async () => {
+  // Three objects of each CRM object type, each with its own parents, made through the provider.
+  for (const resource of resources) {
+    const { inputs, collection } = resourceExamples[typeOf(resource)] as ResourceExample;
+    if (!collection) continue;
+    it(`${typeOf(resource)}: reads together return what reads alone return, from one page`, async () => {
+      const provider = resource.module as unknown as ResourceModule;
       const objects = [];
-      for (const n of [1, 2, 3]) objects.push(await created(provider, await make(n)));
+      for (const n of [1, 2, 3]) objects.push(await created(provider, inputs(await makeParents(emulator, n), n)));
       const alone = await readAlone(provider, objects);
-      const pagesBefore = list ? await listRequests(list) : 0;
+      const pagesBefore = await listRequests(collection.path);
       const together = await readTogether(provider, objects);
       assert.deepEqual(together, alone);
       assert.deepEqual(alone.map((result) => result.id), objects.map((object) => object.id));
-      if (list) assert.equal((await listRequests(list)) - pagesBefore, 1, "one page for the three reads");
+      assert.equal((await listRequests(collection.path)) - pagesBefore, 1, "one page for the three reads");
     });
   }
 

@@ -9,16 +9,15 @@
 // checks 10,000 and writes 200 (about 30 s in all).
 
 import assert from "node:assert/strict";
-import { readdirSync } from "node:fs";
-import { join } from "node:path";
 import fc from "fast-check";
 import { startEmulator } from "../../emulator";
-import { BUILT_IN_FLOWS } from "../../emulator/src/chat";
+import { resources, typeOf } from "../../provider/registry";
 import { unknownValue } from "../../provider/resource-kit";
 import { useStackConfig } from "../../provider/settings";
-import { configOf, emulatorCall, RunningEmulator } from "../support/emulator";
+import { configOf, RunningEmulator } from "../support/emulator";
 import { asHostSends } from "../support/host-struct";
 import { providerCode, ResourceModule } from "../support/provider-steps";
+import { makeParents, Parents, ResourceExample, resourceExamples } from "../support/resource-examples";
 
 const soak = process.env.RELIABILITY_SOAK === "1";
 const checkRuns = soak ? 10_000 : 2_000;
@@ -29,74 +28,17 @@ interface Subject {
   module: ResourceModule;
   /** A valid input; ids of other objects are filled in once the emulator holds them. */
   valid: () => Record<string, unknown>;
-  /** Text fields whose generated values still make a valid input more often than not. */
   textFields: string[];
-  /**
-   * How generated valid inputs are written and read back: `create` (then deleted), `update`
-   * of one object (the account's one branding, which a deployment takes over once), or not
-   * at all (actions: a sync, a flow run).
-   */
-  roundTrip: "create" | "update" | false;
+  roundTrip: ResourceExample["roundTrip"];
 }
 
-/** Ids of objects the dependent resources point at, made on the emulator in `before`. */
-const ids = { account: "1", contact: "1", textField: "1" };
+/** Objects the dependent resources point at, made on the emulator in `before`. */
+let parents: Parents;
 
-const subjects: Subject[] = [
-  { name: "crm.Account", module: require("../../provider/crm/account"), valid: () => ({ name: "Acme", accountUrl: "https://acme.example" }), textFields: ["name"], roundTrip: "create" },
-  {
-    name: "crm.AccountContact",
-    module: require("../../provider/crm/account-contact"),
-    valid: () => ({ accountId: ids.account, contactId: ids.contact, jobTitle: "Buyer" }),
-    textFields: ["jobTitle"],
-    roundTrip: "create",
-  },
-  {
-    name: "crm.AccountCustomField",
-    module: require("../../provider/crm/account-custom-field"),
-    valid: () => ({ fieldLabel: "Tier", fieldType: "dropdown", fieldOptions: ["Gold", "Silver"], fieldDefault: "Gold", isRequired: true }),
-    textFields: ["fieldLabel"],
-    roundTrip: "create",
-  },
-  {
-    name: "crm.AccountCustomFieldValue",
-    module: require("../../provider/crm/account-custom-field-value"),
-    valid: () => ({ accountId: ids.account, customFieldId: ids.textField, fieldValue: "gold" }),
-    textFields: ["fieldValue"],
-    roundTrip: "create",
-  },
-  { name: "crm.AccountNote", module: require("../../provider/crm/account-note"), valid: () => ({ accountId: ids.account, note: "Renewal in March" }), textFields: ["note"], roundTrip: "create" },
-  {
-    name: "crm.Address",
-    module: require("../../provider/crm/address"),
-    valid: () => ({ companyName: "Acme", address1: "1 Main St", city: "Chicago", state: "IL", zip: "60601", country: "US" }),
-    textFields: ["companyName", "address1", "city", "state", "zip"],
-    roundTrip: "create",
-  },
-  { name: "crm.Branding", module: require("../../provider/crm/branding"), valid: () => ({ siteName: "Acme", headerTextValue: "Acme Inc" }), textFields: ["siteName", "headerTextValue"], roundTrip: "update" },
-  { name: "crm.CalendarFeed", module: require("../../provider/crm/calendar-feed"), valid: () => ({ title: "Tasks", type: "Deals", notification: true }), textFields: ["title"], roundTrip: "create" },
-  {
-    name: "crm.Message",
-    module: require("../../provider/crm/message"),
-    valid: () => ({ fromname: "Acme News", fromemail: "news@acme.example", reply2: "help@acme.example", subject: "Hi %FIRSTNAME%", preheaderText: "News" }),
-    textFields: ["fromname", "subject", "preheaderText"],
-    roundTrip: "create",
-  },
-  {
-    name: "crm.ContactSync",
-    module: require("../../provider/crm/contact-sync"),
-    valid: () => ({ contacts: [{ email: "ada@example.com", firstName: "Ada" }] }),
-    textFields: [],
-    roundTrip: false,
-  },
-  {
-    name: "chat.FlowRun",
-    module: require("../../provider/chat/flow-run"),
-    valid: () => ({ flowId: BUILT_IN_FLOWS[0].id, contacts: [{ phone: "+15550100", firstName: "Ada" }] }),
-    textFields: [],
-    roundTrip: false,
-  },
-];
+const subjects: Subject[] = resources.map((resource) => {
+  const { inputs, textFields, roundTrip }: ResourceExample = resourceExamples[typeOf(resource)];
+  return { name: typeOf(resource), module: resource.module as unknown as ResourceModule, valid: () => inputs(parents, 1), textFields, roundTrip };
+});
 
 const prototypeKeys = ["__proto__", "constructor", "prototype", "toString", "hasOwnProperty"];
 
@@ -159,23 +101,9 @@ describe("reliability: hostile inputs to every resource's check", function () {
     emulator = await startEmulator({ port: 0, rateLimit: 0 });
     // The emulator's rate limit is off: the provider's own limiter need not pace the round trips.
     useStackConfig(configOf({ "crm:apiUrl": emulator.crmUrl, "crm:apiToken": emulator.apiToken, "chat:apiUrl": emulator.chatUrl, "chat:apiToken": emulator.apiToken, "crm:requestsPerSecond": "0", "chat:requestsPerSecond": "0" }));
-    const post = async (path: string, body: unknown) => (await emulatorCall(emulator, "POST", `/api/3${path}`, body)).body;
-    ids.account = String((await post("/accounts", { account: { name: "Hostile Input Parent" } })).account.id);
-    ids.contact = String((await post("/contacts", { contact: { email: "parent@example.com" } })).contact.id);
-    ids.textField = String((await post("/accountCustomFieldMeta", { accountCustomFieldMetum: { fieldLabel: "Parent text", fieldType: "text" } })).accountCustomFieldMetum.id);
+    parents = await makeParents(emulator);
   });
   after(async () => emulator?.close());
-
-  it("covers every resource module that exports check", () => {
-    const providerDir = join(__dirname, "..", "..", "provider");
-    const checking = ["crm", "chat"].flatMap((service) =>
-      readdirSync(join(providerDir, service))
-        .filter((file) => file.endsWith(".ts"))
-        .map((file) => require(join(providerDir, service, file)))
-        .filter((module) => typeof module.check === "function"),
-    );
-    assert.deepEqual(new Set(checking), new Set(subjects.map((subject) => subject.module)));
-  });
 
   for (const subject of subjects) {
     it(`${subject.name}: ${checkRuns} inputs; check never throws, names fields, and is idempotent`, async () => {

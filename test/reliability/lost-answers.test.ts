@@ -3,10 +3,12 @@
 // a proxy in front of the emulator drops the answer of the first POST of each test.
 
 import assert from "node:assert/strict";
+import { resources, typeOf } from "../../provider/registry";
 import { useStackConfig } from "../../provider/settings";
 import { configOf, emulatorCall, emulatorForProvider, RunningEmulator } from "../support/emulator";
 import { checked, providerCode, ResourceModule } from "../support/provider-steps";
 import { RecordingProxy, startRecordingProxy } from "../support/recording-proxy";
+import { makeParents, Parents, ResourceExample, resourceExamples } from "../support/resource-examples";
 
 describe("reliability: a create whose answer is lost is recovered, not repeated", function () {
   this.timeout(60_000);
@@ -15,7 +17,7 @@ describe("reliability: a create whose answer is lost is recovered, not repeated"
   // The first POST after dropNextPost is carried out by the service, and its answer dropped.
   let dropNextPost = false;
   let dropped = 0;
-  const ids = { account: "", contact: "", field: "" };
+  let parents: Parents;
 
   before(async () => {
     emulator = await emulatorForProvider();
@@ -26,47 +28,23 @@ describe("reliability: a create whose answer is lost is recovered, not repeated"
       return true;
     });
     useStackConfig(configOf({ "crm:apiUrl": proxy.url, "crm:apiToken": emulator.apiToken, "crm:requestsPerSecond": "0" }));
-    const post = async (path: string, body: unknown) => (await emulatorCall(emulator, "POST", `/api/3${path}`, body)).body;
-    ids.account = String((await post("/accounts", { account: { name: "Parent" } })).account.id);
-    ids.contact = String((await post("/contacts", { contact: { email: "parent@example.com" } })).contact.id);
-    ids.field = String((await post("/accountCustomFieldMeta", { accountCustomFieldMetum: { fieldLabel: "Parent text", fieldType: "text" } })).accountCustomFieldMetum.id);
+    parents = await makeParents(emulator);
   });
   after(async () => {
     await proxy?.close();
     await emulator?.close();
   });
 
-  const cases: Array<{ name: string; module: string; inputs: () => Record<string, unknown>; list: string; member: string }> = [
-    { name: "crm.Account", module: "account", inputs: () => ({ name: "Lost answer" }), list: "/accounts?search=Lost", member: "accounts" },
-    { name: "crm.AccountCustomField", module: "account-custom-field", inputs: () => ({ fieldLabel: "Lost answer", fieldType: "text" }), list: "/accountCustomFieldMeta", member: "accountCustomFieldMeta" },
-    {
-      name: "crm.AccountCustomFieldValue",
-      module: "account-custom-field-value",
-      inputs: () => ({ accountId: ids.account, customFieldId: ids.field, fieldValue: "lost" }),
-      list: "/accountCustomFieldData",
-      member: "accountCustomFieldData",
-    },
-    { name: "crm.AccountContact", module: "account-contact", inputs: () => ({ accountId: ids.account, contactId: ids.contact }), list: "/accountContacts", member: "accountContacts" },
-    { name: "crm.AccountNote", module: "account-note", inputs: () => ({ accountId: ids.account, note: "Lost answer" }), list: "/notes", member: "notes" },
-    { name: "crm.Address", module: "address", inputs: () => ({ companyName: "Lost answer", address1: "1 Main St", country: "US" }), list: "/addresses", member: "addresses" },
-    { name: "crm.CalendarFeed", module: "calendar-feed", inputs: () => ({ title: "Lost answer", type: "All" }), list: "/calendars", member: "calendars" },
-    {
-      name: "crm.Message",
-      module: "message",
-      inputs: () => ({ fromname: "Lost", fromemail: "lost@acme.example", reply2: "lost@acme.example", subject: "Lost answer" }),
-      list: "/messages",
-      member: "messages",
-    },
-  ];
-
-  for (const { name, module, inputs, list, member } of cases) {
-    it(name, async () => {
-      const provider = require(`../../provider/crm/${module}`) as ResourceModule;
-      const listed = async () => (await emulatorCall(emulator, "GET", `/api/3${list}`)).body[member] as Array<{ id: string }>;
+  for (const resource of resources) {
+    const { inputs, collection } = resourceExamples[typeOf(resource)] as ResourceExample;
+    if (!collection) continue;
+    it(typeOf(resource), async () => {
+      const provider = resource.module as unknown as ResourceModule;
+      const listed = async () => (await emulatorCall(emulator, "GET", `/api/3${collection.path}`)).body[collection.member] as Array<{ id: string }>;
       const before = (await listed()).map((object) => String(object.id));
       const droppedBefore = dropped;
       dropNextPost = true;
-      const created = await provider.create(await checked(provider, inputs()));
+      const created = await provider.create(await checked(provider, inputs(parents, 1)));
       assert.equal(dropped, droppedBefore + 1, "the create's answer was dropped");
       const made = (await listed()).map((object) => String(object.id)).filter((id) => !before.includes(id));
       assert.deepEqual(made, [created.id], "exactly one object was made, and create returned it");

@@ -4,19 +4,15 @@
 
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
+import { resources, typeOf } from "../../provider/registry";
 import { emulatorCall, RunningEmulator } from "./emulator";
+import { ResourceExample, resourceExamples } from "./resource-examples";
 
-/** The collections the program fills, each object's natural key, and the resource type that declares it. */
-export const everyResourceCollections = [
-  { type: "Account", path: "/accounts", member: "accounts", key: (o: any) => o.name },
-  { type: "AccountCustomField", path: "/accountCustomFieldMeta", member: "accountCustomFieldMeta", key: (o: any) => o.fieldLabel },
-  { type: "AccountCustomFieldValue", path: "/accountCustomFieldData", member: "accountCustomFieldData", key: (o: any) => `${o.customerAccountId ?? o.accountId}/${o.customFieldId}` },
-  { type: "AccountNote", path: "/notes", member: "notes", key: (o: any) => o.note },
-  { type: "AccountContact", path: "/accountContacts", member: "accountContacts", key: (o: any) => `${o.account}/${o.contact}` },
-  { type: "Address", path: "/addresses", member: "addresses", key: (o: any) => o.companyName },
-  { type: "CalendarFeed", path: "/calendars", member: "calendars", key: (o: any) => o.title },
-  { type: "Message", path: "/messages", member: "messages", key: (o: any) => o.subject },
-] as const;
+/** The collections the program fills: those of every registered CRM object that a create makes, with the resource class that declares it. */
+export const everyResourceCollections = resources.flatMap((resource) => {
+  const { collection } = resourceExamples[typeOf(resource)] as ResourceExample;
+  return collection ? [{ type: resource.className, ...collection }] : [];
+});
 
 export interface Tally {
   objects: number;

@@ -1,0 +1,64 @@
+// The resource registry against what the package holds: every resource module and every
+// exported resource class is registered, under its own name, and each page's input
+// table names exactly the fields of the resource's input schema.
+
+import assert from "node:assert/strict";
+import { existsSync, readdirSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import * as pulumi from "@pulumi/pulumi";
+import * as chat from "../provider/chat";
+import * as crm from "../provider/crm";
+import { resources, typeOf } from "../provider/registry";
+import { configurationFields } from "../provider/resource-kit";
+
+const root = join(__dirname, "..");
+const kebabCase = (name: string) => name.replace(/(?<!^)([A-Z])/g, "-$1").toLowerCase();
+
+/** The inputs an sdk-docs page's input table names (a row may name several), in its order. */
+function documentedInputs(page: string): string[] {
+  const lines = readFileSync(page, "utf8").split("\n");
+  const header = lines.findIndex((line) => line.startsWith("| Input |"));
+  assert.notEqual(header, -1, `${page} has no input table`);
+  const rows = lines.slice(header + 2).filter((_, index, rest) => rest.slice(0, index + 1).every((line) => line.startsWith("|")));
+  return rows.flatMap((row) => [...row.split("|")[1].matchAll(/`(\w+)`/g)].map((match) => match[1]));
+}
+
+describe("the resource registry", () => {
+  it("registers every resource module that exports check, each once", () => {
+    const providerDir = join(root, "provider");
+    const checking = ["crm", "chat"].flatMap((namespace) =>
+      readdirSync(join(providerDir, namespace))
+        .filter((file) => file.endsWith(".ts"))
+        .map((file) => require(join(providerDir, namespace, file)))
+        .filter((module) => typeof module.check === "function"),
+    );
+    const registered = resources.map((resource) => resource.module);
+    assert.equal(new Set(registered).size, registered.length);
+    assert.deepEqual(new Set(registered), new Set(checking));
+  });
+
+  it("registers every resource class the namespaces export, under its name, file and page", () => {
+    const exported = Object.entries({ crm, chat }).flatMap(([namespace, members]) =>
+      Object.entries(members)
+        .filter(([, member]) => typeof member === "function" && member.prototype instanceof pulumi.dynamic.Resource)
+        .map(([className]) => `${namespace}.${className}`),
+    );
+    assert.deepEqual(resources.map(typeOf).sort(), exported.sort());
+    for (const resource of resources) {
+      assert.equal(resource.name, kebabCase(resource.className));
+      assert.ok(existsSync(join(root, "provider", resource.namespace, `${resource.name}.ts`)), `${typeOf(resource)}: no module named ${resource.name}`);
+    }
+  });
+
+  for (const resource of resources) {
+    const page = join(root, "sdk-docs", `${resource.namespace}-${resource.name}.md`);
+    it(`sdk-docs/${resource.namespace}-${resource.name}.md lists the inputs of ${typeOf(resource)}, and says which are read only at creation`, () => {
+      const fields = Object.keys(resource.module.inputSchema.shape);
+      assert.deepEqual([...documentedInputs(page)].sort(), [...fields].sort());
+      const table = readFileSync(page, "utf8");
+      for (const field of fields.filter((name) => !configurationFields(resource.module.inputSchema).includes(name))) {
+        assert.match(table, new RegExp(`^\\| \`${field}\` \\|[^\\n]*\\| only read at creation`, "m"), `${field} is read only at creation`);
+      }
+    });
+  }
+});

@@ -1,0 +1,102 @@
+// A valid input of every registered resource, and how the service lists what it makes:
+// the tests that run every resource (hostile inputs, lost answers, coalesced reads, the
+// service tally) take their cases from here. A resource missing here fails to compile.
+
+import { BUILT_IN_FLOWS } from "../../emulator/src/chat";
+import { ResourceType } from "../../provider/registry";
+import { emulatorCall, RunningEmulator } from "./emulator";
+
+/** Ids of objects the dependent resources point at. */
+export interface Parents {
+  account: string;
+  contact: string;
+  /** A custom account field of type text. */
+  textField: string;
+}
+
+export interface ResourceExample {
+  /** A valid input: the n-th (from 1) of several that exist side by side, each pointing at its own parents; optional fields vary with n. */
+  inputs(parents: Parents, n: number): Record<string, unknown>;
+  /** Text fields whose generated values still make a valid input more often than not. */
+  textFields: string[];
+  /**
+   * How a written input is read back: `create` (then deleted), `update` of one object (the
+   * account's one branding, which a deployment takes over once), or not at all (actions).
+   */
+  roundTrip: "create" | "update" | false;
+  /** Of the objects a create makes: where the service lists them, and each one's natural key as listed. */
+  collection?: { path: string; member: string; key(object: any): string };
+}
+
+export const resourceExamples = {
+  "crm.Account": {
+    inputs: (_parents, n) => ({ name: `Acme ${n}`, accountUrl: n % 2 ? "https://acme.example" : undefined }),
+    textFields: ["name"],
+    roundTrip: "create",
+    collection: { path: "/accounts", member: "accounts", key: (o) => o.name },
+  },
+  "crm.AccountCustomField": {
+    inputs: (_parents, n) => ({ fieldLabel: `Tier ${n}`, fieldType: "dropdown", fieldOptions: ["Gold", "Silver"], fieldDefault: "Gold", isRequired: n % 2 === 1 }),
+    textFields: ["fieldLabel"],
+    roundTrip: "create",
+    collection: { path: "/accountCustomFieldMeta", member: "accountCustomFieldMeta", key: (o) => o.fieldLabel },
+  },
+  "crm.AccountCustomFieldValue": {
+    inputs: (parents, n) => ({ accountId: parents.account, customFieldId: parents.textField, fieldValue: `gold ${n}` }),
+    textFields: ["fieldValue"],
+    roundTrip: "create",
+    collection: { path: "/accountCustomFieldData", member: "accountCustomFieldData", key: (o) => `${o.customerAccountId ?? o.accountId}/${o.customFieldId}` },
+  },
+  "crm.AccountNote": {
+    inputs: (parents, n) => ({ accountId: parents.account, note: `Renewal in March ${n}` }),
+    textFields: ["note"],
+    roundTrip: "create",
+    collection: { path: "/notes", member: "notes", key: (o) => o.note },
+  },
+  "crm.AccountContact": {
+    inputs: (parents, n) => ({ accountId: parents.account, contactId: parents.contact, jobTitle: `Buyer ${n}` }),
+    textFields: ["jobTitle"],
+    roundTrip: "create",
+    collection: { path: "/accountContacts", member: "accountContacts", key: (o) => `${o.account}/${o.contact}` },
+  },
+  "crm.Address": {
+    // Even ones in the service's lower-case country and with a user group association.
+    inputs: (_parents, n) => ({
+      companyName: `Acme ${n}`,
+      address1: `${n} Main St`,
+      city: "Chicago",
+      state: "IL",
+      zip: "60601",
+      ...(n % 2 ? { country: "US" } : { country: "de", groupId: "3" }),
+    }),
+    textFields: ["companyName", "address1", "city", "state", "zip"],
+    roundTrip: "create",
+    collection: { path: "/addresses", member: "addresses", key: (o) => o.companyName },
+  },
+  "crm.CalendarFeed": {
+    inputs: (_parents, n) => ({ title: `Tasks ${n}`, type: "Deals", notification: n % 2 === 1 }),
+    textFields: ["title"],
+    roundTrip: "create",
+    collection: { path: "/calendars", member: "calendars", key: (o) => o.title },
+  },
+  "crm.Message": {
+    inputs: (_parents, n) => ({ fromname: "Acme News", fromemail: "news@acme.example", reply2: "help@acme.example", subject: `Hi %FIRSTNAME% ${n}`, preheaderText: "News" }),
+    textFields: ["fromname", "subject", "preheaderText"],
+    roundTrip: "create",
+    // The seed has no list of messages; the reference's GET /messages.
+    collection: { path: "/messages", member: "messages", key: (o) => o.subject },
+  },
+  "crm.Branding": { inputs: () => ({ siteName: "Acme", headerTextValue: "Acme Inc" }), textFields: ["siteName", "headerTextValue"], roundTrip: "update" },
+  "crm.ContactSync": { inputs: (_parents, n) => ({ contacts: [{ email: `ada${n}@example.com`, firstName: "Ada" }] }), textFields: [], roundTrip: false },
+  "chat.FlowRun": { inputs: () => ({ flowId: BUILT_IN_FLOWS[0].id, contacts: [{ phone: "+15550100", firstName: "Ada" }] }), textFields: [], roundTrip: false },
+} satisfies Record<ResourceType, ResourceExample>;
+
+/** The n-th set of parents, made on the emulator through its HTTP API. */
+export async function makeParents(emulator: RunningEmulator, n = 1): Promise<Parents> {
+  const post = async (path: string, body: unknown) => (await emulatorCall(emulator, "POST", `/api/3${path}`, body)).body;
+  return {
+    account: String((await post("/accounts", { account: { name: `Parent ${n}` } })).account.id),
+    contact: String((await post("/contacts", { contact: { email: `parent${n}@example.com` } })).contact.id),
+    textField: String((await post("/accountCustomFieldMeta", { accountCustomFieldMetum: { fieldLabel: `Parent text ${n}`, fieldType: "text" } })).accountCustomFieldMetum.id),
+  };
+}
