@@ -6,7 +6,7 @@
 
 import * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
-import { actionKind, diffAction, recordedRead, triggersInput, waitUntilEnded } from "../action-kit";
+import { actionKind, diffAction, recordedRead, stoppedPartWay, triggersInput, waitUntilEnded } from "../action-kit";
 import { moduleProvider } from "../dynamic";
 import { checkInputs, PartlyDoneError, resourceProps, strictObject, unknownValue, withoutProvider } from "../resource-kit";
 import { ServiceClient } from "../service-client";
@@ -154,7 +154,14 @@ export async function create(props: Record<string, unknown>): Promise<pulumi.dyn
   );
   const execution = response.body as FlowExecution;
   const run = { ...inputs, executionId: execution.id, createdOn: execution.created_on, ...notFollowed };
-  return { id: execution.id, outs: inputs.waitForCompletion ? await followRun(client, channel, run) : run };
+  if (!inputs.waitForCompletion) return { id: execution.id, outs: run };
+  try {
+    return { id: execution.id, outs: await followRun(client, channel, run) };
+  } catch (error) {
+    // The run started: recorded, it is waited for by the next up and never started again.
+    if (error instanceof PartlyDoneError || !(error instanceof Error)) throw error;
+    throw stoppedPartWay(error, execution.id, run, `Execution ${execution.id} started and is recorded, so it is not started again; run \`pulumi up\` again to keep waiting for it.`);
+  }
 }
 
 /**

@@ -153,6 +153,27 @@ describe("chat.FlowRun provider", () => {
       }
     });
 
+    it("records a started run whose following fails for good, so that the next up waits for it and never starts it again", async () => {
+      const gone = await startEmulator({ port: 0, rateLimit: 0, executionDurationMs: 60_000 });
+      useStackConfig(configOf({ "chat:apiUrl": gone.chatUrl, "chat:apiToken": gone.apiToken }));
+      const inputs = await checked({ flowId, contacts: [{ phone: "+15550100" }], waitForCompletion: true });
+      const creating = flowRun.create(inputs);
+      // The service goes away once the run has started: every later look is refused.
+      while ((await flowRunsStarted(gone)) === 0) await new Promise((resolve) => setTimeout(resolve, 20));
+      await gone.close();
+      let failure: PartlyDoneError | undefined;
+      await assert.rejects(creating, (error: Error) => {
+        assert.ok(error instanceof PartlyDoneError, String(error));
+        assert.match(error.message, /refused the connection \(ECONNREFUSED\).* Execution [0-9a-f-]{36} started and is recorded, so it is not started again; run `pulumi up` again to keep waiting for it\.$/);
+        assert.equal(error.id, error.properties.executionId);
+        assert.equal(error.properties.status, null);
+        failure = error;
+        return true;
+      });
+      // The next up carries on with the same run, in place.
+      assert.deepEqual(await flowRun.diff(failure!.id, failure!.properties, inputs), { changes: true, replaces: [], deleteBeforeReplace: false });
+    });
+
     it("changes in place, never running the flow again, when waitForCompletion or timeoutSeconds change", async () => {
       const created = await flowRun.create(await checked({ flowId, contacts: [{ phone: "+15550100" }] }));
       assert.deepEqual([created.outs.status, created.outs.finishedOn], [null, null]);
