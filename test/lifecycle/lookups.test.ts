@@ -18,7 +18,7 @@ describe("lookups in a program, through the test engine", function () {
 
   before(async () => {
     emulator = await startEmulator({ port: 0, rateLimit: 5 });
-    program = installExample("lookups", "lifecycle-lookups");
+    program = installExample("lookups", "lifecycle-lookups", { typeCheck: "once" });
     stateFile = join(program, "state.json");
     rmSync(stateFile, { force: true });
   });
@@ -86,7 +86,7 @@ describe("a failing lookup beside 30 resources, through the test engine", functi
 
   before(async () => {
     emulator = await startEmulator({ port: 0, rateLimit: 5 });
-    program = installProgram(join(__dirname, "programs", "accounts-and-lookups"), "lifecycle-failing-lookup");
+    program = installProgram(join(__dirname, "programs", "accounts-and-lookups"), "lifecycle-failing-lookup", { typeCheck: "once" });
   });
   after(async () => emulator?.close());
 
