@@ -26,7 +26,7 @@ describe(`reliability: fault soak, ${copies} copies of every CRM object type`, f
   let program: string;
 
   before(() => {
-    program = installProgram(join(__dirname, "programs", "every-resource"), "reliability-every-resource", { typeCheck: "once" });
+    program = installProgram(join(__dirname, "programs", "every-resource"), "reliability-every-resource");
   });
 
   for (const seed of seeds) {
