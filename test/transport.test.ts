@@ -115,11 +115,26 @@ describe("transport", () => {
   });
 
   it("takes no other client into account when RateLimit-Remaining shows only this process's starts", async () => {
-    const limiter = new RateLimiter(5, () => 10_000);
+    let now = 10_000;
+    const limiter = new RateLimiter(5, () => now);
     (await limiter.acquire())();
     (await limiter.acquire())();
     limiter.observeRemaining(3);
-    for (let i = 0; i < 3; i++) (await limiter.acquire())();
+    /** Whether a request is admitted while the clock stands still, and its turn. */
+    const admittedAtOnce = async () => {
+      let admitted = false;
+      const turn = limiter.acquire().then((answered) => {
+        admitted = true;
+        answered();
+      });
+      await new Promise((resolve) => setImmediate(resolve));
+      return { admitted, turn };
+    };
+    for (let i = 3; i <= 5; i++) assert.equal((await admittedAtOnce()).admitted, true, `request ${i} of the window's 5`);
+    const sixth = await admittedAtOnce();
+    assert.equal(sixth.admitted, false, "a sixth: the window is full");
+    now += 1_100;
+    await sixth.turn;
   });
 
   it("holds every caller of the account after a 429 with Retry-After", async () => {

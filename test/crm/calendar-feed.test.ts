@@ -1,39 +1,27 @@
 import assert from "node:assert/strict";
 import * as provider from "../../provider/crm/calendar-feed";
 import { useStackConfig } from "../../provider/settings";
-import { configOf, emulatorCall, requestCount, RunningEmulator } from "../support/emulator";
-import { checked, configuration, providerCode } from "../support/provider-steps";
+import { configOf, emulatorCall } from "../support/emulator";
+import { checked, configuration } from "../support/provider-steps";
 import { asHostSends } from "../support/host-struct";
-import { createBody, emulatorBehindProxy, RecordingProxy } from "../support/recording-proxy";
-import { nonConformingRequests } from "../support/reference-requests";
+import { createBody } from "../support/recording-proxy";
 import { ScriptedServer, sendJson, startScriptedServer } from "../support/scripted-server";
-import { itAdoptsById } from "../support/adoption";
+import { describeResource } from "../support/describe-resource";
 
-
-
-describe("crm.CalendarFeed provider", () => {
-  let emulator: RunningEmulator;
-  let proxy: RecordingProxy;
-  before(async () => ({ emulator, proxy } = await emulatorBehindProxy()));
-  after(async () => Promise.all([proxy.close(), emulator.close()]));
-
-  describe("adoption by id", () => {
-    itAdoptsById(provider, {
-      type: "crm.CalendarFeed",
-      emulator: () => emulator,
-      existing: async () => {
+describeResource(
+  {
+    type: "crm.CalendarFeed",
+    provider,
+    adoption: {
+      existing: async ({ emulator }) => {
         const calendar = { title: "Deal tasks", type: "Deals", notification: 1 };
         const id = (await emulatorCall(emulator, "POST", "/api/3/calendars", { calendar })).body.calendar.id;
         return { id, inputs: { ...calendar, notification: true } };
       },
       changes: { title: "All tasks", type: "All" },
       updateRoute: "PUT /api/3/calendars/:id",
-    });
-  });
-
-  it("names the resource, the field and the rule for every bad input, without a request", async () => {
-    const before = await requestCount(emulator);
-    const cases: Array<[Record<string, unknown>, string, RegExp]> = [
+    },
+    badInputs: [
       [{ type: "All" }, "title", /^crm\.CalendarFeed: title is required: the feed's title/],
       [{ title: "", type: "All" }, "title", /^crm\.CalendarFeed: title must not be empty/],
       [{ title: "t".repeat(256), type: "All" }, "title", /title must be at most 255 characters/],
@@ -42,61 +30,42 @@ describe("crm.CalendarFeed provider", () => {
       [{ title: "Team", type: "Tasks" }, "type", /type must be one of All, Deals, Contacts/],
       [{ title: "Team", type: "All", notification: "yes" }, "notification", /notification must be true or false/],
       [{ title: "Team", type: "All", token: "mine" }, "token", /token is not a field of this resource; the fields are: title, type, notification/],
-    ];
-    for (const [news, field, reason] of cases) {
-      const result = await provider.check({}, { ...news, __provider: providerCode });
-      const failure = result.failures?.find((f) => f.property === field);
-      assert.ok(failure, `${field}: ${JSON.stringify(result.failures)}`);
-      assert.match(failure.reason, reason);
-    }
-    assert.equal(await requestCount(emulator), before);
-  });
-
-  for (const inputs of [{ title: "Team", type: "All" }, { title: "Deals", type: "Deals", notification: true }, { title: "People", type: "Contacts", notification: false }]) {
-    it(`reads back exactly what create returned: ${JSON.stringify(inputs)}`, async () => {
-      const news = await checked(provider, inputs);
-      const created = await provider.create(news);
-      assert.match(created.outs.token, /^[0-9a-f]+$/);
-      const read = await provider.read(created.id, created.outs);
-      assert.deepEqual(read.props, created.outs);
-      assert.deepEqual(read.inputs, { title: inputs.title, type: inputs.type, notification: inputs.notification ?? false });
-      assert.equal((await provider.diff(created.id, created.outs, news)).changes, false);
-      assert.equal((await provider.diff(created.id, read.props!, news)).changes, false, "refresh right after create");
+    ],
+    roundTrip: {
+      inputs: [{ title: "Team", type: "All" }, { title: "Deals", type: "Deals", notification: true }, { title: "People", type: "Contacts", notification: false }],
+      readInputs: (inputs) => ({ title: inputs.title, type: inputs.type, notification: inputs.notification ?? false }),
+      created: (created) => assert.match(created.outs.token, /^[0-9a-f]+$/),
+    },
+  },
+  (service) => {
+    it("leaves an unset notification to its default, false, sent explicitly", async () => {
+      const sent = service.proxy.requests.length;
+      await provider.create(await checked(provider, { title: "Default", type: "All" }));
+      assert.deepEqual(createBody(service.proxy.requests.slice(sent)), { calendar: { title: "Default", type: "All", notification: false } });
     });
-  }
 
-  it("leaves an unset notification to its default, false, sent explicitly", async () => {
-    const sent = proxy.requests.length;
-    await provider.create(await checked(provider, { title: "Default", type: "All" }));
-    assert.deepEqual(createBody(proxy.requests.slice(sent)), { calendar: { title: "Default", type: "All", notification: false } });
-  });
-
-  it("updates every field in place, finds drift, and treats a deleted feed as gone", async () => {
-    const created = await provider.create(await checked(provider, { title: "Feed", type: "All" }));
-    let state = created.outs;
-    for (const change of [{ title: "Feed 2" }, { type: "Deals" }, { notification: true }]) {
-      const news = await checked(provider, { title: "Feed", type: "All", ...change });
-      assert.deepEqual((await provider.diff(created.id, state, news)).replaces, []);
-      state = (await provider.update(created.id, state, news)).outs;
-      const read = await provider.read(created.id, state);
-      assert.deepEqual(read.props, state);
-      assert.deepEqual(asHostSends(read.inputs), configuration(news));
-      assert.equal(state.token, created.outs.token, "an update keeps the token");
-    }
-    await emulatorCall(emulator, "PUT", `/api/3/calendars/${created.id}`, { calendar: { title: "Changed out of band" } });
-    const drifted = await provider.read(created.id, created.outs);
-    assert.equal(drifted.props?.title, "Changed out of band");
-    assert.equal((await provider.diff(created.id, drifted.props!, await checked(provider, { title: "Feed", type: "All" }))).changes, true);
-    await provider.delete(created.id, created.outs);
-    await provider.delete(created.id, created.outs);
-    assert.deepEqual(await provider.read(created.id, created.outs), {});
-  });
-
-  it("sends only requests the reference declares, with bodies its request schemas validate", () => {
-    assert.ok(proxy.requests.length > 0);
-    assert.deepEqual(nonConformingRequests(proxy.requests), []);
-  });
-});
+    it("updates every field in place, finds drift, and treats a deleted feed as gone", async () => {
+      const created = await provider.create(await checked(provider, { title: "Feed", type: "All" }));
+      let state = created.outs;
+      for (const change of [{ title: "Feed 2" }, { type: "Deals" }, { notification: true }]) {
+        const news = await checked(provider, { title: "Feed", type: "All", ...change });
+        assert.deepEqual((await provider.diff(created.id, state, news)).replaces, []);
+        state = (await provider.update(created.id, state, news)).outs;
+        const read = await provider.read(created.id, state);
+        assert.deepEqual(read.props, state);
+        assert.deepEqual(asHostSends(read.inputs), configuration(news));
+        assert.equal(state.token, created.outs.token, "an update keeps the token");
+      }
+      await emulatorCall(service.emulator, "PUT", `/api/3/calendars/${created.id}`, { calendar: { title: "Changed out of band" } });
+      const drifted = await provider.read(created.id, created.outs);
+      assert.equal(drifted.props?.title, "Changed out of band");
+      assert.equal((await provider.diff(created.id, drifted.props!, await checked(provider, { title: "Feed", type: "All" }))).changes, true);
+      await provider.delete(created.id, created.outs);
+      await provider.delete(created.id, created.outs);
+      assert.deepEqual(await provider.read(created.id, created.outs), {});
+    });
+  },
+);
 
 describe("crm.CalendarFeed against a service that ignores a write", () => {
   let server: ScriptedServer;

@@ -24,7 +24,7 @@ describe("account family lifecycle through the test engine", function () {
     started = Date.now();
     // The real service's limit, so that the provider's shared limiter is exercised.
     emulator = await startEmulator({ port: 0, rateLimit: 5 });
-    program = installExample("account-family", "lifecycle-account-family");
+    program = installExample("account-family", "lifecycle-account-family", { typeCheck: "once" });
     stateFile = join(program, "state.json");
     rmSync(stateFile, { force: true });
     // The contact exists before the stack, which only associates it with the account.

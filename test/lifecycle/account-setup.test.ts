@@ -24,7 +24,7 @@ describe("account setup lifecycle through the test engine", function () {
     started = Date.now();
     // The real service's limit, so that the provider's shared limiter is exercised.
     emulator = await startEmulator({ port: 0, rateLimit: 5 });
-    program = installExample("account-setup", "lifecycle-account-setup");
+    program = installExample("account-setup", "lifecycle-account-setup", { typeCheck: "once" });
     stateFile = join(program, "state.json");
     rmSync(stateFile, { force: true });
     brandingBefore = await branding();

@@ -22,7 +22,7 @@ describe("crm.Account lifecycle through the test engine", function () {
     started = Date.now();
     // The real service's limit, so that the provider's shared limiter is exercised.
     emulator = await startEmulator({ port: 0, rateLimit: 5 });
-    program = installExample("quickstart", "lifecycle-account");
+    program = installExample("quickstart", "lifecycle-account", { typeCheck: "once" });
     stateFile = join(program, "state.json");
     rmSync(stateFile, { force: true });
   });

@@ -123,7 +123,7 @@ describe("examples/ci-drift: deployed, and its workflow steps run against the en
 
   before(async () => {
     emulator = await startEmulator({ port: 0 });
-    program = installExample("ci-drift", "lifecycle-ci-drift");
+    program = installExample("ci-drift", "lifecycle-ci-drift", { typeCheck: "once" });
     stateFile = join(program, "dev.state.json");
     rmSync(stateFile, { force: true });
     // `pulumi` for the workflow steps: the test engine, given the state file and the emulator,

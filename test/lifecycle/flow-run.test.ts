@@ -20,7 +20,7 @@ describe("chat.FlowRun lifecycle through the test engine", function () {
   before(async () => {
     // Runs take a second, so that waiting for one sees it progress.
     emulator = await startEmulator({ port: 0, rateLimit: 5, executionDurationMs: 1_000 });
-    program = installExample("flow-run", "lifecycle-flow-run");
+    program = installExample("flow-run", "lifecycle-flow-run", { typeCheck: "once" });
   });
   after(async () => emulator?.close());
 

@@ -18,7 +18,7 @@ describe("lookups in a program, through the test engine", function () {
 
   before(async () => {
     emulator = await startEmulator({ port: 0, rateLimit: 5 });
-    program = installExample("lookups", "lifecycle-lookups");
+    program = installExample("lookups", "lifecycle-lookups", { typeCheck: "once" });
     stateFile = join(program, "state.json");
     rmSync(stateFile, { force: true });
   });

@@ -21,7 +21,7 @@ describe("examples/multi-env: dev and prod stacks of one program", function () {
   before(async () => {
     // Flow runs end quickly, so that waiting for them does not slow the test.
     emulator = await startEmulator({ port: 0, executionDurationMs: 100 });
-    program = installExample("multi-env", "lifecycle-multi-env");
+    program = installExample("multi-env", "lifecycle-multi-env", { typeCheck: "once" });
     for (const stack of stacks) rmSync(stateFile(stack), { force: true });
   });
   after(async () => emulator?.close());

@@ -19,7 +19,7 @@ describe("what a new user hits, through the test engine", function () {
 
   before(async () => {
     emulator = await startEmulator({ port: 0, rateLimit: 5 });
-    program = installProgram(join(__dirname, "programs", "new-user"), "lifecycle-new-user");
+    program = installProgram(join(__dirname, "programs", "new-user"), "lifecycle-new-user", { typeCheck: "once" });
   });
   after(async () => emulator?.close());
 

@@ -22,7 +22,7 @@ describe("examples/review-env: an environment per branch, its RandomPet served b
 
   before(async () => {
     emulator = await startEmulator({ port: 0 });
-    program = installExample("review-env", "lifecycle-review-env");
+    program = installExample("review-env", "lifecycle-review-env", { typeCheck: "once" });
     stateFile = join(program, "review.state.json");
     rmSync(stateFile, { force: true });
   });

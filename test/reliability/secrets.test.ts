@@ -72,7 +72,7 @@ describe("reliability: secrets appear only secret-marked in the state", function
 
   before(async () => {
     emulator = await startEmulator({ port: 0, rateLimit: 0 });
-    program = installExample("account-setup", "reliability-secrets");
+    program = installExample("account-setup", "reliability-secrets", { typeCheck: "once" });
   });
   after(async () => emulator?.close());
 

@@ -1,7 +1,8 @@
 // Mocha's global setup: runs once, in the main process, before the parallel workers start, so
-// that they all install the one tarball it packs.
-import { packedTarball } from "./packed-program";
+// that they all know the run they belong to and share what it packs and installs (made on
+// first need: see packed-program.ts).
+import { testRunVariable } from "./packed-program";
 
 export function mochaGlobalSetup(): void {
-  packedTarball();
+  process.env[testRunVariable] ??= String(process.pid);
 }

@@ -1,0 +1,129 @@
+// checkInputs and diffInputs on their own, with a small kind of their own: no emulator,
+// no resource module. The per-resource tests hold each resource's schema; these hold
+// what every resource gets from the kit.
+
+import assert from "node:assert/strict";
+import { z } from "zod";
+import { checkInputs, diffInputs, labelBy, optionalText, requiredText, ResourceKind, strictObject, unknownValue } from "../provider/resource-kit";
+import { SettingsError } from "../provider/settings";
+
+const schema = strictObject({
+  name: requiredText("the widget's name", 10),
+  colour: optionalText(10),
+  sizes: z.array(z.number().int("must be a whole number")).optional(),
+  adoptId: z.string().optional(),
+});
+
+let settingsProblem: string | undefined;
+
+const widget: ResourceKind<typeof schema> = {
+  type: "test.Widget",
+  schema,
+  services: [],
+  label: labelBy("test.Widget", "name"),
+  updatable: ["colour", "sizes"],
+  replaceOn: ["name"],
+  checkSettings: (resource) => {
+    if (settingsProblem) throw new SettingsError(`${resource}: ${settingsProblem}`);
+  },
+  refine: (inputs, refuse) => {
+    if (inputs.colour === "clear" && inputs.sizes?.length) refuse("sizes", "must be left out of a clear widget");
+    return { ...inputs, colour: inputs.colour?.toLowerCase() };
+  },
+};
+
+const provider = "exports.handler = ...";
+
+describe("checkInputs", () => {
+  afterEach(() => (settingsProblem = undefined));
+
+  it("returns the normalized inputs, unset members left out, the serialized provider kept as given", () => {
+    assert.deepEqual(checkInputs(widget, { name: "Knob", colour: "RED", __provider: provider }), { inputs: { name: "Knob", colour: "red", __provider: provider } });
+    const { inputs } = checkInputs(widget, { name: "Knob", colour: "", __provider: provider });
+    assert.deepEqual(inputs, { name: "Knob", __provider: provider });
+    assert.equal("colour" in inputs!, false, "an undefined member, which the host's Struct refuses");
+  });
+
+  it("names the resource, the field and the rule in each failure, one per problem", () => {
+    const { inputs, failures } = checkInputs(widget, { name: "Knob".repeat(3), colour: 5, sizes: [1, 2.5] });
+    assert.equal(inputs, undefined);
+    assert.deepEqual(failures, [
+      { property: "name", reason: 'test.Widget "KnobKnobKnob": name must be at most 10 characters' },
+      { property: "colour", reason: 'test.Widget "KnobKnobKnob": colour must be a string' },
+      { property: "sizes.1", reason: 'test.Widget "KnobKnobKnob": sizes.1 must be a whole number' },
+    ]);
+  });
+
+  it("gives each unknown field a failure of its own, listing the fields", () => {
+    const { failures } = checkInputs(widget, { name: "Knob", color: "red", size: 3 });
+    assert.deepEqual(
+      failures?.map((failure) => failure.property),
+      ["color", "size"],
+    );
+    assert.match(failures![0].reason, /^test\.Widget "Knob": color is not a field of this resource; the fields are: name, colour, sizes, adoptId$/);
+  });
+
+  it("a missing required field says what it is", () => {
+    assert.deepEqual(checkInputs(widget, {}).failures, [{ property: "name", reason: "test.Widget: name is required: the widget's name" }]);
+  });
+
+  it("runs the kind's rules across fields once every input is known, naming the field", () => {
+    assert.deepEqual(checkInputs(widget, { name: "Pane", colour: "clear", sizes: [1] }).failures, [
+      { property: "sizes", reason: 'test.Widget "Pane": sizes must be left out of a clear widget' },
+    ]);
+    const preview = checkInputs(widget, { name: "Pane", colour: "clear", sizes: [1], adoptId: unknownValue });
+    assert.equal(preview.failures, undefined, "a rule is not run while a value is not known yet");
+  });
+
+  it("passes a value not known yet through unvalidated, at any depth, and normalizes the known fields", () => {
+    const { inputs, failures } = checkInputs(widget, { name: unknownValue, colour: "", sizes: [3, unknownValue], __provider: provider });
+    assert.equal(failures, undefined);
+    assert.deepEqual(inputs, { name: unknownValue, sizes: [3, unknownValue], __provider: provider });
+  });
+
+  it("still refuses what an unknown value cannot excuse: a bad known field, an unknown field", () => {
+    const { failures } = checkInputs(widget, { name: unknownValue, colour: 7, shape: "round" });
+    assert.deepEqual(
+      failures?.map((failure) => failure.property),
+      ["colour", "shape"],
+    );
+  });
+
+  it("fails the whole resource, before validating any field, on a settings problem", () => {
+    settingsProblem = "crm:apiUrl is required";
+    assert.deepEqual(checkInputs(widget, { name: 7 }), { failures: [{ property: "", reason: "test.Widget: crm:apiUrl is required" }] });
+  });
+});
+
+describe("diffInputs", () => {
+  const olds = { name: "Knob", colour: "red", sizes: [1, 2], adoptId: "5", __provider: "old code" };
+
+  it("sees no change when only bookkeeping differs: the provider's code, creation-only options", () => {
+    assert.deepEqual(diffInputs(widget, olds, { name: "Knob", colour: "red", sizes: [1, 2], __provider: "new code" }), {
+      changes: false,
+      replaces: [],
+      deleteBeforeReplace: false,
+    });
+  });
+
+  it("counts unset and null alike, and compares arrays and objects by value", () => {
+    assert.equal(diffInputs(widget, { name: "Knob", colour: null }, { name: "Knob" }).changes, false);
+    assert.equal(diffInputs(widget, { name: "Knob", sizes: [1, 2] }, { name: "Knob", sizes: [1, 2] }).changes, false);
+    assert.equal(diffInputs(widget, { name: "Knob", sizes: [1, 2] }, { name: "Knob", sizes: [2, 1] }).changes, true);
+  });
+
+  it("updates an updatable field in place, and replaces on a replaceOn field", () => {
+    assert.deepEqual(diffInputs(widget, olds, { ...olds, colour: "blue" }), { changes: true, replaces: [], deleteBeforeReplace: false });
+    assert.deepEqual(diffInputs(widget, olds, { ...olds, name: "Dial", colour: undefined }), { changes: true, replaces: ["name"], deleteBeforeReplace: false });
+  });
+
+  it("counts a value not known yet as a change, at any depth", () => {
+    assert.equal(diffInputs(widget, olds, { ...olds, sizes: [1, unknownValue] }).changes, true);
+    assert.deepEqual(diffInputs(widget, olds, { ...olds, name: unknownValue }).replaces, ["name"]);
+    assert.equal(diffInputs(widget, { ...olds, colour: unknownValue }, { ...olds, colour: unknownValue }).changes, true, "even against the same placeholder");
+  });
+
+  it("ignores a field the kind neither updates nor replaces on", () => {
+    assert.equal(diffInputs({ updatable: ["colour"] }, olds, { ...olds, sizes: [9] }).changes, false);
+  });
+});
