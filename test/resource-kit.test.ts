@@ -21,7 +21,6 @@ const widget: ResourceKind<typeof schema> = {
   schema,
   services: [],
   label: labelBy("test.Widget", "name"),
-  updatable: ["colour", "sizes"],
   replaceOn: ["name"],
   checkSettings: (resource) => {
     if (settingsProblem) throw new SettingsError(`${resource}: ${settingsProblem}`);
@@ -123,7 +122,7 @@ describe("diffInputs", () => {
     assert.equal(diffInputs(widget, { ...olds, colour: unknownValue }, { ...olds, colour: unknownValue }).changes, true, "even against the same placeholder");
   });
 
-  it("ignores a field the kind neither updates nor replaces on", () => {
-    assert.equal(diffInputs({ updatable: ["colour"] }, olds, { ...olds, sizes: [9] }).changes, false);
+  it("ignores what only creation reads (adoptId) and the serialized provider", () => {
+    assert.equal(diffInputs(widget, olds, { ...olds, adoptId: "12", __provider: "exports.handler = another" }).changes, false);
   });
 });
