@@ -12,7 +12,7 @@
 
 import { rmSync } from "node:fs";
 import path from "node:path";
-import { runEngine, type Command } from "../test/engine/engine";
+import { runEngine, type Command } from "../engine/engine";
 import { installProgram } from "../test/support/packed-program";
 import { startEmulatorProcess, type RunningEmulatorProcess } from "./emulator-process";
 import { withPeakRss } from "./peak-rss";

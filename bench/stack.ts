@@ -14,7 +14,7 @@ import { rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { parseArgs } from "node:util";
-import { runEngine, type Command } from "../test/engine/engine";
+import { runEngine, type Command } from "../engine/engine";
 import { installProgram } from "../test/support/packed-program";
 import { startEmulatorProcess, type RunningEmulatorProcess } from "./emulator-process";
 import { withPeakRss } from "./peak-rss";

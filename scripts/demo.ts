@@ -7,7 +7,7 @@ import { spawn, spawnSync } from "node:child_process";
 import { mkdirSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { startEmulator } from "../emulator";
-import { CHANGES_NOT_EXPECTED, EngineOptions, runEngine } from "../test/engine/engine";
+import { CHANGES_NOT_EXPECTED, EngineOptions, runEngine } from "../engine/engine";
 import { driftCheck, emulatorCallWhenAdmitted, emulatorRead, requestCount } from "../test/support/emulator";
 import { installExample, repoRoot } from "../test/support/packed-program";
 
@@ -31,7 +31,7 @@ async function main(): Promise<void> {
 }
 
 async function deployWithEngine(program: string, emulator: Emulator): Promise<void> {
-  say("The pulumi CLI is not on PATH: using the bundled test engine (test/engine), which runs the program with the real Pulumi Node SDK and dynamic provider host.");
+  say("The pulumi CLI is not on PATH: using the bundled test engine (engine/), which runs the program with the real Pulumi Node SDK and dynamic provider host.");
   const stateFile = join(repoRoot, ".work", "demo-state.json");
   rmSync(stateFile, { force: true });
   const base = {

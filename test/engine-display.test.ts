@@ -2,9 +2,9 @@
 // getDiffInfo for "[diff: ...]", diff.go/object_diff.go for --diff), without the emulator.
 import assert from "node:assert/strict";
 
-import { diffBlock, shortDiff } from "./engine/display";
-import { makeSecret, PropertyMap } from "./engine/properties";
-import type { ResourceState } from "./engine/state";
+import { diffBlock, shortDiff } from "../engine/display";
+import { makeSecret, PropertyMap } from "../engine/properties";
+import type { ResourceState } from "../engine/state";
 
 const URN = "urn:pulumi:dev::proj::pulumi-nodejs:dynamic/crm:Account::acme";
 const state = (inputs: PropertyMap, outputs: PropertyMap = inputs): ResourceState => ({

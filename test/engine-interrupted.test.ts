@@ -4,10 +4,10 @@ import assert from "node:assert/strict";
 import * as fs from "node:fs";
 import * as path from "node:path";
 import { execFileSync, spawnSync } from "node:child_process";
-import { CHANGES_NOT_EXPECTED } from "./engine/engine";
-import { annotateSecrets, applyIgnoreChanges, fromCheckpoint, makeSecret, PropertyMap, SECRET_SIG, SIG_KEY, toCheckpoint } from "./engine/properties";
-import type { PendingOperation } from "./engine/state";
-import { urnName } from "./engine/urn";
+import { CHANGES_NOT_EXPECTED } from "../engine/engine";
+import { annotateSecrets, applyIgnoreChanges, fromCheckpoint, makeSecret, PropertyMap, SECRET_SIG, SIG_KEY, toCheckpoint } from "../engine/properties";
+import type { PendingOperation } from "../engine/state";
+import { urnName } from "../engine/urn";
 import { A, B, C, FIXTURE, itemLine, STACK, useWorkspace } from "./support/engine-workspace";
 
 describe("test engine: pending operations and the command line", function () {

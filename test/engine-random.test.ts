@@ -1,17 +1,17 @@
 // The engine's stand-in for the random provider plugin, against a real program using @pulumi/random
-// (test/engine/fixtures/random): the outputs the provider gives, keepers forcing replacements, values
+// (engine/fixtures/random): the outputs the provider gives, keepers forcing replacements, values
 // kept in the state, and the plan modifiers of its diff.
 import assert from "node:assert/strict";
 import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
 
-import { Command, EngineResult, runEngine } from "./engine/engine";
-import { fromCheckpoint, makeSecret, PropertyMap, SECRET_SIG, SIG_KEY, UNKNOWN } from "./engine/properties";
-import { RandomProvider } from "./engine/random-provider";
-import type { ResourceState } from "./engine/state";
+import { Command, EngineResult, runEngine } from "../engine/engine";
+import { fromCheckpoint, makeSecret, PropertyMap, SECRET_SIG, SIG_KEY, UNKNOWN } from "../engine/properties";
+import { RandomProvider } from "../engine/random-provider";
+import type { ResourceState } from "../engine/state";
 
-const FIXTURE = path.join(__dirname, "engine", "fixtures", "random");
+const FIXTURE = path.join(__dirname, "..", "engine", "fixtures", "random");
 const STACK = "test";
 const PROJECT = "engine-random-fixture";
 const RANDOM_VERSION = (require("@pulumi/random/package.json") as { version: string }).version;

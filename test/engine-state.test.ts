@@ -3,8 +3,8 @@
 import assert from "node:assert/strict";
 import * as fs from "node:fs";
 import * as path from "node:path";
-import { runEngine } from "./engine/engine";
-import type { ItemSpec } from "./engine/fixtures/store";
+import { runEngine } from "../engine/engine";
+import type { ItemSpec } from "../engine/fixtures/store";
 import { A, B, C, DEFAULT_PROVIDER_URN, FIXTURE, ITEM_TYPE, itemLine, STACK, useWorkspace, wrapped } from "./support/engine-workspace";
 
 describe("test engine: state and configuration", function () {

@@ -2,8 +2,8 @@
 // against the fixture program of test/support/engine-workspace.ts.
 import assert from "node:assert/strict";
 import { spawnSync } from "node:child_process";
-import { CHANGES_NOT_EXPECTED, runEngine } from "./engine/engine";
-import type { ItemSpec } from "./engine/fixtures/store";
+import { CHANGES_NOT_EXPECTED, runEngine } from "../engine/engine";
+import type { ItemSpec } from "../engine/fixtures/store";
 import { A, B, C, FIXTURE, ITEM_TYPE, itemLine, STACK, useWorkspace, wrapped } from "./support/engine-workspace";
 describe("test engine: steps", function () {
     this.timeout(120_000);

@@ -33,8 +33,8 @@ describe("the published package", function () {
     console.log(`      npm pack --dry-run: ${pack.entryCount} files, ${(pack.size / 1024).toFixed(1)} kB packed, ${(pack.unpackedSize / 1024).toFixed(1)} kB unpacked`);
   });
 
-  it("ships no tests, benchmarks or work files", () => {
-    const unwanted = files.filter((file) => /^(test|bench|\.work|\.ci|scripts)\//.test(file) || /^dist\/(test|bench|scripts)\//.test(file) || /(^|\/)node_modules\//.test(file) || /\.tgz$/.test(file));
+  it("ships no tests, test engine, benchmarks or work files", () => {
+    const unwanted = files.filter((file) => /^(test|engine|bench|\.work|\.ci|scripts)\//.test(file) || /^dist\/(test|engine|bench|scripts)\//.test(file) || /(^|\/)node_modules\//.test(file) || /\.tgz$/.test(file));
     assert.deepEqual(unwanted, []);
   });
 

@@ -5,7 +5,7 @@
 import assert from "node:assert/strict";
 import { readFileSync, rmSync } from "node:fs";
 import { join } from "node:path";
-import { runEngine } from "../engine/engine";
+import { runEngine } from "../../engine/engine";
 import { startEmulator } from "../../emulator";
 import { installExample } from "../support/packed-program";
 import { driftCheck, emulatorCall, emulatorRead, emulatorStats, requestCount, RunningEmulator, stackOnEmulator } from "../support/emulator";

@@ -5,7 +5,7 @@
 import assert from "node:assert/strict";
 import { readFileSync, rmSync } from "node:fs";
 import { join } from "node:path";
-import { EngineOptions, runEngine } from "../engine/engine";
+import { EngineOptions, runEngine } from "../../engine/engine";
 import { startEmulator } from "../../emulator";
 import { installExample } from "../support/packed-program";
 import { driftCheck, emulatorCall, requestCount, RunningEmulator, stackOnEmulator } from "../support/emulator";

@@ -4,7 +4,7 @@
 import assert from "node:assert/strict";
 import { readFileSync, rmSync } from "node:fs";
 import { join } from "node:path";
-import { runEngine } from "../engine/engine";
+import { runEngine } from "../../engine/engine";
 import { startEmulator } from "../../emulator";
 import { installExample } from "../support/packed-program";
 import { emulatorCall, requestCount, RunningEmulator, stackOnEmulator } from "../support/emulator";

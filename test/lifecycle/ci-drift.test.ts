@@ -6,7 +6,7 @@ import assert from "node:assert/strict";
 import { spawn } from "node:child_process";
 import { chmodSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { EngineOptions, EngineResult, runEngine } from "../engine/engine";
+import { EngineOptions, EngineResult, runEngine } from "../../engine/engine";
 import { startEmulator } from "../../emulator";
 import { installExample, repoRoot } from "../support/packed-program";
 import { driftCheck, emulatorCall, emulatorCallWhenAdmitted, emulatorRead, requestCount, RunningEmulator, stackOnEmulator } from "../support/emulator";

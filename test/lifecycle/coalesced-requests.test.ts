@@ -7,7 +7,7 @@ import assert from "node:assert/strict";
 import { readFileSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { startEmulator } from "../../emulator";
-import { runEngine } from "../engine/engine";
+import { runEngine } from "../../engine/engine";
 import { emulatorCall, emulatorStats, RunningEmulator } from "../support/emulator";
 import { installProgram } from "../support/packed-program";
 

@@ -8,7 +8,7 @@ import assert from "node:assert/strict";
 import { execFile } from "node:child_process";
 import { existsSync, readFileSync, rmSync } from "node:fs";
 import { join, resolve } from "node:path";
-import { runEngine } from "../engine/engine";
+import { runEngine } from "../../engine/engine";
 import { startEmulator } from "../../emulator";
 import { installProgram, packedTarball, repoRoot } from "../support/packed-program";
 import { driftCheck, emulatorCall, emulatorStats, requestCount, RunningEmulator, stackOnEmulator } from "../support/emulator";

@@ -4,7 +4,7 @@
 import assert from "node:assert/strict";
 import { readFileSync, rmSync } from "node:fs";
 import { join } from "node:path";
-import { EngineResult, runEngine } from "../engine/engine";
+import { EngineResult, runEngine } from "../../engine/engine";
 import { startEmulator } from "../../emulator";
 import { BUILT_IN_FLOWS } from "../../emulator/src/chat";
 import { installExample } from "../support/packed-program";

@@ -5,7 +5,7 @@
 import assert from "node:assert/strict";
 import { readFileSync, rmSync } from "node:fs";
 import { join } from "node:path";
-import { EngineOptions, EngineResult, runEngine } from "../engine/engine";
+import { EngineOptions, EngineResult, runEngine } from "../../engine/engine";
 import { startEmulator } from "../../emulator";
 import { installExample, installProgram } from "../support/packed-program";
 import { emulatorStats, RunningEmulator, stackOnEmulator } from "../support/emulator";

@@ -6,7 +6,7 @@
 import assert from "node:assert/strict";
 import { readFileSync, rmSync } from "node:fs";
 import { join } from "node:path";
-import { EngineResult, runEngine } from "../engine/engine";
+import { EngineResult, runEngine } from "../../engine/engine";
 import { startEmulator } from "../../emulator";
 import { installExample } from "../support/packed-program";
 import { emulatorCall, emulatorStats, requestCount, RunningEmulator } from "../support/emulator";

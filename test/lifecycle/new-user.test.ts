@@ -5,7 +5,7 @@
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { EngineOptions, runEngine } from "../engine/engine";
+import { EngineOptions, runEngine } from "../../engine/engine";
 import { startEmulator } from "../../emulator";
 import { installProgram } from "../support/packed-program";
 import { emulatorCall, flowRunsStarted, requestCount, RunningEmulator } from "../support/emulator";

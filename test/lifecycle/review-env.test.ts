@@ -1,13 +1,13 @@
 // examples/review-env: a review environment per branch, named with a RandomPet from @pulumi/random
 // kept by the branch. The random provider plugin cannot be downloaded here: these runs serve its
-// RandomPet on the test engine's stand-in (test/engine/random-provider.ts), and say so. Checks the
+// RandomPet on the test engine's stand-in (engine/random-provider.ts), and say so. Checks the
 // names the pet gives, that the environment is steady (a no-op up sends no request, a drift check
 // finds nothing), that another branch gets another pet name, and that destroy leaves nothing.
 
 import assert from "node:assert/strict";
 import { readFileSync, rmSync } from "node:fs";
 import { join } from "node:path";
-import { EngineResult, runEngine } from "../engine/engine";
+import { EngineResult, runEngine } from "../../engine/engine";
 import { startEmulator } from "../../emulator";
 import { installExample } from "../support/packed-program";
 import { driftCheck, emulatorRead, requestCount, RunningEmulator, stackOnEmulator } from "../support/emulator";

@@ -11,7 +11,7 @@ import assert from "node:assert/strict";
 import { rmSync } from "node:fs";
 import { join } from "node:path";
 import { startEmulator } from "../../emulator";
-import { EngineResult, runEngine } from "../engine/engine";
+import { EngineResult, runEngine } from "../../engine/engine";
 import { emulatorCall, emulatorStats, RunningEmulator, setFaults } from "../support/emulator";
 import { installProgram } from "../support/packed-program";
 import { everyResourceCollections, tallyService } from "../support/service-tally";

@@ -14,7 +14,7 @@ import { startEmulator } from "../../emulator";
 import { chatService, crmService, endpointFor, ServiceSettingsSpec, useStackConfig } from "../../provider/settings";
 import { defaultRetryPolicy } from "../../provider/transport/retry";
 import { Transport } from "../../provider/transport/transport";
-import { EngineResult, runEngine } from "../engine/engine";
+import { EngineResult, runEngine } from "../../engine/engine";
 import { configOf, driftCheck, emulatorCall, RunningEmulator, stackOnEmulator } from "../support/emulator";
 import { installExample } from "../support/packed-program";
 import { sendJson, startScriptedServer } from "../support/scripted-server";

@@ -1,17 +1,17 @@
 // A workspace for the test engine's own tests: a store, a state file and engine runs of the
-// fixture program (test/engine/fixtures/store), whose dynamic provider keeps its objects in a
+// fixture program (engine/fixtures/store), whose dynamic provider keeps its objects in a
 // JSON file. Each test gets its own; items are declared through stack configuration.
 import assert from "node:assert/strict";
 import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
 
-import { Command, EngineOptions, EngineResult, runEngine } from "../engine/engine";
-import { PropertyMap, SECRET_SIG, SIG_KEY } from "../engine/properties";
-import type { ItemSpec, Store } from "../engine/fixtures/store";
-import type { PendingOperation, ResourceState } from "../engine/state";
+import { Command, EngineOptions, EngineResult, runEngine } from "../../engine/engine";
+import { PropertyMap, SECRET_SIG, SIG_KEY } from "../../engine/properties";
+import type { ItemSpec, Store } from "../../engine/fixtures/store";
+import type { PendingOperation, ResourceState } from "../../engine/state";
 
-export const FIXTURE = path.join(__dirname, "..", "engine", "fixtures", "store");
+export const FIXTURE = path.join(__dirname, "..", "..", "engine", "fixtures", "store");
 export const STACK = "test";
 export const ITEM_TYPE = "pulumi-nodejs:dynamic/fixture:Item";
 export const DEFAULT_PROVIDER_URN = `urn:pulumi:${STACK}::engine-fixture::pulumi:providers:pulumi-nodejs::default`;
