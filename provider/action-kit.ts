@@ -7,7 +7,9 @@
 
 import * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
-import { diffInputs, PartlyDoneError, ResourceKind, sameValue, withoutProvider } from "./resource-kit";
+import { withoutProvider } from "./kit/inputs";
+import { diffInputs, ResourceKind, sameValue } from "./kit/check-diff";
+import { PartlyDoneError } from "./kit/write-errors";
 import { sleep } from "./transport/limiter";
 
 /** `triggers`: any values; when they change, the action runs again. */

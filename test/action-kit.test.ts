@@ -5,7 +5,7 @@
 import assert from "node:assert/strict";
 import { z } from "zod";
 import { actionKind, Clock, diffAction, documentedPace, recordedRead, runsAgain, triggersInput, Wait, waitUntilEnded } from "../provider/action-kit";
-import { strictObject, unknownValue } from "../provider/resource-kit";
+import { strictObject, unknownValue } from "../provider/kit/inputs";
 
 const schema = strictObject({ target: z.string(), triggers: triggersInput, timeoutSeconds: z.number().optional() });
 const common = { type: "test.Action", schema, services: [], label: () => "test.Action" };

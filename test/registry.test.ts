@@ -9,7 +9,7 @@ import * as pulumi from "@pulumi/pulumi";
 import * as chat from "../provider/chat";
 import * as crm from "../provider/crm";
 import { resources, typeOf } from "../provider/registry";
-import { configurationFields } from "../provider/resource-kit";
+import { configurationFields } from "../provider/kit/inputs";
 
 const root = join(__dirname, "..");
 const kebabCase = (name: string) => name.replace(/(?<!^)([A-Z])/g, "-$1").toLowerCase();

@@ -4,7 +4,8 @@
 
 import assert from "node:assert/strict";
 import { z } from "zod";
-import { checkInputs, diffInputs, labelBy, optionalText, requiredText, ResourceKind, strictObject, unknownValue } from "../provider/resource-kit";
+import { optionalText, requiredText, strictObject, unknownValue } from "../provider/kit/inputs";
+import { checkInputs, diffInputs, labelBy, ResourceKind } from "../provider/kit/check-diff";
 import { SettingsError } from "../provider/settings";
 
 const schema = strictObject({

@@ -8,7 +8,10 @@ import * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
 import { actionKind, diffAction, recordedRead, stoppedPartWay, triggersInput, waitUntilEnded } from "../action-kit";
 import { moduleProvider } from "../dynamic";
-import { checkInputs, PartlyDoneError, resourceProps, strictObject, unknownValue, withoutProvider } from "../resource-kit";
+import { strictObject, unknownValue, withoutProvider } from "../kit/inputs";
+import { checkInputs } from "../kit/check-diff";
+import { resourceProps } from "../kit/resource-class";
+import { PartlyDoneError } from "../kit/write-errors";
 import { ServiceClient } from "../service-client";
 import { chatChannel, chatService } from "../settings";
 

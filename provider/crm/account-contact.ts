@@ -5,7 +5,10 @@
 import * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
 import { moduleProvider } from "../dynamic";
-import { adoptIdInput, configurationFields, labelByIds, optionalText, resourceProps, serviceId, strictObject, unrecordedObjectAdvice, withoutUndefined } from "../resource-kit";
+import { adoptIdInput, configurationFields, optionalText, serviceId, strictObject, withoutUndefined } from "../kit/inputs";
+import { labelByIds } from "../kit/check-diff";
+import { resourceProps } from "../kit/resource-class";
+import { unrecordedObjectAdvice } from "../kit/adoption";
 import { crmService } from "../settings";
 import { ServiceError } from "../transport/errors";
 import { CrmClient } from "./client";

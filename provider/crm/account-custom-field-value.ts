@@ -7,7 +7,9 @@
 import * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
 import { moduleProvider } from "../dynamic";
-import { adoptIdInput, configurationFields, containsUnknown, labelByIds, resourceProps, serviceId, strictObject, withoutUndefined } from "../resource-kit";
+import { adoptIdInput, configurationFields, containsUnknown, serviceId, strictObject, withoutUndefined } from "../kit/inputs";
+import { labelByIds } from "../kit/check-diff";
+import { resourceProps } from "../kit/resource-class";
 import { crmService } from "../settings";
 import { CrmClient } from "./client";
 import { coalescing } from "./coalesce";

@@ -5,7 +5,9 @@
 import * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
 import { moduleProvider } from "../dynamic";
-import { adoptIdInput, configurationFields, declaredOnce, labelBy, nameText, oneOf, resourceProps, strictObject, withoutUndefined } from "../resource-kit";
+import { adoptIdInput, configurationFields, nameText, oneOf, strictObject, withoutUndefined } from "../kit/inputs";
+import { labelBy } from "../kit/check-diff";
+import { declaredOnce, resourceProps } from "../kit/resource-class";
 import { crmService } from "../settings";
 import { CrmClient } from "./client";
 import { ServiceObject, walk } from "./collection";

@@ -5,7 +5,9 @@
 import * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
 import { moduleProvider } from "../dynamic";
-import { adoptIdInput, configurationFields, labelByIds, resourceProps, serviceId, strictObject } from "../resource-kit";
+import { adoptIdInput, configurationFields, serviceId, strictObject } from "../kit/inputs";
+import { labelByIds } from "../kit/check-diff";
+import { resourceProps } from "../kit/resource-class";
 import { crmService } from "../settings";
 import { ServiceObject } from "./collection";
 import { crmLifecycle, CrmObjectKind } from "./crud";

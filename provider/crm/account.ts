@@ -5,28 +5,11 @@
 import * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
 import { moduleProvider } from "../dynamic";
-import {
-  adoptIdInput,
-  announceAdoption,
-  checkInputs,
-  claimNaturalKey,
-  configurationFields,
-  confirmWrite,
-  declaredOnce,
-  differingFields,
-  diffInputs,
-  isWebAddress,
-  labelBy,
-  nameText,
-  notAdoptable,
-  releaseNaturalKey,
-  ResourceKind,
-  resourceProps,
-  strictObject,
-  unrecordedObjectAdvice,
-  withoutProvider,
-  withoutUndefined,
-} from "../resource-kit";
+import { adoptIdInput, configurationFields, isWebAddress, nameText, strictObject, withoutProvider, withoutUndefined } from "../kit/inputs";
+import { checkInputs, differingFields, diffInputs, labelBy, ResourceKind } from "../kit/check-diff";
+import { declaredOnce, resourceProps } from "../kit/resource-class";
+import { announceAdoption, claimNaturalKey, notAdoptable, releaseNaturalKey, unrecordedObjectAdvice } from "../kit/adoption";
+import { confirmWrite } from "../kit/write-errors";
 import { crmService } from "../settings";
 import { ServiceError } from "../transport/errors";
 import { HttpResponse } from "../transport/transport";

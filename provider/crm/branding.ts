@@ -8,27 +8,11 @@
 import * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
 import { moduleProvider } from "../dynamic";
-import {
-  adoptIdInput,
-  announceAdoption,
-  checkInputs,
-  claimNaturalKey,
-  configurationFields,
-  confirmWrite,
-  containsUnknown,
-  differingFields,
-  isWebAddress,
-  notAdoptable,
-  releaseNaturalKey,
-  ResourceKind,
-  resourceProps,
-  sameValue,
-  strictObject,
-  UnconfirmedWriteError,
-  updatableFields,
-  withoutProvider,
-  withoutUndefined,
-} from "../resource-kit";
+import { adoptIdInput, configurationFields, containsUnknown, isWebAddress, strictObject, withoutProvider, withoutUndefined } from "../kit/inputs";
+import { checkInputs, differingFields, ResourceKind, sameValue, updatableFields } from "../kit/check-diff";
+import { resourceProps } from "../kit/resource-class";
+import { announceAdoption, claimNaturalKey, notAdoptable, releaseNaturalKey } from "../kit/adoption";
+import { confirmWrite, UnconfirmedWriteError } from "../kit/write-errors";
 import { crmService } from "../settings";
 import { ServiceError } from "../transport/errors";
 import { CrmClient } from "./client";

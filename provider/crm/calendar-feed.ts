@@ -5,7 +5,9 @@
 import * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
 import { moduleProvider } from "../dynamic";
-import { adoptIdInput, configurationFields, labelBy, oneOf, requiredText, resourceProps, strictObject, withoutUndefined, withSecretOutputs } from "../resource-kit";
+import { adoptIdInput, configurationFields, oneOf, requiredText, strictObject, withoutUndefined } from "../kit/inputs";
+import { labelBy } from "../kit/check-diff";
+import { resourceProps, withSecretOutputs } from "../kit/resource-class";
 import { crmService } from "../settings";
 import { ServiceObject } from "./collection";
 import { crmLifecycle, CrmObjectKind } from "./crud";

@@ -9,14 +9,9 @@ import * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
 import { actionKind, diffAction, recordedRead, runsAgain, stoppedPartWay, triggersInput, waitUntilEnded } from "../action-kit";
 import { moduleProvider } from "../dynamic";
-import {
-  checkInputs,
-  configurationFields,
-  resourceProps,
-  serviceId,
-  strictObject,
-  withoutProvider,
-} from "../resource-kit";
+import { configurationFields, serviceId, strictObject, withoutProvider } from "../kit/inputs";
+import { checkInputs } from "../kit/check-diff";
+import { resourceProps } from "../kit/resource-class";
 import { crmService } from "../settings";
 import { CrmClient } from "./client";
 import { numberOf } from "./normalize";

@@ -6,22 +6,10 @@
 
 import * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
-import {
-  announceAdoption,
-  checkInputs,
-  claimNaturalKey,
-  confirmWrite,
-  differingFields,
-  diffInputs,
-  notAdoptable,
-  releaseNaturalKey,
-  ResourceKind,
-  sameValue,
-  unknownValue,
-  unrecordedObjectAdvice,
-  withoutProvider,
-  withoutUndefined,
-} from "../resource-kit";
+import { unknownValue, withoutProvider, withoutUndefined } from "../kit/inputs";
+import { checkInputs, differingFields, diffInputs, ResourceKind, sameValue } from "../kit/check-diff";
+import { announceAdoption, claimNaturalKey, notAdoptable, releaseNaturalKey, unrecordedObjectAdvice } from "../kit/adoption";
+import { confirmWrite } from "../kit/write-errors";
 import { ServiceError } from "../transport/errors";
 import { HttpResponse } from "../transport/transport";
 import { bulkWriter, BulkWrites } from "./bulk-writes";

@@ -4,7 +4,8 @@ import { startEmulator } from "../../emulator";
 import { BUILT_IN_FLOWS } from "../../emulator/src/chat";
 import * as flowRun from "../../provider/chat/flow-run";
 import type { FlowRunArgs } from "../../provider/chat/flow-run";
-import { PartlyDoneError, unknownValue } from "../../provider/resource-kit";
+import { unknownValue } from "../../provider/kit/inputs";
+import { PartlyDoneError } from "../../provider/kit/write-errors";
 import { useStackConfig } from "../../provider/settings";
 import { configOf, emulatorForProvider, flowRunsStarted, requestCount, RunningEmulator, setFaults } from "../support/emulator";
 

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import * as provider from "../../provider/crm/account-custom-field-value";
-import { unknownValue } from "../../provider/resource-kit";
+import { unknownValue } from "../../provider/kit/inputs";
 import { useStackConfig } from "../../provider/settings";
 import { configOf, emulatorCall, emulatorForProvider, emulatorStats, requestCount, RunningEmulator } from "../support/emulator";
 import { checked, configuration, createAndVerify, failuresOf, providerCode, updateAndVerify } from "../support/provider-steps";

@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
 import * as provider from "../../provider/crm/account";
-import { resourceProps, unknownValue } from "../../provider/resource-kit";
+import { unknownValue } from "../../provider/kit/inputs";
+import { resourceProps } from "../../provider/kit/resource-class";
 import { useStackConfig } from "../../provider/settings";
 import { ScriptedServer, sendJson, startScriptedServer } from "../support/scripted-server";
 import { itAdoptsById } from "../support/adoption";

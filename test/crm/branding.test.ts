@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
 import * as provider from "../../provider/crm/branding";
-import { releaseNaturalKey, unknownValue } from "../../provider/resource-kit";
+import { unknownValue } from "../../provider/kit/inputs";
+import { releaseNaturalKey } from "../../provider/kit/adoption";
 import { CrmClient } from "../../provider/crm/client";
 import { useStackConfig } from "../../provider/settings";
 import { startEmulator } from "../../emulator";

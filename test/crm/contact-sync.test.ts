@@ -4,7 +4,7 @@
 
 import assert from "node:assert/strict";
 import * as contactSync from "../../provider/crm/contact-sync";
-import { PartlyDoneError } from "../../provider/resource-kit";
+import { PartlyDoneError } from "../../provider/kit/write-errors";
 import { useStackConfig } from "../../provider/settings";
 import { ServiceError } from "../../provider/transport/errors";
 import { configOf, emulatorCall, emulatorForProvider, emulatorStats, requestCount, RunningEmulator, setFaults } from "../support/emulator";

@@ -12,7 +12,7 @@ import assert from "node:assert/strict";
 import fc from "fast-check";
 import { startEmulator } from "../../emulator";
 import { resources, typeOf } from "../../provider/registry";
-import { unknownValue } from "../../provider/resource-kit";
+import { unknownValue } from "../../provider/kit/inputs";
 import { useStackConfig } from "../../provider/settings";
 import { configOf, RunningEmulator } from "../support/emulator";
 import { asHostSends } from "../support/host-struct";

@@ -3,7 +3,7 @@
 // values, an unknown id fails clearly, and read after adoption equals create's outputs.
 
 import assert from "node:assert/strict";
-import { releaseNaturalKey } from "../../provider/resource-kit";
+import { releaseNaturalKey } from "../../provider/kit/adoption";
 import { CrmClient } from "../../provider/crm/client";
 import { adoptIdClaims } from "../../provider/crm/crud";
 import { emulatorStats, RunningEmulator } from "./emulator";

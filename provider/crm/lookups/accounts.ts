@@ -2,7 +2,7 @@
 // manages, with the counters crm.Account leaves out of its outputs.
 
 import { z } from "zod";
-import { strictObject } from "../../resource-kit";
+import { strictObject } from "../../kit/inputs";
 import { walk } from "../collection";
 import { numberOf, textOf, timestampOf } from "../normalize";
 import { exactlyOne, idOrName, LookupOptions, notFound, outputForm, startLookup } from "./kit";

@@ -2,7 +2,7 @@
 // so they are looked up, never managed.
 
 import { z } from "zod";
-import { strictObject } from "../../resource-kit";
+import { strictObject } from "../../kit/inputs";
 import { walk } from "../collection";
 import { flagOf, idOf, numberOf, textOf, timestampOf } from "../normalize";
 import { exactlyOne, idOrName, LookupOptions, outputForm, startLookup } from "./kit";

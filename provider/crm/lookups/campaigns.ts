@@ -2,7 +2,7 @@
 // they are looked up, never managed.
 
 import { z } from "zod";
-import { oneOf, strictObject } from "../../resource-kit";
+import { oneOf, strictObject } from "../../kit/inputs";
 import { walk } from "../collection";
 import { flagOf, idOf, numberOf, timestampOf } from "../normalize";
 import { exactlyOne, idOrName, LookupOptions, notFound, outputForm, startLookup } from "./kit";

@@ -2,7 +2,7 @@
 // with an account.
 
 import { z } from "zod";
-import { serviceId, strictObject } from "../../resource-kit";
+import { serviceId, strictObject } from "../../kit/inputs";
 import { textOf, timestampOf } from "../normalize";
 import { exactlyOne, LookupOptions, notFound, outputForm, startLookup } from "./kit";
 

@@ -4,7 +4,7 @@
 
 import * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
-import { oneOf, strictObject } from "../../resource-kit";
+import { oneOf, strictObject } from "../../kit/inputs";
 import { ServiceError } from "../../transport/errors";
 import { walk } from "../collection";
 import { numberOf, textOf, timestampOf } from "../normalize";

@@ -5,7 +5,7 @@
 
 import * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
-import { fieldOf, serviceId, strictObject } from "../../resource-kit";
+import { fieldOf, serviceId, strictObject } from "../../kit/inputs";
 import { ServiceError } from "../../transport/errors";
 import { CrmClient } from "../client";
 import { WalkBound } from "../collection";

@@ -1,0 +1,70 @@
+// The bookkeeping of adoption: natural keys claimed in a deployment, and what is said
+// when an object is taken over or may be a leftover of an interrupted deployment.
+
+import * as pulumi from "@pulumi/pulumi";
+import { ServiceError } from "../transport/errors";
+
+// Natural keys (account names, field labels) claimed by a create in this provider
+// host, that is in this deployment, by account and kind: one deployment may manage
+// two accounts, each with its own names.
+const claimedKeys = new Map<string, Set<string>>();
+
+/**
+ * Claims a natural key for one create in this deployment; false when another
+ * resource of the program claimed it already. Two resources declaring one unique
+ * name can only end in a duplicate, or in two resources fighting over one object, so
+ * the second is refused before any request and is never advised to adopt its sibling.
+ */
+export function claimNaturalKey(account: ServiceAccount, type: string, naturalKey: string): boolean {
+  const scope = `${account.accountKey}|${type}`;
+  let keys = claimedKeys.get(scope);
+  if (!keys) claimedKeys.set(scope, (keys = new Set()));
+  const key = naturalKey.toLowerCase();
+  if (keys.has(key)) return false;
+  keys.add(key);
+  return true;
+}
+
+/** A create that failed made nothing its own: the key is free again. */
+export function releaseNaturalKey(account: ServiceAccount, type: string, naturalKey: string): void {
+  claimedKeys.get(`${account.accountKey}|${type}`)?.delete(naturalKey.toLowerCase());
+}
+
+/** The account a client talks to, identified without its credential. */
+interface ServiceAccount {
+  accountKey: string;
+}
+
+/**
+ * An adoptId that names no object of the kind, or (`found`, e.g. `a note on a contact`)
+ * an object of another kind.
+ */
+export function notAdoptable(resource: string, type: string, id: string, found?: string): ServiceError {
+  const named = found ? `${found}, not a ${type}` : `no ${type} of this CRM account`;
+  return new ServiceError(
+    `${resource}: adoptId ${id} names ${named}; give the id of an existing one (\`pulumi-crm export\` lists them), or remove adoptId to create a new one.`,
+    { status: 404, field: "adoptId" },
+  );
+}
+
+/**
+ * The way out when a create runs into an existing object that may be what an interrupted
+ * deployment made and never recorded (a kill between the service's answer and the state
+ * write leaves a pending create, which the next `pulumi up` warns of): take it over, or
+ * delete it. Nothing tells the provider whose it is, so it never takes it on its own.
+ */
+export function unrecordedObjectAdvice(id: string, objectUrl: string): string {
+  return (
+    `if an interrupted \`pulumi up\` made it (the next run warned of a pending create of this resource) and no other stack manages it, ` +
+    `take it over with adoptId: "${id}"; if it is not wanted, delete it (DELETE ${objectUrl}, or in the CRM's UI); then run \`pulumi up\` again`
+  );
+}
+
+/** Every adoption is said out loud, with the id taken over. */
+export function announceAdoption(
+  resource: string,
+  id: string,
+  onDestroy = "deletes it when the resource is destroyed or removed from the program, unless the resource is protected (protect: true) or has retainOnDelete: true",
+): void {
+  void pulumi.log.warn(`${resource}: took over the existing object with id ${id}; this stack now changes it, and ${onDestroy}`);
+}

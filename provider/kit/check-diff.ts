@@ -1,0 +1,183 @@
+// Check and diff, shared by every resource: validating inputs into their normalized form
+// before any request (settings included), and diffing configuration fields only, so
+// that a new package version, a rotated key or a creation-only option never shows as a change.
+
+import * as pulumi from "@pulumi/pulumi";
+import { z } from "zod";
+import { endpointFor, ServiceSettingsSpec, SettingsError } from "../settings";
+import { configurationFields, containsUnknown, fieldOf, providerKey, unknownValue, withoutProvider } from "./inputs";
+
+/** What one kind of resource declares about itself; the shared lifecycle pieces read it. */
+export interface ResourceKind<Schema extends z.AnyZodObject> {
+  /** e.g. `crm.Account`. */
+  type: string;
+  /** A strict object schema (see strictObject) whose output is the normalized inputs. */
+  schema: Schema;
+  /** The services its calls go to: their settings are checked in check, before any request. */
+  services: readonly ServiceSettingsSpec[];
+  /** How messages name one object, e.g. `crm.Account "Acme"`; from inputs that may be partial or unknown. */
+  label(inputs: Record<string, unknown>): string;
+  /** Fields whose change creates a new object and deletes the old one; every other configuration field is changed in place (see updatableFields). */
+  replaceOn?: readonly string[];
+  /** Extra settings checks (e.g. the chat channel), also run in check. */
+  checkSettings?(resource: string): void;
+  /**
+   * Rules across fields, and normalization that depends on another field (a default in
+   * the form of its field's type): run in check once every input is known, it returns
+   * the inputs and names each problem through `refuse`.
+   */
+  refine?(inputs: z.output<Schema>, refuse: (field: string, rule: string) => void): z.output<Schema>;
+}
+
+/** The label a kind gives its objects: `type "name"` when the named input is a known string. */
+export function labelBy(type: string, field: string): (inputs: Record<string, unknown>) => string {
+  return (inputs) => {
+    const value = inputs[field];
+    return typeof value === "string" && value.trim() && value !== unknownValue ? `${type} "${value}"` : type;
+  };
+}
+
+/**
+ * The label of a kind whose objects are named by ids, e.g. `crm.AccountNote on account
+ * 12`: `describe` of the named inputs once each is an id, the type alone until then.
+ */
+export function labelByIds(type: string, fields: readonly string[], describe: (ids: string[]) => string): (inputs: Record<string, unknown>) => string {
+  return (inputs) => {
+    // Only a string or number can be an id; String() of any other input may throw (an own `toString` member).
+    const ids = fields.map((field) => inputs[field]).map((id) => (typeof id === "string" || typeof id === "number" ? String(id) : ""));
+    return ids.every((id) => /^[1-9]\d*$/.test(id)) ? `${type} ${describe(ids)}` : type;
+  };
+}
+
+/**
+ * Validates `news` against the kind's schema and returns its normalized form as the
+ * inputs to store, or one failure per problem naming the field and the rule. A value
+ * still unknown in a preview, at any depth, is not validated and passes through as it
+ * is. Missing or malformed settings fail here too, so a preview reports them before
+ * anything changes.
+ */
+export function checkInputs<Schema extends z.AnyZodObject>(
+  kind: ResourceKind<Schema>,
+  news: Record<string, unknown>,
+): pulumi.dynamic.CheckResult {
+  const given = withoutProvider(news);
+  const resource = kind.label(given);
+  const settingsProblem = settingsFailure(kind, resource);
+  if (settingsProblem) return { failures: [settingsProblem] };
+  const parsed = kind.schema.safeParse(given);
+  if (parsed.success && kind.refine && !containsUnknown(given)) {
+    const failures: pulumi.dynamic.CheckFailure[] = [];
+    const refined = kind.refine(parsed.data, (field, rule) => failures.push({ property: field, reason: `${resource}: ${field} ${rule}` }));
+    return failures.length ? { failures } : { inputs: { ...storable(refined), [providerKey]: news[providerKey] } };
+  }
+  if (parsed.success) return { inputs: { ...storable(parsed.data), [providerKey]: news[providerKey] } };
+  // One failure per unknown field: a failure's property is one property path.
+  const failures = parsed.error.issues
+    .filter((issue) => !touchesUnknown(given, issue))
+    .flatMap((issue): z.ZodIssue[] => (issue.code === z.ZodIssueCode.unrecognized_keys ? issue.keys.map((key) => ({ ...issue, keys: [key] })) : [issue]))
+    .map((issue) => {
+      const field = fieldOf(issue);
+      return { property: field, reason: `${resource}: ${field} ${issue.message}` };
+    });
+  if (failures.length) return { failures };
+  return { inputs: { ...normalizeKnownFields(kind.schema, given), [providerKey]: news[providerKey] } };
+}
+
+/**
+ * A missing or malformed setting as a check failure of the whole resource (no property),
+ * which the CLI reports once as "has a problem"; thrown, it would also be printed with its
+ * stack by the provider host.
+ */
+function settingsFailure<Schema extends z.AnyZodObject>(kind: ResourceKind<Schema>, resource: string): pulumi.dynamic.CheckFailure | undefined {
+  try {
+    for (const service of kind.services) endpointFor(service, resource);
+    kind.checkSettings?.(resource);
+    return undefined;
+  } catch (error) {
+    if (error instanceof SettingsError) return { property: "", reason: error.message };
+    throw error;
+  }
+}
+
+/**
+ * The normalized inputs without their undefined members, at any depth (an optional text
+ * given as "" normalizes to undefined): the provider host's protobuf Struct refuses them,
+ * and the whole check would fail with "Unexpected struct type".
+ */
+function storable<T>(value: T): T {
+  if (Array.isArray(value)) return value.map(storable) as T;
+  if (typeof value !== "object" || value === null) return value;
+  return Object.fromEntries(
+    Object.entries(value)
+      .filter(([, member]) => member !== undefined)
+      .map(([key, member]) => [key, storable(member)]),
+  ) as T;
+}
+
+/**
+ * Whether an issue may be caused by a value not known yet: its path runs through an
+ * unknown value, or it is about the object as a whole (a rule across fields) while
+ * some value is unknown.
+ */
+function touchesUnknown(given: Record<string, unknown>, issue: z.ZodIssue): boolean {
+  if (issue.code === z.ZodIssueCode.unrecognized_keys) return false;
+  let value: unknown = given;
+  for (const key of issue.path) {
+    if (value === unknownValue) return true;
+    value = typeof value === "object" && value !== null ? (value as Record<string | number, unknown>)[key] : undefined;
+  }
+  return containsUnknown(value);
+}
+
+/** In a preview with unknowns: each field free of unknowns normalized on its own, the rest as given. */
+function normalizeKnownFields(schema: z.AnyZodObject, given: Record<string, unknown>): Record<string, unknown> {
+  const result: Record<string, unknown> = {};
+  for (const [field, fieldSchema] of Object.entries(schema.shape as z.ZodRawShape)) {
+    const value = given[field];
+    if (containsUnknown(value)) {
+      result[field] = value;
+      continue;
+    }
+    const parsed = fieldSchema.safeParse(value);
+    if (parsed.success && parsed.data !== undefined) result[field] = parsed.data;
+  }
+  return result;
+}
+
+/** The fields an update changes in place: every configuration field whose change does not replace the object. */
+export function updatableFields(kind: Pick<ResourceKind<z.AnyZodObject>, "schema" | "replaceOn">): string[] {
+  return configurationFields(kind.schema).filter((field) => !kind.replaceOn?.includes(field));
+}
+
+/**
+ * Compares the stored outputs with the new normalized inputs on the kind's
+ * configuration fields only; every other input (adoption options) matters only at
+ * creation and is never a change. A value still unknown in a preview counts as a change.
+ */
+export function diffInputs(
+  kind: Pick<ResourceKind<z.AnyZodObject>, "schema" | "replaceOn">,
+  olds: Record<string, unknown>,
+  news: Record<string, unknown>,
+): pulumi.dynamic.DiffResult {
+  const changed = (field: string) => containsUnknown(news[field]) || !sameValue(olds[field], news[field]);
+  const replaces = (kind.replaceOn ?? []).filter(changed);
+  const updates = updatableFields(kind).filter(changed);
+  return { changes: replaces.length + updates.length > 0, replaces, deleteBeforeReplace: false };
+}
+
+/** Deep equality on JSON values, with undefined and null both meaning "not set". */
+export function sameValue(a: unknown, b: unknown): boolean {
+  if (a === undefined || a === null) return b === undefined || b === null;
+  if (typeof a !== "object" || typeof b !== "object" || b === null) return a === b;
+  if (Array.isArray(a) !== Array.isArray(b)) return false;
+  const keys = new Set([...Object.keys(a), ...Object.keys(b)]);
+  for (const key of keys) {
+    if (!sameValue((a as Record<string, unknown>)[key], (b as Record<string, unknown>)[key])) return false;
+  }
+  return true;
+}
+
+/** The fields whose wanted value differs from the one held; an undefined wanted value is not managed, null is "not set". */
+export function differingFields(wanted: Record<string, unknown>, held: Record<string, unknown>): string[] {
+  return Object.keys(wanted).filter((field) => wanted[field] !== undefined && !sameValue(wanted[field], held[field]));
+}
