@@ -126,7 +126,7 @@ describe(`reliability: killed mid-deployment, ${copies} copies of every CRM obje
         const args = ["up", "--yes", "--cwd", program, "--stack", stack, "--state", stackFiles.stateFile];
         for (const [key, value] of Object.entries(stackFiles.config(proxy.url))) args.push("--config", `${key}=${value}`);
         args.push("--secret", `crm:apiToken=${stackFiles.emulator.apiToken}`);
-        engine = spawn(process.execPath, ["-r", "ts-node/register/transpile-only", join("test", "engine", "cli.ts"), ...args], {
+        engine = spawn(process.execPath, ["-r", "ts-node/register/transpile-only", join("engine", "cli.ts"), ...args], {
           cwd: repoRoot,
           detached: true,
           stdio: "ignore",
