@@ -1,106 +1,96 @@
 import assert from "node:assert/strict";
 import * as provider from "../../provider/crm/account-contact";
 import { useStackConfig } from "../../provider/settings";
-import { configOf, emulatorCall, emulatorForProvider, requestCount, RunningEmulator } from "../support/emulator";
-import { checked, createAndVerify, failuresOf, updateAndVerify } from "../support/provider-steps";
+import { configOf, emulatorCall } from "../support/emulator";
+import { checked, createAndVerify, updateAndVerify } from "../support/provider-steps";
 import { ScriptedServer, sendJson, startScriptedServer } from "../support/scripted-server";
-import { itAdoptsById } from "../support/adoption";
+import { describeResource } from "../support/describe-resource";
 
-describe("crm.AccountContact provider", () => {
-  let emulator: RunningEmulator;
-  let acme: string;
-  let globex: string;
-  let ann: string;
-  let bob: string;
-  before(async () => (emulator = await emulatorForProvider()));
-  after(async () => emulator.close());
-  beforeEach(async () => {
-    await fetch(`${emulator.crmUrl}/__emulator/reset`, { method: "POST" });
-    useStackConfig(configOf({ "crm:apiUrl": emulator.crmUrl, "crm:apiToken": emulator.apiToken, "crm:requestsPerSecond": "0" }));
-    const account = async (name: string) => (await emulatorCall(emulator, "POST", "/api/3/accounts", { account: { name } })).body.account.id;
-    const contact = async (email: string) => (await emulatorCall(emulator, "POST", "/api/3/contacts", { contact: { email } })).body.contact.id;
-    [acme, globex, ann, bob] = [await account("Acme"), await account("Globex"), await contact("ann@example.com"), await contact("bob@example.com")];
-  });
-
-  it("names the resource, the field and the rule for every bad input, without a request", async () => {
-    const before = await requestCount(emulator);
-    const failures = await failuresOf(provider, { accountId: "1", contactId: -4, jobTitle: 7, title: "CEO" });
-    assert.match(failures.contactId, /^crm\.AccountContact: contactId must be the id of the contact/);
-    assert.match(failures.jobTitle, /jobTitle must be a string/);
-    assert.match(failures.title, /title is not a field of this resource; the fields are: accountId, contactId, jobTitle/);
-    assert.match((await failuresOf(provider, { accountId: "1", contactId: "2", jobTitle: "x".repeat(256) })).jobTitle, /^crm\.AccountContact \(contact 2, account 1\): jobTitle must be at most 255 characters/);
-    assert.equal(await requestCount(emulator), before);
-  });
-
-  describe("adoption by id", () => {
-    itAdoptsById(provider, {
-      type: "crm.AccountContact",
-      emulator: () => emulator,
-      existing: async () => {
+describeResource(
+  {
+    type: "crm.AccountContact",
+    provider,
+    beforeEach: async ({ emulator }) => {
+      await fetch(`${emulator.crmUrl}/__emulator/reset`, { method: "POST" });
+      const account = async (name: string) => (await emulatorCall(emulator, "POST", "/api/3/accounts", { account: { name } })).body.account.id;
+      const contact = async (email: string) => (await emulatorCall(emulator, "POST", "/api/3/contacts", { contact: { email } })).body.contact.id;
+      return { acme: await account("Acme"), globex: await account("Globex"), ann: await contact("ann@example.com"), bob: await contact("bob@example.com") };
+    },
+    adoption: {
+      existing: async ({ emulator, parents: { acme, ann } }) => {
         const declared = { accountId: acme, contactId: ann, jobTitle: "CTO" };
         const association = { account: Number(acme), contact: Number(ann), jobTitle: "CTO" };
         return { id: (await emulatorCall(emulator, "POST", "/api/3/accountContacts", { accountContact: association })).body.accountContact.id, inputs: declared };
       },
       changes: { jobTitle: "CEO" },
       updateRoute: "PUT /api/3/accountContacts/:id",
+    },
+    badInputs: [
+      [{ accountId: "1", contactId: -4, jobTitle: 7, title: "CEO" }, "contactId", /^crm\.AccountContact: contactId must be the id of the contact/],
+      [{ accountId: "1", contactId: -4, jobTitle: 7, title: "CEO" }, "jobTitle", /jobTitle must be a string/],
+      [{ accountId: "1", contactId: -4, jobTitle: 7, title: "CEO" }, "title", /title is not a field of this resource; the fields are: accountId, contactId, jobTitle/],
+      [{ accountId: "1", contactId: "2", jobTitle: "x".repeat(256) }, "jobTitle", /^crm\.AccountContact \(contact 2, account 1\): jobTitle must be at most 255 characters/],
+    ],
+    roundTrip: {
+      inputs: ({ acme, ann }) => [{ accountId: acme, contactId: ann }, { accountId: acme, contactId: ann, jobTitle: "CTO" }],
+      created: (created, inputs) => assert.deepEqual(created.outs, inputs, "the outputs are the association as declared"),
+    },
+  },
+  (service) => {
+    it("updates the job title, moves the contact to another account and changes the contact, all in place", async () => {
+      const { acme, globex, ann, bob } = service.parents;
+      const { id, outs } = await createAndVerify(provider, { accountId: acme, contactId: ann });
+      let current = await updateAndVerify(provider, id, outs, { accountId: acme, contactId: ann, jobTitle: "CEO" });
+      current = await updateAndVerify(provider, id, current, { accountId: acme, contactId: ann });
+      assert.equal("jobTitle" in current, false);
+      current = await updateAndVerify(provider, id, current, { accountId: globex, contactId: ann });
+      await updateAndVerify(provider, id, current, { accountId: globex, contactId: bob, jobTitle: "CFO" });
     });
-  });
 
-  for (const jobTitle of [undefined, "CTO"]) {
-    it(`reads back what create returned, job title ${jobTitle ?? "unset"}`, async () => {
-      const { outs } = await createAndVerify(provider, { accountId: acme, contactId: ann, jobTitle });
-      assert.deepEqual(outs, { accountId: acme, contactId: ann, ...(jobTitle ? { jobTitle } : {}) });
+    it("says which account a contact belongs to already, and what to do", async () => {
+      const { emulator } = service;
+      const { acme, globex, ann } = service.parents;
+      const held = (await emulatorCall(emulator, "POST", "/api/3/accountContacts", { accountContact: { account: Number(globex), contact: Number(ann) } })).body.accountContact;
+      await assert.rejects(provider.create(await checked(provider, { accountId: acme, contactId: ann })), (error: Error) => {
+        assert.equal(
+          error.message,
+          `crm.AccountContact (contact ${ann}, account ${acme}): contact ${ann} already belongs to account ${globex} (association ${held.id}), and a contact can belong to one account only; ` +
+            "remove that association (or change accountId on the resource that manages it) first, or associate another contact.",
+        );
+        return true;
+      });
+      // The declared association itself, perhaps made by a deployment killed before it recorded it.
+      await assert.rejects(provider.create(await checked(provider, { accountId: globex, contactId: ann })), (error: Error) => {
+        assert.match(
+          error.message,
+          new RegExp(`^crm\\.AccountContact \\(contact ${ann}, account ${globex}\\): contact ${ann} already belongs to this account \\(association ${held.id}\\); .*take it over with adoptId: "${held.id}"; .*\\(DELETE http://127\\.0\\.0\\.1:\\d+/api/3/accountContacts/${held.id},`),
+        );
+        return true;
+      });
     });
-  }
 
-  it("updates the job title, moves the contact to another account and changes the contact, all in place", async () => {
-    const { id, outs } = await createAndVerify(provider, { accountId: acme, contactId: ann });
-    let current = await updateAndVerify(provider, id, outs, { accountId: acme, contactId: ann, jobTitle: "CEO" });
-    current = await updateAndVerify(provider, id, current, { accountId: acme, contactId: ann });
-    assert.equal("jobTitle" in current, false);
-    current = await updateAndVerify(provider, id, current, { accountId: globex, contactId: ann });
-    await updateAndVerify(provider, id, current, { accountId: globex, contactId: bob, jobTitle: "CFO" });
-  });
-
-  it("says which account a contact belongs to already, and what to do", async () => {
-    const held = (await emulatorCall(emulator, "POST", "/api/3/accountContacts", { accountContact: { account: Number(globex), contact: Number(ann) } })).body.accountContact;
-    await assert.rejects(provider.create(await checked(provider, { accountId: acme, contactId: ann })), (error: Error) => {
-      assert.equal(
-        error.message,
-        `crm.AccountContact (contact ${ann}, account ${acme}): contact ${ann} already belongs to account ${globex} (association ${held.id}), and a contact can belong to one account only; ` +
-          "remove that association (or change accountId on the resource that manages it) first, or associate another contact.",
-      );
-      return true;
+    it("keeps the service's error when the refusal is not about another account", async () => {
+      await assert.rejects(provider.create(await checked(provider, { accountId: "999", contactId: service.parents.bob })), /the service answered 422 \(field_invalid\) for field "account": No account with id 999/);
     });
-    // The declared association itself, perhaps made by a deployment killed before it recorded it.
-    await assert.rejects(provider.create(await checked(provider, { accountId: globex, contactId: ann })), (error: Error) => {
-      assert.match(
-        error.message,
-        new RegExp(`^crm\\.AccountContact \\(contact ${ann}, account ${globex}\\): contact ${ann} already belongs to this account \\(association ${held.id}\\); .*take it over with adoptId: "${held.id}"; .*\\(DELETE http://127\\.0\\.0\\.1:\\d+/api/3/accountContacts/${held.id},`),
-      );
-      return true;
+
+    it("sees a change out of band, a deletion out of band as gone, and an association its account's deletion took as deleted", async () => {
+      const { emulator } = service;
+      const { acme, ann } = service.parents;
+      const { id, outs, inputs } = await createAndVerify(provider, { accountId: acme, contactId: ann, jobTitle: "CEO" });
+      await emulatorCall(emulator, "PUT", `/api/3/accountContacts/${id}`, { accountContact: { jobTitle: "Intern" } });
+      const read = await provider.read(id, outs);
+      assert.equal(read.props?.jobTitle, "Intern");
+      assert.equal((await provider.diff(id, read.props!, inputs)).changes, true);
+      await emulatorCall(emulator, "DELETE", `/api/3/accountContacts/${id}`);
+      assert.deepEqual(await provider.read(id, outs), {});
+
+      const again = await provider.create(await checked(provider, { accountId: acme, contactId: ann }));
+      await emulatorCall(emulator, "DELETE", `/api/3/accounts/${acme}`);
+      await provider.delete(again.id, again.outs);
+      assert.deepEqual(await provider.read(again.id, again.outs), {});
     });
-  });
-
-  it("keeps the service's error when the refusal is not about another account", async () => {
-    await assert.rejects(provider.create(await checked(provider, { accountId: "999", contactId: bob })), /the service answered 422 \(field_invalid\) for field "account": No account with id 999/);
-  });
-
-  it("sees a change out of band, a deletion out of band as gone, and an association its account's deletion took as deleted", async () => {
-    const { id, outs, inputs } = await createAndVerify(provider, { accountId: acme, contactId: ann, jobTitle: "CEO" });
-    await emulatorCall(emulator, "PUT", `/api/3/accountContacts/${id}`, { accountContact: { jobTitle: "Intern" } });
-    const read = await provider.read(id, outs);
-    assert.equal(read.props?.jobTitle, "Intern");
-    assert.equal((await provider.diff(id, read.props!, inputs)).changes, true);
-    await emulatorCall(emulator, "DELETE", `/api/3/accountContacts/${id}`);
-    assert.deepEqual(await provider.read(id, outs), {});
-
-    const again = await provider.create(await checked(provider, { accountId: acme, contactId: ann }));
-    await emulatorCall(emulator, "DELETE", `/api/3/accounts/${acme}`);
-    await provider.delete(again.id, again.outs);
-    assert.deepEqual(await provider.read(again.id, again.outs), {});
-  });
-});
+  },
+);
 
 describe("crm.AccountContact against the real service's answers", () => {
   let server: ScriptedServer;

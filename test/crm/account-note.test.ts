@@ -1,55 +1,50 @@
 import assert from "node:assert/strict";
 import * as provider from "../../provider/crm/account-note";
 import { useStackConfig } from "../../provider/settings";
-import { configOf, emulatorCall, emulatorForProvider, emulatorStats, requestCount, RunningEmulator } from "../support/emulator";
-import { checked, createAndVerify, failuresOf, updateAndVerify } from "../support/provider-steps";
-import { itAdoptsById } from "../support/adoption";
+import { configOf, emulatorCall, emulatorStats } from "../support/emulator";
+import { checked, createAndVerify, updateAndVerify } from "../support/provider-steps";
 import { sendJson, startScriptedServer } from "../support/scripted-server";
+import { describeResource } from "../support/describe-resource";
 
-describe("crm.AccountNote provider", () => {
-  let emulator: RunningEmulator;
-  let accountId: string;
-  before(async () => (emulator = await emulatorForProvider()));
-  after(async () => emulator.close());
-  beforeEach(async () => {
-    await fetch(`${emulator.crmUrl}/__emulator/reset`, { method: "POST" });
-    useStackConfig(configOf({ "crm:apiUrl": emulator.crmUrl, "crm:apiToken": emulator.apiToken, "crm:requestsPerSecond": "0" }));
-    accountId = (await emulatorCall(emulator, "POST", "/api/3/accounts", { account: { name: "Acme" } })).body.account.id;
-  });
-
-  it("names the resource, the field and the rule for every bad input, without a request", async () => {
-    const before = await requestCount(emulator);
-    const failures = await failuresOf(provider, { accountId: "12a", text: "x" });
-    assert.match(failures.accountId, /^crm\.AccountNote: accountId must be the id of the account/);
-    assert.match(failures.note, /note is required: the note's text/);
-    assert.match(failures.text, /text is not a field of this resource; the fields are: accountId, note/);
-    assert.match((await failuresOf(provider, { accountId: "1", note: "  " })).note, /^crm\.AccountNote on account 1: note must not be empty/);
-    assert.equal(await requestCount(emulator), before);
-  });
-
-  it("is created under its account, read back as created, and changed in place under its account", async () => {
-    const { id, outs } = await createAndVerify(provider, { accountId, note: "Renewal due in March" });
-    assert.deepEqual(outs, { accountId, note: "Renewal due in March" });
-    const held = (await emulatorCall(emulator, "GET", `/api/3/notes/${id}`)).body.note;
-    assert.deepEqual([held.reltype, held.relid], ["CustomerAccount", accountId]);
-    await updateAndVerify(provider, id, outs, { accountId: Number(accountId), note: "Renewal signed" });
-    const { byRoute } = await emulatorStats(emulator);
-    assert.deepEqual([byRoute["POST /api/3/accounts/:id/notes"], byRoute["PUT /api/3/accounts/:id/notes/:noteid"]], [1, 1]);
-  });
-
-  describe("adoption by id", () => {
-    itAdoptsById(provider, {
-      type: "crm.AccountNote",
-      emulator: () => emulator,
-      existing: async () => {
-        const note = (await emulatorCall(emulator, "POST", `/api/3/accounts/${accountId}/notes`, { note: { note: "Renewal due in March" } })).body.note;
-        return { id: note.id, inputs: { accountId, note: "Renewal due in March" } };
+describeResource(
+  {
+    type: "crm.AccountNote",
+    provider,
+    beforeEach: async ({ emulator }) => {
+      await fetch(`${emulator.crmUrl}/__emulator/reset`, { method: "POST" });
+      return { account: (await emulatorCall(emulator, "POST", "/api/3/accounts", { account: { name: "Acme" } })).body.account.id };
+    },
+    adoption: {
+      existing: async ({ emulator, parents }) => {
+        const note = (await emulatorCall(emulator, "POST", `/api/3/accounts/${parents.account}/notes`, { note: { note: "Renewal due in March" } })).body.note;
+        return { id: note.id, inputs: { accountId: parents.account, note: "Renewal due in March" } };
       },
       changes: { note: "Taken over" },
       updateRoute: "PUT /api/3/accounts/:id/notes/:noteid",
+    },
+    badInputs: [
+      [{ accountId: "12a", text: "x" }, "accountId", /^crm\.AccountNote: accountId must be the id of the account/],
+      [{ accountId: "12a", text: "x" }, "note", /note is required: the note's text/],
+      [{ accountId: "12a", text: "x" }, "text", /text is not a field of this resource; the fields are: accountId, note/],
+      [{ accountId: "1", note: "  " }, "note", /^crm\.AccountNote on account 1: note must not be empty/],
+    ],
+    roundTrip: { inputs: ({ account }) => [{ accountId: account, note: "Renewal due in March" }, { accountId: account, note: "Line one\nline two — ✓" }] },
+  },
+  (service) => {
+    it("is created under its account, read back as created, and changed in place under its account", async () => {
+      const accountId = service.parents.account;
+      const { id, outs } = await createAndVerify(provider, { accountId, note: "Renewal due in March" });
+      assert.deepEqual(outs, { accountId, note: "Renewal due in March" });
+      const held = (await emulatorCall(service.emulator, "GET", `/api/3/notes/${id}`)).body.note;
+      assert.deepEqual([held.reltype, held.relid], ["CustomerAccount", accountId]);
+      await updateAndVerify(provider, id, outs, { accountId: Number(accountId), note: "Renewal signed" });
+      const { byRoute } = await emulatorStats(service.emulator);
+      assert.deepEqual([byRoute["POST /api/3/accounts/:id/notes"], byRoute["PUT /api/3/accounts/:id/notes/:noteid"]], [1, 1]);
     });
 
     it("adoptId: an id of another kind of object, or of a note on another account, fails clearly", async () => {
+      const { emulator } = service;
+      const accountId = service.parents.account;
       const field = (await emulatorCall(emulator, "POST", "/api/3/accountCustomFieldMeta", { accountCustomFieldMetum: { fieldLabel: "Tier", fieldType: "text" } })).body.accountCustomFieldMetum;
       const value = (await emulatorCall(emulator, "POST", "/api/3/accountCustomFieldData", { accountCustomFieldDatum: { customerAccountId: accountId, customFieldId: field.id, fieldValue: "gold" } })).body.accountCustomFieldDatum;
       await assert.rejects(provider.create(await checked(provider, { accountId, note: "x", adoptId: value.id })), new RegExp(`adoptId ${value.id} names no crm\\.AccountNote of this CRM account`));
@@ -60,36 +55,38 @@ describe("crm.AccountNote provider", () => {
         new RegExp(`the object ${note.id} named by adoptId, whose accountId is "${otherAccount}", which an update cannot change; declare accountId "${otherAccount}" to take it over, or remove adoptId`),
       );
     });
-  });
 
-  it("adoptId: a note of a contact, listed among the notes too, fails clearly", async () => {
-    const server = await startScriptedServer((_req, res) => sendJson(res, 200, { note: { id: "5", note: "Called back", relid: "3", reltype: "Subscriber" } }));
-    try {
-      useStackConfig(configOf({ "crm:apiUrl": server.url, "crm:apiToken": "k" }));
-      await assert.rejects(provider.create(await checked(provider, { accountId: "3", note: "Called back", adoptId: "5" })), /adoptId 5 names a note on a Subscriber record, not a crm\.AccountNote/);
-      assert.deepEqual(server.requests.map((request) => `${request.method} ${request.url}`), ["GET /api/3/notes/5"]);
-    } finally {
-      await server.close();
-    }
-  });
+    it("adoptId: a note of a contact, listed among the notes too, fails clearly", async () => {
+      const server = await startScriptedServer((_req, res) => sendJson(res, 200, { note: { id: "5", note: "Called back", relid: "3", reltype: "Subscriber" } }));
+      try {
+        useStackConfig(configOf({ "crm:apiUrl": server.url, "crm:apiToken": "k" }));
+        await assert.rejects(provider.create(await checked(provider, { accountId: "3", note: "Called back", adoptId: "5" })), /adoptId 5 names a note on a Subscriber record, not a crm\.AccountNote/);
+        assert.deepEqual(server.requests.map((request) => `${request.method} ${request.url}`), ["GET /api/3/notes/5"]);
+      } finally {
+        await server.close();
+      }
+    });
 
-  it("is replaced when its account changes", async () => {
-    const olds = { accountId: "1", note: "x" };
-    assert.deepEqual((await provider.diff("5", olds, await checked(provider, { ...olds, accountId: "2" }))).replaces, ["accountId"]);
-  });
+    it("is replaced when its account changes", async () => {
+      const olds = { accountId: "1", note: "x" };
+      assert.deepEqual((await provider.diff("5", olds, await checked(provider, { ...olds, accountId: "2" }))).replaces, ["accountId"]);
+    });
 
-  it("sees a change out of band, and a deletion out of band (of the note or of its account) as gone", async () => {
-    const { id, outs, inputs } = await createAndVerify(provider, { accountId, note: "v1" });
-    await emulatorCall(emulator, "PUT", `/api/3/notes/${id}`, { note: { note: "edited in the app" } });
-    const read = await provider.read(id, outs);
-    assert.equal(read.props?.note, "edited in the app");
-    assert.equal((await provider.diff(id, read.props!, inputs)).changes, true);
-    await emulatorCall(emulator, "DELETE", `/api/3/notes/${id}`);
-    assert.deepEqual(await provider.read(id, outs), {});
-    await provider.delete(id, outs);
+    it("sees a change out of band, and a deletion out of band (of the note or of its account) as gone", async () => {
+      const { emulator } = service;
+      const accountId = service.parents.account;
+      const { id, outs, inputs } = await createAndVerify(provider, { accountId, note: "v1" });
+      await emulatorCall(emulator, "PUT", `/api/3/notes/${id}`, { note: { note: "edited in the app" } });
+      const read = await provider.read(id, outs);
+      assert.equal(read.props?.note, "edited in the app");
+      assert.equal((await provider.diff(id, read.props!, inputs)).changes, true);
+      await emulatorCall(emulator, "DELETE", `/api/3/notes/${id}`);
+      assert.deepEqual(await provider.read(id, outs), {});
+      await provider.delete(id, outs);
 
-    const again = await provider.create(await checked(provider, { accountId, note: "v2" }));
-    await emulatorCall(emulator, "DELETE", `/api/3/accounts/${accountId}`);
-    assert.deepEqual(await provider.read(again.id, again.outs), {});
-  });
-});
+      const again = await provider.create(await checked(provider, { accountId, note: "v2" }));
+      await emulatorCall(emulator, "DELETE", `/api/3/accounts/${accountId}`);
+      assert.deepEqual(await provider.read(again.id, again.outs), {});
+    });
+  },
+);

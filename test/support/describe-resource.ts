@@ -17,7 +17,12 @@ import { nonConformingRequests } from "./reference-requests";
 export interface ResourceService {
   emulator: RunningEmulator;
   proxy: RecordingProxy;
+  /** The ids of the objects the resource points at (an account), as the suite's beforeEach made them for the test. */
+  parents: Parents;
 }
+
+/** Objects of other kinds by role, e.g. `{ account: "3" }`. */
+export type Parents = Record<string, string>;
 
 /** A bad input, the field its failure names, and what the failure's reason says. */
 export type BadInput = [inputs: Record<string, unknown>, field: string, reason: RegExp];
@@ -26,15 +31,15 @@ export interface ResourceSuite {
   /** e.g. `crm.Address`. */
   type: string;
   provider: ResourceModule;
-  /** Runs before each test, the provider pointed at the proxy: e.g. a fresh account. */
-  beforeEach?(service: ResourceService): Promise<void>;
+  /** Runs before each test, the provider pointed at the proxy: e.g. a fresh account, returned among the parents. */
+  beforeEach?(service: ResourceService): Promise<Parents | void>;
   /** Runs after each test: e.g. removing objects a create would find identical. */
   afterEach?(service: ResourceService): Promise<void>;
   adoption: Omit<AdoptionCase, "type" | "emulator" | "existing"> & { existing(service: ResourceService): ReturnType<AdoptionCase["existing"]> };
   badInputs: BadInput[];
   roundTrip: {
-    /** Inputs each created, read back and diffed in a test of its own. */
-    inputs: Array<Record<string, unknown>>;
+    /** Inputs each created, read back and diffed in a test of its own; of the test's parents when they point at other objects. */
+    inputs: Array<Record<string, unknown>> | ((parents: Parents) => Array<Record<string, unknown>>);
     /** What the test's title says beyond "reads back exactly what create returned". */
     title?: string;
     /** Read's inputs, where they are not the checked inputs (e.g. defaults spelt out). */
@@ -50,14 +55,16 @@ export interface ResourceSuite {
 export function describeResource(suite: ResourceSuite, body: (service: ResourceService) => void): void {
   const { provider } = suite;
   describe(`${suite.type} provider`, () => {
-    const service = {} as ResourceService;
+    const service = { parents: {} } as ResourceService;
+    const prepared = async () => (service.parents = (await suite.beforeEach?.(service)) ?? {});
+    const roundTripInputs = (parents: Parents) => (typeof suite.roundTrip.inputs === "function" ? suite.roundTrip.inputs(parents) : suite.roundTrip.inputs);
     let recordedBefore = 0;
     before(async () => Object.assign(service, await emulatorBehindProxy()));
     after(async () => Promise.all([service.proxy.close(), service.emulator.close()]));
     beforeEach(async () => {
       // A test may point the provider elsewhere (another emulator, a scripted server).
       useStackConfig(configOf({ "crm:apiUrl": service.proxy.url, "crm:apiToken": service.emulator.apiToken, "crm:requestsPerSecond": "0" }));
-      await suite.beforeEach?.(service);
+      await prepared();
       recordedBefore = service.proxy.requests.length;
     });
     afterEach(async function () {
@@ -92,9 +99,11 @@ export function describeResource(suite: ResourceSuite, body: (service: ResourceS
       assert.equal((await provider.diff(created.id, read.props!, news)).changes, false, "refresh right after create");
       await suite.roundTrip.then?.(created, inputs, service);
     };
-    for (const inputs of suite.roundTrip.inputs) {
-      it(`reads back exactly what create returned${suite.roundTrip.title ?? ", and diffs no change"}: ${JSON.stringify(inputs)}`, () => roundTrip(inputs));
-    }
+    // Titles name the parents by role (`"accountId":"<account>"`); each test takes its own ids.
+    const named = new Proxy({}, { get: (_, role) => `<${String(role)}>` }) as Parents;
+    roundTripInputs(named).forEach((titled, n) => {
+      it(`reads back exactly what create returned${suite.roundTrip.title ?? ", and diffs no change"}: ${JSON.stringify(titled)}`, () => roundTrip(roundTripInputs(service.parents)[n]));
+    });
 
     body(service);
 
@@ -102,15 +111,16 @@ export function describeResource(suite: ResourceSuite, body: (service: ResourceS
       // Its own requests, so that it holds run alone (--grep) as in the whole file. Each
       // create on an empty account, as in a test of its own: a create is refused beside an
       // identical object.
-      for (const inputs of suite.roundTrip.inputs) {
+      const count = roundTripInputs(service.parents).length;
+      for (let n = 0; n < count; n++) {
         await fetch(`${service.emulator.crmUrl}/__emulator/reset`, { method: "POST" });
-        await suite.beforeEach?.(service);
+        const inputs = roundTripInputs(await prepared())[n];
         const created = await provider.create(await checked(provider, inputs));
         await provider.read(created.id, created.outs);
         await provider.delete(created.id, created.outs);
       }
       const sent = service.proxy.requests.slice(recordedBefore);
-      assert.ok(sent.length >= 3 * suite.roundTrip.inputs.length, `${sent.length} requests recorded`);
+      assert.ok(sent.length >= 3 * count, `${sent.length} requests recorded`);
       assert.deepEqual(nonConformingRequests(sent), []);
     });
   });
