@@ -4,8 +4,8 @@
 
 import * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
-import { moduleProvider } from "../dynamic";
 import type { ExportDeclaration } from "../export/declaration";
+import { moduleProvider } from "../dynamic";
 import { adoptIdInput, configurationFields, isWebAddress, nameText, strictObject, withoutProvider, withoutUndefined } from "../kit/inputs";
 import { checkInputs, differingFields, diffInputs, labelBy, ResourceKind } from "../kit/check-diff";
 import { declaredOnce, resourceProps } from "../kit/resource-class";
@@ -124,15 +124,6 @@ export async function create(inputs: Record<string, unknown>): Promise<pulumi.dy
 export function inputsDeclaring(account: ServiceObject): Record<string, unknown> {
   return stateFrom(account as unknown as ServiceAccount);
 }
-
-/** What `pulumi-crm export` reads of accounts (see ../export/declaration.ts). */
-export const exported: ExportDeclaration = {
-  section: "Accounts",
-  path: "/accounts",
-  member: "accounts",
-  name: (account) => String(account.name),
-  title: (account) => String(account.name),
-};
 
 export async function read(id: string, props: Record<string, unknown> = {}): Promise<pulumi.dynamic.ReadResult> {
   const client = new CrmClient(describe(props.name ?? id));
@@ -288,3 +279,12 @@ export class Account extends pulumi.dynamic.Resource {
     super(moduleProvider(module), name, resourceProps(props, configurationFields(inputSchema)), opts, "crm", "Account");
   }
 }
+
+/** What `pulumi-crm export` reads of accounts (see ../export/declaration.ts). */
+export const exported: ExportDeclaration = {
+  section: "Accounts",
+  path: "/accounts",
+  member: "accounts",
+  name: (account) => String(account.name),
+  title: (account) => String(account.name),
+};
