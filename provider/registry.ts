@@ -1,9 +1,13 @@
 // Every resource of the package, once, in the order a program declares them: the export
 // command and the tests that run each resource read this list. A new resource is its
-// module, its test, its page in sdk-docs and a line here.
+// module, its test, its page in sdk-docs and a line here; the export reads the objects of
+// each resource whose module declares them (`exported`, see ./export/declaration.ts),
+// in this order, so an object comes after those it refers to.
 
 import * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
+import type { ServiceObject } from "./crm/collection";
+import type { ExportDeclaration } from "./export/declaration";
 import * as chat from "./chat";
 import * as flowRun from "./chat/flow-run";
 import * as crm from "./crm";
@@ -18,10 +22,15 @@ import * as calendarFeed from "./crm/calendar-feed";
 import * as contactSync from "./crm/contact-sync";
 import * as message from "./crm/message";
 
-/** A resource module: the provider of its dynamic resources (see ./dynamic.ts), and its input schema. */
-export interface ResourceModule extends pulumi.dynamic.ResourceProvider {
-  inputSchema: z.AnyZodObject;
-}
+/**
+ * A resource module: the provider of its dynamic resources (see ./dynamic.ts) and its input
+ * schema; and, for a resource whose objects `pulumi-crm export` declares, what the export
+ * reads (`exported`) and the inputs declaring an object as the service holds it.
+ */
+export type ResourceModule = pulumi.dynamic.ResourceProvider & { inputSchema: z.AnyZodObject } & (
+    | { exported?: undefined }
+    | { exported: ExportDeclaration; inputsDeclaring(object: ServiceObject): Record<string, unknown> | undefined }
+  );
 
 interface Entry<Namespace extends string, Classes> {
   namespace: Namespace;
@@ -30,34 +39,20 @@ interface Entry<Namespace extends string, Classes> {
   /** The module's file name and the page's, sdk-docs/<namespace>-<name>.md; `pulumi-crm export --kinds` takes it. */
   name: string;
   module: ResourceModule;
-  /** Only of the objects `pulumi-crm export` declares: the comment over their part of the program. */
-  exportSection?: string;
 }
 
 type Registered = Entry<"crm", typeof crm> | Entry<"chat", typeof chat>;
 
 export const resources = [
-  { namespace: "crm", className: "Account", name: "account", module: account, exportSection: "Accounts" },
-  { namespace: "crm", className: "AccountCustomField", name: "account-custom-field", module: accountCustomField, exportSection: "Custom account fields" },
-  { namespace: "crm", className: "AccountCustomFieldValue", name: "account-custom-field-value", module: accountCustomFieldValue, exportSection: "Values of the custom fields" },
-  { namespace: "crm", className: "AccountNote", name: "account-note", module: accountNote, exportSection: "Notes on accounts" },
-  {
-    namespace: "crm",
-    className: "AccountContact",
-    name: "account-contact",
-    module: accountContact,
-    exportSection: "Contacts' places at accounts (the contacts themselves are not managed here)",
-  },
-  { namespace: "crm", className: "Address", name: "address", module: address, exportSection: "Addresses" },
-  { namespace: "crm", className: "CalendarFeed", name: "calendar-feed", module: calendarFeed, exportSection: "Calendar feeds" },
-  { namespace: "crm", className: "Message", name: "message", module: message, exportSection: "Messages" },
-  {
-    namespace: "crm",
-    className: "Branding",
-    name: "branding",
-    module: branding,
-    exportSection: "The branding: managed field by field; remove the fields this stack should leave alone",
-  },
+  { namespace: "crm", className: "Account", name: "account", module: account },
+  { namespace: "crm", className: "AccountCustomField", name: "account-custom-field", module: accountCustomField },
+  { namespace: "crm", className: "AccountCustomFieldValue", name: "account-custom-field-value", module: accountCustomFieldValue },
+  { namespace: "crm", className: "AccountNote", name: "account-note", module: accountNote },
+  { namespace: "crm", className: "AccountContact", name: "account-contact", module: accountContact },
+  { namespace: "crm", className: "Address", name: "address", module: address },
+  { namespace: "crm", className: "CalendarFeed", name: "calendar-feed", module: calendarFeed },
+  { namespace: "crm", className: "Message", name: "message", module: message },
+  { namespace: "crm", className: "Branding", name: "branding", module: branding },
   { namespace: "crm", className: "ContactSync", name: "contact-sync", module: contactSync },
   { namespace: "chat", className: "FlowRun", name: "flow-run", module: flowRun },
 ] as const satisfies readonly Registered[];

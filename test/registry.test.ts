@@ -10,6 +10,7 @@ import * as chat from "../provider/chat";
 import * as crm from "../provider/crm";
 import { resources, typeOf } from "../provider/registry";
 import { configurationFields } from "../provider/kit/inputs";
+import { exportedResources } from "../provider/export/read-account";
 
 const root = join(__dirname, "..");
 const kebabCase = (name: string) => name.replace(/(?<!^)([A-Z])/g, "-$1").toLowerCase();
@@ -47,6 +48,23 @@ describe("the resource registry", () => {
     for (const resource of resources) {
       assert.equal(resource.name, kebabCase(resource.className));
       assert.ok(existsSync(join(root, "provider", resource.namespace, `${resource.name}.ts`)), `${typeOf(resource)}: no module named ${resource.name}`);
+    }
+  });
+
+  it("each export declaration refers to kinds exported and registered before it, and follows or is completed from one of them", () => {
+    for (const [index, { name, module }] of exportedResources.entries()) {
+      const declaration = module.exported;
+      const earlier = exportedResources.slice(0, index);
+      for (const [input, kind] of Object.entries(declaration.refersTo ?? {})) {
+        assert.ok(earlier.some((resource) => resource.name === kind), `${name}: ${input} refers to ${kind}, which is not an exported kind registered before it`);
+      }
+      for (const input of [declaration.follows, declaration.completedFrom?.input].filter((input) => input !== undefined)) {
+        const kind = declaration.refersTo?.[input];
+        assert.ok(kind, `${name}: ${input} is not one of its refersTo`);
+      }
+      // The name filter keeps what has a name, and what follows an object that has one.
+      const followed = declaration.follows === undefined ? undefined : exportedResources.find((resource) => resource.name === declaration.refersTo?.[declaration.follows!]);
+      assert.ok(declaration.name || followed?.module.exported.name, `${name}: neither named nor following a named kind`);
     }
   });
 

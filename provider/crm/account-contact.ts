@@ -5,6 +5,7 @@
 import * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
 import { moduleProvider } from "../dynamic";
+import type { ExportDeclaration } from "../export/declaration";
 import { adoptIdInput, configurationFields, optionalText, serviceId, strictObject, withoutUndefined } from "../kit/inputs";
 import { labelByIds } from "../kit/check-diff";
 import { resourceProps } from "../kit/resource-class";
@@ -111,6 +112,16 @@ const kind: CrmObjectKind<typeof inputSchema, AssociationState> = {
 
 // Deleting an account deletes its associations in the service: delete takes a 404 as done.
 export const { check, diff, create, read, update, delete: remove, inputsDeclaring } = crmLifecycle(kind);
+
+/** What `pulumi-crm export` reads of the associations (see ../export/declaration.ts): each follows its account. */
+export const exported: ExportDeclaration = {
+  section: "Contacts' places at accounts (the contacts themselves are not managed here)",
+  path: "/accountContacts",
+  member: "accountContacts",
+  refersTo: { accountId: "account" },
+  follows: "accountId",
+  title: (_association, inputs, names) => `${names.accountId} contact ${inputs.contactId}`,
+};
 export { remove as delete };
 export { configure } from "../dynamic";
 

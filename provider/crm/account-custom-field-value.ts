@@ -7,6 +7,7 @@
 import * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
 import { moduleProvider } from "../dynamic";
+import type { ExportDeclaration } from "../export/declaration";
 import { adoptIdInput, configurationFields, containsUnknown, serviceId, strictObject, withoutUndefined } from "../kit/inputs";
 import { labelByIds } from "../kit/check-diff";
 import { resourceProps } from "../kit/resource-class";
@@ -233,6 +234,22 @@ const lifecycle = crmLifecycle(kind);
 export const { check, create, read, update, delete: remove, inputsDeclaring } = lifecycle;
 export { remove as delete };
 export { configure } from "../dynamic";
+
+/** What `pulumi-crm export` reads of the values (see ../export/declaration.ts): each follows its account. */
+export const exported: ExportDeclaration = {
+  section: "Values of the custom fields",
+  path: "/accountCustomFieldData",
+  member: "accountCustomFieldData",
+  refersTo: { accountId: "account", customFieldId: "account-custom-field" },
+  follows: "accountId",
+  // The value's form depends on its field's type, as it does for the resource.
+  completedFrom: {
+    input: "customFieldId",
+    id: (value) => idOf(value.customFieldId ?? value.accountCustomFieldMetumId),
+    members: (field) => ({ fieldType: field.fieldType }),
+  },
+  title: (_value, _inputs, names) => `${names.accountId} ${names.customFieldId}`,
+};
 
 /**
  * The new value in the form of the stored field type, so that 03/31/2027 and 2027-03-31

@@ -5,6 +5,7 @@
 import * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
 import { moduleProvider } from "../dynamic";
+import type { ExportDeclaration } from "../export/declaration";
 import { adoptIdInput, configurationFields, nameText, oneOf, strictObject, withoutUndefined } from "../kit/inputs";
 import { labelBy } from "../kit/check-diff";
 import { declaredOnce, resourceProps } from "../kit/resource-class";
@@ -225,6 +226,15 @@ const kind: CrmObjectKind<typeof inputSchema, FieldState> = {
 };
 
 export const { check, diff, create, read, update, delete: remove, inputsDeclaring } = crmLifecycle(kind);
+
+/** What `pulumi-crm export` reads of the fields (see ../export/declaration.ts). */
+export const exported: ExportDeclaration = {
+  section: "Custom account fields",
+  path: "/accountCustomFieldMeta",
+  member: "accountCustomFieldMeta",
+  name: (field) => String(field.fieldLabel),
+  title: (field) => `${field.fieldLabel} field`,
+};
 export { remove as delete };
 export { configure } from "../dynamic";
 

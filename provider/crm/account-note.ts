@@ -5,6 +5,7 @@
 import * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
 import { moduleProvider } from "../dynamic";
+import type { ExportDeclaration } from "../export/declaration";
 import { adoptIdInput, configurationFields, serviceId, strictObject } from "../kit/inputs";
 import { labelByIds } from "../kit/check-diff";
 import { resourceProps } from "../kit/resource-class";
@@ -70,6 +71,16 @@ const kind: CrmObjectKind<typeof inputSchema, NoteState> = {
 };
 
 export const { check, diff, create, read, update, delete: remove, inputsDeclaring } = crmLifecycle(kind);
+
+/** What `pulumi-crm export` reads of the notes (see ../export/declaration.ts): each follows its account. */
+export const exported: ExportDeclaration = {
+  section: "Notes on accounts",
+  path: "/notes",
+  member: "notes",
+  refersTo: { accountId: "account" },
+  follows: "accountId",
+  title: (_note, _inputs, names) => `${names.accountId} note`,
+};
 export { remove as delete };
 export { configure } from "../dynamic";
 

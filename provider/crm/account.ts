@@ -4,6 +4,7 @@
 
 import * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
+import type { ExportDeclaration } from "../export/declaration";
 import { moduleProvider } from "../dynamic";
 import { adoptIdInput, configurationFields, isWebAddress, nameText, strictObject, withoutProvider, withoutUndefined } from "../kit/inputs";
 import { checkInputs, differingFields, diffInputs, labelBy, ResourceKind } from "../kit/check-diff";
@@ -278,3 +279,12 @@ export class Account extends pulumi.dynamic.Resource {
     super(moduleProvider(module), name, resourceProps(props, configurationFields(inputSchema)), opts, "crm", "Account");
   }
 }
+
+/** What `pulumi-crm export` reads of accounts (see ../export/declaration.ts). */
+export const exported: ExportDeclaration = {
+  section: "Accounts",
+  path: "/accounts",
+  member: "accounts",
+  name: (account) => String(account.name),
+  title: (account) => String(account.name),
+};

@@ -5,6 +5,7 @@
 import * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
 import { moduleProvider } from "../dynamic";
+import type { ExportDeclaration } from "../export/declaration";
 import { adoptIdInput, configurationFields, optionalText, requiredText, strictObject, withoutUndefined } from "../kit/inputs";
 import { labelBy } from "../kit/check-diff";
 import { resourceProps } from "../kit/resource-class";
@@ -255,6 +256,17 @@ const kind: CrmObjectKind<typeof inputSchema, AddressState> = {
 };
 
 export const { check, diff, create, read, update, delete: remove, inputsDeclaring } = crmLifecycle(kind);
+
+/** What `pulumi-crm export` reads of the addresses (see ../export/declaration.ts). */
+export const exported: ExportDeclaration = {
+  section: "Addresses",
+  path: "/addresses",
+  member: "addresses",
+  name: (address) => String(address.companyName),
+  // The group and list, which the service keeps behind the address's own links.
+  related: (client, address) => associationsOf(client, String(address.id)),
+  title: (address) => `${address.companyName} address`,
+};
 export { remove as delete };
 export { configure } from "../dynamic";
 

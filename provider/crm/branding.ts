@@ -8,6 +8,7 @@
 import * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
 import { moduleProvider } from "../dynamic";
+import type { ExportDeclaration } from "../export/declaration";
 import { adoptIdInput, configurationFields, containsUnknown, isWebAddress, strictObject, withoutProvider, withoutUndefined } from "../kit/inputs";
 import { checkInputs, differingFields, ResourceKind, sameValue, updatableFields } from "../kit/check-diff";
 import { resourceProps } from "../kit/resource-class";
@@ -316,6 +317,15 @@ export function inputsDeclaring(branding: ServiceObject): Record<string, unknown
   const declared = brandingFields.filter((field) => !(templateFields.includes(field) && values[field] === ""));
   return inputsOf(stateOf(branding, declared, undefined, {}));
 }
+
+/** What `pulumi-crm export` reads of the branding (see ../export/declaration.ts). */
+export const exported: ExportDeclaration = {
+  section: "The branding: managed field by field; remove the fields this stack should leave alone",
+  path: "/brandings",
+  member: "brandings",
+  name: (branding) => String(branding.siteName),
+  title: () => "branding",
+};
 
 /** The first branding the service lists: an account has one. */
 async function firstBranding(client: CrmClient): Promise<ServiceObject | undefined> {

@@ -5,6 +5,7 @@
 import * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
 import { moduleProvider } from "../dynamic";
+import type { ExportDeclaration } from "../export/declaration";
 import { adoptIdInput, configurationFields, oneOf, requiredText, strictObject, withoutUndefined } from "../kit/inputs";
 import { labelBy } from "../kit/check-diff";
 import { resourceProps, withSecretOutputs } from "../kit/resource-class";
@@ -73,6 +74,15 @@ const kind: CrmObjectKind<typeof inputSchema, CalendarFeedState> = {
 };
 
 export const { check, diff, create, read, update, delete: remove, inputsDeclaring } = crmLifecycle(kind);
+
+/** What `pulumi-crm export` reads of the feeds (see ../export/declaration.ts). */
+export const exported: ExportDeclaration = {
+  section: "Calendar feeds",
+  path: "/calendars",
+  member: "calendars",
+  name: (feed) => String(feed.title),
+  title: (feed) => `${feed.title} feed`,
+};
 export { remove as delete };
 export { configure } from "../dynamic";
 

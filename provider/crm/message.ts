@@ -5,13 +5,14 @@
 import * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
 import { moduleProvider } from "../dynamic";
+import type { ExportDeclaration } from "../export/declaration";
 import { adoptIdInput, configurationFields, optionalText, requiredText, strictObject, withoutUndefined } from "../kit/inputs";
 import { labelBy } from "../kit/check-diff";
 import { resourceProps } from "../kit/resource-class";
 import { crmService } from "../settings";
 import { ServiceObject } from "./collection";
 import { crmLifecycle, CrmObjectKind } from "./crud";
-import { optionalTextOf } from "./normalize";
+import { optionalTextOf, textOf } from "./normalize";
 import { isoCreated } from "./recovery";
 
 export interface MessageArgs {
@@ -98,6 +99,16 @@ const kind: CrmObjectKind<typeof inputSchema, MessageState> = {
 };
 
 export const { check, diff, create, read, update, delete: remove, inputsDeclaring } = crmLifecycle(kind);
+
+/** What `pulumi-crm export` reads of the messages (see ../export/declaration.ts): named by subject, else sender. */
+const messageName = (message: ServiceObject) => textOf(message.subject) ?? String(message.fromname);
+export const exported: ExportDeclaration = {
+  section: "Messages",
+  path: "/messages",
+  member: "messages",
+  name: messageName,
+  title: (message) => `${messageName(message)} message`,
+};
 export { remove as delete };
 export { configure } from "../dynamic";
 

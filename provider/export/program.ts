@@ -54,10 +54,10 @@ function indexSource(objects: readonly ExportedObject[], apiUrl: string): string
     "// Settings: `pulumi config set crm:apiUrl <address>`, `pulumi config set --secret crm:apiToken <key>`.",
     'import { crm } from "pulumi-crm";',
   ];
-  for (const { name: kind, className, exportSection } of exportedResources) {
+  for (const { name: kind, className, module } of exportedResources) {
     const ofKind = objects.filter((object) => object.kind === kind);
     if (!ofKind.length) continue;
-    lines.push("", `// ${exportSection}`);
+    lines.push("", `// ${module.exported.section}`);
     for (const object of ofKind) {
       const { variable, resource } = names.get(`${kind} ${object.id}`)!;
       // null is "not set", as an input left out.

@@ -1,25 +1,19 @@
 // What `pulumi-crm export` reads: every object of the chosen kinds, turned into the
 // inputs of its resource by that resource's own normalization (inputsDeclaring), so
-// that the exported values are exactly what the resource reads back.
+// that the exported values are exactly what the resource reads back. What is read of
+// each kind, and how its objects are named, filtered and related, its resource module
+// declares (`exported`, see ./declaration.ts); the kinds are read in the registry's order.
 
-import * as account from "../crm/account";
-import * as accountContact from "../crm/account-contact";
-import * as customField from "../crm/account-custom-field";
-import * as customFieldValue from "../crm/account-custom-field-value";
-import * as accountNote from "../crm/account-note";
-import * as address from "../crm/address";
-import * as branding from "../crm/branding";
-import * as calendarFeed from "../crm/calendar-feed";
 import { CrmClient } from "../crm/client";
 import { ServiceObject, walk } from "../crm/collection";
-import * as message from "../crm/message";
-import { idOf, textOf } from "../crm/normalize";
 import { RegisteredResource, resources } from "../registry";
+import type { ExportDeclaration } from "./declaration";
 
+type ExportedResource = Extract<RegisteredResource, { module: { exported: ExportDeclaration } }>;
 /** The resources whose objects `pulumi-crm export` declares, in the order a program declares them. */
-export const exportedResources = resources.filter((resource): resource is Extract<RegisteredResource, { exportSection: string }> => "exportSection" in resource);
+export const exportedResources = resources.filter((resource): resource is ExportedResource => "exported" in resource.module);
 /** The kinds, named as their documentation pages (sdk-docs/crm-<kind>.md). */
-export type ExportKind = (typeof exportedResources)[number]["name"];
+export type ExportKind = ExportedResource["name"];
 export const exportKinds: readonly ExportKind[] = exportedResources.map((resource) => resource.name);
 
 /** One object of the account, as its resource declares it. */
@@ -38,108 +32,79 @@ export interface ExportedObject {
 export interface ExportOptions {
   kinds: ReadonlySet<ExportKind>;
   /**
-   * Keeps the objects whose own name holds this text, regardless of case: accounts,
-   * fields, addresses (company name), calendar feeds (title), messages (subject, else
-   * sender) and the branding (site name). Values, notes and contact associations
-   * follow their account.
+   * Keeps the objects whose own name (see ExportDeclaration.name) holds this text,
+   * regardless of case: accounts, fields, addresses (company name), calendar feeds
+   * (title), messages (subject, else sender) and the branding (site name). Values, notes
+   * and contact associations follow their account.
    */
   nameFilter?: string;
   /** Told one line per collection read. */
   progress(line: string): void;
 }
 
-/** The kinds that need the accounts read: the accounts themselves, and those that follow their account. */
-const accountKinds: readonly ExportKind[] = ["account", "account-custom-field-value", "account-note", "account-contact"];
+/** The kind an input of a declaration refers to, if it is one of its refersTo. */
+const kindOf = (declaration: ExportDeclaration, input: string | undefined) => (input === undefined ? undefined : declaration.refersTo?.[input]);
 
 /** Reads the account's objects of the chosen kinds, in declaration order. */
 export async function readAccount(options: ExportOptions): Promise<ExportedObject[]> {
-  const wanted = (kind: ExportKind) => options.kinds.has(kind);
+  const wanted = (kind: string) => options.kinds.has(kind as ExportKind);
   const named = (name: string) => !options.nameFilter || name.toLowerCase().includes(options.nameFilter.toLowerCase());
+  const declarationOf = (kind: string | undefined) => exportedResources.find((resource) => resource.name === kind)?.module.exported;
+  // Read besides the kinds wanted: those a wanted kind follows or is completed from (the accounts of values, notes and contacts' places; the fields of values).
+  const needed = new Set(
+    exportedResources
+      .filter((resource) => wanted(resource.name))
+      .flatMap(({ module: { exported: declaration } }) => [kindOf(declaration, declaration.follows), kindOf(declaration, declaration.completedFrom?.input)]),
+  );
+  // Every object read, by kind and id; and of kinds with a name, the ids of those the name filter keeps.
+  const read = new Map<string, Map<string, ServiceObject>>();
+  const kept = new Map<string, Set<string>>();
+  const referred = (declaration: ExportDeclaration, input: string, id: unknown) => read.get(kindOf(declaration, input) ?? "")?.get(String(id));
+
+  /** The object as its resource declares it, or undefined when the export leaves it out. */
+  const declare = async (resource: ExportedResource, client: CrmClient, object: ServiceObject): Promise<ExportedObject | undefined> => {
+    const declaration: ExportDeclaration = resource.module.exported;
+    let completed = object;
+    if (declaration.completedFrom) {
+      const { input, id, members } = declaration.completedFrom;
+      const other = referred(declaration, input, id(object) ?? "");
+      if (!other) return undefined;
+      completed = { ...completed, ...members(other) };
+    }
+    if (declaration.name && !named(declaration.name(object))) return undefined;
+    if (declaration.related) completed = { ...completed, ...(await declaration.related(client, object)) };
+    const inputs = resource.module.inputsDeclaring(completed);
+    if (!inputs) return undefined;
+    // One that follows another object is declared only with it.
+    const { follows } = declaration;
+    if (follows !== undefined && !kept.get(kindOf(declaration, follows) ?? "")?.has(String(inputs[follows]))) return undefined;
+    // The names of the objects it refers to, for its title.
+    const names: Record<string, string> = {};
+    for (const input of Object.keys(declaration.refersTo ?? {})) {
+      const other = referred(declaration, input, inputs[input]);
+      const name = declarationOf(kindOf(declaration, input))?.name;
+      if (other && name) names[input] = name(other);
+    }
+    const refersTo = { ...declaration.refersTo } as ExportedObject["refersTo"];
+    return { kind: resource.name, id: String(object.id), title: declaration.title(object, inputs, names), inputs, refersTo };
+  };
+
   const exported: ExportedObject[] = [];
-  /** Every object of a collection, and those `keep` exports, with a progress line saying how many. */
-  const read = async (
-    kind: ExportKind,
-    path: string,
-    member: string,
-    keep: (object: ServiceObject, client: CrmClient) => ExportedObject | undefined | Promise<ExportedObject | undefined>,
-  ) => {
+  for (const resource of exportedResources) {
+    const { name: kind, module } = resource;
+    if (!wanted(kind) && !needed.has(kind)) continue;
+    const { path, member, name } = module.exported;
+    // Every object of the collection, and those the export declares, with a progress line saying how many.
     const client = new CrmClient(`pulumi-crm export (${path})`);
     const objects = await walk<ServiceObject>(client, path, member, {});
+    read.set(kind, new Map(objects.map((object) => [String(object.id), object])));
+    if (name) kept.set(kind, new Set(objects.filter((object) => named(name(object))).map((object) => String(object.id))));
     const before = exported.length;
     for (const object of wanted(kind) ? objects : []) {
-      const declared = await keep(object, client);
+      const declared = await declare(resource, client, object);
       if (declared) exported.push(declared);
     }
     options.progress(`${member}: ${objects.length} read, ${exported.length - before} exported`);
-    return objects;
-  };
-  const exportedAs = (kind: ExportKind, id: unknown, title: string, inputs: Record<string, unknown> | undefined, refersTo: ExportedObject["refersTo"] = {}) =>
-    inputs && { kind, id: String(id), title, inputs, refersTo };
-
-  // Names of the accounts kept, by id: values, notes and contact associations follow them.
-  const accountNames = new Map<string, string>();
-  if (accountKinds.some(wanted)) {
-    const accounts = await read("account", "/accounts", "accounts", (object) =>
-      named(String(object.name)) ? exportedAs("account", object.id, String(object.name), account.inputsDeclaring(object)) : undefined,
-    );
-    for (const object of accounts) if (named(String(object.name))) accountNames.set(String(object.id), String(object.name));
-  }
-  const ofAccount = { accountId: "account" } as const;
-
-  const fields = new Map<string, ServiceObject>();
-  if (wanted("account-custom-field") || wanted("account-custom-field-value")) {
-    const definitions = await read("account-custom-field", "/accountCustomFieldMeta", "accountCustomFieldMeta", (object) =>
-      named(String(object.fieldLabel)) ? exportedAs("account-custom-field", object.id, `${object.fieldLabel} field`, customField.inputsDeclaring(object)) : undefined,
-    );
-    for (const definition of definitions) fields.set(String(definition.id), definition);
-  }
-  if (wanted("account-custom-field-value")) {
-    await read("account-custom-field-value", "/accountCustomFieldData", "accountCustomFieldData", (object) => {
-      // The value's form depends on its field's type, as it does for the resource.
-      const field = fields.get(idOf(object.customFieldId ?? object.accountCustomFieldMetumId) ?? "");
-      const inputs = field && customFieldValue.inputsDeclaring({ ...object, fieldType: field.fieldType });
-      const accountName = accountNames.get(String(inputs?.accountId));
-      if (!field || accountName === undefined) return undefined;
-      return exportedAs("account-custom-field-value", object.id, `${accountName} ${field.fieldLabel}`, inputs, { ...ofAccount, customFieldId: "account-custom-field" });
-    });
-  }
-  if (wanted("account-note")) {
-    await read("account-note", "/notes", "notes", (object) => {
-      const inputs = accountNote.inputsDeclaring(object);
-      const accountName = accountNames.get(String(inputs?.accountId));
-      return accountName === undefined ? undefined : exportedAs("account-note", object.id, `${accountName} note`, inputs, ofAccount);
-    });
-  }
-  if (wanted("account-contact")) {
-    await read("account-contact", "/accountContacts", "accountContacts", (object) => {
-      const inputs = accountContact.inputsDeclaring(object);
-      const accountName = accountNames.get(String(inputs?.accountId));
-      return accountName === undefined ? undefined : exportedAs("account-contact", object.id, `${accountName} contact ${inputs?.contactId}`, inputs, ofAccount);
-    });
-  }
-  if (wanted("address")) {
-    await read("address", "/addresses", "addresses", async (object, client) => {
-      if (!named(String(object.companyName))) return undefined;
-      // The group and list, which the service keeps behind the address's own links.
-      const inputs = address.inputsDeclaring({ ...object, ...(await address.associationsOf(client, String(object.id))) });
-      return exportedAs("address", object.id, `${object.companyName} address`, inputs);
-    });
-  }
-  if (wanted("calendar-feed")) {
-    await read("calendar-feed", "/calendars", "calendars", (object) =>
-      named(String(object.title)) ? exportedAs("calendar-feed", object.id, `${object.title} feed`, calendarFeed.inputsDeclaring(object)) : undefined,
-    );
-  }
-  if (wanted("message")) {
-    await read("message", "/messages", "messages", (object) => {
-      const name = textOf(object.subject) ?? String(object.fromname);
-      return named(name) ? exportedAs("message", object.id, `${name} message`, message.inputsDeclaring(object)) : undefined;
-    });
-  }
-  if (wanted("branding")) {
-    await read("branding", "/brandings", "brandings", (object) =>
-      named(String(object.siteName)) ? exportedAs("branding", object.id, "branding", branding.inputsDeclaring(object)) : undefined,
-    );
   }
   return exported;
 }

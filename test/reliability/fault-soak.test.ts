@@ -4,8 +4,10 @@
 // declared objects (no duplicate, no orphan), the drift check finds nothing, and destroy
 // leaves nothing. The figures of each seed are printed.
 //
-// CI deploys 1 copy of each type (9 objects) with one seed; `npm run soak`
-// (RELIABILITY_SOAK=1) deploys 13 copies (105 objects) with three seeds.
+// The program declares what test/support/every-resource.ts gives it: the example of each
+// type (and a text field its value refers to) per copy, and the branding. CI deploys 1
+// copy (10 objects) with one seed; `npm run soak` (RELIABILITY_SOAK=1) deploys 13 copies
+// (118 objects) with three seeds.
 
 import assert from "node:assert/strict";
 import { rmSync } from "node:fs";
@@ -14,7 +16,8 @@ import { startEmulator } from "../../emulator";
 import { EngineResult, runEngine } from "../../engine/engine";
 import { emulatorCall, emulatorStats, RunningEmulator, setFaults } from "../support/emulator";
 import { installProgram } from "../support/packed-program";
-import { everyResourceCollections, tallyService } from "../support/service-tally";
+import { everyResourceStack, EveryResourceStack } from "../support/every-resource";
+import { tallyService } from "../support/service-tally";
 
 const soak = process.env.RELIABILITY_SOAK === "1";
 const copies = soak ? 13 : 1;
@@ -33,17 +36,18 @@ describe(`reliability: fault soak, ${copies} copies of every CRM object type`, f
     describe(`seed ${seed}`, () => {
       let emulator: RunningEmulator;
       let stateFile: string;
-      let contactIds: string[];
+      let declared: EveryResourceStack;
       const figures: Record<string, unknown> = { seed, faults: faultSpec };
 
       before(async () => {
         emulator = await startEmulator({ port: 0, rateLimit: 0 });
         stateFile = join(program, `state-${seed}.json`);
         rmSync(stateFile, { force: true });
-        contactIds = [];
+        const contactIds: string[] = [];
         for (let n = 1; n <= copies; n++) {
           contactIds.push((await emulatorCall(emulator, "POST", "/api/3/contacts", { contact: { email: `soak-${n}@example.com` } })).body.contact.id);
         }
+        declared = everyResourceStack(copies, contactIds);
       });
       after(async () => {
         console.log(`      figures: ${JSON.stringify(figures)}`);
@@ -57,7 +61,7 @@ describe(`reliability: fault soak, ${copies} copies of every CRM object type`, f
           stack: "soak",
           stateFile,
           // The emulator's rate limit is off, so the provider's own pacing is too.
-          config: { "crm:apiUrl": emulator.crmUrl, "crm:requestsPerSecond": "0", copies: String(copies), contactIds: contactIds.join(",") },
+          config: { "crm:apiUrl": emulator.crmUrl, "crm:requestsPerSecond": "0", ...declared.config },
           secrets: { "crm:apiToken": emulator.apiToken },
           ...(drift ? { previewOnly: true, expectNoChanges: true } : {}),
         });
@@ -86,7 +90,7 @@ describe(`reliability: fault soak, ${copies} copies of every CRM object type`, f
         figures.duplicates = found.duplicates.length;
         figures.orphans = found.orphans.length;
         assert.deepEqual({ duplicates: found.duplicates, orphans: found.orphans, missing: found.missing }, { duplicates: [], orphans: [], missing: [] });
-        assert.equal(found.objects, copies * everyResourceCollections.length);
+        assert.equal(found.objects, declared.objects);
       });
 
       it("the drift check (faults off) finds no change", async () => {

@@ -9,8 +9,8 @@
 // service holds exactly the declared objects (no duplicate, no orphan), the pending
 // creates are cleared by `refresh --clear-pending-creates`, and the drift check finds nothing.
 //
-// CI deploys 1 copy of each type (9 objects) killed at 4 points; `npm run soak`
-// (RELIABILITY_SOAK=1) deploys 7 copies (57 objects) killed at 10 points.
+// CI deploys 1 copy of each type (10 objects, see test/support/every-resource.ts) killed at
+// 4 points; `npm run soak` (RELIABILITY_SOAK=1) deploys 7 copies (64 objects) killed at 10 points.
 
 import assert from "node:assert/strict";
 import { ChildProcess, spawn } from "node:child_process";
@@ -23,7 +23,8 @@ import type { PendingOperation } from "../../engine/state";
 import { emulatorCall, requestCount } from "../support/emulator";
 import { installProgram, repoRoot } from "../support/packed-program";
 import { startRecordingProxy } from "../support/recording-proxy";
-import { everyResourceCollections, tallyService } from "../support/service-tally";
+import { everyResourceStack } from "../support/every-resource";
+import { tallyService } from "../support/service-tally";
 
 const soak = process.env.RELIABILITY_SOAK === "1";
 const copies = soak ? 7 : 1;
@@ -82,8 +83,9 @@ describe(`reliability: killed mid-deployment, ${copies} copies of every CRM obje
     for (let n = 1; n <= copies; n++) {
       contactIds.push((await emulatorCall(emulator, "POST", "/api/3/contacts", { contact: { email: `killed-${n}@example.com` } })).body.contact.id);
     }
-    const config = (apiUrl: string) => ({ "crm:apiUrl": apiUrl, "crm:requestsPerSecond": "0", copies: String(copies), contactIds: contactIds.join(",") });
-    return { emulator, stateFile, config };
+    const declared = everyResourceStack(copies, contactIds);
+    const config = (apiUrl: string) => ({ "crm:apiUrl": apiUrl, "crm:requestsPerSecond": "0", ...declared.config });
+    return { emulator, stateFile, config, objects: declared.objects };
   }
 
   type StackFiles = Awaited<ReturnType<typeof freshStack>>;
@@ -170,7 +172,7 @@ describe(`reliability: killed mid-deployment, ${copies} copies of every CRM obje
         outcome.duplicates = found.duplicates.length;
         outcome.orphans = found.orphans.length;
         assert.deepEqual({ duplicates: found.duplicates, orphans: found.orphans, missing: found.missing }, { duplicates: [], orphans: [], missing: [] }, JSON.stringify(outcome));
-        assert.equal(found.objects, copies * everyResourceCollections.length);
+        assert.equal(found.objects, stackFiles.objects);
         const drift = await inProcess(stackFiles, "refresh", { drift: true });
         assert.equal(drift.exitCode, 0, output(drift));
         assert.equal((JSON.parse(readFileSync(stackFiles.stateFile, "utf8")) as { pending_operations?: unknown[] }).pending_operations, undefined);

@@ -1,22 +1,32 @@
-// `copies` (stack config) of each CRM object type and the account's branding, as a user
-// declares them; `contactIds` (comma-separated, one per copy) names contacts that exist
-// before the stack. See test/reliability/fault-soak.test.ts.
+// Objects of every CRM resource type, as the test declares them in the stack config
+// `resources` (see test/support/every-resource.ts): each made by its class's name with
+// its inputs, the inputs in `references` given the id of a resource declared before it,
+// as `account.id` is in a user's program. See test/reliability/fault-soak.test.ts.
 import * as pulumi from "@pulumi/pulumi";
 import { chat, crm } from "pulumi-crm";
 
-const config = new pulumi.Config();
-const copies = config.requireNumber("copies");
-const contactIds = config.require("contactIds").split(",");
-
-for (let n = 1; n <= copies; n++) {
-  const account = new crm.Account(`account-${n}`, { name: `Soak account ${n}`, accountUrl: `https://soak-${n}.example` });
-  const field = new crm.AccountCustomField(`field-${n}`, { fieldLabel: `Soak field ${n}`, fieldType: "text" });
-  new crm.AccountCustomFieldValue(`value-${n}`, { accountId: account.id, customFieldId: field.id, fieldValue: `value ${n}` });
-  new crm.AccountNote(`note-${n}`, { accountId: account.id, note: `Soak note ${n}` });
-  new crm.AccountContact(`buyer-${n}`, { accountId: account.id, contactId: contactIds[n - 1], jobTitle: `Buyer ${n}` });
-  new crm.Address(`address-${n}`, { companyName: `Soak company ${n}`, address1: `${n} Main Street`, city: "Chicago", country: "US" });
-  new crm.CalendarFeed(`feed-${n}`, { title: `Soak feed ${n}`, type: "All" });
-  new crm.Message(`message-${n}`, { fromname: "Soak", fromemail: "soak@acme.example", reply2: "help@acme.example", subject: `Soak message ${n}` });
+interface DeclaredResource {
+  /** The class, e.g. `crm.Account`. */
+  type: string;
+  name: string;
+  inputs: Record<string, unknown>;
+  /** Inputs that take the id of a resource declared before, by its name. */
+  references: Record<string, string>;
 }
 
-new crm.Branding("branding", { siteName: "Soak Marketing" });
+type ResourceClass = new (name: string, args: Record<string, unknown>) => pulumi.CustomResource;
+const namespaces: Record<string, Record<string, unknown>> = { crm, chat };
+
+const made = new Map<string, pulumi.CustomResource>();
+for (const { type, name, inputs, references } of new pulumi.Config().requireObject<DeclaredResource[]>("resources")) {
+  const [namespace, className] = type.split(".");
+  const Resource = namespaces[namespace]?.[className];
+  if (typeof Resource !== "function") throw new Error(`${name}: ${type} is not a resource of pulumi-crm`);
+  const args = { ...inputs };
+  for (const [input, referred] of Object.entries(references)) {
+    const resource = made.get(referred);
+    if (!resource) throw new Error(`${name}: ${input} refers to ${referred}, which is not declared before it`);
+    args[input] = resource.id;
+  }
+  made.set(name, new (Resource as ResourceClass)(name, args));
+}

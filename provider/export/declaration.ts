@@ -1,0 +1,48 @@
+// What `pulumi-crm export` needs to know of a resource whose objects it declares: a
+// resource module exports it as `exported`, and ./read-account.ts reads every
+// registered resource that has one, in the registry's order. Only types here: a
+// resource module imports this file and not the export command.
+
+import type { CrmClient } from "../crm/client";
+import type { ServiceObject } from "../crm/collection";
+
+export interface ExportDeclaration {
+  /** The comment over the objects' part of the program. */
+  section: string;
+  /** Where the service lists the objects, read once, page by page ... */
+  path: string;
+  /** ... and the list's member in each page. */
+  member: string;
+  /**
+   * The object's own name: what `--name-filter` matches, and what the titles of objects
+   * referring to it name it by. A kind without one follows an object it refers to (`follows`).
+   */
+  name?(object: ServiceObject): string;
+  /**
+   * Inputs that hold the id of an object of another exported kind (the registered name,
+   * e.g. `account`): written as a reference when that object is exported too.
+   */
+  refersTo?: Readonly<Record<string, string>>;
+  /**
+   * The input (one of refersTo) naming the object this one belongs to: it is exported only
+   * when that object is read and kept by the name filter. Its kind is read whenever this
+   * one is wanted, so it comes earlier in the registry.
+   */
+  follows?: string;
+  /**
+   * What inputsDeclaring needs of an object this one refers to, as the resource does (a
+   * value's field type): the object read of that input's kind whose id `id` gives,
+   * `members` merged into the service's object. An object whose referred object is not
+   * found is left out. That kind is read whenever this one is wanted, so it comes earlier
+   * in the registry.
+   */
+  completedFrom?: { input: string; id(object: ServiceObject): string | null | undefined; members(referred: ServiceObject): ServiceObject };
+  /** Members the service keeps behind calls of their own (an address's group and list), read for each object the name filter keeps. */
+  related?(client: CrmClient, object: ServiceObject): Promise<ServiceObject>;
+  /**
+   * What the program's names for the object are made from, e.g. `Acme Corp note`: from the
+   * object, its inputs, and `names`, the names of the objects its refersTo inputs hold (of
+   * the kinds read, by input).
+   */
+  title(object: ServiceObject, inputs: Record<string, unknown>, names: Readonly<Record<string, string>>): string;
+}
