@@ -13,8 +13,8 @@ import { confirmWrite } from "../kit/write-errors";
 import { crmService } from "../settings";
 import { ServiceError } from "../transport/errors";
 import { HttpResponse } from "../transport/transport";
+import { bulkDeleter } from "./bulk-deletes";
 import { CrmClient } from "./client";
-import { answerInBulk, coalescing } from "./coalesce";
 import { Collection, getObject, ServiceObject, walk } from "./collection";
 import { claimingAdoptId } from "./crud";
 import { forgetListed, readObject } from "./read-batcher";
@@ -148,41 +148,12 @@ export async function update(id: string, _olds: Record<string, unknown>, news: R
 async function remove(id: string, props: Record<string, unknown>): Promise<void> {
   const client = new CrmClient(describe(props.name ?? id));
   forgetListed(client, accounts);
-  await deleteTogether(client.accountKey, { client, id });
+  await deleteTogether(client, id);
 }
 export { remove as delete };
 
-/** Ids per bulk delete: 100 keeps the query string far below common URL length limits. */
-const bulkDeleteMax = 100;
-
-/**
- * Accounts deleted together (a destroy) go out through DELETE /accounts/bulk_delete as
- * `ids[]=1&ids[]=2`; the service skips ids it does not hold, and already gone is what
- * delete wants. A refused bulk request leaves each account to its own DELETE, so that a
- * failure lands on its own resource.
- */
-const deleteTogether = coalescing<{ client: CrmClient; id: string }, void>((group) =>
-  answerInBulk(group, bulkDeleteMax, {
-    sendBulk: (requests) => deletedInBulk(requests[0].client, requests.map((request) => request.id)),
-    afterBulk: async (sent) => {
-      sent.forEach((waiting) => waiting.resolve());
-      return [];
-    },
-    single: async ({ client, id }) => {
-      await client.call({ method: "DELETE", path: `/accounts/${id}` }, { accept: [404] });
-    },
-  }),
-);
-
-/** Whether the service took the bulk delete; a failure is left to the single deletes that follow. */
-async function deletedInBulk(client: CrmClient, ids: string[]): Promise<boolean> {
-  try {
-    const response = await client.call({ method: "DELETE", path: "/accounts/bulk_delete", query: { "ids[]": ids } });
-    return (response.body as { meta?: { success?: unknown } } | undefined)?.meta?.success !== false;
-  } catch {
-    return false;
-  }
-}
+/** Accounts deleted together (a destroy) go out through the service's bulk delete; 100 ids keep the query string far below common URL length limits. */
+const deleteTogether = bulkDeleter("/accounts", { path: "/accounts/bulk_delete", max: 100 });
 
 async function createOrAdopt(client: CrmClient, desired: AccountInputs): Promise<ServiceAccount> {
   const attemptStarted = Date.now();

@@ -22,11 +22,13 @@ export type Kind = CrmObjectKind<z.AnyZodObject, Record<string, unknown>>;
 export type Inputs = z.output<z.AnyZodObject>;
 export type Adoption = NaturalKeyAdoption<z.AnyZodObject>;
 
-/** A kind, and what crmLifecycle makes for it once per provider host: its coalesced writes. */
+/** A kind, and what crmLifecycle makes for it once per provider host: its coalesced writes and deletes. */
 export interface LifecycleContext {
   readonly kind: Kind;
   /** The kind's bulk writes (see CrmObjectKind.bulk). */
   bulk?: ReturnType<typeof bulkWriter>;
+  /** The kind's coalesced deletes (see CrmObjectKind.bulkDelete). */
+  readonly deleteTogether?: (client: CrmClient, id: string) => Promise<void>;
 }
 
 export const parse = (kind: Kind, props: Record<string, unknown>) => kind.schema.parse(withoutProvider(props)) as Inputs;
@@ -151,9 +153,9 @@ export async function update(context: LifecycleContext, id: string, olds: Record
 }
 
 export async function remove(context: LifecycleContext, id: string, props: Record<string, unknown>): Promise<void> {
-  const { kind } = context;
+  const { kind, deleteTogether } = context;
   const client = clientFor(kind, props, id);
   forgetListed(client, kind);
   forgetListingBeforeCreates(client, kind.path);
-  await deleteObject(client, `${kind.path}/${id}`);
+  await (deleteTogether ? deleteTogether(client, id) : deleteObject(client, `${kind.path}/${id}`));
 }

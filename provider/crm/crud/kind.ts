@@ -6,6 +6,7 @@ import type * as pulumi from "@pulumi/pulumi";
 import type { z } from "zod";
 import type { ResourceKind } from "../../kit/check-diff";
 import type { ServiceError } from "../../transport/errors";
+import type { BulkDelete } from "../bulk-deletes";
 import type { BulkWrites } from "../bulk-writes";
 import type { CrmClient } from "../client";
 import type { Collection, ServiceObject } from "../collection";
@@ -75,6 +76,8 @@ export interface CrmObjectKind<Schema extends z.AnyZodObject, State extends Reco
    * bulk may hold; not with readBackAfterWrite or afterUpdate.
    */
   bulk?: BulkWrites;
+  /** The service's bulk delete: deletes that arrive together go out through it (see ../bulk-deletes.ts). */
+  bulkDelete?: BulkDelete;
   /** A clearer error for a refused write, after a look around (which account holds a contact); undefined keeps the service's. */
   explainFailure?(client: CrmClient, inputs: z.output<Schema>, error: ServiceError): Promise<Error | undefined>;
   /**
