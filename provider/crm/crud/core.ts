@@ -35,8 +35,9 @@ export const parse = (kind: Kind, props: Record<string, unknown>) => kind.schema
 
 export const adoptIdOf = (kind: Kind, props: Record<string, unknown>) => (parse(kind, props) as { adoptId?: string }).adoptId;
 
-/** A client whose errors name the object: by its label, or with `id` when the label names none. */
+/** A client whose errors name the object: by its label, or with `id` when the label names none (see labelWithId). */
 export function clientFor(kind: Kind, props: Record<string, unknown>, id?: string): CrmClient {
+  if (id && kind.labelWithId) return new CrmClient(kind.labelWithId(props, id));
   const label = kind.label(props);
   return new CrmClient(label === kind.type && id ? `${kind.type} ${id}` : label);
 }
@@ -135,10 +136,16 @@ export async function read(kind: Kind, id: string, props: Record<string, unknown
   return { id, props: state, inputs: inputsOf(kind, state) };
 }
 
-/** One PUT of prepared inputs. */
-export async function updateAlone(kind: Kind, client: CrmClient, id: string, olds: Record<string, unknown>, inputs: Inputs): Promise<pulumi.dynamic.UpdateResult> {
+/** One PUT of prepared inputs: the update body, or `body` when given. */
+export async function updateAlone(
+  kind: Kind,
+  client: CrmClient,
+  id: string,
+  olds: Record<string, unknown>,
+  inputs: Inputs,
+  body = updateBodyOf(kind, inputs, olds),
+): Promise<pulumi.dynamic.UpdateResult> {
   const path = kind.updatePath?.(id, inputs) ?? `${kind.path}/${id}`;
-  const body = updateBodyOf(kind, inputs, olds);
   const response = await written(kind, client, inputs, client.call({ method: "PUT", path, body: { [kind.member]: body } }, { advice: kind.advice }));
   await kind.afterUpdate?.(client, id, olds, inputs);
   const answer = kind.readBackAfterWrite ? {} : objectIn(response, kind.member);

@@ -7,16 +7,15 @@ import type { z } from "zod";
 import { checkInputs, diffInputs } from "../../kit/check-diff";
 import { withoutUndefined } from "../../kit/inputs";
 import { bulkDeleter } from "../bulk-deletes";
-import { adoptIdOf, createNew, inputsOf, Kind, LifecycleContext, read, remove, update } from "./core";
+import { adoptIdOf, createNew, inputsOf, LifecycleContext, read, remove, update } from "./core";
 import type { CrmLifecycle, CrmObjectKind } from "./kind";
 import { adopting, bulkWrites } from "./natural-key";
 import { adoptById } from "./take-over";
 
 export type { CrmLifecycle, CrmObjectKind, NaturalKeyAdoption } from "./kind";
-export { adoptIdClaims, claimingAdoptId } from "./take-over";
+export { adoptIdClaims } from "./take-over";
 
-export function crmLifecycle<Schema extends z.AnyZodObject, State extends Record<string, unknown>>(declared: CrmObjectKind<Schema, State>): CrmLifecycle {
-  const kind = declared as unknown as Kind;
+export function crmLifecycle<Schema extends z.AnyZodObject, State extends Record<string, unknown>>(kind: CrmObjectKind<Schema, State>): CrmLifecycle {
   const context: LifecycleContext = { kind, deleteTogether: kind.bulkDelete && bulkDeleter(kind.path, kind.bulkDelete) };
   // Made after the context: its single path takes objects over through the context.
   context.bulk = kind.bulk && kind.adoption && bulkWrites(context, kind.adoption, kind.bulk);

@@ -26,10 +26,21 @@ export interface CrmObjectKind<Schema extends z.AnyZodObject, State extends Reco
   createBody(inputs: z.output<Schema>): Record<string, unknown>;
   /** The request member for an update; by default the create's. `olds` is the state it changes. */
   updateBody?(inputs: z.output<Schema>, olds: Record<string, unknown>): Record<string, unknown>;
+  /**
+   * A take-over's PUT holds only the members of updateBody whose declared value differs
+   * from the object's (updateBody's members named as the state's), and goes out alone;
+   * by default it is a whole update.
+   */
+  takeOverSendsDiffering?: boolean;
   /** The service's answer to a write is partial or unspecified: read the object back. */
   readBackAfterWrite?: boolean;
   /** Advice by service code or status for failed writes (see CallContext). */
   advice?: Record<string, string>;
+  /**
+   * How messages name the object `id` in read, update and delete, from its state or new
+   * inputs; by default its label, or `type id` when the label names no object.
+   */
+  labelWithId?(props: Record<string, unknown>, id: string): string;
   /**
    * Members the service keeps behind calls of their own (an address's group and list
    * associations), merged into the object before stateOf. `declared` is what the stack
@@ -68,7 +79,7 @@ export interface CrmObjectKind<Schema extends z.AnyZodObject, State extends Reco
    * choice is neither a change nor drift. Their unset input must be undefined.
    */
   serviceAssigned?: readonly string[];
-  /** Objects unique by a natural key the service does not enforce: see NaturalKeyAdoption. */
+  /** Objects unique by a natural key: see NaturalKeyAdoption. */
   adoption?: NaturalKeyAdoption<Schema>;
   /**
    * The service's bulk create and update: writes that arrive together go out through
@@ -89,10 +100,11 @@ export interface CrmObjectKind<Schema extends z.AnyZodObject, State extends Reco
 }
 
 /**
- * A create first looks for an object holding the natural key (a field label). One that
- * exists is taken over only with the input `adoptExisting: true`, else the error names
- * it; two resources of one program declaring the key are refused before any request.
- * An ambiguous create is recovered by the same lookup.
+ * A create first looks for an object holding the natural key (a field label), unless the
+ * service enforces the key (see enforcedByService). One that exists is taken over only
+ * with the input `adoptExisting: true`, else the error names it; two resources of one
+ * program declaring the key are refused before any request. An ambiguous create is
+ * recovered by the same lookup.
  */
 export interface NaturalKeyAdoption<Schema extends z.AnyZodObject> {
   /** The key, compared without regard to case. */
@@ -103,6 +115,13 @@ export interface NaturalKeyAdoption<Schema extends z.AnyZodObject> {
   instead: string;
   /** The object holding the key, if any. */
   find(client: CrmClient, inputs: z.output<Schema>): Promise<ServiceObject | undefined>;
+  /**
+   * The service refuses a second object with the key itself (a `duplicate` answer, as
+   * for account names): the create is POSTed first, and the key looked up only on that
+   * refusal, to take the holder over with adoptExisting or to name it in the error.
+   * `field` is the input holding the key (`name`), `noun` what messages call an object (`account`).
+   */
+  enforcedByService?: { field: string; noun: string };
 }
 
 export interface CrmLifecycle {

@@ -9,7 +9,7 @@ import { bulkWriter, BulkWrites } from "../bulk-writes";
 import { forgetListed } from "../read-batcher";
 import { Adoption, adoptIdOf, clientFor, confirmed, createNew, LifecycleContext, parse, prepared, updateAlone, updateBodyOf } from "./core";
 import type { CrmLifecycle } from "./kind";
-import { createByKey } from "./take-over";
+import { createByKey, createOrAdopt } from "./take-over";
 
 const keyOf = (adoption: Adoption, props: Record<string, unknown>) => adoption.key(props).toLowerCase();
 
@@ -32,6 +32,7 @@ export function bulkWrites(context: LifecycleContext, adoption: Adoption, bulk: 
 /** The lifecycle of objects unique by a natural key: `lifecycle`'s, with the key claimed by create and freed by delete. */
 export function adopting(context: LifecycleContext, adoption: Adoption, lifecycle: CrmLifecycle): CrmLifecycle {
   const { kind } = context;
+  const enforced = adoption.enforcedByService;
   return {
     ...lifecycle,
     // A replacement holding the same key would find its predecessor and refuse to take it: the old object goes first.
@@ -46,13 +47,19 @@ export function adopting(context: LifecycleContext, adoption: Adoption, lifecycl
       const client = clientFor(kind, props);
       const key = adoption.key(inputs);
       if (!claimNaturalKey(client, kind.type, key)) {
-        throw new ServiceError(`${client.resource}: two resources of this program declare ${adoption.describe(inputs)}; give each its own.`, { code: "duplicate" });
+        // A key the service enforces is named with its rule, which the two declarations break.
+        const rule = enforced ? ` (${enforced.field}s are unique regardless of case)` : "";
+        throw new ServiceError(`${client.resource}: two resources of this program declare ${adoption.describe(inputs)}${rule}; give each its own${enforced ? ` ${enforced.field}` : ""}.`, {
+          code: "duplicate",
+          field: enforced?.field,
+        });
       }
       try {
         // By id, the natural key is claimed but not looked up.
         if (adoptIdOf(kind, props)) return await lifecycle.create(props);
         // The bulk writer looks the keys of its group up together.
         if (context.bulk) return await context.bulk.create(client, props, await prepared(kind, client, props));
+        if (enforced) return await createOrAdopt(context, client, props, adoption, enforced);
         return await createByKey(context, client, props, adoption);
       } catch (error) {
         releaseNaturalKey(client, kind.type, key);
@@ -62,7 +69,9 @@ export function adopting(context: LifecycleContext, adoption: Adoption, lifecycl
     // Deleted, the object no longer holds its key: another resource of the program may take it.
     async delete(id, props) {
       await lifecycle.delete(id, props);
-      releaseNaturalKey(clientFor(kind, props, id), kind.type, adoption.key(props));
+      // Props without the key (a delete given no state) name no claim.
+      const key: string | undefined = adoption.key(props);
+      if (key !== undefined) releaseNaturalKey(clientFor(kind, props, id), kind.type, key);
     },
   };
 }

@@ -1,5 +1,5 @@
-// Taking existing objects over: by id (adoptId), and by a natural key looked up before
-// the create.
+// Taking existing objects over: by id (adoptId), and by natural key, either looked up
+// before the create or, where the service enforces the key, on its duplicate refusal.
 // Every take-over is said out loud, and claimed so that two resources never manage one object.
 
 import type * as pulumi from "@pulumi/pulumi";
@@ -8,7 +8,7 @@ import { announceAdoption, claimNaturalKey, notAdoptable, releaseNaturalKey, unr
 import { ServiceError } from "../../transport/errors";
 import { CrmClient } from "../client";
 import { getObject, ServiceObject } from "../collection";
-import { Adoption, clientFor, createNew, Kind, LifecycleContext, parse, prepared, stateAt, update } from "./core";
+import { Adoption, clientFor, createNew, Kind, LifecycleContext, parse, prepared, stateAt, update, updateAlone, updateBodyOf } from "./core";
 
 /**
  * The claims of objects taken over by adoptId, by kind (see claimNaturalKey): two
@@ -17,7 +17,7 @@ import { Adoption, clientFor, createNew, Kind, LifecycleContext, parse, prepared
 export const adoptIdClaims = (type: string) => `${type} adoptId`;
 
 /** Runs a take-over by adoptId with the object claimed for this resource; a second resource of the program naming it is refused. */
-export async function claimingAdoptId<T>(client: CrmClient, type: string, id: string, takeOver: () => Promise<T>): Promise<T> {
+async function claimingAdoptId<T>(client: CrmClient, type: string, id: string, takeOver: () => Promise<T>): Promise<T> {
   if (!claimNaturalKey(client, adoptIdClaims(type), id)) {
     throw new ServiceError(`${client.resource}: two resources of this program take over ${type} ${id} with adoptId; declare it once.`, { code: "duplicate", field: "adoptId" });
   }
@@ -56,7 +56,12 @@ async function takeOver(
     }
   }
   announceAdoption(client.resource, id);
-  if (!differingFields(kind.desiredState(inputs), current).length) return { id, outs: current };
+  const differing = differingFields(kind.desiredState(inputs), current);
+  if (!differing.length) return { id, outs: current };
+  if (kind.takeOverSendsDiffering) {
+    const body = updateBodyOf(kind, inputs, current);
+    return { id, outs: (await updateAlone(kind, client, id, current, inputs, Object.fromEntries(differing.map((field) => [field, body[field]])))).outs };
+  }
   return { id, outs: (await update(context, id, current, props)).outs };
 }
 
@@ -96,4 +101,36 @@ export async function createByKey(
     );
   }
   return takeOver(context, client, id, existing, props, taken, adoption.instead);
+}
+
+/**
+ * A create by a natural key the service enforces (see enforcedByService): POSTed first. On
+ * the service's duplicate refusal, the holder is taken over with adoptExisting; else the
+ * refusal, whose advice is the kind's, is completed with the holder and how to take it
+ * back or delete it.
+ */
+export async function createOrAdopt(
+  context: LifecycleContext,
+  client: CrmClient,
+  props: Record<string, unknown>,
+  adoption: Adoption,
+  { field, noun }: NonNullable<Adoption["enforcedByService"]>,
+): Promise<pulumi.dynamic.CreateResult> {
+  try {
+    return await createNew(context.kind, props);
+  } catch (refusal) {
+    if (!(refusal instanceof ServiceError && refusal.code === "duplicate")) throw refusal;
+    const inputs = parse(context.kind, props);
+    const existing = await adoption.find(client, inputs);
+    if (!existing) {
+      if (!adoptsExisting(inputs)) throw refusal;
+      throw new ServiceError(
+        `${client.resource}: the service reported the ${field} as taken, but no ${noun} of exactly that ${field} was found to adopt; check the ${field}'s spelling and case.`,
+        { code: "duplicate", field },
+      );
+    }
+    const id = String(existing.id);
+    if (adoptsExisting(inputs)) return takeOver(context, client, id, existing, props, takenBy(client, adoption, inputs, id), adoption.instead);
+    throw new ServiceError(`${refusal.message} The ${noun} that holds it is ${id}: ${unrecordedObjectAdvice(id, objectUrl(client, context.kind, id))}.`, refusal);
+  }
 }
