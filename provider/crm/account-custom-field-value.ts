@@ -2,7 +2,7 @@
 // service's accountCustomFieldDatum). Its form depends on the field's type, which check
 // cannot know without a request: a create reads the field's definition and refuses a
 // value that does not fit before writing, and the type joins the state, where diff and
-// update find it. The lifecycle is crmLifecycle's (see ./crud.ts).
+// update find it. The lifecycle is crmLifecycle's (see ./crud).
 
 import * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";

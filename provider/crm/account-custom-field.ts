@@ -1,6 +1,6 @@
 // crm.AccountCustomField: the definition of a custom account field (the service's
 // accountCustomFieldMetum). Its input schema, its normalization and its provider live
-// here; the lifecycle, adoption by label included, is crmLifecycle's (see ./crud.ts).
+// here; the lifecycle, adoption by label included, is crmLifecycle's (see ./crud).
 
 import * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";

@@ -1,24 +1,18 @@
 // crm.Account: an account (company) of the CRM service. Its input schema, its
-// normalization and its provider live here; the exported lifecycle functions are
-// the provider, run in the Pulumi provider host (see ../dynamic.ts).
+// normalization and its provider live here; the lifecycle is crmLifecycle's (see
+// ./crud), with the service's own check of unique names and its bulk delete.
 
 import * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
 import type { ExportDeclaration } from "../export/declaration";
 import { moduleProvider } from "../dynamic";
-import { adoptIdInput, configurationFields, isWebAddress, nameText, strictObject, withoutProvider, withoutUndefined } from "../kit/inputs";
-import { checkInputs, differingFields, diffInputs, labelBy, ResourceKind } from "../kit/check-diff";
+import { adoptIdInput, configurationFields, isWebAddress, nameText, strictObject, withoutUndefined } from "../kit/inputs";
+import { labelBy } from "../kit/check-diff";
 import { declaredOnce, resourceProps } from "../kit/resource-class";
-import { announceAdoption, claimNaturalKey, notAdoptable, releaseNaturalKey, unrecordedObjectAdvice } from "../kit/adoption";
-import { confirmWrite } from "../kit/write-errors";
 import { crmService } from "../settings";
-import { ServiceError } from "../transport/errors";
-import { HttpResponse } from "../transport/transport";
 import { CrmClient } from "./client";
-import { answerInBulk, coalescing } from "./coalesce";
-import { Collection, getObject, ServiceObject, walk } from "./collection";
-import { claimingAdoptId } from "./crud";
-import { forgetListed, readObject } from "./read-batcher";
+import { ServiceObject, walk } from "./collection";
+import { crmLifecycle, CrmObjectKind } from "./crud";
 
 export interface AccountArgs {
   /** The account's name: 1 to 255 characters, no leading or trailing spaces, unique within the CRM account (regardless of case). Changed in place. */
@@ -58,7 +52,7 @@ type AccountInputs = z.output<typeof inputSchema>;
 type AccountState = Pick<AccountInputs, "name" | "accountUrl">;
 
 /** The service's account, as far as this provider reads it. */
-interface ServiceAccount {
+interface ServiceAccount extends ServiceObject {
   id: string;
   name: string;
   accountUrl?: string | null;
@@ -66,146 +60,10 @@ interface ServiceAccount {
 }
 
 const resourceType = "crm.Account";
-const kind: ResourceKind<typeof inputSchema> = {
-  type: resourceType,
-  schema: inputSchema,
-  services: [crmService],
-  label: labelBy(resourceType, "name"),
-};
-const describe = (name: unknown) => kind.label({ name });
-/** Where accounts are read; reads arriving together are answered from the list (see ./read-batcher.ts). */
-const accounts: Collection = { path: "/accounts", member: "account", collection: "accounts" };
-
-const advice = {
-  duplicate: "choose another name; or, only if no stack manages that account, set adoptExisting: true to take it over with this stack",
-};
+const label = labelBy(resourceType, "name");
 
 function stateFrom(account: ServiceAccount): AccountState {
   return { name: account.name, accountUrl: account.accountUrl || null };
-}
-
-function desiredInputs(props: Record<string, unknown>): AccountInputs {
-  return inputSchema.parse(withoutProvider(props));
-}
-
-export { configure } from "../dynamic";
-
-export async function check(_olds: Record<string, unknown>, news: Record<string, unknown>): Promise<pulumi.dynamic.CheckResult> {
-  return checkInputs(kind, news);
-}
-
-export async function diff(_id: string, olds: Record<string, unknown>, news: Record<string, unknown>): Promise<pulumi.dynamic.DiffResult> {
-  return diffInputs(kind, olds, news);
-}
-
-export async function create(inputs: Record<string, unknown>): Promise<pulumi.dynamic.CreateResult> {
-  const desired = desiredInputs(inputs);
-  const client = new CrmClient(describe(desired.name));
-  forgetListed(client, accounts);
-  if (!claimNaturalKey(client, resourceType, desired.name)) {
-    throw new ServiceError(
-      `${client.resource}: two resources of this program declare the account name "${desired.name}" (names are unique regardless of case); give each its own name.`,
-      { code: "duplicate", field: "name" },
-    );
-  }
-  let account: ServiceAccount;
-  try {
-    account = desired.adoptId ? await adoptById(client, desired.adoptId, desired) : await createOrAdopt(client, desired);
-  } catch (error) {
-    releaseNaturalKey(client, resourceType, desired.name);
-    throw error;
-  }
-  const state = stateFrom(account);
-  confirmWrite(client.resource, String(account.id), { name: desired.name, accountUrl: desired.accountUrl }, state);
-  return { id: String(account.id), outs: state };
-}
-
-/** The inputs that declare the account exactly as the service holds it, as read gives them back (for `pulumi-crm export`). */
-export function inputsDeclaring(account: ServiceObject): Record<string, unknown> {
-  return stateFrom(account as unknown as ServiceAccount);
-}
-
-export async function read(id: string, props: Record<string, unknown> = {}): Promise<pulumi.dynamic.ReadResult> {
-  const client = new CrmClient(describe(props.name ?? id));
-  const account = await readObject(client, accounts, id);
-  // No id: the account is gone, and refresh drops it from the state.
-  if (!account) return {};
-  const state = stateFrom(account as unknown as ServiceAccount);
-  return { id, props: state, inputs: state };
-}
-
-export async function update(id: string, _olds: Record<string, unknown>, news: Record<string, unknown>): Promise<pulumi.dynamic.UpdateResult> {
-  const desired = desiredInputs(news);
-  const client = new CrmClient(describe(desired.name));
-  // accountUrl is sent as null to clear it.
-  const wanted = { name: desired.name, accountUrl: desired.accountUrl };
-  forgetListed(client, accounts);
-  const response = await client.call({ method: "PUT", path: `/accounts/${id}`, body: { account: wanted } }, { advice });
-  const state = stateFrom((response.body as { account: ServiceAccount }).account);
-  confirmWrite(client.resource, id, wanted, state);
-  return { outs: state };
-}
-
-async function remove(id: string, props: Record<string, unknown>): Promise<void> {
-  const client = new CrmClient(describe(props.name ?? id));
-  forgetListed(client, accounts);
-  await deleteTogether(client.accountKey, { client, id });
-}
-export { remove as delete };
-
-/** Ids per bulk delete: 100 keeps the query string far below common URL length limits. */
-const bulkDeleteMax = 100;
-
-/**
- * Accounts deleted together (a destroy) go out through DELETE /accounts/bulk_delete as
- * `ids[]=1&ids[]=2`; the service skips ids it does not hold, and already gone is what
- * delete wants. A refused bulk request leaves each account to its own DELETE, so that a
- * failure lands on its own resource.
- */
-const deleteTogether = coalescing<{ client: CrmClient; id: string }, void>((group) =>
-  answerInBulk(group, bulkDeleteMax, {
-    sendBulk: (requests) => deletedInBulk(requests[0].client, requests.map((request) => request.id)),
-    afterBulk: async (sent) => {
-      sent.forEach((waiting) => waiting.resolve());
-      return [];
-    },
-    single: async ({ client, id }) => {
-      await client.call({ method: "DELETE", path: `/accounts/${id}` }, { accept: [404] });
-    },
-  }),
-);
-
-/** Whether the service took the bulk delete; a failure is left to the single deletes that follow. */
-async function deletedInBulk(client: CrmClient, ids: string[]): Promise<boolean> {
-  try {
-    const response = await client.call({ method: "DELETE", path: "/accounts/bulk_delete", query: { "ids[]": ids } });
-    return (response.body as { meta?: { success?: unknown } } | undefined)?.meta?.success !== false;
-  } catch {
-    return false;
-  }
-}
-
-async function createOrAdopt(client: CrmClient, desired: AccountInputs): Promise<ServiceAccount> {
-  const attemptStarted = Date.now();
-  try {
-    const response = await client.call(
-      { method: "POST", path: "/accounts", body: { account: withoutUndefined({ name: desired.name, accountUrl: desired.accountUrl ?? undefined }) } },
-      { advice, recover: () => findCreatedAccount(client, desired.name, attemptStarted) },
-    );
-    return (response.body as { account: ServiceAccount }).account;
-  } catch (error) {
-    if (!(error instanceof ServiceError && error.code === "duplicate")) throw error;
-    if (desired.adoptExisting) return adopt(client, desired);
-    throw await nameTaken(client, desired.name, error);
-  }
-}
-
-/** The service's refusal of a taken name, completed with the account that holds it and how to take it back or delete it. */
-async function nameTaken(client: CrmClient, name: string, refusal: ServiceError): Promise<ServiceError> {
-  const [existing] = await findByName(client, name);
-  if (!existing) return refusal;
-  const id = String(existing.id);
-  return new ServiceError(`${refusal.message} The account that holds it is ${id}: ${unrecordedObjectAdvice(id, `${client.rootUrl}/accounts/${id}`)}.`, refusal);
 }
 
 /** Accounts whose name matches exactly; the service's search also matches parts of names. */
@@ -222,49 +80,55 @@ const clockSkewMs = 60_000;
  * if it exists. An account of that name created before the call is someone else's
  * and is left to the duplicate error that a resent create then gets.
  */
-async function findCreatedAccount(
-  client: CrmClient,
-  name: string,
-  attemptStarted: number,
-): Promise<HttpResponse | undefined> {
+async function findCreatedAccount(client: CrmClient, name: string, attemptStarted: number): Promise<ServiceObject | undefined> {
   const [account] = await findByName(client, name);
   if (!account) return undefined;
   const created = Date.parse(account.createdTimestamp ?? "");
   if (Number.isNaN(created) || created < attemptStarted - clockSkewMs) return undefined;
-  return { status: 201, body: { account } };
+  return account;
 }
 
-/** adoptId: manage the account of that id, bringing its name and website in line. */
-function adoptById(client: CrmClient, id: string, desired: AccountInputs): Promise<ServiceAccount> {
-  return claimingAdoptId(client, resourceType, id, async () => {
-    const found = await getObject(client, `/accounts/${id}`, "account");
-    if (!found) throw notAdoptable(client.resource, resourceType, id);
-    return takeOver(client, found as unknown as ServiceAccount, desired);
-  });
-}
+const kind: CrmObjectKind<typeof inputSchema, AccountState> = {
+  type: resourceType,
+  schema: inputSchema,
+  services: [crmService],
+  label,
+  // Reads arriving together are answered from the list (see ./read-batcher.ts).
+  path: "/accounts",
+  member: "account",
+  collection: "accounts",
+  // Named by the name it has, else by its id as a name.
+  labelWithId: (props, id) => label({ name: props.name ?? id }),
+  advice: {
+    duplicate: "choose another name; or, only if no stack manages that account, set adoptExisting: true to take it over with this stack",
+  },
+  stateOf: (account) => stateFrom(account as ServiceAccount),
+  desiredState: (inputs: AccountInputs) => ({ name: inputs.name, accountUrl: inputs.accountUrl }),
+  // An unset website is left out of the create, and sent as null to clear it on update.
+  createBody: (inputs: AccountInputs) => withoutUndefined({ name: inputs.name, accountUrl: inputs.accountUrl ?? undefined }),
+  updateBody: (inputs: AccountInputs) => ({ name: inputs.name, accountUrl: inputs.accountUrl }),
+  // A take-over writes only the fields whose declared value differs.
+  takeOverSendsDiffering: true,
+  findCreated: (client, inputs: AccountInputs, attemptStarted) => findCreatedAccount(client, inputs.name, attemptStarted),
+  // The service refuses a taken name (regardless of case): the create is sent first.
+  adoption: {
+    key: (inputs: AccountInputs) => inputs.name,
+    describe: (inputs: AccountInputs) => `the account name "${inputs.name}"`,
+    instead: "choose another name",
+    find: async (client, inputs: AccountInputs) => (await findByName(client, inputs.name))[0],
+    enforcedByService: { field: "name", noun: "account" },
+  },
+  // 100 ids keep the query string far below common URL length limits.
+  bulkDelete: { path: "/accounts/bulk_delete", max: 100 },
+};
 
-/** Takes an existing account over, said out loud; it is written only where the declared values differ. */
-async function takeOver(client: CrmClient, existing: ServiceAccount, desired: AccountInputs): Promise<ServiceAccount> {
-  announceAdoption(client.resource, String(existing.id));
-  const wanted = { name: desired.name, accountUrl: desired.accountUrl };
-  const differing = differingFields(wanted, stateFrom(existing));
-  if (!differing.length) return existing;
-  // accountUrl is sent as null to clear it.
-  const body = Object.fromEntries(differing.map((field) => [field, wanted[field as keyof typeof wanted]]));
-  const response = await client.call({ method: "PUT", path: `/accounts/${existing.id}`, body: { account: body } }, { advice });
-  return (response.body as { account: ServiceAccount }).account;
-}
+export const { check, diff, create, read, update, delete: remove } = crmLifecycle(kind);
+export { remove as delete };
+export { configure } from "../dynamic";
 
-/** The explicit opt-in path: manage the existing account of this name, bringing its website in line. */
-async function adopt(client: CrmClient, desired: AccountInputs): Promise<ServiceAccount> {
-  const [existing] = await findByName(client, desired.name);
-  if (!existing) {
-    throw new ServiceError(
-      `${client.resource}: the service reported the name as taken, but no account of exactly that name was found to adopt; check the name's spelling and case.`,
-      { code: "duplicate", field: "name" },
-    );
-  }
-  return takeOver(client, existing, desired);
+/** The inputs that declare the account exactly as the service holds it, as read gives them back (for `pulumi-crm export`). */
+export function inputsDeclaring(account: ServiceObject): Record<string, unknown> {
+  return stateFrom(account as ServiceAccount);
 }
 
 /** An account (company) in the CRM service. */

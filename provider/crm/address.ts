@@ -1,6 +1,6 @@
 // crm.Address: a physical mailing address of the account (every campaign needs one),
 // optionally associated with a user group and a list. Its input schema, its
-// normalization and its provider live here (see ./crud.ts for the lifecycle).
+// normalization and its provider live here (see ./crud for the lifecycle).
 
 import * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
@@ -11,8 +11,8 @@ import { labelBy } from "../kit/check-diff";
 import { resourceProps } from "../kit/resource-class";
 import { crmService } from "../settings";
 import { CrmClient } from "./client";
-import { ServiceObject } from "./collection";
-import { crmLifecycle, CrmObjectKind, deleteObject } from "./crud";
+import { deleteObject, ServiceObject } from "./collection";
+import { crmLifecycle, CrmObjectKind } from "./crud";
 import { flagForService, flagOf, idOf, optionalTextOf } from "./normalize";
 
 export interface AddressArgs {

@@ -1,6 +1,6 @@
 // crm.CalendarFeed: a calendar feed that syncs the account's tasks with any
 // calendar client that supports subscription calendars. Its input schema, its
-// normalization and its provider live here (see ./crud.ts for the lifecycle).
+// normalization and its provider live here (see ./crud for the lifecycle).
 
 import * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";

@@ -31,6 +31,11 @@ export async function getObject(client: CrmClient, path: string, member: string)
   return response.status === 404 ? undefined : objectIn(response, member);
 }
 
+/** Deletes `path`; already gone is what delete wants. */
+export async function deleteObject(client: CrmClient, path: string): Promise<void> {
+  await client.call({ method: "DELETE", path }, { accept: [404] });
+}
+
 export function objectIn(response: HttpResponse, member: string): ServiceObject {
   const object = (response.body as Record<string, unknown> | undefined)?.[member];
   if (!object || typeof object !== "object") throw new Error(`the service's answer holds no "${member}"`);

@@ -1,6 +1,6 @@
 // crm.Message: an email message of the account (sender, reply address, subject,
 // preheader). Its input schema, its normalization and its provider live here (see
-// ./crud.ts for the lifecycle).
+// ./crud for the lifecycle).
 
 import * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";

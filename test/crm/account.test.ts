@@ -185,6 +185,39 @@ describe("crm.Account requests", () => {
     });
     assert.deepEqual(JSON.parse(server.requests[1].body), { account: { name: "Sparse", accountUrl: null } });
   });
+
+  it("takes an account over with a PUT of only the fields that differ", async () => {
+    server = await startScriptedServer((req, res) => {
+      const held = { id: "5", name: "Five", accountUrl: "https://old.example" };
+      sendJson(res, 200, { account: req.method === "PUT" ? { ...held, ...JSON.parse(req.body).account } : held });
+    });
+    useStackConfig(configOf({ "crm:apiUrl": server.url, "crm:apiToken": "k" }));
+    const adopted = await provider.create({ name: "Five", accountUrl: "https://new.example", adoptExisting: false, adoptId: "5" });
+    assert.deepEqual(adopted, { id: "5", outs: { name: "Five", accountUrl: "https://new.example" } });
+    assert.deepEqual(
+      server.requests.map((request) => `${request.method} ${request.url}`),
+      ["GET /api/3/accounts/5", "PUT /api/3/accounts/5"],
+    );
+    assert.deepEqual(JSON.parse(server.requests[1].body), { account: { accountUrl: "https://new.example" } });
+  });
+
+  it("deletes accounts that arrive together in one bulk delete, and each on its own when the service refuses it", async () => {
+    let refuse = false;
+    server = await startScriptedServer((req, res) => {
+      if (req.url.startsWith("/api/3/accounts/bulk_delete")) return sendJson(res, refuse ? 400 : 200, refuse ? { errors: [{ title: "Refused" }] } : { meta: { success: true } });
+      sendJson(res, req.url.endsWith("/9") ? 404 : 200, {});
+    });
+    useStackConfig(configOf({ "crm:apiUrl": server.url, "crm:apiToken": "k" }));
+    const deleteTogether = () => Promise.all(["7", "8", "9"].map((id) => provider.delete(id, { name: `Account ${id}`, accountUrl: null })));
+    await deleteTogether();
+    refuse = true;
+    await deleteTogether();
+    const bulk = "DELETE /api/3/accounts/bulk_delete?ids%5B%5D=7&ids%5B%5D=8&ids%5B%5D=9";
+    assert.deepEqual(
+      server.requests.map((request) => `${request.method} ${request.url}`),
+      [bulk, bulk, "DELETE /api/3/accounts/7", "DELETE /api/3/accounts/8", "DELETE /api/3/accounts/9"],
+    );
+  });
 });
 
 describe("crm.Account provider under injected faults", () => {

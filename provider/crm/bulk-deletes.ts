@@ -1,0 +1,42 @@
+// Coalesced deletes (issue 11): deletes of one kind and one account that arrive together
+// (a destroy) go out as one bulk request, e.g. DELETE /accounts/bulk_delete with
+// `ids[]=1&ids[]=2`. The service skips ids it does not hold, and already gone is what
+// delete wants. A refused bulk request leaves each object to its own DELETE, so that a
+// failure lands on its own resource.
+
+import { CrmClient } from "./client";
+import { answerInBulk, coalescing } from "./coalesce";
+import { deleteObject } from "./collection";
+
+/** What a kind declares to have its deletes coalesced: the service's bulk delete. */
+export interface BulkDelete {
+  /** DELETEd with the ids as `ids[]`, e.g. `/accounts/bulk_delete`. */
+  path: string;
+  /** Ids per request: few enough to keep the query string far below common URL length limits. */
+  max: number;
+}
+
+/** Deletes `{path}/{id}`, coalesced with the deletes arriving with it. */
+export function bulkDeleter(path: string, bulk: BulkDelete): (client: CrmClient, id: string) => Promise<void> {
+  const deleteTogether = coalescing<{ client: CrmClient; id: string }, void>((group) =>
+    answerInBulk(group, bulk.max, {
+      sendBulk: (requests) => deletedInBulk(requests[0].client, bulk.path, requests.map((request) => request.id)),
+      afterBulk: async (sent) => {
+        sent.forEach((waiting) => waiting.resolve());
+        return [];
+      },
+      single: ({ client, id }) => deleteObject(client, `${path}/${id}`),
+    }),
+  );
+  return (client, id) => deleteTogether(client.accountKey, { client, id });
+}
+
+/** Whether the service took the bulk delete; a failure is left to the single deletes that follow. */
+async function deletedInBulk(client: CrmClient, path: string, ids: string[]): Promise<boolean> {
+  try {
+    const response = await client.call({ method: "DELETE", path, query: { "ids[]": ids } });
+    return (response.body as { meta?: { success?: unknown } } | undefined)?.meta?.success !== false;
+  } catch {
+    return false;
+  }
+}

@@ -1,0 +1,168 @@
+// The core of a plain CRM object's lifecycle: created by POST to its collection, read,
+// changed and deleted at `{collection}/{id}`, its JSON under one root key; every write
+// confirmed against the inputs. Taking objects over is ./take-over.ts's, natural keys
+// ./natural-key.ts's; crmLifecycle (./index.ts) puts them together.
+
+import type * as pulumi from "@pulumi/pulumi";
+import type { z } from "zod";
+import { withoutProvider, withoutUndefined } from "../../kit/inputs";
+import { unrecordedObjectAdvice } from "../../kit/adoption";
+import { confirmWrite } from "../../kit/write-errors";
+import { ServiceError } from "../../transport/errors";
+import type { HttpResponse } from "../../transport/transport";
+import type { bulkWriter } from "../bulk-writes";
+import { CrmClient } from "../client";
+import { deleteObject, getObject, objectIn, ServiceObject } from "../collection";
+import { forgetListed, readObject } from "../read-batcher";
+import { CreatedObjectMatch, findCreatedObject, findIdenticalObject, forgetListingBeforeCreates } from "../recovery";
+import type { CrmObjectKind, NaturalKeyAdoption } from "./kind";
+
+/** A kind as the lifecycle's steps see it: the types of its inputs and state are the resource file's business. */
+export type Kind = CrmObjectKind<z.AnyZodObject, Record<string, unknown>>;
+export type Inputs = z.output<z.AnyZodObject>;
+export type Adoption = NaturalKeyAdoption<z.AnyZodObject>;
+
+/** A kind, and what crmLifecycle makes for it once per provider host: its coalesced writes and deletes. */
+export interface LifecycleContext {
+  readonly kind: Kind;
+  /** The kind's bulk writes (see CrmObjectKind.bulk). */
+  bulk?: ReturnType<typeof bulkWriter>;
+  /** The kind's coalesced deletes (see CrmObjectKind.bulkDelete). */
+  readonly deleteTogether?: (client: CrmClient, id: string) => Promise<void>;
+}
+
+export const parse = (kind: Kind, props: Record<string, unknown>) => kind.schema.parse(withoutProvider(props)) as Inputs;
+
+export const adoptIdOf = (kind: Kind, props: Record<string, unknown>) => (parse(kind, props) as { adoptId?: string }).adoptId;
+
+/** A client whose errors name the object: by its label, or with `id` when the label names none (see labelWithId). */
+export function clientFor(kind: Kind, props: Record<string, unknown>, id?: string): CrmClient {
+  if (id && kind.labelWithId) return new CrmClient(kind.labelWithId(props, id));
+  const label = kind.label(props);
+  return new CrmClient(label === kind.type && id ? `${kind.type} ${id}` : label);
+}
+
+/** The inputs read gives back: the input fields of the state, creation-only options left out. */
+export function inputsOf(kind: Kind, state: Record<string, unknown>): Record<string, unknown> {
+  return Object.fromEntries(Object.keys(kind.schema.shape).filter((field) => field in state).map((field) => [field, state[field]]));
+}
+
+/** The state without the service-assigned fields the stack does not declare (see serviceAssigned). */
+function declaredOnly(kind: Kind, state: Record<string, unknown>, declared: Record<string, unknown>): Record<string, unknown> {
+  const undeclared = (kind.serviceAssigned ?? []).filter((field) => declared[field] === undefined || declared[field] === null);
+  return Object.fromEntries(Object.entries(state).filter(([field]) => !undeclared.includes(field)));
+}
+
+/** The state of `object`, with what readRelated adds. */
+export async function stateAt(kind: Kind, client: CrmClient, id: string, object: ServiceObject, declared: Record<string, unknown>): Promise<Record<string, unknown>> {
+  const related = kind.readRelated ? { ...object, ...(await kind.readRelated(client, id, declared)) } : object;
+  // Undefined members left out: the provider host's protobuf Struct refuses them.
+  return withoutUndefined(declaredOnly(kind, kind.stateOf(related), declared));
+}
+
+/** The inputs of a write, completed by the kind (see prepareWrite). */
+export const prepared = async (kind: Kind, client: CrmClient, props: Record<string, unknown>, olds?: Record<string, unknown>) =>
+  kind.prepareWrite ? kind.prepareWrite(client, parse(kind, props), olds) : parse(kind, props);
+
+/** A write's call, its failure explained by the kind when it can be. */
+function written(kind: Kind, client: CrmClient, inputs: Inputs, call: Promise<HttpResponse>): Promise<HttpResponse> {
+  // What this host listed of the collection no longer holds after a write.
+  forgetListed(client, kind);
+  return call.catch(async (error: unknown) => {
+    throw (error instanceof ServiceError && (await kind.explainFailure?.(client, inputs, error))) || error;
+  });
+}
+
+/** The object as the service holds it after a write, confirmed against the inputs. */
+export async function confirmed(kind: Kind, client: CrmClient, id: string, answer: ServiceObject, inputs: Inputs): Promise<Record<string, unknown>> {
+  const object = kind.readBackAfterWrite ? await getObject(client, `${kind.path}/${id}`, kind.member) : answer;
+  if (!object) throw new Error(`${client.resource}: the object ${id} was gone right after it was written; run \`pulumi up\` again`);
+  const state = await stateAt(kind, client, id, object, inputs);
+  confirmWrite(client.resource, id, kind.desiredState(inputs), state);
+  return state;
+}
+
+export const updateBodyOf = (kind: Kind, inputs: Inputs, olds: Record<string, unknown>) => (kind.updateBody ? kind.updateBody(inputs, olds) : kind.createBody(inputs));
+
+/** What an ambiguous create made: found by the kind's own lookup, by its content, or by its natural key. */
+function createdFinder(kind: Kind): Kind["findCreated"] {
+  const { sameContent } = kind;
+  return kind.findCreated ?? (sameContent ? (client, inputs, started) => findCreatedObject(client, sameContent(inputs), started) : kind.adoption?.find);
+}
+
+/** Refuses a create while an object identical to it exists (see sameContent). */
+async function refuseIdentical(kind: Kind, client: CrmClient, match: CreatedObjectMatch): Promise<void> {
+  const existing = await findIdenticalObject(client, match);
+  if (!existing) return;
+  const id = String(existing.id);
+  throw new ServiceError(
+    `${client.resource}: the existing ${kind.type} ${id} holds exactly what this resource declares; ${unrecordedObjectAdvice(id, `${client.rootUrl}${kind.path}/${id}`)}. To have both, declare something that tells them apart.`,
+    { code: "duplicate" },
+  );
+}
+
+/** A create's POST of a new object (adoption aside), recovered when its answer is lost (see findCreated). */
+export async function createNew(kind: Kind, props: Record<string, unknown>): Promise<pulumi.dynamic.CreateResult> {
+  const client = clientFor(kind, props);
+  const inputs = await prepared(kind, client, props);
+  if (kind.sameContent) await refuseIdentical(kind, client, kind.sameContent(inputs));
+  const findCreated = createdFinder(kind);
+  const attemptStarted = Date.now();
+  const response = await written(
+    kind,
+    client,
+    inputs,
+    client.call({ method: "POST", path: kind.createPath?.(inputs) ?? kind.path, body: { [kind.member]: kind.createBody(inputs) } }, {
+      advice: kind.advice,
+      recover: findCreated
+        ? async () => {
+            const found = await findCreated(client, inputs, attemptStarted);
+            return found && { status: 200, body: { [kind.member]: found } };
+          }
+        : undefined,
+    }),
+  );
+  const answer = objectIn(response, kind.member);
+  const id = String(answer.id);
+  return { id, outs: await confirmed(kind, client, id, answer, inputs) };
+}
+
+export async function read(kind: Kind, id: string, props: Record<string, unknown> = {}): Promise<pulumi.dynamic.ReadResult> {
+  const client = clientFor(kind, props, id);
+  const object = await readObject(client, kind, id);
+  // No id: the object is gone, and refresh drops it from the state.
+  if (!object) return {};
+  const state = await stateAt(kind, client, id, object, props);
+  return { id, props: state, inputs: inputsOf(kind, state) };
+}
+
+/** One PUT of prepared inputs: the update body, or `body` when given. */
+export async function updateAlone(
+  kind: Kind,
+  client: CrmClient,
+  id: string,
+  olds: Record<string, unknown>,
+  inputs: Inputs,
+  body = updateBodyOf(kind, inputs, olds),
+): Promise<pulumi.dynamic.UpdateResult> {
+  const path = kind.updatePath?.(id, inputs) ?? `${kind.path}/${id}`;
+  const response = await written(kind, client, inputs, client.call({ method: "PUT", path, body: { [kind.member]: body } }, { advice: kind.advice }));
+  await kind.afterUpdate?.(client, id, olds, inputs);
+  const answer = kind.readBackAfterWrite ? {} : objectIn(response, kind.member);
+  return { outs: await confirmed(kind, client, id, answer, inputs) };
+}
+
+export async function update(context: LifecycleContext, id: string, olds: Record<string, unknown>, news: Record<string, unknown>): Promise<pulumi.dynamic.UpdateResult> {
+  const { kind, bulk } = context;
+  const client = clientFor(kind, news, id);
+  const inputs = await prepared(kind, client, news, olds);
+  return bulk ? bulk.update(client, id, olds, inputs) : updateAlone(kind, client, id, olds, inputs);
+}
+
+export async function remove(context: LifecycleContext, id: string, props: Record<string, unknown>): Promise<void> {
+  const { kind, deleteTogether } = context;
+  const client = clientFor(kind, props, id);
+  forgetListed(client, kind);
+  forgetListingBeforeCreates(client, kind.path);
+  await (deleteTogether ? deleteTogether(client, id) : deleteObject(client, `${kind.path}/${id}`));
+}
