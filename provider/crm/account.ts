@@ -122,14 +122,9 @@ const kind: CrmObjectKind<typeof inputSchema, AccountState> = {
   bulkDelete: { path: "/accounts/bulk_delete", max: 100 },
 };
 
-export const { check, diff, create, read, update, delete: remove } = crmLifecycle(kind);
+export const { check, diff, create, read, update, delete: remove, inputsDeclaring } = crmLifecycle(kind);
 export { remove as delete };
 export { configure } from "../dynamic";
-
-/** The inputs that declare the account exactly as the service holds it, as read gives them back (for `pulumi-crm export`). */
-export function inputsDeclaring(account: ServiceObject): Record<string, unknown> {
-  return stateFrom(account as ServiceAccount);
-}
 
 /** An account (company) in the CRM service. */
 export class Account extends pulumi.dynamic.Resource {
