@@ -68,6 +68,16 @@ describe("the resource registry", () => {
     }
   });
 
+  it("links every resource's page from the README's table and the documentation's index", () => {
+    const readme = readFileSync(join(root, "README.md"), "utf8");
+    const index = readFileSync(join(root, "sdk-docs", "README.md"), "utf8");
+    for (const resource of resources) {
+      const page = `${resource.namespace}-${resource.name}.md`;
+      assert.ok(readme.includes(`| [\`${typeOf(resource)}\`](sdk-docs/${page}) |`), `README.md's table has no row for ${typeOf(resource)}`);
+      assert.ok(index.includes(`- [${typeOf(resource)}](${page})`), `sdk-docs/README.md does not link ${page}`);
+    }
+  });
+
   for (const resource of resources) {
     const page = join(root, "sdk-docs", `${resource.namespace}-${resource.name}.md`);
     it(`sdk-docs/${resource.namespace}-${resource.name}.md lists the inputs of ${typeOf(resource)}, and says which are read only at creation`, () => {
