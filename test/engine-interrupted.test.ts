@@ -94,6 +94,12 @@ describe("test engine: pending operations and the command line", function () {
         assert.equal(refresh.status, 0, refresh.stderr);
         assert.ok(!fs.existsSync(workspace().stateFile));
         assert.equal(engine("up", "--preview-only").status, 2);
+        // -f is --skip-preview: the update alone; refused with --preview-only.
+        const skipped = engine("up", "-f");
+        assert.equal(skipped.status, 0, skipped.stderr);
+        assert.ok(skipped.stdout.includes("Updating:") && !skipped.stdout.includes("Previewing update:"), skipped.stdout);
+        assert.deepEqual(workspace().values(), { a: "1" });
+        assert.match(engine("refresh", "--preview-only", "--skip-preview").stderr, /--skip-preview and --preview-only cannot be used together/);
         assert.equal(engine("up", "--clear-pending-creates").status, 2);
         const odd = engine("refresh", "--import-pending-creates", "urn:pulumi:test::engine-fixture::x::y");
         assert.equal(odd.status, 2);

@@ -175,4 +175,30 @@ describe("test engine: state and configuration", function () {
         assert.deepEqual(workspace().store().objects, {});
         assert.ok(!fs.existsSync(workspace().stateFile));
     });
+
+    it("with skipPreview, up is the update alone: the program runs once, and a failure comes after the steps before it", async () => {
+        const first = await workspace().succeed("up", [A, B], { skipPreview: true });
+        assert.deepEqual(first.steps, { create: 4, update: 0, replace: 0, delete: 0, same: 0 });
+        assert.equal(first.lines[0], "Updating:");
+        assert.ok(!first.lines.includes("Previewing update:"));
+        // Each step is shown once: no preview showed it before.
+        assert.equal(first.lines.filter((line) => line === itemLine("+", "a")).length, 1);
+        assert.deepEqual(workspace().values(), { a: "1", b: "2" });
+
+        // c waits for b (after), so the steps before it have all run when its check fails.
+        const failed = await workspace().run("up", [{ ...A, value: "1b" }, B, { ...C, value: "", after: "b" }], { skipPreview: true });
+        assert.equal(failed.exitCode, 1);
+        assert.ok(failed.diagnostics.includes(`error: ${ITEM_TYPE} c: invalid inputs: value: must not be empty`));
+        assert.ok(!failed.lines.includes("Previewing update:"));
+        // No preview stopped it: the update ran the steps before the failure (a preview would have changed nothing).
+        assert.deepEqual(failed.steps, { create: 0, update: 1, replace: 0, delete: 0, same: 3 });
+        assert.deepEqual(workspace().values(), { a: "1b", b: "2" });
+        assert.equal(workspace().item("a").inputs.value, "1b");
+
+        const refused = await workspace().run("refresh", [], { skipPreview: true, previewOnly: true });
+        assert.equal(refused.exitCode, 1);
+        assert.ok(refused.diagnostics.includes("error: skipPreview and previewOnly cannot be used together"), refused.diagnostics.join("\n"));
+        assert.equal((await workspace().run("preview", [A, B], { skipPreview: true })).exitCode, 1);
+        assert.equal((await workspace().succeed("destroy", [], { skipPreview: true })).steps.delete, 4);
+    });
 });

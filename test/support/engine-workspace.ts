@@ -17,7 +17,7 @@ export const ITEM_TYPE = "pulumi-nodejs:dynamic/fixture:Item";
 export const DEFAULT_PROVIDER_URN = `urn:pulumi:${STACK}::engine-fixture::pulumi:providers:pulumi-nodejs::default`;
 
 /** What a test varies of an engine run; the rest is the workspace's. */
-export type RunOptions = Pick<EngineOptions, "config" | "secrets" | "expectNoChanges" | "previewOnly" | "clearPendingCreates" | "importPendingCreates">;
+export type RunOptions = Pick<EngineOptions, "config" | "secrets" | "expectNoChanges" | "previewOnly" | "clearPendingCreates" | "importPendingCreates" | "skipPreview">;
 
 /** A secret as the state file keeps it. */
 export const wrapped = (value: unknown) => ({ [SIG_KEY]: SECRET_SIG, plaintext: JSON.stringify(value) });
