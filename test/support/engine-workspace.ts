@@ -45,6 +45,14 @@ export class Workspace {
         return result;
     }
 
+    /**
+     * An up that sets the stage for what a test is about: the update alone (`up --skip-preview`),
+     * as the preview is not what such an up is for (the tests of the preview run it).
+     */
+    deploy(items: ItemSpec[], options: RunOptions = {}): Promise<EngineResult> {
+        return this.succeed("up", items, { ...options, skipPreview: true });
+    }
+
     store(): Store {
         return JSON.parse(fs.readFileSync(this.storeFile, "utf8")) as Store;
     }
