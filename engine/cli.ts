@@ -1,17 +1,19 @@
 // npm run engine -- <preview|up|refresh|destroy> --cwd DIR --stack NAME --state FILE
 //     [--config KEY=VALUE]... [--secret KEY=VALUE]... [--expect-no-changes] [--preview-only] [--yes]
-//     [--refresh] [--diff] [--json] [--parallel N] [--clear-pending-creates] [--skip-pending-creates] [--import-pending-creates VALUE]...
+//     [--refresh] [--skip-preview|-f] [--diff] [--json] [--parallel N] [--clear-pending-creates] [--skip-pending-creates] [--import-pending-creates VALUE]...
 import { Command, runEngine } from "./engine";
 import type { StepCounts } from "./report";
 
 const USAGE =
     "usage: engine <preview|up|refresh|destroy> --cwd DIR --stack NAME --state FILE " +
     "[--config KEY=VALUE]... [--secret KEY=VALUE]... [--expect-no-changes] [--preview-only (refresh)] [--yes] " +
-    "[--refresh (up, preview)] [--diff] [--json] [--parallel N] [--clear-pending-creates] [--skip-pending-creates] [--import-pending-creates URN --import-pending-creates ID]... (refresh)";
+    "[--refresh (up, preview)] [--skip-preview|-f (up, refresh, destroy)] [--diff] [--json] [--parallel N] [--clear-pending-creates] [--skip-pending-creates] [--import-pending-creates URN --import-pending-creates ID]... (refresh)";
 
 // Flags without a value. --yes is accepted as the CLI needs it, and changes nothing; so is
 // --skip-pending-creates, which only skips the CLI's prompt (the engine never prompts).
-const FLAGS = ["--expect-no-changes", "--preview-only", "--yes", "--refresh", "--diff", "--json", "--clear-pending-creates", "--skip-pending-creates"];
+// --skip-preview (-f): up runs the update without a preview; refresh and destroy never preview.
+const FLAGS = ["--expect-no-changes", "--preview-only", "--yes", "--refresh", "--skip-preview", "--diff", "--json", "--clear-pending-creates", "--skip-pending-creates"];
+const SHORT_FLAGS: Record<string, string> = { "-f": "--skip-preview" };
 const REFRESH_ONLY = ["--preview-only", "--clear-pending-creates", "--skip-pending-creates", "--import-pending-creates"];
 
 const COMMANDS: readonly Command[] = ["preview", "up", "refresh", "destroy"];
@@ -26,6 +28,7 @@ interface Arguments {
     expectNoChanges: boolean;
     previewOnly: boolean;
     refresh: boolean;
+    skipPreview: boolean;
     diff: boolean;
     clearPendingCreates: boolean;
     importPendingCreates: Record<string, string>;
@@ -43,7 +46,7 @@ function parseArguments(argv: string[]): Arguments {
     // As the CLI's string array flag: one value per occurrence, read as URN, ID, URN, ID...
     const importPendingCreates: string[] = [];
     for (let i = 0; i < rest.length; i++) {
-        const flag = rest[i];
+        const flag = SHORT_FLAGS[rest[i]] ?? rest[i];
         if (FLAGS.includes(flag)) {
             flags.add(flag);
             continue;
@@ -67,6 +70,9 @@ function parseArguments(argv: string[]): Arguments {
         if (flags.has(flag) && command !== "refresh") throw new Error(`${flag} is an option of refresh only`);
     }
     if (flags.has("--refresh") && command !== "up" && command !== "preview") throw new Error("--refresh is an option of up and preview only");
+    // As the CLI: preview has no --skip-preview, and refresh refuses it with --preview-only (io.go, updateFlagsToOptions).
+    if (flags.has("--skip-preview") && command === "preview") throw new Error("--skip-preview is an option of up, refresh and destroy only");
+    if (flags.has("--skip-preview") && flags.has("--preview-only")) throw new Error("--skip-preview and --preview-only cannot be used together");
     // The CLI's own messages (pkg/cmd/pulumi/operations/refresh.go).
     if (flags.has("--skip-pending-creates") && flags.has("--clear-pending-creates")) {
         throw new Error("cannot set both --skip-pending-creates and --clear-pending-creates");
@@ -91,6 +97,7 @@ function parseArguments(argv: string[]): Arguments {
         expectNoChanges: flags.has("--expect-no-changes"),
         previewOnly: flags.has("--preview-only"),
         refresh: flags.has("--refresh"),
+        skipPreview: flags.has("--skip-preview"),
         diff: flags.has("--diff"),
         clearPendingCreates: flags.has("--clear-pending-creates"),
         importPendingCreates: Object.fromEntries(

@@ -44,6 +44,13 @@ export interface EngineOptions {
      * was read (`--refresh`); up writes the refreshed state, its preview writes nothing.
      */
     refresh?: boolean;
+    /**
+     * up: run the update without a preview first (`--skip-preview`, `-f`), as the CLI's
+     * PreviewThenPromptThenExecute does when `SkipPreview` is set: the program runs once, and a
+     * failure that a preview would have caught happens in the update, after the steps before it.
+     * refresh and destroy accept it and are unchanged (they never preview); not with `previewOnly`.
+     */
+    skipPreview?: boolean;
     /** Show each step's property-level diff (`--diff`), as the CLI's diff display. */
     diff?: boolean;
     /** Provider operations at once; defaults to PULUMI_PARALLEL, else the CLI's 4 per CPU. */
@@ -82,9 +89,11 @@ interface Setup {
 /**
  * As `pulumi up --yes`, up previews first (a program run with --dry-run, only Check and Diff) and
  * updates only if the preview succeeded; the result is the update's, with the output of both.
+ * With `skipPreview` (`pulumi up --skip-preview`), up is the update alone.
  */
 export async function runEngine(options: EngineOptions): Promise<EngineResult> {
     if (options.command !== "up") return runOperation(options);
+    if (options.skipPreview) return runOperation(options, "Updating:");
     const preview = await runOperation({ ...options, command: "preview", expectNoChanges: false }, "Previewing update:");
     if (preview.exitCode !== 0) return preview;
     const update = await runOperation(options, "Updating:");
@@ -110,6 +119,9 @@ async function runOperation(options: EngineOptions, heading?: string): Promise<E
         };
         const misplaced = Object.keys(refreshOptions).find((option) => refreshOptions[option as keyof typeof refreshOptions]);
         if (misplaced && options.command !== "refresh") throw new Error(`${misplaced} is an option of refresh only`);
+        // As the CLI (pkg/cmd/pulumi/operations/io.go, updateFlagsToOptions); preview has no such flag.
+        if (options.skipPreview && options.previewOnly) throw new Error("skipPreview and previewOnly cannot be used together");
+        if (options.skipPreview && options.command === "preview") throw new Error("skipPreview is an option of up, refresh and destroy only");
         if (options.refresh && options.command !== "up" && options.command !== "preview") {
             throw new Error("refresh is an option of up and preview only");
         }

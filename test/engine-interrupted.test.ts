@@ -16,10 +16,11 @@ describe("test engine: pending operations and the command line", function () {
 
     it("records each create, update and delete as a pending operation in the state while the provider runs it", async () => {
         const observed = { ...C, value: "observe" };
-        await workspace().succeed("up", [A, observed]);
-        await workspace().succeed("up", [{ ...A, value: "observe" }, observed]);
+        // The updates alone (`up --skip-preview`): a preview calls no create, update or delete.
+        await workspace().deploy([A, observed]);
+        await workspace().deploy([{ ...A, value: "observe" }, observed]);
         const c = workspace().item("c");
-        await workspace().succeed("up", [{ ...A, value: "observe" }]);
+        await workspace().deploy([{ ...A, value: "observe" }]);
         const seen = (workspace().store().observed ?? []).map(({ call, pendingOperations }) => ({
             call,
             pending: (pendingOperations as PendingOperation[]).map((op) => [op.type, urnName(op.resource.urn), op.resource.id]),
@@ -34,7 +35,7 @@ describe("test engine: pending operations and the command line", function () {
     });
 
     it("warns of the operations an interrupted run left pending, as the CLI; refresh clears pending creates or imports them only when told", async () => {
-        await workspace().succeed("up", [A, B]);
+        await workspace().deploy([A, B]);
         const urnOf = (name: string) => workspace().item("a").urn.replace(/::a$/, `::${name}`);
         // What a kill during the update of a and the creates of c and d leaves.
         workspace().editPendingOperations((resources, pending) => {
@@ -54,7 +55,7 @@ describe("test engine: pending operations and the command line", function () {
         const refresh = await workspace().succeed("refresh", [A, B]);
         assert.ok(!refresh.diagnostics.some((line) => line.startsWith("warning: Attempting")));
         assert.equal(workspace().pendingOperations().length, 2, "a refresh that cannot prompt keeps pending creates");
-        const again = await workspace().succeed("up", [A, B]);
+        const again = await workspace().succeed("up", [A, B], { skipPreview: true });
         assert.ok(again.diagnostics.some((line) => line.startsWith(warning(2))), "pending creates are reported until resolved");
 
         const imported = await workspace().succeed("refresh", [A, B], { importPendingCreates: { [urnOf("c")]: "77", [urnOf("x")]: "1" } });
@@ -63,7 +64,7 @@ describe("test engine: pending operations and the command line", function () {
         assert.deepEqual(workspace().pendingOperations().map((op) => [op.type, urnName(op.resource.urn)]), [["creating", "d"]]);
         await workspace().succeed("refresh", [A, B], { clearPendingCreates: true });
         assert.deepEqual(workspace().pendingOperations(), []);
-        const clean = await workspace().succeed("up", [A, B]);
+        const clean = await workspace().succeed("up", [A, B], { skipPreview: true });
         assert.ok(!clean.diagnostics.some((line) => line.startsWith("warning: Attempting")));
         assert.deepEqual(workspace().values(), { a: "1", b: "2" });
     });
@@ -94,6 +95,12 @@ describe("test engine: pending operations and the command line", function () {
         assert.equal(refresh.status, 0, refresh.stderr);
         assert.ok(!fs.existsSync(workspace().stateFile));
         assert.equal(engine("up", "--preview-only").status, 2);
+        // -f is --skip-preview: the update alone; refused with --preview-only.
+        const skipped = engine("up", "-f");
+        assert.equal(skipped.status, 0, skipped.stderr);
+        assert.ok(skipped.stdout.includes("Updating:") && !skipped.stdout.includes("Previewing update:"), skipped.stdout);
+        assert.deepEqual(workspace().values(), { a: "1" });
+        assert.match(engine("refresh", "--preview-only", "--skip-preview").stderr, /--skip-preview and --preview-only cannot be used together/);
         assert.equal(engine("up", "--clear-pending-creates").status, 2);
         const odd = engine("refresh", "--import-pending-creates", "urn:pulumi:test::engine-fixture::x::y");
         assert.equal(odd.status, 2);

@@ -12,7 +12,7 @@ describe("test engine: state and configuration", function () {
     const workspace = useWorkspace();
 
     it("keeps the default provider in the state: refresh and destroy configure it from there, up from the configuration", async () => {
-        await workspace().succeed("up", [A, B], { secrets: { token: "t0" } });
+        await workspace().deploy([A, B], { secrets: { token: "t0" } });
         const provider = workspace().defaultProvider();
         assert.match(provider.id, /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/);
         assert.equal(workspace().item("a").provider, `${DEFAULT_PROVIDER_URN}::${provider.id}`);
@@ -36,7 +36,7 @@ describe("test engine: state and configuration", function () {
     });
 
     it("refresh decides drift with the provider's diff, and keeps what it read either way", async () => {
-        await workspace().succeed("up", [A, B]);
+        await workspace().deploy([A, B]);
         // The diff ignores `exclusive`, and compares `value`.
         workspace().editObject("a", (store, id) => (store.objects[id].exclusive = true));
         workspace().editObject("b", (store, id) => (store.objects[id].value = "drifted"));
@@ -48,7 +48,7 @@ describe("test engine: state and configuration", function () {
     });
 
     it("marks outputs secret on same and refresh steps too, for secret inputs and additionalSecretOutputs", async () => {
-        await workspace().succeed("up", [A]);
+        await workspace().deploy([A]);
         const same = await workspace().succeed("up", [{ ...A, secretValue: true, secretOutputs: ["key"] }]);
         assert.equal(same.changes, false);
         const marked = () => [workspace().item("a").outputs.value, workspace().item("a").outputs.key];
@@ -64,7 +64,7 @@ describe("test engine: state and configuration", function () {
     });
 
     it("refuses to replace a resource protected before and after, but replaces one unprotected in the same run", async () => {
-        await workspace().succeed("up", [{ ...A, protect: true }]);
+        await workspace().deploy([{ ...A, protect: true }]);
         const refused = await workspace().run("up", [{ ...A, key: "k1x", protect: true }]);
         assert.equal(refused.exitCode, 1);
         assert.ok(
@@ -79,7 +79,7 @@ describe("test engine: state and configuration", function () {
     it("delete before replace deletes first the dependents replaced with it, and checks replacements afresh", async () => {
         // d's key is a's id: replacing a replaces d.
         const d: ItemSpec = { name: "d", value: "4", key: "", keyFrom: "a" };
-        await workspace().succeed("up", [{ ...A, exclusive: true }, d]);
+        await workspace().deploy([{ ...A, exclusive: true }, d]);
         const oldA = workspace().item("a").id;
         assert.equal(workspace().item("a").inputs.label, "a-k1");
 
@@ -93,7 +93,7 @@ describe("test engine: state and configuration", function () {
     });
 
     it("keeps the old inputs of an update that failed after the change, and updates again on the next up", async () => {
-        await workspace().succeed("up", [A]);
+        await workspace().deploy([A]);
         const partial = { ...A, value: "partial" };
         const failed = await workspace().run("up", [partial]);
         assert.equal(failed.exitCode, 1);
@@ -110,7 +110,7 @@ describe("test engine: state and configuration", function () {
     });
 
     it("deletes objects replaced in an earlier run without counting them", async () => {
-        await workspace().succeed("up", [A]);
+        await workspace().deploy([A]);
         workspace().editObject("a", (store, id) => (store.locked = [id]));
         const stuck = await workspace().run("up", [{ ...A, key: "k1x" }]);
         assert.equal(stuck.exitCode, 1);
@@ -125,7 +125,7 @@ describe("test engine: state and configuration", function () {
     });
 
     it("refresh that drops a resource removes it from the dependencies and parents of the others", async () => {
-        await workspace().succeed("up", [A, { ...B, parentItem: "a" }]);
+        await workspace().deploy([A, { ...B, parentItem: "a" }]);
         const a = workspace().item("a");
         assert.equal(workspace().item("b").parent, a.urn);
         workspace().editObject("a", (store, id) => delete store.objects[id]);
@@ -174,5 +174,31 @@ describe("test engine: state and configuration", function () {
         assert.ok(!result.lines.includes("Updating:"));
         assert.deepEqual(workspace().store().objects, {});
         assert.ok(!fs.existsSync(workspace().stateFile));
+    });
+
+    it("with skipPreview, up is the update alone: the program runs once, and a failure comes after the steps before it", async () => {
+        const first = await workspace().succeed("up", [A, B], { skipPreview: true });
+        assert.deepEqual(first.steps, { create: 4, update: 0, replace: 0, delete: 0, same: 0 });
+        assert.equal(first.lines[0], "Updating:");
+        assert.ok(!first.lines.includes("Previewing update:"));
+        // Each step is shown once: no preview showed it before.
+        assert.equal(first.lines.filter((line) => line === itemLine("+", "a")).length, 1);
+        assert.deepEqual(workspace().values(), { a: "1", b: "2" });
+
+        // c waits for b (after), so the steps before it have all run when its check fails.
+        const failed = await workspace().run("up", [{ ...A, value: "1b" }, B, { ...C, value: "", after: "b" }], { skipPreview: true });
+        assert.equal(failed.exitCode, 1);
+        assert.ok(failed.diagnostics.includes(`error: ${ITEM_TYPE} c: invalid inputs: value: must not be empty`));
+        assert.ok(!failed.lines.includes("Previewing update:"));
+        // No preview stopped it: the update ran the steps before the failure (a preview would have changed nothing).
+        assert.deepEqual(failed.steps, { create: 0, update: 1, replace: 0, delete: 0, same: 3 });
+        assert.deepEqual(workspace().values(), { a: "1b", b: "2" });
+        assert.equal(workspace().item("a").inputs.value, "1b");
+
+        const refused = await workspace().run("refresh", [], { skipPreview: true, previewOnly: true });
+        assert.equal(refused.exitCode, 1);
+        assert.ok(refused.diagnostics.includes("error: skipPreview and previewOnly cannot be used together"), refused.diagnostics.join("\n"));
+        assert.equal((await workspace().run("preview", [A, B], { skipPreview: true })).exitCode, 1);
+        assert.equal((await workspace().succeed("destroy", [], { skipPreview: true })).steps.delete, 4);
     });
 });

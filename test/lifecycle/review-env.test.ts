@@ -28,7 +28,7 @@ describe("examples/review-env: an environment per branch, its RandomPet served b
   });
   after(async () => emulator?.close());
 
-  const engine = (command: "up" | "refresh" | "destroy", branch: string, drift = false) =>
+  const engine = (command: "up" | "refresh" | "destroy", branch: string, drift = false, skipPreview = false) =>
     runEngine({
       command,
       cwd: program,
@@ -36,6 +36,7 @@ describe("examples/review-env: an environment per branch, its RandomPet served b
       stateFile,
       ...stackOnEmulator(emulator, { "crm-review-env:branch": branch }),
       ...(drift ? driftCheck : {}),
+      skipPreview,
     });
   const output = (result: EngineResult) => [...result.lines, ...result.diagnostics].join("\n");
   const succeeded = (result: EngineResult) => {
@@ -73,7 +74,9 @@ describe("examples/review-env: an environment per branch, its RandomPet served b
   it("is steady: a no-op up keeps the pet name and sends no request, a drift check finds nothing", async () => {
     const pet = petName();
     const before = await requestCount(emulator);
-    const again = succeeded(await engine("up", "feature/login"));
+    // Without the preview (`up --skip-preview`): it would see no value unknown, so its Check and Diff
+    // calls are the update's own. The other ups keep it: their previews see the pet name unknown.
+    const again = succeeded(await engine("up", "feature/login", false, true));
     assert.deepEqual(again.steps, { create: 0, update: 0, replace: 0, delete: 0, same: 7 }, output(again));
     assert.equal((await requestCount(emulator)) - before, 0, "requests during the no-op up");
     assert.equal(petName(), pet);

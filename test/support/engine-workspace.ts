@@ -17,7 +17,7 @@ export const ITEM_TYPE = "pulumi-nodejs:dynamic/fixture:Item";
 export const DEFAULT_PROVIDER_URN = `urn:pulumi:${STACK}::engine-fixture::pulumi:providers:pulumi-nodejs::default`;
 
 /** What a test varies of an engine run; the rest is the workspace's. */
-export type RunOptions = Pick<EngineOptions, "config" | "secrets" | "expectNoChanges" | "previewOnly" | "clearPendingCreates" | "importPendingCreates">;
+export type RunOptions = Pick<EngineOptions, "config" | "secrets" | "expectNoChanges" | "previewOnly" | "clearPendingCreates" | "importPendingCreates" | "skipPreview">;
 
 /** A secret as the state file keeps it. */
 export const wrapped = (value: unknown) => ({ [SIG_KEY]: SECRET_SIG, plaintext: JSON.stringify(value) });
@@ -43,6 +43,14 @@ export class Workspace {
         const result = await this.run(command, items, options);
         assert.equal(result.exitCode, 0, result.diagnostics.join("\n"));
         return result;
+    }
+
+    /**
+     * An up that sets the stage for what a test is about: the update alone (`up --skip-preview`),
+     * as the preview is not what such an up is for (the tests of the preview run it).
+     */
+    deploy(items: ItemSpec[], options: RunOptions = {}): Promise<EngineResult> {
+        return this.succeed("up", items, { ...options, skipPreview: true });
     }
 
     store(): Store {
