@@ -2,10 +2,10 @@ import assert from "node:assert/strict";
 import * as provider from "../../provider/crm/account-custom-field-value";
 import { unknownValue } from "../../provider/kit/inputs";
 import { useStackConfig } from "../../provider/settings";
-import { configOf, emulatorCall, emulatorForProvider, emulatorStats, requestCount, RunningEmulator } from "../support/emulator";
-import { checked, configuration, createAndVerify, failuresOf, providerCode, updateAndVerify } from "../support/provider-steps";
+import { configOf, emulatorCall, emulatorStats, requestCount, RunningEmulator } from "../support/emulator";
+import { checked, configuration, createAndVerify, providerCode, updateAndVerify } from "../support/provider-steps";
 import { ScriptedServer, sendJson, startScriptedServer } from "../support/scripted-server";
-import { itAdoptsById } from "../support/adoption";
+import { describeResource } from "../support/describe-resource";
 
 /** A field of each type and a value in its one form. */
 const samples: Array<{ fieldType: string; fieldOptions?: string[]; fieldValue: unknown; changed: unknown }> = [
@@ -22,189 +22,196 @@ const samples: Array<{ fieldType: string; fieldOptions?: string[]; fieldValue: u
   { fieldType: "number", fieldValue: 12.5, changed: -3 },
 ];
 
-describe("crm.AccountCustomFieldValue provider", () => {
-  let emulator: RunningEmulator;
-  let accountId: string;
-  const fieldIds: Record<string, string> = {};
-  let serial = 0;
-  before(async () => (emulator = await emulatorForProvider()));
-  after(async () => emulator.close());
-  // A new account and new fields for each test: values are claimed by account and field for the whole provider process.
-  beforeEach(async () => {
-    useStackConfig(configOf({ "crm:apiUrl": emulator.crmUrl, "crm:apiToken": emulator.apiToken, "crm:requestsPerSecond": "0" }));
-    accountId = (await emulatorCall(emulator, "POST", "/api/3/accounts", { account: { name: `Acme ${++serial}` } })).body.account.id;
-    for (const { fieldType, fieldOptions } of samples) {
-      const metum = { fieldLabel: `${fieldType} ${serial}`, fieldType, ...(fieldOptions ? { fieldOptions } : {}), ...(fieldType === "currency" ? { fieldDefaultCurrency: "usd" } : {}) };
-      fieldIds[fieldType] = (await emulatorCall(emulator, "POST", "/api/3/accountCustomFieldMeta", { accountCustomFieldMetum: metum })).body.accountCustomFieldMetum.id;
-    }
-  });
+/** The objects each test's values point at: a new account, and a new field of each type. */
+async function accountWithFields(emulator: RunningEmulator, serial: number) {
+  const parents: Record<string, string> = {
+    account: (await emulatorCall(emulator, "POST", "/api/3/accounts", { account: { name: `Acme ${serial}` } })).body.account.id,
+  };
+  for (const { fieldType, fieldOptions } of samples) {
+    const metum = { fieldLabel: `${fieldType} ${serial}`, fieldType, ...(fieldOptions ? { fieldOptions } : {}), ...(fieldType === "currency" ? { fieldDefaultCurrency: "usd" } : {}) };
+    parents[fieldType] = (await emulatorCall(emulator, "POST", "/api/3/accountCustomFieldMeta", { accountCustomFieldMetum: metum })).body.accountCustomFieldMetum.id;
+  }
+  return parents;
+}
 
-  const valueOf = (fieldType: string, fieldValue: unknown, more: Record<string, unknown> = {}) => ({ accountId, customFieldId: fieldIds[fieldType], fieldValue, ...more });
-  const posts = async () => (await emulatorStats(emulator)).byRoute["POST /api/3/accountCustomFieldData"] ?? 0;
+/** The sample whose field a value's inputs name. */
+const sampleOf = (parents: Record<string, string>, inputs: Record<string, unknown>) => samples.find((sample) => parents[sample.fieldType] === inputs.customFieldId)!;
 
-  describe("check", () => {
-    it("keeps ids as strings (numbers taken too) and currency codes in capitals", async () => {
-      assert.deepEqual(await checked(provider, { accountId: 12, customFieldId: "3", fieldValue: ["a"], fieldCurrency: "eur" }), {
-        accountId: "12",
-        customFieldId: "3",
-        fieldValue: ["a"],
-        fieldCurrency: "EUR",
-        adoptExisting: false,
-        __provider: providerCode,
-      });
-    });
+let serial = 0;
 
-    it("names the resource, the field and the rule for every bad input, without a request", async () => {
-      const before = await requestCount(emulator);
-      const failures = await failuresOf(provider, { accountId: "acme", fieldValue: { amount: 1 }, fieldCurrency: "dollars", value: 1 });
-      assert.match(failures.accountId, /^crm\.AccountCustomFieldValue: accountId must be the id of the account, such as a crm\.Account's id: digits/);
-      assert.match(failures.customFieldId, /customFieldId is required: the id of the custom field/);
-      assert.match(failures.fieldValue, /fieldValue must be a string, a number \(currency in minor units, number\) or a list of strings/);
-      assert.match(failures.fieldCurrency, /fieldCurrency must be a 3-letter currency code/);
-      assert.match(failures.value, /value is not a field of this resource; the fields are: accountId, customFieldId, fieldValue, fieldCurrency, adoptExisting/);
-      assert.match((await failuresOf(provider, { accountId: "1", customFieldId: "0", fieldValue: "x" })).customFieldId, /must be the id of the custom field/);
-      assert.match((await failuresOf(provider, { accountId: "1", customFieldId: "2" })).fieldValue, /fieldValue is required: the value, in the form of the field's type/);
-      assert.equal(await requestCount(emulator), before);
-    });
-
-    it("lets an id unknown in a preview through", async () => {
-      assert.equal((await checked(provider, { accountId: unknownValue, customFieldId: unknownValue, fieldValue: "x" })).accountId, unknownValue);
-    });
-  });
-
-  describe("every type and combination of optional inputs", () => {
-    for (const sample of samples) {
-      it(`${sample.fieldType}: read equals create, the inputs show no change, and the value updates in place`, async () => {
-        const { id, outs } = await createAndVerify(provider, valueOf(sample.fieldType, sample.fieldValue));
-        assert.deepEqual(outs, withoutUndefined({ accountId, customFieldId: fieldIds[sample.fieldType], fieldValue: sample.fieldValue, fieldType: sample.fieldType }));
-        await updateAndVerify(provider, id, outs, valueOf(sample.fieldType, sample.changed));
-      });
-    }
-
-    it("currency with a currency code, set and changed in place; without one the field's default is left alone", async () => {
-      const { id, outs } = await createAndVerify(provider, valueOf("currency", 500, { fieldCurrency: "eur" }));
-      assert.equal(outs.fieldCurrency, "EUR");
-      const changed = await updateAndVerify(provider, id, outs, valueOf("currency", 500, { fieldCurrency: "GBP" }));
-      const unset = await updateAndVerify(provider, id, changed, valueOf("currency", 600));
-      assert.equal("fieldCurrency" in unset, false);
-      assert.equal((await emulatorCall(emulator, "GET", `/api/3/accountCustomFieldData/${id}`)).body.accountCustomFieldDatum.fieldCurrency, "GBP");
-    });
-
-    it("takes every accepted form of a value as the same value: dates, numeric strings, `||a||b||`, offsets", async () => {
-      const forms: Array<[string, unknown, unknown]> = [
-        ["date", "03/31/2027", "2027-03-31"],
-        ["date", "2027/03/31", "2027-03-31"],
-        ["datetime", "2027-03-31T05:15:00-05:00", "2027-03-31 10:15:00"],
-        ["datetime", "2027-03-31T10:15:00+00:00", "2027-03-31 10:15:00"],
-        ["currency", "10050", 10050],
-        ["number", "12.50", 12.5],
-        ["multiselect", "||a||c||", ["a", "c"]],
-      ];
-      for (const [fieldType, given, stored] of forms) {
-        const inputs = valueOf(fieldType, given);
-        const { id, outs } = await createAndVerify(provider, inputs, { ...configuration(await checked(provider, inputs)), fieldValue: stored });
-        await provider.delete(id, outs);
-      }
-    });
-  });
-
-  describe("values that do not fit the field's type", () => {
-    it("are refused at create, naming the field and its type, before anything is written", async () => {
-      const cases: Array<[Record<string, unknown>, RegExp]> = [
-        [valueOf("text", ["a"]), /^crm\.AccountCustomFieldValue of field "[^"]+" \(\d+\) for account "[^"]+" \(\d+\): fieldValue must be a string for a text field \(this is a text field\)/],
-        [valueOf("date", "31.03.2027"), /fieldValue must be a date as YYYY-MM-DD, YYYY\/MM\/DD or MM\/DD\/YYYY for a date field/],
-        [valueOf("currency", 100.5), /fieldValue must be a whole amount in minor units/],
-        [valueOf("number", "twelve"), /fieldValue must be a number for a number field/],
-        [valueOf("multiselect", []), /fieldValue must be a list of the field's options/],
-        [valueOf("text", "x", { fieldCurrency: "USD" }), /fieldCurrency is only for currency fields, and this is a text field/],
-        [{ accountId, customFieldId: "999", fieldValue: "x" }, /customFieldId 999 is not a custom account field of this CRM account/],
-      ];
-      const before = await posts();
-      for (const [inputs, message] of cases) await assert.rejects(provider.create(await checked(provider, inputs)), (error: Error) => message.test(error.message));
-      assert.equal(await posts(), before);
-    });
-
-    it("fail the diff, so a preview reports them, from the type the state holds", async () => {
-      const { id, outs } = await createAndVerify(provider, valueOf("date", "2027-03-31"));
-      await assert.rejects(provider.diff(id, outs, await checked(provider, valueOf("date", "soon"))), /fieldValue must be a date/);
-    });
-  });
-
-  it("replaces the value when the account or the field changes", async () => {
-    const inputs = { accountId: "1", customFieldId: "2", fieldValue: "x" };
-    const olds = { ...inputs, fieldType: "text" };
-    assert.deepEqual((await provider.diff("1", olds, await checked(provider, { ...inputs, accountId: "5" }))).replaces, ["accountId"]);
-    // Another field's value is not judged by the old field's type.
-    assert.deepEqual((await provider.diff("1", olds, await checked(provider, { ...inputs, customFieldId: "3", fieldValue: 5 }))).replaces, ["customFieldId"]);
-  });
-
-  describe("adoption by id", () => {
-    itAdoptsById(provider, {
-      type: "crm.AccountCustomFieldValue",
-      emulator: () => emulator,
+describeResource(
+  {
+    type: "crm.AccountCustomFieldValue",
+    provider,
+    // A new account and new fields for each test: values are claimed by account and field for the whole provider process.
+    beforeEach: ({ emulator }) => accountWithFields(emulator, ++serial),
+    adoption: {
       // Stored as the real service stores multi-values, `||a||c||`.
-      existing: async () => {
-        const datum = { customerAccountId: accountId, customFieldId: fieldIds.multiselect, fieldValue: "||a||c||" };
+      existing: async ({ emulator, parents }) => {
+        const datum = { customerAccountId: parents.account, customFieldId: parents.multiselect, fieldValue: "||a||c||" };
         const id = (await emulatorCall(emulator, "POST", "/api/3/accountCustomFieldData", { accountCustomFieldDatum: datum })).body.accountCustomFieldDatum.id;
-        return { id, inputs: valueOf("multiselect", ["a", "c"]) };
+        return { id, inputs: { accountId: parents.account, customFieldId: parents.multiselect, fieldValue: ["a", "c"] } };
       },
       changes: { fieldValue: ["b"] },
       updateRoute: "PUT /api/3/accountCustomFieldData/:id",
+    },
+    badInputs: [
+      [{ accountId: "acme", fieldValue: { amount: 1 }, fieldCurrency: "dollars", value: 1 }, "accountId", /^crm\.AccountCustomFieldValue: accountId must be the id of the account, such as a crm\.Account's id: digits/],
+      [{ accountId: "acme", fieldValue: { amount: 1 }, fieldCurrency: "dollars", value: 1 }, "customFieldId", /customFieldId is required: the id of the custom field/],
+      [{ accountId: "acme", fieldValue: { amount: 1 }, fieldCurrency: "dollars", value: 1 }, "fieldValue", /fieldValue must be a string, a number \(currency in minor units, number\) or a list of strings/],
+      [{ accountId: "acme", fieldValue: { amount: 1 }, fieldCurrency: "dollars", value: 1 }, "fieldCurrency", /fieldCurrency must be a 3-letter currency code/],
+      [{ accountId: "acme", fieldValue: { amount: 1 }, fieldCurrency: "dollars", value: 1 }, "value", /value is not a field of this resource; the fields are: accountId, customFieldId, fieldValue, fieldCurrency, adoptExisting/],
+      [{ accountId: "1", customFieldId: "0", fieldValue: "x" }, "customFieldId", /must be the id of the custom field/],
+      [{ accountId: "1", customFieldId: "2" }, "fieldValue", /fieldValue is required: the value, in the form of the field's type/],
+    ],
+    roundTrip: {
+      // A value of each type in its one form, then changed in place.
+      inputs: (parents) => samples.map((sample) => ({ accountId: parents.account, customFieldId: parents[sample.fieldType], fieldValue: sample.fieldValue })),
+      title: ", every type, and diffs no change",
+      created: (created, inputs, { parents }) => assert.deepEqual(created.outs, { ...inputs, fieldType: sampleOf(parents, inputs).fieldType }),
+      then: async (created, inputs, { parents }) => {
+        await updateAndVerify(provider, created.id, created.outs, { ...inputs, fieldValue: sampleOf(parents, inputs).changed });
+      },
+    },
+  },
+  (service) => {
+    const emulator = () => service.emulator;
+    const valueOf = (fieldType: string, fieldValue: unknown, more: Record<string, unknown> = {}) => ({
+      accountId: service.parents.account,
+      customFieldId: service.parents[fieldType],
+      fieldValue,
+      ...more,
+    });
+    const posts = async () => (await emulatorStats(emulator())).byRoute["POST /api/3/accountCustomFieldData"] ?? 0;
+
+    describe("check", () => {
+      it("keeps ids as strings (numbers taken too) and currency codes in capitals", async () => {
+        assert.deepEqual(await checked(provider, { accountId: 12, customFieldId: "3", fieldValue: ["a"], fieldCurrency: "eur" }), {
+          accountId: "12",
+          customFieldId: "3",
+          fieldValue: ["a"],
+          fieldCurrency: "EUR",
+          adoptExisting: false,
+          __provider: providerCode,
+        });
+      });
+
+      it("lets an id unknown in a preview through", async () => {
+        assert.equal((await checked(provider, { accountId: unknownValue, customFieldId: unknownValue, fieldValue: "x" })).accountId, unknownValue);
+      });
+    });
+
+    describe("forms of a value", () => {
+      it("currency with a currency code, set and changed in place; without one the field's default is left alone", async () => {
+        const { id, outs } = await createAndVerify(provider, valueOf("currency", 500, { fieldCurrency: "eur" }));
+        assert.equal(outs.fieldCurrency, "EUR");
+        const changed = await updateAndVerify(provider, id, outs, valueOf("currency", 500, { fieldCurrency: "GBP" }));
+        const unset = await updateAndVerify(provider, id, changed, valueOf("currency", 600));
+        assert.equal("fieldCurrency" in unset, false);
+        assert.equal((await emulatorCall(emulator(), "GET", `/api/3/accountCustomFieldData/${id}`)).body.accountCustomFieldDatum.fieldCurrency, "GBP");
+      });
+
+      it("takes every accepted form of a value as the same value: dates, numeric strings, `||a||b||`, offsets", async () => {
+        const forms: Array<[string, unknown, unknown]> = [
+          ["date", "03/31/2027", "2027-03-31"],
+          ["date", "2027/03/31", "2027-03-31"],
+          ["datetime", "2027-03-31T05:15:00-05:00", "2027-03-31 10:15:00"],
+          ["datetime", "2027-03-31T10:15:00+00:00", "2027-03-31 10:15:00"],
+          ["currency", "10050", 10050],
+          ["number", "12.50", 12.5],
+          ["multiselect", "||a||c||", ["a", "c"]],
+        ];
+        for (const [fieldType, given, stored] of forms) {
+          const inputs = valueOf(fieldType, given);
+          const { id, outs } = await createAndVerify(provider, inputs, { ...configuration(await checked(provider, inputs)), fieldValue: stored });
+          await provider.delete(id, outs);
+        }
+      });
+    });
+
+    describe("values that do not fit the field's type", () => {
+      it("are refused at create, naming the field and its type, before anything is written", async () => {
+        const cases: Array<[Record<string, unknown>, RegExp]> = [
+          [valueOf("text", ["a"]), /^crm\.AccountCustomFieldValue of field "[^"]+" \(\d+\) for account "[^"]+" \(\d+\): fieldValue must be a string for a text field \(this is a text field\)/],
+          [valueOf("date", "31.03.2027"), /fieldValue must be a date as YYYY-MM-DD, YYYY\/MM\/DD or MM\/DD\/YYYY for a date field/],
+          [valueOf("currency", 100.5), /fieldValue must be a whole amount in minor units/],
+          [valueOf("number", "twelve"), /fieldValue must be a number for a number field/],
+          [valueOf("multiselect", []), /fieldValue must be a list of the field's options/],
+          [valueOf("text", "x", { fieldCurrency: "USD" }), /fieldCurrency is only for currency fields, and this is a text field/],
+          [{ accountId: service.parents.account, customFieldId: "999", fieldValue: "x" }, /customFieldId 999 is not a custom account field of this CRM account/],
+        ];
+        const before = await posts();
+        for (const [inputs, message] of cases) await assert.rejects(provider.create(await checked(provider, inputs)), (error: Error) => message.test(error.message));
+        assert.equal(await posts(), before);
+      });
+
+      it("fail the diff, so a preview reports them, from the type the state holds", async () => {
+        const { id, outs } = await createAndVerify(provider, valueOf("date", "2027-03-31"));
+        await assert.rejects(provider.diff(id, outs, await checked(provider, valueOf("date", "soon"))), /fieldValue must be a date/);
+      });
+    });
+
+    it("replaces the value when the account or the field changes", async () => {
+      const inputs = { accountId: "1", customFieldId: "2", fieldValue: "x" };
+      const olds = { ...inputs, fieldType: "text" };
+      assert.deepEqual((await provider.diff("1", olds, await checked(provider, { ...inputs, accountId: "5" }))).replaces, ["accountId"]);
+      // Another field's value is not judged by the old field's type.
+      assert.deepEqual((await provider.diff("1", olds, await checked(provider, { ...inputs, customFieldId: "3", fieldValue: 5 }))).replaces, ["customFieldId"]);
     });
 
     it("adoptId: a value of another field fails clearly, naming the field it belongs to", async () => {
-      const datum = { customerAccountId: accountId, customFieldId: fieldIds.text, fieldValue: "gold" };
-      const value = (await emulatorCall(emulator, "POST", "/api/3/accountCustomFieldData", { accountCustomFieldDatum: datum })).body.accountCustomFieldDatum;
+      const datum = { customerAccountId: service.parents.account, customFieldId: service.parents.text, fieldValue: "gold" };
+      const value = (await emulatorCall(emulator(), "POST", "/api/3/accountCustomFieldData", { accountCustomFieldDatum: datum })).body.accountCustomFieldDatum;
       await assert.rejects(
         provider.create(await checked(provider, { ...valueOf("hidden", "gold"), adoptId: value.id })),
-        new RegExp(`the object ${value.id} named by adoptId, whose customFieldId is "${fieldIds.text}", which an update cannot change`),
+        new RegExp(`the object ${value.id} named by adoptId, whose customFieldId is "${service.parents.text}", which an update cannot change`),
       );
     });
-  });
 
-  describe("a value the account already has for the field", () => {
-    const existing = async (fieldValue: unknown) =>
-      (await emulatorCall(emulator, "POST", "/api/3/accountCustomFieldData", { accountCustomFieldDatum: { customerAccountId: accountId, customFieldId: fieldIds.text, fieldValue } })).body
-        .accountCustomFieldDatum;
+    describe("a value the account already has for the field", () => {
+      const existing = async (fieldValue: unknown) =>
+        (await emulatorCall(emulator(), "POST", "/api/3/accountCustomFieldData", { accountCustomFieldDatum: { customerAccountId: service.parents.account, customFieldId: service.parents.text, fieldValue } })).body
+          .accountCustomFieldDatum;
 
-    it("is refused without adoptExisting, naming it", async () => {
-      const value = await existing("gold");
-      await assert.rejects(provider.create(await checked(provider, valueOf("text", "silver"))), (error: Error) => {
-        assert.match(error.message, new RegExp(`a value of field ${fieldIds.text} for account ${accountId} is taken by the existing object ${value.id}; remove that value first, or, only if no stack manages that object, set adoptExisting: true`));
-        return true;
+      it("is refused without adoptExisting, naming it", async () => {
+        const value = await existing("gold");
+        await assert.rejects(provider.create(await checked(provider, valueOf("text", "silver"))), (error: Error) => {
+          assert.match(error.message, new RegExp(`a value of field ${service.parents.text} for account ${service.parents.account} is taken by the existing object ${value.id}; remove that value first, or, only if no stack manages that object, set adoptExisting: true`));
+          return true;
+        });
+        assert.equal((await emulatorCall(emulator(), "GET", `/api/3/accountCustomFieldData/${value.id}`)).body.accountCustomFieldDatum.fieldValue, "gold");
       });
-      assert.equal((await emulatorCall(emulator, "GET", `/api/3/accountCustomFieldData/${value.id}`)).body.accountCustomFieldDatum.fieldValue, "gold");
+
+      it("is taken over with adoptExisting and set to the declared value", async () => {
+        const value = await existing("gold");
+        const adopted = await provider.create(await checked(provider, valueOf("text", "silver", { adoptExisting: true })));
+        assert.deepEqual([adopted.id, adopted.outs.fieldValue, adopted.outs.fieldType], [value.id, "silver", "text"]);
+      });
+
+      it("declared twice in one program is refused before any request", async () => {
+        await provider.create(await checked(provider, valueOf("text", "gold")));
+        const before = await requestCount(emulator());
+        await assert.rejects(provider.create(await checked(provider, valueOf("text", "tin"))), /two resources of this program declare a value of field/);
+        assert.equal(await requestCount(emulator()), before);
+      });
     });
 
-    it("is taken over with adoptExisting and set to the declared value", async () => {
-      const value = await existing("gold");
-      const adopted = await provider.create(await checked(provider, valueOf("text", "silver", { adoptExisting: true })));
-      assert.deepEqual([adopted.id, adopted.outs.fieldValue, adopted.outs.fieldType], [value.id, "silver", "text"]);
+    it("sees a change out of band, and a deletion out of band (of the value or of its field) as gone", async () => {
+      const { id, outs, inputs } = await createAndVerify(provider, valueOf("multiselect", ["a"]));
+      await emulatorCall(emulator(), "PUT", `/api/3/accountCustomFieldData/${id}`, { accountCustomFieldDatum: { fieldValue: "||b||c||" } });
+      const read = await provider.read(id, outs);
+      assert.deepEqual(read.props?.fieldValue, ["b", "c"]);
+      assert.equal((await provider.diff(id, read.props!, inputs)).changes, true);
+      await emulatorCall(emulator(), "DELETE", `/api/3/accountCustomFieldData/${id}`);
+      assert.deepEqual(await provider.read(id, outs), {});
+      await provider.delete(id, outs);
+
+      const again = await provider.create(await checked(provider, valueOf("date", "2027-01-01")));
+      await emulatorCall(emulator(), "DELETE", `/api/3/accountCustomFieldMeta/${service.parents.date}`);
+      assert.deepEqual(await provider.read(again.id, again.outs), {});
     });
-
-    it("declared twice in one program is refused before any request", async () => {
-      await provider.create(await checked(provider, valueOf("text", "gold")));
-      const before = await requestCount(emulator);
-      await assert.rejects(provider.create(await checked(provider, valueOf("text", "tin"))), /two resources of this program declare a value of field/);
-      assert.equal(await requestCount(emulator), before);
-    });
-  });
-
-  it("sees a change out of band, and a deletion out of band (of the value or of its field) as gone", async () => {
-    const { id, outs, inputs } = await createAndVerify(provider, valueOf("multiselect", ["a"]));
-    await emulatorCall(emulator, "PUT", `/api/3/accountCustomFieldData/${id}`, { accountCustomFieldDatum: { fieldValue: "||b||c||" } });
-    const read = await provider.read(id, outs);
-    assert.deepEqual(read.props?.fieldValue, ["b", "c"]);
-    assert.equal((await provider.diff(id, read.props!, inputs)).changes, true);
-    await emulatorCall(emulator, "DELETE", `/api/3/accountCustomFieldData/${id}`);
-    assert.deepEqual(await provider.read(id, outs), {});
-    await provider.delete(id, outs);
-
-    const again = await provider.create(await checked(provider, valueOf("date", "2027-01-01")));
-    await emulatorCall(emulator, "DELETE", `/api/3/accountCustomFieldMeta/${fieldIds.date}`);
-    assert.deepEqual(await provider.read(again.id, again.outs), {});
-  });
-});
+  },
+);
 
 describe("crm.AccountCustomFieldValue against the real service's answers", () => {
   let server: ScriptedServer;
@@ -246,7 +253,3 @@ describe("crm.AccountCustomFieldValue against the real service's answers", () =>
     assert.deepEqual(await provider.read("9", created.outs), { id: "9", props: created.outs, inputs: { accountId: "12", customFieldId: "3", fieldValue: ["a", "b"] } });
   });
 });
-
-function withoutUndefined(object: Record<string, unknown>): Record<string, unknown> {
-  return Object.fromEntries(Object.entries(object).filter(([, value]) => value !== undefined));
-}

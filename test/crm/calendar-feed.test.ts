@@ -12,6 +12,10 @@ describeResource(
   {
     type: "crm.CalendarFeed",
     provider,
+    // Each test on an empty account: a create is refused beside an identical object.
+    beforeEach: async ({ emulator }) => {
+      await fetch(`${emulator.crmUrl}/__emulator/reset`, { method: "POST" });
+    },
     adoption: {
       existing: async ({ emulator }) => {
         const calendar = { title: "Deal tasks", type: "Deals", notification: 1 };

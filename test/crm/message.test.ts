@@ -12,6 +12,10 @@ describeResource(
   {
     type: "crm.Message",
     provider,
+    // Each test on an empty account: a create is refused beside an identical object.
+    beforeEach: async ({ emulator }) => {
+      await fetch(`${emulator.crmUrl}/__emulator/reset`, { method: "POST" });
+    },
     adoption: {
       existing: async ({ emulator }) => {
         const declared = { ...base, subject: "Hello %FIRSTNAME%" };
