@@ -116,8 +116,8 @@ export const { check, diff, create, read, update, delete: remove, inputsDeclarin
 /** What `pulumi-crm export` reads of the associations (see ../export/declaration.ts): each follows its account. */
 export const exported: ExportDeclaration = {
   section: "Contacts' places at accounts (the contacts themselves are not managed here)",
-  path: "/accountContacts",
-  member: "accountContacts",
+  path: kind.path,
+  collection: kind.collection!,
   refersTo: { accountId: "account" },
   follows: "accountId",
   title: (_association, inputs, names) => `${names.accountId} contact ${inputs.contactId}`,

@@ -238,8 +238,8 @@ export { configure } from "../dynamic";
 /** What `pulumi-crm export` reads of the values (see ../export/declaration.ts): each follows its account. */
 export const exported: ExportDeclaration = {
   section: "Values of the custom fields",
-  path: "/accountCustomFieldData",
-  member: "accountCustomFieldData",
+  path: kind.path,
+  collection: kind.collection!,
   refersTo: { accountId: "account", customFieldId: "account-custom-field" },
   follows: "accountId",
   // The value's form depends on its field's type, as it does for the resource.

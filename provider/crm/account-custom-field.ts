@@ -230,8 +230,8 @@ export const { check, diff, create, read, update, delete: remove, inputsDeclarin
 /** What `pulumi-crm export` reads of the fields (see ../export/declaration.ts). */
 export const exported: ExportDeclaration = {
   section: "Custom account fields",
-  path: "/accountCustomFieldMeta",
-  member: "accountCustomFieldMeta",
+  path: kind.path,
+  collection: kind.collection!,
   name: (field) => String(field.fieldLabel),
   title: (field) => `${field.fieldLabel} field`,
 };

@@ -75,8 +75,8 @@ export const { check, diff, create, read, update, delete: remove, inputsDeclarin
 /** What `pulumi-crm export` reads of the notes (see ../export/declaration.ts): each follows its account. */
 export const exported: ExportDeclaration = {
   section: "Notes on accounts",
-  path: "/notes",
-  member: "notes",
+  path: kind.path,
+  collection: kind.collection!,
   refersTo: { accountId: "account" },
   follows: "accountId",
   title: (_note, _inputs, names) => `${names.accountId} note`,

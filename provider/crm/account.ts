@@ -142,8 +142,8 @@ export class Account extends pulumi.dynamic.Resource {
 /** What `pulumi-crm export` reads of accounts (see ../export/declaration.ts). */
 export const exported: ExportDeclaration = {
   section: "Accounts",
-  path: "/accounts",
-  member: "accounts",
+  path: kind.path,
+  collection: kind.collection!,
   name: (account) => String(account.name),
   title: (account) => String(account.name),
 };

@@ -260,8 +260,8 @@ export const { check, diff, create, read, update, delete: remove, inputsDeclarin
 /** What `pulumi-crm export` reads of the addresses (see ../export/declaration.ts). */
 export const exported: ExportDeclaration = {
   section: "Addresses",
-  path: "/addresses",
-  member: "addresses",
+  path: kind.path,
+  collection: kind.collection!,
   name: (address) => String(address.companyName),
   // The group and list, which the service keeps behind the address's own links.
   related: (client, address) => associationsOf(client, String(address.id)),

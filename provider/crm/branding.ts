@@ -322,7 +322,7 @@ export function inputsDeclaring(branding: ServiceObject): Record<string, unknown
 export const exported: ExportDeclaration = {
   section: "The branding: managed field by field; remove the fields this stack should leave alone",
   path: "/brandings",
-  member: "brandings",
+  collection: "brandings",
   name: (branding) => String(branding.siteName),
   title: () => "branding",
 };

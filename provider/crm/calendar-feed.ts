@@ -78,8 +78,8 @@ export const { check, diff, create, read, update, delete: remove, inputsDeclarin
 /** What `pulumi-crm export` reads of the feeds (see ../export/declaration.ts). */
 export const exported: ExportDeclaration = {
   section: "Calendar feeds",
-  path: "/calendars",
-  member: "calendars",
+  path: kind.path,
+  collection: kind.collection!,
   name: (feed) => String(feed.title),
   title: (feed) => `${feed.title} feed`,
 };

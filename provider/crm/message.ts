@@ -104,8 +104,8 @@ export const { check, diff, create, read, update, delete: remove, inputsDeclarin
 const messageName = (message: ServiceObject) => textOf(message.subject) ?? String(message.fromname);
 export const exported: ExportDeclaration = {
   section: "Messages",
-  path: "/messages",
-  member: "messages",
+  path: kind.path,
+  collection: kind.collection!,
   name: messageName,
   title: (message) => `${messageName(message)} message`,
 };

@@ -9,10 +9,9 @@ import type { ServiceObject } from "../crm/collection";
 export interface ExportDeclaration {
   /** The comment over the objects' part of the program. */
   section: string;
-  /** Where the service lists the objects, read once, page by page ... */
+  /** Where the service lists the objects, read once, page by page, as a Collection names it: its path, and the list's root key. */
   path: string;
-  /** ... and the list's member in each page. */
-  member: string;
+  collection: string;
   /**
    * The object's own name: what `--name-filter` matches, and what the titles of objects
    * referring to it name it by. A kind without one follows an object it refers to (`follows`).

@@ -93,10 +93,10 @@ export async function readAccount(options: ExportOptions): Promise<ExportedObjec
   for (const resource of exportedResources) {
     const { name: kind, module } = resource;
     if (!wanted(kind) && !needed.has(kind)) continue;
-    const { path, member, name } = module.exported;
+    const { path, collection, name } = module.exported;
     // Every object of the collection, and those the export declares, with a progress line saying how many.
     const client = new CrmClient(`pulumi-crm export (${path})`);
-    const objects = await walk<ServiceObject>(client, path, member, {});
+    const objects = await walk<ServiceObject>(client, path, collection, {});
     read.set(kind, new Map(objects.map((object) => [String(object.id), object])));
     if (name) kept.set(kind, new Set(objects.filter((object) => named(name(object))).map((object) => String(object.id))));
     const before = exported.length;
@@ -104,7 +104,7 @@ export async function readAccount(options: ExportOptions): Promise<ExportedObjec
       const declared = await declare(resource, client, object);
       if (declared) exported.push(declared);
     }
-    options.progress(`${member}: ${objects.length} read, ${exported.length - before} exported`);
+    options.progress(`${collection}: ${objects.length} read, ${exported.length - before} exported`);
   }
   return exported;
 }

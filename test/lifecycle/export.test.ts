@@ -165,7 +165,7 @@ describe("pulumi-crm export: the round trip through the test engine", function (
     const { answered, limited } = await requestsSince(before);
     console.log(`      the export: ${objectsInAccount} objects, ${answered} requests answered (${limited} more answered 429)`);
     // One page per collection (9 today), and each of the 2 addresses' group and list.
-    const collections = exportedResources.map((resource) => resource.module.exported.member);
+    const collections = exportedResources.map((resource) => resource.module.exported.collection);
     assert.ok(collections.length >= 9, collections.join(", "));
     assert.equal(answered, collections.length + 2 * 2);
     for (const collection of collections) {
