@@ -4,14 +4,15 @@ import { useStackConfig } from "../../provider/settings";
 import { configOf, emulatorCall } from "../support/emulator";
 import { checked, createAndVerify, updateAndVerify } from "../support/provider-steps";
 import { ScriptedServer, sendJson, startScriptedServer } from "../support/scripted-server";
-import { describeResource } from "../support/describe-resource";
+import { describeResource, emptyAccount } from "../support/describe-resource";
 
 describeResource(
   {
     type: "crm.AccountContact",
     provider,
-    beforeEach: async ({ emulator }) => {
-      await fetch(`${emulator.crmUrl}/__emulator/reset`, { method: "POST" });
+    beforeEach: async (service) => {
+      await emptyAccount(service);
+      const { emulator } = service;
       const account = async (name: string) => (await emulatorCall(emulator, "POST", "/api/3/accounts", { account: { name } })).body.account.id;
       const contact = async (email: string) => (await emulatorCall(emulator, "POST", "/api/3/contacts", { contact: { email } })).body.contact.id;
       return { acme: await account("Acme"), globex: await account("Globex"), ann: await contact("ann@example.com"), bob: await contact("bob@example.com") };

@@ -5,7 +5,7 @@ import { useStackConfig } from "../../provider/settings";
 import { configOf, emulatorCall, requestCount } from "../support/emulator";
 import { checked, createAndVerify, providerCode, updateAndVerify } from "../support/provider-steps";
 import { ScriptedServer, sendJson, startScriptedServer } from "../support/scripted-server";
-import { describeResource } from "../support/describe-resource";
+import { describeResource, emptyAccount } from "../support/describe-resource";
 
 /** One field of each type, with options where the type needs them and a default of its form. */
 const samples: Array<{ fieldType: string; fieldOptions?: string[]; fieldDefault: unknown; fieldDefaultCurrency?: string }> = [
@@ -39,9 +39,7 @@ describeResource(
   {
     type: "crm.AccountCustomField",
     provider,
-    beforeEach: async ({ emulator }) => {
-      await fetch(`${emulator.crmUrl}/__emulator/reset`, { method: "POST" });
-    },
+    beforeEach: emptyAccount,
     adoption: {
       existing: async ({ emulator }) => {
         const declared = { fieldLabel: `Adopted ${++serial}`, fieldType: "dropdown", fieldOptions: ["S", "M"], fieldDefault: "S", isFormVisible: true };

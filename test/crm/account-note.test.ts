@@ -4,14 +4,15 @@ import { useStackConfig } from "../../provider/settings";
 import { configOf, emulatorCall, emulatorStats } from "../support/emulator";
 import { checked, createAndVerify, updateAndVerify } from "../support/provider-steps";
 import { sendJson, startScriptedServer } from "../support/scripted-server";
-import { describeResource } from "../support/describe-resource";
+import { describeResource, emptyAccount } from "../support/describe-resource";
 
 describeResource(
   {
     type: "crm.AccountNote",
     provider,
-    beforeEach: async ({ emulator }) => {
-      await fetch(`${emulator.crmUrl}/__emulator/reset`, { method: "POST" });
+    beforeEach: async (service) => {
+      await emptyAccount(service);
+      const { emulator } = service;
       return { account: (await emulatorCall(emulator, "POST", "/api/3/accounts", { account: { name: "Acme" } })).body.account.id };
     },
     adoption: {

@@ -9,7 +9,7 @@ import { configOf, emulatorCall, RunningEmulator } from "../support/emulator";
 import { checked, configuration, failuresOf, providerCode } from "../support/provider-steps";
 import { asHostSends } from "../support/host-struct";
 import { ScriptedServer, sendJson, startScriptedServer } from "../support/scripted-server";
-import { describeResource } from "../support/describe-resource";
+import { describeResource, emptyAccount } from "../support/describe-resource";
 
 /** The account's one branding, as the service holds it. */
 const brandingOf = async (emulator: RunningEmulator) => (await emulatorCall(emulator, "GET", "/api/3/brandings/1")).body.branding;
@@ -22,8 +22,9 @@ describeResource(
     type: "crm.Branding",
     provider,
     // Each test takes the account's one branding over afresh, as a new deployment would.
-    beforeEach: async ({ emulator }) => {
-      await fetch(`${emulator.crmUrl}/__emulator/reset`, { method: "POST" });
+    beforeEach: async (service) => {
+      await emptyAccount(service);
+      const { emulator } = service;
       releaseNaturalKey(new CrmClient("test"), "crm.Branding", "1");
       brandingAtStart = await brandingOf(emulator);
     },

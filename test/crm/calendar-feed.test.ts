@@ -6,16 +6,13 @@ import { checked, configuration } from "../support/provider-steps";
 import { asHostSends } from "../support/host-struct";
 import { createBody } from "../support/recording-proxy";
 import { ScriptedServer, sendJson, startScriptedServer } from "../support/scripted-server";
-import { describeResource } from "../support/describe-resource";
+import { describeResource, emptyAccount } from "../support/describe-resource";
 
 describeResource(
   {
     type: "crm.CalendarFeed",
     provider,
-    // Each test on an empty account: a create is refused beside an identical object.
-    beforeEach: async ({ emulator }) => {
-      await fetch(`${emulator.crmUrl}/__emulator/reset`, { method: "POST" });
-    },
+    beforeEach: emptyAccount,
     adoption: {
       existing: async ({ emulator }) => {
         const calendar = { title: "Deal tasks", type: "Deals", notification: 1 };

@@ -4,7 +4,7 @@ import { emulatorCall } from "../support/emulator";
 import { checked, configuration } from "../support/provider-steps";
 import { asHostSends } from "../support/host-struct";
 import { createBody } from "../support/recording-proxy";
-import { describeResource } from "../support/describe-resource";
+import { describeResource, emptyAccount } from "../support/describe-resource";
 
 const base = { fromname: "Acme News", fromemail: "news@acme.example", reply2: "help@acme.example" };
 
@@ -12,10 +12,7 @@ describeResource(
   {
     type: "crm.Message",
     provider,
-    // Each test on an empty account: a create is refused beside an identical object.
-    beforeEach: async ({ emulator }) => {
-      await fetch(`${emulator.crmUrl}/__emulator/reset`, { method: "POST" });
-    },
+    beforeEach: emptyAccount,
     adoption: {
       existing: async ({ emulator }) => {
         const declared = { ...base, subject: "Hello %FIRSTNAME%" };

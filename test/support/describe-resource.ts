@@ -54,6 +54,11 @@ export interface ResourceSuite {
   };
 }
 
+/** A suite's beforeEach for tests that each start on an empty account: a create is refused beside an identical object. */
+export async function emptyAccount({ emulator }: ResourceService): Promise<void> {
+  await fetch(`${emulator.crmUrl}/__emulator/reset`, { method: "POST" });
+}
+
 /** `describe(`${type} provider`)` with the shared tests, then `body`'s own. */
 export function describeResource(suite: ResourceSuite, body: (service: ResourceService) => void): void {
   const { provider } = suite;
