@@ -7,6 +7,9 @@ import { runEngine } from "../engine/engine";
 import type { ItemSpec } from "../engine/fixtures/store";
 import { A, B, C, DEFAULT_PROVIDER_URN, FIXTURE, ITEM_TYPE, itemLine, STACK, useWorkspace, wrapped } from "./support/engine-workspace";
 
+// Previews are tested where they are what a test is about (the preview that stops an up, a delete
+// before replace, a clean-up up that must count nothing, a refused replacement) and in
+// test/engine.test.ts; the other ups run the update alone (`up --skip-preview`, `deploy`).
 describe("test engine: state and configuration", function () {
     this.timeout(120_000);
     const workspace = useWorkspace();
@@ -21,7 +24,7 @@ describe("test engine: state and configuration", function () {
         assert.deepEqual(provider.outputs, provider.inputs);
 
         // up takes a new configuration into the provider, in no step of its own.
-        const rotated = await workspace().succeed("up", [A, B], { secrets: { token: "t1" } });
+        const rotated = await workspace().deploy([A, B], { secrets: { token: "t1" } });
         assert.deepEqual(rotated.steps, { create: 0, update: 0, replace: 0, delete: 0, same: 4 });
         assert.deepEqual(workspace().defaultProvider().inputs["engine-fixture:token"], wrapped("t1"));
 
@@ -49,7 +52,7 @@ describe("test engine: state and configuration", function () {
 
     it("marks outputs secret on same and refresh steps too, for secret inputs and additionalSecretOutputs", async () => {
         await workspace().deploy([A]);
-        const same = await workspace().succeed("up", [{ ...A, secretValue: true, secretOutputs: ["key"] }]);
+        const same = await workspace().deploy([{ ...A, secretValue: true, secretOutputs: ["key"] }]);
         assert.equal(same.changes, false);
         const marked = () => [workspace().item("a").outputs.value, workspace().item("a").outputs.key];
         assert.deepEqual(marked(), [wrapped("1"), wrapped("k1")]);
@@ -71,7 +74,7 @@ describe("test engine: state and configuration", function () {
             refused.diagnostics.includes(`error: ${ITEM_TYPE} a: the resource is protected; unprotect it before replacing it`),
             refused.diagnostics.join("\n"),
         );
-        const replaced = await workspace().succeed("up", [{ ...A, key: "k1x" }]);
+        const replaced = await workspace().deploy([{ ...A, key: "k1x" }]);
         assert.equal(replaced.steps.replace, 1);
         assert.deepEqual(workspace().store().log, ["create a:k1", "create a:k1x", "delete a:k1"]);
     });
@@ -95,15 +98,15 @@ describe("test engine: state and configuration", function () {
     it("keeps the old inputs of an update that failed after the change, and updates again on the next up", async () => {
         await workspace().deploy([A]);
         const partial = { ...A, value: "partial" };
-        const failed = await workspace().run("up", [partial]);
+        const failed = await workspace().run("up", [partial], { skipPreview: true });
         assert.equal(failed.exitCode, 1);
         const a = workspace().item("a");
         assert.equal(a.inputs.value, "1");
         assert.equal(a.outputs.value, "partial");
         assert.deepEqual(a.initErrors, ["it did not start"]);
 
-        assert.equal((await workspace().run("up", [partial])).exitCode, 1);
-        await workspace().succeed("up", [{ ...A, value: "2" }]);
+        assert.equal((await workspace().run("up", [partial], { skipPreview: true })).exitCode, 1);
+        await workspace().deploy([{ ...A, value: "2" }]);
         assert.deepEqual(workspace().store().log, ["create a:k1", "update a:k1", "update a:k1", "update a:k1"]);
         assert.equal(workspace().item("a").inputs.value, "2");
         assert.equal(workspace().item("a").initErrors, undefined);
@@ -112,7 +115,7 @@ describe("test engine: state and configuration", function () {
     it("deletes objects replaced in an earlier run without counting them", async () => {
         await workspace().deploy([A]);
         workspace().editObject("a", (store, id) => (store.locked = [id]));
-        const stuck = await workspace().run("up", [{ ...A, key: "k1x" }]);
+        const stuck = await workspace().run("up", [{ ...A, key: "k1x" }], { skipPreview: true });
         assert.equal(stuck.exitCode, 1);
         assert.ok(workspace().resources().some((r) => r.delete && r.urn.endsWith("::a")));
 
@@ -142,11 +145,12 @@ describe("test engine: state and configuration", function () {
             stack: STACK,
             stateFile: workspace().stateFile,
             config: { storeFile: workspace().storeFile },
+            skipPreview: true,
         });
         assert.equal(defaults.exitCode, 0, defaults.diagnostics.join("\n"));
         assert.equal(defaults.steps.create, 2);
         assert.equal(workspace().stackOutputs().greeting, "hello");
-        await workspace().succeed("up", [A], { config: { greeting: "hi" } });
+        await workspace().deploy([A], { config: { greeting: "hi" } });
         assert.equal(workspace().stackOutputs().greeting, "hi");
     });
 
@@ -154,7 +158,7 @@ describe("test engine: state and configuration", function () {
         const saved = process.env.PULUMI_PARALLEL;
         process.env.PULUMI_PARALLEL = "3";
         try {
-            await workspace().succeed("up", [A], { config: { "pulumi-nodejs:mode": "m" } });
+            await workspace().deploy([A], { config: { "pulumi-nodejs:mode": "m" } });
         } finally {
             if (saved === undefined) delete process.env.PULUMI_PARALLEL;
             else process.env.PULUMI_PARALLEL = saved;

@@ -5,6 +5,11 @@ import { spawnSync } from "node:child_process";
 import { CHANGES_NOT_EXPECTED, runEngine } from "../engine/engine";
 import type { ItemSpec } from "../engine/fixtures/store";
 import { A, B, C, FIXTURE, ITEM_TYPE, itemLine, STACK, useWorkspace, wrapped } from "./support/engine-workspace";
+
+// The preview of each kind of step is tested once: a create and an update in the first test, a
+// replace and a delete in the preview's own test, an explicit provider's, and a check failure and
+// a foreign resource where they stop the up. The other ups run the update alone
+// (`up --skip-preview`, `deploy`): their previews would test nothing more.
 describe("test engine: steps", function () {
     this.timeout(120_000);
     const workspace = useWorkspace();
@@ -26,7 +31,7 @@ describe("test engine: steps", function () {
         const stack = workspace().resources().find((r) => r.type === "pulumi:pulumi:Stack");
         assert.deepEqual(stack?.outputs.ids, { a: a.id, b: workspace().item("b").id });
 
-        const second = await workspace().succeed("up", [A, B]);
+        const second = await workspace().deploy([A, B]);
         assert.deepEqual(second.steps, { create: 0, update: 0, replace: 0, delete: 0, same: 4 });
         assert.equal(second.changes, false);
 
@@ -40,7 +45,7 @@ describe("test engine: steps", function () {
 
     it("replaces create-before-delete, or delete-before-replace when the diff asks for it", async () => {
         await workspace().deploy([A, B]);
-        const replaced = await workspace().succeed("up", [{ ...A, key: "k1x" }, B]);
+        const replaced = await workspace().deploy([{ ...A, key: "k1x" }, B]);
         assert.deepEqual(replaced.steps, { create: 0, update: 1, replace: 1, delete: 0, same: 2 });
         assert.ok(replaced.lines.includes(`${itemLine("+-", "a")} [diff: ~key,label]`), replaced.lines.join("\n"));
         // The dependent moves to the new object before the old one goes.
@@ -49,14 +54,14 @@ describe("test engine: steps", function () {
         assert.equal(workspace().item("b").inputs.after, workspace().item("a").id);
 
         // An exclusive object cannot coexist with its replacement: the provider asks to delete first.
-        await workspace().succeed("up", [{ ...A, key: "k1y", exclusive: true }, B]);
+        await workspace().deploy([{ ...A, key: "k1y", exclusive: true }, B]);
         assert.deepEqual(workspace().store().log.slice(5, 7), ["delete a:k1x", "create a:k1y"]);
         assert.equal(Object.keys(workspace().store().objects).length, 2);
     });
 
     it("deletes what the program no longer declares, and destroy deletes dependents first", async () => {
         await workspace().deploy([A, B, C]);
-        const removed = await workspace().succeed("up", [A, B]);
+        const removed = await workspace().deploy([A, B]);
         assert.deepEqual(removed.steps, { create: 0, update: 0, replace: 0, delete: 1, same: 4 });
         assert.ok(removed.lines.includes(itemLine("-", "c")));
         assert.deepEqual(workspace().values(), { a: "1", b: "2" });
@@ -110,7 +115,7 @@ describe("test engine: steps", function () {
 
     it("keeps a secret input wrapped in the state file and hands it revealed to the provider", async () => {
         const items = [A, { ...B, useToken: true }];
-        await workspace().succeed("up", items, { secrets: { token: "s3cret" } });
+        await workspace().deploy(items, { secrets: { token: "s3cret" } });
         const b = workspace().item("b");
         assert.deepEqual(b.inputs.token, wrapped("s3cret"));
         // The provider answered in plain text; the output is secret because its input was.
@@ -121,13 +126,13 @@ describe("test engine: steps", function () {
         assert.equal(text.split("s3cret").length - 1, 4);
         assert.ok(!text.replace(/"plaintext": "(?:[^"\\]|\\.)*"/g, "").includes("s3cret"));
 
-        const again = await workspace().succeed("up", items, { secrets: { token: "s3cret" }, skipPreview: true });
+        const again = await workspace().deploy(items, { secrets: { token: "s3cret" } });
         assert.equal(again.changes, false);
     });
 
     it("reports a provider error with its message, keeps what succeeded and leaves no process behind", async () => {
         const failing: ItemSpec = { name: "d", value: "fail", key: "k4", after: "a" };
-        const result = await workspace().run("up", [A, failing]);
+        const result = await workspace().run("up", [A, failing], { skipPreview: true });
         assert.equal(result.exitCode, 1);
         assert.ok(
             result.diagnostics.includes(`error: ${ITEM_TYPE} d: the store refuses to create d`),
@@ -142,7 +147,7 @@ describe("test engine: steps", function () {
     });
 
     it("records an object the provider created but failed to initialize, and fails the run", async () => {
-        const result = await workspace().run("up", [{ ...A, value: "partial" }]);
+        const result = await workspace().run("up", [{ ...A, value: "partial" }], { skipPreview: true });
         assert.equal(result.exitCode, 1);
         assert.ok(result.diagnostics.includes(`error: ${ITEM_TYPE} a: a was created but did not start`));
         const [id] = Object.keys(workspace().store().objects);
@@ -185,6 +190,7 @@ describe("test engine: steps", function () {
             stack: "from-file",
             stateFile: workspace().stateFile,
             config: { "engine-fixture:storeFile": workspace().storeFile },
+            skipPreview: true,
         });
         assert.equal(result.exitCode, 0, result.diagnostics.join("\n"));
         assert.deepEqual(workspace().values(), { filed: "from the stack file" });

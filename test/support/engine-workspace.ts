@@ -46,8 +46,8 @@ export class Workspace {
     }
 
     /**
-     * An up that sets the stage for what a test is about: the update alone (`up --skip-preview`),
-     * as the preview is not what such an up is for (the tests of the preview run it).
+     * An up whose preview is not what the test is about: the update alone (`up --skip-preview`),
+     * one program run instead of two (the tests of the preview run it).
      */
     deploy(items: ItemSpec[], options: RunOptions = {}): Promise<EngineResult> {
         return this.succeed("up", items, { ...options, skipPreview: true });
