@@ -6,6 +6,7 @@ import { join } from "node:path";
 import { createInterface } from "node:readline";
 import { HELP, parseArguments, USAGE, wantsHelp } from "../../emulator/src/core/cli";
 import { parseFaultSpec } from "../../emulator/src/core/faults";
+import { installedEmulatorBin } from "../support/packed-program";
 import { startHarness, type Harness } from "./harness";
 
 describe("emulator core", () => {
@@ -372,11 +373,16 @@ describe("emulator core", () => {
       assert.equal(wantsHelp(["--port", "0"]), false);
     });
 
-    const bin = ["-r", "ts-node/register/transpile-only", join(__dirname, "../../emulator/bin.ts")];
+    // The command as the package installs it.
+    let bin: string;
+    before(function () {
+      this.timeout(600_000); // the first test of a run to need the package packs and installs it
+      bin = installedEmulatorBin();
+    });
 
     /** Runs the bin to its exit. */
     async function runBin(args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
-      const child = spawn(process.execPath, [...bin, ...args], { stdio: ["ignore", "pipe", "pipe"] });
+      const child = spawn(process.execPath, [bin, ...args], { stdio: ["ignore", "pipe", "pipe"] });
       let stdout = "";
       let stderr = "";
       child.stdout!.on("data", (chunk) => (stdout += chunk));
@@ -410,7 +416,7 @@ describe("emulator core", () => {
     });
 
     it("prints the addresses as the first stdout line and stops cleanly on SIGTERM", async () => {
-      const child = spawn(process.execPath, [...bin, "--port", "0", "--token", "bin-key", "--rate-limit", "0"], { stdio: ["ignore", "pipe", "pipe"] });
+      const child = spawn(process.execPath, [bin, "--port", "0", "--token", "bin-key", "--rate-limit", "0"], { stdio: ["ignore", "pipe", "pipe"] });
       const exited = new Promise<number | null>((resolve) => child.on("exit", (code) => resolve(code)));
       const firstLine = await new Promise<string>((resolve) => createInterface({ input: child.stdout! }).once("line", resolve));
       const printed = JSON.parse(firstLine);

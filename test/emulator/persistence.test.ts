@@ -8,9 +8,11 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createInterface } from "node:readline";
+import { installedEmulatorBin } from "../support/packed-program";
 
-const bin = ["-r", "ts-node/register/transpile-only", join(__dirname, "../../emulator/bin.ts")];
 const token = "persistence-key";
+/** The `pulumi-crm-emulator` command as the package installs it. */
+let bin: string;
 
 interface Started {
   child: ChildProcess;
@@ -18,7 +20,7 @@ interface Started {
 }
 
 function startBin(dataFile: string): Promise<Started> {
-  const child = spawn(process.execPath, [...bin, "--port", "0", "--token", token, "--rate-limit", "0", "--data", dataFile], { stdio: ["ignore", "pipe", "pipe"] });
+  const child = spawn(process.execPath, [bin, "--port", "0", "--token", token, "--rate-limit", "0", "--data", dataFile], { stdio: ["ignore", "pipe", "pipe"] });
   return new Promise((resolve, reject) => {
     createInterface({ input: child.stdout! }).once("line", (line) => resolve({ child, crmUrl: JSON.parse(line).crmUrl }));
     child.once("exit", (code) => reject(new Error(`the emulator exited with ${code}`)));
@@ -37,6 +39,10 @@ const call = async (crmUrl: string, method: string, path: string, body?: unknown
 describe("emulator --data", function () {
   this.timeout(120_000);
   let dir: string;
+  before(function () {
+    this.timeout(600_000); // the first test of a run to need the package packs and installs it
+    bin = installedEmulatorBin();
+  });
   beforeEach(() => (dir = mkdtempSync(join(tmpdir(), "emulator-data-"))));
   afterEach(() => rmSync(dir, { recursive: true, force: true }));
 
@@ -70,7 +76,7 @@ describe("emulator --data", function () {
     for (const text of ["{\"crm\": {\"accounts\": [", "[]", "<html>oops</html>"]) {
       const dataFile = join(dir, "corrupt.json");
       writeFileSync(dataFile, text);
-      const child = spawn(process.execPath, [...bin, "--port", "0", "--data", dataFile], { stdio: ["ignore", "pipe", "pipe"] });
+      const child = spawn(process.execPath, [bin, "--port", "0", "--data", dataFile], { stdio: ["ignore", "pipe", "pipe"] });
       let stderr = "";
       child.stderr!.on("data", (chunk) => (stderr += chunk));
       assert.notEqual(await exitOf(child), 0);

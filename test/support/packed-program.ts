@@ -88,10 +88,21 @@ function typeCheckOnce(dir: string): void {
   writeFileSync(tsconfig, JSON.stringify({ ...config, compilerOptions: { ...config.compilerOptions, noCheck: true } }, null, 2));
 }
 
-function programDependencies(source: string): Record<string, string> {
+/**
+ * The `pulumi-crm-emulator` command as the package installs it, from the install the programs
+ * share: a script to run with node, built JavaScript as users run it, with no TypeScript to load.
+ */
+export function installedEmulatorBin(): string {
+  const installed = join(installedDependencies(programDependencies()), "pulumi-crm");
+  const { bin } = JSON.parse(readFileSync(join(installed, "package.json"), "utf8")) as { bin: Record<string, string> };
+  return join(installed, bin["pulumi-crm-emulator"]);
+}
+
+/** A program's dependencies: those of its own package.json in `source`, if any, and ours. */
+function programDependencies(source?: string): Record<string, string> {
   const root = JSON.parse(readFileSync(join(repoRoot, "package.json"), "utf8")) as { devDependencies: Record<string, string> };
-  const manifest = join(source, "package.json");
-  const own = existsSync(manifest) ? ((JSON.parse(readFileSync(manifest, "utf8")) as { dependencies?: Record<string, string> }).dependencies ?? {}) : {};
+  const manifest = source && join(source, "package.json");
+  const own = manifest && existsSync(manifest) ? ((JSON.parse(readFileSync(manifest, "utf8")) as { dependencies?: Record<string, string> }).dependencies ?? {}) : {};
   const pinned = (names: string[]) => Object.fromEntries(names.map((n) => [n, root.devDependencies[n] ?? own[n]]));
   return {
     ...own,
