@@ -76,16 +76,47 @@ export function installProgram(source: string, name: string, options: InstallOpt
   return dir;
 }
 
-/** Type-checks the program in `dir` with its own tsconfig.json, then marks it to be run without type-checking. */
+/**
+ * Type-checks the program in `dir` as `tsc --noEmit -p tsconfig.json` does, with the program's own
+ * TypeScript, then marks it to be run without type-checking. It runs in this process so that the
+ * declaration files the programs share (Node's, the Pulumi SDK's, the package's) are parsed and
+ * bound once per process rather than once per program: the compiler reuses a parsed file across
+ * programs, as its language service does.
+ */
 function typeCheckOnce(dir: string): void {
+  const ts = require(join(dir, "node_modules", "typescript")) as typeof import("typescript");
   const tsconfig = join(dir, "tsconfig.json");
-  try {
-    execFileSync(process.execPath, [join(dir, "node_modules", "typescript", "bin", "tsc"), "--noEmit", "-p", tsconfig], { cwd: dir, encoding: "utf8", stdio: ["ignore", "pipe", "pipe"] });
-  } catch (error) {
-    throw new Error(`the program in ${dir} does not type-check:\n${(error as { stdout?: string }).stdout ?? error}`);
+  const problems: import("typescript").Diagnostic[] = [];
+  const parsed = ts.getParsedCommandLineOfConfigFile(tsconfig, {}, { ...ts.sys, onUnRecoverableConfigFileDiagnostic: (d) => problems.push(d) });
+  if (parsed) {
+    problems.push(...parsed.errors);
+    const program = ts.createProgram({ rootNames: parsed.fileNames, options: parsed.options, host: sharingCompilerHost(ts, parsed.options) });
+    problems.push(...ts.getPreEmitDiagnostics(program));
+  }
+  if (problems.length > 0) {
+    const formatHost = { getCanonicalFileName: (f: string) => f, getCurrentDirectory: () => dir, getNewLine: () => "\n" };
+    throw new Error(`the program in ${dir} does not type-check:\n${ts.formatDiagnostics(problems, formatHost)}`);
   }
   const config = JSON.parse(readFileSync(tsconfig, "utf8")) as { compilerOptions?: Record<string, unknown> };
   writeFileSync(tsconfig, JSON.stringify({ ...config, compilerOptions: { ...config.compilerOptions, noCheck: true } }, null, 2));
+}
+
+/** Parsed files under node_modules, by TypeScript instance, then by name and parse options. */
+const sharedSourceFiles = new WeakMap<object, Map<string, import("typescript").SourceFile | undefined>>();
+
+/** A compiler host that parses a file under node_modules once for every program of this process. */
+function sharingCompilerHost(ts: typeof import("typescript"), options: import("typescript").CompilerOptions): import("typescript").CompilerHost {
+  const host = ts.createCompilerHost(options);
+  const parse = host.getSourceFile.bind(host);
+  if (!sharedSourceFiles.has(ts)) sharedSourceFiles.set(ts, new Map());
+  const parsed = sharedSourceFiles.get(ts)!;
+  host.getSourceFile = (fileName, languageVersion, onError, shouldCreateNewSourceFile) => {
+    if (shouldCreateNewSourceFile || !fileName.includes("/node_modules/")) return parse(fileName, languageVersion, onError, shouldCreateNewSourceFile);
+    const key = `${fileName}\0${JSON.stringify(languageVersion)}`;
+    if (!parsed.has(key)) parsed.set(key, parse(fileName, languageVersion, onError));
+    return parsed.get(key);
+  };
+  return host;
 }
 
 /**
