@@ -38,10 +38,10 @@ export function packedTarball(): string {
 export interface InstallOptions {
   /**
    * "every run" (the default): ts-node type-checks the program each time it runs, as for users.
-   * "once": tsc type-checks it here, against the packed package's types, and its runs only
-   * transpile it (`noCheck` in its tsconfig.json, which the Pulumi SDK reads as the CLI's
-   * PULUMI_NODEJS_TRANSPILE_ONLY): some 3 to 4 s of CPU less per run, for tests that run a
-   * program many times and are not about its type-checking.
+   * "once": it is type-checked here, as `tsc --noEmit` would, against the packed package's types,
+   * and its runs only transpile it (`noCheck` in its tsconfig.json, which the Pulumi SDK reads as
+   * the CLI's PULUMI_NODEJS_TRANSPILE_ONLY): some 3 to 4 s of CPU less per run, for tests that run
+   * a program many times and are not about its type-checking.
    */
   typeCheck?: "every run" | "once";
 }
