@@ -3,20 +3,14 @@
 // returns, read returns, and the checked inputs show no change against it.
 
 import assert from "node:assert/strict";
-import type * as pulumi from "@pulumi/pulumi";
+import type { CrmLifecycle } from "../../provider/crm/crud/kind";
 import { asHostSends } from "./host-struct";
 
 /** Stands in for the serialized provider the engine passes with every input. */
 export const providerCode = "exports.handler = ...";
 
-export interface ResourceModule {
-  check(olds: Record<string, unknown>, news: Record<string, unknown>): Promise<pulumi.dynamic.CheckResult>;
-  diff(id: string, olds: Record<string, unknown>, news: Record<string, unknown>): Promise<pulumi.dynamic.DiffResult>;
-  create(inputs: Record<string, unknown>): Promise<pulumi.dynamic.CreateResult>;
-  read(id: string, props?: Record<string, unknown>): Promise<pulumi.dynamic.ReadResult>;
-  update(id: string, olds: Record<string, unknown>, news: Record<string, unknown>): Promise<pulumi.dynamic.UpdateResult>;
-  delete(id: string, props: Record<string, unknown>): Promise<void>;
-}
+/** What a provider test calls: the six lifecycle functions every resource module exports. */
+export type ResourceModule = Pick<CrmLifecycle, "check" | "diff" | "create" | "read" | "update" | "delete">;
 
 /** A program's inputs as the SDK sends them: undefined members dropped. */
 const asSent = <T>(value: T): T => JSON.parse(JSON.stringify(value));
