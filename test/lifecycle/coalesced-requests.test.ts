@@ -23,7 +23,7 @@ describe("coalesced requests of a 150-account stack through the test engine", fu
 
   before(async () => {
     emulator = await startEmulator({ port: 0, rateLimit: 0 });
-    program = installProgram(join(__dirname, "programs", "many-accounts"), "lifecycle-many-accounts");
+    program = installProgram(join(__dirname, "programs", "many-accounts"), "lifecycle-many-accounts", { typeCheck: "once" });
     stateFile = join(program, "state.json");
     rmSync(stateFile, { force: true });
   });

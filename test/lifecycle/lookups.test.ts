@@ -89,7 +89,7 @@ describe("a failing lookup beside 30 resources, through the test engine", functi
 
   before(async () => {
     emulator = await startEmulator({ port: 0, rateLimit: 5 });
-    program = installProgram(join(__dirname, "programs", "accounts-and-lookups"), "lifecycle-failing-lookup");
+    program = installProgram(join(__dirname, "programs", "accounts-and-lookups"), "lifecycle-failing-lookup", { typeCheck: "once" });
   });
   after(async () => emulator?.close());
 

@@ -29,7 +29,7 @@ describe(`reliability: fault soak, ${copies} copies of every CRM object type`, f
   let program: string;
 
   before(() => {
-    program = installProgram(join(__dirname, "programs", "every-resource"), "reliability-every-resource");
+    program = installProgram(join(__dirname, "programs", "every-resource"), "reliability-every-resource", { typeCheck: "once" });
   });
 
   for (const seed of seeds) {

@@ -67,7 +67,7 @@ describe(`reliability: killed mid-deployment, ${copies} copies of every CRM obje
   const outcomes: Outcome[] = [];
 
   before(async () => {
-    program = installProgram(join(__dirname, "programs", "every-resource"), "reliability-killed");
+    program = installProgram(join(__dirname, "programs", "every-resource"), "reliability-killed", { typeCheck: "once" });
   });
   after(() => {
     console.log(`      requests of an uninterrupted up: ${requestsOfOneUp}`);

@@ -23,6 +23,11 @@ function testRunDir(): string {
   return join(workRoot, "runs", (process.env[testRunVariable] ??= String(process.pid)));
 }
 
+/** Where the run's processes share compiled code (see compile-cache.js); ended with the run. */
+export function compileCacheDir(): string {
+  return join(testRunDir(), "compile-cache");
+}
+
 /**
  * Packs the package once per test run, when a test first needs it (the prepack script builds
  * it): a run of unit tests only never packs. Parallel workers share the one tarball.

@@ -1,0 +1,73 @@
+// A V8 code cache for the CommonJS modules the test run's node processes load from its own
+// installs (Node 22's NODE_COMPILE_CACHE does this; this Node 20 has no such option). Each
+// Pulumi program and provider host loads @pulumi/pulumi, and each program TypeScript: compiling
+// them is about half a second of CPU per process, for some three hundred processes a run. The
+// global setup preloads this file in every process of the run through NODE_OPTIONS; the code
+// that runs is the same, only its compilation is reused.
+"use strict";
+const { createHash } = require("node:crypto");
+const { mkdirSync, readFileSync, renameSync, writeFileSync } = require("node:fs");
+const Module = require("node:module");
+const { dirname, join, resolve } = require("node:path");
+const vm = require("node:vm");
+
+const cacheDir = process.env.PULUMI_CRM_COMPILE_CACHE;
+/** Only the repository's installs (its own and the test run's), never npm's or Node's. */
+const cachedRoot = resolve(__dirname, "..", "..") + "/";
+
+if (cacheDir) {
+    const compile = Module.prototype._compile;
+    Module.prototype._compile = function (content, filename, format) {
+        if ((format && format !== "commonjs") || !filename.startsWith(cachedRoot) || !filename.includes("/node_modules/")) {
+            return compile.call(this, content, filename, format);
+        }
+        const cacheFile = join(cacheDir, createHash("sha1").update(`${process.version}\0${filename}\0`).update(content).digest("hex"));
+        let cachedData;
+        try {
+            cachedData = readFileSync(cacheFile);
+        } catch {
+            cachedData = undefined;
+        }
+        let script;
+        try {
+            // A shebang is only valid at the very start of a script; "//" keeps the columns.
+            const source = content.startsWith("#!") ? `//${content.slice(2)}` : content;
+            script = new vm.Script(Module.wrap(source), {
+                filename,
+                cachedData,
+                importModuleDynamically: vm.constants.USE_MAIN_CONTEXT_DEFAULT_LOADER,
+            });
+        } catch {
+            // Node reports a module that does not compile (or is an ES module) its own way.
+            return compile.call(this, content, filename, format);
+        }
+        const moduleWrapper = script.runInThisContext({ displayErrors: true });
+        const result = moduleWrapper.call(this.exports, this.exports, requireFor(this), this, filename, dirname(filename));
+        // After the module has run, so the cache holds the functions its loading compiled; not
+        // at exit, since the engine ends provider hosts with SIGKILL.
+        if (cachedData === undefined || script.cachedDataRejected) save(cacheFile, script.createCachedData());
+        return result;
+    };
+}
+
+/** The `require` a module's code receives, as Node's makeRequireFunction makes it. */
+function requireFor(module) {
+    const require = (id) => module.require(id);
+    require.resolve = (request, options) => Module._resolveFilename(request, module, false, options);
+    require.resolve.paths = (request) => Module._resolveLookupPaths(request, module);
+    require.main = process.mainModule;
+    require.extensions = Module._extensions;
+    require.cache = Module._cache;
+    return require;
+}
+
+/** Written whole, then renamed: processes that load the same module at once never read half a file. */
+function save(cacheFile, data) {
+    try {
+        mkdirSync(dirname(cacheFile), { recursive: true });
+        writeFileSync(`${cacheFile}.${process.pid}`, data);
+        renameSync(`${cacheFile}.${process.pid}`, cacheFile);
+    } catch {
+        // A cache that cannot be written only costs the next process a compile.
+    }
+}
