@@ -9,6 +9,7 @@ const { createHash } = require("node:crypto");
 const { mkdirSync, readFileSync, renameSync, writeFileSync } = require("node:fs");
 const Module = require("node:module");
 const { dirname, join, resolve } = require("node:path");
+const v8 = require("node:v8");
 const vm = require("node:vm");
 
 const cacheDir = process.env.PULUMI_CRM_COMPILE_CACHE;
@@ -16,12 +17,22 @@ const cacheDir = process.env.PULUMI_CRM_COMPILE_CACHE;
 const cachedRoot = resolve(__dirname, "..", "..") + "/";
 
 if (cacheDir) {
+    // V8 refuses a cache made under other flags, and the Pulumi SDK sets --allow-natives-syntax
+    // while it loads: the key names the flags set so far.
+    let flagsSet = "";
+    const setFlagsFromString = v8.setFlagsFromString;
+    v8.setFlagsFromString = (flags) => {
+        flagsSet += `${flags}\0`;
+        return setFlagsFromString(flags);
+    };
     const compile = Module.prototype._compile;
     Module.prototype._compile = function (content, filename, format) {
-        if ((format && format !== "commonjs") || !filename.startsWith(cachedRoot) || !filename.includes("/node_modules/")) {
+        // The main module through Node's own path: its load is the one Node gives a stat cache.
+        if ((format && format !== "commonjs") || this.id === "." || !filename.startsWith(cachedRoot) || !filename.includes("/node_modules/")) {
             return compile.call(this, content, filename, format);
         }
-        const cacheFile = join(cacheDir, createHash("sha1").update(`${process.version}\0${filename}\0`).update(content).digest("hex"));
+        const flagsAtCompile = flagsSet;
+        const cacheFile = join(cacheDir, createHash("sha1").update(`${process.version}\0${flagsAtCompile}\0${filename}\0`).update(content).digest("hex"));
         let cachedData;
         try {
             cachedData = readFileSync(cacheFile);
@@ -43,9 +54,9 @@ if (cacheDir) {
         }
         const moduleWrapper = script.runInThisContext({ displayErrors: true });
         const result = moduleWrapper.call(this.exports, this.exports, requireFor(this), this, filename, dirname(filename));
-        // After the module has run, so the cache holds the functions its loading compiled; not
-        // at exit, since the engine ends provider hosts with SIGKILL.
-        if (cachedData === undefined || script.cachedDataRejected) save(cacheFile, script.createCachedData());
+        // After the module has run, so the cache holds the functions its loading compiled (not at
+        // exit: the engine ends provider hosts with SIGKILL), unless it changed the flags itself.
+        if ((cachedData === undefined || script.cachedDataRejected) && flagsSet === flagsAtCompile) save(cacheFile, script.createCachedData());
         return result;
     };
 }
