@@ -13,6 +13,11 @@ const v8 = require("node:v8");
 const vm = require("node:vm");
 
 const cacheDir = process.env.PULUMI_CRM_COMPILE_CACHE;
+/**
+ * A script made from Node 20's code cache loses its import() callback: a module whose text may
+ * call import() (TypeScript, and the Pulumi SDK's program runner among them) compiles Node's way.
+ */
+const mayImportDynamically = /\bimport\s*\(/;
 /** Only the repository's installs (its own and the test run's), never npm's or Node's. */
 const cachedRoot = resolve(__dirname, "..", "..") + "/";
 
@@ -28,7 +33,13 @@ if (cacheDir) {
     const compile = Module.prototype._compile;
     Module.prototype._compile = function (content, filename, format) {
         // The main module through Node's own path: its load is the one Node gives a stat cache.
-        if ((format && format !== "commonjs") || this.id === "." || !filename.startsWith(cachedRoot) || !filename.includes("/node_modules/")) {
+        if (
+            (format && format !== "commonjs") ||
+            this.id === "." ||
+            !filename.startsWith(cachedRoot) ||
+            !filename.includes("/node_modules/") ||
+            mayImportDynamically.test(content)
+        ) {
             return compile.call(this, content, filename, format);
         }
         const flagsAtCompile = flagsSet;
@@ -43,11 +54,7 @@ if (cacheDir) {
         try {
             // A shebang is only valid at the very start of a script; "//" keeps the columns.
             const source = content.startsWith("#!") ? `//${content.slice(2)}` : content;
-            script = new vm.Script(Module.wrap(source), {
-                filename,
-                cachedData,
-                importModuleDynamically: vm.constants.USE_MAIN_CONTEXT_DEFAULT_LOADER,
-            });
+            script = new vm.Script(Module.wrap(source), { filename, cachedData });
         } catch {
             // Node reports a module that does not compile (or is an ES module) its own way.
             return compile.call(this, content, filename, format);

@@ -1,0 +1,54 @@
+// The code cache the test run's processes share (test/support/compile-cache.js): a module loads
+// the same from the cache as compiled afresh, and the cache is reused, not refused and rewritten.
+import assert from "node:assert/strict";
+import { execFileSync } from "node:child_process";
+import { mkdirSync, readdirSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { repoRoot } from "./support/packed-program";
+
+describe("the test run's code cache", function () {
+  const dir = join(repoRoot, ".work", "compile-cache-test");
+  const cacheDir = join(dir, "cache");
+  const packages = join(dir, "node_modules");
+
+  before(() => {
+    rmSync(dir, { recursive: true, force: true });
+    const write = (file: string, text: string) => {
+      mkdirSync(join(packages, file, ".."), { recursive: true });
+      writeFileSync(join(packages, file), text);
+    };
+    write("plain/index.js", "#!/usr/bin/env node\nexports.answer = () => require('./two').two * 21; exports.main = require.main === undefined;\n");
+    write("plain/two.js", "exports.two = 2;\n");
+    // Loading it changes V8's flags, as the Pulumi SDK does, before `plain` loads.
+    write("flags/index.js", "require('v8').setFlagsFromString('--allow-natives-syntax'); module.exports = require('plain');\n");
+    write("dynamic/index.js", "module.exports = () => import('./value.mjs');\n");
+    write("dynamic/value.mjs", "export const value = 'imported';\n");
+  });
+  after(() => rmSync(dir, { recursive: true, force: true }));
+
+  /** What the modules give, loaded with the code cache or, for comparison, by Node alone. */
+  function load(cache = true): string {
+    const script = "Promise.all([require('flags').answer(), require('flags').main, require('dynamic')().then((m) => m.value)]).then((r) => console.log(JSON.stringify(r)))";
+    const preload = cache ? ["--require", join(__dirname, "support", "compile-cache.js")] : [];
+    return execFileSync(process.execPath, [...preload, "-e", script], {
+      cwd: dir,
+      env: { PATH: process.env.PATH, PULUMI_CRM_COMPILE_CACHE: cacheDir },
+      encoding: "utf8",
+    });
+  }
+  const cacheFiles = () => readdirSync(cacheDir).map((name) => `${name} ${statSync(join(cacheDir, name)).mtimeMs}`);
+
+  it("runs modules as Node does: shebang, require, require.main, import()", () => {
+    assert.deepEqual(JSON.parse(load()), [42, true, "imported"]);
+    assert.equal(load(), load(false));
+  });
+
+  it("caches each module loaded after the flags changed, and the next process uses the cache as it is", () => {
+    const written = cacheFiles();
+    // `plain` and `two` (loaded after the flags changed); not `flags`, which changed them while
+    // it ran, nor `dynamic`, which calls import().
+    assert.equal(written.length, 2);
+    assert.equal(load(), load(false));
+    assert.deepEqual(cacheFiles(), written);
+  });
+});
