@@ -1,9 +1,9 @@
 // A V8 code cache for the CommonJS modules the test run's node processes load from its own
-// installs (Node 22's NODE_COMPILE_CACHE does this; this Node 20 has no such option). Each
-// Pulumi program and provider host loads @pulumi/pulumi, and each program TypeScript: compiling
-// them is about half a second of CPU per process, for some three hundred processes a run. The
-// global setup preloads this file in every process of the run through NODE_OPTIONS; the code
-// that runs is the same, only its compilation is reused.
+// installs (Node 22's NODE_COMPILE_CACHE does this; this Node 20 has no such option). Each of
+// the some three hundred Pulumi programs and provider hosts of a run loads @pulumi/pulumi, and
+// compiling it was a large part of their start-up. The global setup preloads this file in every
+// process of the run through NODE_OPTIONS; the code that runs is the same, only its compilation
+// is reused.
 "use strict";
 const { createHash } = require("node:crypto");
 const { mkdirSync, readFileSync, renameSync, writeFileSync } = require("node:fs");
