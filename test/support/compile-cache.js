@@ -32,7 +32,8 @@ if (cacheDir) {
     };
     const compile = Module.prototype._compile;
     Module.prototype._compile = function (content, filename, format) {
-        // The main module through Node's own path: its load is the one Node gives a stat cache.
+        // Node's own path for ES modules, the main module (whose load Node gives a stat cache),
+        // files outside the repository's installs, and modules that may call import().
         if (
             (format && format !== "commonjs") ||
             this.id === "." ||
