@@ -13,11 +13,8 @@ const v8 = require("node:v8");
 const vm = require("node:vm");
 
 const cacheDir = process.env.PULUMI_CRM_COMPILE_CACHE;
-/**
- * A script made from Node 20's code cache loses its import() callback: a module whose text may
- * call import() (TypeScript, and the Pulumi SDK's program runner among them) compiles Node's way.
- */
-const mayImportDynamically = /\bimport\s*\(/;
+/** Text that may be a call of import(), in code or in a string the module evaluates. */
+const importCallText = /\bimport\s*\(/;
 /** Only the repository's installs (its own and the test run's), never npm's or Node's. */
 const cachedRoot = resolve(__dirname, "..", "..") + "/";
 
@@ -38,8 +35,7 @@ if (cacheDir) {
             (format && format !== "commonjs") ||
             this.id === "." ||
             !filename.startsWith(cachedRoot) ||
-            !filename.includes("/node_modules/") ||
-            mayImportDynamically.test(content)
+            !filename.includes("/node_modules/")
         ) {
             return compile.call(this, content, filename, format);
         }
@@ -50,6 +46,10 @@ if (cacheDir) {
             cachedData = readFileSync(cacheFile);
         } catch {
             cachedData = undefined;
+        }
+        // A cache file is only written for a module judged not to call import().
+        if (cachedData === undefined && importCallText.test(content) && callsImport(content, cacheFile)) {
+            return compile.call(this, content, filename, format);
         }
         let script;
         try {
@@ -67,6 +67,43 @@ if (cacheDir) {
         if ((cachedData === undefined || script.cachedDataRejected) && flagsSet === flagsAtCompile) save(cacheFile, script.createCachedData());
         return result;
     };
+}
+
+/**
+ * A script made from Node 20's code cache loses its import() callback, so a module that may call
+ * import() compiles Node's way: one with an import keyword before "(", or one that evaluates text
+ * (eval, Function) and holds "import(" in a string, as the Pulumi SDK's program runner does.
+ * TypeScript only names import() in its messages and comments, and is cached. The verdict is kept
+ * beside the cache (`.calls-import`), since tokenizing TypeScript takes a third of a second.
+ */
+function callsImport(content, cacheFile) {
+    const verdictFile = `${cacheFile}.calls-import`;
+    try {
+        return readFileSync(verdictFile, "utf8") === "yes";
+    } catch {
+        // Not judged yet in this run.
+    }
+    let calls = false;
+    try {
+        let evaluatesText = false;
+        let importInText = false;
+        let previous;
+        for (const token of require("acorn").tokenizer(content, { ecmaVersion: "latest", allowHashBang: true, allowReturnOutsideFunction: true })) {
+            const label = token.type.label;
+            const previousName = previous?.type.label === "name" ? previous.value : undefined;
+            if (label === "(" && previous?.type.label === "import") calls = true;
+            if (label === "name" && token.value === "eval") evaluatesText = true;
+            // Function("...") and new Function(...), not Function.prototype.
+            if ((label === "(" && previousName === "Function") || (label === "name" && token.value === "Function" && previous?.type.label === "new")) evaluatesText = true;
+            if ((label === "string" || label === "template") && importCallText.test(token.value)) importInText = true;
+            previous = token;
+        }
+        calls ||= evaluatesText && importInText;
+    } catch {
+        calls = true; // What acorn cannot read, Node compiles.
+    }
+    save(verdictFile, calls ? "yes" : "no");
+    return calls;
 }
 
 /** The `require` a module's code receives, as Node's makeRequireFunction makes it. */
