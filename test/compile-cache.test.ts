@@ -1,7 +1,7 @@
 // The code cache the test run's processes share (test/support/compile-cache.js): a module loads
 // the same from the cache as compiled afresh, and the cache is reused, not refused and rewritten.
 import assert from "node:assert/strict";
-import { execFileSync } from "node:child_process";
+import { spawnSync } from "node:child_process";
 import { mkdirSync, readdirSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { repoRoot } from "./support/packed-program";
@@ -35,11 +35,14 @@ describe("the test run's code cache", function () {
     const script =
       "Promise.all([require('flags').answer(), require('flags').main, require('dynamic')().then((m) => m.value), require('evaluated')().then((m) => m.value), require('named')('x')]).then((r) => console.log(JSON.stringify(r)))";
     const preload = cache ? ["--require", join(__dirname, "support", "compile-cache.js")] : [];
-    return execFileSync(process.execPath, [...preload, "-e", script], {
+    const run = spawnSync(process.execPath, [...preload, "-e", script], {
       cwd: dir,
       env: { PATH: process.env.PATH, PULUMI_CRM_COMPILE_CACHE: cacheDir },
       encoding: "utf8",
     });
+    // Nothing on stderr: no failure, and no warning (such as one of a module loading itself).
+    assert.deepEqual([run.status, run.stderr], [0, ""]);
+    return run.stdout;
   }
   const cacheFiles = () => readdirSync(cacheDir).map((name) => `${name} ${statSync(join(cacheDir, name)).mtimeMs}`);
 

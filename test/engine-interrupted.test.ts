@@ -3,12 +3,13 @@
 import assert from "node:assert/strict";
 import * as fs from "node:fs";
 import * as path from "node:path";
-import { execFileSync, spawnSync } from "node:child_process";
+import { spawnSync } from "node:child_process";
 import { CHANGES_NOT_EXPECTED } from "../engine/engine";
 import { annotateSecrets, applyIgnoreChanges, fromCheckpoint, makeSecret, PropertyMap, SECRET_SIG, SIG_KEY, toCheckpoint } from "../engine/properties";
 import type { PendingOperation } from "../engine/state";
 import { urnName } from "../engine/urn";
-import { A, B, C, FIXTURE, itemLine, STACK, useWorkspace } from "./support/engine-workspace";
+import { A, B, C, fixtureProgram, itemLine, STACK, useWorkspace } from "./support/engine-workspace";
+import { engineCli } from "./support/packed-program";
 
 describe("test engine: pending operations and the command line", function () {
     this.timeout(120_000);
@@ -69,12 +70,12 @@ describe("test engine: pending operations and the command line", function () {
         assert.deepEqual(workspace().values(), { a: "1", b: "2" });
     });
 
-    it("runs as a command with a JSON summary and exit code 7 for unexpected changes", () => {
+    it("runs as a command (built, and as `npm run engine`) with a JSON summary and exit code 7 for unexpected changes", () => {
         const engine = (command: string, ...flags: string[]) =>
             spawnSync(
-                "npm",
+                process.execPath,
                 [
-                    ...["run", "--silent", "engine", "--", command, "--cwd", FIXTURE, "--stack", STACK],
+                    ...[engineCli(), command, "--cwd", fixtureProgram(), "--stack", STACK],
                     ...["--state", workspace().stateFile],
                     ...["--config", `storeFile=${workspace().storeFile}`, "--config", `items=${JSON.stringify([A])}`],
                     ...flags,
@@ -105,7 +106,10 @@ describe("test engine: pending operations and the command line", function () {
         const odd = engine("refresh", "--import-pending-creates", "urn:pulumi:test::engine-fixture::x::y");
         assert.equal(odd.status, 2);
         assert.match(odd.stderr, /each URN must be followed by an ID: found an odd number of entries/);
-        assert.throws(() => execFileSync("npm", ["run", "--silent", "engine", "--", "apply"], { stdio: "pipe" }));
+        // `npm run engine` (ts-node on engine/cli.ts) is the same command.
+        const unknown = spawnSync("npm", ["run", "--silent", "engine", "--", "apply"], { cwd: path.join(__dirname, ".."), encoding: "utf8" });
+        assert.equal(unknown.status, 2);
+        assert.match(unknown.stderr, /^error: unknown command "apply"\nusage: engine <preview\|up\|refresh\|destroy>/);
     });
 });
 

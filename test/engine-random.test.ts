@@ -10,8 +10,8 @@ import { Command, EngineResult, runEngine } from "../engine/engine";
 import { fromCheckpoint, makeSecret, PropertyMap, SECRET_SIG, SIG_KEY, UNKNOWN } from "../engine/properties";
 import { RandomProvider } from "../engine/random-provider";
 import type { ResourceState } from "../engine/state";
+import { fixtureProgram } from "./support/engine-workspace";
 
-const FIXTURE = path.join(__dirname, "..", "engine", "fixtures", "random");
 const STACK = "test";
 const PROJECT = "engine-random-fixture";
 const RANDOM_VERSION = (require("@pulumi/random/package.json") as { version: string }).version;
@@ -32,7 +32,7 @@ class Workspace {
     ): Promise<EngineResult> {
         const result = await runEngine({
             command,
-            cwd: FIXTURE,
+            cwd: fixtureProgram("random"),
             stack: STACK,
             stateFile: this.stateFile,
             config,

@@ -5,7 +5,7 @@ import * as fs from "node:fs";
 import * as path from "node:path";
 import { runEngine } from "../engine/engine";
 import type { ItemSpec } from "../engine/fixtures/store";
-import { A, B, C, DEFAULT_PROVIDER_URN, FIXTURE, ITEM_TYPE, itemLine, STACK, useWorkspace, wrapped } from "./support/engine-workspace";
+import { A, B, C, DEFAULT_PROVIDER_URN, fixtureProgram, ITEM_TYPE, itemLine, STACK, useWorkspace, wrapped } from "./support/engine-workspace";
 
 // Previews are tested where they are what a test is about (the preview that stops an up, a delete
 // before replace, a clean-up up that must count nothing, a refused replacement) and in
@@ -141,7 +141,7 @@ describe("test engine: state and configuration", function () {
         // No `items`: the project's default (none).
         const defaults = await runEngine({
             command: "up",
-            cwd: FIXTURE,
+            cwd: fixtureProgram(),
             stack: STACK,
             stateFile: workspace().stateFile,
             config: { storeFile: workspace().storeFile },

@@ -4,7 +4,7 @@ import assert from "node:assert/strict";
 import { spawnSync } from "node:child_process";
 import { CHANGES_NOT_EXPECTED, runEngine } from "../engine/engine";
 import type { ItemSpec } from "../engine/fixtures/store";
-import { A, B, C, FIXTURE, ITEM_TYPE, itemLine, STACK, useWorkspace, wrapped } from "./support/engine-workspace";
+import { A, B, C, fixtureProgram, ITEM_TYPE, itemLine, STACK, useWorkspace, wrapped } from "./support/engine-workspace";
 
 // The preview of each kind of step is tested once: a create and an update in the first test, a
 // replace and a delete in the preview's own test, an explicit provider's, and a check failure and
@@ -186,7 +186,7 @@ describe("test engine: steps", function () {
     it("reads the stack configuration file, structured values as JSON", async () => {
         const result = await runEngine({
             command: "up",
-            cwd: FIXTURE,
+            cwd: fixtureProgram(),
             stack: "from-file",
             stateFile: workspace().stateFile,
             config: { "engine-fixture:storeFile": workspace().storeFile },

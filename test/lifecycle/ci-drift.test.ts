@@ -8,7 +8,7 @@ import { chmodSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:
 import { join } from "node:path";
 import { EngineOptions, EngineResult, runEngine } from "../../engine/engine";
 import { startEmulator } from "../../emulator";
-import { installExample, repoRoot } from "../support/packed-program";
+import { engineCli, installExample, repoRoot } from "../support/packed-program";
 import { driftCheck, emulatorCall, emulatorCallWhenAdmitted, emulatorRead, requestCount, RunningEmulator, stackOnEmulator } from "../support/emulator";
 
 const yaml = require(require.resolve("js-yaml", { paths: [require.resolve("@pulumi/pulumi")] })) as { load(text: string): unknown };
@@ -137,7 +137,7 @@ describe("examples/ci-drift: deployed, and its workflow steps run against the en
         'if [ "$1" = version ]; then echo "v0.0.0-test-engine"; exit 0; fi',
         "args=()",
         'for arg in "$@"; do case "$arg" in --non-interactive) ;; *) args+=("$arg") ;; esac; done',
-        `exec node -r "${require.resolve("ts-node/register/transpile-only")}" "${join(repoRoot, "engine", "cli.ts")}" "\${args[@]}" --cwd "$PWD" --state "$TEST_STATE" --config "crm:apiUrl=$TEST_CRM_URL" --secret "crm:apiToken=$TEST_CRM_TOKEN"`,
+        `exec node "${engineCli()}" "\${args[@]}" --cwd "$PWD" --state "$TEST_STATE" --config "crm:apiUrl=$TEST_CRM_URL" --secret "crm:apiToken=$TEST_CRM_TOKEN"`,
         "",
       ].join("\n"),
     );

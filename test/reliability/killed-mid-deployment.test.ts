@@ -21,7 +21,7 @@ import { mulberry32 } from "../../emulator/src/core/random";
 import { EngineResult, runEngine } from "../../engine/engine";
 import type { PendingOperation } from "../../engine/state";
 import { emulatorCall, requestCount } from "../support/emulator";
-import { installProgram, repoRoot } from "../support/packed-program";
+import { engineCli, installProgram, repoRoot } from "../support/packed-program";
 import { startRecordingProxy } from "../support/recording-proxy";
 import { everyResourceStack } from "../support/every-resource";
 import { tallyService } from "../support/service-tally";
@@ -136,7 +136,7 @@ describe(`reliability: killed mid-deployment, ${copies} copies of every CRM obje
         const args = ["up", "--yes", "--skip-preview", "--cwd", program, "--stack", stack, "--state", stackFiles.stateFile];
         for (const [key, value] of Object.entries(stackFiles.config(proxy.url))) args.push("--config", `${key}=${value}`);
         args.push("--secret", `crm:apiToken=${stackFiles.emulator.apiToken}`);
-        engine = spawn(process.execPath, ["-r", "ts-node/register/transpile-only", join("engine", "cli.ts"), ...args], {
+        engine = spawn(process.execPath, [engineCli(), ...args], {
           cwd: repoRoot,
           detached: true,
           stdio: "ignore",

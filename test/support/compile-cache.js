@@ -32,6 +32,7 @@ if (cacheDir) {
         // Node's own path for ES modules, the main module (whose load Node gives a stat cache),
         // files outside the repository's installs, and modules that may call import().
         if (
+            loadingTokenizer ||
             (format && format !== "commonjs") ||
             this.id === "." ||
             !filename.startsWith(cachedRoot) ||
@@ -88,7 +89,7 @@ function callsImport(content, cacheFile) {
         let evaluatesText = false;
         let importInText = false;
         let previous;
-        for (const token of require("acorn").tokenizer(content, { ecmaVersion: "latest", allowHashBang: true, allowReturnOutsideFunction: true })) {
+        for (const token of acornTokenizer()(content, { ecmaVersion: "latest", allowHashBang: true, allowReturnOutsideFunction: true })) {
             const label = token.type.label;
             const previousName = previous?.type.label === "name" ? previous.value : undefined;
             if (label === "(" && previous?.type.label === "import") calls = true;
@@ -104,6 +105,21 @@ function callsImport(content, cacheFile) {
     }
     save(verdictFile, calls ? "yes" : "no");
     return calls;
+}
+
+/** acorn's tokenizer, loaded on first need Node's way: acorn's own text holds "import(". */
+let loadingTokenizer = false;
+let tokenizer;
+function acornTokenizer() {
+    if (!tokenizer) {
+        loadingTokenizer = true;
+        try {
+            tokenizer = require("acorn").tokenizer;
+        } finally {
+            loadingTokenizer = false;
+        }
+    }
+    return tokenizer;
 }
 
 /** The `require` a module's code receives, as Node's makeRequireFunction makes it. */

@@ -10,8 +10,10 @@ import { Command, EngineOptions, EngineResult, runEngine } from "../../engine/en
 import { PropertyMap, SECRET_SIG, SIG_KEY } from "../../engine/properties";
 import type { ItemSpec, Store } from "../../engine/fixtures/store";
 import type { PendingOperation, ResourceState } from "../../engine/state";
+import { repoRoot, transpiledOnce } from "./packed-program";
 
-export const FIXTURE = path.join(__dirname, "..", "..", "engine", "fixtures", "store");
+/** A fixture program of engine/fixtures, run as JavaScript: the engine's tests are not about TypeScript. */
+export const fixtureProgram = (name: "store" | "random" = "store") => transpiledOnce(path.join(repoRoot, "engine", "fixtures", name), `fixtures/${name}`);
 export const STACK = "test";
 export const ITEM_TYPE = "pulumi-nodejs:dynamic/fixture:Item";
 export const DEFAULT_PROVIDER_URN = `urn:pulumi:${STACK}::engine-fixture::pulumi:providers:pulumi-nodejs::default`;
@@ -31,7 +33,7 @@ export class Workspace {
     run(command: Command, items: ItemSpec[], options: RunOptions = {}): Promise<EngineResult> {
         return runEngine({
             command,
-            cwd: FIXTURE,
+            cwd: fixtureProgram(),
             stack: STACK,
             stateFile: this.stateFile,
             ...options,
