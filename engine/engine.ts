@@ -224,8 +224,6 @@ async function execute(options: EngineOptions, setup: Setup): Promise<number> {
         deployment = new ProgramDeployment(context, (pkg, version) => defaultProvider(stack, project.name, config, pkg, version));
         const monitorServer = await GrpcServer.start(sdk, monitorService(sdk, deployment));
         servers.push(monitorServer);
-        // A host starts while the program compiles; a failure to start surfaces at first use.
-        providers.prestart();
         const program = startProgram(processes, {
             sdk,
             project,

@@ -95,7 +95,6 @@ export class ProviderRegistry {
     private readonly hosts = new Map<string, { inputs: PropertyMap; host: Promise<ProviderHost> }>();
     private randomStandIn?: RandomProvider;
     private readonly started: Promise<ProviderHost>[] = [];
-    private spare?: Promise<ProviderHost>;
 
     constructor(
         private readonly startHost: () => Promise<ProviderHost>,
@@ -104,11 +103,6 @@ export class ProviderRegistry {
         private readonly announce: (line: string) => void,
     ) {}
 
-    /** Starts a host process ahead of its first use (while the program compiles). */
-    prestart(): void {
-        this.spare ??= this.start();
-    }
-
     async get(reference: string): Promise<ResourceProvider> {
         const urn = referencedProviderUrn(reference);
         const provider = this.providerState(urn);
@@ -116,11 +110,13 @@ export class ProviderRegistry {
         if (provider.type === `${PROVIDER_TYPE_PREFIX}${RANDOM_PACKAGE}`) return this.random(provider);
         const known = this.hosts.get(urn);
         if (known && deepEqual(known.inputs, provider.inputs)) return known.host;
-        const host = (this.spare ?? this.start()).then(async (started) => {
+        // As the CLI loads a plugin: when a provider is first used, not ahead of it.
+        const starting = this.startHost();
+        this.started.push(starting);
+        const host = starting.then(async (started) => {
             await started.configure(provider, configureVariables(provider.inputs));
             return started;
         });
-        this.spare = undefined;
         this.hosts.set(urn, { inputs: provider.inputs, host });
         return host;
     }
@@ -137,12 +133,6 @@ export class ProviderRegistry {
     async closeAll(): Promise<void> {
         const hosts = await Promise.allSettled(this.started);
         for (const host of hosts) if (host.status === "fulfilled") host.value.close();
-    }
-
-    private start(): Promise<ProviderHost> {
-        const host = this.startHost();
-        this.started.push(host);
-        return host;
     }
 }
 
