@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { spawn } from "node:child_process";
-import { mkdtempSync, readFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createInterface } from "node:readline";
@@ -330,20 +330,25 @@ describe("emulator core", () => {
 
   describe("--data persistence", () => {
     it("keeps the state across a restart", async () => {
-      const data = join(mkdtempSync(join(tmpdir(), "crm-emulator-")), "state.json");
-      const first = await startHarness({ data, token: "persist-key" });
-      const created = await first.api("POST", "/api/3/accounts", { account: { name: "Persistent" } });
-      await first.close();
-      assert.ok(JSON.parse(readFileSync(data, "utf8")).crm);
-
-      const second = await startHarness({ data, token: "persist-key" });
+      const dir = mkdtempSync(join(tmpdir(), "crm-emulator-"));
+      const data = join(dir, "state.json");
       try {
-        const fetched = await second.api("GET", `/api/3/accounts/${created.body.account.id}`);
-        assert.equal(fetched.body.account.name, "Persistent");
-        const next = await second.api("POST", "/api/3/accounts", { account: { name: "Second" } });
-        assert.equal(next.body.account.id, "2");
+        const first = await startHarness({ data, token: "persist-key" });
+        const created = await first.api("POST", "/api/3/accounts", { account: { name: "Persistent" } });
+        await first.close();
+        assert.ok(JSON.parse(readFileSync(data, "utf8")).crm);
+
+        const second = await startHarness({ data, token: "persist-key" });
+        try {
+          const fetched = await second.api("GET", `/api/3/accounts/${created.body.account.id}`);
+          assert.equal(fetched.body.account.name, "Persistent");
+          const next = await second.api("POST", "/api/3/accounts", { account: { name: "Second" } });
+          assert.equal(next.body.account.id, "2");
+        } finally {
+          await second.close();
+        }
       } finally {
-        await second.close();
+        rmSync(dir, { recursive: true, force: true });
       }
     });
   });

@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { mkdtempSync } from "node:fs";
+import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { startHarness, type Harness, type Reply } from "./harness";
@@ -98,20 +98,25 @@ describe("CRM bulk contact sync (POST /import/bulk_import)", () => {
   });
 
   it("finishes a queued batch after a restart with --data", async () => {
-    const data = join(mkdtempSync(join(tmpdir(), "crm-import-")), "state.json");
-    const first = await startHarness({ data, token: "import-key", bulkImportDelayMs: 60_000 });
-    const batchId = (await first.api("POST", "/api/3/import/bulk_import", { contacts: contactsNamed(2) })).body.batchId;
-    await first.close();
-    const second = await startHarness({ data, token: "import-key", bulkImportDelayMs: 10 });
+    const dir = mkdtempSync(join(tmpdir(), "crm-import-"));
+    const data = join(dir, "state.json");
     try {
-      for (;;) {
-        const info = await second.api("GET", `/api/3/import/info?batchId=${batchId}`);
-        if (info.body.status === "completed") break;
-        await new Promise((resolve) => setTimeout(resolve, 10));
+      const first = await startHarness({ data, token: "import-key", bulkImportDelayMs: 60_000 });
+      const batchId = (await first.api("POST", "/api/3/import/bulk_import", { contacts: contactsNamed(2) })).body.batchId;
+      await first.close();
+      const second = await startHarness({ data, token: "import-key", bulkImportDelayMs: 10 });
+      try {
+        for (;;) {
+          const info = await second.api("GET", `/api/3/import/info?batchId=${batchId}`);
+          if (info.body.status === "completed") break;
+          await new Promise((resolve) => setTimeout(resolve, 10));
+        }
+        assert.equal((await second.api("GET", "/api/3/contacts")).body.meta.total, "2");
+      } finally {
+        await second.close();
       }
-      assert.equal((await second.api("GET", "/api/3/contacts")).body.meta.total, "2");
     } finally {
-      await second.close();
+      rmSync(dir, { recursive: true, force: true });
     }
   });
 });

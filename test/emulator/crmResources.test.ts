@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { mkdtempSync, writeFileSync } from "node:fs";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { startHarness, type Harness } from "./harness";
@@ -260,17 +260,22 @@ describe("CRM addresses, brandings, calendars, messages, automations and campaig
     });
 
     it("serves the records of a fixture file instead", async () => {
-      const fixtures = join(mkdtempSync(join(tmpdir(), "crm-fixtures-")), "fixtures.json");
-      writeFileSync(fixtures, JSON.stringify({ campaigns: [{ id: "1", name: "Only one", sdate: null }] }));
-      const other = await startHarness({ fixtures });
+      const dir = mkdtempSync(join(tmpdir(), "crm-fixtures-"));
+      const fixtures = join(dir, "fixtures.json");
       try {
-        assert.deepEqual((await other.api("GET", "/api/3/campaigns")).body.campaigns.map((c: { name: string }) => c.name), ["Only one"]);
-        assert.ok(Number((await other.api("GET", "/api/3/automations")).body.meta.total) >= 30);
+        writeFileSync(fixtures, JSON.stringify({ campaigns: [{ id: "1", name: "Only one", sdate: null }] }));
+        const other = await startHarness({ fixtures });
+        try {
+          assert.deepEqual((await other.api("GET", "/api/3/campaigns")).body.campaigns.map((c: { name: string }) => c.name), ["Only one"]);
+          assert.ok(Number((await other.api("GET", "/api/3/automations")).body.meta.total) >= 30);
+        } finally {
+          await other.close();
+        }
+        writeFileSync(fixtures, JSON.stringify({ campaigns: [{ name: "no id" }] }));
+        await assert.rejects(startHarness({ fixtures }), /string id/);
       } finally {
-        await other.close();
+        rmSync(dir, { recursive: true, force: true });
       }
-      writeFileSync(fixtures, JSON.stringify({ campaigns: [{ name: "no id" }] }));
-      await assert.rejects(startHarness({ fixtures }), /string id/);
     });
   });
 });
