@@ -29,8 +29,9 @@ if (cacheDir) {
     };
     const compile = Module.prototype._compile;
     Module.prototype._compile = function (content, filename, format) {
-        // Node's own path for ES modules, the main module (whose load Node gives a stat cache),
-        // files outside the repository's installs, and modules that may call import().
+        // Node's own path for acorn while it loads, ES modules, the main module (whose load Node
+        // gives a stat cache) and files outside the repository's installs; for modules that may
+        // call import(), see callsImport below.
         if (
             loadingTokenizer ||
             (format && format !== "commonjs") ||
