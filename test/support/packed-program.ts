@@ -29,11 +29,21 @@ export function compileCacheDir(): string {
 }
 
 /**
+ * Set by `npm test` (scripts/test.ts), which runs the type-check beside the suite: the file the
+ * type-check writes its exit code to when it ends. Its tsc -b builds dist/, which a pack must not
+ * build at the same time.
+ */
+export const typecheckStatusVariable = "PULUMI_CRM_TYPECHECK_STATUS";
+
+/**
  * Packs the package once per test run, when a test first needs it (the prepack script builds
- * it): a run of unit tests only never packs. Parallel workers share the one tarball.
+ * it, or finds it built by the type-check): a run of unit tests only never packs. Parallel
+ * workers share the one tarball.
  */
 export function packedTarball(): string {
   return onceThisRun("pack", (destination) => {
+    const typecheckStatus = process.env[typecheckStatusVariable];
+    while (typecheckStatus && !existsSync(typecheckStatus)) pause(200);
     const output = execFileSync(npm, ["pack", "--json", "--pack-destination", destination], { cwd: repoRoot, encoding: "utf8", stdio: ["ignore", "pipe", "inherit"] });
     const [{ filename }] = JSON.parse(output.slice(output.indexOf("["))) as Array<{ filename: string }>;
     return join(destination, filename);
@@ -243,9 +253,14 @@ function waitForOutcome(dir: string, name: string): Outcome {
     // The maker writes its pid right after taking the folder.
     const maker = existsSync(`${dir}.pid`) ? Number(readFileSync(`${dir}.pid`, "utf8")) : undefined;
     if (maker && !isRunning(maker) && !existsSync(`${dir}.outcome`)) return { error: `process ${maker}, which was making ${name} for this test run, ended without finishing it` };
-    Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 200);
+    pause(200);
   }
   return { error: `${name} of this test run was not made within 15 minutes` };
+}
+
+/** Blocks this process (the callers are synchronous, as a test's `before` is). */
+function pause(milliseconds: number): void {
+  Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, milliseconds);
 }
 
 /** Runs are named by the pid of their main process: those no longer running are of no use. */
