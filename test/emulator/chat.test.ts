@@ -10,6 +10,7 @@ import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { startEmulator, type RunningEmulator } from "../../emulator";
+import { inTempDir } from "./harness";
 import { BUILT_IN_FLOWS, createChatService, EXECUTION_DURATION_MS } from "../../emulator/src/chat";
 import { GENERATED_AUTOMATIONS } from "../../emulator/src/crm/fixtures";
 import type { EmulatedService } from "../../emulator/src/service";
@@ -449,23 +450,22 @@ describe("chat flow service, through the emulator", () => {
     });
   });
 
-  it("keeps executions across a restart with a data file", async () => {
-    const dataDir = mkdtempSync(path.join(tmpdir(), "chat-"));
-    const dataFile = path.join(dataDir, "state.json");
-    const first = await startEmulator({ rateLimit: 0, data: dataFile, token: "restart-key" });
-    const restartClient = (chatUrl: string) => chatClient(chatUrl, { Authorization: "Token restart-key" });
-    const created = (await restartClient(first.chatUrl).run({ execute_for: "LIST", contact_list: contacts(2) })).body;
-    await first.close();
+  it("keeps executions across a restart with a data file", () =>
+    inTempDir("chat-", async (dataDir) => {
+      const dataFile = path.join(dataDir, "state.json");
+      const first = await startEmulator({ rateLimit: 0, data: dataFile, token: "restart-key" });
+      const restartClient = (chatUrl: string) => chatClient(chatUrl, { Authorization: "Token restart-key" });
+      const created = (await restartClient(first.chatUrl).run({ execute_for: "LIST", contact_list: contacts(2) })).body;
+      await first.close();
 
-    const second = await startEmulator({ rateLimit: 0, data: dataFile, token: "restart-key" });
-    try {
-      const reread = await restartClient(second.chatUrl).read(created.id);
-      assert.deepEqual([reread.status, reread.body.created_on, reread.body.num_contacts], [200, created.created_on, 2]);
-    } finally {
-      await second.close();
-      rmSync(dataDir, { recursive: true, force: true });
-    }
-  });
+      const second = await startEmulator({ rateLimit: 0, data: dataFile, token: "restart-key" });
+      try {
+        const reread = await restartClient(second.chatUrl).read(created.id);
+        assert.deepEqual([reread.status, reread.body.created_on, reread.body.num_contacts], [200, created.created_on, 2]);
+      } finally {
+        await second.close();
+      }
+    }));
 });
 
 describe("chat flow service, execution progress with an injected clock", () => {

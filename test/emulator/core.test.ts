@@ -1,13 +1,12 @@
 import assert from "node:assert/strict";
 import { spawn } from "node:child_process";
-import { mkdtempSync, readFileSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { createInterface } from "node:readline";
 import { HELP, parseArguments, USAGE, wantsHelp } from "../../emulator/src/core/cli";
 import { parseFaultSpec } from "../../emulator/src/core/faults";
 import { installedEmulatorBin } from "../support/packed-program";
-import { startHarness, type Harness } from "./harness";
+import { inTempDir, startHarness, type Harness } from "./harness";
 
 describe("emulator core", () => {
   describe("authentication", () => {
@@ -329,10 +328,9 @@ describe("emulator core", () => {
   });
 
   describe("--data persistence", () => {
-    it("keeps the state across a restart", async () => {
-      const dir = mkdtempSync(join(tmpdir(), "crm-emulator-"));
-      const data = join(dir, "state.json");
-      try {
+    it("keeps the state across a restart", () =>
+      inTempDir("crm-emulator-", async (dir) => {
+        const data = join(dir, "state.json");
         const first = await startHarness({ data, token: "persist-key" });
         const created = await first.api("POST", "/api/3/accounts", { account: { name: "Persistent" } });
         await first.close();
@@ -347,10 +345,7 @@ describe("emulator core", () => {
         } finally {
           await second.close();
         }
-      } finally {
-        rmSync(dir, { recursive: true, force: true });
-      }
-    });
+      }));
   });
 
   describe("command line", () => {

@@ -1,8 +1,6 @@
 import assert from "node:assert/strict";
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { startHarness, type Harness, type Reply } from "./harness";
+import { inTempDir, startHarness, type Harness, type Reply } from "./harness";
 
 describe("CRM bulk contact sync (POST /import/bulk_import)", () => {
   let h: Harness;
@@ -97,10 +95,9 @@ describe("CRM bulk contact sync (POST /import/bulk_import)", () => {
     assert.equal((await h.api("GET", "/api/3/import/info?batchId=nope")).status, 404);
   });
 
-  it("finishes a queued batch after a restart with --data", async () => {
-    const dir = mkdtempSync(join(tmpdir(), "crm-import-"));
-    const data = join(dir, "state.json");
-    try {
+  it("finishes a queued batch after a restart with --data", () =>
+    inTempDir("crm-import-", async (dir) => {
+      const data = join(dir, "state.json");
       const first = await startHarness({ data, token: "import-key", bulkImportDelayMs: 60_000 });
       const batchId = (await first.api("POST", "/api/3/import/bulk_import", { contacts: contactsNamed(2) })).body.batchId;
       await first.close();
@@ -115,8 +112,5 @@ describe("CRM bulk contact sync (POST /import/bulk_import)", () => {
       } finally {
         await second.close();
       }
-    } finally {
-      rmSync(dir, { recursive: true, force: true });
-    }
-  });
+    }));
 });

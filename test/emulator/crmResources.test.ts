@@ -1,8 +1,7 @@
 import assert from "node:assert/strict";
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { startHarness, type Harness } from "./harness";
+import { inTempDir, startHarness, type Harness } from "./harness";
 
 const ISO_WITH_OFFSET = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}[+-]\d{2}:\d{2}$/;
 
@@ -259,10 +258,9 @@ describe("CRM addresses, brandings, calendars, messages, automations and campaig
       }
     });
 
-    it("serves the records of a fixture file instead", async () => {
-      const dir = mkdtempSync(join(tmpdir(), "crm-fixtures-"));
-      const fixtures = join(dir, "fixtures.json");
-      try {
+    it("serves the records of a fixture file instead", () =>
+      inTempDir("crm-fixtures-", async (dir) => {
+        const fixtures = join(dir, "fixtures.json");
         writeFileSync(fixtures, JSON.stringify({ campaigns: [{ id: "1", name: "Only one", sdate: null }] }));
         const other = await startHarness({ fixtures });
         try {
@@ -273,9 +271,6 @@ describe("CRM addresses, brandings, calendars, messages, automations and campaig
         }
         writeFileSync(fixtures, JSON.stringify({ campaigns: [{ name: "no id" }] }));
         await assert.rejects(startHarness({ fixtures }), /string id/);
-      } finally {
-        rmSync(dir, { recursive: true, force: true });
-      }
-    });
+      }));
   });
 });

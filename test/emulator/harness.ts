@@ -1,4 +1,17 @@
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { startEmulator, type EmulatorOptions, type RunningEmulator } from "../../emulator";
+
+/** A new folder under the system's temp folder for `use`, removed after it whatever its outcome. */
+export async function inTempDir<T>(prefix: string, use: (dir: string) => Promise<T>): Promise<T> {
+  const dir = mkdtempSync(join(tmpdir(), prefix));
+  try {
+    return await use(dir);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
 
 export interface Reply {
   status: number;

@@ -29,8 +29,9 @@ Module.prototype.require = function (id) {
 /** The module's exports, as a proxy that requires it when anything of it is first read. */
 function loadedOnFirstUse(module, id, namespace) {
     let exports;
+    let namespaceView;
     const load = () => (exports ??= originalRequire.call(module, id));
-    const target = namespace ? () => ({ ...load(), default: load() }) : load;
+    const target = namespace ? () => (namespaceView ??= { ...load(), default: load() }) : load;
     return new Proxy(
         {},
         {
