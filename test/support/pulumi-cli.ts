@@ -1,0 +1,253 @@
+// The program tier's way to run a program: the real `pulumi` CLI (scripts/toolchain.ts), on a
+// stack of its own, offline as a user's CI runs it: a private PULUMI_HOME, a file backend, the
+// passphrase secrets provider (secrets are encrypted in the state as users have them), no update
+// check, no plugin download, --non-interactive. Programs run on Node.js 22 unless a stack asks
+// for the machine's own Node.js.
+import { ChildProcess, spawn } from "node:child_process";
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { dirname, join } from "node:path";
+import { ensureToolchain, toolchainPath } from "../../scripts/toolchain";
+
+/** What `pulumi ... --expect-no-changes` exits with when there are changes. */
+export const CHANGES_NOT_EXPECTED = 7;
+
+export const secretSignature = "4dabf18193072939515e22adb298388d";
+
+/** Steps of the run's last summary (the update's, for an `up` that previewed first). */
+export interface StepCounts {
+  create: number;
+  update: number;
+  replace: number;
+  delete: number;
+  same: number;
+}
+
+export interface CliResult {
+  exitCode: number;
+  steps: StepCounts;
+  /** Whether the summary counts any step other than `same`. */
+  changes: boolean;
+  stdout: string;
+  stderr: string;
+  /** stdout's lines, then stderr's: for assertion messages and searches over both. */
+  lines: string[];
+  /** The engine events of the run (`--event-log`). */
+  events: EngineEvent[];
+}
+
+export interface EngineEvent {
+  sequence: number;
+  summaryEvent?: { resourceChanges?: Record<string, number> };
+  resourcePreEvent?: { metadata: StepMetadata };
+  resOutputsEvent?: { metadata: StepMetadata };
+  diagnosticEvent?: { severity: string; message: string; urn?: string };
+  [kind: string]: unknown;
+}
+
+export interface StepMetadata {
+  op: string;
+  urn: string;
+  type: string;
+  diffs?: string[];
+  detailedDiff?: Record<string, { kind: string }>;
+}
+
+export interface StackOptions {
+  /** Stack configuration, set with one `config set-all` (keys "ns:key"). */
+  config?: Record<string, string>;
+  /** Secret stack configuration (`--secret`). */
+  secrets?: Record<string, string>;
+  /** "machine": the program and its provider host run on the Node.js this process runs on. */
+  node?: "22" | "machine";
+}
+
+export interface RunOptions {
+  /** Lines as they come, for a test that acts mid-run (kills the CLI, say). */
+  onStarted?: (child: ChildProcess) => void;
+  /** Extra environment for this run. */
+  env?: NodeJS.ProcessEnv;
+}
+
+/** A stack of the program in `program`, in a backend and PULUMI_HOME of its own. */
+export class CliStack {
+  readonly home = mkdtempSync(join(tmpdir(), "pulumi-crm-stack-"));
+  readonly backend = join(this.home, "backend");
+  private readonly toolchain = ensureToolchain();
+
+  private constructor(
+    readonly program: string,
+    readonly name: string,
+    private readonly node: "22" | "machine",
+  ) {
+    mkdirSync(this.backend);
+  }
+
+  /** `pulumi stack init` and the stack's configuration. */
+  static async create(program: string, name: string, options: StackOptions = {}): Promise<CliStack> {
+    const stack = new CliStack(program, name, options.node ?? "22");
+    await stack.succeed(["stack", "init"]);
+    await stack.setConfig(options.config ?? {}, options.secrets ?? {});
+    return stack;
+  }
+
+  /** One `config set-all` for every key, rather than a CLI call per key. */
+  async setConfig(config: Record<string, string>, secrets: Record<string, string> = {}): Promise<void> {
+    const pairs = [...Object.entries(config).flatMap(([k, v]) => ["--plaintext", `${k}=${v}`]), ...Object.entries(secrets).flatMap(([k, v]) => ["--secret", `${k}=${v}`])];
+    if (pairs.length > 0) await this.succeed(["config", "set-all", ...pairs]);
+  }
+
+  env(extra: NodeJS.ProcessEnv = {}): NodeJS.ProcessEnv {
+    const nodeBin = this.node === "machine" ? dirname(this.toolchain.machineNode) : this.toolchain.nodeBin;
+    return {
+      ...process.env,
+      PATH: toolchainPath(this.toolchain, nodeBin),
+      PULUMI_HOME: join(this.home, "pulumi-home"),
+      PULUMI_BACKEND_URL: `file://${this.backend}`,
+      PULUMI_CONFIG_PASSPHRASE: "pulumi-crm-tests",
+      PULUMI_SKIP_UPDATE_CHECK: "true",
+      PULUMI_DISABLE_AUTOMATIC_PLUGIN_ACQUISITION: "true",
+      PULUMI_DIY_BACKEND_NO_LEGACY_WARNING: "true",
+      // --event-log, for the step counts, is one of the CLI's debug flags (the Automation API sets it too).
+      PULUMI_DEBUG_COMMANDS: "true",
+      ...extra,
+    };
+  }
+
+  /**
+   * `pulumi <args> --stack <name> --non-interactive --color never`, in the program's folder,
+   * with an event log for the step counts. Asynchronous: the emulator answers the provider from
+   * this process's event loop.
+   */
+  async run(args: string[], options: RunOptions = {}): Promise<CliResult> {
+    const eventLog = join(this.home, `events-${Date.now()}-${Math.random().toString(36).slice(2)}.json`);
+    const operation = ["preview", "up", "update", "refresh", "destroy"].includes(args[0]);
+    const child = spawn(join(this.toolchain.cliBin, "pulumi"), [...args, "--stack", this.name, "--non-interactive", "--color", "never", ...(operation ? ["--event-log", eventLog] : [])], {
+      cwd: this.program,
+      env: this.env(options.env),
+      stdio: ["ignore", "pipe", "pipe"],
+    });
+    options.onStarted?.(child);
+    let stdout = "";
+    let stderr = "";
+    child.stdout!.on("data", (chunk) => (stdout += chunk));
+    child.stderr!.on("data", (chunk) => (stderr += chunk));
+    const exitCode = await new Promise<number>((resolve, reject) => child.on("error", reject).on("close", (code, signal) => resolve(code ?? (signal ? 128 : 0))));
+    const events = existsSync(eventLog) ? readEvents(eventLog) : [];
+    rmSync(eventLog, { force: true });
+    const steps = stepCounts(events);
+    return {
+      exitCode,
+      steps,
+      changes: steps.create + steps.update + steps.replace + steps.delete > 0,
+      stdout,
+      stderr,
+      lines: [...stdout.split("\n"), ...stderr.split("\n")].filter((line) => line.trim() !== ""),
+      events,
+    };
+  }
+
+  /** `run`, failing with its output unless it exits `expected`. */
+  async succeed(args: string[], expected = 0, options: RunOptions = {}): Promise<CliResult> {
+    const result = await this.run(args, options);
+    if (result.exitCode !== expected) throw new Error(`pulumi ${args.join(" ")} exited ${result.exitCode}, not ${expected}:\n${result.stdout}\n${result.stderr}`);
+    return result;
+  }
+
+  /** `up --yes`, its preview included; pass "--skip-preview" where the preview is not the subject. */
+  up(...flags: string[]): Promise<CliResult> {
+    return this.run(["up", "--yes", ...flags]);
+  }
+
+  /** An up that is not what the test is about: the update alone, which must succeed. */
+  deploy(...flags: string[]): Promise<CliResult> {
+    return this.succeed(["up", "--yes", "--skip-preview", ...flags]);
+  }
+
+  preview(...flags: string[]): Promise<CliResult> {
+    return this.run(["preview", ...flags]);
+  }
+
+  refresh(...flags: string[]): Promise<CliResult> {
+    return this.run(["refresh", "--yes", ...flags]);
+  }
+
+  /** The drift check CI runs: reads, writes nothing, exits 7 on drift. */
+  driftCheck(...flags: string[]): Promise<CliResult> {
+    return this.run(["refresh", "--preview-only", "--expect-no-changes", ...flags]);
+  }
+
+  destroy(...flags: string[]): Promise<CliResult> {
+    return this.run(["destroy", "--yes", ...flags]);
+  }
+
+  /** The stack's outputs, secrets shown. */
+  async outputs(): Promise<Record<string, any>> {
+    return JSON.parse((await this.succeed(["stack", "output", "--json", "--show-secrets"])).stdout);
+  }
+
+  /** `pulumi stack export`: the deployment, secrets as the state keeps them (encrypted). */
+  async exported(): Promise<Deployment> {
+    return JSON.parse((await this.succeed(["stack", "export"])).stdout);
+  }
+
+  /** The state file of the file backend, as it is on disk. */
+  stateText(): string {
+    const stacks = join(this.backend, ".pulumi", "stacks");
+    const files = readdirSync(stacks, { recursive: true }).map(String).filter((file) => file.endsWith(`${this.name}.json`));
+    if (files.length !== 1) throw new Error(`expected one state file of stack ${this.name} under ${stacks}, found ${files.length}`);
+    return readFileSync(join(stacks, files[0]), "utf8");
+  }
+
+  /** The resources of the state on disk. */
+  resources(): StateResource[] {
+    return (JSON.parse(this.stateText()) as { checkpoint: { latest: { resources?: StateResource[] } } }).checkpoint.latest.resources ?? [];
+  }
+
+  remove(): void {
+    rmSync(this.home, { recursive: true, force: true });
+  }
+}
+
+export interface StateResource {
+  urn: string;
+  type: string;
+  id?: string;
+  custom?: boolean;
+  protect?: boolean;
+  inputs?: Record<string, any>;
+  outputs?: Record<string, any>;
+  parent?: string;
+}
+
+export interface Deployment {
+  version: number;
+  deployment: { resources?: StateResource[]; pending_operations?: Array<{ resource: StateResource; type: string }> };
+}
+
+function readEvents(file: string): EngineEvent[] {
+  return readFileSync(file, "utf8")
+    .split("\n")
+    .filter((line) => line.trim() !== "")
+    .map((line) => JSON.parse(line) as EngineEvent);
+}
+
+function stepCounts(events: EngineEvent[]): StepCounts {
+  const summaries = events.filter((event) => event.summaryEvent);
+  const changes = summaries[summaries.length - 1]?.summaryEvent?.resourceChanges ?? {};
+  return {
+    create: changes.create ?? 0,
+    update: changes.update ?? 0,
+    replace: changes.replace ?? 0,
+    delete: changes.delete ?? 0,
+    same: changes.same ?? 0,
+  };
+}
+
+/** The steps (op and URN) the run's engine events report, in order. */
+export function stepsOf(result: CliResult): StepMetadata[] {
+  return result.events.flatMap((event) => (event.resOutputsEvent ? [event.resOutputsEvent.metadata] : []));
+}
+
+/** The logical name of a URN. */
+export const nameOf = (urn: string) => urn.slice(urn.lastIndexOf("::") + 2);
