@@ -59,6 +59,11 @@ export interface InstallOptions {
    * a program many times and are not about its type-checking.
    */
   typeCheck?: "every run" | "once";
+  /**
+   * The program's @pulumi/pulumi, where it is not the repository's own (the newest): the lowest
+   * version package.json's peer range accepts, say, to test the range at its other end.
+   */
+  sdkVersion?: string;
 }
 
 /**
@@ -81,7 +86,7 @@ export function installProgram(source: string, name: string, options: InstallOpt
   for (const entry of readdirSync(source)) {
     if (entry !== "node_modules" && entry !== "package.json") cpSync(join(source, entry), join(dir, entry), { recursive: true });
   }
-  const dependencies = programDependencies(source);
+  const dependencies = { ...programDependencies(source), ...(options.sdkVersion ? { "@pulumi/pulumi": options.sdkVersion } : {}) };
   writeFileSync(join(dir, "package.json"), JSON.stringify({ name: `${name}-program`, private: true, dependencies }, null, 2));
   symlinkSync(installedDependencies(dependencies), join(dir, "node_modules"), "dir");
   if (!existsSync(join(dir, "node_modules", "pulumi-crm", "dist", "provider", "index.js"))) {
