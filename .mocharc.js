@@ -1,27 +1,33 @@
-// Mocha's configuration. For `npm test`, the whole suite, the test files are handed to the
-// parallel workers in this order: those that run Pulumi programs first (the engine's, which need
-// no pack, before those of the packed package), the short unit files last. On 2 cores, a long
-// file started late left a core idle at the end of the run while it finished alone. A file named
-// on the command line (`npx mocha test/crm/message.test.ts`) runs alone.
-const { readdirSync } = require("node:fs");
+// Mocha's configuration, and the suite's two tiers (scripts/test.ts runs them; `npm test` both):
+// - fast: every file that runs no Pulumi program (provider modules against the emulator in
+//   process, units, contract and emulator tests), in one process;
+// - programs: every file that installs the packed package, and so runs it as users do: Pulumi
+//   programs on the real CLI (test/support/pulumi-cli.ts), the installed emulator command, the
+//   package's contents. In parallel workers: their time goes to child processes.
+// A file is in the program tier when it uses what installs the package, so a new program test
+// needs no list. A file named on the command line (`npx mocha test/crm/message.test.ts`) runs alone.
+const { readdirSync, readFileSync } = require("node:fs");
 
-const longFirst = ["test/engine", "test/emulator", "test/lifecycle", "test/reliability", "test/api-docs"];
-const rank = (file) => {
-  const index = longFirst.findIndex((prefix) => file.startsWith(prefix));
-  return index === -1 ? longFirst.length : index;
-};
-const wholeSuite = () =>
+const installsThePackage = /\b(installExample|installProgram|installedEmulatorBin|packedTarball)\(/;
+const testFiles = () =>
   readdirSync("test", { recursive: true })
     .map((name) => `test/${name}`)
     .filter((file) => file.endsWith(".test.ts"))
-    .sort((a, b) => rank(a) - rank(b) || a.localeCompare(b));
+    .sort();
+const tierOf = (file) => (installsThePackage.test(readFileSync(file, "utf8")) ? "programs" : "fast");
+
+const tier = process.env.PULUMI_CRM_TIER;
+const tierOptions =
+  tier === "fast"
+    ? { spec: testFiles().filter((file) => tierOf(file) === "fast"), parallel: false }
+    : tier === "programs"
+      ? { spec: testFiles().filter((file) => tierOf(file) === "programs"), parallel: true, jobs: 3 }
+      : {};
 
 module.exports = {
   require: ["ts-node/register/transpile-only", "test/support/global-setup.ts"],
   extension: ["ts"],
-  ...(process.env.npm_lifecycle_event === "test" ? { spec: wholeSuite() } : {}),
   timeout: 60000,
-  parallel: true,
-  jobs: 3,
   exit: true,
+  ...tierOptions,
 };

@@ -1,17 +1,18 @@
-// `npm test`: the type-check and the mocha suite side by side, on a machine's two cores. The
-// type-check (`npm run typecheck`, tsc -b, one core) builds dist/ on its way, as the package's
-// build; the suite's first files (the engine's) need no dist/, and the first test to pack the
-// package waits for the type-check to end (see packedTarball). One after the other, the
-// type-check held the run's first half-minute with a core idle.
+// `npm test`: the whole suite, as CI runs it. First the real pulumi CLI and Node.js 22 are found
+// or made (scripts/toolchain.ts: a cold build takes minutes, and says so); then the fast tier
+// runs beside the type-check (each holds one of a machine's two cores), then the program tier.
+// `npm run test:fast` and `npm run test:programs` run one tier alone (no type-check).
 //
-// Arguments go to mocha: `npm test -- --grep drift`.
+// Arguments after `--` go to mocha: `npm test -- --grep drift`.
 import { spawn } from "node:child_process";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { typecheckStatusVariable } from "../test/support/packed-program";
+import { ensureToolchain } from "./toolchain";
 
 const npm = process.platform === "win32" ? "npm.cmd" : "npm";
+type Tier = "fast" | "programs";
 
 /** The command's exit code and, when `quiet`, what it printed (shown only if it failed). */
 function run(command: string, args: string[], env: NodeJS.ProcessEnv, quiet: boolean): Promise<{ code: number; output: string }> {
@@ -25,7 +26,22 @@ function run(command: string, args: string[], env: NodeJS.ProcessEnv, quiet: boo
   });
 }
 
+async function tier(name: Tier, mochaArgs: string[], env: NodeJS.ProcessEnv): Promise<number> {
+  const started = Date.now();
+  const { code } = await run(process.execPath, [require.resolve("mocha/bin/mocha.js"), ...mochaArgs], { ...env, PULUMI_CRM_TIER: name }, false);
+  console.log(`\n${name} tier: ${((Date.now() - started) / 1000).toFixed(1)} s, exit code ${code}\n`);
+  return code;
+}
+
 async function main(): Promise<number> {
+  const [first, ...rest] = process.argv.slice(2);
+  const alone = first === "fast" || first === "programs" ? (first as Tier) : undefined;
+  const mochaArgs = alone ? rest : process.argv.slice(2);
+  if (alone === "fast") return tier("fast", mochaArgs, process.env);
+  const toolchain = ensureToolchain();
+  console.log(`pulumi CLI ${toolchain.cliVersion} (${toolchain.cliBin}), Node.js for programs: ${toolchain.nodeBin}`);
+  if (alone === "programs") return tier("programs", mochaArgs, process.env);
+
   const statusDir = mkdtempSync(join(tmpdir(), "pulumi-crm-typecheck-"));
   const statusFile = join(statusDir, "exit-code");
   const env = { ...process.env, [typecheckStatusVariable]: statusFile };
@@ -34,10 +50,12 @@ async function main(): Promise<number> {
       writeFileSync(statusFile, String(result.code));
       return result;
     });
-    const mocha = run(process.execPath, [require.resolve("mocha/bin/mocha.js"), ...process.argv.slice(2)], env, false);
-    const [typechecked, tested] = await Promise.all([typecheck, mocha]);
+    const fast = await tier("fast", mochaArgs, env);
+    // The program tier's first pack waits for the type-check, whose tsc -b builds dist/.
+    const programs = await tier("programs", mochaArgs, env);
+    const typechecked = await typecheck;
     if (typechecked.code !== 0) process.stderr.write(`\nnpm run typecheck failed (exit code ${typechecked.code}):\n${typechecked.output}\n`);
-    return typechecked.code !== 0 ? typechecked.code : tested.code;
+    return [typechecked.code, fast, programs].find((code) => code !== 0) ?? 0;
   } finally {
     rmSync(statusDir, { recursive: true, force: true });
   }

@@ -23,11 +23,6 @@ function testRunDir(): string {
   return join(workRoot, "runs", (process.env[testRunVariable] ??= String(process.pid)));
 }
 
-/** Where the run's processes share compiled code (see compile-cache.js); ended with the run. */
-export function compileCacheDir(): string {
-  return join(testRunDir(), "compile-cache");
-}
-
 /**
  * Set by `npm test` (scripts/test.ts), which runs the type-check beside the suite: the file the
  * type-check writes its exit code to when it ends. Its tsc -b builds dist/, which a pack must not
