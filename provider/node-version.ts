@@ -35,9 +35,12 @@ export const nodeAdvice = "Node.js 24.19 or later (24.21 is current), or 26.6 or
 
 let warned = false;
 
-/** Warns once per process when this Node.js carries the loop. */
+/**
+ * Warns once per program when this Node.js carries the loop. Only a program has a resource
+ * monitor: the provider host, which loads the package too, prints no error of the user's code.
+ */
 export function warnIfNodeLoopsOnErrors(version: string = process.version): void {
-  if (warned || !carriesInspectLoop(version)) return;
+  if (warned || !carriesInspectLoop(version) || !pulumi.runtime.hasMonitor()) return;
   warned = true;
   pulumi.log.warn(
     `pulumi-crm: Node.js ${version} can take minutes and gigabytes of memory to print an error of your program's own code ` +
