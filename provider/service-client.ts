@@ -2,6 +2,7 @@
 // the current settings, naming one resource in every error.
 
 import { endpointFor, ServiceSettingsSpec } from "./settings";
+import type { Answered } from "./transport/limiter";
 import { CallOptions, HttpRequest, HttpResponse, Transport } from "./transport/transport";
 
 export class ServiceClient {
@@ -20,6 +21,11 @@ export class ServiceClient {
     this.accountKey = endpoint.accountKey;
     this.rootUrl = endpoint.rootUrl;
     this.transport = new Transport(endpoint);
+  }
+
+  /** The account's turn at this service's rate limit (see Transport.turn). */
+  turn(): Promise<Answered> {
+    return this.transport.turn();
   }
 
   call(request: HttpRequest, options: Omit<CallOptions, "resource"> = {}): Promise<HttpResponse> {

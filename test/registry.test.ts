@@ -81,12 +81,12 @@ describe("the resource registry", () => {
 
   for (const resource of resources) {
     const page = join(root, "sdk-docs", `${resource.namespace}-${resource.name}.md`);
-    it(`sdk-docs/${resource.namespace}-${resource.name}.md lists the inputs of ${typeOf(resource)}, and says which are read only at creation`, () => {
+    it(`sdk-docs/${resource.namespace}-${resource.name}.md lists the inputs of ${typeOf(resource)}, and says which are read only at creation or by check`, () => {
       const fields = Object.keys(resource.module.inputSchema.shape);
       assert.deepEqual([...documentedInputs(page)].sort(), [...fields].sort());
       const table = readFileSync(page, "utf8");
       for (const field of fields.filter((name) => !configurationFields(resource.module.inputSchema).includes(name))) {
-        assert.match(table, new RegExp(`^\\| \`${field}\` \\|[^\\n]*\\| only read at creation`, "m"), `${field} is read only at creation`);
+        assert.match(table, new RegExp(`^\\| \`${field}\` \\|[^\\n]*\\| only read (at creation|by check)`, "m"), `${field} is read only at creation or by check`);
       }
     });
   }

@@ -4,7 +4,7 @@
 
 import assert from "node:assert/strict";
 import { z } from "zod";
-import { optionalText, requiredText, strictObject, unknownValue } from "../provider/kit/inputs";
+import { optionalText, requiredText, strictObject, unknownValue, withoutProvider } from "../provider/kit/inputs";
 import { checkInputs, diffInputs, labelBy, ResourceKind } from "../provider/kit/check-diff";
 import { SettingsError } from "../provider/settings";
 
@@ -42,6 +42,13 @@ describe("checkInputs", () => {
     const { inputs } = checkInputs(widget, { name: "Knob", colour: "", __provider: provider });
     assert.deepEqual(inputs, { name: "Knob", __provider: provider });
     assert.equal("colour" in inputs!, false, "an undefined member, which the host's Struct refuses");
+  });
+
+  it("stores the creation-only inputs under a key of their own, which the lifecycle reads as declared", () => {
+    const { inputs } = checkInputs(widget, { name: "Knob", adoptId: "7", __provider: provider });
+    assert.deepEqual(inputs, { name: "Knob", __neverCompared: { adoptId: "7" }, __provider: provider });
+    assert.deepEqual(withoutProvider(inputs!), { name: "Knob", adoptId: "7" });
+    assert.deepEqual(checkInputs(widget, { name: "Knob", __provider: provider }).inputs, { name: "Knob", __provider: provider });
   });
 
   it("names the resource, the field and the rule in each failure, one per problem", () => {

@@ -1,4 +1,6 @@
 import assert from "node:assert/strict";
+import { readFileSync } from "node:fs";
+import { inspect } from "node:util";
 import { parseFailureBody, ServiceError } from "../provider/transport/errors";
 import { limiterFor, RateLimiter } from "../provider/transport/limiter";
 import { AttemptOutcome, briefRetryAttempts, decideRetry, defaultRetryPolicy, RetryPolicy } from "../provider/transport/retry";
@@ -256,6 +258,76 @@ describe("failure messages", () => {
         return true;
       },
     );
+  });
+
+  /** The error a call fails with. */
+  const failureOf = (call: Promise<unknown>) => call.then(() => assert.fail("the call succeeded"), (error: ServiceError) => error);
+
+  // How a failure reaches the CLI's output, piped or not: the SDK's provider host prints a
+  // failed check, diff, read or delete as below (cmd/dynamic-provider/index.js), beside
+  // returning its message to the engine; the program runner prints an unhandled error (a
+  // lookup's) with defaultErrorMessage; anything else that inspects it, with colours on.
+  const printers = () => {
+    const host = readFileSync(require.resolve("@pulumi/pulumi/cmd/dynamic-provider/index.js"), "utf8");
+    assert.ok(host.includes("console.error(`${e}: ${e.stack}`)"), "the provider host no longer prints a thrown error as below");
+    const { defaultErrorMessage } = require("@pulumi/pulumi/cmd/run/error") as { defaultErrorMessage(error: unknown): string };
+    return [(error: Error) => `${error}: ${error.stack}`, defaultErrorMessage, (error: Error) => inspect(error, { colors: true })];
+  };
+
+  /** A 403 and a 422 duplicate, as the transport fails them: the user's run printed both. */
+  const refusedAndDuplicate = async () => {
+    server = await startScriptedServer((req, res) =>
+      req.method === "POST"
+        ? sendJson(res, 422, { errors: [{ title: "Duplicate entry", code: "duplicate", source: { pointer: "/data/attributes/name" } }] })
+        : sendJson(res, 403, { message: "Forbidden" }),
+    );
+    const transport = new Transport(endpoint(server));
+    const context = { resource: 'crm.Account "acme"', credentialSetting: "crm:apiToken" };
+    const failures = [
+      await failureOf(transport.call({ method: "GET", path: "/accounts/1" }, context)),
+      await failureOf(transport.call({ method: "POST", path: "/accounts", body: { account: { name: "Acme" } } }, context)),
+    ];
+    assert.deepEqual(failures.map((error) => [error.status, error.code]), [[403, undefined], [422, "duplicate"]]);
+    return failures;
+  };
+
+  it("is printed once by the provider host and by the program runner", async () => {
+    for (const error of await refusedAndDuplicate()) {
+      for (const printed of printers().map((print) => print(error))) assert.equal(printed.split(error.message).length - 1, 1, `not printed once: ${printed}`);
+    }
+  });
+
+  it("is printed without colour codes, however it is printed", async () => {
+    for (const error of await refusedAndDuplicate()) {
+      for (const printed of printers().map((print) => print(error))) assert.ok(!printed.includes("\x1b"), `printed with colour codes: ${JSON.stringify(printed)}`);
+    }
+  });
+
+  it("redacts a key of 8 characters or more wherever it appears, even glued to other text", async () => {
+    server = await startScriptedServer((req, res) => sendJson(res, 403, { message: `Api-Token: ${req.headers["api-token"]} refused (sent as Api-Token%3A${req.headers["api-token"]})` }));
+    const error = await failureOf(new Transport(endpoint(server)).call({ method: "GET", path: "/accounts/1" }, { resource: "crm.Account" }));
+    assert.match(error.message, /: Api-Token: \[redacted\] refused \(sent as Api-Token%3A\[redacted\]\)/);
+    assert.ok(!error.message.includes(token) && !error.detail?.includes(token), error.message);
+  });
+
+  it("redacts a shorter key only where it stands alone, as a header's value does, and leaves addresses whole", async () => {
+    const shortKey = "x";
+    server = await startScriptedServer((req, res) => sendJson(res, 403, { message: `Api-Token: ${req.headers["api-token"]} is not a key of https://nonexistent-host.invalid` }));
+    const refused = await failureOf(
+      new Transport(endpoint(server, { headers: { "Api-Token": shortKey }, secret: shortKey })).call({ method: "GET", path: "/accounts/1" }, { resource: "crm.Account" }),
+    );
+    assert.match(refused.message, /: Api-Token: \[redacted\] is not a key of https:\/\/nonexistent-host\.invalid;/);
+    assert.equal(refused.detail, "Api-Token: [redacted] is not a key of https://nonexistent-host.invalid");
+    // The address in our own words, as the user's run had it.
+    useStackConfig(configOf({ "crm:apiUrl": "https://nonexistent-host.invalid", "crm:apiToken": shortKey }));
+    try {
+      const unresolved = await failureOf(
+        new Transport({ ...endpointFor(crmService, "crm.Account"), retry: fastRetries }).call({ method: "GET", path: "/accounts/1" }, { resource: "crm.Account" }),
+      );
+      assert.match(unresolved.message, /crm:apiUrl is https:\/\/nonexistent-host\.invalid, whose host nonexistent-host\.invalid/);
+    } finally {
+      useStackConfig({ get: () => undefined });
+    }
   });
 
   // The default policy, counting its retries: each one draws its jitter once.

@@ -8,7 +8,7 @@ import * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
 import { actionKind, diffAction, recordedRead, stoppedPartWay, triggersInput, waitUntilEnded } from "../action-kit";
 import { moduleProvider } from "../dynamic";
-import { strictObject, unknownValue, withoutProvider } from "../kit/inputs";
+import { givenText, strictObject, unknownValue, withoutProvider } from "../kit/inputs";
 import { checkInputs } from "../kit/check-diff";
 import { resourceProps } from "../kit/resource-class";
 import { PartlyDoneError } from "../kit/write-errors";
@@ -72,9 +72,7 @@ const contactSchema = strictObject(
 );
 
 export const inputSchema = strictObject({
-  flowId: z
-    .string({ required_error: "is required: the UUID of the flow to run", invalid_type_error: "must be a string" })
-    .uuid("must be the flow's UUID, such as 2f1c6a8e-3b7d-4c1e-9a2f-5d8e7c6b4a31"),
+  flowId: givenText("the UUID of the flow to run", z.string().uuid("must be the flow's UUID, such as 2f1c6a8e-3b7d-4c1e-9a2f-5d8e7c6b4a31")),
   contacts: z
     .array(contactSchema, { required_error: "is required: the contacts to run the flow for", invalid_type_error: "must be a list of contacts" })
     .min(1, "must name at least one contact"),
@@ -112,7 +110,7 @@ const notFollowed = { status: null, finishedOn: null, statusReason: null };
 
 const resourceType = "chat.FlowRun";
 const describe = (flowId: unknown) =>
-  typeof flowId === "string" && flowId && flowId !== unknownValue ? `${resourceType} of flow ${flowId}` : resourceType;
+  typeof flowId === "string" && flowId.trim() && flowId !== unknownValue ? `${resourceType} of flow ${flowId}` : resourceType;
 const kind = actionKind({
   type: resourceType,
   schema: inputSchema,

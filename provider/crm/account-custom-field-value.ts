@@ -2,22 +2,25 @@
 // service's accountCustomFieldDatum). Its form depends on the field's type, which check
 // cannot know without a request: a create reads the field's definition and refuses a
 // value that does not fit before writing, and the type joins the state, where diff and
-// update find it. The lifecycle is crmLifecycle's (see ./crud).
+// update find it. A value outside an option field's options is refused before writing
+// too, and by check when the inputs hold them. The lifecycle is crmLifecycle's (see ./crud).
 
 import * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
 import { moduleProvider } from "../dynamic";
 import type { ExportDeclaration } from "../export/declaration";
-import { adoptIdInput, configurationFields, containsUnknown, serviceId, strictObject, withoutUndefined } from "../kit/inputs";
+import { adoptIdInput, checkOnly, configurationFields, containsUnknown, serviceId, strictObject, withoutProvider, withoutUndefined } from "../kit/inputs";
 import { labelByIds } from "../kit/check-diff";
 import { resourceProps } from "../kit/resource-class";
 import { crmService } from "../settings";
+import { ServiceError, sharedFailureFor } from "../transport/errors";
 import { CrmClient } from "./client";
 import { coalescing } from "./coalesce";
 import { getObject, pageOf, ServiceObject, walk } from "./collection";
 import { crmLifecycle, CrmObjectKind } from "./crud";
-import { currencyCodeInput, FieldValue, fieldValueInput, fitValue, valueForService, valueFromService } from "./custom-field-types";
-import { currencyCodeOf, idOf, textOf } from "./normalize";
+import { madeHere } from "./made-here";
+import { currencyCodeInput, FieldValue, fieldValueInput, fitValue, notAmongOptions, optionsOf, optionTypes, valueForService, valueFromService } from "./custom-field-types";
+import { currencyCodeOf, idOf, multiValueOf, textOf } from "./normalize";
 
 export interface AccountCustomFieldValueArgs {
   /** The account's id, e.g. a crm.Account's `id`. A change replaces the value. */
@@ -49,6 +52,13 @@ export interface AccountCustomFieldValueArgs {
    * changes nothing.
    */
   adoptId?: pulumi.Input<string>;
+  /**
+   * The field's options, e.g. its crm.AccountCustomField's `fieldOptions`: a value that
+   * is not among them then fails check, and so the preview. Without them, a create or an
+   * update reads the field's options and refuses such a value before writing. Read only
+   * by check: never a change, not an output.
+   */
+  fieldOptions?: pulumi.Input<pulumi.Input<string>[] | undefined>;
 }
 
 export const inputSchema = strictObject({
@@ -58,6 +68,7 @@ export const inputSchema = strictObject({
   fieldCurrency: currencyCodeInput.optional(),
   adoptExisting: z.boolean({ invalid_type_error: "must be true or false" }).default(false),
   adoptId: adoptIdInput,
+  fieldOptions: checkOnly(z.array(z.string({ invalid_type_error: "must be a string" }), { invalid_type_error: "must be a list of strings" }).optional()),
 });
 
 /** The inputs, with the field's type once a write has looked it up (see prepareWrite). */
@@ -79,7 +90,7 @@ const label = labelByIds(resourceType, ["customFieldId", "accountId"], ([field, 
 /** The value in its field type's one form; refused, naming the resource by its ids, when it does not fit. */
 function fittedValue(inputs: Record<string, unknown>, fieldType: string): FieldValue {
   const problem = misfit(inputs, fieldType);
-  if (problem) throw new Error(`${label(inputs)}: ${problem}`);
+  if (problem) throw new ServiceError(`${label(inputs)}: ${problem}`, {});
   return (fitValue(fieldType, inputs.fieldValue) as { value: FieldValue }).value;
 }
 
@@ -101,13 +112,18 @@ async function namedForPeople(client: CrmClient, inputs: ValueInputs, field: Fie
   return `${resourceType} of field ${name(field.fieldLabel, inputs.customFieldId)} for account ${name(account?.name, inputs.accountId)}`;
 }
 
-/** What a value needs of its field: the type, and the label its messages name. */
+/** What a value needs of its field: the type, the options of an option field, and the label its messages name. */
 interface FieldFacts {
   fieldType: string;
+  fieldOptions?: string[];
   fieldLabel?: string;
 }
 
-const factsOf = (field: ServiceObject): FieldFacts => ({ fieldType: String(field.fieldType), fieldLabel: typeof field.fieldLabel === "string" ? field.fieldLabel : undefined });
+const factsOf = (field: ServiceObject): FieldFacts => ({
+  fieldType: String(field.fieldType),
+  fieldOptions: optionsOf(field.fieldOptions),
+  fieldLabel: typeof field.fieldLabel === "string" ? field.fieldLabel : undefined,
+});
 
 /**
  * Fields read in this host, or being read, by account and field: a field never
@@ -121,11 +137,15 @@ function fieldOf(client: CrmClient, customFieldId: string): Promise<FieldFacts> 
   const key = fieldKey(client, customFieldId);
   let fieldType = fieldTypes.get(key);
   if (!fieldType) {
-    fieldTypes.set(key, (fieldType = lookUpTogether(client.accountKey, { client, customFieldId })));
+    // The read is the field's, not the first value's: its failure is told in the name of each value waiting for it.
+    const reader = new CrmClient(`reading custom field ${customFieldId}`);
+    fieldTypes.set(key, (fieldType = lookUpTogether(client.accountKey, { client: reader, customFieldId })));
     // A failed read is tried again by the next value of the field.
     fieldType.catch(() => fieldTypes.delete(key));
   }
-  return fieldType;
+  return fieldType.catch((error: unknown) => {
+    throw sharedFailureFor(client.resource, error);
+  });
 }
 
 /**
@@ -152,8 +172,24 @@ const lookUpTogether = coalescing<{ client: CrmClient; customFieldId: string }, 
 
 async function fetchedField(client: CrmClient, customFieldId: string): Promise<FieldFacts> {
   const field = await getObject(client, `/accountCustomFieldMeta/${customFieldId}`, "accountCustomFieldMetum");
-  if (!field) throw new Error(`${client.resource}: customFieldId ${customFieldId} is not a custom account field of this CRM account.`);
+  if (!field) throw new ServiceError(`${client.resource}: customFieldId ${customFieldId} is not a custom account field of this CRM account.`, { status: 404, field: "customFieldId" });
   return factsOf(field);
+}
+
+/**
+ * Why the value is not among its option field's options, or undefined when it is (or the
+ * field lists none). Options read earlier in this host are read again before a value is
+ * refused: the field may have gained the option since, earlier in this deployment.
+ */
+async function notAnOption(client: CrmClient, inputs: ValueInputs, field: FieldFacts): Promise<string | undefined> {
+  if (!optionTypes.has(field.fieldType)) return undefined;
+  const value = fittedValue(inputs, field.fieldType);
+  const outside = (options: string[] | undefined) => options && notAmongOptions(value, options);
+  if (!outside(field.fieldOptions)) return undefined;
+  const current = await fetchedField(client, inputs.customFieldId);
+  fieldTypes.set(fieldKey(client, inputs.customFieldId), Promise.resolve(current));
+  const problem = outside(current.fieldOptions);
+  return problem && `fieldValue ${problem} (this is a ${field.fieldType} field).`;
 }
 
 /** The account's values, page by page (meta.total is a number here, and not trusted). */
@@ -175,9 +211,11 @@ const kind: CrmObjectKind<typeof inputSchema, ValueState> = {
   member: "accountCustomFieldDatum",
   collection: "accountCustomFieldData",
   async prepareWrite(client: CrmClient, inputs: ValueInputs, olds?: Record<string, unknown>): Promise<ValueInputs> {
-    const field = typeof olds?.fieldType === "string" ? { fieldType: olds.fieldType } : await fieldOf(client, inputs.customFieldId);
-    const problem = misfit(inputs, field.fieldType);
-    if (problem) throw new Error(`${await namedForPeople(client, inputs, field)}: ${problem}`);
+    // An update's state holds the type; an option field's options are read, since they change.
+    const typeHeld = typeof olds?.fieldType === "string" && !optionTypes.has(olds.fieldType) ? olds.fieldType : undefined;
+    const field = typeHeld ? { fieldType: typeHeld } : await fieldOf(client, inputs.customFieldId);
+    const problem = misfit(inputs, field.fieldType) ?? (await notAnOption(client, inputs, field));
+    if (problem) throw new ServiceError(`${await namedForPeople(client, inputs, field)}: ${problem}`, {});
     return { ...inputs, fieldType: field.fieldType, fieldValue: fittedValue(inputs, field.fieldType) };
   },
   // The type is the field's, known to the inputs of a write and to the state on read: no request.
@@ -227,11 +265,12 @@ const kind: CrmObjectKind<typeof inputSchema, ValueState> = {
       if (!items) throw new Error("the service's answer holds no list of values");
       return items;
     },
+    madeHere: (client, accountId) => madeHere(client, "/accounts", accountId),
   },
 };
 
 const lifecycle = crmLifecycle(kind);
-export const { check, create, read, update, delete: remove, inputsDeclaring } = lifecycle;
+export const { create, read, update, delete: remove, inputsDeclaring } = lifecycle;
 export { remove as delete };
 export { configure } from "../dynamic";
 
@@ -250,6 +289,22 @@ export const exported: ExportDeclaration = {
   },
   title: (_value, _inputs, names) => `${names.accountId} ${names.customFieldId}`,
 };
+
+/**
+ * Check, refusing a value outside the field's options when the inputs hold them
+ * (fieldOptions). Apart from the kind's refine, which waits for every input: in a first
+ * preview the account's and field's ids are unknown, while the value and options are not.
+ */
+export async function check(olds: Record<string, unknown>, news: Record<string, unknown>): Promise<pulumi.dynamic.CheckResult> {
+  const result = await lifecycle.check(olds, news);
+  // The options are stored with the inputs never compared; withoutProvider puts them back in place.
+  const inputs = result.inputs && withoutProvider(result.inputs);
+  if (!inputs || !Array.isArray(inputs.fieldOptions) || inputs.fieldValue === undefined || containsUnknown([inputs.fieldValue, inputs.fieldOptions])) return result;
+  // The field's type is not known here: a value names the options of its list or of its `||a||b||`; the write judges it by its type.
+  const named = multiValueOf(inputs.fieldValue) ?? (inputs.fieldValue as FieldValue);
+  const problem = notAmongOptions(named, inputs.fieldOptions);
+  return problem ? { failures: [{ property: "fieldValue", reason: `${label(inputs)}: fieldValue ${problem}` }] } : result;
+}
 
 /**
  * The new value in the form of the stored field type, so that 03/31/2027 and 2027-03-31

@@ -20,11 +20,13 @@ import {
   FieldValue,
   fieldValueInput,
   fitValue,
+  notAmongOptions,
+  optionsOf,
   optionTypes,
   valueForService,
   valueFromService,
 } from "./custom-field-types";
-import { currencyCodeOf, flagOf, multiValueOf, numberOf } from "./normalize";
+import { currencyCodeOf, flagOf, numberOf } from "./normalize";
 
 export interface AccountCustomFieldArgs {
   /**
@@ -137,15 +139,9 @@ function refine(inputs: FieldInputs, refuse: (field: string, rule: string) => vo
     refuse("fieldDefault", fitted.problem);
     return inputs;
   }
-  const outside = fieldOptions ? [fitted.value].flat().filter((choice) => !fieldOptions.includes(String(choice))) : [];
-  if (outside.length) refuse("fieldDefault", `must be among fieldOptions (${fieldOptions!.join(", ")}); ${outside.join(", ")} is not`);
+  const outside = fieldOptions && notAmongOptions(fitted.value, fieldOptions);
+  if (outside) refuse("fieldDefault", outside);
   return { ...inputs, fieldDefault: fitted.value };
-}
-
-/** Options as a list; null, [] or "" (a type without options) as unset. */
-function optionsOf(value: unknown): string[] | undefined {
-  const options = multiValueOf(value);
-  return options?.length ? options : undefined;
 }
 
 /** The seed gives date defaults as `YYYY-MM-DD HH:MM:SS`. */

@@ -6,7 +6,7 @@ import * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
 import { moduleProvider } from "../dynamic";
 import type { ExportDeclaration } from "../export/declaration";
-import { adoptIdInput, configurationFields, serviceId, strictObject } from "../kit/inputs";
+import { adoptIdInput, configurationFields, givenText, serviceId, strictObject } from "../kit/inputs";
 import { labelByIds } from "../kit/check-diff";
 import { resourceProps } from "../kit/resource-class";
 import { crmService } from "../settings";
@@ -30,7 +30,7 @@ export interface AccountNoteArgs {
 
 export const inputSchema = strictObject({
   accountId: serviceId("the account, such as a crm.Account's id"),
-  note: z.string({ required_error: "is required: the note's text", invalid_type_error: "must be a string" }).refine((text) => text.trim() !== "", "must not be empty"),
+  note: givenText("the note's text", z.string()),
   adoptId: adoptIdInput,
 });
 

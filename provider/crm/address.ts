@@ -6,7 +6,7 @@ import * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
 import { moduleProvider } from "../dynamic";
 import type { ExportDeclaration } from "../export/declaration";
-import { adoptIdInput, configurationFields, optionalText, requiredText, strictObject, withoutUndefined } from "../kit/inputs";
+import { adoptIdInput, configurationFields, givenText, optionalText, requiredText, strictObject, withoutUndefined } from "../kit/inputs";
 import { labelBy } from "../kit/check-diff";
 import { resourceProps } from "../kit/resource-class";
 import { crmService } from "../settings";
@@ -81,10 +81,13 @@ export const inputSchema = strictObject({
   state: optionalText(255),
   district: optionalText(255),
   zip: optionalText(255),
-  country: z
-    .string({ required_error: "is required: a 2-letter ISO 3166 country code such as US", invalid_type_error: "must be a string" })
-    .transform((code) => code.toUpperCase())
-    .refine((code) => countryCodes.has(code), "must be a 2-letter ISO 3166 country code such as US or DE"),
+  country: givenText(
+    "a 2-letter ISO 3166 country code such as US",
+    z
+      .string()
+      .transform((code) => code.toUpperCase())
+      .refine((code) => countryCodes.has(code), "must be a 2-letter ISO 3166 country code such as US or DE"),
+  ),
   isDefault: z.boolean({ invalid_type_error: "must be true or false" }).default(false),
   allgroup: z.boolean({ invalid_type_error: "must be true or false" }).default(false),
   groupId: associationId,

@@ -5,7 +5,7 @@
 // failure lands on its own resource.
 
 import { CrmClient } from "./client";
-import { answerInBulk, coalescing } from "./coalesce";
+import { answerInBulk, coalescing, GroupWindow } from "./coalesce";
 import { deleteObject } from "./collection";
 
 /** What a kind declares to have its deletes coalesced: the service's bulk delete. */
@@ -15,6 +15,17 @@ export interface BulkDelete {
   /** Ids per request: few enough to keep the query string far below common URL length limits. */
   max: number;
 }
+
+/**
+ * The CLI starts a destroy's deletes one after another, each once the state has
+ * recorded the one before, and its workers (`--parallel`) each wait for their delete:
+ * on pulumi 3.274 with a file backend they arrived 5 to 60 ms apart on a loaded 2-core
+ * machine, the more objects the state holds the further apart. A group that closed
+ * after 5 ms of quiet went out mostly alone (132 requests for 149 accounts). A delete
+ * waits up to 100 ms for company, half the service's spacing of requests (5 a second):
+ * a lone delete loses less than a shared request saves.
+ */
+const deleteWindow: GroupWindow = { quietMs: 100, maxOpenMs: 1_000 };
 
 /** Deletes `{path}/{id}`, coalesced with the deletes arriving with it. */
 export function bulkDeleter(path: string, bulk: BulkDelete): (client: CrmClient, id: string) => Promise<void> {
@@ -27,6 +38,7 @@ export function bulkDeleter(path: string, bulk: BulkDelete): (client: CrmClient,
       },
       single: ({ client, id }) => deleteObject(client, `${path}/${id}`),
     }),
+    deleteWindow,
   );
   return (client, id) => deleteTogether(client.accountKey, { client, id });
 }

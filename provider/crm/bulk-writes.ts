@@ -12,6 +12,7 @@
 
 import type * as pulumi from "@pulumi/pulumi";
 import { ServiceError } from "../transport/errors";
+import type { Answered } from "../transport/limiter";
 import type { HttpRequest } from "../transport/transport";
 import { CrmClient } from "./client";
 import { answerInBulk, coalescing, Waiting } from "./coalesce";
@@ -32,6 +33,12 @@ export interface BulkWrites {
    * (`made`, the newest objects) or by last update (`updated`).
    */
   listLatest(client: CrmClient, group: string, by: "made" | "updated"): Promise<ServiceObject[]>;
+  /**
+   * Whether this host made the group (the values' account): it then holds only what this
+   * deployment wrote into it, under keys the program's creates claimed, so no create of the
+   * program can find its key taken there and none needs a look-up.
+   */
+  madeHere?(client: CrmClient, group: string): boolean;
 }
 
 /** What the lifecycle lends the bulk writer: its single writes, and how it names and confirms objects. */
@@ -42,8 +49,8 @@ export interface SingleWrites {
   keyOfObject(object: ServiceObject): string;
   createBody(inputs: Record<string, unknown>): Record<string, unknown>;
   updateBody(inputs: Record<string, unknown>, olds: Record<string, unknown>): Record<string, unknown>;
-  /** A create no listed object holds the key of: one POST. */
-  create(props: Record<string, unknown>): Promise<pulumi.dynamic.CreateResult>;
+  /** A create no listed object holds the key of, its inputs prepared: one POST, on `turn` when given (see ServiceClient.turn). */
+  create(client: CrmClient, inputs: Record<string, unknown>, turn?: Answered): Promise<pulumi.dynamic.CreateResult>;
   /** A create whose key an object holds already: the single path, which looks it up and refuses it or takes it over. */
   createOverExisting(client: CrmClient, props: Record<string, unknown>): Promise<pulumi.dynamic.CreateResult>;
   /** One PUT. */
@@ -117,6 +124,7 @@ export function bulkWriter(bulk: BulkWrites, single: SingleWrites) {
     const key = groupKey(client, inputs);
     const recent = listings.get(key);
     if (recent && Date.now() - recent.listedAt <= listingFreshMs) return Promise.resolve(recent.held);
+    if (bulk.madeHere?.(client, bulk.groupOf(inputs))) return Promise.resolve(new Map());
     let lookUp = lookingUp.get(key);
     if (!lookUp) {
       lookUp = listed(client, inputs).then(() => listings.get(key)!.held);
@@ -128,10 +136,10 @@ export function bulkWriter(bulk: BulkWrites, single: SingleWrites) {
   };
 
   /** Whether the bulk may have written: a refusal (4xx) wrote nothing; any other failure is settled by the listing that follows. */
-  const sent = async (client: CrmClient, request: HttpRequest) => {
+  const sent = async (client: CrmClient, request: HttpRequest, turn?: Answered) => {
     single.forgetListed(client);
     try {
-      await client.call(request);
+      await client.call(request, { turn });
       return true;
     } catch (error) {
       return !(error instanceof ServiceError && error.status !== undefined && error.status < 500);
@@ -140,35 +148,79 @@ export function bulkWriter(bulk: BulkWrites, single: SingleWrites) {
 
   const settled = <Result>(waiting: Waiting<unknown, Result>, result: Promise<Result>) => result.then(waiting.resolve, waiting.reject);
 
+  /** A free create waiting for its group's turn at the rate limit, with the keys its look-up found held. */
+  type Queued = Waiting<PendingCreate, pulumi.dynamic.CreateResult> & { held: Map<string, string> };
+  /** Free creates waiting for their group's turn, by group: the group's sender takes them all on its turn. */
+  const waitingForTurn = new Map<string, Queued[]>();
+
+  /**
+   * The engine hands creates over as its slots free, so an account's values often arrive
+   * one by one. A group's free creates wait for the group's turn at the rate limit (as
+   * long as their request would wait anyway) and go out then, with those of the group
+   * that arrived meanwhile: one bulk, or one POST when alone.
+   */
+  const sendOnTurns = async (key: string, client: CrmClient, inputs: Record<string, unknown>, queue: Queued[]) => {
+    while (queue.length) {
+      const turn = await client.turn();
+      const batch = queue.splice(0);
+      try {
+        await createFree(client, inputs, batch, turn);
+      } catch (error) {
+        // Settling a promise twice is a no-op: only calls left waiting take the error.
+        for (const waiting of batch) waiting.reject(error);
+      } finally {
+        // Given back if no request went out on it (calling it again after its answer is a no-op).
+        turn();
+      }
+    }
+    waitingForTurn.delete(key);
+  };
+
+  /** Creates whose keys no object held: in bulk (the first request on `turn`), each confirmed against what the bulk made. */
+  const createFree = (client: CrmClient, inputs: Record<string, unknown>, batch: Queued[], turn: Answered) => {
+    const before = new Map(batch.flatMap((waiting) => [...waiting.held]));
+    let unused: Answered | undefined = turn;
+    const firstTurn = () => {
+      const first = unused;
+      unused = undefined;
+      return first;
+    };
+    return answerInBulk(batch, bulkMax, {
+      sendBulk: (requests) => sent(client, { method: "POST", path: bulk.createPath, body: requests.map((request) => single.createBody(request.inputs)) }, firstTurn()),
+      afterBulk: async (chunk) => {
+        // Made by this bulk: holding the key, and not listed before it.
+        const made = new Map((await madeSince(client, inputs, before)).map((object) => [single.keyOfObject(object), object]));
+        const notMade = chunk.filter((waiting) => !made.has(single.keyOf(waiting.request.inputs)));
+        await Promise.all(
+          chunk
+            .filter((waiting) => !notMade.includes(waiting))
+            .map((waiting) => {
+              const object = made.get(single.keyOf(waiting.request.inputs))!;
+              const id = String(object.id);
+              return settled(waiting, single.confirmed(client, id, object, waiting.request.inputs).then((outs) => ({ id, outs })));
+            }),
+        );
+        return notMade;
+      },
+      single: (request) => single.create(request.client, request.inputs, firstTurn()),
+    });
+  };
+
   const createTogether = coalescing<PendingCreate, pulumi.dynamic.CreateResult>(async (group) => {
     const { client, inputs } = group[0].request;
     // A listing that fails leaves every create to the single path, whose own look-up reports on its own resource.
     const held = await heldKeys(client, inputs).catch(() => undefined);
     const isHeld = (waiting: Waiting<PendingCreate, unknown>) => !held || held.has(single.keyOf(waiting.request.inputs));
     const existing = group.filter(isHeld).map((waiting) => settled(waiting, single.createOverExisting(waiting.request.client, waiting.request.props)));
-    await answerInBulk(
-      group.filter((waiting) => !isHeld(waiting)),
-      bulkMax,
-      {
-        sendBulk: (requests) => sent(client, { method: "POST", path: bulk.createPath, body: requests.map((request) => single.createBody(request.inputs)) }),
-        afterBulk: async (chunk) => {
-          // Made by this bulk: holding the key, and not listed before it.
-          const made = new Map((await madeSince(client, inputs, held!)).map((object) => [single.keyOfObject(object), object]));
-          const notMade = chunk.filter((waiting) => !made.has(single.keyOf(waiting.request.inputs)));
-          await Promise.all(
-            chunk
-              .filter((waiting) => !notMade.includes(waiting))
-              .map((waiting) => {
-                const object = made.get(single.keyOf(waiting.request.inputs))!;
-                const id = String(object.id);
-                return settled(waiting, single.confirmed(client, id, object, waiting.request.inputs).then((outs) => ({ id, outs })));
-              }),
-          );
-          return notMade;
-        },
-        single: (request) => single.create(request.props),
-      },
-    );
+    const free = group.filter((waiting) => !isHeld(waiting)).map((waiting) => ({ ...waiting, held: held! }));
+    // Settled by the group's sender: the one waiting for its turn already, else a new one.
+    const key = groupKey(client, inputs);
+    const queue = waitingForTurn.get(key);
+    if (queue) queue.push(...free);
+    else if (free.length) {
+      waitingForTurn.set(key, free);
+      void sendOnTurns(key, client, inputs, free);
+    }
     await Promise.all(existing);
   });
 

@@ -11,13 +11,19 @@ export interface Waiting<Request, Result> {
 }
 
 /**
- * A group closes once no call of it has arrived for `quietMs`, and at the latest
- * `maxOpenMs` after its first call. The engine hands calls over one by one as it
- * finishes each resource's check, so a burst trickles in over a few milliseconds; a
- * lone call waits `quietMs` only.
+ * When a group closes: once no call of it has arrived for `quietMs`, and at the latest
+ * `maxOpenMs` after its first call. A lone call waits `quietMs` only.
  */
-const quietMs = 5;
-const maxOpenMs = 50;
+export interface GroupWindow {
+  quietMs: number;
+  maxOpenMs: number;
+}
+
+/**
+ * The engine hands calls over one by one as it finishes each resource's check, so a
+ * burst trickles in over a few milliseconds.
+ */
+const burstWindow: GroupWindow = { quietMs: 5, maxOpenMs: 50 };
 
 interface OpenGroup<Request, Result> {
   calls: Array<Waiting<Request, Result>>;
@@ -26,12 +32,13 @@ interface OpenGroup<Request, Result> {
 }
 
 /**
- * A function that collects calls per key until the group closes, then hands each group
- * to `answer`, which settles every call of it; a call it leaves unsettled fails with
- * the error `answer` throws.
+ * A function that collects calls per key until the group closes (`window`), then hands
+ * each group to `answer`, which settles every call of it; a call it leaves unsettled
+ * fails with the error `answer` throws.
  */
 export function coalescing<Request, Result>(
   answer: (group: Array<Waiting<Request, Result>>) => Promise<void>,
+  window: GroupWindow = burstWindow,
 ): (key: string, request: Request) => Promise<Result> {
   const open = new Map<string, OpenGroup<Request, Result>>();
   const close = (key: string, group: OpenGroup<Request, Result>) => {
@@ -46,7 +53,7 @@ export function coalescing<Request, Result>(
       group.calls.push({ request, resolve, reject });
       clearTimeout(group.timer);
       const closing = group;
-      group.timer = setTimeout(() => close(key, closing), Math.min(quietMs, Math.max(0, group.openedAt + maxOpenMs - Date.now())));
+      group.timer = setTimeout(() => close(key, closing), Math.min(window.quietMs, Math.max(0, group.openedAt + window.maxOpenMs - Date.now())));
     });
 }
 

@@ -15,8 +15,8 @@ export interface Collection {
   /** The root key of one object in requests and responses, e.g. `calendar`. */
   member: string;
   /**
-   * The root key of the list at `path`, e.g. `calendars`: reads arriving together are
-   * answered from its pages (see ./read-batcher.ts). Unset where the service has no
+   * The root key of the list at `path`, e.g. `calendars`: a refresh's reads are
+   * answered from its pages once they outnumber them (see ./read-batcher.ts). Unset where the service has no
    * list, or where its items lack members a single read has: such reads stay single.
    */
   collection?: string;

@@ -9,7 +9,7 @@ import * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
 import { actionKind, diffAction, recordedRead, runsAgain, stoppedPartWay, triggersInput, waitUntilEnded } from "../action-kit";
 import { moduleProvider } from "../dynamic";
-import { configurationFields, serviceId, strictObject, withoutProvider } from "../kit/inputs";
+import { configurationFields, givenText, serviceId, strictObject, withoutProvider } from "../kit/inputs";
 import { checkInputs } from "../kit/check-diff";
 import { resourceProps } from "../kit/resource-class";
 import { crmService } from "../settings";
@@ -54,11 +54,7 @@ const listIds = z.array(serviceId("a list"), { invalid_type_error: "must be a li
 const contactSchema = strictObject(
   {
     // The service judges the address itself, row by row: one it refuses is reported in failures, not a reason to sync nothing.
-    email: z
-      .string({ required_error: "is required: the contact's email address", invalid_type_error: "must be a string" })
-      .trim()
-      .min(1, "must not be empty")
-      .max(254, "must be at most 254 characters"),
+    email: givenText("the contact's email address", z.string().trim().max(254, "must be at most 254 characters")),
     firstName: text(255),
     lastName: text(255),
     phone: text(255),

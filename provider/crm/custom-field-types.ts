@@ -79,6 +79,22 @@ function fitOptionList(value: unknown, type: string): Fitted {
 }
 
 /**
+ * Why a value (a list: each of its options) is not among a field's options, or undefined
+ * when it is. Options are quoted, since they may hold commas and spaces.
+ */
+export function notAmongOptions(value: FieldValue, options: readonly string[]): string | undefined {
+  const outside = [value].flat().map(String).filter((choice) => !options.includes(choice));
+  const quoted = (choices: readonly string[]) => choices.map((choice) => JSON.stringify(choice)).join(", ");
+  return outside.length ? `must be among the field's options (${quoted(options)}); ${quoted(outside)} ${outside.length === 1 ? "is" : "are"} not` : undefined;
+}
+
+/** A field's options as a list; null, [] or "" (a type without options) as unset. */
+export function optionsOf(value: unknown): string[] | undefined {
+  const options = multiValueOf(value);
+  return options?.length ? options : undefined;
+}
+
+/**
  * A value as the service answers it, in the state form of its type. What does not fit
  * is kept as the service has it (as text, or as a list), so that it shows as a
  * difference instead of failing the read.

@@ -6,7 +6,7 @@ import * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
 import { moduleProvider } from "../dynamic";
 import type { ExportDeclaration } from "../export/declaration";
-import { adoptIdInput, configurationFields, optionalText, requiredText, strictObject, withoutUndefined } from "../kit/inputs";
+import { adoptIdInput, configurationFields, givenText, optionalText, requiredText, strictObject, withoutUndefined } from "../kit/inputs";
 import { labelBy } from "../kit/check-diff";
 import { resourceProps } from "../kit/resource-class";
 import { crmService } from "../settings";
@@ -39,10 +39,7 @@ export interface MessageArgs {
 }
 
 const emailAddress = (what: string) =>
-  z
-    .string({ required_error: `is required: ${what}`, invalid_type_error: "must be a string" })
-    .max(254, "must be at most 254 characters")
-    .email("must be an email address such as news@example.com");
+  givenText(what, z.string().max(254, "must be at most 254 characters").email("must be an email address such as news@example.com"));
 
 export const inputSchema = strictObject({
   fromname: requiredText("the sender's name", 255),

@@ -5,7 +5,7 @@
 import * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
 import { endpointFor, ServiceSettingsSpec, SettingsError } from "../settings";
-import { configurationFields, containsUnknown, fieldOf, providerKey, unknownValue, withoutProvider } from "./inputs";
+import { configurationFields, containsUnknown, fieldOf, neverComparedFields, providerKey, storedInputs, unknownValue, withoutProvider } from "./inputs";
 
 /** What one kind of resource declares about itself; the shared lifecycle pieces read it. */
 export interface ResourceKind<Schema extends z.AnyZodObject> {
@@ -54,12 +54,14 @@ export function labelByIds(type: string, fields: readonly string[], describe: (i
  * inputs to store, or one failure per problem naming the field and the rule. A value
  * still unknown in a preview, at any depth, is not validated and passes through as it
  * is. Missing or malformed settings fail here too, so a preview reports them before
- * anything changes.
+ * anything changes. The inputs never compared (creation-only, check-only) are stored under
+ * a key of their own (see storedInputs).
  */
 export function checkInputs<Schema extends z.AnyZodObject>(
   kind: ResourceKind<Schema>,
   news: Record<string, unknown>,
 ): pulumi.dynamic.CheckResult {
+  const toStore = (inputs: Record<string, unknown>) => ({ ...storedInputs(inputs, neverComparedFields(kind.schema)), [providerKey]: news[providerKey] });
   const given = withoutProvider(news);
   const resource = kind.label(given);
   const settingsProblem = settingsFailure(kind, resource);
@@ -68,9 +70,9 @@ export function checkInputs<Schema extends z.AnyZodObject>(
   if (parsed.success && kind.refine && !containsUnknown(given)) {
     const failures: pulumi.dynamic.CheckFailure[] = [];
     const refined = kind.refine(parsed.data, (field, rule) => failures.push({ property: field, reason: `${resource}: ${field} ${rule}` }));
-    return failures.length ? { failures } : { inputs: { ...storable(refined), [providerKey]: news[providerKey] } };
+    return failures.length ? { failures } : { inputs: toStore(storable(refined)) };
   }
-  if (parsed.success) return { inputs: { ...storable(parsed.data), [providerKey]: news[providerKey] } };
+  if (parsed.success) return { inputs: toStore(storable(parsed.data)) };
   // One failure per unknown field: a failure's property is one property path.
   const failures = parsed.error.issues
     .filter((issue) => !touchesUnknown(given, issue))
@@ -80,7 +82,7 @@ export function checkInputs<Schema extends z.AnyZodObject>(
       return { property: field, reason: `${resource}: ${field} ${issue.message}` };
     });
   if (failures.length) return { failures };
-  return { inputs: { ...normalizeKnownFields(kind.schema, given), [providerKey]: news[providerKey] } };
+  return { inputs: toStore(normalizeKnownFields(kind.schema, given)) };
 }
 
 /**

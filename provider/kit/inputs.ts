@@ -8,10 +8,13 @@ export const unknownValue = "04da6b54-80e4-46f7-96ec-b56ff0331ba9";
 
 export const providerKey = "__provider";
 
-/** Inputs without the serialized provider, which is bookkeeping and not configuration. */
+/**
+ * Inputs as the program declares them: without the serialized provider, which is bookkeeping
+ * and not configuration, and with the creation-only inputs back in place (see storedInputs).
+ */
 export function withoutProvider(props: Record<string, unknown>): Record<string, unknown> {
-  const { [providerKey]: _ignored, ...rest } = props;
-  return rest;
+  const { [providerKey]: _ignored, [neverComparedKey]: neverCompared, ...rest } = props;
+  return typeof neverCompared === "object" && neverCompared !== null ? { ...rest, ...neverCompared } : rest;
 }
 
 /** Whether a value is, or holds at any depth, a value not known yet. */
@@ -60,18 +63,24 @@ export const serviceId = (what: string) =>
  */
 export const adoptIdInput = serviceId("an existing object to take over").optional();
 
-/** Text that must be given: `what` says what it is in the message for a missing value. */
-export const requiredText = (what: string, max: number) =>
+/**
+ * The one rule of every text input that must be given: missing, it is required (`what`
+ * says what it is); empty or only spaces, it "must not be blank". `rules` (a length, a
+ * format) judge only text that is not blank, so that blank text gets that one message.
+ */
+export const givenText = <Rules extends z.ZodTypeAny>(what: string, rules: Rules) =>
   z
     .string({ required_error: `is required: ${what}`, invalid_type_error: "must be a string" })
-    .min(1, "must not be empty")
-    .max(max, `must be at most ${max} characters`);
+    .refine((text) => text.trim() !== "", "must not be blank")
+    .pipe(rules);
 
-/** A name or label that the service compares trimmed: given, not only spaces, and without leading or trailing spaces. */
+/** Text that must be given, of at most `max` characters (see givenText). */
+export const requiredText = (what: string, max: number) => givenText(what, z.string().max(max, `must be at most ${max} characters`));
+
+/** A name or label that the service compares trimmed: given, not blank, and without leading or trailing spaces. */
 export const nameText = (what: string, max: number) =>
   requiredText(what, max)
-    // "" is already "must not be empty".
-    .refine((name) => name === "" || name.trim() !== "", "must not be blank")
+    // Blank text is already "must not be blank".
     .refine((name) => name.trim() === "" || name === name.trim(), "must not start or end with spaces");
 
 /** Whether a value is an absolute http or https URL. */
@@ -95,9 +104,45 @@ export const optionalText = (max: number) =>
 /** Inputs read only at creation (adoption): never a change, never drift, not outputs. */
 const creationOnlyInputs: readonly string[] = ["adoptId", "adoptExisting"];
 
-/** A schema's configuration fields: its inputs but the creation-only ones, in the schema's order. Each is an output too. */
+/** The stored input that holds the inputs never compared: creation-only and check-only (see storedInputs). */
+const neverComparedKey = "__neverCompared";
+
+/**
+ * Checked inputs as the state stores them: those that are never a change (`neverCompared`:
+ * the creation-only inputs and a schema's check-only ones) under one key whose name starts
+ * with `__`, which the CLI never shows as a change. A read cannot give them back (the object
+ * does not hold them), and a refresh that read back fewer inputs than are stored would show
+ * each one missing as a change: `[diff: -adoptExisting]` on every line of `pulumi up
+ * --refresh`. withoutProvider puts them back in place for the lifecycle.
+ */
+export function storedInputs(inputs: Record<string, unknown>, neverCompared: readonly string[]): Record<string, unknown> {
+  const stashed = Object.entries(inputs).filter(([field]) => neverCompared.includes(field));
+  if (stashed.length === 0) return inputs;
+  const configuration = Object.entries(inputs).filter(([field]) => !neverCompared.includes(field));
+  return { ...Object.fromEntries(configuration), [neverComparedKey]: Object.fromEntries(stashed) };
+}
+
+const checkOnlySchemas = new WeakSet<z.ZodTypeAny>();
+
+/**
+ * An input only check reads, to refuse in a preview what a write would refuse later (a
+ * value's field options): like the creation-only ones, never a change, never drift, not an output.
+ */
+export function checkOnly<Schema extends z.ZodTypeAny>(schema: Schema): Schema {
+  checkOnlySchemas.add(schema);
+  return schema;
+}
+
+/** A schema's configuration fields: its inputs but the creation-only and check-only ones, in the schema's order. Each is an output too. */
 export function configurationFields(schema: z.AnyZodObject): string[] {
-  return Object.keys(schema.shape).filter((field) => !creationOnlyInputs.includes(field));
+  const shape: z.ZodRawShape = schema.shape;
+  return Object.keys(shape).filter((field) => !creationOnlyInputs.includes(field) && !checkOnlySchemas.has(shape[field]));
+}
+
+/** A schema's inputs that are never a change and never drift: the creation-only and check-only ones. */
+export function neverComparedFields(schema: z.AnyZodObject): string[] {
+  const configuration = configurationFields(schema);
+  return Object.keys(schema.shape).filter((field) => !configuration.includes(field));
 }
 
 /** An object without its undefined members: unset optional members are left out of requests. */

@@ -22,16 +22,30 @@ export class ServiceError extends Error implements FailureDetail {
   constructor(message: string, failure: FailureDetail) {
     super(message);
     this.name = "ServiceError";
-    // The message is the whole story for the user; our frames are not. And the Pulumi
-    // program runner prints an unhandled error with util.inspect(err, { colors: true }),
-    // which on some Node.js versions (nodejs/node#64011) loops until out of memory on a
-    // frame such as `.../node_modules/@pulumi/output.ts:516:25`, there in every failed
-    // lookup's async frames: so the stack holds the message only.
-    this.stack = `${this.name}: ${message}`;
-    // Only the details known, so that a printed error lists no empty ones.
+    // The message is the whole story for the user, to be printed once; our frames are not.
+    // The provider host prints a failed check, diff, read or delete as
+    // `${error}: ${error.stack}` (cmd/dynamic-provider), which a stack holding the message
+    // too printed twice. The program runner prints an error with a stack through
+    // util.inspect(err, { colors: true }), colour codes even where piped, and on some
+    // Node.js versions (nodejs/node#64011) looping until out of memory on a frame such as
+    // `.../node_modules/@pulumi/output.ts:516:25`; without a stack it prints the message.
+    this.stack = "";
+    // Only the details known, and not enumerable: callers branch on them, and an
+    // inspected error shows its message alone, without a second, coloured copy of them.
     const { status, code, field, detail } = failure;
-    Object.assign(this, Object.fromEntries(Object.entries({ status, code, field, detail }).filter(([, value]) => value !== undefined)));
+    for (const [key, value] of Object.entries({ status, code, field, detail })) {
+      if (value !== undefined) Object.defineProperty(this, key, { value, enumerable: false });
+    }
   }
+}
+
+/**
+ * A failure of work shared by several resources (one read of a custom field for all its
+ * values), told in one resource's own name, with the shared failure's details.
+ */
+export function sharedFailureFor(resource: string, error: unknown): ServiceError {
+  const shared = error instanceof Error ? error.message : String(error);
+  return new ServiceError(`${resource}: ${shared}`, error instanceof ServiceError ? error : {});
 }
 
 /** What the caller knows about the call: whose request it was and what to advise per failure. */

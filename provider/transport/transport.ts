@@ -4,7 +4,7 @@
 
 import type { Agent } from "undici";
 import { CallContext, describeFailure, FailureDetail, parseFailureBody, ServiceError } from "./errors";
-import { limiterFor, sleep } from "./limiter";
+import { Answered, limiterFor, sleep } from "./limiter";
 import {
   AttemptOutcome,
   decideRetry,
@@ -39,6 +39,8 @@ export interface CallOptions extends CallContext {
   recover?: () => Promise<HttpResponse | undefined>;
   /** Non-2xx statuses returned instead of thrown, e.g. 404 for a read or delete. */
   accept?: number[];
+  /** A place at the rate limit taken already (see Transport.turn): the first attempt goes out on it. */
+  turn?: Answered;
 }
 
 export interface AccountEndpoint {
@@ -74,6 +76,15 @@ const idempotentMethods = new Set<HttpMethod>(["GET", "PUT", "DELETE"]);
 export class Transport {
   constructor(private readonly endpoint: AccountEndpoint) {}
 
+  /**
+   * Waits for this account's turn at the rate limit and holds its place, for a caller
+   * that gathers work while it waits and sends what it has then (`{ turn }`). A turn
+   * not sent on must be given back by calling it.
+   */
+  turn(): Promise<Answered> {
+    return limiterFor(this.endpoint.accountKey, this.endpoint.requestsPerSecond).acquire();
+  }
+
   async call(req: HttpRequest, options: CallOptions): Promise<HttpResponse> {
     try {
       return await this.callWithRetries(req, options);
@@ -87,7 +98,7 @@ export class Transport {
     const limiter = limiterFor(this.endpoint.accountKey, this.endpoint.requestsPerSecond);
     const started = Date.now();
     for (let attempt = 1; ; attempt++) {
-      const answered = await limiter.acquire();
+      const answered = attempt === 1 && options.turn ? options.turn : await limiter.acquire();
       const result = await this.send(req).finally(answered);
       const outcome = result.outcome;
       if (outcome.kind === "response" && outcome.status === 429 && outcome.retryAfterSeconds !== undefined) {
@@ -154,17 +165,30 @@ export class Transport {
 
   /** Whatever went wrong, the credential never leaves in a message. */
   private redacted(error: unknown): Error {
-    const secret = this.endpoint.secret;
     const err = error instanceof Error ? error : new Error(String(error));
-    const clean = (text: string) => text.split(secret).join("[redacted]");
+    const clean = (text: string) => withoutSecret(text, this.endpoint.secret);
+    const message = clean(err.message);
+    if (!(err instanceof ServiceError)) return message === err.message ? err : new Error(message);
     // The service's own words (`detail`) may echo the request's headers too.
-    if (secret && (err.message.includes(secret) || (err instanceof ServiceError && err.detail?.includes(secret)))) {
-      return err instanceof ServiceError
-        ? new ServiceError(clean(err.message), { ...err, detail: err.detail === undefined ? undefined : clean(err.detail) })
-        : new Error(clean(err.message));
-    }
-    return err;
+    const detail = err.detail === undefined ? undefined : clean(err.detail);
+    return message === err.message && detail === err.detail ? err : new ServiceError(message, { status: err.status, code: err.code, field: err.field, detail });
   }
+}
+
+/**
+ * A secret of this length or more is redacted wherever it appears: text holds such a
+ * string by chance too rarely to matter, and it may be glued to other text (`Token%20<key>`).
+ * A shorter one occurs inside words, names and addresses (`x` in `nonexistent`, `1` in
+ * `Acme 1` or `127.0.0.1`), which redacting every occurrence mangled: it is redacted only as
+ * the value of a credential, after `Api-Token:`, `Token`, `Authorization:` or `key`.
+ */
+const secretRedactedEverywhereFrom = 8;
+
+function withoutSecret(text: string, secret: string): string {
+  if (!secret) return text;
+  if (secret.length >= secretRedactedEverywhereFrom) return text.split(secret).join("[redacted]");
+  const escaped = secret.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+  return text.replace(new RegExp(`(?<=(?:token|authorization|key)[\\s:="']{1,3})${escaped}(?![\\p{L}\\p{N}_-])`, "giu"), "[redacted]");
 }
 
 interface SendResult {

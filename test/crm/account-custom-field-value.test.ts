@@ -91,9 +91,15 @@ describeResource(
           customFieldId: "3",
           fieldValue: ["a"],
           fieldCurrency: "EUR",
-          adoptExisting: false,
+          __neverCompared: { adoptExisting: false },
           __provider: providerCode,
         });
+      });
+
+      it("stores the field's options with the inputs never compared, so that a refresh, which cannot read them back, shows no change", async () => {
+        const inputs = await checked(provider, { accountId: "12", customFieldId: "3", fieldValue: "Gold", fieldOptions: ["Gold", "Silver"] });
+        assert.equal(inputs.fieldOptions, undefined);
+        assert.deepEqual(inputs.__neverCompared, { adoptExisting: false, fieldOptions: ["Gold", "Silver"] });
       });
 
       it("lets an id unknown in a preview through", async () => {
@@ -148,6 +154,28 @@ describeResource(
       it("fail the diff, so a preview reports them, from the type the state holds", async () => {
         const { id, outs } = await createAndVerify(provider, valueOf("date", "2027-03-31"));
         await assert.rejects(provider.diff(id, outs, await checked(provider, valueOf("date", "soon"))), /fieldValue must be a date/);
+      });
+    });
+
+    it("names each value's own account and field, and what to do, when the one read of their field fails", async () => {
+      const field = service.parents.text;
+      const accounts = [service.parents.account];
+      for (const n of [2, 3, 4]) {
+        accounts.push((await emulatorCall(emulator(), "POST", "/api/3/accounts", { account: { name: `Acme ${serial} ${n}` } })).body.account.id);
+      }
+      const values = await Promise.all(accounts.map((accountId) => checked(provider, { accountId, customFieldId: field, fieldValue: "gold" })));
+      // A key the service refuses: the field's type, read once for all its values, cannot be read.
+      useStackConfig(configOf({ "crm:apiUrl": service.proxy.url, "crm:apiToken": "not-the-key-0123456789", "crm:requestsPerSecond": "0" }));
+      const requestsBefore = service.proxy.requests.length;
+      const outcomes = await Promise.allSettled(values.map((inputs) => provider.create(inputs)));
+      assert.deepEqual(
+        service.proxy.requests.slice(requestsBefore).map((request) => `${request.method} ${request.path}`),
+        [`GET /api/3/accountCustomFieldMeta/${field}`],
+      );
+      outcomes.forEach((outcome, n) => {
+        assert.equal(outcome.status, "rejected");
+        const expected = `^crm\\.AccountCustomFieldValue \\(field ${field}, account ${accounts[n]}\\): reading custom field ${field}: the service answered 403: Forbidden; the service refused the key in crm:apiToken: check that it is valid`;
+        assert.match((outcome as PromiseRejectedResult).reason.message, new RegExp(expected));
       });
     });
 

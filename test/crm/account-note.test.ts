@@ -27,7 +27,7 @@ describeResource(
       [{ accountId: "12a", text: "x" }, "accountId", /^crm\.AccountNote: accountId must be the id of the account/],
       [{ accountId: "12a", text: "x" }, "note", /note is required: the note's text/],
       [{ accountId: "12a", text: "x" }, "text", /text is not a field of this resource; the fields are: accountId, note/],
-      [{ accountId: "1", note: "  " }, "note", /^crm\.AccountNote on account 1: note must not be empty/],
+      [{ accountId: "1", note: "  " }, "note", /^crm\.AccountNote on account 1: note must not be blank/],
     ],
     roundTrip: { inputs: ({ account }) => [{ accountId: account, note: "Renewal due in March" }, { accountId: account, note: "Line one\nline two — ✓" }] },
   },

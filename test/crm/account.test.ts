@@ -26,7 +26,7 @@ describe("crm.Account provider", () => {
 
   describe("check", () => {
     it("normalizes inputs and keeps __provider", async () => {
-      assert.deepEqual(await checked({ name: "Acme" }), { name: "Acme", accountUrl: null, adoptExisting: false, __provider: providerCode });
+      assert.deepEqual(await checked({ name: "Acme" }), { name: "Acme", accountUrl: null, __neverCompared: { adoptExisting: false }, __provider: providerCode });
     });
 
     it("names the field and the rule for every bad input, without a request", async () => {

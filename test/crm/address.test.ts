@@ -32,7 +32,7 @@ describeResource(
     },
     badInputs: [
       [{ address1: "x", country: "US" }, "companyName", /^crm\.Address: companyName is required: the company name/],
-      [{ ...base, address1: "" }, "address1", /^crm\.Address "Acme": address1 must not be empty/],
+      [{ ...base, address1: "" }, "address1", /^crm\.Address "Acme": address1 must not be blank/],
       [{ ...base, city: "x".repeat(256) }, "city", /city must be at most 255 characters/],
       [{ ...base, zip: 60601 }, "zip", /zip must be a string/],
       [{ companyName: "Acme", address1: "x" }, "country", /country is required: a 2-letter ISO 3166 country code/],

@@ -24,7 +24,7 @@ describeResource(
     },
     badInputs: [
       [{ type: "All" }, "title", /^crm\.CalendarFeed: title is required: the feed's title/],
-      [{ title: "", type: "All" }, "title", /^crm\.CalendarFeed: title must not be empty/],
+      [{ title: "", type: "All" }, "title", /^crm\.CalendarFeed: title must not be blank/],
       [{ title: "t".repeat(256), type: "All" }, "title", /title must be at most 255 characters/],
       [{ title: 42, type: "All" }, "title", /title must be a string/],
       [{ title: "Team" }, "type", /^crm\.CalendarFeed "Team": type is required: one of All, Deals, Contacts/],

@@ -1,11 +1,14 @@
 // The crm lookups (data sources) against the emulator: every argument, walks over
 // more than one page counted in requests, not found, ambiguous, and arguments refused
-// before any request. Their Output forms run in a program: test/lifecycle/lookups.test.ts.
+// before any request; the Output forms beside the resources they depend on, under
+// Pulumi's runtime mocks. The Output forms run in a program: test/lifecycle/lookups.test.ts.
 
 import assert from "node:assert/strict";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { setTimeout as delay } from "node:timers/promises";
+import * as pulumi from "@pulumi/pulumi";
 import { generateFixtures } from "../../emulator/src/crm/fixtures";
 import { crm } from "../../provider";
 import { useStackConfig } from "../../provider/settings";
@@ -301,6 +304,74 @@ describe("crm lookups", () => {
 
     it("says which schema does not exist", async () => {
       await refused(() => crm.getCustomObjectRecords({ schemaId: "no-such-schema" }), "not_found", /^crm\.getCustomObjectRecords: no custom object schema has the id no-such-schema\.$/);
+    });
+  });
+
+  describe("Output forms, beside the resources they depend on (as Pulumi's invokeOutput)", () => {
+    /** A resource standing for crm.Account without its provider: the mocks answer its id. */
+    class MockAccount extends pulumi.CustomResource {
+      declare readonly name: pulumi.Output<string>;
+      constructor(name: string, args: { name: string }, opts?: pulumi.CustomResourceOptions) {
+        super("crm:test:Account", name, args, opts);
+      }
+    }
+
+    /** The runtime against mocks standing for the engine, in a preview or an update: `idOf` answers each resource's id, undefined for one yet to be created. */
+    const mockEngine = (preview: boolean, idOf: (inputs: Record<string, string>) => Promise<string | undefined>) =>
+      pulumi.runtime.setMocks({ newResource: async (resource) => ({ id: await idOf(resource.inputs), state: resource.inputs }), call: () => ({}) }, "lookups", "test", preview);
+    after(() => pulumi.runtime.resetOptions("", "", -1, "", "", false, ""));
+
+    /** Whether an Output is known, and its value: read through the SDK's internals, as no public API tells an unknown Output from one not resolved yet. */
+    async function settled<T>(output: pulumi.Output<T>): Promise<{ known: boolean; value: T | undefined }> {
+      const internal = output as unknown as { isKnown: Promise<boolean>; promise(): Promise<T> };
+      return { known: await internal.isKnown, value: await internal.promise() };
+    }
+    const accountIdNamed = async (name: string) => (await crm.getAccount({ name })).id;
+
+    it("stay unknown in a preview, without a request, while an account their arguments come from or dependsOn names is to be created", async () => {
+      await mockEngine(true, async () => undefined);
+      const acme = new MockAccount("acme", { name: "Acme Preview Co" });
+      const team = new pulumi.ComponentResource("crm:test:Team", "team");
+      new MockAccount("team-account", { name: "Team Preview Co" }, { parent: team });
+      const before = await requestCount(emulator);
+      const byArgument = crm.getAccountOutput({ name: acme.name });
+      const byDependsOn = crm.getAccountsOutput({ search: "Preview Co" }, { dependsOn: [acme] });
+      const byComponent = crm.getCustomObjectSchemasOutput({ dependsOn: team });
+      for (const lookup of [byArgument, byDependsOn, byComponent]) assert.deepEqual(await settled<unknown>(lookup), { known: false, value: undefined });
+      assert.equal(await requestCount(emulator), before, "a request was made");
+      // What uses the result depends on the account, as on an invoke's result.
+      assert.ok((await pulumi.getAllResources(byArgument)).has(acme));
+      assert.ok((await pulumi.getAllResources(byComponent)).has(team));
+    });
+
+    it("run in a preview once the resources they depend on exist", async () => {
+      const existingId = (await emulatorCall(emulator, "POST", "/api/3/accounts", { account: { name: "Acme Existing Co" } })).body.account.id;
+      await mockEngine(true, async () => existingId);
+      const acme = new MockAccount("acme", { name: "Acme Existing Co" });
+      const found = await settled(crm.getAccountOutput({ name: acme.name }, { dependsOn: acme }));
+      assert.deepEqual([found.known, found.value?.id], [true, existingId]);
+    });
+
+    it("wait in an update until the accounts they depend on are created", async () => {
+      await mockEngine(false, async (inputs) => {
+        // Were the lookups not waiting, they would read the accounts meanwhile and find none.
+        await delay(300);
+        return (await emulatorCall(emulator, "POST", "/api/3/accounts", { account: { name: inputs.name } })).body.account.id;
+      });
+      const acme = new MockAccount("acme", { name: "Acme Update Co" });
+      const later = new MockAccount("later", { name: "Acme Later Co" });
+      const byArgument = crm.getAccountOutput({ name: acme.name });
+      const byDependsOn = crm.getAccountOutput({ name: "Acme Later Co" }, { dependsOn: pulumi.output([later]) });
+      assert.equal((await settled(byArgument)).value?.id, await accountIdNamed("Acme Update Co"));
+      assert.equal((await settled(byDependsOn)).value?.id, await accountIdNamed("Acme Later Co"));
+      assert.ok((await pulumi.getAllResources(byDependsOn)).has(later));
+    });
+
+    it("refuse a dependsOn holding anything but resources; the Promise form takes none", async () => {
+      await mockEngine(false, async () => "1");
+      await refused(() => settled(crm.getAccountOutput({ name: "Acme" }, { dependsOn: ["acme" as never] })), "invalid_argument", /^crm\.getAccountOutput options: dependsOn must hold resources only\.$/, true);
+      const acme = new MockAccount("acme", { name: "Acme" });
+      await refused(() => crm.getAccount({ name: "Acme" }, { dependsOn: acme } as never), "invalid_argument", /^crm\.getAccount options: dependsOn is not a field of the lookup options/, true);
     });
   });
 });

@@ -24,7 +24,7 @@ describeResource(
     },
     badInputs: [
       [{ fromemail: "a@acme.example", reply2: "b@acme.example", subject: "Hi" }, "fromname", /^crm\.Message "Hi": fromname is required: the sender's name/],
-      [{ ...base, fromname: "" }, "fromname", /fromname must not be empty/],
+      [{ ...base, fromname: "" }, "fromname", /fromname must not be blank/],
       [{ ...base, fromemail: "news.acme.example" }, "fromemail", /fromemail must be an email address such as news@example\.com/],
       [{ fromname: "A", fromemail: "a@acme.example" }, "reply2", /reply2 is required: the address replies go to/],
       [{ ...base, reply2: `${"x".repeat(250)}@a.io` }, "reply2", /reply2 must be at most 254 characters/],

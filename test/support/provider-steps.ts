@@ -28,9 +28,12 @@ export async function failuresOf(provider: ResourceModule, news: Record<string, 
   return Object.fromEntries((result.failures ?? []).map((failure) => [failure.property, failure.reason]));
 }
 
-/** The inputs read should give back: the checked ones without the provider and creation-only options. */
+/**
+ * The inputs read should give back: the checked (or declared) ones without the provider and the
+ * creation-only options, which checked inputs store under a key of their own (`__neverCompared`).
+ */
 export function configuration(inputs: Record<string, unknown>, creationOnly: readonly string[] = ["adoptExisting", "adoptId"]): Record<string, unknown> {
-  return Object.fromEntries(Object.entries(inputs).filter(([field]) => field !== "__provider" && !creationOnly.includes(field)));
+  return Object.fromEntries(Object.entries(inputs).filter(([field]) => !field.startsWith("__") && !creationOnly.includes(field)));
 }
 
 /**

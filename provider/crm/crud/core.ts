@@ -9,11 +9,13 @@ import { withoutProvider, withoutUndefined } from "../../kit/inputs";
 import { unrecordedObjectAdvice } from "../../kit/adoption";
 import { confirmWrite } from "../../kit/write-errors";
 import { ServiceError } from "../../transport/errors";
+import type { Answered } from "../../transport/limiter";
 import type { HttpResponse } from "../../transport/transport";
 import type { bulkWriter } from "../bulk-writes";
 import { CrmClient } from "../client";
 import { deleteObject, getObject, objectIn, ServiceObject } from "../collection";
 import { forgetListed, readObject } from "../read-batcher";
+import { recordMade } from "../made-here";
 import { CreatedObjectMatch, findCreatedObject, findIdenticalObject, forgetListingBeforeCreates } from "../recovery";
 import type { CrmObjectKind, NaturalKeyAdoption } from "./kind";
 
@@ -106,6 +108,11 @@ export async function createNew(kind: Kind, props: Record<string, unknown>): Pro
   const client = clientFor(kind, props);
   const inputs = await prepared(kind, client, props);
   if (kind.sameContent) await refuseIdentical(kind, client, kind.sameContent(inputs));
+  return postNew(kind, client, inputs);
+}
+
+/** createNew's POST, of prepared inputs; on `turn` when the caller holds one at the rate limit (see ServiceClient.turn). */
+export async function postNew(kind: Kind, client: CrmClient, inputs: Inputs, turn?: Answered): Promise<pulumi.dynamic.CreateResult> {
   const findCreated = createdFinder(kind);
   const attemptStarted = Date.now();
   const response = await written(
@@ -120,10 +127,12 @@ export async function createNew(kind: Kind, props: Record<string, unknown>): Pro
             return found && { status: 200, body: { [kind.member]: found } };
           }
         : undefined,
+      turn,
     }),
   );
   const answer = objectIn(response, kind.member);
   const id = String(answer.id);
+  recordMade(client, kind.path, id);
   return { id, outs: await confirmed(kind, client, id, answer, inputs) };
 }
 

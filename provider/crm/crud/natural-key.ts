@@ -7,7 +7,7 @@ import { claimNaturalKey, releaseNaturalKey } from "../../kit/adoption";
 import { ServiceError } from "../../transport/errors";
 import { bulkWriter, BulkWrites } from "../bulk-writes";
 import { forgetListed } from "../read-batcher";
-import { Adoption, adoptIdOf, clientFor, confirmed, createNew, LifecycleContext, parse, prepared, updateAlone, updateBodyOf } from "./core";
+import { Adoption, adoptIdOf, clientFor, confirmed, LifecycleContext, parse, postNew, prepared, updateAlone, updateBodyOf } from "./core";
 import type { CrmLifecycle } from "./kind";
 import { createByKey, createOrAdopt } from "./take-over";
 
@@ -21,7 +21,7 @@ export function bulkWrites(context: LifecycleContext, adoption: Adoption, bulk: 
     keyOfObject: (object) => keyOf(adoption, kind.stateOf(object)),
     createBody: (inputs) => kind.createBody(inputs),
     updateBody: (inputs, olds) => updateBodyOf(kind, inputs, olds),
-    create: (props) => createNew(kind, props),
+    create: (client, inputs, turn) => postNew(kind, client, inputs, turn),
     createOverExisting: (client, props) => createByKey(context, client, props, adoption),
     update: (client, id, olds, inputs) => updateAlone(kind, client, id, olds, inputs),
     confirmed: (client, id, object, inputs) => confirmed(kind, client, id, object, inputs),

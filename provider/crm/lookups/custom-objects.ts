@@ -8,7 +8,7 @@ import { oneOf, strictObject } from "../../kit/inputs";
 import { ServiceError } from "../../transport/errors";
 import { walk } from "../collection";
 import { numberOf, textOf, timestampOf } from "../normalize";
-import { LookupOptions, notFound, outputForm, startLookup } from "./kit";
+import { LookupOptions, LookupOutputOptions, notFound, outputForm, startLookup } from "./kit";
 
 export interface CustomObjectLabels {
   singular: string;
@@ -251,9 +251,12 @@ export async function getCustomObjectRecords(args: GetCustomObjectRecordsArgs, o
   return { records: records.slice(0, query.limit).map(recordOf) };
 }
 
+// The Output form takes arguments first; the schemas lookup takes none.
+const schemasOutput = outputForm((_none: Record<string, never>, opts?: LookupOptions) => getCustomObjectSchemas(opts), "getCustomObjectSchemas");
+
 /** getCustomObjectSchemas as an Output. */
-export function getCustomObjectSchemasOutput(opts?: LookupOptions): pulumi.Output<GetCustomObjectSchemasResult> {
-  return pulumi.output(getCustomObjectSchemas(opts));
+export function getCustomObjectSchemasOutput(opts?: LookupOutputOptions): pulumi.Output<GetCustomObjectSchemasResult> {
+  return schemasOutput({}, opts);
 }
 
 /** getCustomObjectRecords taking Outputs: the result is an Output. */

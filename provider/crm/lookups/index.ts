@@ -1,6 +1,6 @@
 // Lookups (Pulumi "data sources") of the CRM service: each a `getX` answering a
 // promise and a `getXOutput` answering an Output, run in the Pulumi program.
-export { LookupInputs, LookupOptions } from "./kit";
+export { LookupInputs, LookupOptions, LookupOutputOptions } from "./kit";
 export * from "./accounts";
 export * from "./automations";
 export * from "./campaigns";

@@ -21,16 +21,73 @@ export interface LookupOptions {
 
 const defaultMaxRecords = 10_000;
 
+/** How the Output form of a lookup runs: the lookup's options, and what it waits for, as in `pulumi.InvokeOutputOptions`. */
+export interface LookupOutputOptions extends LookupOptions {
+  /**
+   * Resources the lookup waits for besides those its arguments come from: in a preview
+   * its result stays unknown while one of them is to be created or replaced; in an
+   * update it runs once they all exist.
+   */
+  dependsOn?: pulumi.Input<pulumi.Resource> | pulumi.Input<pulumi.Input<pulumi.Resource>[]>;
+}
+
 /** A lookup's arguments as its Output form takes them: each one may be an Output or a promise. */
 export type LookupInputs<Args> = Args extends unknown ? { [Key in keyof Args]: pulumi.Input<Args[Key]> } : never;
 
 /**
- * The Output form of a lookup, as Pulumi packages pair `getX` with `getXOutput`: it
- * waits for its arguments, and stays unknown in a preview while they are.
+ * The Output form of a lookup, as Pulumi packages pair `getX` with `getXOutput`, with
+ * the semantics of Pulumi's own output-form invokes (`invokeOutput`): it waits for its
+ * arguments and for the resources they come from and `dependsOn` names, and stays
+ * unknown in a preview while any of these is. `name` names it in messages.
  */
-export function outputForm<Args, Result>(lookup: (args: Args, opts?: LookupOptions) => Promise<Result>) {
-  return (args: LookupInputs<Args>, opts?: LookupOptions): pulumi.Output<Result> =>
-    pulumi.output(args).apply((resolved) => lookup(resolved as unknown as Args, opts));
+export function outputForm<Args, Result>(lookup: (args: Args, opts?: LookupOptions) => Promise<Result>, name = lookup.name) {
+  return (args: LookupInputs<Args>, opts?: LookupOutputOptions): pulumi.Output<Result> => {
+    const { dependsOn, ...lookupOptions } = opts ?? {};
+    const given = pulumi.output(args);
+    const ready = pulumi.all([given, dependenciesExist(`crm.${name}Output`, given, dependsOn)]);
+    return ready.apply(([resolved]) => lookup(resolved as unknown as Args, lookupOptions));
+  };
+}
+
+/**
+ * What invokeOutput waits for before it calls a provider: the resources the arguments'
+ * Outputs come from and those `dependsOn` names, a component standing for the custom
+ * resources under it. The Output resolves once they all exist, and in a preview is
+ * unknown while one of them is yet to be created or replaced (its id unknown). Its
+ * resources are these dependencies, so that what uses the lookup depends on them too.
+ */
+function dependenciesExist(label: string, given: pulumi.Output<unknown>, dependsOn: LookupOutputOptions["dependsOn"]): pulumi.Output<unknown> {
+  return (pulumi.output(dependsOn) as pulumi.Output<unknown>).apply(async (named) => {
+    // getAllResources is marked internal in the SDK, yet declared and exported (3.216 to 3.270): no public API lists an Output's resources.
+    const dependencies = new Set([...(await pulumi.getAllResources(given)), ...resourcesNamed(label, named)]);
+    // A DependencyResource is a CustomResource without an id: nothing to wait for.
+    const created = (await customResourcesUnder(dependencies)).filter(
+      (resource): resource is pulumi.CustomResource => pulumi.CustomResource.isInstance(resource) && resource.id !== undefined,
+    );
+    return pulumi.all([...[...dependencies].map((resource) => resource.urn), ...created.map((resource) => resource.id)]);
+  });
+}
+
+/** The resources of a resolved `dependsOn`, its lists flattened; anything else is refused, as Pulumi's invokes refuse it. */
+function resourcesNamed(label: string, dependsOn: unknown): pulumi.Resource[] {
+  const named = [dependsOn].flat(Infinity).filter((item) => item !== undefined && item !== null);
+  if (!named.every((item): item is pulumi.Resource => pulumi.Resource.isInstance(item))) {
+    throw new ServiceError(`${label} options: dependsOn must hold resources only.`, { code: "invalid_argument", field: "dependsOn" });
+  }
+  return named;
+}
+
+/**
+ * invokeOutput's own expansion: each component replaced by the custom (and remote
+ * component) resources under it, once it is constructed. The SDK keeps it internal and
+ * untyped (runtime/dependsOn.js, the same from 3.216 to 3.270); required when used, so
+ * that a later SDK without it breaks only the Output forms of lookups.
+ */
+function customResourcesUnder(resources: Set<pulumi.Resource>): Promise<pulumi.Resource[]> {
+  const sdk = require("@pulumi/pulumi/runtime/dependsOn") as {
+    getAllTransitivelyReferencedResources(resources: Set<pulumi.Resource>, exclude: Set<pulumi.Resource>): Promise<pulumi.Resource[]>;
+  };
+  return sdk.getAllTransitivelyReferencedResources(resources, new Set());
 }
 
 /** One lookup call: its checked arguments, its client and the bound of its walks. */
