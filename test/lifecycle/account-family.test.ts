@@ -1,22 +1,19 @@
-// The account family end to end: examples/account-family (an account, five custom fields,
-// a value of each, a note and a contact's association) from the packed package, run by
-// the test engine against the emulator.
+// The account family end to end on the real `pulumi` CLI: examples/account-family (an
+// account, five custom fields, a value of each, a note and a contact's association) from the
+// packed package, against the emulator.
 
 import assert from "node:assert/strict";
-import { readFileSync, rmSync } from "node:fs";
-import { join } from "node:path";
-import { runEngine } from "../../engine/engine";
 import { startEmulator } from "../../emulator";
 import { installExample } from "../support/packed-program";
-import { driftCheck, emulatorCall, emulatorRead, emulatorStats, requestCount, RunningEmulator, stackOnEmulator } from "../support/emulator";
+import { emulatorCall, emulatorCallWhenAdmitted, emulatorRead, emulatorStats, requestCount, RunningEmulator, stackOnEmulator } from "../support/emulator";
+import { CHANGES_NOT_EXPECTED, CliStack } from "../support/pulumi-cli";
 
 const dynamicType = (name: string) => `pulumi-nodejs:dynamic/crm:${name}`;
 
-describe("account family lifecycle through the test engine", function () {
+describe("account family lifecycle on the pulumi CLI", function () {
   this.timeout(300_000);
   let emulator: RunningEmulator;
-  let program: string;
-  let stateFile: string;
+  let stack: CliStack;
   let contactId: string;
   let started = 0;
 
@@ -24,51 +21,32 @@ describe("account family lifecycle through the test engine", function () {
     started = Date.now();
     // The real service's limit, so that the provider's shared limiter is exercised.
     emulator = await startEmulator({ port: 0, rateLimit: 5 });
-    program = installExample("account-family", "lifecycle-account-family", { typeCheck: "once" });
-    stateFile = join(program, "state.json");
-    rmSync(stateFile, { force: true });
+    const program = installExample("account-family", "lifecycle-account-family", { typeCheck: "once" });
     // The contact exists before the stack, which only associates it with the account.
     contactId = (await emulatorCall(emulator, "POST", "/api/3/contacts", { contact: { email: "buyer@globex.example", firstName: "Hank" } })).body.contact.id;
+    stack = await CliStack.create(program, "dev", stackOnEmulator(emulator, { "crm-account-family:contactId": contactId }));
   });
   after(async () => {
     await emulator?.close();
+    stack?.remove();
     console.log(`      lifecycle suite: ${((Date.now() - started) / 1000).toFixed(1)} s`);
   });
 
-  /** `drift`: the CI drift check, `refresh --preview-only --expect-no-changes`. */
-  const engine = (command: "up" | "refresh" | "destroy", drift = false, skipPreview = false) =>
-    runEngine({
-      command,
-      cwd: program,
-      stack: "dev",
-      stateFile,
-      ...stackOnEmulator(emulator, { "crm-account-family:contactId": contactId }),
-      ...(drift ? driftCheck : {}),
-      skipPreview,
-    });
-  // Ups after the first skip the preview (`up --skip-preview`): it would see no value unknown, so its
-  // Check and Diff calls are the update's own; the first up's preview, of a fresh stack, is kept.
-  const upWithoutPreview = () => engine("up", false, true);
-  const output = (result: { lines: string[]; diagnostics: string[] }) => [...result.lines, ...result.diagnostics].join("\n");
   /** A read of the test's own, waiting out the account's rate limit, which the provider shares. */
   const get = (path: string) => emulatorRead(emulator, path);
   /** A change made out of band, likewise waiting out the rate limit: a refused change would be no drift at all. */
   const changeOutOfBand = async (method: "PUT" | "DELETE", path: string, body?: unknown): Promise<void> => {
-    const reply = await emulatorCall(emulator, method, `/api/3${path}`, body);
-    if (reply.status === 429) {
-      await new Promise((resolve) => setTimeout(resolve, 1000));
-      return changeOutOfBand(method, path, body);
-    }
+    const reply = await emulatorCallWhenAdmitted(emulator, method, `/api/3${path}`, body);
     assert.equal(reply.status, 200, JSON.stringify(reply.body));
   };
-  const state = () => JSON.parse(readFileSync(stateFile, "utf8")) as { resources: Array<{ type: string; id?: string; outputs: any }> };
-  const resource = (type: string, where: (outputs: any) => boolean = () => true) => state().resources.find((r) => r.type === dynamicType(type) && where(r.outputs))!;
+  const resource = (type: string, where: (outputs: any) => boolean = () => true) => stack.resources().find((r) => r.type === dynamicType(type) && where(r.outputs))!;
   const field = (label: string) => resource("AccountCustomField", (outputs) => outputs.fieldLabel === label);
 
   it("up creates the account, the fields, their values, the note and the association", async () => {
-    const result = await engine("up");
-    assert.equal(result.exitCode, 0, output(result));
-    // Like the CLI's summary, steps count the stack too.
+    // The whole `pulumi up`, its preview of a fresh stack included.
+    const result = await stack.up();
+    assert.equal(result.exitCode, 0, result.lines.join("\n"));
+    // The CLI's summary counts the stack too.
     assert.equal(result.steps.create, 14);
     const accountId = resource("Account").id!;
     const values = (await get(`/accountCustomFieldData?filters[customerAccountId]=${accountId}`)).accountCustomFieldData as Array<Record<string, unknown>>;
@@ -87,8 +65,8 @@ describe("account family lifecycle through the test engine", function () {
 
   it("a second up is all `same` and sends no request", async () => {
     const before = await requestCount(emulator);
-    const result = await upWithoutPreview();
-    assert.equal(result.exitCode, 0, output(result));
+    // Without the preview: it would see no value unknown, so its Check and Diff calls are the update's own.
+    const result = await stack.deploy();
     assert.deepEqual(result.steps, { create: 0, update: 0, replace: 0, delete: 0, same: 14 });
     const sent = (await requestCount(emulator)) - before;
     console.log(`      requests during the no-op up: ${sent}`);
@@ -97,8 +75,8 @@ describe("account family lifecycle through the test engine", function () {
 
   it("the drift check right after finds no change, reading the fields and the values from one page each", async () => {
     const before = await emulatorStats(emulator);
-    const result = await engine("refresh", true);
-    assert.equal(result.exitCode, 0, output(result));
+    const result = await stack.driftCheck();
+    assert.equal(result.exitCode, 0, result.lines.join("\n"));
     assert.equal(result.changes, false);
     const after = await emulatorStats(emulator);
     // Answered requests by route and status; a 429 (the limit is shared with this test's own calls) is retried.
@@ -118,30 +96,36 @@ describe("account family lifecycle through the test engine", function () {
     assert.ok(total >= 5 && total <= 8, `${total} requests answered`);
   });
 
-  it("a value and a field label changed out of band are drift: the check exits 7, and refresh then up restore them", async () => {
-    const value = resource("AccountCustomFieldValue", (outputs) => outputs.fieldType === "number");
+  it("a value changed, a value deleted and a field relabelled out of band are drift: the check exits 7, and up --refresh restores them", async () => {
+    const employees = resource("AccountCustomFieldValue", (outputs) => outputs.fieldType === "number");
+    const regions = resource("AccountCustomFieldValue", (outputs) => outputs.fieldType === "multiselect");
     const industry = field("Industry");
-    await changeOutOfBand("PUT", `/accountCustomFieldData/${value.id}`, { accountCustomFieldDatum: { fieldValue: "7" } });
+    await changeOutOfBand("PUT", `/accountCustomFieldData/${employees.id}`, { accountCustomFieldDatum: { fieldValue: "7" } });
+    await changeOutOfBand("DELETE", `/accountCustomFieldData/${regions.id}`);
     await changeOutOfBand("PUT", `/accountCustomFieldMeta/${industry.id}`, { accountCustomFieldMetum: { fieldLabel: "Sector" } });
-    const check = await engine("refresh", true);
-    assert.equal(check.exitCode, 7, output(check));
+    const check = await stack.driftCheck("--diff");
+    assert.equal(check.exitCode, CHANGES_NOT_EXPECTED, check.lines.join("\n"));
+    assert.match(check.stdout, /fieldLabel\s*:\s*"Industry" => "Sector"/);
 
-    assert.equal((await engine("refresh")).exitCode, 0);
-    const restore = await upWithoutPreview();
-    assert.equal(restore.exitCode, 0, output(restore));
-    assert.equal(restore.steps.update, 2);
-    assert.equal((await get(`/accountCustomFieldData/${value.id}`)).accountCustomFieldDatum.fieldValue, "420");
+    // The refresh drops the deleted value from the state; the update then makes it again and writes the other two back.
+    const restore = await stack.deploy("--refresh");
+    assert.deepEqual([restore.steps.create, restore.steps.update], [1, 2], restore.lines.join("\n"));
+    assert.equal((await get(`/accountCustomFieldData/${employees.id}`)).accountCustomFieldDatum.fieldValue, "420");
     assert.equal((await get(`/accountCustomFieldMeta/${industry.id}`)).accountCustomFieldMetum.fieldLabel, "Industry");
-    assert.equal((await engine("refresh", true)).exitCode, 0);
+    const regionsAgain = resource("AccountCustomFieldValue", (outputs) => outputs.fieldType === "multiselect");
+    assert.notEqual(regionsAgain.id, regions.id);
+    assert.equal((await get(`/accountCustomFieldData/${regionsAgain.id}`)).accountCustomFieldDatum.fieldValue, "||EMEA||APAC||");
+    assert.equal((await stack.driftCheck()).exitCode, 0);
   });
 
   it("a note deleted out of band leaves the state on refresh and is made again by up", async () => {
     const noteId = resource("AccountNote").id!;
     await changeOutOfBand("DELETE", `/notes/${noteId}`);
-    assert.equal((await engine("refresh", true)).exitCode, 7);
-    assert.equal((await engine("refresh")).exitCode, 0);
-    const up = await upWithoutPreview();
-    assert.equal(up.exitCode, 0, output(up));
+    assert.equal((await stack.driftCheck()).exitCode, CHANGES_NOT_EXPECTED);
+    const refresh = await stack.refresh("--skip-preview");
+    assert.equal(refresh.exitCode, 0, refresh.lines.join("\n"));
+    assert.equal(resource("AccountNote"), undefined, "the deleted note is still in the state");
+    const up = await stack.deploy();
     assert.equal(up.steps.create, 1);
     const again = resource("AccountNote");
     assert.notEqual(again.id, noteId);
@@ -150,8 +134,8 @@ describe("account family lifecycle through the test engine", function () {
 
   it("destroy removes every object the stack made, dependents first, and leaves the contact", async () => {
     const before = await emulatorStats(emulator);
-    const result = await engine("destroy");
-    assert.equal(result.exitCode, 0, output(result));
+    const result = await stack.destroy("--skip-preview");
+    assert.equal(result.exitCode, 0, result.lines.join("\n"));
     assert.equal(result.steps.delete, 14);
     assert.equal((await get("/accounts")).meta.total, "0");
     assert.deepEqual((await get("/accountCustomFieldMeta")).accountCustomFieldMeta, []);

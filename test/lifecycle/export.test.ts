@@ -1,21 +1,22 @@
 // `pulumi-crm export`, the round trip: an account populated through the emulator's HTTP
 // API (every kind, custom fields of several types, stored in the service's quirky forms)
-// is exported, the program written is installed from the packed package and run by the
-// test engine: its first up takes every object over without creating or writing
-// anything, a second up sends nothing, and a change in the account afterwards is drift.
+// is exported, the program written is installed from the packed package and run on the real
+// `pulumi` CLI, type-checked on every run as users have it: its first up takes every object
+// over without creating or writing anything, a second up sends nothing, and a change in the
+// account afterwards is drift.
 
 import assert from "node:assert/strict";
 import { execFile } from "node:child_process";
 import { existsSync, readFileSync, rmSync } from "node:fs";
 import { join, resolve } from "node:path";
-import { runEngine } from "../../engine/engine";
 import { startEmulator } from "../../emulator";
 import { installProgram, packedTarball, repoRoot } from "../support/packed-program";
-import { driftCheck, emulatorCall, emulatorStats, requestCount, RunningEmulator, stackOnEmulator } from "../support/emulator";
+import { emulatorCall, emulatorStats, requestCount, RunningEmulator, stackOnEmulator } from "../support/emulator";
 import { writesByRoute, writesSince } from "../support/adoption";
+import { CHANGES_NOT_EXPECTED, CliStack, diagnostics } from "../support/pulumi-cli";
 import { exportedResources } from "../../provider/export/read-account";
 
-interface CliResult {
+interface CommandResult {
   code: number;
   stdout: string;
   stderr: string;
@@ -23,18 +24,18 @@ interface CliResult {
 
 /** Runs a command without blocking this process, where the emulator answers it. */
 const run = (file: string, args: string[], options: { cwd?: string; env?: NodeJS.ProcessEnv } = {}) =>
-  new Promise<CliResult>((resolve) =>
+  new Promise<CommandResult>((resolve) =>
     execFile(file, args, { ...options, encoding: "utf8" }, (error, stdout, stderr) =>
       resolve({ code: error ? Number(error.code ?? 1) : 0, stdout, stderr }),
     ),
   );
 
-describe("pulumi-crm export: the round trip through the test engine", function () {
+describe("pulumi-crm export: the round trip on the pulumi CLI", function () {
   this.timeout(600_000);
   let emulator: RunningEmulator;
   let exportDir: string;
   let program: string;
-  let stateFile: string;
+  let stack: CliStack;
   /** The objects the export should declare: each POST of the test's own, and the branding. */
   let objectsInAccount = 0;
   const calendarTokens: string[] = [];
@@ -129,20 +130,10 @@ describe("pulumi-crm export: the round trip through the test engine", function (
   });
   after(async () => {
     await emulator?.close();
+    stack?.remove();
     console.log(`      lifecycle suite: ${((Date.now() - started) / 1000).toFixed(1)} s`);
   });
 
-  const engine = (command: "up" | "refresh", drift = false, skipPreview = false) =>
-    runEngine({
-      command,
-      cwd: program,
-      stack: "dev",
-      stateFile,
-      ...stackOnEmulator(emulator),
-      ...(drift ? driftCheck : {}),
-      skipPreview,
-    });
-  const output = (result: { lines: string[]; diagnostics: string[] }) => [...result.lines, ...result.diagnostics].join("\n");
   /**
    * Requests since `before` (emulator stats): answered, and answered 429. On a loaded
    * machine the service's window may see one request too many; the 429 is waited out and
@@ -220,9 +211,8 @@ describe("pulumi-crm export: the round trip through the test engine", function (
   });
 
   it("the program installs from the packed package, with the pulumi-crm bin", async () => {
+    // Type-checked on every run, as users run it: the one program of the suite that is.
     program = installProgram(exportDir, "lifecycle-export");
-    stateFile = join(program, "state.json");
-    rmSync(stateFile, { force: true });
     const help = await run(join(program, "node_modules", ".bin", "pulumi-crm"), ["--help"]);
     assert.equal(help.code, 0, help.stderr);
     assert.match(help.stdout, /^usage: pulumi-crm export/);
@@ -243,12 +233,17 @@ describe("pulumi-crm export: the round trip through the test engine", function (
   it("the first up type-checks the program and takes every object over: nothing created, nothing written", async () => {
     const before = await emulatorStats(emulator);
     const writesBefore = await writesByRoute(emulator);
-    const result = await engine("up");
-    assert.equal(result.exitCode, 0, output(result));
-    // Like the CLI's summary, steps count the stack too.
+    stack = await CliStack.create(program, "dev", stackOnEmulator(emulator));
+    // The whole `pulumi up`, its preview of a fresh stack included.
+    const result = await stack.up();
+    assert.equal(result.exitCode, 0, result.lines.join("\n"));
+    // The CLI's summary counts the stack too.
     assert.equal(result.steps.create, objectsInAccount + 1);
-    const adoptions = result.diagnostics.filter((line) => /took over the existing object with id \d+/.test(line));
-    assert.equal(adoptions.length, objectsInAccount, output(result));
+    // The dynamic provider host has no log connection to the engine: its pulumi.log.warn goes to
+    // stderr, which the CLI shows under the stack as the host's output ("info#err").
+    const adoptions = diagnostics(result, "info#err").match(/^warning: \[runtime\] crm\.\w+.*: took over the existing object with id \d+;/gm) ?? [];
+    assert.equal(adoptions.length, objectsInAccount, result.lines.join("\n"));
+    assert.equal(stack.resources().filter((r) => r.custom && r.protect).length, objectsInAccount, "every object taken over is protected");
     const writes = await writesSince(emulator, writesBefore);
     const { answered, limited } = await requestsSince(before);
     console.log(`      the first up: ${result.steps.create - 1} objects adopted, ${answered} requests answered (${limited} more answered 429), writes ${JSON.stringify(writes)}`);
@@ -259,8 +254,7 @@ describe("pulumi-crm export: the round trip through the test engine", function (
     const before = await requestCount(emulator);
     // Without the preview (`up --skip-preview`): it would see no value unknown, so its Check and Diff
     // calls are the update's own. The first up keeps it: a fresh stack's, its ids unknown.
-    const result = await engine("up", false, true);
-    assert.equal(result.exitCode, 0, output(result));
+    const result = await stack.deploy();
     assert.deepEqual(result.steps, { create: 0, update: 0, replace: 0, delete: 0, same: objectsInAccount + 1 });
     const sent = (await requestCount(emulator)) - before;
     console.log(`      the second up: ${sent} requests`);
@@ -268,10 +262,11 @@ describe("pulumi-crm export: the round trip through the test engine", function (
   });
 
   it("the drift check finds no change; a note changed in the account afterwards is drift", async () => {
-    const clean = await engine("refresh", true);
-    assert.equal(clean.exitCode, 0, output(clean));
+    const clean = await stack.driftCheck();
+    assert.equal(clean.exitCode, 0, clean.lines.join("\n"));
     await call("PUT", `/notes/${noteId}`, { note: { note: "Renewal talks moved to March." } });
-    const drifted = await engine("refresh", true);
-    assert.equal(drifted.exitCode, 7, output(drifted));
+    const drifted = await stack.driftCheck("--diff");
+    assert.equal(drifted.exitCode, CHANGES_NOT_EXPECTED, drifted.lines.join("\n"));
+    assert.match(drifted.stdout, /note\s*:\s*"Renewal talks start in January\." => "Renewal talks moved to March\."/);
   });
 });

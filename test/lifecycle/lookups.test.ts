@@ -1,41 +1,43 @@
-// The lookups in a program: examples/lookups, the packed package installed, run by
-// the test engine against the emulator, in preview and in up. The settings come from
-// the program's own stack config: no provider host configures the program's process.
+// The lookups in a program on the real `pulumi` CLI: examples/lookups, the packed package
+// installed, against the emulator, in preview and in up. The settings come from the program's
+// own stack config: no provider host configures the program's process. Then what a failing
+// lookup, and a mistake of the program's own code after a lookup, cost before their message
+// shows: the Pulumi program runner prints an unhandled error with util.inspect(err, { colors:
+// true }), which on Node.js releases with nodejs/node#64011 (provider/node-version.ts) loops on a
+// frame such as `.../node_modules/@pulumi/output.ts:516:25` for minutes and gigabytes.
 
 import assert from "node:assert/strict";
-import { readFileSync, rmSync } from "node:fs";
 import { join } from "node:path";
-import { EngineOptions, EngineResult, runEngine } from "../../engine/engine";
 import { startEmulator } from "../../emulator";
+import { measure, peakMiB, load } from "../../bench/processes";
+import { carriesInspectLoop } from "../../provider/node-version";
+import { programNodeVersion } from "../../scripts/toolchain";
 import { installExample, installProgram } from "../support/packed-program";
-import { emulatorStats, RunningEmulator, stackOnEmulator } from "../support/emulator";
+import { emulatorCall, emulatorStats, RunningEmulator, stackOnEmulator } from "../support/emulator";
+import { descendantsOf } from "../support/process-tree";
+import { CliResult, CliStack, diagnostics } from "../support/pulumi-cli";
 
-describe("lookups in a program, through the test engine", function () {
+/** What `pulumi preview` exits with when the program fails. */
+const PREVIEW_FAILED = 1;
+/** Whether the Node.js the programs run on (scripts/toolchain.ts) loops on printing an error (nodejs/node#64011). */
+const programNodeLoops = carriesInspectLoop(`v${programNodeVersion}`);
+
+describe("lookups in a program on the pulumi CLI", function () {
   this.timeout(300_000);
   let emulator: RunningEmulator;
-  let program: string;
-  let stateFile: string;
+  let stack: CliStack;
 
   before(async () => {
     emulator = await startEmulator({ port: 0, rateLimit: 5 });
-    program = installExample("lookups", "lifecycle-lookups", { typeCheck: "once" });
-    stateFile = join(program, "state.json");
-    rmSync(stateFile, { force: true });
+    const program = installExample("lookups", "lifecycle-lookups", { typeCheck: "once" });
+    stack = await CliStack.create(program, "dev", stackOnEmulator(emulator));
   });
-  after(async () => emulator?.close());
+  after(async () => {
+    await emulator?.close();
+    stack?.remove();
+  });
 
-  const engine = (command: EngineOptions["command"], config: Record<string, string> = {}, skipPreview = false) =>
-    runEngine({
-      command,
-      cwd: program,
-      stack: "dev",
-      stateFile,
-      config: { "crm:apiUrl": emulator.crmUrl, ...config },
-      secrets: { "crm:apiToken": emulator.apiToken },
-      skipPreview,
-    });
   const found = /found automation "Automation 07" \(id 7\) and campaign "Campaign 001" \(id 1\)/;
-  const logged = (result: EngineResult) => result.logs.map((entry) => entry.message).join("\n");
   const lookupRequests = async () => {
     const { byRoute } = await emulatorStats(emulator);
     return (byRoute["GET /api/3/automations"] ?? 0) + (byRoute["GET /api/3/campaigns"] ?? 0);
@@ -43,9 +45,9 @@ describe("lookups in a program, through the test engine", function () {
 
   it("looks up in preview, both forms, with the program's stack config", async () => {
     const before = await lookupRequests();
-    const preview = await engine("preview");
-    assert.equal(preview.exitCode, 0, preview.diagnostics.join("\n"));
-    assert.match(logged(preview), found);
+    const preview = await stack.preview();
+    assert.equal(preview.exitCode, 0, preview.lines.join("\n"));
+    assert.match(diagnostics(preview, "info"), found);
     // The automation is the 7th of 30 (one page); the campaign by name walks all 260 (three pages).
     assert.equal((await lookupRequests()) - before, 1 + 3);
   });
@@ -53,60 +55,130 @@ describe("lookups in a program, through the test engine", function () {
   it("exports what it found on up", async () => {
     // The update alone (`up --skip-preview`): the test before ran this fresh stack's preview, and
     // what is logged here is then the update's own lookup, not the preview's.
-    const up = await engine("up", {}, true);
-    assert.equal(up.exitCode, 0, up.diagnostics.join("\n"));
-    assert.match(logged(up), found);
-    const stack = (JSON.parse(readFileSync(stateFile, "utf8")).resources as Array<{ type: string; outputs: Record<string, unknown> }>).find(
-      (resource) => resource.type === "pulumi:pulumi:Stack",
-    )!;
-    assert.equal(stack.outputs.automationId, "7");
-    assert.equal(stack.outputs.automationStatus, 1);
-    assert.equal(stack.outputs.campaignId, "1");
-    assert.equal(stack.outputs.campaignStatus, "completed");
-    assert.match(String(stack.outputs.campaignSentOn), /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.000Z$/);
+    const up = await stack.deploy();
+    assert.match(diagnostics(up, "info"), found);
+    const outputs = await stack.outputs();
+    assert.equal(outputs.automationId, "7");
+    assert.equal(outputs.automationStatus, 1);
+    assert.equal(outputs.campaignId, "1");
+    assert.equal(outputs.campaignStatus, "completed");
+    assert.match(String(outputs.campaignSentOn), /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.000Z$/);
   });
 
   // The Promise form's failure.
   it("fails the preview with what was not found, and never shows the API token", async () => {
-    const preview = await engine("preview", { "crm-lookups:campaignName": "No such campaign" });
-    assert.equal(preview.exitCode, 1);
-    const output = preview.diagnostics.join("\n");
-    assert.match(output, /crm\.getCampaign: no campaign has the name "No such campaign"\./);
-    assertNoStackFrames(output);
-    assert.doesNotMatch(output, new RegExp(emulator.apiToken));
+    await stack.setConfig({ "crm-lookups:campaignName": "No such campaign" });
+    const preview = await stack.preview();
+    assert.equal(preview.exitCode, PREVIEW_FAILED, preview.lines.join("\n"));
+    const errors = diagnostics(preview, "error");
+    assert.match(errors, /crm\.getCampaign: no campaign has the name "No such campaign"\./);
+    assertNoStackFrames(errors);
+    assert.doesNotMatch(`${preview.stdout}${preview.stderr}`, new RegExp(emulator.apiToken));
   });
 });
 
-// The Pulumi program runner prints an unhandled error with util.inspect(err, { colors: true }):
-// on Node.js versions with nodejs/node#64011, a frame such as `.../node_modules/@pulumi/output.ts:516:25`
-// (in every failed lookup's async frames) made that loop until the heap ran out, minutes and
-// about 4 GB before the error showed, after which it showed with our frames. A lookup's error
-// carries its message only. Wall time and memory: bench/lookups.ts.
-describe("a failing lookup beside 30 resources, through the test engine", function () {
-  this.timeout(120_000);
+// Time and memory, printed, never asserted: the machine is shared. A run still going after
+// `giveUpAfterMs` has its program killed, so that a Node.js with the loop cannot hold the suite.
+describe(`the time and memory until a program's error shows, on the pulumi CLI (Node.js ${programNodeVersion})`, function () {
+  this.timeout(300_000);
   let emulator: RunningEmulator;
-  let program: string;
+  const stacks: CliStack[] = [];
 
   before(async () => {
     emulator = await startEmulator({ port: 0, rateLimit: 5 });
-    program = installProgram(join(__dirname, "programs", "accounts-and-lookups"), "lifecycle-failing-lookup", { typeCheck: "once" });
   });
-  after(async () => emulator?.close());
+  after(async () => {
+    await emulator?.close();
+    for (const stack of stacks) stack.remove();
+  });
 
-  it("fails the preview with the lookup's message, not a stack", async () => {
-    const preview = await runEngine({
-      command: "preview",
-      cwd: program,
-      stack: "dev",
-      stateFile: join(program, "state.json"),
-      ...stackOnEmulator(emulator, { "accounts-and-lookups:count": "30", "accounts-and-lookups:campaignName": "No such campaign" }),
+  const stackOf = async (program: string, config: Record<string, string>) => {
+    const stack = await CliStack.create(program, "dev", stackOnEmulator(emulator, config));
+    stacks.push(stack);
+    return stack;
+  };
+
+  it("a failing lookup beside 30 resources fails the preview with the lookup's message, naming what was looked up, not a stack", async () => {
+    const program = installProgram(join(__dirname, "programs", "accounts-and-lookups"), "lifecycle-failing-lookup", { typeCheck: "once" });
+    const stack = await stackOf(program, { "accounts-and-lookups:count": "30", "accounts-and-lookups:campaignName": "No such campaign" });
+    const message = /crm\.getCampaign: no campaign has the name "No such campaign"\./;
+    const { preview, messageShown } = await timedPreview(stack, message, "a failing lookup beside 30 accounts");
+    assert.ok(messageShown, preview.lines.join("\n"));
+    assert.equal(preview.exitCode, PREVIEW_FAILED, preview.lines.join("\n"));
+    const errors = diagnostics(preview, "error");
+    assert.match(errors, message);
+    assertNoStackFrames(errors);
+  });
+
+  describe("a mistake of the program's own code after a lookup", () => {
+    let stack: CliStack;
+    before(async () => {
+      await emulatorCall(emulator, "POST", "/api/3/accounts", { account: { name: "Acme Inc" } });
+      const program = installProgram(join(__dirname, "programs", "own-mistake"), "lifecycle-own-mistake", { typeCheck: "once" });
+      stack = await stackOf(program, { "own-mistake:accountName": "Acme Inc" });
     });
-    assert.equal(preview.exitCode, 1);
-    const output = preview.diagnostics.join("\n");
-    assert.match(output, /crm\.getCampaign: no campaign has the name "No such campaign"\./);
-    assertNoStackFrames(output);
+
+    for (const [mistake, where] of [
+      ["after-await", "after an awaited crm.getAccount"],
+      ["in-apply", "inside an apply on crm.getAccountOutput"],
+    ]) {
+      it(`thrown ${where} fails the preview with the program's message and its own frame, or, on a Node.js with the loop, with pulumi-crm's warning of it before the run is given up on`, async () => {
+        await stack.setConfig({ "own-mistake:mistake": mistake });
+        // On a Node.js with the loop the message takes minutes and gigabytes (README.md): given up on
+        // after 30 s, the figures printed; the warning is what the program's author sees in time.
+        const { preview, messageShown } = await timedPreview(stack, /my own mistake/, `the program's own error ${where}`, programNodeLoops ? 30_000 : undefined);
+        assert.equal(preview.exitCode, PREVIEW_FAILED, preview.lines.join("\n"));
+        if (programNodeLoops) {
+          const warning = `pulumi-crm: Node.js v${programNodeVersion} can take minutes and gigabytes of memory to print an error of your program's own code (a loop in util.inspect, nodejs/node#64011)`;
+          assert.ok(diagnostics(preview, "warning").includes(warning), preview.lines.join("\n"));
+        } else {
+          assert.ok(messageShown, preview.lines.join("\n"));
+        }
+        // The program's code, so its own frames are what helps: index.ts, where it threw.
+        if (messageShown) assert.match(diagnostics(preview, "error"), /Error: my own mistake\n\s+at .*index\.ts:\d+/);
+      });
+    }
   });
 });
+
+/**
+ * `pulumi preview`, timed from its start until `message` shows on the CLI's output, with the peak
+ * RSS of the program process (`node .../cmd/run`, a grandchild: pulumi -> language host -> node),
+ * printed under `title`. After `giveUpAfterMs` the program is killed, and the CLI reports it failed.
+ */
+async function timedPreview(stack: CliStack, message: RegExp, title: string, giveUpAfterMs = 120_000): Promise<{ preview: CliResult; messageShown: boolean }> {
+  let started = Date.now();
+  let messageSeconds: number | undefined;
+  let killed = false;
+  let giveUp: NodeJS.Timeout | undefined;
+  const { result, processes, seconds } = await measure(() =>
+    stack.run(["preview"], {
+      onStarted: (child) => {
+        started = Date.now();
+        let shown = "";
+        const watch = (chunk: Buffer) => {
+          shown += chunk;
+          if (messageSeconds === undefined && message.test(shown)) messageSeconds = (Date.now() - started) / 1000;
+        };
+        child.stdout!.on("data", watch);
+        child.stderr!.on("data", watch);
+        giveUp = setTimeout(() => {
+          for (const { pid } of descendantsOf(child.pid!).filter(({ command }) => /\/cmd\/run(\/index\.js)?( |$)/.test(command))) {
+            killed = true;
+            process.kill(pid, "SIGKILL");
+          }
+        }, giveUpAfterMs);
+      },
+    }),
+  ).finally(() => clearTimeout(giveUp));
+  const programPeakMiB = peakMiB(processes, "program");
+  const shownAfter = messageSeconds === undefined ? "the message did not show" : `the message after ${messageSeconds.toFixed(1)} s`;
+  console.log(
+    `      ${title}: ${shownAfter}, the run ${seconds.toFixed(1)} s${killed ? ` (the program killed after ${giveUpAfterMs / 1000} s)` : ""}, ` +
+      `the program's peak RSS ${programPeakMiB?.toFixed(0) ?? "not measured"} MiB; ${load()}`,
+  );
+  return { preview: result, messageShown: messageSeconds !== undefined };
+}
 
 function assertNoStackFrames(output: string): void {
   assert.doesNotMatch(output, /^\s+at .*node_modules/m, "the error shows our stack frames");

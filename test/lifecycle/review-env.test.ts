@@ -1,106 +1,79 @@
-// examples/review-env: a review environment per branch, named with a RandomPet from @pulumi/random
-// kept by the branch. The random provider plugin cannot be downloaded here: these runs serve its
-// RandomPet on the test engine's stand-in (engine/random-provider.ts), and say so. Checks the
-// names the pet gives, that the environment is steady (a no-op up sends no request, a drift check
-// finds nothing), that another branch gets another pet name, and that destroy leaves nothing.
+// examples/review-env on the real `pulumi` CLI: a review environment per branch, every name
+// carrying the branch. Checks the names, that the environment is steady (a no-op up sends no
+// request, a drift check finds nothing), that the stack deployed for another branch renames
+// every object in place, and that destroy leaves nothing.
 
 import assert from "node:assert/strict";
-import { readFileSync, rmSync } from "node:fs";
-import { join } from "node:path";
-import { EngineResult, runEngine } from "../../engine/engine";
 import { startEmulator } from "../../emulator";
 import { installExample } from "../support/packed-program";
-import { driftCheck, emulatorRead, requestCount, RunningEmulator, stackOnEmulator } from "../support/emulator";
+import { emulatorRead, requestCount, RunningEmulator, stackOnEmulator } from "../support/emulator";
+import { CliStack } from "../support/pulumi-cli";
 
-const STAND_IN_NOTICE = /^info: random [\d.]+: served by the test engine's stand-in for the random provider plugin$/;
+const branchSetting = "crm-review-env:branch";
 
-describe("examples/review-env: an environment per branch, its RandomPet served by the test engine's stand-in for @pulumi/random", function () {
+describe("examples/review-env: an environment per branch, named after it", function () {
   this.timeout(300_000);
   let emulator: RunningEmulator;
-  let program: string;
-  let stateFile: string;
+  let stack: CliStack;
 
   before(async () => {
     emulator = await startEmulator({ port: 0 });
-    program = installExample("review-env", "lifecycle-review-env", { typeCheck: "once" });
-    stateFile = join(program, "review.state.json");
-    rmSync(stateFile, { force: true });
+    const program = installExample("review-env", "lifecycle-review-env", { typeCheck: "once" });
+    stack = await CliStack.create(program, "review-feature-login", stackOnEmulator(emulator, { [branchSetting]: "feature/login" }));
   });
-  after(async () => emulator?.close());
+  after(async () => {
+    await emulator?.close();
+    stack?.remove();
+  });
 
-  const engine = (command: "up" | "refresh" | "destroy", branch: string, drift = false, skipPreview = false) =>
-    runEngine({
-      command,
-      cwd: program,
-      stack: "review",
-      stateFile,
-      ...stackOnEmulator(emulator, { "crm-review-env:branch": branch }),
-      ...(drift ? driftCheck : {}),
-      skipPreview,
-    });
-  const output = (result: EngineResult) => [...result.lines, ...result.diagnostics].join("\n");
-  const succeeded = (result: EngineResult) => {
-    assert.equal(result.exitCode, 0, output(result));
-    return result;
-  };
   const get = (path: string) => emulatorRead(emulator, path);
-  const resources = () => JSON.parse(readFileSync(stateFile, "utf8")).resources as Array<{ type: string; id: string; outputs: any; delete?: boolean }>;
-  const petName = () => resources().find((r) => r.type === "random:index/randomPet:RandomPet")!.id;
-  const accountId = () => resources().find((r) => r.type === "pulumi-nodejs:dynamic/crm:Account")!.id;
-  /** The names the service holds: accounts, field labels, feed titles. */
+  const accountId = () => stack.resources().find((r) => r.type === "pulumi-nodejs:dynamic/crm:Account")!.id!;
+  /** The names the service holds: accounts (with their websites), field labels, feed titles. */
   const names = async () => ({
-    accounts: ((await get("/accounts?limit=100")).accounts as Array<{ name: string }>).map((a) => a.name),
+    accounts: ((await get("/accounts?limit=100")).accounts as Array<{ name: string; accountUrl: string }>).map((a) => `${a.name} ${a.accountUrl}`),
     fields: ((await get("/accountCustomFieldMeta?limit=100")).accountCustomFieldMeta as Array<{ fieldLabel: string }>).map((f) => f.fieldLabel).sort(),
     feeds: ((await get("/calendars?limit=100")).calendars as Array<{ title: string }>).map((c) => c.title),
   });
-  const namedAfter = (pet: string) => ({
-    accounts: [`Review ${pet}`],
-    fields: [`Reviewer (${pet})`, `Stage (${pet})`],
-    feeds: [`Review tasks (${pet})`],
+  const namedAfter = (branch: string, hostLabel: string) => ({
+    accounts: [`Review ${branch} https://${hostLabel}.review.acme.example`],
+    fields: [`Reviewer (${branch})`, `Stage (${branch})`],
+    feeds: [`Review tasks (${branch})`],
   });
 
-  it("deploys a branch's environment, every name suffixed with the pet name the stand-in generated", async () => {
-    const result = succeeded(await engine("up", "feature/login"));
-    assert.ok(result.diagnostics.some((line) => STAND_IN_NOTICE.test(line)), output(result));
-    // stack, pet, account, 2 fields, the account's value of one, feed
-    assert.equal(result.steps.create, 7, output(result));
-    const pet = petName();
-    assert.match(pet, /^[a-z]+-[a-z]+$/);
-    assert.deepEqual(await names(), namedAfter(pet));
+  it("deploys a branch's environment, every name carrying the branch", async () => {
+    const result = await stack.deploy();
+    // stack, account, 2 fields, the account's value of one, feed
+    assert.equal(result.steps.create, 6, result.lines.join("\n"));
+    assert.deepEqual(await names(), namedAfter("feature/login", "feature-login"));
     const [value] = (await get(`/accountCustomFieldData?filters[customerAccountId]=${accountId()}`)).accountCustomFieldData as Array<{ fieldValue: string }>;
     assert.equal(value.fieldValue, "Testing");
+    assert.equal((await stack.outputs()).accountName, "Review feature/login");
   });
 
-  it("is steady: a no-op up keeps the pet name and sends no request, a drift check finds nothing", async () => {
-    const pet = petName();
+  it("is steady: a no-op up sends no request, a drift check finds nothing", async () => {
     const before = await requestCount(emulator);
-    // Without the preview (`up --skip-preview`): it would see no value unknown, so its Check and Diff
-    // calls are the update's own. The other ups keep it: their previews see the pet name unknown.
-    const again = succeeded(await engine("up", "feature/login", false, true));
-    assert.deepEqual(again.steps, { create: 0, update: 0, replace: 0, delete: 0, same: 7 }, output(again));
+    const again = await stack.deploy();
+    assert.deepEqual(again.steps, { create: 0, update: 0, replace: 0, delete: 0, same: 6 }, again.lines.join("\n"));
     assert.equal((await requestCount(emulator)) - before, 0, "requests during the no-op up");
-    assert.equal(petName(), pet);
-    const drift = succeeded(await engine("refresh", "feature/login", true));
-    assert.equal(drift.changes, false, output(drift));
+    const drift = await stack.driftCheck();
+    assert.equal(drift.exitCode, 0, drift.lines.join("\n"));
+    assert.equal(drift.changes, false, drift.lines.join("\n"));
   });
 
-  it("another branch gets another pet name: the pet is replaced and every name follows it", async () => {
-    const [oldPet, account] = [petName(), accountId()];
-    const result = succeeded(await engine("up", "feature/signup"));
-    assert.ok(result.lines.includes("+- random:index/randomPet:RandomPet suffix [diff: ~keepers]"), output(result));
-    assert.equal(result.steps.replace, 1, output(result));
-    const pet = petName();
-    assert.notEqual(pet, oldPet);
-    assert.equal(resources().filter((r) => r.delete).length, 0, "the old pet is gone from the state");
-    // The account, the field labels and the feed's title change in place (crm.Account renames in place).
-    assert.equal(result.steps.update, 4, output(result));
+  it("deployed for another branch, every name follows it in place", async () => {
+    const account = accountId();
+    await stack.setConfig({ [branchSetting]: "Feature/Sign-up" });
+    const result = await stack.deploy();
+    // The account (name and website), the two field labels and the feed's title: renamed in place.
+    assert.deepEqual({ update: result.steps.update, replace: result.steps.replace, create: result.steps.create }, { update: 4, replace: 0, create: 0 }, result.lines.join("\n"));
     assert.equal(accountId(), account);
-    assert.deepEqual(await names(), namedAfter(pet));
+    assert.deepEqual(await names(), namedAfter("Feature/Sign-up", "feature-sign-up"));
   });
 
   it("destroy leaves nothing in the service or the state", async () => {
-    succeeded(await engine("destroy", "feature/signup"));
+    const result = await stack.destroy("--skip-preview");
+    assert.equal(result.exitCode, 0, result.lines.join("\n"));
     assert.deepEqual(await names(), { accounts: [], fields: [], feeds: [] });
-    assert.deepEqual(resources(), []);
+    assert.deepEqual(stack.resources(), []);
   });
 });

@@ -1,8 +1,8 @@
-// A deployment of every CRM object type through the test engine against an emulator that
-// injects faults (429, 503, connections reset before the work and lost after it) from
-// fixed seeds. `up` converges in at most two runs; then the service holds exactly the
-// declared objects (no duplicate, no orphan), the drift check finds nothing, and destroy
-// leaves nothing. The figures of each seed are printed.
+// A deployment of every CRM object type on the pulumi CLI against an emulator that injects
+// faults (429, 503, connections reset before the work and lost after it) from fixed seeds.
+// `up` converges in at most two runs; then the service holds exactly the declared objects (no
+// duplicate, no orphan), the drift check finds nothing, and destroy leaves nothing. The
+// figures of each seed are printed.
 //
 // The program declares what test/support/every-resource.ts gives it: the example of each
 // type (and a text field its value refers to) per copy, and the branding. CI deploys 1
@@ -10,12 +10,11 @@
 // (118 objects) with three seeds.
 
 import assert from "node:assert/strict";
-import { rmSync } from "node:fs";
 import { join } from "node:path";
 import { startEmulator } from "../../emulator";
-import { EngineResult, runEngine } from "../../engine/engine";
 import { emulatorCall, emulatorStats, RunningEmulator, setFaults } from "../support/emulator";
 import { installProgram } from "../support/packed-program";
+import { CliResult, CliStack, resourceErrors } from "../support/pulumi-cli";
 import { everyResourceStack, EveryResourceStack } from "../support/every-resource";
 import { tallyService } from "../support/service-tally";
 
@@ -25,7 +24,7 @@ const seeds = soak ? [1, 2, 3] : [1];
 const faultSpec = "429=0.2,503=0.1,reset=0.05,lost=0.05,latency=0-5";
 
 describe(`reliability: fault soak, ${copies} copies of every CRM object type`, function () {
-  this.timeout(soak ? 3_600_000 : 300_000);
+  this.timeout(soak ? 3_600_000 : 600_000);
   let program: string;
 
   before(() => {
@@ -35,50 +34,42 @@ describe(`reliability: fault soak, ${copies} copies of every CRM object type`, f
   for (const seed of seeds) {
     describe(`seed ${seed}`, () => {
       let emulator: RunningEmulator;
-      let stateFile: string;
+      let stack: CliStack;
       let declared: EveryResourceStack;
       const figures: Record<string, unknown> = { seed, faults: faultSpec };
 
       before(async () => {
         emulator = await startEmulator({ port: 0, rateLimit: 0 });
-        stateFile = join(program, `state-${seed}.json`);
-        rmSync(stateFile, { force: true });
         const contactIds: string[] = [];
         for (let n = 1; n <= copies; n++) {
           contactIds.push((await emulatorCall(emulator, "POST", "/api/3/contacts", { contact: { email: `soak-${n}@example.com` } })).body.contact.id);
         }
         declared = everyResourceStack(copies, contactIds);
+        // The emulator's rate limit is off, so the provider's own pacing is too.
+        stack = await CliStack.create(program, `soak-${seed}`, {
+          config: { "crm:apiUrl": emulator.crmUrl, "crm:requestsPerSecond": "0", ...declared.config },
+          secrets: { "crm:apiToken": emulator.apiToken },
+        });
       });
       after(async () => {
         console.log(`      figures: ${JSON.stringify(figures)}`);
+        stack?.remove();
         await emulator?.close();
       });
 
-      const engine = (command: "up" | "refresh" | "destroy", drift = false) =>
-        runEngine({
-          command,
-          cwd: program,
-          stack: "soak",
-          stateFile,
-          // The emulator's rate limit is off, so the provider's own pacing is too.
-          config: { "crm:apiUrl": emulator.crmUrl, "crm:requestsPerSecond": "0", ...declared.config },
-          secrets: { "crm:apiToken": emulator.apiToken },
-          ...(drift ? { previewOnly: true, expectNoChanges: true } : {}),
-          // Without the preview (`up --skip-preview`): a preview of this program sends no request, so it
-          // meets no fault; the preview of a fresh stack of it runs in killed-mid-deployment.test.ts.
-          skipPreview: command === "up",
-        });
-      const output = (result: EngineResult) => [...result.lines, ...result.diagnostics].join("\n");
+      const output = (result: CliResult) => result.lines.join("\n");
+      // Ups without the preview (`up --skip-preview`): a preview of this program sends no request, so it
+      // meets no fault; the preview of a fresh stack of it runs in killed-mid-deployment.test.ts.
       it("up converges in at most two runs, a failed first run naming only unconfirmed creates", async () => {
         await setFaults(emulator, faultSpec, seed);
-        const first = await engine("up");
+        const first = await stack.up("--skip-preview");
         figures.firstUpExitCode = first.exitCode;
         if (first.exitCode !== 0) {
-          const errors = first.diagnostics.filter((line) => /^error:/i.test(line) && !/update failed|preview failed/i.test(line));
+          const errors = resourceErrors(first).map((error) => error.message);
           figures.firstUpErrors = errors;
           assert.ok(errors.length > 0, output(first));
           for (const error of errors) assert.match(error, /may have taken effect|run `pulumi up` again/, `a failure that is not an unconfirmed create:\n${output(first)}`);
-          const second = await engine("up");
+          const second = await stack.up("--skip-preview");
           assert.equal(second.exitCode, 0, output(second));
         }
         figures.ups = first.exitCode === 0 ? 1 : 2;
@@ -88,7 +79,7 @@ describe(`reliability: fault soak, ${copies} copies of every CRM object type`, f
 
       it("the service holds exactly the declared objects: no duplicate, no orphan", async () => {
         await setFaults(emulator, "");
-        const found = await tallyService(emulator, stateFile);
+        const found = await tallyService(emulator, stack.resources());
         figures.objects = found.objects + 1; // and the branding
         figures.duplicates = found.duplicates.length;
         figures.orphans = found.orphans.length;
@@ -97,17 +88,17 @@ describe(`reliability: fault soak, ${copies} copies of every CRM object type`, f
       });
 
       it("the drift check (faults off) finds no change", async () => {
-        const drift = await engine("refresh", true);
+        const drift = await stack.driftCheck();
         assert.equal(drift.exitCode, 0, output(drift));
       });
 
       it("destroy, with the faults back on, leaves nothing", async () => {
         await setFaults(emulator, faultSpec, seed + 1000);
-        const destroy = await engine("destroy");
+        const destroy = await stack.destroy("--skip-preview");
         figures.destroyExitCode = destroy.exitCode;
         assert.equal(destroy.exitCode, 0, output(destroy));
         await setFaults(emulator, "");
-        const found = await tallyService(emulator, stateFile);
+        const found = await tallyService(emulator, stack.resources());
         assert.equal(found.objects, 0, JSON.stringify(found));
         const { requests, byStatus } = await emulatorStats(emulator);
         Object.assign(figures, { requestsWithDestroy: requests, byStatusWithDestroy: byStatus });

@@ -1,25 +1,24 @@
-// Where the API tokens and a calendar feed's token may appear: only secret-marked in the
-// state. Runs examples/account-setup (its calendar feed has a secret token) through the
-// test engine and searches every artifact a user or a CI log could see: the state file,
-// each run's step lines, diagnostics (provider host output included) and logs, the error
-// messages of a run with a wrong key, the serialized providers, and the emulator's stats.
-// Then the transport itself: an error that carries a URL, headers or an echoed body
-// carries no token.
+// Where the API tokens and a calendar feed's token may appear: only encrypted, in the state's
+// secret-marked values. Runs examples/account-setup (its calendar feed has a secret token) on
+// the pulumi CLI, whose passphrase secrets provider encrypts secrets in the state as users have
+// them, and searches every artifact a user or a CI log could see: the output of each run (a run
+// with a wrong key included), its engine events, the state file on disk, `stack export` without
+// --show-secrets, `stack output` and the stack's config file, and the emulator's stats. Then the
+// transport itself: an error that carries a URL, headers or an echoed body carries no token.
 
 import assert from "node:assert/strict";
 import { randomBytes } from "node:crypto";
-import { readFileSync, rmSync } from "node:fs";
+import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { startEmulator } from "../../emulator";
 import { chatService, crmService, endpointFor, ServiceSettingsSpec, useStackConfig } from "../../provider/settings";
 import { defaultRetryPolicy } from "../../provider/transport/retry";
 import { Transport } from "../../provider/transport/transport";
-import { EngineResult, runEngine } from "../../engine/engine";
-import { configOf, driftCheck, emulatorCall, RunningEmulator, stackOnEmulator } from "../support/emulator";
+import { configOf, emulatorCall, RunningEmulator } from "../support/emulator";
 import { installExample } from "../support/packed-program";
+import { CliResult, CliStack, Deployment, secretSignature, StateResource } from "../support/pulumi-cli";
 import { sendJson, startScriptedServer } from "../support/scripted-server";
 
-const secretSignature = "4dabf18193072939515e22adb298388d";
 const feedType = "pulumi-nodejs:dynamic/crm:CalendarFeed";
 
 interface Artifact {
@@ -27,115 +26,109 @@ interface Artifact {
   text: string;
 }
 
-/** Every text a run leaves for someone to read. */
-function artifactsOf(run: string, result: EngineResult): Artifact[] {
+/** Every text a run leaves for someone to read: its output, and its engine events (what `--event-log` and the Automation API get). */
+function artifactsOf(run: string, result: CliResult): Artifact[] {
   return [
-    { where: `${run}: step lines`, text: result.lines.join("\n") },
-    { where: `${run}: diagnostics`, text: result.diagnostics.join("\n") },
-    { where: `${run}: logs`, text: withoutWrappedSecrets(JSON.stringify(result.logs)) },
+    { where: `${run}: stdout`, text: result.stdout },
+    { where: `${run}: stderr`, text: result.stderr },
+    { where: `${run}: engine events`, text: withoutWrappedSecrets(JSON.stringify(result.events)) },
   ];
 }
 
 /**
- * The SDK's own debug log (shown only with `--debug`) prints each RegisterResource
- * response as a flattened protobuf Struct, where a secret output follows its wrapper's
- * signature: secret-marked, so not a leak. Those values are cut out before the search.
+ * The SDK's own debug log (debug events, which the CLI shows only with `--debug`) prints each
+ * RegisterResource response as a flattened protobuf Struct, where a secret output follows its
+ * wrapper's signature: secret-marked, so not a leak. Those values are cut out before the search.
  */
 function withoutWrappedSecrets(text: string): string {
   return text.replace(new RegExp(`${secretSignature},,,1b47061264138c4ac30d75fd1eb44270,value,,,[^,]*`, "g"), "(secret)");
 }
 
-/** Paths in a state file where a secret appears outside Pulumi's secret wrapper. */
-function plainOccurrences(value: unknown, secret: string, insideSecret = false, path = "$"): string[] {
-  if (typeof value === "string") return value.includes(secret) && !insideSecret ? [path] : [];
-  if (!value || typeof value !== "object") return [];
-  const wrapped = insideSecret || (value as Record<string, unknown>)[secretSignature] !== undefined;
-  return Object.entries(value).flatMap(([key, child]) => plainOccurrences(child, secret, wrapped, `${path}.${key}`));
-}
-
-/** Paths where a secret appears inside the wrapper: proof that the search looks where the secret is. */
-function wrappedOccurrences(value: unknown, secret: string, path = "$"): string[] {
+/** Paths of secret-marked values in a state that are not in the passphrase provider's ciphertext form. */
+function unencryptedSecrets(value: unknown, path = "$"): string[] {
   if (!value || typeof value !== "object") return [];
   const record = value as Record<string, unknown>;
-  if (record[secretSignature] !== undefined) return JSON.stringify(record).includes(secret) ? [path] : [];
-  return Object.entries(record).flatMap(([key, child]) => wrappedOccurrences(child, secret, `${path}.${key}`));
+  if (record[secretSignature] !== undefined) {
+    return Object.keys(record).sort().join(",") === `${secretSignature},ciphertext` && /^v1:/.test(String(record.ciphertext)) ? [] : [path];
+  }
+  return Object.entries(record).flatMap(([key, child]) => unencryptedSecrets(child, `${path}.${key}`));
 }
 
-describe("reliability: secrets appear only secret-marked in the state", function () {
-  this.timeout(300_000);
+describe("reliability: secrets appear only encrypted in the state", function () {
+  this.timeout(600_000);
   let emulator: RunningEmulator;
-  let program: string;
+  let stack: CliStack;
   const artifacts: Artifact[] = [];
-  const states: Array<{ where: string; state: unknown }> = [];
   const wrongKey = `wrong-${randomBytes(16).toString("hex")}`;
   let feedToken = "";
 
   before(async () => {
     emulator = await startEmulator({ port: 0, rateLimit: 0 });
-    program = installExample("account-setup", "reliability-secrets", { typeCheck: "once" });
+    const program = installExample("account-setup", "reliability-secrets", { typeCheck: "once" });
+    stack = await CliStack.create(program, "dev", { config: { "crm:apiUrl": emulator.crmUrl }, secrets: { "crm:apiToken": wrongKey } });
   });
-  after(async () => emulator?.close());
+  after(async () => {
+    stack?.remove();
+    await emulator?.close();
+  });
 
-  const engine = (command: "up" | "refresh" | "destroy", stateFile: string, apiToken = emulator.apiToken, drift = false) =>
-    runEngine({
-      command,
-      cwd: program,
-      stack: "dev",
-      stateFile,
-      ...stackOnEmulator(emulator, {}, apiToken),
-      ...(drift ? driftCheck : {}),
-    });
-  const readState = (stateFile: string) => JSON.parse(readFileSync(stateFile, "utf8")) as { resources: Array<{ type: string; id?: string; inputs: Record<string, unknown> }> };
+  /** The state file on disk, read now. */
+  const collectState = (where: string) => artifacts.push({ where: `the state file ${where}`, text: stack.stateText() });
+  /** The stack's config file beside the program, which users commit. */
+  const collectConfigFile = (where: string) => artifacts.push({ where: `the stack's config file ${where}`, text: readFileSync(join(stack.program, `Pulumi.${stack.name}.yaml`), "utf8") });
 
   it("a run with a wrong key fails naming the setting, and its messages hold neither key", async () => {
-    const stateFile = join(program, "wrong-key.json");
-    rmSync(stateFile, { force: true });
-    const result = await engine("up", stateFile, wrongKey);
+    const result = await stack.up();
     assert.notEqual(result.exitCode, 0);
-    const output = [...result.lines, ...result.diagnostics].join("\n");
-    assert.match(output, /crm:apiToken/, "the failure names the setting to fix");
+    assert.match(result.stdout, /crm:apiToken/, "the failure names the setting to fix");
     artifacts.push(...artifactsOf("up with a wrong key", result));
-    states.push({ where: "state after the wrong-key run", state: readState(stateFile) });
+    collectState("after the wrong-key run");
+    collectConfigFile("with the wrong key");
   });
 
   it("up, the drift check and destroy succeed, their artifacts collected", async () => {
-    const stateFile = join(program, "state.json");
-    rmSync(stateFile, { force: true });
-    const up = await engine("up", stateFile);
-    assert.equal(up.exitCode, 0, [...up.lines, ...up.diagnostics].join("\n"));
+    await stack.setConfig({}, { "crm:apiToken": emulator.apiToken });
+    collectConfigFile("with the right key");
+    const up = await stack.up();
+    assert.equal(up.exitCode, 0, up.lines.join("\n"));
     artifacts.push(...artifactsOf("up", up));
-    const state = readState(stateFile);
-    const feedId = state.resources.find((resource) => resource.type === feedType)!.id!;
+    collectState("after up");
+    const feedId = stack.resources().find((resource) => resource.type === feedType)!.id!;
     feedToken = (await emulatorCall(emulator, "GET", `/api/3/calendars/${feedId}`)).body.calendar.token;
     assert.ok(feedToken, "the emulator gave the feed a token");
-    states.push({ where: "state after up", state });
-    for (const provider of state.resources.map((resource) => resource.inputs?.__provider).filter(Boolean)) {
-      artifacts.push({ where: "a serialized provider (__provider)", text: String(provider) });
-    }
+    artifacts.push({ where: "stack export", text: (await stack.succeed(["stack", "export"])).stdout });
+    artifacts.push({ where: "stack output", text: (await stack.succeed(["stack", "output"])).stdout });
+    // Decrypted on request (not artifacts): the secrets of the state are the tokens the deployment used.
+    const shown = (await stack.succeed(["stack", "export", "--show-secrets"])).stdout;
+    const provider = (JSON.parse(shown) as Deployment).deployment.resources!.find((resource) => resource.type === "pulumi:providers:pulumi-nodejs")!;
+    assert.equal(JSON.parse(provider.inputs!["crm:apiToken"].plaintext), emulator.apiToken);
+    assert.equal((await stack.outputs()).calendarFeedToken, feedToken);
 
-    const drift = await engine("refresh", stateFile, emulator.apiToken, true);
+    const drift = await stack.driftCheck();
     assert.equal(drift.exitCode, 0, drift.lines.join("\n"));
     artifacts.push(...artifactsOf("drift check", drift));
-    states.push({ where: "state after the drift check", state: readState(stateFile) });
-    const destroy = await engine("destroy", stateFile);
-    assert.equal(destroy.exitCode, 0, destroy.diagnostics.join("\n"));
+    collectState("after the drift check");
+    const destroy = await stack.destroy("--skip-preview");
+    assert.equal(destroy.exitCode, 0, destroy.lines.join("\n"));
     artifacts.push(...artifactsOf("destroy", destroy));
     artifacts.push({ where: "emulator stats", text: await (await fetch(`${emulator.crmUrl}/__emulator/stats`)).text() });
   });
 
-  it("no artifact holds a token, and the state holds them only inside the secret wrapper", () => {
+  it("no artifact holds a token, and every secret-marked value of the state is ciphertext", async () => {
     const secrets = { "the API token": emulator.apiToken, "the wrong key": wrongKey, "the feed token": feedToken };
     const leaks: string[] = [];
-    for (const [name, secret] of Object.entries(secrets)) {
-      for (const artifact of artifacts) if (artifact.text.includes(secret)) leaks.push(`${name} in ${artifact.where}`);
-      for (const { where, state } of states) for (const path of plainOccurrences(state, secret)) leaks.push(`${name} in plain text in the ${where} at ${path}`);
-    }
-    console.log(`      searched ${artifacts.length} artifacts and ${states.length} states for ${Object.keys(secrets).length} secrets`);
+    for (const [name, secret] of Object.entries(secrets)) for (const artifact of artifacts) if (artifact.text.includes(secret)) leaks.push(`${name} in ${artifact.where}`);
+    const states = artifacts.filter(({ where }) => where.startsWith("the state file") || where === "stack export");
+    for (const { where, text } of states) for (const path of unencryptedSecrets(JSON.parse(text))) leaks.push(`a secret not encrypted in ${where} at ${path}`);
+    console.log(`      searched ${artifacts.length} artifacts, ${states.length} of them states, for ${Object.keys(secrets).length} secrets`);
     assert.deepEqual(leaks, []);
-    // The search is not vacuous: each token the deployment used is in the state, secret-marked.
-    const deployed = states.find(({ where }) => where === "state after up")!.state;
-    assert.notDeepEqual(wrappedOccurrences(deployed, emulator.apiToken), [], "the API token is kept, secret-marked, in the provider's inputs");
-    assert.notDeepEqual(wrappedOccurrences(deployed, feedToken), [], "the feed token is kept, secret-marked, in the feed's outputs");
+  });
+
+  it("the search is not vacuous: each token is in the state after up, encrypted", () => {
+    const deployed = JSON.parse(artifacts.find(({ where }) => where === "the state file after up")!.text).checkpoint.latest.resources as StateResource[];
+    const apiToken = deployed.find((resource) => resource.type === "pulumi:providers:pulumi-nodejs")!.inputs!["crm:apiToken"];
+    const feedTokenOutput = deployed.find((resource) => resource.type === feedType)!.outputs!.token;
+    for (const value of [apiToken, feedTokenOutput]) assert.match(value?.ciphertext, /^v1:/);
   });
 });
 

@@ -135,43 +135,6 @@ function sharingCompilerHost(ts: typeof import("typescript"), options: import("t
 }
 
 /**
- * The TypeScript of `sourceDir` (its .ts files, not its subfolders) as JavaScript, transpiled once
- * per test run with the repository's compiler options, beside copies of its other files; a Pulumi
- * project file there names the .js main and a JavaScript runtime. What runs from it starts without
- * ts-node, which loads TypeScript and compiles each module on every start: some 1.5 s of CPU for
- * the engine command, 0.6 s for a fixture program. The source stays what `npm run typecheck` checks.
- */
-export function transpiledOnce(sourceDir: string, name: string): string {
-  return onceThisRun(`transpiled/${name}`, (dir) => {
-    const ts = require("typescript") as typeof import("typescript");
-    const { options } = ts.getParsedCommandLineOfConfigFile(join(repoRoot, "tsconfig.json"), {}, { ...ts.sys, onUnRecoverableConfigFileDiagnostic: () => undefined })!;
-    for (const entry of readdirSync(sourceDir, { withFileTypes: true })) {
-      if (!entry.isFile()) continue;
-      const source = join(sourceDir, entry.name);
-      if (entry.name.endsWith(".ts")) {
-        const { outputText } = ts.transpileModule(readFileSync(source, "utf8"), { compilerOptions: options, fileName: source });
-        writeFileSync(join(dir, entry.name.replace(/\.ts$/, ".js")), outputText);
-      } else if (entry.name === "Pulumi.yaml") {
-        const project = readFileSync(source, "utf8");
-        const javascript = project.replace(/^main: (\S+)\.ts$/m, "main: $1.js").replace(/^(\s+typescript:) true$/m, "$1 false");
-        if (!/^main: \S+\.js$/m.test(javascript) || !/^\s+typescript: false$/m.test(javascript)) {
-          throw new Error(`${source} should name its main (main: index.ts) and its runtime's typescript option`);
-        }
-        writeFileSync(join(dir, entry.name), javascript);
-      } else {
-        cpSync(source, join(dir, entry.name));
-      }
-    }
-    return dir;
-  });
-}
-
-/** The test engine's command (engine/cli.ts), to run with node. */
-export function engineCli(): string {
-  return join(transpiledOnce(join(repoRoot, "engine"), "engine"), "cli.js");
-}
-
-/**
  * The `pulumi-crm-emulator` command as the package installs it, from the install the programs
  * share: a script to run with node, built JavaScript as users run it, with no TypeScript to load.
  */

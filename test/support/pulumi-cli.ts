@@ -251,3 +251,18 @@ export function stepsOf(result: CliResult): StepMetadata[] {
 
 /** The logical name of a URN. */
 export const nameOf = (urn: string) => urn.slice(urn.lastIndexOf("::") + 2);
+
+/**
+ * The messages of the run's diagnostics of the given severities, one a line: "error" for the
+ * errors the CLI reported, "info" and "warning" for what the program logged. A dynamic provider
+ * host has no engine to log to: its pulumi.log lines reach the CLI as the host's output, "info"
+ * for stdout ("info: [runtime] ..."), "info#err" for stderr ("warning: [runtime] ...").
+ */
+export function diagnostics(result: CliResult, ...severities: string[]): string {
+  return result.events.flatMap((event) => (event.diagnosticEvent && severities.includes(event.diagnosticEvent.severity) ? [event.diagnosticEvent.message.trimEnd()] : [])).join("\n");
+}
+
+/** The errors the run reported on resources, each with its URN: the run's own closing "update failed" names none. */
+export function resourceErrors(result: CliResult): Array<{ urn: string; message: string }> {
+  return result.events.flatMap(({ diagnosticEvent: d }) => (d?.severity === "error" && d.urn ? [{ urn: d.urn, message: d.message.trimEnd() }] : []));
+}

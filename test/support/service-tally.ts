@@ -3,9 +3,9 @@
 // natural key), orphans (objects no resource records) and missing objects.
 
 import assert from "node:assert/strict";
-import { readFileSync } from "node:fs";
 import { resources, typeOf } from "../../provider/registry";
 import { emulatorCall, RunningEmulator } from "./emulator";
+import type { StateResource } from "./pulumi-cli";
 import { ResourceExample, resourceExamples } from "./resource-examples";
 
 /** The collections the program fills: those of every registered CRM object that a create makes, with the resource class that declares it. */
@@ -23,19 +23,18 @@ export interface Tally {
 
 const dynamicType = (type: string) => `pulumi-nodejs:dynamic/crm:${type}`;
 
-/** The ids the state file records for a resource type. */
-function stateIds(stateFile: string, type: string): Set<string> {
-  const resources = JSON.parse(readFileSync(stateFile, "utf8")).resources as Array<{ type: string; id?: string }>;
-  return new Set(resources.filter((r) => r.type === dynamicType(type)).map((r) => r.id!));
+/** The ids the state records for a resource type. */
+function stateIds(recorded: readonly StateResource[], type: string): Set<string> {
+  return new Set(recorded.filter((r) => r.type === dynamicType(type)).map((r) => r.id!));
 }
 
-/** Reads every collection (faults should be off) and compares it with the state. */
-export async function tallyService(emulator: RunningEmulator, stateFile: string): Promise<Tally> {
+/** Reads every collection (faults should be off) and compares it with the resources of the state. */
+export async function tallyService(emulator: RunningEmulator, recorded: readonly StateResource[]): Promise<Tally> {
   const result: Tally = { objects: 0, duplicates: [], orphans: [], missing: [] };
   for (const collection of everyResourceCollections) {
     const listed = (await emulatorCall(emulator, "GET", `/api/3${collection.path}?limit=100`)).body[collection.member] as any[];
     assert.ok(listed.length < 100, `${collection.path} holds more than one page`);
-    const declared = stateIds(stateFile, collection.type);
+    const declared = stateIds(recorded, collection.type);
     const keys = new Map<string, number>();
     for (const object of listed) keys.set(collection.key(object), (keys.get(collection.key(object)) ?? 0) + 1);
     result.objects += listed.length;

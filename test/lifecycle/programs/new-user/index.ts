@@ -37,7 +37,9 @@ switch (config.require("scenario")) {
     break;
   }
   case "adopt-toggle": {
-    new crm.Account("toggle", { name: "Toggle Co", adoptExisting: config.getBoolean("adoptExisting") ?? false });
+    // Several accounts, so that what `up --refresh` shows of one changed out of band stands out.
+    const adoptExisting = config.getBoolean("adoptExisting") ?? false;
+    for (const name of ["Toggle Co", "Toggle Two", "Toggle Three"]) new crm.Account(name.toLowerCase().replace(" ", "-"), { name, adoptExisting });
     break;
   }
 }
