@@ -1,23 +1,23 @@
-// A stack of N accounts through the test engine against the emulator at the real
-// service's limit (5 requests per second per account): up, no-op up, drift check
-// (`refresh --preview-only --expect-no-changes`) and destroy, for pulumi-crm and for a
-// dynamic provider written as Pulumi's documentation shows (bench/docs-style). Per
-// phase: requests, 429 answers, wall time, and the provider host's peak RSS. Then a
-// mixed stack (bench/mixed: accounts with custom-field values, addresses, messages) for
-// pulumi-crm alone, with the drift check's requests per type.
+// A stack of N accounts on the real `pulumi` CLI (scripts/toolchain.ts: Node.js 22, the
+// repository's @pulumi/pulumi) against the emulator at the real service's limit (5 requests per
+// second per account): up, no-op up, drift check (`refresh --preview-only --expect-no-changes`)
+// and destroy, for pulumi-crm and for a dynamic provider written as Pulumi's documentation shows
+// (bench/docs-style). Per phase: requests, 429 answers, wall time, the provider host's peak RSS
+// and the machine's load. Then a mixed stack (bench/mixed: accounts with custom-field values,
+// addresses, messages) for pulumi-crm alone, with the drift check's requests per type.
 //
 //   npm run bench [-- --accounts 50,200,500] [--mixed 50] [--parallel 8]
 //
 // Not part of npm test: it takes minutes (a stack's wall time is its requests / 5).
 
-import { rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { parseArgs } from "node:util";
-import { runEngine, type Command } from "../engine/engine";
+import { emulatorStats } from "../test/support/emulator";
 import { installProgram } from "../test/support/packed-program";
+import { CliStack, type CliResult } from "../test/support/pulumi-cli";
 import { startEmulatorProcess, type RunningEmulatorProcess } from "./emulator-process";
-import { withPeakRss } from "./peak-rss";
+import { measure, peakMiB, runsOn } from "./processes";
 
 interface Figures {
   requests: number;
@@ -27,25 +27,19 @@ interface Figures {
   seconds: number;
   /** MiB; undefined when /proc is not readable. */
   hostPeakRss?: number;
+  /** The machine's load when the phase started. */
+  load: string;
 }
 
-const phases: Array<{ name: string; command: Command; previewOnly?: boolean }> = [
-  { name: "up", command: "up" },
-  { name: "no-op up", command: "up" },
-  { name: "drift check", command: "refresh", previewOnly: true },
-  { name: "destroy", command: "destroy" },
+// As a user types them: `up` and `destroy` preview first.
+const phases: Array<{ name: string; run: (stack: CliStack, flags: string[]) => Promise<CliResult>; driftCheck?: boolean }> = [
+  { name: "up", run: (stack, flags) => stack.up(...flags) },
+  { name: "no-op up", run: (stack, flags) => stack.up(...flags) },
+  { name: "drift check", run: (stack, flags) => stack.driftCheck(...flags), driftCheck: true },
+  { name: "destroy", run: (stack, flags) => stack.destroy(...flags) },
 ];
 
-interface Stats {
-  requests: number;
-  byStatus: Record<string, number>;
-  /** By `METHOD /api/3/path` with ids as `:id`. */
-  byRoute: Record<string, number>;
-}
-
-async function stats(emulator: RunningEmulatorProcess): Promise<Stats> {
-  return (await (await fetch(`${emulator.crmUrl}/__emulator/stats`)).json()) as Stats;
-}
+type Stats = Awaited<ReturnType<typeof emulatorStats>>;
 
 /** The resource type a request serves, by the collection it goes to. */
 const typeOfRoute = (route: string): string => {
@@ -78,35 +72,29 @@ async function runStack(
   parallel: number | undefined,
   stackPhases: typeof phases = phases,
 ): Promise<Figures[]> {
-  const stateFile = path.join(program, "state.json");
-  rmSync(stateFile, { force: true });
+  // A stack per size: the CLI keeps a stack's configuration in the program's folder
+  // (Pulumi.<stack>.yaml), where a stack of the same name would find it. `count` without a
+  // namespace: the CLI reads it as the project's.
+  const stack = await CliStack.create(program, `accounts-${accounts}`, { config: { "crm:apiUrl": emulator.crmUrl, count: String(accounts) }, secrets: { "crm:apiToken": emulator.apiToken } });
+  const flags = parallel === undefined ? [] : ["--parallel", String(parallel)];
   const figures: Figures[] = [];
-  for (const phase of stackPhases) {
-    const before = await stats(emulator);
-    const started = Date.now();
-    const { result, peakMiB } = await withPeakRss("dynamic-provider", () =>
-      runEngine({
-        command: phase.command,
-        cwd: program,
-        stack: "bench",
-        stateFile,
-        parallel,
-        config: { "crm:apiUrl": emulator.crmUrl, count: String(accounts) },
-        secrets: { "crm:apiToken": emulator.apiToken },
-        previewOnly: phase.previewOnly,
-        expectNoChanges: phase.previewOnly,
-      }),
-    );
-    const seconds = (Date.now() - started) / 1000;
-    if (result.exitCode !== 0) throw new Error(`${phase.name} of ${program} exited ${result.exitCode}:\n${[...result.lines, ...result.diagnostics].join("\n")}`);
-    const after = await stats(emulator);
-    figures.push({
-      requests: after.requests - before.requests,
-      rejected: (after.byStatus["429"] ?? 0) - (before.byStatus["429"] ?? 0),
-      byType: requestsByType(before, after),
-      seconds,
-      hostPeakRss: peakMiB,
-    });
+  try {
+    for (const phase of stackPhases) {
+      const before = await emulatorStats(emulator);
+      const { result, processes, seconds, load } = await measure(() => phase.run(stack, flags));
+      if (result.exitCode !== 0) throw new Error(`${phase.name} of ${program} exited ${result.exitCode}:\n${result.lines.join("\n")}`);
+      const after = await emulatorStats(emulator);
+      figures.push({
+        requests: after.requests - before.requests,
+        rejected: (after.byStatus["429"] ?? 0) - (before.byStatus["429"] ?? 0),
+        byType: requestsByType(before, after),
+        seconds,
+        hostPeakRss: peakMiB(processes, "provider host"),
+        load,
+      });
+    }
+  } finally {
+    stack.remove();
   }
   return figures;
 }
@@ -116,18 +104,18 @@ const ratio = (docs: number, crm: number) => (crm === 0 ? (docs === 0 ? "=" : "�
 const mib = (value?: number) => (value === undefined ? "not measured" : value.toFixed(0));
 
 function table(accounts: number, parallel: number, crm: Figures[], docs: Figures[]): string {
-  const header = "| N | phase | requests crm / docs (×) | 429s crm / docs | wall s crm / docs (×) | host peak RSS MiB crm / docs |";
+  const header = "| N | phase | requests crm / docs (×) | 429s crm / docs | wall s crm / docs (×) | host peak RSS MiB crm / docs | load at start crm / docs |";
   const rows = phases.map((phase, index) => {
     const [c, d] = [crm[index], docs[index]];
-    return `| ${accounts} | ${phase.name} | ${c.requests} / ${d.requests} (${ratio(d.requests, c.requests)}) | ${c.rejected} (${percent(c.rejected, c.requests)}) / ${d.rejected} | ${c.seconds.toFixed(1)} / ${d.seconds.toFixed(1)} (${ratio(d.seconds, c.seconds)}) | ${mib(c.hostPeakRss)} / ${mib(d.hostPeakRss)} |`;
+    return `| ${accounts} | ${phase.name} | ${c.requests} / ${d.requests} (${ratio(d.requests, c.requests)}) | ${c.rejected} (${percent(c.rejected, c.requests)}) / ${d.rejected} | ${c.seconds.toFixed(1)} / ${d.seconds.toFixed(1)} (${ratio(d.seconds, c.seconds)}) | ${mib(c.hostPeakRss)} / ${mib(d.hostPeakRss)} | ${c.load} / ${d.load} |`;
   });
-  return [`N = ${accounts}, P = ${parallel}`, "", header, "|---|---|---|---|---|---|", ...rows].join("\n");
+  return [`N = ${accounts}, P = ${parallel}`, "", header, "|---|---|---|---|---|---|---|", ...rows].join("\n");
 }
 
 /**
  * The goal for `up` of N accounts: within 1.10 × (N / 5 s + the program's start), where
  * the start is measured as the wall time of an `up` of the same program declaring no
- * account (the engine's two program runs, the provider host, no request).
+ * account (the CLI, its two program runs, the provider hosts, no request).
  */
 function upGoal(accounts: number, crmUp: Figures, emptyUpSeconds: number): string {
   const goal = 1.1 * (accounts / 5 + emptyUpSeconds);
@@ -147,14 +135,14 @@ const mixedObjects = (accounts: number): Record<string, number> => ({
 function mixedTable(accounts: number, parallel: number, figures: Figures[]): string {
   const objects = mixedObjects(accounts);
   const total = Object.values(objects).reduce((sum, count) => sum + count, 0);
-  const header = "| phase | requests | 429s | wall s | host peak RSS MiB | requests by type (of the collection asked: a value's field-type read is crm.AccountCustomField's) |";
+  const header = "| phase | requests | 429s | wall s | host peak RSS MiB | load at start | requests by type (of the collection asked: a value's field-type read is crm.AccountCustomField's) |";
   const rows = phases.map((phase, index) => {
     const f = figures[index];
     const byType = Object.entries(f.byType).map(([type, count]) => `${type} ${count}`).join(", ") || "none";
-    return `| ${phase.name} | ${f.requests} | ${f.rejected} (${percent(f.rejected, f.requests)}) | ${f.seconds.toFixed(1)} | ${mib(f.hostPeakRss)} | ${byType} |`;
+    return `| ${phase.name} | ${f.requests} | ${f.rejected} (${percent(f.rejected, f.requests)}) | ${f.seconds.toFixed(1)} | ${mib(f.hostPeakRss)} | ${f.load} | ${byType} |`;
   });
   // Goal: at most 3 requests per type plus one per 100 objects of the type.
-  const drift = figures[phases.findIndex((phase) => phase.previewOnly)];
+  const drift = figures[phases.findIndex((phase) => phase.driftCheck)];
   const goals = Object.entries(objects).map(([type, count]) => {
     const goal = 3 + Math.ceil(count / 100);
     const sent = drift.byType[type] ?? 0;
@@ -164,7 +152,7 @@ function mixedTable(accounts: number, parallel: number, figures: Figures[]): str
     `mixed stack, pulumi-crm only (bench/docs-style declares accounts only): ${accounts} accounts, ${total} objects, P = ${parallel}`,
     "",
     header,
-    "|---|---|---|---|---|---|",
+    "|---|---|---|---|---|---|---|",
     ...rows,
     "",
     "drift check requests per type against the goal (3 per type + 1 per 100 objects):",
@@ -182,16 +170,16 @@ async function main(): Promise<void> {
   const sizes = values.accounts!.split(",").map(Number).filter(Boolean);
   const mixedSizes = values.mixed!.split(",").map(Number).filter(Boolean);
   const parallel = values.parallel === undefined ? undefined : Number(values.parallel);
-  // The engine's own default when none is given: PULUMI_PARALLEL, else 4 per CPU, as the CLI.
+  // The CLI's default when none is given: PULUMI_PARALLEL, else 4 per CPU (GOMAXPROCS).
   const effectiveParallel = parallel ?? (Number(process.env.PULUMI_PARALLEL) || 4 * os.cpus().length);
   const crmProgram = installProgram(path.resolve(__dirname, "../test/lifecycle/programs/many-accounts"), "bench-pulumi-crm");
   const docsProgram = installProgram(path.resolve(__dirname, "docs-style"), "bench-docs-style");
   const mixedProgram = installProgram(path.resolve(__dirname, "mixed"), "bench-mixed");
   const emulator = await startEmulatorProcess(5);
   try {
-    console.log(`machine: ${os.cpus().length} CPUs (${os.cpus()[0]?.model ?? "unknown"}), node ${process.version}; emulator rate limit 5 req/s; P = ${effectiveParallel}\n`);
+    console.log(`${runsOn(crmProgram)}; emulator rate limit 5 req/s; P = ${effectiveParallel}\n`);
     const [emptyUp] = await runStack(emulator, crmProgram, 0, parallel, phases.slice(0, 1));
-    console.log(`program start (up of the accounts program with no account): ${emptyUp.seconds.toFixed(1)} s, ${emptyUp.requests} requests\n`);
+    console.log(`program start (up of the accounts program with no account): ${emptyUp.seconds.toFixed(1)} s, ${emptyUp.requests} requests, ${emptyUp.load}\n`);
     for (const accounts of sizes) {
       const crm = await runStack(emulator, crmProgram, accounts, parallel);
       const docs = await runStack(emulator, docsProgram, accounts, parallel);
