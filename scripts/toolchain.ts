@@ -85,6 +85,7 @@ function ensureCli(): string {
       [
         "build",
         "-mod=readonly",
+        "-buildvcs=false",
         "-trimpath",
         "-tags",
         "osusergo,grpcnotrace",
