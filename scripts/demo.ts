@@ -10,7 +10,7 @@ import { join } from "node:path";
 import { startEmulator } from "../emulator";
 import { emulatorCallWhenAdmitted, emulatorRead } from "../test/support/emulator";
 import { installExample, repoRoot } from "../test/support/packed-program";
-import { ensureToolchain, toolchainPath } from "./toolchain";
+import { ensureToolchain, offlineCliEnvironment, toolchainPath } from "./toolchain";
 
 type Emulator = Awaited<ReturnType<typeof startEmulator>>;
 
@@ -49,15 +49,7 @@ async function deploy(program: string, emulator: Emulator, path: string): Promis
   rmSync(home, { recursive: true, force: true });
   mkdirSync(join(home, "backend"), { recursive: true });
   say(`A local file backend in ${home}/backend, secrets encrypted with a passphrase, offline.`);
-  const env = {
-    ...process.env,
-    PATH: path,
-    PULUMI_HOME: join(home, "pulumi-home"),
-    PULUMI_BACKEND_URL: `file://${join(home, "backend")}`,
-    PULUMI_CONFIG_PASSPHRASE: "demo",
-    PULUMI_SKIP_UPDATE_CHECK: "true",
-    PULUMI_DISABLE_AUTOMATIC_PLUGIN_ACQUISITION: "true",
-  };
+  const env = offlineCliEnvironment(home, path);
   // Asynchronously: the emulator answers the CLI's provider from this process's event loop,
   // which a synchronous child process would block.
   const pulumi = async (args: string[], expectedExitCode = 0): Promise<void> => {

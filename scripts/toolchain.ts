@@ -159,6 +159,23 @@ export function toolchainPath(toolchain: Toolchain, nodeBin: string = toolchain.
   return [toolchain.cliBin, nodeBin, process.env.PATH ?? ""].join(delimiter);
 }
 
+/**
+ * The environment of a CLI run offline, as a user's CI job has it: PATH as given, a PULUMI_HOME
+ * and a file backend (`backend`, which must exist) under `home`, secrets encrypted in the state
+ * with a passphrase, no update check and no plugin download.
+ */
+export function offlineCliEnvironment(home: string, path: string): NodeJS.ProcessEnv {
+  return {
+    ...process.env,
+    PATH: path,
+    PULUMI_HOME: join(home, "pulumi-home"),
+    PULUMI_BACKEND_URL: `file://${join(home, "backend")}`,
+    PULUMI_CONFIG_PASSPHRASE: "pulumi-crm-offline",
+    PULUMI_SKIP_UPDATE_CHECK: "true",
+    PULUMI_DISABLE_AUTOMATIC_PLUGIN_ACQUISITION: "true",
+  };
+}
+
 if (require.main === module) {
   const toolchain = ensureToolchain();
   console.log(JSON.stringify(toolchain, null, 2));

@@ -10,7 +10,7 @@ export const providerKey = "__provider";
 
 /**
  * Inputs as the program declares them: without the serialized provider, which is bookkeeping
- * and not configuration, and with the creation-only inputs back in place (see storedInputs).
+ * and not configuration, and with the inputs never compared back in place (see storedInputs).
  */
 export function withoutProvider(props: Record<string, unknown>): Record<string, unknown> {
   const { [providerKey]: _ignored, [neverComparedKey]: neverCompared, ...rest } = props;

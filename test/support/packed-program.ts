@@ -7,6 +7,7 @@ import { createHash } from "node:crypto";
 import { execFileSync } from "node:child_process";
 import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
+import { isRunning } from "./process-tree";
 
 export const repoRoot = resolve(__dirname, "..", "..");
 const workRoot = join(repoRoot, ".work");
@@ -231,14 +232,5 @@ function removeRunsEnded(): void {
   const root = join(workRoot, "runs");
   for (const entry of readdirSync(root)) {
     if (!isRunning(Number(entry))) rmSync(join(root, entry), { recursive: true, force: true });
-  }
-}
-function isRunning(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    // EPERM: it runs, as another user.
-    return (error as NodeJS.ErrnoException).code === "EPERM";
   }
 }

@@ -7,7 +7,7 @@ import { ChildProcess, spawn } from "node:child_process";
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
-import { ensureToolchain, toolchainPath } from "../../scripts/toolchain";
+import { ensureToolchain, offlineCliEnvironment, toolchainPath } from "../../scripts/toolchain";
 
 /** What `pulumi ... --expect-no-changes` exits with when there are changes. */
 export const CHANGES_NOT_EXPECTED = 7;
@@ -100,13 +100,7 @@ export class CliStack {
   env(extra: NodeJS.ProcessEnv = {}): NodeJS.ProcessEnv {
     const nodeBin = this.node === "machine" ? dirname(this.toolchain.machineNode) : this.toolchain.nodeBin;
     return {
-      ...process.env,
-      PATH: toolchainPath(this.toolchain, nodeBin),
-      PULUMI_HOME: join(this.home, "pulumi-home"),
-      PULUMI_BACKEND_URL: `file://${this.backend}`,
-      PULUMI_CONFIG_PASSPHRASE: "pulumi-crm-tests",
-      PULUMI_SKIP_UPDATE_CHECK: "true",
-      PULUMI_DISABLE_AUTOMATIC_PLUGIN_ACQUISITION: "true",
+      ...offlineCliEnvironment(this.home, toolchainPath(this.toolchain, nodeBin)),
       PULUMI_DIY_BACKEND_NO_LEGACY_WARNING: "true",
       // --event-log, for the step counts, is one of the CLI's debug flags (the Automation API sets it too).
       PULUMI_DEBUG_COMMANDS: "true",
