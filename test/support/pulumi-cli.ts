@@ -185,12 +185,17 @@ export class CliStack {
     return JSON.parse((await this.succeed(["stack", "export"])).stdout);
   }
 
-  /** The state file of the file backend, as it is on disk. */
-  stateText(): string {
+  /** The path of the file backend's state file of this stack. */
+  stateFile(): string {
     const stacks = join(this.backend, ".pulumi", "stacks");
     const files = readdirSync(stacks, { recursive: true }).map(String).filter((file) => file.endsWith(`${this.name}.json`));
     if (files.length !== 1) throw new Error(`expected one state file of stack ${this.name} under ${stacks}, found ${files.length}`);
-    return readFileSync(join(stacks, files[0]), "utf8");
+    return join(stacks, files[0]);
+  }
+
+  /** The state file of the file backend, as it is on disk. */
+  stateText(): string {
+    return readFileSync(this.stateFile(), "utf8");
   }
 
   /** The resources of the state on disk. */
