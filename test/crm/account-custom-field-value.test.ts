@@ -65,10 +65,12 @@ describeResource(
       [{ accountId: "1", customFieldId: "2" }, "fieldValue", /fieldValue is required: the value, in the form of the field's type/],
     ],
     roundTrip: {
-      // A value of each type in its one form, then changed in place.
-      inputs: (parents) => samples.map((sample) => ({ accountId: parents.account, customFieldId: parents[sample.fieldType], fieldValue: sample.fieldValue })),
+      // A value of each type in its one form, then changed in place; an option field's value with the options given
+      // as a program gives them (check-only: never an output, never compared).
+      inputs: (parents) =>
+        samples.map(({ fieldType, fieldOptions, fieldValue }) => ({ accountId: parents.account, customFieldId: parents[fieldType], fieldValue, ...(fieldOptions ? { fieldOptions } : {}) })),
       title: ", every type, and diffs no change",
-      created: (created, inputs, { parents }) => assert.deepEqual(created.outs, { ...inputs, fieldType: sampleOf(parents, inputs).fieldType }),
+      created: (created, { fieldOptions: _checkOnly, ...inputs }, { parents }) => assert.deepEqual(created.outs, { ...inputs, fieldType: sampleOf(parents, inputs).fieldType }),
       then: async (created, inputs, { parents }) => {
         await updateAndVerify(provider, created.id, created.outs, { ...inputs, fieldValue: sampleOf(parents, inputs).changed });
       },
