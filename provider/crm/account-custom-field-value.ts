@@ -257,6 +257,7 @@ const kind: CrmObjectKind<typeof inputSchema, ValueState> = {
     createPath: "/accountCustomFieldData/bulkCreate",
     updatePath: "/accountCustomFieldData/bulkUpdate",
     groupOf: (inputs) => String(inputs.accountId),
+    nameOfGroup: (accountId) => `custom field values of account ${accountId}, written together`,
     listGroup: (client, accountId) =>
       walk<ServiceObject>(client, "/accountCustomFieldData", "accountCustomFieldData", { "filters[customerAccountId]": accountId, "orders[id]": "ASC" }),
     listLatest: async (client, accountId, by) => {

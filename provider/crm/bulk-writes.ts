@@ -11,7 +11,7 @@
 // the existing object or, with adoptExisting, takes it over out loud.
 
 import type * as pulumi from "@pulumi/pulumi";
-import { ServiceError } from "../transport/errors";
+import { ServiceError, sharedFailureFor } from "../transport/errors";
 import type { Answered } from "../transport/limiter";
 import type { HttpRequest } from "../transport/transport";
 import { CrmClient } from "./client";
@@ -26,6 +26,8 @@ export interface BulkWrites {
   updatePath: string;
   /** The group one bulk request may hold, e.g. the value's account id. */
   groupOf(inputs: Record<string, unknown>): string;
+  /** What a group's shared requests (the bulk, the listings) are made as, and their failures told as, e.g. `custom field values of account 12, written together`. */
+  nameOfGroup(group: string): string;
   /** Every object of a group as the service holds it now, in a stable order (a walk of the collection filtered by the group). */
   listGroup(client: CrmClient, group: string): Promise<ServiceObject[]>;
   /**
@@ -86,10 +88,21 @@ const bulkMax = pageSize;
  */
 const listingFreshMs = 1_000;
 
+/**
+ * Fails each call a group's shared work left waiting in the call's own name: the work was
+ * made under the group's name (see BulkWrites.nameOfGroup), not under one of its resources'.
+ */
+function failEach<Request extends { client: CrmClient }>(calls: Array<Waiting<Request, unknown>>, error: unknown): void {
+  // Settling a promise twice is a no-op: only calls left waiting take the error.
+  for (const waiting of calls) waiting.reject(sharedFailureFor(waiting.request.client.resource, error));
+}
+
 export function bulkWriter(bulk: BulkWrites, single: SingleWrites) {
   /** The keys each group held at its last listing, by key the object's id. */
   const listings = new Map<string, { held: Map<string, string>; listedAt: number }>();
   const groupKey = (client: CrmClient, inputs: Record<string, unknown>) => `${client.accountKey} ${bulk.createPath} ${bulk.groupOf(inputs)}`;
+  /** The client a group's shared requests go out on: its failures name the group, and each resource then tells them in its own name. */
+  const groupClient = (inputs: Record<string, unknown>) => new CrmClient(bulk.nameOfGroup(bulk.groupOf(inputs)));
 
   const remember = (client: CrmClient, inputs: Record<string, unknown>, objects: ServiceObject[], listedAt: number, known = new Map<string, string>()) => {
     // Only fresh listings are of use: the map holds the groups being written now.
@@ -166,8 +179,7 @@ export function bulkWriter(bulk: BulkWrites, single: SingleWrites) {
       try {
         await createFree(client, inputs, batch, turn);
       } catch (error) {
-        // Settling a promise twice is a no-op: only calls left waiting take the error.
-        for (const waiting of batch) waiting.reject(error);
+        failEach(batch, error);
       } finally {
         // Given back if no request went out on it (calling it again after its answer is a no-op).
         turn();
@@ -197,7 +209,7 @@ export function bulkWriter(bulk: BulkWrites, single: SingleWrites) {
             .map((waiting) => {
               const object = made.get(single.keyOf(waiting.request.inputs))!;
               const id = String(object.id);
-              return settled(waiting, single.confirmed(client, id, object, waiting.request.inputs).then((outs) => ({ id, outs })));
+              return settled(waiting, single.confirmed(waiting.request.client, id, object, waiting.request.inputs).then((outs) => ({ id, outs })));
             }),
         );
         return notMade;
@@ -207,7 +219,8 @@ export function bulkWriter(bulk: BulkWrites, single: SingleWrites) {
   };
 
   const createTogether = coalescing<PendingCreate, pulumi.dynamic.CreateResult>(async (group) => {
-    const { client, inputs } = group[0].request;
+    const { inputs } = group[0].request;
+    const client = groupClient(inputs);
     // A listing that fails leaves every create to the single path, whose own look-up reports on its own resource.
     const held = await heldKeys(client, inputs).catch(() => undefined);
     const isHeld = (waiting: Waiting<PendingCreate, unknown>) => !held || held.has(single.keyOf(waiting.request.inputs));
@@ -224,9 +237,10 @@ export function bulkWriter(bulk: BulkWrites, single: SingleWrites) {
     await Promise.all(existing);
   });
 
-  const updateTogether = coalescing<PendingUpdate, pulumi.dynamic.UpdateResult>((group) => {
-    const { client, inputs } = group[0].request;
-    return answerInBulk(group, bulkMax, {
+  const updateTogether = coalescing<PendingUpdate, pulumi.dynamic.UpdateResult>(async (group) => {
+    const { inputs } = group[0].request;
+    const client = groupClient(inputs);
+    await answerInBulk(group, bulkMax, {
       sendBulk: (requests) =>
         sent(client, { method: "PATCH", path: bulk.updatePath, body: requests.map((request) => ({ id: Number(request.id), ...single.updateBody(request.inputs, request.olds) })) }),
       afterBulk: async (chunk) => {
@@ -240,12 +254,12 @@ export function bulkWriter(bulk: BulkWrites, single: SingleWrites) {
         await Promise.all(
           chunk
             .filter((waiting) => !gone.includes(waiting))
-            .map((waiting) => settled(waiting, single.confirmed(client, waiting.request.id, objects.get(waiting.request.id)!, waiting.request.inputs).then((outs) => ({ outs })))),
+            .map((waiting) => settled(waiting, single.confirmed(waiting.request.client, waiting.request.id, objects.get(waiting.request.id)!, waiting.request.inputs).then((outs) => ({ outs })))),
         );
         return gone;
       },
       single: (request) => single.update(request.client, request.id, request.olds, request.inputs),
-    });
+    }).catch((error: unknown) => failEach(group, error));
   });
 
   return {

@@ -10,6 +10,7 @@ import { asHostSends } from "../support/host-struct";
 import { checked } from "../support/provider-steps";
 import { emulatorBehindProxy, RecordingProxy, startRecordingProxy } from "../support/recording-proxy";
 import { nonConformingRequests } from "../support/reference-requests";
+import { ScriptedServer, sendJson, startScriptedServer } from "../support/scripted-server";
 
 /** The CLI's default on a 2-core machine (4 per CPU): the engine hands over at most this many writes at once. */
 const parallel = 8;
@@ -170,6 +171,58 @@ describe("crm.AccountCustomFieldValue writes together", function () {
     );
     const held = (await emulatorCall(emulator, "GET", `/api/3/accountCustomFieldData?filters[customerAccountId]=${accountId}`)).body.accountCustomFieldData;
     assert.deepEqual(held.map((value: Record<string, unknown>) => String(value.customFieldId)).sort(), fields.slice(0, 2).sort());
+  });
+
+  describe("a failure of what a bulk's values share (the listing that confirms the bulk)", () => {
+    /**
+     * The emulator, behind a server that refuses (403) every listing of values once a bulk
+     * has gone out: the key lost its permission mid-deployment.
+     */
+    const refusingListingsAfterBulk = () =>
+      startScriptedServer(async (req, res) => {
+        if (req.url.includes("/accountCustomFieldData/bulk")) bulkSent = true;
+        else if (bulkSent && req.method === "GET" && req.url.startsWith("/api/3/accountCustomFieldData?")) return sendJson(res, 403, { message: "Forbidden" });
+        const answer = await fetch(`${emulator.crmUrl}${req.url}`, { method: req.method, headers: { "api-token": emulator.apiToken, "content-type": "application/json" }, body: req.body || undefined });
+        sendJson(res, answer.status, await answer.json());
+      });
+    let bulkSent = false;
+    let refusing: ScriptedServer;
+    beforeEach(async () => {
+      bulkSent = false;
+      refusing = await refusingListingsAfterBulk();
+    });
+    afterEach(async () => {
+      useStackConfig(configOf({ "crm:apiUrl": proxy.url, "crm:apiToken": emulator.apiToken, "crm:requestsPerSecond": "0" }));
+      await refusing.close();
+    });
+    const throughRefusing = () => useStackConfig(configOf({ "crm:apiUrl": refusing.url, "crm:apiToken": emulator.apiToken, "crm:requestsPerSecond": "0" }));
+    /** Each outcome is a failure that begins with its own value's name and says what the shared work met. */
+    const assertEachNamesItsOwn = (outcomes: Array<PromiseSettledResult<unknown>>, accountId: string, fields: string[]) =>
+      outcomes.forEach((outcome, n) => {
+        assert.equal(outcome.status, "rejected", `the value of field ${fields[n]}`);
+        const { message } = (outcome as PromiseRejectedResult).reason as Error;
+        assert.match(message, new RegExp(`^crm\\.AccountCustomFieldValue \\(field ${fields[n]}, account ${accountId}\\): custom field values of account ${accountId}, written together: the service answered 403`));
+        assert.equal(message.match(/crm\.AccountCustomFieldValue/g)?.length, 1, message);
+      });
+
+    it("fails each create in its own name", async () => {
+      const accountId = await newAccount();
+      const fields = [await newField(), await newField(), await newField()];
+      throughRefusing();
+      const outcomes = await Promise.allSettled(fields.map((customFieldId) => create({ accountId, customFieldId, fieldValue: "x" })));
+      assert.ok(bulkSent, "no bulk create went out");
+      assertEachNamesItsOwn(outcomes, accountId, fields);
+    });
+
+    it("fails each update in its own name", async () => {
+      const accountId = await newAccount();
+      const fields = [await newField(), await newField(), await newField()];
+      const created = await Promise.all(fields.map((customFieldId) => create({ accountId, customFieldId, fieldValue: "x" })));
+      throughRefusing();
+      const outcomes = await Promise.allSettled(created.map(({ id, outs }) => update(id, outs, { accountId, customFieldId: outs.customFieldId, fieldValue: "y" })));
+      assert.ok(bulkSent, "no bulk update went out");
+      assertEachNamesItsOwn(outcomes, accountId, fields);
+    });
   });
 
   it("never takes over a value the account has already: refused without adoptExisting, taken over out loud with it", async () => {
