@@ -21,26 +21,7 @@ import { installProgram, repoRoot } from "../test/support/packed-program";
 import { CliStack } from "../test/support/pulumi-cli";
 import { summarizeCpuProfile } from "./cpu-profile";
 import { startEmulatorProcess } from "./emulator-process";
-import { measure, runsOn, type Role, type SampledProcess } from "./processes";
-
-function byRole(processes: SampledProcess[], seconds: number): string {
-  const roles: Role[] = ["cli", "language host", "program", "provider host", "other"];
-  const total = processes.reduce((sum, p) => sum + p.cpuSeconds, 0);
-  const rows = roles.map((role) => {
-    const of = processes.filter((p) => p.role === role);
-    const cpu = of.reduce((sum, p) => sum + p.cpuSeconds, 0);
-    const each = of.map((p) => p.cpuSeconds.toFixed(1)).join(" + ");
-    const peak = Math.max(0, ...of.map((p) => p.peakKiB)) / 1024;
-    return `| ${role} | ${of.length} | ${cpu.toFixed(1)} (${each || "-"}) | ${((100 * cpu) / total).toFixed(0)}% | ${peak.toFixed(0)} |`;
-  });
-  return [
-    `CPU ${total.toFixed(1)} s in ${seconds.toFixed(1)} s of wall time`,
-    "",
-    "| process | count | CPU s (each) | share | peak RSS MiB |",
-    "|---|---|---|---|---|",
-    ...rows,
-  ].join("\n");
-}
+import { byRole, measure, runsOn } from "./processes";
 
 const listed = (entries: Array<[string, number]>) => entries.map(([name, ms]) => `    ${(ms / 1000).toFixed(2).padStart(7)} s  ${name}`).join("\n");
 

@@ -20,6 +20,8 @@ export interface SampledProcess {
   peakKiB: number;
   /** utime + stime at the last sample: up to one interval short of what it used before it ended. */
   cpuSeconds: number;
+  /** Bytes it had written (wchar: files, pipes and sockets alike) at the last sample. */
+  writtenBytes: number;
 }
 
 /** USER_HZ, the unit of /proc/<pid>/stat's times (`getconf CLK_TCK`): 100 on Linux's builds. */
@@ -35,14 +37,19 @@ const roles: Array<[Role, RegExp]> = [
 ];
 const roleOf = (command: string): Role => roles.find(([, pattern]) => pattern.test(command))?.[0] ?? "other";
 
-/** Peak resident set and CPU time of a live process, or undefined once it is gone. */
-function usageOf(pid: number): { peakKiB: number; cpuSeconds: number } | undefined {
+/** Peak resident set, CPU time and bytes written of a live process, or undefined once it is gone. */
+function usageOf(pid: number): { peakKiB: number; cpuSeconds: number; writtenBytes: number } | undefined {
   try {
     const status = readFileSync(`/proc/${pid}/status`, "utf8");
     const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+    const io = readFileSync(`/proc/${pid}/io`, "utf8");
     // Fields after the command name, in parentheses: utime and stime are the 14th and 15th of the line.
     const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
-    return { peakKiB: Number(/VmHWM:\s+(\d+) kB/.exec(status)?.[1] ?? 0), cpuSeconds: (Number(fields[11]) + Number(fields[12])) / ticksPerSecond };
+    return {
+      peakKiB: Number(/VmHWM:\s+(\d+) kB/.exec(status)?.[1] ?? 0),
+      cpuSeconds: (Number(fields[11]) + Number(fields[12])) / ticksPerSecond,
+      writtenBytes: Number(/^wchar: (\d+)$/m.exec(io)?.[1] ?? 0),
+    };
   } catch {
     return undefined;
   }
@@ -77,7 +84,7 @@ export async function measure<T>(run: () => Promise<T>, everyMs = 100): Promise<
       // Sampled between fork and exec, a process shows its parent's command, and once ended (a
       // zombie, its times still there) none: the newest command there was counts.
       const latest = command || seen.get(pid)?.command || "";
-      seen.set(pid, { pid, role: roleOf(latest), command: latest, peakKiB: Math.max(seen.get(pid)?.peakKiB ?? 0, usage.peakKiB), cpuSeconds: usage.cpuSeconds });
+      seen.set(pid, { pid, role: roleOf(latest), command: latest, ...usage, peakKiB: Math.max(seen.get(pid)?.peakKiB ?? 0, usage.peakKiB) });
     }
   };
   const atStart = load();
@@ -89,6 +96,27 @@ export async function measure<T>(run: () => Promise<T>, everyMs = 100): Promise<
   } finally {
     clearInterval(timer);
   }
+}
+
+/** A table of a run's processes by role: count, CPU time (each), share of the CPU, peak RSS, bytes written. */
+export function byRole(processes: SampledProcess[], seconds: number): string {
+  const roles: Role[] = ["cli", "language host", "program", "provider host", "other"];
+  const total = processes.reduce((sum, p) => sum + p.cpuSeconds, 0);
+  const rows = roles.map((role) => {
+    const of = processes.filter((p) => p.role === role);
+    const cpu = of.reduce((sum, p) => sum + p.cpuSeconds, 0);
+    const each = of.map((p) => p.cpuSeconds.toFixed(1)).join(" + ");
+    const peak = Math.max(0, ...of.map((p) => p.peakKiB)) / 1024;
+    const written = of.reduce((sum, p) => sum + p.writtenBytes, 0) / 2 ** 20;
+    return `| ${role} | ${of.length} | ${cpu.toFixed(1)} (${each || "-"}) | ${((100 * cpu) / total).toFixed(0)}% | ${peak.toFixed(0)} | ${written.toFixed(1)} |`;
+  });
+  return [
+    `CPU ${total.toFixed(1)} s in ${seconds.toFixed(1)} s of wall time`,
+    "",
+    "| process | count | CPU s (each) | share | peak RSS MiB | written MiB |",
+    "|---|---|---|---|---|---|",
+    ...rows,
+  ].join("\n");
 }
 
 /** The largest peak resident set of the processes of `role`, MiB; undefined when none was sampled. */
