@@ -37,18 +37,26 @@ const roles: Array<[Role, RegExp]> = [
 ];
 const roleOf = (command: string): Role => roles.find(([, pattern]) => pattern.test(command))?.[0] ?? "other";
 
+/** Bytes a process has written, or 0 where the kernel keeps no I/O accounting (no /proc/<pid>/io). */
+function writtenBy(pid: number): number {
+  try {
+    return Number(/^wchar: (\d+)$/m.exec(readFileSync(`/proc/${pid}/io`, "utf8"))?.[1] ?? 0);
+  } catch {
+    return 0;
+  }
+}
+
 /** Peak resident set, CPU time and bytes written of a live process, or undefined once it is gone. */
 function usageOf(pid: number): { peakKiB: number; cpuSeconds: number; writtenBytes: number } | undefined {
   try {
     const status = readFileSync(`/proc/${pid}/status`, "utf8");
     const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
-    const io = readFileSync(`/proc/${pid}/io`, "utf8");
     // Fields after the command name, in parentheses: utime and stime are the 14th and 15th of the line.
     const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
     return {
       peakKiB: Number(/VmHWM:\s+(\d+) kB/.exec(status)?.[1] ?? 0),
       cpuSeconds: (Number(fields[11]) + Number(fields[12])) / ticksPerSecond,
-      writtenBytes: Number(/^wchar: (\d+)$/m.exec(io)?.[1] ?? 0),
+      writtenBytes: writtenBy(pid),
     };
   } catch {
     return undefined;

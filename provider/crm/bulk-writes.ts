@@ -97,6 +97,17 @@ function failEach<Request extends { client: CrmClient }>(calls: Array<Waiting<Re
   for (const waiting of calls) waiting.reject(sharedFailureFor(waiting.request.client.resource, error));
 }
 
+/**
+ * A failure once a bulk had gone out (the listing that confirms it): the service may hold
+ * what the bulk wrote, which the error says, with what the next `up` does about it.
+ */
+function afterSending<Result>(work: Promise<Result>, consequence: string): Promise<Result> {
+  return work.catch((error: unknown) => {
+    const message = error instanceof Error ? error.message : String(error);
+    throw new ServiceError(`${message.replace(/\.$/, "")}; the bulk request had gone out, so ${consequence}.`, error instanceof ServiceError ? error : {});
+  });
+}
+
 export function bulkWriter(bulk: BulkWrites, single: SingleWrites) {
   /** The keys each group held at its last listing, by key the object's id. */
   const listings = new Map<string, { held: Map<string, string>; listedAt: number }>();
@@ -201,7 +212,8 @@ export function bulkWriter(bulk: BulkWrites, single: SingleWrites) {
       sendBulk: (requests) => sent(client, { method: "POST", path: bulk.createPath, body: requests.map((request) => single.createBody(request.inputs)) }, firstTurn()),
       afterBulk: async (chunk) => {
         // Made by this bulk: holding the key, and not listed before it.
-        const made = new Map((await madeSince(client, inputs, before)).map((object) => [single.keyOfObject(object), object]));
+        const listed = await afterSending(madeSince(client, inputs, before), "the service may hold this object already: the next `pulumi up` finds it and names it for adoptId");
+        const made = new Map(listed.map((object) => [single.keyOfObject(object), object]));
         const notMade = chunk.filter((waiting) => !made.has(single.keyOf(waiting.request.inputs)));
         await Promise.all(
           chunk
@@ -248,7 +260,9 @@ export function bulkWriter(bulk: BulkWrites, single: SingleWrites) {
         // ignored the order or others wrote more meanwhile: then the whole group is listed.
         const byId = (objects: ServiceObject[]) => new Map(objects.map((object) => [String(object.id), object]));
         const latest = byId(await bulk.listLatest(client, bulk.groupOf(inputs), "updated").catch(() => []));
-        const objects = chunk.every((waiting) => latest.has(waiting.request.id)) ? latest : byId(await listed(client, inputs));
+        const objects = chunk.every((waiting) => latest.has(waiting.request.id))
+          ? latest
+          : byId(await afterSending(listed(client, inputs), "the service may hold the change already: the next `pulumi up` sends it again"));
         // Gone meanwhile: the single PUT reports it on its own resource.
         const gone = chunk.filter((waiting) => !objects.has(waiting.request.id));
         await Promise.all(
