@@ -98,14 +98,22 @@ function failEach<Request extends { client: CrmClient }>(calls: Array<Waiting<Re
 }
 
 /**
- * A failure once a bulk had gone out (the listing that confirms it): the service may hold
- * what the bulk wrote, which the error says, with what the next `up` does about it.
+ * Confirms a chunk whose bulk went out. A failure of the confirmation (the listing) fails
+ * the chunk's calls alone, each in its own name and saying that the service may hold the
+ * write, with what the next `up` does about it (`consequence`); the group's later chunks go on.
  */
-function afterSending<Result>(work: Promise<Result>, consequence: string): Promise<Result> {
-  return work.catch((error: unknown) => {
+async function confirmingChunk<Request extends { client: CrmClient }, Result>(
+  chunk: Array<Waiting<Request, Result>>,
+  consequence: string,
+  confirm: () => Promise<Array<Waiting<Request, Result>>>,
+): Promise<Array<Waiting<Request, Result>>> {
+  try {
+    return await confirm();
+  } catch (error) {
     const message = error instanceof Error ? error.message : String(error);
-    throw new ServiceError(`${message.replace(/\.$/, "")}; the bulk request had gone out, so ${consequence}.`, error instanceof ServiceError ? error : {});
-  });
+    failEach(chunk, new ServiceError(`${message.replace(/\.$/, "")}; the bulk request had gone out, so ${consequence}.`, error instanceof ServiceError ? error : {}));
+    return [];
+  }
 }
 
 export function bulkWriter(bulk: BulkWrites, single: SingleWrites) {
@@ -210,22 +218,22 @@ export function bulkWriter(bulk: BulkWrites, single: SingleWrites) {
     };
     return answerInBulk(batch, bulkMax, {
       sendBulk: (requests) => sent(client, { method: "POST", path: bulk.createPath, body: requests.map((request) => single.createBody(request.inputs)) }, firstTurn()),
-      afterBulk: async (chunk) => {
-        // Made by this bulk: holding the key, and not listed before it.
-        const listed = await afterSending(madeSince(client, inputs, before), "the service may hold this object already: the next `pulumi up` finds it and names it for adoptId");
-        const made = new Map(listed.map((object) => [single.keyOfObject(object), object]));
-        const notMade = chunk.filter((waiting) => !made.has(single.keyOf(waiting.request.inputs)));
-        await Promise.all(
-          chunk
-            .filter((waiting) => !notMade.includes(waiting))
-            .map((waiting) => {
-              const object = made.get(single.keyOf(waiting.request.inputs))!;
-              const id = String(object.id);
-              return settled(waiting, single.confirmed(waiting.request.client, id, object, waiting.request.inputs).then((outs) => ({ id, outs })));
-            }),
-        );
-        return notMade;
-      },
+      afterBulk: (chunk) =>
+        confirmingChunk(chunk, "the service may hold this object already: the next `pulumi up` finds it and names it for adoptId", async () => {
+          // Made by this bulk: holding the key, and not listed before it.
+          const made = new Map((await madeSince(client, inputs, before)).map((object) => [single.keyOfObject(object), object]));
+          const notMade = chunk.filter((waiting) => !made.has(single.keyOf(waiting.request.inputs)));
+          await Promise.all(
+            chunk
+              .filter((waiting) => !notMade.includes(waiting))
+              .map((waiting) => {
+                const object = made.get(single.keyOf(waiting.request.inputs))!;
+                const id = String(object.id);
+                return settled(waiting, single.confirmed(waiting.request.client, id, object, waiting.request.inputs).then((outs) => ({ id, outs })));
+              }),
+          );
+          return notMade;
+        }),
       single: (request) => single.create(request.client, request.inputs, firstTurn()),
     });
   };
@@ -255,23 +263,22 @@ export function bulkWriter(bulk: BulkWrites, single: SingleWrites) {
     await answerInBulk(group, bulkMax, {
       sendBulk: (requests) =>
         sent(client, { method: "PATCH", path: bulk.updatePath, body: requests.map((request) => ({ id: Number(request.id), ...single.updateBody(request.inputs, request.olds) })) }),
-      afterBulk: async (chunk) => {
-        // The page of the latest updated holds what was just written, unless the service
-        // ignored the order or others wrote more meanwhile: then the whole group is listed.
-        const byId = (objects: ServiceObject[]) => new Map(objects.map((object) => [String(object.id), object]));
-        const latest = byId(await bulk.listLatest(client, bulk.groupOf(inputs), "updated").catch(() => []));
-        const objects = chunk.every((waiting) => latest.has(waiting.request.id))
-          ? latest
-          : byId(await afterSending(listed(client, inputs), "the service may hold the change already: the next `pulumi up` sends it again"));
-        // Gone meanwhile: the single PUT reports it on its own resource.
-        const gone = chunk.filter((waiting) => !objects.has(waiting.request.id));
-        await Promise.all(
-          chunk
-            .filter((waiting) => !gone.includes(waiting))
-            .map((waiting) => settled(waiting, single.confirmed(waiting.request.client, waiting.request.id, objects.get(waiting.request.id)!, waiting.request.inputs).then((outs) => ({ outs })))),
-        );
-        return gone;
-      },
+      afterBulk: (chunk) =>
+        confirmingChunk(chunk, "the service may hold the change already: the next `pulumi up` sends it again", async () => {
+          // The page of the latest updated holds what was just written, unless the service
+          // ignored the order or others wrote more meanwhile: then the whole group is listed.
+          const byId = (objects: ServiceObject[]) => new Map(objects.map((object) => [String(object.id), object]));
+          const latest = byId(await bulk.listLatest(client, bulk.groupOf(inputs), "updated").catch(() => []));
+          const objects = chunk.every((waiting) => latest.has(waiting.request.id)) ? latest : byId(await listed(client, inputs));
+          // Gone meanwhile: the single PUT reports it on its own resource.
+          const gone = chunk.filter((waiting) => !objects.has(waiting.request.id));
+          await Promise.all(
+            chunk
+              .filter((waiting) => !gone.includes(waiting))
+              .map((waiting) => settled(waiting, single.confirmed(waiting.request.client, waiting.request.id, objects.get(waiting.request.id)!, waiting.request.inputs).then((outs) => ({ outs })))),
+          );
+          return gone;
+        }),
       single: (request) => single.update(request.client, request.id, request.olds, request.inputs),
     }).catch((error: unknown) => failEach(group, error));
   });

@@ -175,21 +175,26 @@ describe("crm.AccountCustomFieldValue writes together", function () {
 
   describe("a failure of what a bulk's values share (the listing that confirms the bulk)", () => {
     /**
-     * The emulator, behind a server that refuses (403) every listing of values once a bulk
-     * has gone out: the key lost its permission mid-deployment.
+     * The emulator, behind a server that refuses (403) the next `refusalsLeft` listings of
+     * values once a bulk has gone out: the key lost its permission mid-deployment.
      */
-    let bulkSent = false;
+    let bulksSent = 0;
+    let refusalsLeft = Infinity;
     const refusingListingsAfterBulk = () =>
       startScriptedServer((req, res) => {
-        if (req.url.includes("/accountCustomFieldData/bulk")) bulkSent = true;
-        else if (bulkSent && req.method === "GET" && req.url.startsWith("/api/3/accountCustomFieldData?")) return sendJson(res, 403, { message: "Forbidden" });
+        if (req.url.includes("/accountCustomFieldData/bulk")) bulksSent++;
+        else if (bulksSent && refusalsLeft > 0 && req.method === "GET" && req.url.startsWith("/api/3/accountCustomFieldData?")) {
+          refusalsLeft--;
+          return sendJson(res, 403, { message: "Forbidden" });
+        }
         fetch(`${emulator.crmUrl}${req.url}`, { method: req.method, headers: { "api-token": emulator.apiToken, "content-type": "application/json" }, body: req.body || undefined })
           .then(async (answer) => sendJson(res, answer.status, await answer.json()))
           .catch((error: Error) => sendJson(res, 502, { message: `the test's forwarding failed: ${error.message}` }));
       });
     let refusing: ScriptedServer;
     beforeEach(async () => {
-      bulkSent = false;
+      bulksSent = 0;
+      refusalsLeft = Infinity;
       refusing = await refusingListingsAfterBulk();
     });
     afterEach(async () => {
@@ -200,7 +205,7 @@ describe("crm.AccountCustomFieldValue writes together", function () {
     /** Each outcome is a failure that begins with its own value's name, says what the shared work met, and that the bulk may have written. */
     const assertEachNamesItsOwn = (outcomes: Array<PromiseSettledResult<unknown>>, accountId: string, fields: string[], consequence: string) =>
       outcomes.forEach((outcome, n) => {
-        assert.equal(outcome.status, "rejected", `the value of field ${fields[n]}`);
+        assert.equal(outcome.status, "rejected", `the value of field ${fields[n]}: ${JSON.stringify(outcome)}`);
         const { message } = (outcome as PromiseRejectedResult).reason as Error;
         assert.match(message, new RegExp(`^crm\\.AccountCustomFieldValue \\(field ${fields[n]}, account ${accountId}\\): custom field values of account ${accountId}, written together: the service answered 403`));
         assert.ok(message.endsWith(`; the bulk request had gone out, so ${consequence}.`), message);
@@ -212,7 +217,7 @@ describe("crm.AccountCustomFieldValue writes together", function () {
       const fields = [await newField(), await newField(), await newField()];
       throughRefusing();
       const outcomes = await Promise.allSettled(fields.map((customFieldId) => create({ accountId, customFieldId, fieldValue: "x" })));
-      assert.ok(bulkSent, "no bulk create went out");
+      assert.equal(bulksSent, 1);
       assertEachNamesItsOwn(outcomes, accountId, fields, "the service may hold this object already: the next `pulumi up` finds it and names it for adoptId");
       // As it says: the values were made, and each create of them is then refused, naming the value's id for adoptId.
       useStackConfig(configOf({ "crm:apiUrl": proxy.url, "crm:apiToken": emulator.apiToken, "crm:requestsPerSecond": "0" }));
@@ -226,8 +231,30 @@ describe("crm.AccountCustomFieldValue writes together", function () {
       const created = await Promise.all(fields.map((customFieldId) => create({ accountId, customFieldId, fieldValue: "x" })));
       throughRefusing();
       const outcomes = await Promise.allSettled(created.map(({ id, outs }) => update(id, outs, { accountId, customFieldId: outs.customFieldId, fieldValue: "y" })));
-      assert.ok(bulkSent, "no bulk update went out");
+      assert.equal(bulksSent, 1);
       assertEachNamesItsOwn(outcomes, accountId, fields, "the service may hold the change already: the next `pulumi up` sends it again");
+    });
+
+    it("fails only the chunk whose confirmation failed: the group's next bulk goes out and is confirmed", async () => {
+      const accountId = await newAccount();
+      const fields: string[] = [];
+      for (let n = 0; n < 150; n++) fields.push(await newField());
+      const created = fulfilled(await Promise.allSettled(fields.map((customFieldId) => create({ accountId, customFieldId, fieldValue: "x" }))));
+      throughRefusing();
+      // The first chunk's confirmation: the page of the latest updated, then the whole listing.
+      refusalsLeft = 2;
+      const outcomes = await Promise.allSettled(created.map(({ id, outs }) => update(id, outs, { accountId, customFieldId: outs.customFieldId, fieldValue: "y" })));
+      const bulks = refusing.requests.filter((request) => request.url.endsWith("/bulkUpdate")).map((request) => (JSON.parse(request.body) as unknown[]).length);
+      assert.deepEqual(bulks, [100, 50], "one group of 150 updates, in two chunks");
+      const failed = fields.filter((_, n) => outcomes[n].status === "rejected");
+      assert.equal(failed.length, 100);
+      assertEachNamesItsOwn(
+        outcomes.filter((outcome) => outcome.status === "rejected"),
+        accountId,
+        failed,
+        "the service may hold the change already: the next `pulumi up` sends it again",
+      );
+      for (const outcome of outcomes.filter((outcome) => outcome.status === "fulfilled")) assert.equal((outcome.value as { outs: { fieldValue: string } }).outs.fieldValue, "y");
     });
   });
 
