@@ -8,9 +8,8 @@ import { useStackConfig } from "../../provider/settings";
 import { configOf, emulatorCall, RunningEmulator } from "../support/emulator";
 import { asHostSends } from "../support/host-struct";
 import { checked } from "../support/provider-steps";
-import { emulatorBehindProxy, RecordingProxy, startRecordingProxy } from "../support/recording-proxy";
+import { emulatorBehindProxy, ProxiedRequest, RecordingProxy, startRecordingProxy } from "../support/recording-proxy";
 import { nonConformingRequests } from "../support/reference-requests";
-import { ScriptedServer, sendJson, startScriptedServer } from "../support/scripted-server";
 
 /** The CLI's default on a 2-core machine (4 per CPU): the engine hands over at most this many writes at once. */
 const parallel = 8;
@@ -175,30 +174,24 @@ describe("crm.AccountCustomFieldValue writes together", function () {
 
   describe("a failure of what a bulk's values share (the listing that confirms the bulk)", () => {
     /**
-     * The emulator, behind a server that refuses (403) the next `refusalsLeft` listings of
+     * The emulator, behind a proxy that refuses (403) the next `refusalsLeft` listings of
      * values once a bulk has gone out: the key lost its permission mid-deployment.
      */
-    let bulksSent = 0;
     let refusalsLeft = Infinity;
-    const refusingListingsAfterBulk = () =>
-      startScriptedServer((req, res) => {
-        if (req.url.includes("/accountCustomFieldData/bulk")) bulksSent++;
-        else if (bulksSent && refusalsLeft > 0 && req.method === "GET" && req.url.startsWith("/api/3/accountCustomFieldData?")) {
-          refusalsLeft--;
-          return sendJson(res, 403, { message: "Forbidden" });
-        }
-        fetch(`${emulator.crmUrl}${req.url}`, { method: req.method, headers: { "api-token": emulator.apiToken, "content-type": "application/json" }, body: req.body || undefined })
-          .then(async (answer) => sendJson(res, answer.status, await answer.json()))
-          .catch((error: Error) => sendJson(res, 502, { message: `the test's forwarding failed: ${error.message}` }));
-      });
-    let refusing: ScriptedServer;
+    let refusing: RecordingProxy;
+    const isBulk = (request: ProxiedRequest) => request.path.startsWith("/api/3/accountCustomFieldData/bulk");
+    const bulks = () => refusing.requests.filter(isBulk);
     beforeEach(async () => {
-      bulksSent = 0;
       refusalsLeft = Infinity;
-      refusing = await refusingListingsAfterBulk();
+      refusing = await startRecordingProxy(emulator.crmUrl, (_answered, request) => {
+        if (bulks().length === 0 || refusalsLeft <= 0 || request.method !== "GET" || request.path !== "/api/3/accountCustomFieldData") return false;
+        refusalsLeft--;
+        return { status: 403, body: { message: "Forbidden" } };
+      });
     });
     afterEach(async () => {
       useStackConfig(configOf({ "crm:apiUrl": proxy.url, "crm:apiToken": emulator.apiToken, "crm:requestsPerSecond": "0" }));
+      assert.deepEqual(nonConformingRequests(refusing.requests), []);
       await refusing.close();
     });
     const throughRefusing = () => useStackConfig(configOf({ "crm:apiUrl": refusing.url, "crm:apiToken": emulator.apiToken, "crm:requestsPerSecond": "0" }));
@@ -217,7 +210,7 @@ describe("crm.AccountCustomFieldValue writes together", function () {
       const fields = [await newField(), await newField(), await newField()];
       throughRefusing();
       const outcomes = await Promise.allSettled(fields.map((customFieldId) => create({ accountId, customFieldId, fieldValue: "x" })));
-      assert.equal(bulksSent, 1);
+      assert.equal(bulks().length, 1);
       assertEachNamesItsOwn(outcomes, accountId, fields, "the service may hold this object already: the next `pulumi up` finds it and names it for adoptId");
       // As it says: the values were made, and each create of them is then refused, naming the value's id for adoptId.
       useStackConfig(configOf({ "crm:apiUrl": proxy.url, "crm:apiToken": emulator.apiToken, "crm:requestsPerSecond": "0" }));
@@ -231,7 +224,7 @@ describe("crm.AccountCustomFieldValue writes together", function () {
       const created = await Promise.all(fields.map((customFieldId) => create({ accountId, customFieldId, fieldValue: "x" })));
       throughRefusing();
       const outcomes = await Promise.allSettled(created.map(({ id, outs }) => update(id, outs, { accountId, customFieldId: outs.customFieldId, fieldValue: "y" })));
-      assert.equal(bulksSent, 1);
+      assert.equal(bulks().length, 1);
       assertEachNamesItsOwn(outcomes, accountId, fields, "the service may hold the change already: the next `pulumi up` sends it again");
     });
 
@@ -244,8 +237,7 @@ describe("crm.AccountCustomFieldValue writes together", function () {
       // The first chunk's confirmation: the page of the latest updated, then the whole listing.
       refusalsLeft = 2;
       const outcomes = await Promise.allSettled(created.map(({ id, outs }) => update(id, outs, { accountId, customFieldId: outs.customFieldId, fieldValue: "y" })));
-      const bulks = refusing.requests.filter((request) => request.url.endsWith("/bulkUpdate")).map((request) => (JSON.parse(request.body) as unknown[]).length);
-      assert.deepEqual(bulks, [100, 50], "one group of 150 updates, in two chunks");
+      assert.deepEqual(bulks().map((request) => (request.body as unknown[]).length), [100, 50], "one group of 150 updates, in two chunks");
       const failed = fields.filter((_, n) => outcomes[n].status === "rejected");
       assert.equal(failed.length, 100);
       assertEachNamesItsOwn(

@@ -26,12 +26,18 @@ export interface RecordingProxy {
   close(): Promise<void>;
 }
 
+/** An answer the client gets instead of the service's. */
+export interface ReplacedAnswer {
+  status: number;
+  body: unknown;
+}
+
 /**
  * Called with each answer of the service before it is passed on (`answered` counts them,
  * this one included); true drops it, closing the client's connection: the request took
- * effect, and the client never learns of it.
+ * effect, and the client never learns of it. An answer returned is sent in its place.
  */
-export type AnswerInterceptor = (answered: number, request: ProxiedRequest, status: number) => boolean;
+export type AnswerInterceptor = (answered: number, request: ProxiedRequest, status: number) => boolean | ReplacedAnswer;
 
 /**
  * `forwardedUrl` is what the service is asked for a request's path and query: the same
@@ -56,8 +62,15 @@ export async function startRecordingProxy(
       const forwarded = request(
         { host: upstream.hostname, port: upstream.port, method: req.method, path: forwardedUrl(req.url ?? "/"), headers: { ...req.headers, host: upstream.host } },
         (answer) => {
-          if (intercept(++answered, proxied, answer.statusCode ?? 502)) {
+          const intercepted = intercept(++answered, proxied, answer.statusCode ?? 502);
+          if (intercepted === true) {
             req.socket.destroy();
+            return;
+          }
+          if (intercepted) {
+            answer.resume();
+            res.writeHead(intercepted.status, { "content-type": "application/json" });
+            res.end(JSON.stringify(intercepted.body));
             return;
           }
           res.writeHead(answer.statusCode ?? 502, answer.headers);
