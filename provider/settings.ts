@@ -6,6 +6,7 @@
 
 import { createHash } from "node:crypto";
 import * as pulumi from "@pulumi/pulumi";
+import { PulumiCrmError } from "./transport/errors";
 import { AccountEndpoint } from "./transport/transport";
 
 /** The subset of the dynamic provider's config object this module uses. */
@@ -66,7 +67,8 @@ const channelSetting: Setting = { key: "chat:channel", env: "CHAT_CHANNEL" };
 const defaultRequestsPerSecond = 5;
 const requestTimeoutMs = 30_000;
 
-export class SettingsError extends Error {}
+/** A missing or malformed setting: in the program (lookups) as in the provider host, without stack frames. */
+export class SettingsError extends PulumiCrmError {}
 
 function read(setting: Setting): string | undefined {
   const value = (stackConfig ?? programConfig).get(setting.key) ?? process.env[setting.env];
@@ -128,6 +130,49 @@ function parseServiceAddress(address: string, spec: ServiceSettingsSpec, resourc
   let path = url.pathname.replace(/\/+$/, "");
   if (spec.rootPath && path.endsWith(spec.rootPath)) path = path.slice(0, -spec.rootPath.length);
   return `${url.origin}${path}`;
+}
+
+/** Every setting pulumi-crm reads, by namespace: what a key of these namespaces may be. */
+const knownSettings: Setting[] = [crmService, chatService].flatMap((spec) => [spec.url, spec.token, spec.rate]).concat(channelSetting);
+
+/**
+ * The keys of pulumi-crm's namespaces (`crm:*`, `chat:*`) that it does not read, each with the
+ * known keys of its namespace, closest first: a misspelt setting would otherwise be ignored
+ * without a word. A namespace that is also the program's project name holds the project's own
+ * keys, and is left alone.
+ */
+export function unknownSettings(keys: string[], project: string): Array<{ key: string; known: string[] }> {
+  return keys.flatMap((key) => {
+    const namespace = key.split(":")[0];
+    const ofNamespace = knownSettings.map((setting) => setting.key).filter((known) => known.startsWith(`${namespace}:`));
+    if (namespace === project || !ofNamespace.length || ofNamespace.includes(key)) return [];
+    const distance = (known: string) => editDistance(key.toLowerCase(), known.toLowerCase());
+    return [{ key, known: ofNamespace.sort((a, b) => distance(a) - distance(b)) }];
+  });
+}
+
+/** Levenshtein distance: the fewest insertions, deletions and substitutions from one text to the other. */
+function editDistance(from: string, to: string): number {
+  let previous = Array.from({ length: to.length + 1 }, (_, index) => index);
+  for (let i = 1; i <= from.length; i++) {
+    const current = [i];
+    for (let j = 1; j <= to.length; j++) {
+      current[j] = Math.min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + (from[i - 1] === to[j - 1] ? 0 : 1));
+    }
+    previous = current;
+  }
+  return previous[to.length];
+}
+
+/**
+ * Warns of each unknown key of pulumi-crm's namespaces in the program's stack config, once per
+ * program run. Only a program has a resource monitor and the whole stack config at hand.
+ */
+export function warnOfUnknownSettings(): void {
+  if (!pulumi.runtime.hasMonitor()) return;
+  for (const { key, known } of unknownSettings(Object.keys(pulumi.runtime.allConfig()), pulumi.getProject())) {
+    pulumi.log.warn(`pulumi-crm: ${key} is not a setting of pulumi-crm and is ignored; its settings of ${key.split(":")[0]} are, closest first: ${known.join(", ")}.`);
+  }
 }
 
 /**

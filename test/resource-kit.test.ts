@@ -57,8 +57,19 @@ describe("checkInputs", () => {
     assert.deepEqual(failures, [
       { property: "name", reason: 'test.Widget "KnobKnobKnob": name must be at most 10 characters' },
       { property: "colour", reason: 'test.Widget "KnobKnobKnob": colour must be a string' },
-      { property: "sizes.1", reason: 'test.Widget "KnobKnobKnob": sizes.1 must be a whole number' },
+      // Nested: the CLI shows a nested property's value as <nil>, so the reason names the field and its value.
+      { property: "", reason: 'test.Widget "KnobKnobKnob": sizes[1] must be a whole number (given 2.5)' },
     ]);
+  });
+
+  // The CLI prints a failure's property value whole, then the reason: a 1,000-character name once
+  // made a 2,169-character line, the value printed twice.
+  it("cuts a long value in its messages, reporting it on the resource so that the CLI does not print it whole", () => {
+    const name = "n".repeat(1000);
+    const { failures } = checkInputs(widget, { name, colour: "red" });
+    const cut = `"${"n".repeat(59)}…" (1000 characters)`;
+    assert.deepEqual(failures, [{ property: "", reason: `test.Widget "${"n".repeat(59)}…": name must be at most 10 characters (given ${cut})` }]);
+    assert.ok(failures![0].reason.length < 200);
   });
 
   it("gives each unknown field a failure of its own, listing the fields", () => {

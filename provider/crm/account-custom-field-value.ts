@@ -13,7 +13,7 @@ import { adoptIdInput, checkOnly, configurationFields, containsUnknown, serviceI
 import { labelByIds } from "../kit/check-diff";
 import { resourceProps } from "../kit/resource-class";
 import { crmService } from "../settings";
-import { ServiceError, sharedFailureFor } from "../transport/errors";
+import { PulumiCrmError, ServiceError, sharedFailureFor } from "../transport/errors";
 import { CrmClient } from "./client";
 import { coalescing } from "./coalesce";
 import { getObject, pageOf, ServiceObject, walk } from "./collection";
@@ -85,7 +85,8 @@ interface ValueState extends Record<string, unknown> {
 
 const resourceType = "crm.AccountCustomFieldValue";
 
-const label = labelByIds(resourceType, ["customFieldId", "accountId"], ([field, account]) => `(field ${field}, account ${account})`);
+// Named as namedForPeople names it where the field's label and the account's name are not at hand, so that every message reads alike.
+const label = labelByIds(resourceType, ["customFieldId", "accountId"], ([field, account]) => `of field ${field} for account ${account}`);
 
 /** The value in its field type's one form; refused, naming the resource by its ids, when it does not fit. */
 function fittedValue(inputs: Record<string, unknown>, fieldType: string): FieldValue {
@@ -96,9 +97,9 @@ function fittedValue(inputs: Record<string, unknown>, fieldType: string): FieldV
 
 /** Why the value does not fit its field's type, or undefined when it does. */
 function misfit(inputs: Record<string, unknown>, fieldType: string): string | undefined {
-  if (inputs.fieldCurrency !== undefined && fieldType !== "currency") return `fieldCurrency is only for currency fields, and this is a ${fieldType} field.`;
+  if (inputs.fieldCurrency !== undefined && fieldType !== "currency") return `fieldCurrency is only for currency fields, not for a ${fieldType} field.`;
   const fitted = fitValue(fieldType, inputs.fieldValue);
-  return "problem" in fitted ? `fieldValue ${fitted.problem} (this is a ${fieldType} field).` : undefined;
+  return "problem" in fitted ? `fieldValue ${fitted.problem}.` : undefined;
 }
 
 /**
@@ -189,7 +190,7 @@ async function notAnOption(client: CrmClient, inputs: ValueInputs, field: FieldF
   const current = await fetchedField(client, inputs.customFieldId);
   fieldTypes.set(fieldKey(client, inputs.customFieldId), Promise.resolve(current));
   const problem = outside(current.fieldOptions);
-  return problem && `fieldValue ${problem} (this is a ${field.fieldType} field).`;
+  return problem && `fieldValue ${problem}.`;
 }
 
 /** The account's values, page by page (meta.total is a number here, and not trusted). */
@@ -263,7 +264,7 @@ const kind: CrmObjectKind<typeof inputSchema, ValueState> = {
     listLatest: async (client, accountId, by) => {
       const query = { "filters[customerAccountId]": accountId, [by === "made" ? "orders[id]" : "orders[updatedTimestamp]"]: "DESC" };
       const { items } = await pageOf<ServiceObject>(client, "/accountCustomFieldData", "accountCustomFieldData", query);
-      if (!items) throw new Error("the service's answer holds no list of values");
+      if (!items) throw new PulumiCrmError("the service's answer holds no list of values");
       return items;
     },
     madeHere: (client, accountId) => madeHere(client, "/accounts", accountId),
@@ -304,7 +305,7 @@ export async function check(olds: Record<string, unknown>, news: Record<string, 
   // The field's type is not known here: a value names the options of its list or of its `||a||b||`; the write judges it by its type.
   const named = multiValueOf(inputs.fieldValue) ?? (inputs.fieldValue as FieldValue);
   const problem = notAmongOptions(named, inputs.fieldOptions);
-  return problem ? { failures: [{ property: "fieldValue", reason: `${label(inputs)}: fieldValue ${problem}` }] } : result;
+  return problem ? { failures: [{ property: "fieldValue", reason: `${label(inputs)}: fieldValue ${problem}.` }] } : result;
 }
 
 /**

@@ -15,7 +15,7 @@ import { resourceProps } from "../kit/resource-class";
 import { announceAdoption, claimNaturalKey, notAdoptable, releaseNaturalKey } from "../kit/adoption";
 import { confirmWrite, UnconfirmedWriteError } from "../kit/write-errors";
 import { crmService } from "../settings";
-import { ServiceError } from "../transport/errors";
+import { PulumiCrmError, ServiceError } from "../transport/errors";
 import { CrmClient } from "./client";
 import { getObject, objectIn, ServiceObject } from "./collection";
 import { flagOf, idOf } from "./normalize";
@@ -253,7 +253,7 @@ export async function create(props: Record<string, unknown>): Promise<pulumi.dyn
     // A branding that holds the declared values already gets no write.
     const matches = !differingFields({ ...values, externalLinks: inputs.externalLinks }, current).length;
     const state = matches ? stateFrom(found) : await putBranding(client, id, values, inputs.externalLinks, stateFrom);
-    if (!state) throw new Error(`${client.resource}: the branding was gone right after it was read; run \`pulumi up\` again`);
+    if (!state) throw new PulumiCrmError(`${client.resource}: the branding was gone right after it was read; run \`pulumi up\` again`);
     return { id, outs: state };
   } catch (error) {
     releaseNaturalKey(client, resourceType, id);
@@ -285,7 +285,7 @@ export async function update(id: string, olds: Record<string, unknown>, news: Re
   let current: FieldValues = {};
   if (newlyManaged.length) {
     const branding = await getObject(client, `/brandings/${id}`, "branding");
-    if (!branding) throw new Error(`${client.resource}: the branding no longer exists; run \`pulumi refresh\` to drop it from the state`);
+    if (!branding) throw new PulumiCrmError(`${client.resource}: the branding no longer exists; run \`pulumi refresh\` to drop it from the state`);
     current = valuesOf(branding);
   }
   const originalValues: OriginalValues = {
@@ -294,7 +294,7 @@ export async function update(id: string, olds: Record<string, unknown>, news: Re
   };
   const values = { ...pick(inputs, managed), ...pick(remembered, released) };
   const state = await putBranding(client, id, values, inputs.externalLinks, (answer) => stateOf(answer, managed, inputs.brandingId, originalValues));
-  if (!state) throw new Error(`${client.resource}: the branding no longer exists; run \`pulumi refresh\` to drop it from the state`);
+  if (!state) throw new PulumiCrmError(`${client.resource}: the branding no longer exists; run \`pulumi refresh\` to drop it from the state`);
   return { outs: state };
 }
 

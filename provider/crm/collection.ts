@@ -1,7 +1,7 @@
 // Where the CRM service keeps its objects, and how its collections are paged: every
 // read of one object by its root key and every walk of a collection goes through here.
 
-import { ServiceError } from "../transport/errors";
+import { PulumiCrmError, ServiceError } from "../transport/errors";
 import { HttpRequest, HttpResponse } from "../transport/transport";
 import { CrmClient } from "./client";
 import { numberOf } from "./normalize";
@@ -38,7 +38,7 @@ export async function deleteObject(client: CrmClient, path: string): Promise<voi
 
 export function objectIn(response: HttpResponse, member: string): ServiceObject {
   const object = (response.body as Record<string, unknown> | undefined)?.[member];
-  if (!object || typeof object !== "object") throw new Error(`the service's answer holds no "${member}"`);
+  if (!object || typeof object !== "object") throw new PulumiCrmError(`the service's answer holds no "${member}"`);
   return object as ServiceObject;
 }
 

@@ -15,6 +15,7 @@ import { resourceProps } from "../kit/resource-class";
 import { crmService } from "../settings";
 import { CrmClient } from "./client";
 import { numberOf } from "./normalize";
+import { PulumiCrmError } from "../transport/errors";
 
 /** One contact to sync: its email address and the fields the bulk import takes. */
 export interface ContactSyncContact {
@@ -263,7 +264,7 @@ async function followBatch(client: CrmClient, batchId: string): Promise<BatchRep
     look: async () => (await client.call({ method: "GET", path: "/import/info", query: { batchId } })).body as { status?: unknown; success?: unknown; failure?: unknown },
     hasEnded: (seen) => seen.status === "completed",
     timeoutMs: batchTimeoutMs,
-    outlasted: (seen) => new Error(`${client.resource}: batch ${batchId} was still ${String(seen.status)} after ${batchTimeoutMs / 60_000} minutes; its rows' outcome is unknown.`),
+    outlasted: (seen) => new PulumiCrmError(`${client.resource}: batch ${batchId} was still ${String(seen.status)} after ${batchTimeoutMs / 60_000} minutes; its rows' outcome is unknown.`),
     // A batch is never done as it is queued.
     lookAfterFirstInterval: true,
   });

@@ -5,7 +5,7 @@
 import * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
 import { endpointFor, ServiceSettingsSpec, SettingsError } from "../settings";
-import { configurationFields, containsUnknown, fieldOf, neverComparedFields, providerKey, storedInputs, unknownValue, withoutProvider } from "./inputs";
+import { configurationFields, containsUnknown, neverComparedFields, providerKey, storedInputs, unknownValue, withoutProvider } from "./inputs";
 
 /** What one kind of resource declares about itself; the shared lifecycle pieces read it. */
 export interface ResourceKind<Schema extends z.AnyZodObject> {
@@ -33,7 +33,7 @@ export interface ResourceKind<Schema extends z.AnyZodObject> {
 export function labelBy(type: string, field: string): (inputs: Record<string, unknown>) => string {
   return (inputs) => {
     const value = inputs[field];
-    return typeof value === "string" && value.trim() && value !== unknownValue ? `${type} "${value}"` : type;
+    return typeof value === "string" && value.trim() && value !== unknownValue ? `${type} "${cutForMessage(value)}"` : type;
   };
 }
 
@@ -69,7 +69,7 @@ export function checkInputs<Schema extends z.AnyZodObject>(
   const parsed = kind.schema.safeParse(given);
   if (parsed.success && kind.refine && !containsUnknown(given)) {
     const failures: pulumi.dynamic.CheckFailure[] = [];
-    const refined = kind.refine(parsed.data, (field, rule) => failures.push({ property: field, reason: `${resource}: ${field} ${rule}` }));
+    const refined = kind.refine(parsed.data, (field, rule) => failures.push(checkFailure(resource, given, pathOf(field), rule)));
     return failures.length ? { failures } : { inputs: toStore(storable(refined)) };
   }
   if (parsed.success) return { inputs: toStore(storable(parsed.data)) };
@@ -77,12 +77,40 @@ export function checkInputs<Schema extends z.AnyZodObject>(
   const failures = parsed.error.issues
     .filter((issue) => !touchesUnknown(given, issue))
     .flatMap((issue): z.ZodIssue[] => (issue.code === z.ZodIssueCode.unrecognized_keys ? issue.keys.map((key) => ({ ...issue, keys: [key] })) : [issue]))
-    .map((issue) => {
-      const field = fieldOf(issue);
-      return { property: field, reason: `${resource}: ${field} ${issue.message}` };
-    });
+    .map((issue) => checkFailure(resource, given, issue.code === z.ZodIssueCode.unrecognized_keys ? [...issue.path, ...issue.keys] : issue.path, issue.message));
   if (failures.length) return { failures };
   return { inputs: toStore(normalizeKnownFields(kind.schema, given)) };
+}
+
+/**
+ * One problem as the CLI shows it: `property <p> value {<v>} has a problem: <reason>`, where it
+ * looks <p> up among the top-level inputs only and prints its value whole. A nested field (its
+ * value shown as <nil>) or a long value (printed whole, and again in the resource's label) is
+ * reported on the resource instead, the reason naming the field and its value, cut.
+ */
+function checkFailure(resource: string, given: Record<string, unknown>, path: ReadonlyArray<string | number>, rule: string): pulumi.dynamic.CheckFailure {
+  const field = path.map((key, index) => (typeof key === "number" ? `[${key}]` : index ? `.${key}` : key)).join("");
+  const value = path.reduce<unknown>((held, key) => (typeof held === "object" && held !== null ? (held as Record<string, unknown>)[key] : undefined), given);
+  const shown = valueInMessage(value);
+  if (path.length === 1 && (value === undefined || shown === JSON.stringify(value))) return { property: field, reason: `${resource}: ${field} ${rule}` };
+  return { property: "", reason: `${resource}: ${field} ${rule} (given ${shown})` };
+}
+
+/** A dotted field path as zod gives paths: list positions as numbers. */
+const pathOf = (field: string) => field.split(".").map((key) => (/^\d+$/.test(key) ? Number(key) : key));
+
+/** The most characters of a value a message shows: a value may be a whole email body. */
+const valueShownUpTo = 60;
+
+/** A text as messages show it: cut after `valueShownUpTo` characters. */
+function cutForMessage(text: string): string {
+  return text.length <= valueShownUpTo ? text : `${text.slice(0, valueShownUpTo - 1)}…`;
+}
+
+/** A value as messages show it: as JSON, cut after `valueShownUpTo` characters; a cut text says how long it is. */
+export function valueInMessage(value: unknown): string {
+  if (typeof value === "string" && value.length > valueShownUpTo) return `${JSON.stringify(cutForMessage(value))} (${value.length} characters)`;
+  return cutForMessage(value === undefined ? "nothing" : (JSON.stringify(value) ?? String(value)));
 }
 
 /**

@@ -2,7 +2,7 @@
 // carries on instead of acting twice, and the confirmation of every write.
 
 import { FailureDetail, ServiceError } from "../transport/errors";
-import { differingFields } from "./check-diff";
+import { differingFields, valueInMessage } from "./check-diff";
 
 /**
  * A write the service answered but did not take. It carries the object's id and its
@@ -50,7 +50,7 @@ export class PartlyDoneError extends ServiceError {
 export function confirmWrite(resource: string, id: string, sent: Record<string, unknown>, got: Record<string, unknown>): void {
   const ignored = differingFields(sent, got);
   if (!ignored.length) return;
-  const fields = ignored.map((field) => `${field} (sent ${JSON.stringify(sent[field])}, service has ${JSON.stringify(got[field] ?? null)})`);
+  const fields = ignored.map((field) => `${field} (sent ${valueInMessage(sent[field])}, service has ${valueInMessage(got[field] ?? null)})`);
   throw new UnconfirmedWriteError(
     `${resource}: the service accepted the write but did not take ${fields.join(", ")}; run \`pulumi up\` again, and report it if it persists.`,
     ignored[0],

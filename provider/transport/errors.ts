@@ -13,7 +13,33 @@ export interface FailureDetail {
   detail?: string;
 }
 
-export class ServiceError extends Error implements FailureDetail {
+/**
+ * An error of pulumi-crm's own: its message is the whole story for the user, to be printed
+ * once; our frames are not. Every error the package lets reach a program (settings, lookups,
+ * names declared twice) or the provider host is one.
+ * - The Pulumi program runner prints an unhandled error with a stack through
+ *   util.inspect(err, { colors: true }), which on some Node.js releases (nodejs/node#64011,
+ *   see ../node-version.ts) loops until out of memory on a frame such as
+ *   `.../node_modules/@pulumi/output.ts:516:25`: a missing setting then took minutes and
+ *   gigabytes to show. Without a stack it prints the message.
+ * - The provider host prints a failed check, diff, read or delete as `${error}: ${error.stack}`
+ *   (cmd/dynamic-provider), which a stack holding the message too printed twice.
+ */
+export class PulumiCrmError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = new.target.name;
+    this.stack = "";
+  }
+}
+
+/** Any error as one of the package's own, its message kept and its frames dropped. */
+export function asPulumiCrmError(error: unknown): PulumiCrmError {
+  if (error instanceof PulumiCrmError) return error;
+  return new PulumiCrmError(error instanceof Error ? error.message : String(error));
+}
+
+export class ServiceError extends PulumiCrmError implements FailureDetail {
   declare readonly status?: number;
   declare readonly code?: string;
   declare readonly field?: string;
@@ -21,15 +47,8 @@ export class ServiceError extends Error implements FailureDetail {
 
   constructor(message: string, failure: FailureDetail) {
     super(message);
+    // Kept for every subclass: the name users have seen in the host's messages.
     this.name = "ServiceError";
-    // The message is the whole story for the user, to be printed once; our frames are not.
-    // The provider host prints a failed check, diff, read or delete as
-    // `${error}: ${error.stack}` (cmd/dynamic-provider), which a stack holding the message
-    // too printed twice. The program runner prints an error with a stack through
-    // util.inspect(err, { colors: true }), colour codes even where piped, and on some
-    // Node.js versions (nodejs/node#64011) looping until out of memory on a frame such as
-    // `.../node_modules/@pulumi/output.ts:516:25`; without a stack it prints the message.
-    this.stack = "";
     // Only the details known, and not enumerable: callers branch on them, and an
     // inspected error shows its message alone, without a second, coloured copy of them.
     const { status, code, field, detail } = failure;

@@ -3,7 +3,7 @@
 // ServiceError naming the resource; it never sees the credential.
 
 import type { Agent } from "undici";
-import { CallContext, describeFailure, FailureDetail, parseFailureBody, ServiceError } from "./errors";
+import { asPulumiCrmError, CallContext, describeFailure, FailureDetail, parseFailureBody, ServiceError } from "./errors";
 import { Answered, limiterFor, sleep } from "./limiter";
 import {
   AttemptOutcome,
@@ -168,7 +168,7 @@ export class Transport {
     const err = error instanceof Error ? error : new Error(String(error));
     const clean = (text: string) => withoutSecret(text, this.endpoint.secret);
     const message = clean(err.message);
-    if (!(err instanceof ServiceError)) return message === err.message ? err : new Error(message);
+    if (!(err instanceof ServiceError)) return asPulumiCrmError(message === err.message ? err : message);
     // The service's own words (`detail`) may echo the request's headers too.
     const detail = err.detail === undefined ? undefined : clean(err.detail);
     return message === err.message && detail === err.detail ? err : new ServiceError(message, { status: err.status, code: err.code, field: err.field, detail });

@@ -39,17 +39,17 @@ describe("crm.AccountCustomFieldValue: a value outside its field's options", () 
   describe("in check, when the inputs hold the field's options", () => {
     it("is refused naming the value and the options, also while the ids are not known yet in a preview", async () => {
       assert.deepEqual(await checkFailures({ accountId: "3", customFieldId: "7", fieldValue: "Platinum", fieldOptions: tiers }), [
-        { property: "fieldValue", reason: `crm.AccountCustomFieldValue (field 7, account 3): fieldValue ${notAmongTiers('"Platinum" is not')}` },
+        { property: "fieldValue", reason: `crm.AccountCustomFieldValue of field 7 for account 3: fieldValue ${notAmongTiers('"Platinum" is not')}.` },
       ]);
       assert.deepEqual(await checkFailures({ accountId: unknownValue, customFieldId: unknownValue, fieldValue: "Platinum", fieldOptions: tiers }), [
-        { property: "fieldValue", reason: `crm.AccountCustomFieldValue: fieldValue ${notAmongTiers('"Platinum" is not')}` },
+        { property: "fieldValue", reason: `crm.AccountCustomFieldValue: fieldValue ${notAmongTiers('"Platinum" is not')}.` },
       ]);
     });
 
     it("refuses each element of a list, or of `||a||b||`, that is not an option", async () => {
       const reasons = async (fieldValue: unknown) => (await checkFailures({ accountId: "3", customFieldId: "7", fieldValue, fieldOptions: tiers }))?.map((failure) => failure.reason);
-      assert.deepEqual(await reasons(["Gold", "Tin", "Lead"]), [`crm.AccountCustomFieldValue (field 7, account 3): fieldValue ${notAmongTiers('"Tin", "Lead" are not')}`]);
-      assert.deepEqual(await reasons("||Silver||Tin||"), [`crm.AccountCustomFieldValue (field 7, account 3): fieldValue ${notAmongTiers('"Tin" is not')}`]);
+      assert.deepEqual(await reasons(["Gold", "Tin", "Lead"]), [`crm.AccountCustomFieldValue of field 7 for account 3: fieldValue ${notAmongTiers('"Tin", "Lead" are not')}.`]);
+      assert.deepEqual(await reasons("||Silver||Tin||"), [`crm.AccountCustomFieldValue of field 7 for account 3: fieldValue ${notAmongTiers('"Tin" is not')}.`]);
     });
 
     it("takes a value among them in each form, and any value while the options or the value are unknown", async () => {
@@ -82,7 +82,7 @@ describe("crm.AccountCustomFieldValue: a value outside its field's options", () 
         await assert.rejects(provider.create(await checked(provider, { accountId, customFieldId, fieldValue })), (error: Error) => {
           assert.equal(
             error.message,
-            `crm.AccountCustomFieldValue of field "${fieldType} ${serial}" (${customFieldId}) for account "Acme" (${accountId}): fieldValue must be among the field's options (${allowed}); ${outside} (this is a ${fieldType} field).`,
+            `crm.AccountCustomFieldValue of field "${fieldType} ${serial}" (${customFieldId}) for account "Acme" (${accountId}): fieldValue must be among the field's options (${allowed}); ${outside}.`,
           );
           return true;
         });
@@ -95,7 +95,7 @@ describe("crm.AccountCustomFieldValue: a value outside its field's options", () 
       const created = await provider.create(await checked(provider, { accountId, customFieldId, fieldValue: "Gold" }));
       const before = await valueWrites();
       await assert.rejects(provider.update(created.id, created.outs, await checked(provider, { accountId, customFieldId, fieldValue: "Platinum" })), (error: Error) =>
-        error.message.endsWith(`fieldValue ${notAmongTiers('"Platinum" is not')} (this is a dropdown field).`),
+        error.message.endsWith(`fieldValue ${notAmongTiers('"Platinum" is not')}.`),
       );
       assert.equal(await valueWrites(), before);
       assert.equal((await emulatorCall(emulator, "GET", `/api/3/accountCustomFieldData/${created.id}`)).body.accountCustomFieldDatum.fieldValue, "Gold");

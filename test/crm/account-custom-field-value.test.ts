@@ -140,12 +140,12 @@ describeResource(
     describe("values that do not fit the field's type", () => {
       it("are refused at create, naming the field and its type, before anything is written", async () => {
         const cases: Array<[Record<string, unknown>, RegExp]> = [
-          [valueOf("text", ["a"]), /^crm\.AccountCustomFieldValue of field "[^"]+" \(\d+\) for account "[^"]+" \(\d+\): fieldValue must be a string for a text field \(this is a text field\)/],
+          [valueOf("text", ["a"]), /^crm\.AccountCustomFieldValue of field "[^"]+" \(\d+\) for account "[^"]+" \(\d+\): fieldValue must be a string for a text field\.$/],
           [valueOf("date", "31.03.2027"), /fieldValue must be a date as YYYY-MM-DD, YYYY\/MM\/DD or MM\/DD\/YYYY for a date field/],
           [valueOf("currency", 100.5), /fieldValue must be a whole amount in minor units/],
           [valueOf("number", "twelve"), /fieldValue must be a number for a number field/],
           [valueOf("multiselect", []), /fieldValue must be a list of the field's options/],
-          [valueOf("text", "x", { fieldCurrency: "USD" }), /fieldCurrency is only for currency fields, and this is a text field/],
+          [valueOf("text", "x", { fieldCurrency: "USD" }), /fieldCurrency is only for currency fields, not for a text field\.$/],
           [{ accountId: service.parents.account, customFieldId: "999", fieldValue: "x" }, /customFieldId 999 is not a custom account field of this CRM account/],
         ];
         const before = await posts();
@@ -176,7 +176,7 @@ describeResource(
       );
       outcomes.forEach((outcome, n) => {
         assert.equal(outcome.status, "rejected");
-        const expected = `^crm\\.AccountCustomFieldValue \\(field ${field}, account ${accounts[n]}\\): reading custom field ${field}: the service answered 403: Forbidden; the service refused the key in crm:apiToken: check that it is valid`;
+        const expected = `^crm\\.AccountCustomFieldValue of field ${field} for account ${accounts[n]}: reading custom field ${field}: the service answered 403: Forbidden; the service refused the key in crm:apiToken: check that it is valid`;
         assert.match((outcome as PromiseRejectedResult).reason.message, new RegExp(expected));
       });
     });

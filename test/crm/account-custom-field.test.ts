@@ -58,7 +58,7 @@ describeResource(
     [{ fieldLabel: "T", fieldType: "text", fieldOptions: ["a"] }, "fieldOptions", /fieldOptions is only for dropdown, multiselect, radio and checkbox fields, not text/],
     [{ fieldLabel: "T", fieldType: "radio", fieldOptions: [] }, "fieldOptions", /fieldOptions must hold at least one option/],
     [{ fieldLabel: "T", fieldType: "radio", fieldOptions: ["a", "a"] }, "fieldOptions", /fieldOptions must not repeat an option/],
-    [{ fieldLabel: "T", fieldType: "radio", fieldOptions: ["a||b"] }, "fieldOptions.0", /fieldOptions\.0 must not hold "\|\|"/],
+    [{ fieldLabel: "T", fieldType: "radio", fieldOptions: ["a||b"] }, "fieldOptions.0", /fieldOptions\[0\] must not hold "\|\|", which the service puts between options \(given "a\|\|b"\)$/],
     [{ fieldLabel: "T", fieldType: "radio", fieldOptions: ["a", "b"], fieldDefault: "c" }, "fieldDefault", /fieldDefault must be among the field's options \("a", "b"\); "c" is not/],
     [{ fieldLabel: "T", fieldType: "multiselect", fieldOptions: ["a"], fieldDefault: 3 }, "fieldDefault", /fieldDefault must be a list of the field's options/],
     [{ fieldLabel: "T", fieldType: "text", fieldDefault: ["a"] }, "fieldDefault", /fieldDefault must be a string for a text field/],

@@ -166,7 +166,7 @@ describe("crm.AccountCustomFieldValue writes together", function () {
     const failure = results[2] as PromiseRejectedResult;
     assert.match(
       failure.reason.message,
-      new RegExp(`^crm\\.AccountCustomFieldValue \\(field ${fields[2]}, account ${accountId}\\): the service answered 422 \\(field_invalid\\).*No custom field with id ${fields[2]}`),
+      new RegExp(`^crm\\.AccountCustomFieldValue of field ${fields[2]} for account ${accountId}: the service answered 422 \\(field_invalid\\).*No custom field with id ${fields[2]}`),
     );
     const held = (await emulatorCall(emulator, "GET", `/api/3/accountCustomFieldData?filters[customerAccountId]=${accountId}`)).body.accountCustomFieldData;
     assert.deepEqual(held.map((value: Record<string, unknown>) => String(value.customFieldId)).sort(), fields.slice(0, 2).sort());
@@ -200,7 +200,7 @@ describe("crm.AccountCustomFieldValue writes together", function () {
       outcomes.forEach((outcome, n) => {
         assert.equal(outcome.status, "rejected", `the value of field ${fields[n]}: ${JSON.stringify(outcome)}`);
         const { message } = (outcome as PromiseRejectedResult).reason as Error;
-        assert.match(message, new RegExp(`^crm\\.AccountCustomFieldValue \\(field ${fields[n]}, account ${accountId}\\): custom field values of account ${accountId}, written together: the service answered 403`));
+        assert.match(message, new RegExp(`^crm\\.AccountCustomFieldValue of field ${fields[n]} for account ${accountId}: custom field values of account ${accountId}, written together: the service answered 403`));
         assert.ok(message.endsWith(`; the bulk request had gone out, so ${consequence}.`), message);
         assert.equal(message.match(/crm\.AccountCustomFieldValue/g)?.length, 1, message);
       });

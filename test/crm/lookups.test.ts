@@ -7,6 +7,7 @@ import assert from "node:assert/strict";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { inspect } from "node:util";
 import { setTimeout as delay } from "node:timers/promises";
 import * as pulumi from "@pulumi/pulumi";
 import { generateFixtures } from "../../emulator/src/crm/fixtures";
@@ -175,6 +176,57 @@ describe("crm lookups", () => {
         assert.doesNotMatch(error.message, /wrong-key-5e3a/);
         return true;
       });
+    });
+  });
+
+  // The program runner prints an error with frames through util.inspect, which loops for minutes on
+  // some Node.js releases (provider/node-version.ts): every error a lookup rejects with has none.
+  describe("errors, as a program meets them", () => {
+    const everyLookup: Record<string, () => Promise<unknown>> = {
+      getAccounts: () => crm.getAccounts(),
+      getAccount: () => crm.getAccount({ id: "1" }),
+      getAutomations: () => crm.getAutomations(),
+      getAutomation: () => crm.getAutomation({ name: "Welcome series" }),
+      getCampaigns: () => crm.getCampaigns(),
+      getCampaign: () => crm.getCampaign({ id: "1" }),
+      getContact: () => crm.getContact({ email: "ada@example.com" }),
+      getCustomObjectSchemas: () => crm.getCustomObjectSchemas(),
+      getCustomObjectRecords: () => crm.getCustomObjectRecords({ schemaId: SUBSCRIPTIONS }),
+    };
+    const lookupsExported = Object.keys(crm).filter((name) => /^get[A-Z]\w*$/.test(name) && !name.endsWith("Output"));
+
+    const framelessRejection = async (lookup: string, run: () => Promise<unknown>, message: RegExp) => {
+      await assert.rejects(run(), (error: Error) => {
+        assert.match(error.message, message);
+        assert.ok(!error.stack, `${lookup} rejected with stack frames: ${error.stack}`);
+        // What the program runner prints: the message alone.
+        assert.doesNotMatch(inspect(error, { colors: true }), /\n\s+at /);
+        return true;
+      });
+    };
+
+    it("cover every lookup the package exports", () => {
+      assert.deepEqual(Object.keys(everyLookup).sort(), lookupsExported.sort());
+    });
+
+    for (const [problem, settings, message] of [
+      ["no API token", { "crm:apiUrl": "http://127.0.0.1:9" }, /no CRM API token is configured; run `pulumi config set --secret crm:apiToken/],
+      ["no API address", { "crm:apiToken": "key-1" }, /no CRM API address is configured/],
+      ["a malformed address", { "crm:apiUrl": "myaccount.api-us1.com", "crm:apiToken": "key-1" }, /crm:apiUrl must be an absolute URL/],
+      ["a plain-http address", { "crm:apiUrl": "http://myaccount.api-us1.com", "crm:apiToken": "key-1" }, /crm:apiUrl must use https/],
+    ] as const) {
+      it(`with ${problem}, reject with the setting's message and no stack frames`, async () => {
+        useStackConfig(configOf(settings));
+        for (const [lookup, run] of Object.entries(everyLookup)) await framelessRejection(lookup, run, new RegExp(`^crm\\.${lookup}: ${message.source}`));
+      });
+    }
+
+    it("refused by the service, not found or given bad arguments, reject without stack frames", async () => {
+      await framelessRejection("getCampaign", () => crm.getCampaign({ id: "99999" }), /no campaign has the id 99999/);
+      await framelessRejection("getAutomation", () => crm.getAutomation({ name: "Welcome series" }), /2 automations have the name/);
+      await framelessRejection("getCampaigns", () => crm.getCampaigns({ status: -1 }), /status must not be negative/);
+      useEmulator("wrong-key-5e3a");
+      await framelessRejection("getAccounts", () => crm.getAccounts(), /the service answered 403/);
     });
   });
 

@@ -9,7 +9,7 @@ import { installProgram } from "../support/packed-program";
 import { emulatorCall, flowRunsStarted, requestCount, RunningEmulator } from "../support/emulator";
 import { CliResult, CliStack, diagnostics, nameOf, stepsOf } from "../support/pulumi-cli";
 
-type Scenario = "misspelt-argument" | "nested-unknowns" | "same-name" | "same-label-later" | "adopt-toggle";
+type Scenario = "misspelt-argument" | "long-value" | "nested-mistake" | "nested-unknowns" | "same-name" | "same-label-later" | "adopt-toggle";
 
 /**
  * How often a run says `text`: in its error diagnostics (the engine events) and in the summary
@@ -53,6 +53,22 @@ describe("what a new user hits, on the pulumi CLI", function () {
       assert.match(diagnostics(result, "error"), /accountURL is not a field of this resource; the fields are: name, accountUrl, adoptExisting/);
     }
     assert.ok(!(await accountNames()).includes("Typo Co"));
+  });
+
+  it("a long value is cut in the messages, and a nested field's mistake shows the field and its value", async () => {
+    await useScenario("long-value");
+    const long = await stack.preview();
+    assert.equal(long.exitCode, 1, output(long));
+    assert.match(diagnostics(long, "error"), /crm\.Account "(Pasted){9}Paste…": name must be at most 255 characters \(given "(Pasted){9}Paste…" \(1050 characters\)\)/);
+    // The CLI prints each error on its resource's line and again under Diagnostics; none of them whole.
+    const named = long.lines.filter((line) => line.includes("Pasted"));
+    assert.ok(named.length > 0 && named.every((line) => line.length < 400), named.join("\n"));
+
+    await useScenario("nested-mistake");
+    const nested = await stack.preview();
+    assert.equal(nested.exitCode, 1, output(nested));
+    assert.match(diagnostics(nested, "error"), /chat\.FlowRun of flow [-0-9a-f]+: contacts\[0\]\.email must be a string \(given 5\)/);
+    assert.doesNotMatch(output(nested), /<nil>/);
   });
 
   it("a missing key fails the preview that up runs first, so nothing is created and no flow runs", async () => {

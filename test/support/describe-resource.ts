@@ -89,7 +89,7 @@ export function describeResource(suite: ResourceSuite, body: (service: ResourceS
       const before = await requestCount(service.emulator);
       for (const [news, field, reason] of suite.badInputs) {
         const result = await provider.check({}, { ...news, __provider: providerCode });
-        const failure = result.failures?.find((f) => f.property === field);
+        const failure = result.failures?.find((f) => f.property === field || (f.property === "" && f.reason.includes(`: ${field.replace(/\.(\d+)/g, "[$1]")} `)));
         assert.ok(failure, `${field}: ${JSON.stringify(result.failures)}`);
         assert.match(failure.reason, reason);
       }

@@ -8,7 +8,7 @@ import type { z } from "zod";
 import { withoutProvider, withoutUndefined } from "../../kit/inputs";
 import { unrecordedObjectAdvice } from "../../kit/adoption";
 import { confirmWrite } from "../../kit/write-errors";
-import { ServiceError } from "../../transport/errors";
+import { PulumiCrmError, ServiceError } from "../../transport/errors";
 import type { Answered } from "../../transport/limiter";
 import type { HttpResponse } from "../../transport/transport";
 import type { bulkWriter } from "../bulk-writes";
@@ -78,7 +78,7 @@ function written(kind: Kind, client: CrmClient, inputs: Inputs, call: Promise<Ht
 /** The object as the service holds it after a write, confirmed against the inputs. */
 export async function confirmed(kind: Kind, client: CrmClient, id: string, answer: ServiceObject, inputs: Inputs): Promise<Record<string, unknown>> {
   const object = kind.readBackAfterWrite ? await getObject(client, `${kind.path}/${id}`, kind.member) : answer;
-  if (!object) throw new Error(`${client.resource}: the object ${id} was gone right after it was written; run \`pulumi up\` again`);
+  if (!object) throw new PulumiCrmError(`${client.resource}: the object ${id} was gone right after it was written; run \`pulumi up\` again`);
   const state = await stateAt(kind, client, id, object, inputs);
   confirmWrite(client.resource, id, kind.desiredState(inputs), state);
   return state;

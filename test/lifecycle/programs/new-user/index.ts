@@ -25,6 +25,16 @@ switch (config.require("scenario")) {
     });
     break;
   }
+  case "long-value": {
+    // A name pasted whole.
+    new crm.Account("pasted", { name: "Pasted".repeat(175) });
+    break;
+  }
+  case "nested-mistake": {
+    // A contact's email given as a number.
+    new chat.FlowRun("nested-mistake", { flowId, contacts: [{ firstName: "Ada", email: 5 as never }] });
+    break;
+  }
   case "same-name": {
     new crm.Account("first", { name: "Twin Co" });
     new crm.Account("second", { name: "twin co" });
