@@ -16,7 +16,7 @@ export interface ServiceRequest {
 export interface ServiceResponse {
   status: number;
   headers?: Record<string, string>;
-  /** Serialized as JSON; undefined sends an empty body; JsonBytes are sent as they are. */
+  /** Serialized as JSON; undefined sends an empty body; JsonBytes and TextBody are sent as they are. */
   body?: unknown;
 }
 
@@ -24,6 +24,20 @@ export interface ServiceResponse {
 export class JsonBytes {
   constructor(readonly bytes: Buffer) {}
 }
+
+/** A body that is not JSON, sent as it is with its content type. */
+export class TextBody {
+  constructor(
+    readonly contentType: string,
+    readonly text: string,
+  ) {}
+}
+
+/** What the CRM service's web server answers to a path no route serves: a 404 page in HTML (REAL-WORLD.md), not JSON. */
+export const NOT_FOUND_PAGE: ServiceResponse = {
+  status: 404,
+  body: new TextBody("text/html; charset=UTF-8", "<!DOCTYPE html>\n<html><head><title>404 Not Found</title></head><body><h1>Not Found</h1><p>The requested URL was not found on this server.</p></body></html>\n"),
+};
 
 export interface EmulatedService {
   handle(request: ServiceRequest): ServiceResponse | Promise<ServiceResponse>;

@@ -126,6 +126,16 @@ describe("crm lookups", () => {
       assert.deepEqual([draft.sdate, draft.ldate], [null, null]);
     });
 
+    it("gives each campaign's created_timestamp and updated_timestamp, in the account's time as the service writes them", async () => {
+      const { campaigns } = await crm.getCampaigns();
+      for (const campaign of campaigns) {
+        assert.match(campaign.created_timestamp!, /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}$/, campaign.id);
+        assert.ok(campaign.updated_timestamp! >= campaign.created_timestamp!, campaign.id);
+      }
+      const one = await crm.getCampaign({ id: "8" });
+      assert.deepEqual([one.created_timestamp, one.updated_timestamp], [campaigns[7].created_timestamp, campaigns[7].updated_timestamp]);
+    });
+
     it("filters by name, status and type, and orders by send date through orders[sdate]", async () => {
       const ids = async (args: crm.GetCampaignsArgs) => (await crm.getCampaigns(args)).campaigns.map((c) => c.id);
       assert.deepEqual(await ids({ nameContains: "CAMPAIGN 00" }), ["1", "2", "3", "4", "5", "6", "7", "8", "9", "261"]);

@@ -48,9 +48,25 @@ describe("emulator core", () => {
     before(async () => (h = await startHarness()));
     after(() => h.close());
 
-    it("answers 404 to unknown paths inside and outside the services", async () => {
-      assert.equal((await h.api("GET", "/api/3/nothingHere")).status, 404);
-      assert.equal((await h.api("GET", "/elsewhere")).status, 404);
+    it("answers 404 with an HTML page, not JSON, to unknown paths inside and outside the services", async () => {
+      for (const path of ["/api/3/nothingHere", "/api/3/accounts/1/nothingHere", "/elsewhere"]) {
+        const reply = await h.api("GET", path);
+        assert.equal(reply.status, 404, path);
+        assert.match(reply.headers.get("content-type") ?? "", /^text\/html/, path);
+        assert.match(reply.body, /<html>.*Not Found/s, path);
+      }
+      // A known path with an unknown id is the service's own JSON answer.
+      assert.deepEqual((await h.api("GET", "/api/3/accounts/99")).body, { message: "No Result found for Account with id 99" });
+    });
+
+    it("answers GET /api/3/ with 200 to a valid key, 403 to a bad one or none: what clients check their key with", async () => {
+      for (const root of ["/api/3/", "/api/3"]) {
+        const reply = await h.api("GET", root);
+        assert.equal(reply.status, 200, root);
+        assert.match(reply.headers.get("content-type") ?? "", /json/);
+        assert.equal((await h.raw("GET", root, undefined, { "Api-Token": "not-the-key" })).status, 403);
+        assert.equal((await h.raw("GET", root)).status, 403);
+      }
     });
 
     it("answers 405 with Allow to a wrong method on a known path", async () => {

@@ -10,6 +10,11 @@ describe("CRM contacts and account-contact associations", () => {
   const createAccount = async (name: string) => (await h.api("POST", "/api/3/accounts", { account: { name } })).body.account;
   const createContact = async (email: string) => (await h.api("POST", "/api/3/contacts", { contact: { email, firstName: "Ann" } })).body.contact;
   const associate = (accountContact: Record<string, unknown>) => h.api("POST", "/api/3/accountContacts", { accountContact });
+  /** The ids of the contacts GET /contacts answers to the query, comma-separated, and its meta.total. */
+  const listed = async (query: string) => {
+    const body = (await h.api("GET", `/api/3/contacts?${query}`)).body;
+    return [body.contacts.map((c: { id: string }) => c.id).join(","), body.meta.total];
+  };
 
   describe("contacts", () => {
     it("POST /contacts creates with 201; GET one answers {contact}; unknown ids answer 404 {message}", async () => {
@@ -43,6 +48,59 @@ describe("CRM contacts and account-contact associations", () => {
       assert.equal(byFilter.body.meta.total, "1");
       assert.equal((await h.api("GET", "/api/3/contacts?email=ann@acme.test")).body.contacts[0].id, "1");
       assert.equal((await h.api("GET", "/api/3/contacts")).body.meta.total, "2");
+    });
+
+    it("GET /contacts filters by created and updated date; meta.total counts the filtered contacts", async () => {
+      const contacts: Array<{ id: string; cdate: string }> = [];
+      for (const email of ["ann@acme.test", "bob@acme.test", "cy@acme.test"]) {
+        // Each contact in its own second, so that a time between two of them can be written.
+        if (contacts.length > 0) await new Promise((resolve) => setTimeout(resolve, 1100));
+        contacts.push(await createContact(email));
+      }
+      await h.api("POST", "/api/3/contact/sync", { contact: { email: "ann@acme.test", lastName: "Lee" } });
+      // The second contact's creation, in the account's time as the service writes it, and as UTC.
+      const second = contacts[1].cdate;
+      const secondUtc = new Date(Date.parse(second)).toISOString();
+      assert.deepEqual(await listed(`filters[created_after]=${encodeURIComponent(second)}`), ["2,3", "2"]);
+      assert.deepEqual(await listed(`filters[created_after]=${encodeURIComponent(secondUtc)}&limit=1`), ["2", "2"]);
+      assert.deepEqual(await listed(`filters[created_before]=${encodeURIComponent(second)}`), ["1", "1"]);
+      // Ann was updated last: after the third contact was made.
+      const third = contacts[2].cdate;
+      assert.deepEqual(await listed(`filters[updated_after]=${encodeURIComponent(third.replace("T", " ").slice(0, 19))}`), ["1,3", "2"]);
+      assert.deepEqual(await listed(`filters[updated_before]=${encodeURIComponent(third)}`), ["2", "1"]);
+      // A date means its midnight in the account's time: all were made after that of their day, none after the next.
+      const today = contacts[0].cdate.slice(0, 10);
+      assert.deepEqual(await listed(`filters[created_after]=${today}`), ["1,2,3", "3"]);
+      const tomorrow = new Date(Date.parse(`${today}T00:00:00Z`) + 86_400_000).toISOString().slice(0, 10);
+      assert.deepEqual(await listed(`filters[created_after]=${tomorrow}`), ["", "0"]);
+      const bad = await h.api("GET", "/api/3/contacts?filters[updated_after]=yesterday");
+      assert.equal(bad.status, 422);
+      assert.equal(bad.body.errors[0].source.pointer, "/data/attributes/filters[updated_after]");
+    });
+
+    it("GET /contacts filters by ids, email_like, search, exclude, id_greater, id_less and organization; orders by the listed fields", async () => {
+      for (const [email, firstName, lastName] of [["ann@acme.test", "Ann", "Lee"], ["bob@globex.test", "Bob", "Ng"], ["cy@acme.test", "Cy", "Ann"]]) {
+        await h.api("POST", "/api/3/contacts", { contact: { email, firstName, lastName } });
+      }
+      const account = await createAccount("Acme");
+      await associate({ account: account.id, contact: 3 });
+      const expected: Array<[query: string, ids: string, total: string]> = [
+        ["ids[]=1&ids[]=3", "1,3", "2"],
+        ["email_like=ACME", "1,3", "2"],
+        ["search=ann", "1,3", "2"],
+        ["search=Bob%20Ng", "2", "1"],
+        ["exclude=2", "1,3", "2"],
+        ["id_greater=1&id_less=3", "2", "1"],
+        [`organization=${account.id}`, "3", "1"],
+        // The emulator keeps no lists, tags or automations: no contact is in one.
+        ["listid=1", "", "0"],
+        ["tagid=1", "", "0"],
+        ["status=-1", "1,2,3", "3"],
+        ["orders[first_name]=DESC", "3,2,1", "3"],
+        ["orders[last_name]=ASC", "3,1,2", "3"],
+        ["orders[id]=DESC&limit=1", "3", "3"],
+      ];
+      for (const [query, ids, total] of expected) assert.deepEqual(await listed(query), [ids, total], query);
     });
 
     it("POST /contact/sync creates (201) then updates (200) the contact with that email", async () => {

@@ -1,7 +1,16 @@
 import assert from "node:assert/strict";
 import { startHarness, type Harness } from "./harness";
 
-const SQL_TIMESTAMP = /^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}$/;
+/** The service writes custom-field timestamps in UTC, at +00:00 (REAL-WORLD.md), whatever the account's offset. */
+const UTC_TIMESTAMP = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\+00:00$/;
+
+/** A timestamp the service wrote during the test (since `startedMs`), told by its clock: at +00:00, not the account's offset. */
+function assertWrittenSince(timestamp: string, startedMs: number): void {
+  assert.match(timestamp, UTC_TIMESTAMP);
+  const ms = Date.parse(timestamp);
+  // Whole seconds: the service's second may start up to 1 s before the test's millisecond.
+  assert.ok(ms >= startedMs - 1000 && ms <= Date.now(), `${timestamp} is not between ${new Date(startedMs).toISOString()} and now`);
+}
 const NOT_FOUND_ERRORS = { errors: [{ status: 404, title: "Not Found" }] };
 
 describe("CRM custom account fields", () => {
@@ -19,7 +28,8 @@ describe("CRM custom account fields", () => {
   const createDatum = (datum: Record<string, unknown>) => h.api("POST", "/api/3/accountCustomFieldData", { accountCustomFieldDatum: datum });
 
   describe("definitions (accountCustomFieldMeta)", () => {
-    it("POST creates with 200, 0/1 flags and YYYY-MM-DD HH:MM:SS timestamps", async () => {
+    it("POST creates with 200, 0/1 flags and timestamps in UTC at +00:00", async () => {
+      const startedMs = Date.now();
       const metum = await createField({ fieldLabel: "Size", fieldType: "dropdown", fieldOptions: ["S", "M"], fieldDefault: "S", isFormVisible: true, displayOrder: 4 });
       assert.equal(metum.id, "1");
       assert.equal(metum.fieldType, "dropdown");
@@ -28,7 +38,9 @@ describe("CRM custom account fields", () => {
       assert.equal(metum.isFormVisible, 1);
       assert.equal(metum.isRequired, 0);
       assert.equal(metum.displayOrder, 4);
-      assert.match(metum.createdTimestamp, SQL_TIMESTAMP);
+      assertWrittenSince(metum.createdTimestamp, startedMs);
+      assertWrittenSince(metum.updatedTimestamp, startedMs);
+      assertWrittenSince((await h.api("GET", "/api/3/accountCustomFieldMeta")).body.accountCustomFieldMeta[0].updatedTimestamp, startedMs);
       assert.equal(metum.links.accountCustomFieldData, `${h.emulator.crmUrl}/api/3/accountCustomFieldMeta/1/accountCustomFieldData`);
       assert.equal(metum.personalization, undefined);
     });
@@ -130,7 +142,8 @@ describe("CRM custom account fields", () => {
   });
 
   describe("values (accountCustomFieldData)", () => {
-    it("POST creates with 200, numeric ids and SQL timestamps; accepts customerAccountId or accountId", async () => {
+    it("POST creates with 200, numeric ids and timestamps in UTC at +00:00; accepts customerAccountId or accountId", async () => {
+      const startedMs = Date.now();
       const metum = await createField({ fieldLabel: "Tier", fieldType: "text" });
       const acme = await createAccount("Acme");
       const globex = await createAccount("Globex");
@@ -141,16 +154,17 @@ describe("CRM custom account fields", () => {
         [datum.id, datum.accountId, datum.customFieldId, datum.accountCustomFieldMetumId, datum.fieldValue],
         ["1", Number(acme.id), Number(metum.id), Number(metum.id), "gold"],
       );
-      assert.match(datum.updatedTimestamp, SQL_TIMESTAMP);
+      assertWrittenSince(datum.createdTimestamp, startedMs);
+      assertWrittenSince(datum.updatedTimestamp, startedMs);
+      assertWrittenSince((await h.api("GET", `/api/3/accountCustomFieldData/${datum.id}`)).body.accountCustomFieldDatum.updatedTimestamp, startedMs);
       assert.equal(datum.links.account, `${h.emulator.crmUrl}/api/3/accountCustomFieldData/1/account`);
       assert.equal((await createDatum({ accountId: globex.id, customFieldId: metum.id, fieldValue: "silver" })).body.accountCustomFieldDatum.accountId, Number(globex.id));
     });
 
-    it("stores currency in cents with a currency code, dates as YYYY-MM-DD from three input forms, multi-values in the form sent", async () => {
+    it("stores currency in cents with a currency code, dates as YYYY-MM-DD from three input forms", async () => {
       const account = await createAccount("Acme");
       const price = await createField({ fieldLabel: "Price", fieldType: "currency", fieldDefaultCurrency: "usd" });
       const since = await createField({ fieldLabel: "Since", fieldType: "date" });
-      const tags = await createField({ fieldLabel: "Tags", fieldType: "checkbox", fieldOptions: ["a", "b", "c"] });
       const cents = (await createDatum({ customerAccountId: account.id, customFieldId: price.id, fieldValue: 10050 })).body.accountCustomFieldDatum;
       assert.equal(cents.fieldValue, 10050);
       assert.equal(cents.fieldCurrency, "usd");
@@ -161,10 +175,35 @@ describe("CRM custom account fields", () => {
         await h.api("DELETE", `/api/3/accountCustomFieldData/${datum.id}`);
       }
       assert.deepEqual(dates, ["2024-02-29", "2024-02-29", "2024-02-29"]);
-      const stored = (await createDatum({ customerAccountId: account.id, customFieldId: tags.id, fieldValue: "||a||c||" })).body.accountCustomFieldDatum;
-      assert.equal((await h.api("GET", `/api/3/accountCustomFieldData/${stored.id}`)).body.accountCustomFieldDatum.fieldValue, "||a||c||");
-      const listed = (await h.api("PUT", `/api/3/accountCustomFieldData/${stored.id}`, { accountCustomFieldDatum: { fieldValue: ["a", "b"] } })).body;
-      assert.deepEqual(listed.accountCustomFieldDatum.fieldValue, ["a", "b"]);
+    });
+
+    it("stores a multiselect or checkbox value as ||a||b|| and answers it so, however it was sent (a list or the string)", async () => {
+      const acme = await createAccount("Acme");
+      const globex = await createAccount("Globex");
+      const tags = await createField({ fieldLabel: "Tags", fieldType: "multiselect", fieldOptions: ["a", "b", "c"] });
+      const boxes = await createField({ fieldLabel: "Boxes", fieldType: "checkbox", fieldOptions: ["a", "b", "c"] });
+      const fromList = await createDatum({ customerAccountId: acme.id, customFieldId: tags.id, fieldValue: ["a", "b"] });
+      // The write answer adds the value as sent; fieldValue is the stored one.
+      assert.deepEqual([fromList.body.accountCustomFieldDatum.fieldValue, fromList.body.accountCustomFieldDatum.originalValue], ["||a||b||", ["a", "b"]]);
+      const fromString = (await createDatum({ customerAccountId: acme.id, customFieldId: boxes.id, fieldValue: "||a||c||" })).body.accountCustomFieldDatum;
+      assert.equal(fromString.fieldValue, "||a||c||");
+      const read = async (id: string) => (await h.api("GET", `/api/3/accountCustomFieldData/${id}`)).body.accountCustomFieldDatum.fieldValue;
+      assert.deepEqual([await read(fromList.body.accountCustomFieldDatum.id), await read(fromString.id)], ["||a||b||", "||a||c||"]);
+      const put = await h.api("PUT", `/api/3/accountCustomFieldData/${fromString.id}`, { accountCustomFieldDatum: { fieldValue: ["b", "c"] } });
+      assert.equal(put.body.accountCustomFieldDatum.fieldValue, "||b||c||");
+      await h.api("PATCH", "/api/3/accountCustomFieldData/bulkUpdate", [{ id: Number(fromList.body.accountCustomFieldDatum.id), fieldValue: ["c"] }]);
+      await h.api("POST", "/api/3/accountCustomFieldData/bulkCreate", [{ customerAccountId: globex.id, customFieldId: tags.id, fieldValue: ["b", "a"] }]);
+      await h.api("PUT", `/api/3/accounts/${globex.id}`, { account: { fields: [{ customFieldId: boxes.id, fieldValue: ["a"] }] } });
+      const listed = (await h.api("GET", "/api/3/accountCustomFieldData?orders[id]=ASC")).body.accountCustomFieldData;
+      assert.deepEqual(
+        listed.map((d: { accountId: number; customFieldId: number; fieldValue: string }) => [d.accountId, d.customFieldId, d.fieldValue]),
+        [
+          [Number(acme.id), Number(tags.id), "||c||"],
+          [Number(acme.id), Number(boxes.id), "||b||c||"],
+          [Number(globex.id), Number(tags.id), "||b||a||"],
+          [Number(globex.id), Number(boxes.id), "||a||"],
+        ],
+      );
     });
 
     it("answers 422 for values that do not fit the field, unknown accounts and fields, and a second value", async () => {

@@ -239,6 +239,22 @@ describe("CRM addresses, brandings, calendars, messages, automations and campaig
       assert.ok(descending >= sent[sent.length - 1]);
     });
 
+    it("campaigns carry created_timestamp and updated_timestamp (naive account-local time), and order by updated_timestamp", async () => {
+      const NAIVE = /^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}$/;
+      const campaigns = (await h.api("GET", "/api/3/campaigns?limit=100")).body.campaigns;
+      for (const campaign of campaigns) {
+        assert.match(campaign.created_timestamp, NAIVE, campaign.id);
+        assert.match(campaign.updated_timestamp, NAIVE, campaign.id);
+        // The same moment as cdate, in the account's wall clock; never changed before it was made.
+        assert.equal(campaign.created_timestamp, campaign.cdate.slice(0, 19).replace("T", " "), campaign.id);
+        assert.ok(campaign.updated_timestamp >= campaign.created_timestamp, campaign.id);
+      }
+      assert.equal((await h.api("GET", "/api/3/campaigns/7")).body.campaign.created_timestamp, campaigns[6].created_timestamp);
+      // What a client syncing campaigns asks: the most recently changed first.
+      const newest = (await h.api("GET", "/api/3/campaigns?orders[updated_timestamp]=DESC&limit=100")).body.campaigns.map((c: { updated_timestamp: string }) => c.updated_timestamp);
+      assert.deepEqual(newest, [...newest].sort().reverse());
+    });
+
     it("GET /campaigns/{id} answers {campaign}, 404 {message} for unknown ids; filters[seriesid] selects", async () => {
       assert.equal((await h.api("GET", "/api/3/campaigns/7")).body.campaign.id, "7");
       assert.deepEqual((await h.api("GET", "/api/3/campaigns/9999")).body, { message: "No Result found for Campaign with id 9999" });

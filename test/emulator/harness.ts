@@ -16,7 +16,7 @@ export async function inTempDir<T>(prefix: string, use: (dir: string) => Promise
 export interface Reply {
   status: number;
   headers: Headers;
-  // Tests inspect arbitrary JSON; `any` keeps the assertions readable.
+  // Tests inspect arbitrary JSON (or a page's text); `any` keeps the assertions readable.
   // eslint-disable-next-line @typescript-eslint/no-explicit-any
   body: any;
 }
@@ -40,7 +40,9 @@ export async function startHarness(options: EmulatorOptions = {}): Promise<Harne
       body: body === undefined ? undefined : typeof body === "string" ? body : JSON.stringify(body),
     });
     const text = await response.text();
-    return { status: response.status, headers: response.headers, body: text === "" ? undefined : JSON.parse(text) };
+    // JSON parsed; any other body (an HTML error page) as text.
+    const json = /json/.test(response.headers.get("content-type") ?? "");
+    return { status: response.status, headers: response.headers, body: text === "" ? undefined : json ? JSON.parse(text) : text };
   };
   return {
     emulator,

@@ -3,7 +3,7 @@ import type { AddressInfo, Socket } from "node:net";
 import { randomBytes } from "node:crypto";
 import { readFileSync } from "node:fs";
 import { createChatService, parseFlowFixtures, type Flow } from "../chat";
-import { JsonBytes, type ServiceResponse } from "../service";
+import { JsonBytes, NOT_FOUND_PAGE, TextBody, type ServiceResponse } from "../service";
 import { createCrmService, type CrmService } from "../crm/service";
 import { parseFixtures, type ReadOnlyFixtures } from "../crm/fixtures";
 import { CredentialStore, DEFAULT_ACCOUNT, PERMISSIONS } from "./credentials";
@@ -166,7 +166,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
     const mount = mounts.find((m) => url.pathname === m.prefix || url.pathname.startsWith(`${m.prefix}/`));
     if (!mount) {
       stats.record(`${method} (unknown)`, 404);
-      return send(res, { status: 404, body: { message: "Not Found" } });
+      return send(res, NOT_FOUND_PAGE);
     }
     const path = url.pathname.slice(mount.prefix.length) || "/";
     const template = mount.service.routeTemplate ? mount.service.routeTemplate(method, path) : genericTemplate(path);
@@ -280,9 +280,9 @@ async function readBody(req: IncomingMessage): Promise<Buffer | undefined> {
 
 function send(res: ServerResponse, response: ServiceResponse): void {
   const { body } = response;
-  const payload = body === undefined ? "" : body instanceof JsonBytes ? body.bytes : JSON.stringify(body);
+  const payload = body === undefined ? "" : body instanceof JsonBytes ? body.bytes : body instanceof TextBody ? body.text : JSON.stringify(body);
   const headers: Record<string, string | number> = { ...response.headers, "Content-Length": Buffer.byteLength(payload) };
-  if (payload.length > 0) headers["Content-Type"] = "application/json; charset=utf-8";
+  if (payload.length > 0) headers["Content-Type"] = body instanceof TextBody ? body.contentType : "application/json; charset=utf-8";
   res.writeHead(response.status, headers);
   res.end(payload);
 }

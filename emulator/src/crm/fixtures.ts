@@ -1,5 +1,5 @@
 import { mulberry32 } from "../core/random";
-import { isoTimestamp } from "./time";
+import { isoTimestamp, sqlTimestamp } from "./time";
 
 /** Read-only data the API cannot create: automations and campaigns. */
 export interface ReadOnlyFixtures {
@@ -71,6 +71,8 @@ export function generateFixtures(): Required<ReadOnlyFixtures> {
     // Every tenth campaign is an unsent draft: no send dates, status 0.
     const sent = id % 10 !== 0;
     const sdate = sent ? cdate + Math.floor(random() * 20 * DAY_MS) : undefined;
+    // The last change: the last send for a sent campaign, else the edit a day after creation (mdate).
+    const updated = sdate === undefined ? cdate + DAY_MS : sdate + DAY_MS;
     const automation = type === "responder" ? String((index % GENERATED_AUTOMATIONS) + 1) : null;
     const sendAmount = sent ? Math.floor(random() * 5000) : 0;
     const opens = Math.floor(sendAmount * random());
@@ -161,6 +163,9 @@ export function generateFixtures(): Required<ReadOnlyFixtures> {
       waitpreview: "0",
       deletestamp: null,
       replysys: "0",
+      // What clients sync campaigns by: snake_case and naive account-local time, as the service's other tables write them.
+      created_timestamp: sqlTimestamp(cdate),
+      updated_timestamp: sqlTimestamp(updated),
       id: String(id),
     };
   });

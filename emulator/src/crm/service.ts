@@ -1,7 +1,7 @@
 import type { Permission } from "../core/credentials";
 import type { MountedService } from "../core/mount";
-import type { ServiceRequest, ServiceResponse } from "../service";
-import { ApiError, type CrmRequest } from "./api";
+import { NOT_FOUND_PAGE, type ServiceRequest, type ServiceResponse } from "../service";
+import { ApiError, ok, type CrmRequest } from "./api";
 import type { CrmContext } from "./context";
 import { withGeneratedDefaults, type ReadOnlyFixtures } from "./fixtures";
 import { KindRegistry } from "./kinds";
@@ -42,6 +42,8 @@ export function createCrmService(options: CrmServiceOptions): CrmService {
   const crm: CrmContext = { tables, kinds: new KindRegistry(), can: options.can, now: () => Date.now() };
   const imports = bulkImport(crm, { contactLimit: options.contactLimit, delayMs: options.bulkImportDelayMs, onBackgroundChange: options.onBackgroundChange });
   const router = new Router([
+    // The API root: clients call it with their key to check it, a bad key being answered 403 before any route.
+    { method: "GET", pattern: "/", handle: () => ok({}) },
     ...accountRoutes(crm),
     ...noteRoutes(crm),
     ...contactRoutes(crm),
@@ -65,7 +67,7 @@ export function createCrmService(options: CrmServiceOptions): CrmService {
 
   const handle = (request: ServiceRequest): ServiceResponse => {
     const match = router.match(request.method, request.path);
-    if (match.kind === "none") return { status: 404, body: { message: "Not Found" } };
+    if (match.kind === "none") return NOT_FOUND_PAGE;
     if (match.kind === "wrongMethod") {
       return { status: 405, headers: { Allow: match.allowed.join(", ") }, body: { message: "Method Not Allowed" } };
     }

@@ -46,8 +46,8 @@ export interface FieldMetaRow extends Row, Timestamps {
 export interface FieldDataRow extends Row, Timestamps {
   accountId: string;
   customFieldId: string;
-  /** A string, an array of strings for multi-value fields, or an integer number of cents for currency. */
-  fieldValue: string | string[] | number;
+  /** A string ("||a||b||" for multi-value fields), or an integer number of cents for currency. */
+  fieldValue: string | number;
   fieldCurrency: string | null;
 }
 

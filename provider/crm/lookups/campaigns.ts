@@ -42,6 +42,13 @@ export interface Campaign {
   ldate: string | null;
   /** When it is scheduled to send; null when it is not scheduled. */
   scheduleddate: string | null;
+  /**
+   * When it was made and last changed (what a sync of campaigns goes by), as the service
+   * writes them: in the account's time with no offset, so as `YYYY-MM-DDTHH:MM:SS`; null
+   * when the service leaves them out.
+   */
+  created_timestamp: string | null;
+  updated_timestamp: string | null;
   /** Emails sent, and contacts it was sent to. */
   send_amt: number;
   total_amt: number;
@@ -109,6 +116,8 @@ function campaignOf(campaign: Record<string, unknown>): Campaign {
     sdate: timestampOf(campaign.sdate),
     ldate: timestampOf(campaign.ldate),
     scheduleddate: timestampOf(campaign.scheduleddate),
+    created_timestamp: timestampOf(campaign.created_timestamp),
+    updated_timestamp: timestampOf(campaign.updated_timestamp),
     send_amt: countOf(campaign.send_amt),
     total_amt: countOf(campaign.total_amt),
     opens: countOf(campaign.opens),

@@ -1,10 +1,10 @@
 import { createHash } from "node:crypto";
-import { attributesOf, created, fieldError, orNoResult, ok, optionalString, requiredString, unprocessable, type Attributes } from "../api";
+import { attributesOf, created, fieldError, orNoResult, ok, optionalString, requiredString, unprocessable, type Attributes, type CrmRequest } from "../api";
 import type { CrmContext } from "../context";
 import type { Route } from "../router";
 import { deleteRoute, linksOf, listRoute, readRoute } from "./shared";
 import type { ContactRow } from "../state";
-import { isoTimestamp } from "../time";
+import { accountTimeOf, isoTimestamp } from "../time";
 
 const CONTACT_LINKS = [
   "bounceLogs",
@@ -26,6 +26,23 @@ const CONTACT_LINKS = [
   "accountContacts",
   "automationEntryCounts",
 ];
+
+/** The orders[...] the reference lists for the contact list, each by its stored value. */
+const CONTACT_ORDERS: Record<string, (c: ContactRow) => unknown> = {
+  id: (c) => c.id,
+  cdate: (c) => c.createdMs,
+  email: (c) => c.email,
+  first_name: (c) => c.firstName,
+  last_name: (c) => c.lastName,
+  name: (c) => `${c.firstName} ${c.lastName}`,
+};
+
+/** A date filter's value (format date, or a time) as epoch milliseconds; 422 naming the filter when it is neither. */
+function filterTime(value: string, filter: string): number {
+  const ms = accountTimeOf(value);
+  if (ms === undefined) throw unprocessable(fieldError("field_invalid", `filters[${filter}]`, `The ${filter} filter must be a date (YYYY-MM-DD) or a time.`));
+  return ms;
+}
 
 const EMAIL_PATTERN = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 
@@ -67,6 +84,42 @@ export function contactRoutes(crm: CrmContext): Route[] {
 
   const find = (id: string): ContactRow => orNoResult(contacts.get(id), "Subscriber", id);
 
+  /**
+   * The list's filters, as the reference describes them; meta.total counts what they let
+   * through. The emulator keeps no lists, tags, forms, segments or automation memberships,
+   * so no contact is in any of them.
+   */
+  const matchesQuery = (req: CrmRequest) => {
+    const q = req.query;
+    const ids = [...q.getAll("ids[]"), ...q.getAll("ids")];
+    // An empty value filters nothing out.
+    const text = (name: string) => q.get(name)?.toLowerCase() || undefined;
+    const number = (name: string) => (q.has(name) ? Number(q.get(name)) : undefined);
+    const [email, emailLike, search] = [text("email") ?? text("filters[email]"), text("email_like"), text("search")];
+    const [createdBefore, createdAfter, updatedBefore, updatedAfter] = ["created_before", "created_after", "updated_before", "updated_after"].map((name) => {
+      const value = q.get(`filters[${name}]`);
+      return value === null ? undefined : filterTime(value, name);
+    });
+    const [exclude, idGreater, idLess, organization] = [q.get("exclude"), number("id_greater"), number("id_less"), q.get("organization")];
+    const inNothingKept = ["listid", "formid", "segmentid", "seriesid", "tagid", "waitid"].some((name) => q.has(name));
+    // -1, the default, is any status; every other is a status in a list, and no contact is in one.
+    const status = q.get("status");
+    if (inNothingKept || (status !== null && status !== "-1")) return () => false;
+    return (c: ContactRow): boolean =>
+      (ids.length === 0 || ids.includes(c.id)) &&
+      (email === undefined || c.email.toLowerCase() === email) &&
+      (emailLike === undefined || c.email.toLowerCase().includes(emailLike)) &&
+      (search === undefined || [c.firstName, c.lastName, `${c.firstName} ${c.lastName}`, c.phone, c.email].some((field) => field.toLowerCase().includes(search))) &&
+      exclude !== c.id &&
+      (idGreater === undefined || Number(c.id) > idGreater) &&
+      (idLess === undefined || Number(c.id) < idLess) &&
+      (organization === null || accountContacts.find((ac) => ac.contact === c.id)?.account === organization) &&
+      (createdBefore === undefined || c.createdMs < createdBefore) &&
+      (createdAfter === undefined || c.createdMs > createdAfter) &&
+      (updatedBefore === undefined || c.updatedMs < updatedBefore) &&
+      (updatedAfter === undefined || c.updatedMs > updatedAfter);
+  };
+
   const validEmail = (attrs: Attributes): string => {
     const email = requiredString(attrs, "email", "The contact email was not provided.").trim();
     if (!isEmail(email)) throw unprocessable(fieldError("field_invalid", "email", "Email address is not valid."));
@@ -94,10 +147,7 @@ export function contactRoutes(crm: CrmContext): Route[] {
         return isNew ? created(document) : ok(document);
       },
     },
-    listRoute(crm, kind, (req) => {
-      const email = (req.query.get("email") ?? req.query.get("filters[email]"))?.toLowerCase();
-      return email ? contacts.where((c) => c.email.toLowerCase() === email) : contacts.all();
-    }),
+    listRoute(crm, kind, (req) => contacts.where(matchesQuery(req)), { orderValue: (c, field) => CONTACT_ORDERS[field]?.(c) }),
     readRoute(crm, kind, find),
     deleteRoute(kind, find, (contact) => {
       for (const ac of accountContacts.where((ac) => ac.contact === contact.id)) accountContacts.delete(ac.id);

@@ -20,7 +20,7 @@ import type { Route } from "../router";
 import { linksOf } from "./shared";
 import type { FieldDataRow, FieldMetaRow } from "../state";
 import { listOf, type Row, type Table } from "../store";
-import { sqlTimestamp } from "../time";
+import { utcTimestamp } from "../time";
 
 /** The seed's field types, plus datetime which the reference also accepts. */
 export const FIELD_TYPES = ["text", "textarea", "date", "datetime", "dropdown", "multiselect", "radio", "checkbox", "hidden", "currency", "number"];
@@ -51,8 +51,8 @@ export function customFieldRoutes(crm: CrmContext): Route[] {
       isRequired: row.isRequired,
       displayOrder: row.displayOrder,
       ...(view === "list" ? { personalization: "", knownFieldId: null, hideFieldFlag: 0 } : {}),
-      createdTimestamp: sqlTimestamp(row.createdMs),
-      updatedTimestamp: sqlTimestamp(row.updatedMs),
+      createdTimestamp: utcTimestamp(row.createdMs),
+      updatedTimestamp: utcTimestamp(row.updatedMs),
       links: linksOf(req, "accountCustomFieldMeta", row.id, ["accountCustomFieldData"]),
     }),
   });
@@ -66,8 +66,8 @@ export function customFieldRoutes(crm: CrmContext): Route[] {
       accountCustomFieldMetumId: Number(row.customFieldId),
       accountId: Number(row.accountId),
       customFieldId: Number(row.customFieldId),
-      createdTimestamp: sqlTimestamp(row.createdMs),
-      updatedTimestamp: sqlTimestamp(row.updatedMs),
+      createdTimestamp: utcTimestamp(row.createdMs),
+      updatedTimestamp: utcTimestamp(row.updatedMs),
       fieldValue: row.fieldValue,
       ...(row.fieldCurrency === null ? {} : { fieldCurrency: row.fieldCurrency }),
       links: linksOf(req, "accountCustomFieldData", row.id, ["account", "accountCustomFieldMetum"]),
@@ -292,7 +292,7 @@ export function customFieldRoutes(crm: CrmContext): Route[] {
 
 /**
  * Checks {customFieldId, fieldValue, fieldCurrency} against the field's type and normalizes the
- * value: cents as an integer for currency, YYYY-MM-DD for dates, arrays for multi-value fields.
+ * value: cents as an integer for currency, YYYY-MM-DD for dates, "||a||b||" for multi-value fields.
  * `prefix` locates the item in a bulk body ("3/") for the error pointer.
  */
 export function checkFieldValue(crm: CrmContext, attrs: Attributes, prefix = ""): FieldValueWrite {
@@ -373,11 +373,11 @@ export function normalizeDate(value: string): string | undefined {
 }
 
 /**
- * Arrays of strings, or the "||a||b||" string the real service stores (REAL-WORLD.md),
- * each kept in the form it was sent in, so that both forms are answered.
+ * The service stores and answers a multi-value field's value as "||a||b||" (REAL-WORLD.md),
+ * whether it was sent as that string or as an array of strings.
  */
-function multiValueOf(value: unknown): string[] | string | undefined {
-  if (Array.isArray(value)) return value.every((v) => typeof v === "string") ? (value as string[]) : undefined;
+function multiValueOf(value: unknown): string | undefined {
+  if (Array.isArray(value)) return value.every((v) => typeof v === "string") ? (value.length === 0 ? "" : `||${value.join("||")}||`) : undefined;
   return typeof value === "string" ? value : undefined;
 }
 
