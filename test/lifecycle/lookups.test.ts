@@ -99,11 +99,12 @@ describe(`pulumi-crm's warning, and the time and memory until a program's error 
   };
   const warning = nodeLoopWarning(`v${inspectLoopNodeVersion}`);
   /**
-   * How many times the program wrote pulumi-crm's warning: the diagnostics that carry it (the
-   * program's stderr). The CLI shows each diagnostic twice, on its resource's progress line and
-   * again under "Diagnostics:".
+   * How many times the run's output shows pulumi-crm's warning as a message: the CLI shows a
+   * program's message at the end of its resource's progress line and again, alone on its line,
+   * under "Diagnostics:", once per program run that wrote it (the preview of an `up` and its
+   * update each have their own); counted there. The event log of an `up` has its update's alone.
    */
-  const warnings = (result: CliResult) => result.events.filter((event) => event.diagnosticEvent?.message.includes(warning)).length;
+  const warnings = (result: CliResult) => result.lines.filter((line) => line.trim() === warning).length;
 
   it("an up warns once, in its update: the preview before it, like a preview that succeeds, does not", async () => {
     const program = installProgram(join(__dirname, "programs", "accounts-and-lookups"), "lifecycle-node-warning", { typeCheck: "once" });
