@@ -1,4 +1,4 @@
-// Lookups beside resources, on the real `pulumi` CLI (Node.js 22, the repository's @pulumi/pulumi)
+// Lookups beside resources, on the real `pulumi` CLI (Node.js 24, the repository's @pulumi/pulumi)
 // against the emulator at the real service's limit (5 requests/second per account), with the
 // program test/lifecycle/programs/accounts-and-lookups:
 // - a failing lookup beside 30 accounts, in preview: exit code, wall time, the program

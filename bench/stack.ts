@@ -1,4 +1,4 @@
-// A stack of N accounts on the real `pulumi` CLI (scripts/toolchain.ts: Node.js 22, the
+// A stack of N accounts on the real `pulumi` CLI (scripts/toolchain.ts: Node.js 24, the
 // repository's @pulumi/pulumi) against the emulator at the real service's limit (5 requests per
 // second per account): up, no-op up, drift check (`refresh --preview-only --expect-no-changes`)
 // and destroy, for pulumi-crm and for a dynamic provider written as Pulumi's documentation shows

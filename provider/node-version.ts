@@ -31,24 +31,45 @@ export function carriesInspectLoop(version: string): boolean {
   return affectedLines.some(({ from, fixedIn }) => parsed[0] === parse(from)[0] && atLeast(parsed, from) && !(fixedIn && atLeast(parsed, fixedIn)));
 }
 
-/** What to run instead, for the warning and the README. */
-export const nodeAdvice = "Node.js 24.19 or later (24.21 is current), or 26.6 or later";
-
-let warned = false;
+/**
+ * The warning, the fix first, short enough for one line of a CI log: what to run instead, the
+ * remedy that patches nothing (no frames to loop on; errors show without their frames), then why.
+ */
+export function nodeLoopWarning(version: string): string {
+  const fixed = affectedLines.flatMap(({ fixedIn }) => (fixedIn ? [`${fixedIn.replace(/\.0$/, "")}+`] : [])).join(" or ");
+  return `warning: pulumi-crm: use Node.js ${fixed}, or NODE_OPTIONS=--stack-trace-limit=0: Node.js ${version} can take minutes to print errors (nodejs/node#64011)`;
+}
 
 /**
- * Warns once per program when this Node.js carries the loop. Only a program has a resource
- * monitor: the provider host, which loads the package too, prints no error of the user's code.
+ * Warns once per command that runs the program, when this Node.js carries the loop. Only a
+ * program has a resource monitor: the provider host, which loads the package too, prints no
+ * error of the user's code.
+ *
+ * An `up` runs the program twice, a preview then the update, and the SDK tells a program only
+ * whether it is a dry run (`isDryRun`), not whether an update follows, so the preview of an `up`
+ * and a `pulumi preview` look alike. So an update warns as it starts, and a preview only when an
+ * error with stack frames reaches the program runner, which then prints it with util.inspect: an
+ * `up` warns once however it ends (a preview that fails runs no update), a preview that fails
+ * warns before the loop starts, and a preview that succeeds stays quiet.
+ *
  * Written straight to stderr, which is synchronous on a pipe, rather than through
- * pulumi.log.warn: the engine log waits for the stack's registration, and a program whose
- * error sends it into the loop before then never got the warning out.
+ * pulumi.log.warn: the engine log waits for the stack's registration, and a program whose error
+ * sends it into the loop before then never got the warning out.
  */
 export function warnIfNodeLoopsOnErrors(version: string = process.version): void {
-  if (warned || !carriesInspectLoop(version) || !pulumi.runtime.hasMonitor()) return;
-  warned = true;
-  process.stderr.write(
-    `warning: pulumi-crm: Node.js ${version} can take minutes and gigabytes of memory to print an error of your program's own code ` +
-      `(a loop in util.inspect, nodejs/node#64011), and a CI runner may be killed before the message shows. Use ${nodeAdvice}, ` +
-      `or set NODE_OPTIONS=--stack-trace-limit=0 (errors then show without their stack frames).\n`,
-  );
+  if (!carriesInspectLoop(version) || !pulumi.runtime.hasMonitor()) return;
+  const warn = () => process.stderr.write(`${nodeLoopWarning(version)}\n`);
+  if (!pulumi.runtime.isDryRun()) {
+    warn();
+    return;
+  }
+  let warned = false;
+  // Before the runner's own handlers, which print the error.
+  const warnBeforeTheRunnerPrints = (error: unknown) => {
+    if (warned || !(error instanceof Error) || !/\n\s+at /.test(error.stack ?? "")) return;
+    warned = true;
+    warn();
+  };
+  process.prependListener("uncaughtException", warnBeforeTheRunnerPrints);
+  process.prependListener("unhandledRejection", warnBeforeTheRunnerPrints);
 }

@@ -10,7 +10,7 @@ import { join } from "node:path";
 import { startEmulator } from "../emulator";
 import { emulatorCallWhenAdmitted, emulatorRead } from "../test/support/emulator";
 import { installExample, repoRoot } from "../test/support/packed-program";
-import { ensureToolchain, offlineCliEnvironment, toolchainPath } from "./toolchain";
+import { ensureToolchain, offlineCliEnvironment, programNodeVersion, toolchainPath } from "./toolchain";
 
 type Emulator = Awaited<ReturnType<typeof startEmulator>>;
 
@@ -38,7 +38,7 @@ function cliPath(): string {
     say(`Using the pulumi CLI on PATH (${onPath.stdout.trim()}).`);
     return process.env.PATH ?? "";
   }
-  say("No pulumi CLI on PATH: using the one this repository builds from Pulumi's Go modules (scripts/toolchain.ts), with Node.js 22; the first time, it is built now.");
+  say(`No pulumi CLI on PATH: using the one this repository builds from Pulumi's Go modules (scripts/toolchain.ts), with Node.js ${programNodeVersion}; the first time, it is built now.`);
   const toolchain = ensureToolchain();
   say(`Using pulumi ${toolchain.cliVersion} from ${toolchain.cliBin}.`);
   return toolchainPath(toolchain);

@@ -1,4 +1,4 @@
-// `npm test`: the whole suite, as CI runs it. First the real pulumi CLI and Node.js 22 are found
+// `npm test`: the whole suite, as CI runs it. First the real pulumi CLI and the Node.js programs run on are found
 // or made (scripts/toolchain.ts: a cold build takes minutes, and says so); then the fast tier
 // runs beside the type-check (each holds one of a machine's two cores), then the program tier.
 // `npm run test:fast` and `npm run test:programs` run one tier alone (no type-check).

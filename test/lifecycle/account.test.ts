@@ -1,5 +1,6 @@
 // crm.Account end to end on the real `pulumi` CLI: the packed package installed into the
-// quickstart program, Node.js 22 and the newest @pulumi/pulumi, the emulator as the service.
+// quickstart program, the newest Node.js 24 and the newest @pulumi/pulumi, the emulator as the
+// service.
 // The same lifecycle runs once more on the machine's Node.js 20 with the lowest @pulumi/pulumi
 // that package.json accepts, so the declared range is tested at both ends.
 
@@ -7,6 +8,7 @@ import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { startEmulator } from "../../emulator";
+import { programNodeVersion } from "../../scripts/toolchain";
 import { installExample, repoRoot } from "../support/packed-program";
 import { emulatorCall, requestCount, RunningEmulator } from "../support/emulator";
 import { CHANGES_NOT_EXPECTED, CliStack, secretSignature, StackOptions } from "../support/pulumi-cli";
@@ -15,7 +17,7 @@ import { CHANGES_NOT_EXPECTED, CliStack, secretSignature, StackOptions } from ".
 const lowestSdk = (JSON.parse(readFileSync(join(repoRoot, "package.json"), "utf8")).peerDependencies["@pulumi/pulumi"] as string).replace(/^\^/, "");
 
 const runs: Array<{ title: string; node: StackOptions["node"]; sdkVersion?: string }> = [
-  { title: "Node.js 22, the newest @pulumi/pulumi", node: "22" },
+  { title: `Node.js ${programNodeVersion}, the newest @pulumi/pulumi`, node: programNodeVersion },
   { title: `the machine's Node.js, @pulumi/pulumi ${lowestSdk}`, node: "machine", sdkVersion: lowestSdk },
 ];
 

