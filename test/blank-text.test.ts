@@ -68,8 +68,12 @@ describe("blank required text, in every resource's check", () => {
         const before = await requestCount(emulator);
         for (const blank of ["", "   "]) {
           const { failures } = await module.check({}, { ...withValueAt(example.inputs(parents, 1), path, blank), __provider: providerCode });
-          assert.deepEqual(failures?.map((failure) => failure.property), [field], `${JSON.stringify(blank)}: ${JSON.stringify(failures)}`);
-          assert.match(failures![0].reason, new RegExp(`^${escaped(type)}\\b[^:]*: ${escaped(field)} must not be blank$`));
+          // A nested field is reported on the resource, the reason naming it and its value (the CLI shows a nested value as <nil>).
+          const nested = path.length > 1;
+          const named = path.map((key, index) => (typeof key === "number" ? `[${key}]` : index ? `.${key}` : key)).join("");
+          assert.deepEqual(failures?.map((failure) => failure.property), [nested ? "" : field], `${JSON.stringify(blank)}: ${JSON.stringify(failures)}`);
+          const given = nested ? ` \\(given ${escaped(JSON.stringify(blank))}\\)` : "";
+          assert.match(failures![0].reason, new RegExp(`^${escaped(type)}\\b[^:]*: ${escaped(named)} must not be blank${given}$`));
         }
         assert.equal(await requestCount(emulator), before);
       });
