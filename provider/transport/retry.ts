@@ -8,6 +8,8 @@ export interface RetryPolicy {
   maxDelayMs: number;
   /** No attempt starts later than this after the first one. */
   deadlineMs: number;
+  /** How long an address that refused the connection or did not resolve is not tried again (see isUnreachableAddress). */
+  unreachableForMs: number;
   /** Jitter source; tests pass a fixed one. */
   random: () => number;
 }
@@ -19,6 +21,10 @@ export const defaultRetryPolicy: RetryPolicy = {
   baseDelayMs: 250,
   maxDelayMs: 8_000,
   deadlineMs: 90_000,
+  // A run against an address that is down ends in seconds, all in one such span; a service
+  // started again during a longer run is tried again at most this late, at the cost of one
+  // brief retry (under a second) per span while it is still down.
+  unreachableForMs: 10_000,
   random: Math.random,
 };
 
@@ -56,6 +62,15 @@ export function isPermanentNetworkFailure(code: string): boolean {
  */
 const briefRetryCodes = new Set(["ECONNREFUSED", "EAI_AGAIN"]);
 export const briefRetryAttempts = 3;
+
+/**
+ * Failures of the address itself, after the brief retry: the next request to it fails alike,
+ * so other requests of this process to the account fail at once for a while
+ * (RetryPolicy.unreachableForMs), with no request and no wait at the rate limit.
+ */
+export function isUnreachableAddress(code: string): boolean {
+  return briefRetryCodes.has(code) || isPermanentNetworkFailure(code);
+}
 
 export function decideRetry(
   outcome: AttemptOutcome,
