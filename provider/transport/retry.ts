@@ -41,7 +41,13 @@ export type RetryDecision =
   /** The request may have taken effect: look for its result before sending again. */
   | { action: "recover-then-retry"; delayMs: number };
 
-const retriedStatuses = new Set([502, 503, 504]);
+/**
+ * Failures of the service that a later attempt may not meet. Any of them may come after the
+ * work was done (REAL-WORLD.md: their bodies are sometimes HTML or empty), so only a request
+ * that is safe to repeat is sent again as it is; a create is first looked for (see
+ * mayHaveTakenEffect and CallOptions.recover).
+ */
+const retriedStatuses = new Set([500, 502, 503, 504]);
 
 /**
  * Network failures that no retry mends, because the address or the service's certificate is
