@@ -11,7 +11,7 @@ import { configOf } from "./support/emulator";
 import { ScriptedServer, sendJson, startScriptedServer, Script } from "./support/scripted-server";
 
 const token = "tok-super-secret-0123456789";
-const fastRetries: RetryPolicy = { maxAttempts: 4, baseDelayMs: 20, maxDelayMs: 100, deadlineMs: 5_000, random: () => 0.5 };
+const fastRetries: RetryPolicy = { maxAttempts: 4, baseDelayMs: 20, maxDelayMs: 100, deadlineMs: 5_000, unreachableForMs: 10_000, random: () => 0.5 };
 let accountCounter = 0;
 
 function endpoint(server: ScriptedServer, overrides: Partial<AccountEndpoint> = {}): AccountEndpoint {
@@ -94,6 +94,16 @@ describe("transport", () => {
     assert.equal(admitted, false, "the first answer frees its place one second later");
     now += 1_000;
     await sixth;
+  });
+
+  it("frees at once the place of a request that never reached the service, which counted nothing", async () => {
+    const limiter = new RateLimiter(1, () => 10_000);
+    (await limiter.acquire())(false);
+    let admitted = false;
+    const next = limiter.acquire().then(() => (admitted = true));
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    assert.equal(admitted, true, "the clock stands still, and the window's one place is free");
+    await next;
   });
 
   it("gives every transport of one account the same limiter", () => {
@@ -345,6 +355,39 @@ describe("failure messages", () => {
       new RegExp(`crm\\.Account: the request did not complete: crm:apiUrl is ${closed.url.replace(/\./g, "\\.")}, which refused the connection \\(ECONNREFUSED\\)`),
     );
     assert.equal(counted.retries, briefRetryAttempts - 1);
+  });
+
+  it("fails further requests to an address that refused the connection at once: no connection, no wait at the rate limit", async () => {
+    const closed = await startScriptedServer(() => undefined);
+    await closed.close();
+    const account = endpoint(closed, { requestsPerSecond: 1, retry: { ...fastRetries, unreachableForMs: 60_000 } });
+    const transport = new Transport(account);
+    const get = (id: number) => failureOf(transport.call({ method: "GET", path: `/accounts/${id}` }, { resource: `crm.Account "${id}"` }));
+    assert.match((await get(0)).message, /refused the connection \(ECONNREFUSED\); check the service address/);
+    // Listening again at the address: a request that tried it would now be answered.
+    server = await startScriptedServer((_req, res) => sendJson(res, 200, { account: {} }), Number(new URL(closed.url).port));
+    // The account's one place at the rate limit, held: a request that waited for it would never be sent.
+    const held = await limiterFor(account.accountKey, 1).acquire();
+    const failures = await Promise.all(Array.from({ length: 20 }, (_, index) => get(index + 1)));
+    held();
+    assert.equal(server.requests.length, 0, "a request went to the address");
+    for (const [index, error] of failures.entries()) {
+      assert.ok(error instanceof ServiceError);
+      assert.match(error.message, new RegExp(`^crm\\.Account "${index + 1}": not sent, as crm:apiUrl \\(${closed.url.replace(/\./g, "\\.")}\\) refused the connection (\\d+ ms|\\d+\\.\\d s) before; check the service address and network, then try again\\.$`));
+      assert.ok(!error.message.includes(token));
+    }
+  });
+
+  it("tries an address that refused the connection again once RetryPolicy.unreachableForMs has passed", async () => {
+    const closed = await startScriptedServer(() => undefined);
+    await closed.close();
+    const transport = new Transport(endpoint(closed, { retry: { ...fastRetries, unreachableForMs: 50 } }));
+    const get = () => transport.call({ method: "GET", path: "/accounts/1" }, { resource: "crm.Account" });
+    await failureOf(get());
+    server = await startScriptedServer((_req, res) => sendJson(res, 200, { account: {} }), Number(new URL(closed.url).port));
+    await new Promise((resolve) => setTimeout(resolve, 60));
+    assert.equal((await get()).status, 200);
+    assert.equal(server.requests.length, 1);
   });
 
   // The .invalid top-level domain never resolves (RFC 2606): a resolver answers ENOTFOUND at

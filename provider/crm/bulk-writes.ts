@@ -201,7 +201,7 @@ export function bulkWriter(bulk: BulkWrites, single: SingleWrites) {
         failEach(batch, error);
       } finally {
         // Given back if no request went out on it (calling it again after its answer is a no-op).
-        turn();
+        turn(false);
       }
     }
     waitingForTurn.delete(key);

@@ -111,6 +111,11 @@ export function describeFailure(context: CallContext, failure: FailureDetail, un
   return new ServiceError(`${context.resource}: ${what}${code}${field}${detail}; ${advice}.`, failure);
 }
 
+/** A request not sent, as its account's address failed a moment before (`reason`: which setting, how, when). */
+export function unsentFailure(context: CallContext, reason: string): ServiceError {
+  return new ServiceError(`${context.resource}: not sent, as ${reason}; ${defaultAdvice.network}.`, {});
+}
+
 /** A refused key: which setting holds it, so the user knows which one to fix. */
 function credentialAdvice(context: CallContext, status: number | undefined): string | undefined {
   if ((status !== 401 && status !== 403) || !context.credentialSetting || context.advice?.[String(status)]) return undefined;

@@ -7,8 +7,13 @@
 // a token bucket with a burst) never exceeds the limit however the service aligns its
 // own window.
 
-/** Ends a granted request's hold on the window: call it when its answer came, or the attempt failed. */
-export type Answered = () => void;
+/**
+ * Ends a granted request's hold on the window: call it when its answer came, or the attempt
+ * failed. `reached` false: the request never reached the service (a refused connection, an
+ * address that does not resolve, a turn given back unsent), which counted nothing, so its
+ * place frees at once.
+ */
+export type Answered = (reached?: boolean) => void;
 
 const windowMs = 1000;
 
@@ -17,7 +22,7 @@ export class RateLimiter {
   private readonly held: number[] = [];
   private queue: Promise<void> = Promise.resolve();
   private resumeAt = 0;
-  /** Wakes the caller waiting for a place while every place awaits an answer. */
+  /** Wakes the caller waiting for a place when a held one changes. */
   private placeFreed?: () => void;
 
   constructor(
@@ -64,19 +69,28 @@ export class RateLimiter {
       if (this.perSecond <= 0) return () => undefined;
       this.freePlacesBefore(now);
       if (this.held.length < this.perSecond) return this.hold();
+      // Woken when the next held place frees by time, or one is given back first.
       const nextFree = Math.min(...this.held);
-      await (nextFree === Infinity ? new Promise<void>((resolve) => (this.placeFreed = resolve)) : sleep(nextFree - now));
+      await new Promise<void>((resolve) => {
+        const timer = nextFree === Infinity ? undefined : setTimeout(resolve, nextFree - now);
+        this.placeFreed = () => {
+          clearTimeout(timer);
+          resolve();
+        };
+      });
     }
   }
 
   private hold(): Answered {
     this.held.push(Infinity);
     let answered = false;
-    return () => {
+    return (reached = true) => {
       if (answered) return;
       answered = true;
       // Places awaiting an answer are alike: any one of them frees a second from now.
-      this.held[this.held.indexOf(Infinity)] = this.now() + windowMs;
+      const place = this.held.indexOf(Infinity);
+      if (reached) this.held[place] = this.now() + windowMs;
+      else this.held.splice(place, 1);
       const wake = this.placeFreed;
       this.placeFreed = undefined;
       wake?.();

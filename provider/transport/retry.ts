@@ -8,6 +8,8 @@ export interface RetryPolicy {
   maxDelayMs: number;
   /** No attempt starts later than this after the first one. */
   deadlineMs: number;
+  /** How long an address that refused the connection or did not resolve is not tried again (see isUnreachableAddress). */
+  unreachableForMs: number;
   /** Jitter source; tests pass a fixed one. */
   random: () => number;
 }
@@ -19,6 +21,10 @@ export const defaultRetryPolicy: RetryPolicy = {
   baseDelayMs: 250,
   maxDelayMs: 8_000,
   deadlineMs: 90_000,
+  // A run against an address that is down ends in seconds, all in one such span; a service
+  // started again during a longer run is tried again at most this late, at the cost of one
+  // brief retry (under a second) per span while it is still down.
+  unreachableForMs: 10_000,
   random: Math.random,
 };
 
@@ -35,7 +41,13 @@ export type RetryDecision =
   /** The request may have taken effect: look for its result before sending again. */
   | { action: "recover-then-retry"; delayMs: number };
 
-const retriedStatuses = new Set([502, 503, 504]);
+/**
+ * Failures of the service that a later attempt may not meet. Any of them may come after the
+ * work was done (REAL-WORLD.md: their bodies are sometimes HTML or empty), so only a request
+ * that is safe to repeat is sent again as it is; a create is first looked for (see
+ * mayHaveTakenEffect and CallOptions.recover).
+ */
+const retriedStatuses = new Set([500, 502, 503, 504]);
 
 /**
  * Network failures that no retry mends, because the address or the service's certificate is
@@ -56,6 +68,15 @@ export function isPermanentNetworkFailure(code: string): boolean {
  */
 const briefRetryCodes = new Set(["ECONNREFUSED", "EAI_AGAIN"]);
 export const briefRetryAttempts = 3;
+
+/**
+ * Failures of the address itself, after the brief retry: the next request to it fails alike,
+ * so other requests of this process to the account fail at once for a while
+ * (RetryPolicy.unreachableForMs), with no request and no wait at the rate limit.
+ */
+export function isUnreachableAddress(code: string): boolean {
+  return briefRetryCodes.has(code) || isPermanentNetworkFailure(code);
+}
 
 export function decideRetry(
   outcome: AttemptOutcome,

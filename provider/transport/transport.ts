@@ -3,13 +3,14 @@
 // ServiceError naming the resource; it never sees the credential.
 
 import type { Agent } from "undici";
-import { asPulumiCrmError, CallContext, describeFailure, FailureDetail, parseFailureBody, ServiceError } from "./errors";
-import { Answered, limiterFor, sleep } from "./limiter";
+import { asPulumiCrmError, CallContext, describeFailure, FailureDetail, parseFailureBody, ServiceError, unsentFailure } from "./errors";
+import { Answered, limiterFor, RateLimiter, sleep } from "./limiter";
 import {
   AttemptOutcome,
   decideRetry,
   defaultRetryPolicy,
   isPermanentNetworkFailure,
+  isUnreachableAddress,
   mayHaveTakenEffect,
   parseRetryAfter,
   RetryPolicy,
@@ -73,13 +74,21 @@ function http(): { agent: Agent; request: typeof import("undici").request } {
 
 const idempotentMethods = new Set<HttpMethod>(["GET", "PUT", "DELETE"]);
 
+/**
+ * Accounts whose address refused the connection or did not resolve, by account key: how it
+ * failed (unreachableReason), when, and until when no request goes to it. A drift check of 132
+ * resources against a stopped service spent 89 s giving each read its brief retry at the rate
+ * limit; now the first call to give up fails the others of this process at once.
+ */
+const unreachable = new Map<string, { reason: string; at: number; until: number }>();
+
 export class Transport {
   constructor(private readonly endpoint: AccountEndpoint) {}
 
   /**
    * Waits for this account's turn at the rate limit and holds its place, for a caller
    * that gathers work while it waits and sends what it has then (`{ turn }`). A turn
-   * not sent on must be given back by calling it.
+   * not sent on must be given back by calling it with `false`.
    */
   turn(): Promise<Answered> {
     return limiterFor(this.endpoint.accountKey, this.endpoint.requestsPerSecond).acquire();
@@ -98,9 +107,17 @@ export class Transport {
     const limiter = limiterFor(this.endpoint.accountKey, this.endpoint.requestsPerSecond);
     const started = Date.now();
     for (let attempt = 1; ; attempt++) {
-      const answered = attempt === 1 && options.turn ? options.turn : await limiter.acquire();
-      const result = await this.send(req).finally(answered);
+      const answered = (attempt === 1 && options.turn) || (await this.placeAtLimit(limiter, options));
+      // Found unreachable while this call waited for its place.
+      const unsent = this.unreachableFailure(options);
+      if (unsent) {
+        answered(false);
+        throw unsent;
+      }
+      const result = await this.send(req);
       const outcome = result.outcome;
+      answered(outcome.kind === "response" || outcome.mayHaveReachedService);
+      if (outcome.kind === "response") unreachable.delete(this.endpoint.accountKey);
       if (outcome.kind === "response" && outcome.status === 429 && outcome.retryAfterSeconds !== undefined) {
         limiter.pauseUntil(Date.now() + outcome.retryAfterSeconds * 1000);
       }
@@ -118,8 +135,31 @@ export class Transport {
         if (recovered) return recovered;
         if (decision.action === "recover-then-retry") continue;
       }
+      if (outcome.kind === "network" && isUnreachableAddress(outcome.code)) {
+        const now = Date.now();
+        unreachable.set(this.endpoint.accountKey, { reason: unreachableReason(outcome.code, this.endpoint), at: now, until: now + policy.unreachableForMs });
+      }
       return this.finish(result, options, !idempotent && mayHaveTakenEffect(outcome));
     }
+  }
+
+  /** A place at the account's rate limit, unless its address is known to be unreachable: then no wait. */
+  private placeAtLimit(limiter: RateLimiter, options: CallOptions): Promise<Answered> {
+    const unsent = this.unreachableFailure(options);
+    return unsent ? Promise.reject(unsent) : limiter.acquire();
+  }
+
+  /** The failure of a request not sent, as its account's address failed a moment before (see `unreachable`). */
+  private unreachableFailure(options: CallOptions): ServiceError | undefined {
+    const known = unreachable.get(this.endpoint.accountKey);
+    if (!known) return undefined;
+    const now = Date.now();
+    if (now >= known.until) {
+      unreachable.delete(this.endpoint.accountKey);
+      return undefined;
+    }
+    const ago = now - known.at;
+    return unsentFailure(options, `${known.reason} ${ago < 1000 ? `${ago} ms` : `${(ago / 1000).toFixed(1)} s`} before`);
   }
 
   /** The response, or the failure; `unconfirmed` when a create failed in a way that may have taken effect. */
@@ -251,6 +291,14 @@ function networkFailureDetail(code: string, url: URL, endpoint: AccountEndpoint)
   if (code === "EAI_AGAIN") return `${address}, whose host ${url.hostname} could not be resolved (EAI_AGAIN)`;
   if (isPermanentNetworkFailure(code)) return `${address}, whose TLS certificate or handshake was refused (${code})`;
   return `${code} talking to ${url.origin}`;
+}
+
+/** How an unreachable address failed, shortly: each later request of the account names it (see `unreachable`). */
+function unreachableReason(code: string, endpoint: AccountEndpoint): string {
+  const url = new URL(endpoint.rootUrl);
+  if (code === "ECONNREFUSED") return `${endpoint.urlSetting} (${url.origin}) refused the connection`;
+  if (code === "ENOTFOUND" || code === "EAI_AGAIN") return `the host of ${endpoint.urlSetting} (${url.hostname}) did not resolve`;
+  return `${endpoint.urlSetting} (${url.origin}) failed the TLS handshake`;
 }
 
 function networkErrorCode(error: unknown): string {

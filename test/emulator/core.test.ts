@@ -224,6 +224,37 @@ describe("emulator core", () => {
       }
     });
 
+    it("carries out a request, then answers 500, 502 or 504 with an HTML page or an empty body", async () => {
+      const h = await startHarness({ faults: "500=1", seed: 1 });
+      /** The status and the body's kind: an HTML page (its title), empty, or else the text. */
+      const answer = async (method: string, body?: unknown) => {
+        const response = await fetch(`${h.emulator.crmUrl}/api/3/accounts`, {
+          method,
+          headers: { "Api-Token": h.emulator.apiToken, "Content-Type": "application/json" },
+          body: body === undefined ? undefined : JSON.stringify(body),
+        });
+        const text = await response.text();
+        const title = /^<!DOCTYPE html><html><head><title>([^<]+)<\/title>/.exec(text)?.[1];
+        return { status: response.status, kind: text === "" ? "empty" : title ? `page "${title}"` : text };
+      };
+      try {
+        const posts = [];
+        for (let n = 0; n < 12; n++) posts.push(await answer("POST", { account: { name: `Failed After ${n}` } }));
+        assert.deepEqual(new Set(posts.map((post) => post.status)), new Set([500]));
+        assert.deepEqual(new Set(posts.map((post) => post.kind)), new Set(["empty", 'page "500 Internal Server Error"']));
+        await h.api("POST", "/__emulator/faults", { spec: "502=0.5,504=0.5", seed: 2 });
+        const gets = [];
+        for (let n = 0; n < 12; n++) gets.push(await answer("GET"));
+        assert.deepEqual(new Set(gets.map((get) => get.status)), new Set([502, 504]));
+        await h.api("POST", "/__emulator/faults", { spec: "" });
+        const names = (await h.api("GET", "/api/3/accounts?limit=100")).body.accounts.map((a: { name: string }) => a.name);
+        assert.equal(names.length, 12, "each POST answered 500 was carried out");
+        assert.equal((await h.api("GET", "/__emulator/stats")).body.byRouteAndStatus["POST /api/3/accounts"]["500"], 12);
+      } finally {
+        await h.close();
+      }
+    });
+
     it("carries out a request whose answer it then loses (lost), unlike a reset", async () => {
       const h = await startHarness({ faults: "lost=1", seed: 1 });
       try {
@@ -268,13 +299,17 @@ describe("emulator core", () => {
     });
 
     it("parses and rejects specs", () => {
-      assert.deepEqual(parseFaultSpec("429=0.2,503=0.1,reset=0.05,lost=0.05,latency=50-200"), {
+      assert.deepEqual(parseFaultSpec("429=0.2,503=0.1,reset=0.05,lost=0.05,500=0.05,504=0.01,latency=50-200"), {
         rate429: 0.2,
         rate503: 0.1,
         rateReset: 0.05,
         rateLost: 0.05,
+        rate500: 0.05,
+        rate502: 0,
+        rate504: 0.01,
         latencyMs: { min: 50, max: 200 },
       });
+      assert.throws(() => parseFaultSpec("501=0.1"), /unknown fault "501" \(expected 429, 503, reset, lost, 500, 502, 504 or latency\)/);
       assert.throws(() => parseFaultSpec("429=2"), /between 0 and 1/);
       assert.throws(() => parseFaultSpec("latency=9-3"), /reversed/);
       assert.throws(() => parseFaultSpec("429=0.6,503=0.6"), /more than 1/);

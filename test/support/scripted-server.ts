@@ -20,7 +20,8 @@ export interface ScriptedServer {
   close(): Promise<void>;
 }
 
-export async function startScriptedServer(script: Script): Promise<ScriptedServer> {
+/** Listens on `port` (0: a free one), e.g. again on the port of a server closed before. */
+export async function startScriptedServer(script: Script, port = 0): Promise<ScriptedServer> {
   const requests: RecordedRequest[] = [];
   const server: Server = createServer((req, res) => {
     const arrivedAt = Date.now();
@@ -32,10 +33,9 @@ export async function startScriptedServer(script: Script): Promise<ScriptedServe
       script(recorded, res, requests.length - 1);
     });
   });
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const { port } = server.address() as AddressInfo;
+  await new Promise<void>((resolve) => server.listen(port, "127.0.0.1", resolve));
   return {
-    url: `http://127.0.0.1:${port}`,
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
     requests,
     close: () =>
       new Promise<void>((resolve) => {

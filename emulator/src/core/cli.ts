@@ -18,7 +18,7 @@ const FLAGS: Record<string, Flag> = {
     option: "faults",
     kind: "faults",
     value: "SPEC",
-    help: 'injected faults, e.g. "429=0.2,503=0.1,reset=0.05,lost=0.05,latency=50-200"',
+    help: 'injected faults, e.g. "429=0.2,503=0.1,reset=0.05,lost=0.05,500=0.05,latency=50-200" (500, 502, 504: answered after the work)',
   },
   "--seed": { option: "seed", kind: "integer", value: "N", help: "seed of --faults: the same seed, the same faults (default 0)" },
   "--fixtures": {

@@ -7,7 +7,7 @@ import { JsonBytes, NOT_FOUND_PAGE, TextBody, type ServiceResponse } from "../se
 import { createCrmService, type CrmService } from "../crm/service";
 import { parseFixtures, type ReadOnlyFixtures } from "../crm/fixtures";
 import { CredentialStore, DEFAULT_ACCOUNT, PERMISSIONS } from "./credentials";
-import { FaultInjector, parseFaultSpec } from "./faults";
+import { AfterWorkStatus, FaultInjector, isAfterWorkStatus, parseFaultSpec } from "./faults";
 import { genericTemplate, type Mount, type MountedService } from "./mount";
 import { StateFile } from "./persistence";
 import { RateLimiter } from "./rateLimit";
@@ -24,7 +24,7 @@ export interface EmulatorOptions {
   crmRateLimit?: number;
   /** The chat service's requests per second per account, instead of rateLimit. */
   chatRateLimit?: number;
-  /** e.g. "429=0.2,503=0.1,reset=0.05,lost=0.05,latency=50-200"; lost carries the request out, then drops the answer. */
+  /** e.g. "429=0.2,503=0.1,reset=0.05,lost=0.05,500=0.05,latency=50-200"; lost carries the request out, then drops the answer; 500, 502 and 504 carry it out, then answer so. */
   faults?: string;
   seed?: number;
   /** JSON file {flows, automations, campaigns}: chat flows known besides the built-in ones; read-only CRM data replacing the generated. */
@@ -187,9 +187,11 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
     if (retryAfter > 0) return finishLimited(tooManyRequests(retryAfter));
 
     let lostAfterWork = false;
+    let failAfterWork: { status: AfterWorkStatus; htmlBody: boolean } | undefined;
     if (faults.active) {
       const decision = faults.next();
       lostAfterWork = decision.outcome === "lost";
+      if (isAfterWorkStatus(decision.outcome)) failAfterWork = { status: decision.outcome, htmlBody: decision.htmlBody === true };
       if (decision.latencyMs > 0) await new Promise((resolve) => setTimeout(resolve, decision.latencyMs));
       if (decision.outcome === "reset") {
         stats.record(route, "reset");
@@ -207,6 +209,11 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
       stats.record(route, "lost");
       req.socket.destroy();
       return;
+    }
+    // The work is done, then the service fails with an answer that does not say so.
+    if (failAfterWork) {
+      stats.record(route, failAfterWork.status);
+      return sendServerError(res, failAfterWork.status, failAfterWork.htmlBody, limiter.headers(credential.account));
     }
     finishLimited(response);
   };
@@ -250,6 +257,14 @@ function tooManyRequests(retryAfterSeconds: number): ServiceResponse {
     headers: { "Retry-After": String(retryAfterSeconds) },
     body: { message: `Rate limit exceeded. Retry after ${retryAfterSeconds} second(s).` },
   };
+}
+
+/** A 5xx as a proxy or a crashed handler answers it: an HTML page, or nothing. */
+function sendServerError(res: ServerResponse, status: number, htmlBody: boolean, headers: Record<string, string>): void {
+  const title = `${status} ${http.STATUS_CODES[status]}`;
+  const page = htmlBody ? `<!DOCTYPE html><html><head><title>${title}</title></head><body><h1>${title}</h1></body></html>` : "";
+  res.writeHead(status, { ...headers, ...(htmlBody && { "Content-Type": "text/html; charset=utf-8" }), "Content-Length": Buffer.byteLength(page) });
+  res.end(page);
 }
 
 function adminError(message: string): ServiceResponse {
