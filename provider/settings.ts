@@ -29,6 +29,14 @@ const programConfig: ConfigSource = {
   },
 };
 
+/**
+ * The settings in use, as an object that changes only when useStackConfig is called
+ * again: in a program process, one for the whole run.
+ */
+export function settingsInUse(): object {
+  return stackConfig ?? programConfig;
+}
+
 interface Setting {
   key: string;
   env: string;

@@ -1,4 +1,4 @@
-// Looks up an automation and a campaign of the CRM account and exports what it found.
+// Looks up an automation and a campaign of the CRM account, counts the campaigns sent, and exports what it found.
 // Lookups read the account and manage nothing; they run in preview as in up.
 // Settings: crm:apiUrl and crm:apiToken (secret); this program's automationName and campaignName.
 import * as pulumi from "@pulumi/pulumi";
@@ -17,6 +17,9 @@ export const automationStatus = automation.status;
 export const campaignId = campaign.then((found) => found.id);
 export const campaignSentOn = campaign.then((found) => found.sdate);
 export const campaignStatus = campaign.then((found) => found.status === crm.CampaignStatus.Completed ? "completed" : `status ${found.status}`);
+
+// Reads the same pages as getCampaign by name: one walk of the campaigns serves both.
+export const campaignsSent = crm.getCampaigns({ status: crm.CampaignStatus.Completed }).then(({ campaigns }) => campaigns.length);
 
 pulumi.all([automation, campaign]).apply(([foundAutomation, foundCampaign]) =>
   pulumi.log.info(`found automation "${foundAutomation.name}" (id ${foundAutomation.id}) and campaign "${foundCampaign.name}" (id ${foundCampaign.id})`),

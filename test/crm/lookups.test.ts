@@ -106,6 +106,14 @@ describe("crm lookups", () => {
       assert.equal((await crm.getAutomation({ name: "Automation 120" })).id, "120");
     });
 
+    it("read the automations once per run for getAutomations and getAutomation by name, in either order", async () => {
+      const byName = () => crm.getAutomation({ name: "Automation 120" });
+      for (const lookups of [async () => [await crm.getAutomations(), await byName()], async () => [await byName(), await crm.getAutomations()]]) {
+        useEmulator(); // a new run
+        assert.deepEqual((await counted(lookups)).requests, { "GET /api/3/automations": 2 });
+      }
+    });
+
     it("says what was not found, and that a name shared by several is ambiguous", async () => {
       await refused(() => crm.getAutomation({ name: "Welcome series" }), "ambiguous", /^crm\.getAutomation: 2 automations have the name "Welcome series" \(ids 50, 150\); look the automation up by its id instead\.$/);
       await refused(() => crm.getAutomation({ name: "welcome series" }), "not_found", /^crm\.getAutomation: no automation has the name "welcome series"\.$/);
@@ -164,6 +172,34 @@ describe("crm lookups", () => {
       );
       assert.deepEqual(requests, { "GET /api/3/campaigns": 1 });
       assert.equal((await crm.getCampaigns({}, { maxRecords: 261 })).campaigns.length, 261);
+    });
+
+    it("read the campaigns once per run for getCampaigns and getCampaign by name, in either order or at once", async () => {
+      const list = () => crm.getCampaigns({ status: crm.CampaignStatus.Draft });
+      const byName = () => crm.getCampaign({ name: "Campaign 250" });
+      const orders = {
+        "list first": async () => ({ drafts: await list(), found: await byName() }),
+        "name first": async () => ({ found: await byName(), drafts: await list() }),
+        "at once": async () => Promise.all([list(), byName()]).then(([drafts, found]) => ({ drafts, found })),
+      };
+      for (const [order, lookups] of Object.entries(orders)) {
+        useEmulator(); // a new run
+        const { result, requests } = await counted(lookups);
+        assert.deepEqual(requests, { "GET /api/3/campaigns": 3 }, order);
+        assert.deepEqual([result.found.id, result.drafts.campaigns.length], ["250", 26], order);
+      }
+      // Another order is another query: its own walk.
+      assert.deepEqual((await counted(() => crm.getCampaigns({ orderBySendDate: "ASC" }))).requests, { "GET /api/3/campaigns": 3 });
+    });
+
+    it("share a failed walk too, each lookup failing in its own name", async () => {
+      const { requests } = await counted(() =>
+        Promise.all([
+          refused(() => crm.getCampaigns({}, { maxRecords: 100 }), "too_many_records", /^crm\.getCampaigns: 261 records match/),
+          refused(() => crm.getCampaign({ name: "Campaign 250" }, { maxRecords: 100 }), "too_many_records", /^crm\.getCampaign: 261 records match/),
+        ]),
+      );
+      assert.deepEqual(requests, { "GET /api/3/campaigns": 1 });
     });
   });
 

@@ -48,7 +48,7 @@ describe(`lookups in a program on the pulumi CLI (Node.js ${newestNodeVersion})`
     const preview = await stack.preview();
     assert.equal(preview.exitCode, 0, preview.lines.join("\n"));
     assert.match(diagnostics(preview, "info"), found);
-    // The automation is the 7th of 30 (one page); the campaign by name walks all 260 (three pages).
+    // The automation is the 7th of 30 (one page); the campaign by name and the campaigns sent walk all 260 (three pages), once for both.
     assert.equal((await lookupRequests()) - before, 1 + 3);
   });
 
@@ -63,6 +63,7 @@ describe(`lookups in a program on the pulumi CLI (Node.js ${newestNodeVersion})`
     assert.equal(outputs.campaignId, "1");
     assert.equal(outputs.campaignStatus, "completed");
     assert.match(String(outputs.campaignSentOn), /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.000Z$/);
+    assert.ok(Number(outputs.campaignsSent) > 0, `campaignsSent: ${outputs.campaignsSent}`);
   });
 
   it("warns once of each misspelt setting, naming the known ones closest first", async () => {

@@ -6,6 +6,7 @@ import { strictObject } from "../../kit/inputs";
 import { walk } from "../collection";
 import { flagOf, idOf, numberOf, textOf, timestampOf } from "../normalize";
 import { exactlyOne, idOrName, LookupOptions, outputForm, startLookup } from "./kit";
+import { sharedWalk } from "./shared-walks";
 
 /** An automation of the account. */
 export interface Automation {
@@ -70,7 +71,7 @@ function automationOf(automation: Record<string, unknown>): Automation {
 export async function getAutomations(args: GetAutomationsArgs = {}, opts?: LookupOptions): Promise<GetAutomationsResult> {
   const lookup = startLookup("getAutomations", listArgs, args, opts);
   const { nameContains, status } = lookup.args;
-  const all = await walk<Record<string, unknown>>(lookup.client, "/automations", "automations", {}, undefined, lookup.bound(narrowAutomations));
+  const all = await sharedWalk<Record<string, unknown>>(lookup, "/automations", "automations", {}, narrowAutomations);
   const automations = all
     .map(automationOf)
     .filter((automation) => nameContains === undefined || automation.name.toLowerCase().includes(nameContains.toLowerCase()))
@@ -83,8 +84,11 @@ export async function getAutomation(args: GetAutomationArgs, opts?: LookupOption
   const lookup = startLookup("getAutomation", idOrName("automation"), args, opts);
   const key = lookup.args;
   const matches = (automation: Record<string, unknown>) => (key.id !== undefined ? String(automation.id) === key.id : automation.name === key.name);
-  // By id, the walk ends at the match; by name, it reads every automation so that a second one of that name is seen.
-  const all = await walk<Record<string, unknown>>(lookup.client, "/automations", "automations", {}, key.id !== undefined ? matches : undefined, lookup.bound(narrowAutomations));
+  // By id, the walk ends at the match; by name, it reads every automation so that a second one of that name is seen: getAutomations' walk.
+  const all =
+    key.id !== undefined
+      ? await walk<Record<string, unknown>>(lookup.client, "/automations", "automations", {}, matches, lookup.bound(narrowAutomations))
+      : await sharedWalk<Record<string, unknown>>(lookup, "/automations", "automations", {}, narrowAutomations);
   return exactlyOne(lookup.client.resource, "automation", key, all.filter(matches).map(automationOf));
 }
 

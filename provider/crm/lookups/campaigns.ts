@@ -3,9 +3,9 @@
 
 import { z } from "zod";
 import { oneOf, strictObject } from "../../kit/inputs";
-import { walk } from "../collection";
 import { flagOf, idOf, numberOf, timestampOf } from "../normalize";
 import { exactlyOne, idOrName, LookupOptions, notFound, outputForm, startLookup } from "./kit";
+import { sharedWalk } from "./shared-walks";
 
 /**
  * Campaign status codes and what they mean. The service's specification leaves them
@@ -140,7 +140,7 @@ export async function getCampaigns(args: GetCampaignsArgs = {}, opts?: LookupOpt
   const lookup = startLookup("getCampaigns", listArgs, args, opts);
   const { nameContains, status, type, orderBySendDate } = lookup.args;
   const query = { "orders[sdate]": orderBySendDate };
-  const all = await walk<Record<string, unknown>>(lookup.client, "/campaigns", "campaigns", query, undefined, lookup.bound(narrowCampaigns));
+  const all = await sharedWalk<Record<string, unknown>>(lookup, "/campaigns", "campaigns", query, narrowCampaigns);
   const campaigns = all
     .map(campaignOf)
     .filter((campaign) => nameContains === undefined || campaign.name.toLowerCase().includes(nameContains.toLowerCase()))
@@ -158,8 +158,8 @@ export async function getCampaign(args: GetCampaignArgs, opts?: LookupOptions): 
     if (response.status === 404) throw notFound(client.resource, "campaign", key);
     return campaignOf((response.body as { campaign: Record<string, unknown> }).campaign);
   }
-  // Every campaign is read, so that a second one of that name is seen.
-  const all = await walk<Record<string, unknown>>(client, "/campaigns", "campaigns", {}, undefined, lookup.bound(narrowCampaigns));
+  // Every campaign is read, so that a second one of that name is seen: getCampaigns' walk when it gives no order.
+  const all = await sharedWalk<Record<string, unknown>>(lookup, "/campaigns", "campaigns", {}, narrowCampaigns);
   return exactlyOne(client.resource, "campaign", key, all.filter((campaign) => campaign.name === key.name).map(campaignOf));
 }
 

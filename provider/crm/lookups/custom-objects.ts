@@ -9,6 +9,7 @@ import { ServiceError } from "../../transport/errors";
 import { walk } from "../collection";
 import { numberOf, textOf, timestampOf } from "../normalize";
 import { LookupOptions, LookupOutputOptions, notFound, outputForm, startLookup } from "./kit";
+import { sharedWalk } from "./shared-walks";
 
 export interface CustomObjectLabels {
   singular: string;
@@ -225,8 +226,7 @@ function recordOf(record: Record<string, unknown>): CustomObjectRecord {
 /** Every custom object schema of the account. */
 export async function getCustomObjectSchemas(opts?: LookupOptions): Promise<GetCustomObjectSchemasResult> {
   const lookup = startLookup("getCustomObjectSchemas", z.object({}), {}, opts);
-  const bound = lookup.bound("the service cannot narrow this list");
-  const schemas = await walk<Record<string, unknown>>(lookup.client, "/customObjects/schemas", "schemas", {}, undefined, bound);
+  const schemas = await sharedWalk<Record<string, unknown>>(lookup, "/customObjects/schemas", "schemas", {}, "the service cannot narrow this list");
   return { schemas: schemas.map(schemaOf) };
 }
 
