@@ -247,13 +247,13 @@ export async function create(props: Record<string, unknown>): Promise<pulumi.dyn
     const managed = managedFields(inputs);
     const current = valuesOf(found);
     const originalValues: OriginalValues = { ...pick(current, managed), externalLinks: current.externalLinks };
-    announceAdoption(client.resource, id, "puts back the values it found when it is destroyed");
     const stateFrom = (branding: ServiceObject) => stateOf(branding, managed, inputs.brandingId, originalValues);
     const values = pick(inputs, managed);
     // A branding that holds the declared values already gets no write.
     const matches = !differingFields({ ...values, externalLinks: inputs.externalLinks }, current).length;
     const state = matches ? stateFrom(found) : await putBranding(client, id, values, inputs.externalLinks, stateFrom);
     if (!state) throw new PulumiCrmError(`${client.resource}: the branding was gone right after it was read; run \`pulumi up\` again`);
+    announceAdoption(client.resource, id);
     return { id, outs: state };
   } catch (error) {
     releaseNaturalKey(client, resourceType, id);

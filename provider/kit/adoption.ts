@@ -60,11 +60,30 @@ export function unrecordedObjectAdvice(id: string, objectUrl: string): string {
   );
 }
 
-/** Every adoption is said out loud, with the id taken over. */
-export function announceAdoption(
-  resource: string,
-  id: string,
-  onDestroy = "deletes it when the resource is destroyed or removed from the program, unless the resource is protected (protect: true) or has retainOnDelete: true",
-): void {
-  void pulumi.log.warn(`${resource}: took over the existing object with id ${id}; this stack now changes it, and ${onDestroy}`);
+/** Objects taken over by this provider host, that is in this deployment. */
+let adoptedInDeployment = 0;
+
+/**
+ * Every adoption is said once, in a short line, when it has succeeded: what the stack now
+ * manages. What a destroy then does depends on resource options (protect, retainOnDelete)
+ * that a dynamic provider never sees, so the line leaves it to the summary.
+ */
+export function announceAdoption(resource: string, id: string): void {
+  if (adoptedInDeployment++ === 0) process.once("SIGINT", summarizeAdoptions);
+  void pulumi.log.info(`${resource}: took over existing object ${id}`);
+}
+
+/**
+ * The engine ends a deployment's provider host with SIGINT, then reads what it has left
+ * on its output: the host's last line counts the adoptions, then it goes as the signal
+ * would have taken it.
+ */
+function summarizeAdoptions(): void {
+  const objects = adoptedInDeployment === 1 ? "1 existing object" : `${adoptedInDeployment} existing objects`;
+  void pulumi.log.info(
+    `pulumi-crm: this deployment took over ${objects}, now managed by this stack: a destroy, or removing one from the program, ` +
+      "deletes it unless it is protected or has retainOnDelete (a branding gets its old values back)",
+  );
+  // Written after the line above: the signal once it is out.
+  process.stdout.write("", () => process.kill(process.pid, "SIGINT"));
 }

@@ -239,10 +239,18 @@ describe("pulumi-crm export: the round trip on the pulumi CLI", function () {
     assert.equal(result.exitCode, 0, result.lines.join("\n"));
     // The CLI's summary counts the stack too.
     assert.equal(result.steps.create, objectsInAccount + 1);
-    // The dynamic provider host has no log connection to the engine: its pulumi.log.warn goes to
-    // stderr, which the CLI shows under the stack as the host's output ("info#err").
-    const adoptions = diagnostics(result, "info#err").match(/^warning: \[runtime\] crm\.\w+.*: took over the existing object with id \d+;/gm) ?? [];
+    // The dynamic provider host has no log connection to the engine: its pulumi.log.info goes to
+    // stdout, which the CLI shows under the stack as the host's output ("info"): a line per
+    // object taken over, then, as the engine ends the host, one line counting them.
+    const said = diagnostics(result, "info").split("\n");
+    const adoptions = said.filter((line) => /^info: \[runtime\] crm\.\w+.*: took over existing object \d+$/.test(line));
+    const summaries = said.filter((line) => line.includes("pulumi-crm: this deployment took over"));
     assert.equal(adoptions.length, objectsInAccount, result.lines.join("\n"));
+    assert.equal(new Set(adoptions).size, objectsInAccount, "an object's adoption said twice");
+    assert.deepEqual(summaries.map((line) => /took over (\d+) existing objects/.exec(line)?.[1]), [String(objectsInAccount)], result.lines.join("\n"));
+    // The CLI prints each line twice when not on a terminal: as it comes, and under Diagnostics.
+    const printed = result.lines.filter((line) => line.includes("took over"));
+    console.log(`      the first up's output: ${printed.length} lines on adoption, ${printed.reduce((sum, line) => sum + line.length, 0)} characters`);
     assert.equal(stack.resources().filter((r) => r.custom && r.protect).length, objectsInAccount, "every object taken over is protected");
     const writes = await writesSince(emulator, writesBefore);
     const { answered, limited } = await requestsSince(before);

@@ -30,7 +30,7 @@ async function claimingAdoptId<T>(client: CrmClient, type: string, id: string, t
 }
 
 /**
- * Takes an existing object over, said out loud. Refused when a field an update cannot
+ * Takes an existing object over, said out loud once it is done. Refused when a field an update cannot
  * change differs (`taken` names the object, `instead` the way out); an update is sent
  * only when a declared value differs, so an object that matches already gets no write.
  */
@@ -55,14 +55,16 @@ async function takeOver(
       });
     }
   }
-  announceAdoption(client.resource, id);
   const differing = differingFields(kind.desiredState(inputs), current);
-  if (!differing.length) return { id, outs: current };
-  if (kind.takeOverSendsDiffering) {
+  let outs = current;
+  if (differing.length && kind.takeOverSendsDiffering) {
     const body = updateBodyOf(kind, inputs, current);
-    return { id, outs: (await updateAlone(kind, client, id, current, inputs, Object.fromEntries(differing.map((field) => [field, body[field]])))).outs };
+    outs = (await updateAlone(kind, client, id, current, inputs, Object.fromEntries(differing.map((field) => [field, body[field]])))).outs;
+  } else if (differing.length) {
+    outs = (await update(context, id, current, props)).outs;
   }
-  return { id, outs: (await update(context, id, current, props)).outs };
+  announceAdoption(client.resource, id);
+  return { id, outs };
 }
 
 /** Create with adoptId: the object of that id taken over. */
