@@ -9,7 +9,7 @@ import { useStackConfig } from "../settings";
 import { programFiles } from "./program";
 import { ExportKind, exportKinds, readAccount } from "./read-account";
 
-const USAGE = "usage: pulumi-crm export [--api-url URL] [--api-token KEY] [--kinds KIND,...] [--name-filter TEXT] [--out DIR] [--package-spec SPEC] [--help]";
+const USAGE = "usage: pulumi-crm export [--api-url URL] [--api-token KEY] [--kinds KIND,...] [--name-filter TEXT] [--out DIR] [--package-spec SPEC] [--help] [--version]";
 
 const HELP = [
   USAGE,
@@ -28,6 +28,7 @@ const HELP = [
   "  --package-spec SPEC  how the program's package.json names pulumi-crm (default: as the project",
   "                       that installed this pulumi-crm names it, e.g. a tarball or git URL)",
   "  -h, --help           print this help and exit",
+  "  -v, --version        print the version of pulumi-crm and exit",
   "",
   "CRM_REQUESTS_PER_SECOND sets the rate limit (default 5, the service's). Progress goes to stderr.",
   "",
@@ -76,7 +77,7 @@ function parseArguments(argv: readonly string[]): Arguments {
 }
 
 /** This package's package.json, found upwards from here (dist/provider/export or provider/export). */
-function ownPackage(): { version: string; peerDependencies: Record<string, string>; devDependencies: Record<string, string> } {
+function ownPackage(): { version: string; devDependencies: Record<string, string> } {
   for (let dir = __dirname; dir !== dirname(dir); dir = dirname(dir)) {
     const file = join(dir, "package.json");
     if (existsSync(file) && JSON.parse(readFileSync(file, "utf8")).name === "pulumi-crm") return JSON.parse(readFileSync(file, "utf8"));
@@ -107,9 +108,22 @@ function pulumiCrmSpec(given: string | undefined, version: string, out: string):
   return { spec: `^${version}`, installable: false };
 }
 
+/**
+ * The range of @pulumi/pulumi the program asks for: from the version this pulumi-crm runs
+ * with (that of the project it is installed in, or of its clone), as `npm install` would
+ * save it, so that the program gets that version or a later one.
+ */
+function pulumiSdkRange(): string {
+  return `^${(require("@pulumi/pulumi/package.json") as { version: string }).version}`;
+}
+
 async function main(argv: readonly string[]): Promise<number> {
   if (argv.some((argument) => argument === "--help" || argument === "-h")) {
     process.stdout.write(HELP);
+    return 0;
+  }
+  if (argv.some((argument) => argument === "--version" || argument === "-v")) {
+    process.stdout.write(`${ownPackage().version}\n`);
     return 0;
   }
   const [command, ...rest] = argv;
@@ -152,7 +166,7 @@ async function main(argv: readonly string[]): Promise<number> {
     apiUrl: apiUrl!,
     dependencies: {
       pulumiCrm: pulumiCrm.spec,
-      pulumi: own.peerDependencies["@pulumi/pulumi"],
+      pulumi: pulumiSdkRange(),
       typescript: own.devDependencies.typescript,
       tsNode: own.devDependencies["ts-node"],
     },

@@ -33,6 +33,7 @@ describe("the pulumi-crm-emulator command, installed", () => {
       assert.deepEqual([code, stderr], [0, ""]);
       assert.equal(stdout, HELP);
       assert.ok(stdout.startsWith(`${USAGE}\n`));
+      assert.ok(stdout.endsWith("\n"), "the help's last line is unfinished");
       for (const option of ["--port N", "--token T", "--rate-limit RPS", "--crm-rate-limit RPS", "--chat-rate-limit RPS", "--faults SPEC", "--seed N", "--fixtures FILE", "--data FILE", "--execution-duration MS", "-h, --help"]) {
         assert.match(stdout, new RegExp(`^  ${option} +\\S`, "m"), `no line explains ${option}`);
       }

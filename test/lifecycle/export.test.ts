@@ -22,6 +22,9 @@ interface CommandResult {
   stderr: string;
 }
 
+/** The @pulumi/pulumi version installed in a project. */
+const sdkVersionIn = (project: string): string => JSON.parse(readFileSync(join(project, "node_modules", "@pulumi", "pulumi", "package.json"), "utf8")).version;
+
 /** Runs a command without blocking this process, where the emulator answers it. */
 const run = (file: string, args: string[], options: { cwd?: string; env?: NodeJS.ProcessEnv } = {}) =>
   new Promise<CommandResult>((resolve) =>
@@ -184,8 +187,8 @@ describe("pulumi-crm export: the round trip on the pulumi CLI", function () {
     assert.equal(tsconfig.compilerOptions.noCheck, undefined, "the program must be type-checked");
     const packageJson = JSON.parse(readFileSync(join(exportDir, "package.json"), "utf8"));
     const own = JSON.parse(readFileSync(join(repoRoot, "package.json"), "utf8"));
-    // Run from a clone, not an install: the range, said to install only once published.
-    assert.deepEqual(packageJson.dependencies, { "@pulumi/pulumi": own.peerDependencies["@pulumi/pulumi"], "pulumi-crm": `^${own.version}` });
+    // Run from a clone, not an install: pulumi-crm's range, said to install only once published; the SDK from the version the clone runs.
+    assert.deepEqual(packageJson.dependencies, { "@pulumi/pulumi": `^${sdkVersionIn(repoRoot)}`, "pulumi-crm": `^${own.version}` });
     assert.match(result.stderr, /package\.json names pulumi-crm as "\^[\d.]+", which installs only from a registry that has this version; give --package-spec/);
     assert.match(readFileSync(join(exportDir, "Pulumi.yaml"), "utf8"), /^name: acme-crm\nruntime:\n  name: nodejs\n/);
   });
@@ -216,6 +219,12 @@ describe("pulumi-crm export: the round trip on the pulumi CLI", function () {
     const help = await run(join(program, "node_modules", ".bin", "pulumi-crm"), ["--help"]);
     assert.equal(help.code, 0, help.stderr);
     assert.match(help.stdout, /^usage: pulumi-crm export/);
+    assert.match(help.stdout, /^ {2}-v, --version +\S/m);
+    assert.ok(help.stdout.endsWith("\n"), "the help's last line is unfinished");
+    for (const flag of ["--version", "-v"]) {
+      const version = await run(join(program, "node_modules", ".bin", "pulumi-crm"), [flag]);
+      assert.deepEqual(version, { code: 0, stdout: `${JSON.parse(readFileSync(join(repoRoot, "package.json"), "utf8")).version}\n`, stderr: "" });
+    }
 
     // Run from an install, the program names pulumi-crm as the installing project does: here the tarball, rebased.
     const fromInstall = join(program, "exported-accounts");
@@ -225,8 +234,11 @@ describe("pulumi-crm export: the round trip on the pulumi CLI", function () {
     });
     assert.equal(exported.code, 0, exported.stderr);
     assert.doesNotMatch(exported.stderr, /--package-spec/);
-    const spec: string = JSON.parse(readFileSync(join(fromInstall, "package.json"), "utf8")).dependencies["pulumi-crm"];
+    const { dependencies } = JSON.parse(readFileSync(join(fromInstall, "package.json"), "utf8"));
+    const spec: string = dependencies["pulumi-crm"];
     assert.match(spec, /^file:\.\.\//);
+    // The SDK the installing project runs.
+    assert.equal(dependencies["@pulumi/pulumi"], `^${sdkVersionIn(program)}`);
     assert.equal(resolve(fromInstall, spec.slice("file:".length)), packedTarball());
   });
 
