@@ -1,19 +1,22 @@
 // Requests of coalesced writes and reads at the provider level: the calls a provider host
 // receives from the engine, made on the provider modules directly against the emulator
 // in this process (test/crm/provider-scenarios.ts), and the emulator's count of requests
-// by route. Two scenarios:
+// by route. Three scenarios:
 //
 // - values: the mixed bench's custom-field values (bench/mixed: 50 accounts, 3 fields,
 //   150 values) created at the engine's parallelism, on accounts the same deployment made
 //   and on accounts made earlier;
-// - drift check: the reads of `refresh --preview-only --expect-no-changes` of N accounts.
+// - drift check: the reads of `refresh --preview-only --expect-no-changes` of N accounts;
+// - destroy: the deletes of 149 accounts (as test/lifecycle/coalesced-requests.test.ts has
+//   them) at a CLI's pace: each state write, one at a time, at a step's start and end,
+//   taking --write-ms (0, 20, 60 and 150 ms: a CLI from idle to a machine at load 10).
 //
 // The provider paces itself at the service's limit (--rate, crm:requestsPerSecond; 0: not
 // paced); the emulator's own limit is off, so that the scene is set without waiting.
 // Simulated time is the requests at the service's budget (requests / 5 s at 5 a second):
 // what a run takes at the limit when the requests are all there is to wait for.
 //
-//   npx ts-node --transpile-only bench/coalescing.ts [--rate 5] [--parallel 8] [--accounts 50] [--fields 3] [--objects 1000,5000] [--order state|shuffled] [--only values|drift]
+//   npx ts-node --transpile-only bench/coalescing.ts [--rate 5] [--parallel 8] [--accounts 50] [--fields 3] [--objects 1000,5000] [--order state|shuffled] [--write-ms 0,20,60,150] [--only values|drift|destroy]
 //
 // The drift check reads in the state's order (creation order, as the engine lists the
 // resources), or with --order shuffled in an order unrelated to the pages'.
@@ -22,7 +25,7 @@
 
 import { parseArgs } from "node:util";
 import { startEmulator } from "../emulator";
-import { accountsToRefresh, refreshed, Requests, useEmulator, valueCreates } from "../test/crm/provider-scenarios";
+import { accountsToRefresh, destroyed, refreshed, Requests, useEmulator, valueCreates } from "../test/crm/provider-scenarios";
 
 const { values: options } = parseArgs({
   options: {
@@ -32,6 +35,7 @@ const { values: options } = parseArgs({
     fields: { type: "string", default: "3" },
     objects: { type: "string", default: "1000,5000" },
     order: { type: "string", default: "state" },
+    "write-ms": { type: "string", default: "0,20,60,150" },
     only: { type: "string" },
   },
 });
@@ -65,7 +69,7 @@ async function main() {
   try {
     useEmulator(emulator, rate);
     console.log(`P = ${parallel}, provider paced at ${rate ? `${rate} requests/s` : "no limit"}`);
-    if (options.only !== "drift") {
+    if (options.only === undefined || options.only === "values") {
       const [accounts, fields] = [Number(options.accounts), Number(options.fields)];
       for (const madeBy of ["deployment", "earlier"] as const) {
         const run = `values ${madeBy}`;
@@ -73,7 +77,13 @@ async function main() {
         console.log(`values: ${accounts * fields} on ${accounts} accounts made by ${madeBy === "deployment" ? "the same deployment" : "an earlier one"}, ${fields} fields: ${figures(result)}`);
       }
     }
-    if (options.only !== "values") {
+    if (options.only === undefined || options.only === "destroy") {
+      for (const writeMs of options["write-ms"].split(",").map(Number)) {
+        const states = await accountsToRefresh(emulator, 149, `destroy ${writeMs}`);
+        console.log(`destroy: 149 accounts, state writes of ${writeMs} ms: ${figures(await destroyed(emulator, states, parallel, writeMs))}`);
+      }
+    }
+    if (options.only === undefined || options.only === "drift") {
       for (const objects of options.objects.split(",").map(Number)) {
         // Each size on its own: the CRM account holds just the accounts the stack has.
         await fetch(`${emulator.crmUrl}/__emulator/reset`, { method: "POST" });

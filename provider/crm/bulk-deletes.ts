@@ -20,12 +20,14 @@ export interface BulkDelete {
  * The CLI starts a destroy's deletes one after another, each once the state has
  * recorded the one before, and its workers (`--parallel`) each wait for their delete:
  * on pulumi 3.274 with a file backend they arrived 5 to 60 ms apart on a loaded 2-core
- * machine, the more objects the state holds the further apart. A group that closed
- * after 5 ms of quiet went out mostly alone (132 requests for 149 accounts). A delete
- * waits up to 100 ms for company, half the service's spacing of requests (5 a second):
- * a lone delete loses less than a shared request saves.
+ * machine, the more objects the state holds the further apart, and past 100 ms at a load
+ * average of 10. A group that closed after 5 ms of quiet went out mostly alone (132
+ * requests for 149 accounts). A group closes once it is as large as the largest so far
+ * (a batch of the CLI's parallelism, complete), else after 400 ms of quiet: a slow CLI's
+ * batch stays whole, and only a destroy's first and last batches, or a lone delete,
+ * wait the quiet out.
  */
-const deleteWindow: GroupWindow = { quietMs: 100, maxOpenMs: 1_000 };
+const deleteWindow: GroupWindow = { quietMs: 400, maxOpenMs: 2_000, closeWhenFull: true };
 
 /** Deletes `{path}/{id}`, coalesced with the deletes arriving with it. */
 export function bulkDeleter(path: string, bulk: BulkDelete): (client: CrmClient, id: string) => Promise<void> {

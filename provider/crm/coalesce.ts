@@ -17,6 +17,12 @@ export interface Waiting<Request, Result> {
 export interface GroupWindow {
   quietMs: number;
   maxOpenMs: number;
+  /**
+   * Also as soon as it holds as many calls as the largest group of its key so far: calls
+   * the CLI sends a batch at a time (its parallelism) then go out once the batch is
+   * complete, so that `quietMs` can wait out a slow CLI without delaying every batch.
+   */
+  closeWhenFull?: boolean;
 }
 
 /**
@@ -41,8 +47,11 @@ export function coalescing<Request, Result>(
   window: GroupWindow = burstWindow,
 ): (key: string, request: Request) => Promise<Result> {
   const open = new Map<string, OpenGroup<Request, Result>>();
+  const largest = new Map<string, number>();
   const close = (key: string, group: OpenGroup<Request, Result>) => {
+    clearTimeout(group.timer);
     open.delete(key);
+    largest.set(key, Math.max(largest.get(key) ?? 0, group.calls.length));
     // Settling a promise twice is a no-op: only calls answer left waiting take the error.
     answer(group.calls).catch((error: unknown) => group.calls.forEach((waiting) => waiting.reject(error)));
   };
@@ -51,6 +60,10 @@ export function coalescing<Request, Result>(
       let group = open.get(key);
       if (!group) open.set(key, (group = { calls: [], openedAt: Date.now() }));
       group.calls.push({ request, resolve, reject });
+      if (window.closeWhenFull && group.calls.length >= (largest.get(key) ?? Infinity)) {
+        close(key, group);
+        return;
+      }
       clearTimeout(group.timer);
       const closing = group;
       group.timer = setTimeout(() => close(key, closing), Math.min(window.quietMs, Math.max(0, group.openedAt + window.maxOpenMs - Date.now())));

@@ -2,15 +2,18 @@
 // together, and how each call's own promise settles.
 
 import assert from "node:assert/strict";
-import { answerInBulk, BulkSteps, coalescing, Waiting } from "../../provider/crm/coalesce";
+import { answerInBulk, BulkSteps, coalescing, GroupWindow, Waiting } from "../../provider/crm/coalesce";
 
 /** A coalescing function whose groups are recorded, and answered by `settle`. */
-function recordingGroups(settle: (group: Array<Waiting<string, string>>) => Promise<void> = async (group) => group.forEach((call) => call.resolve(`answer to ${call.request}`))) {
+function recordingGroups(
+  settle: (group: Array<Waiting<string, string>>) => Promise<void> = async (group) => group.forEach((call) => call.resolve(`answer to ${call.request}`)),
+  window?: GroupWindow,
+) {
   const groups: string[][] = [];
   const call = coalescing<string, string>(async (group) => {
     groups.push(group.map((waiting) => waiting.request));
     await settle(group);
-  });
+  }, window);
   return { call, groups };
 }
 
@@ -33,6 +36,16 @@ describe("coalescing", () => {
     await call("notes", "a");
     await call("notes", "b");
     assert.deepEqual(groups, [["a"], ["b"]]);
+  });
+
+  it("with closeWhenFull, closes a group once it is as large as the largest of its key so far, without waiting out the quiet", async () => {
+    const { call, groups } = recordingGroups(undefined, { quietMs: 20, maxOpenMs: 1_000, closeWhenFull: true });
+    // The first batch closes after the quiet; the next ones as soon as they hold 3 calls, whatever the time;
+    // another key's first group waits the quiet out, and closes after.
+    await Promise.all(["a", "b", "c"].map((request) => call("notes", request)));
+    await Promise.all(["d", "e", "f", "g"].map((request) => call("notes", request)));
+    await Promise.all([call("fields", "h"), call("notes", "i"), call("notes", "j"), call("notes", "k")]);
+    assert.deepEqual(groups, [["a", "b", "c"], ["d", "e", "f"], ["g"], ["i", "j", "k"], ["h"]]);
   });
 
   it("fails the calls the answer left unsettled with its error, and keeps the answers it gave", async () => {

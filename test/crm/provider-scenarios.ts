@@ -105,6 +105,23 @@ export async function accountsToRefresh(emulator: RunningEmulator, objects: numb
     .sort((a, b) => Number(a.id) - Number(b.id));
 }
 
+/**
+ * The deletes of a destroy of `states` at `parallel`, as the CLI makes them: a worker
+ * starts each delete after a write of the state and, once it returns, records it with
+ * another; the CLI writes the state one write at a time, each taking `writeMs`.
+ */
+export async function destroyed(emulator: RunningEmulator, states: Array<{ id: string; props: Record<string, unknown> }>, parallel: number, writeMs: number) {
+  let writes = Promise.resolve();
+  const stateWritten = () => (writes = writes.then(() => new Promise((resolve) => setTimeout(resolve, writeMs))));
+  return requestsDuring(emulator, () =>
+    inParallel(states, parallel, async (state) => {
+      await stateWritten();
+      await account.delete(state.id, state.props);
+      await stateWritten();
+    }),
+  );
+}
+
 /** The reads of a drift check (`refresh --preview-only --expect-no-changes`) of `states` at `parallel`, and the requests they sent. */
 export async function refreshed(emulator: RunningEmulator, states: Array<{ id: string; props: Record<string, unknown> }>, parallel: number) {
   let results: Awaited<ReturnType<typeof account.read>>[] = [];
