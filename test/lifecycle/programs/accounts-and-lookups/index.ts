@@ -1,5 +1,5 @@
-// `count` accounts and, beside them, `lookups` lookups of a campaign by name (each walks
-// the campaigns, 3 requests for the emulator's 260): the lookups run in this process
+// `count` accounts and, beside them, `lookups` lookups of a campaign by name (they share one
+// walk of the campaigns, 3 requests for the emulator's 260): the lookups run in this process
 // while the provider host creates the accounts. See test/lifecycle/lookups.test.ts and
 // bench/lookups.ts.
 import * as pulumi from "@pulumi/pulumi";
