@@ -22,10 +22,10 @@ export interface BulkDelete {
  * on pulumi 3.274 with a file backend they arrived 5 to 60 ms apart on a loaded 2-core
  * machine, the more objects the state holds the further apart, and past 100 ms at a load
  * average of 10. A group that closed after 5 ms of quiet went out mostly alone (132
- * requests for 149 accounts). A group closes once it is as large as the largest so far
- * (a batch of the CLI's parallelism, complete), else after 400 ms of quiet: a slow CLI's
- * batch stays whole, and only a destroy's first and last batches, or a lone delete,
- * wait the quiet out.
+ * requests for 149 accounts). A group closes once it holds as many deletes as were ever
+ * waiting at once (a batch of the CLI's parallelism, complete), else after 400 ms of
+ * quiet: a slow CLI's batch stays whole, and only a destroy's first and last batches, or
+ * a lone delete, wait the quiet out.
  */
 const deleteWindow: GroupWindow = { quietMs: 400, maxOpenMs: 2_000, closeWhenFull: true };
 

@@ -18,9 +18,10 @@ export interface GroupWindow {
   quietMs: number;
   maxOpenMs: number;
   /**
-   * Also as soon as it holds as many calls as the largest group of its key so far: calls
-   * the CLI sends a batch at a time (its parallelism) then go out once the batch is
-   * complete, so that `quietMs` can wait out a slow CLI without delaying every batch.
+   * Also, once a group of its key has closed, as soon as it holds as many calls as were
+   * ever unsettled at once for its key: the CLI's parallelism as seen. Calls the CLI
+   * sends a batch at a time then go out once the batch is complete, so that `quietMs`
+   * can wait out a slow CLI without delaying every batch.
    */
   closeWhenFull?: boolean;
 }
@@ -47,20 +48,32 @@ export function coalescing<Request, Result>(
   window: GroupWindow = burstWindow,
 ): (key: string, request: Request) => Promise<Result> {
   const open = new Map<string, OpenGroup<Request, Result>>();
-  const largest = new Map<string, number>();
+  /** Per key: calls not yet settled, the most there were at once, and whether a group has closed. */
+  const seen = new Map<string, { unsettled: number; most: number; closed: boolean }>();
   const close = (key: string, group: OpenGroup<Request, Result>) => {
     clearTimeout(group.timer);
     open.delete(key);
-    largest.set(key, Math.max(largest.get(key) ?? 0, group.calls.length));
+    seen.get(key)!.closed = true;
     // Settling a promise twice is a no-op: only calls answer left waiting take the error.
     answer(group.calls).catch((error: unknown) => group.calls.forEach((waiting) => waiting.reject(error)));
   };
   return (key, request) =>
     new Promise<Result>((resolve, reject) => {
+      let counts = seen.get(key);
+      if (!counts) seen.set(key, (counts = { unsettled: 0, most: 0, closed: false }));
+      counts.most = Math.max(counts.most, ++counts.unsettled);
+      let settled = false;
+      const settling =
+        <Value>(settle: (value: Value) => void) =>
+        (value: Value) => {
+          if (!settled) counts.unsettled--;
+          settled = true;
+          settle(value);
+        };
       let group = open.get(key);
       if (!group) open.set(key, (group = { calls: [], openedAt: Date.now() }));
-      group.calls.push({ request, resolve, reject });
-      if (window.closeWhenFull && group.calls.length >= (largest.get(key) ?? Infinity)) {
+      group.calls.push({ request, resolve: settling(resolve), reject: settling(reject) });
+      if (window.closeWhenFull && counts.closed && group.calls.length >= counts.most) {
         close(key, group);
         return;
       }

@@ -38,14 +38,20 @@ describe("coalescing", () => {
     assert.deepEqual(groups, [["a"], ["b"]]);
   });
 
-  it("with closeWhenFull, closes a group once it is as large as the largest of its key so far, without waiting out the quiet", async () => {
-    const { call, groups } = recordingGroups(undefined, { quietMs: 20, maxOpenMs: 1_000, closeWhenFull: true });
-    // The first batch closes after the quiet; the next ones as soon as they hold 3 calls, whatever the time;
-    // another key's first group waits the quiet out, and closes after.
-    await Promise.all(["a", "b", "c"].map((request) => call("notes", request)));
-    await Promise.all(["d", "e", "f", "g"].map((request) => call("notes", request)));
-    await Promise.all([call("fields", "h"), call("notes", "i"), call("notes", "j"), call("notes", "k")]);
-    assert.deepEqual(groups, [["a", "b", "c"], ["d", "e", "f"], ["g"], ["i", "j", "k"], ["h"]]);
+  it("with closeWhenFull, closes a group once it holds as many calls as were ever unsettled at once for its key, without waiting out the quiet", async () => {
+    // Answered a turn of the event loop later, as a request would be.
+    const later = async (group: Array<Waiting<string, string>>) => {
+      await new Promise((resolve) => setImmediate(resolve));
+      group.forEach((call) => call.resolve(call.request));
+    };
+    const { call, groups } = recordingGroups(later, { quietMs: 20, maxOpenMs: 1_000, closeWhenFull: true });
+    // The first group closes after the quiet; the next as soon as it holds 2 calls, whatever the time.
+    await Promise.all(["a", "b"].map((request) => call("notes", request)));
+    // A third call while those 2 are unanswered: 3 are seen at once, and the group after closes at 3.
+    await Promise.all(["c", "d", "e"].map((request) => call("notes", request)));
+    // Another key's first group waits the quiet out, and closes after.
+    await Promise.all([call("fields", "f"), call("notes", "g"), call("notes", "h"), call("notes", "i")]);
+    assert.deepEqual(groups, [["a", "b"], ["c", "d"], ["e"], ["g", "h", "i"], ["f"]]);
   });
 
   it("fails the calls the answer left unsettled with its error, and keeps the answers it gave", async () => {
