@@ -442,6 +442,15 @@ describe("crm lookups", () => {
       assert.ok((await pulumi.getAllResources(byComponent)).has(team));
     });
 
+    it("read a collection again in another run: each has a resource monitor of its own, as each run of an Automation API inline program", async () => {
+      const campaignsRead = async () => (await counted(() => Promise.all([crm.getCampaigns(), crm.getCampaign({ name: "Campaign 250" })]))).requests;
+      await mockEngine(true, async () => "1");
+      assert.deepEqual(await campaignsRead(), { "GET /api/3/campaigns": 3 });
+      assert.deepEqual(await campaignsRead(), {});
+      await mockEngine(false, async () => "1");
+      assert.deepEqual(await campaignsRead(), { "GET /api/3/campaigns": 3 });
+    });
+
     it("run in a preview once the resources they depend on exist", async () => {
       const existingId = (await emulatorCall(emulator, "POST", "/api/3/accounts", { account: { name: "Acme Existing Co" } })).body.account.id;
       await mockEngine(true, async () => existingId);

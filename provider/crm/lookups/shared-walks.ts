@@ -4,6 +4,7 @@
 // collections no pulumi-crm resource writes share: a lookup of accounts may wait
 // (dependsOn) for an account the run creates, and must read after it.
 
+import * as pulumi from "@pulumi/pulumi";
 import { HttpRequest } from "../../transport/transport";
 import { ServiceError } from "../../transport/errors";
 import { settingsInUse } from "../../settings";
@@ -17,10 +18,20 @@ interface SharedWalk {
 }
 
 /**
- * The walks of the run, by account, path, query and bound. A run is the settings in use:
- * a program process's whole life, or until useStackConfig names others.
+ * The walks of each run, by account, path, query and bound. A run has a resource monitor
+ * of its own (one per program process, one per run of an Automation API inline program,
+ * one per setMocks) and keeps the settings it started with (useStackConfig names others
+ * in tests); without a monitor, the settings alone tell runs apart.
  */
-const walksOfRun = new WeakMap<object, Map<string, SharedWalk>>();
+const runs = new WeakMap<object, { settings: object; walks: Map<string, SharedWalk> }>();
+
+function walksOfRun(): Map<string, SharedWalk> {
+  const settings = settingsInUse();
+  const run = pulumi.runtime.getMonitor() ?? settings;
+  let known = runs.get(run);
+  if (known?.settings !== settings) runs.set(run, (known = { settings, walks: new Map() }));
+  return known.walks;
+}
 
 /**
  * Every item of the collection, as `walk` with `lookup.bound(narrow)` reads them, from the
@@ -28,9 +39,7 @@ const walksOfRun = new WeakMap<object, Map<string, SharedWalk>>();
  * sharer's, told in each one's name.
  */
 export function sharedWalk<Item>(lookup: Lookup<unknown>, path: string, collection: string, query: HttpRequest["query"], narrow: string): Promise<Item[]> {
-  const run = settingsInUse();
-  let walks = walksOfRun.get(run);
-  if (!walks) walksOfRun.set(run, (walks = new Map()));
+  const walks = walksOfRun();
   const { client } = lookup;
   // A query's unset values are left out of the key, as out of the request.
   const key = JSON.stringify([client.accountKey, path, query, lookup.maxRecords]);
