@@ -2,6 +2,362 @@
 
 import type * as pulumi from "@pulumi/pulumi";
 
+/** The inputs of a crm.Account. */
+export interface AccountArgs {
+  /**
+   * The account's name, without leading or trailing spaces, unique within the CRM account (regardless of
+   * case). At most 255 characters. Changed in place.
+   */
+  name: pulumi.Input<string>;
+  /**
+   * The account's website, an http(s) URL; null when unset. Removing it clears the website. At most 1000
+   * characters. Changed in place.
+   */
+  accountUrl?: pulumi.Input<string>;
+  /**
+   * Take over an account that already exists with this name, and that no stack manages, instead of
+   * failing; otherwise an existing account is never silently managed, changed or later deleted by this
+   * stack. Pair it with `retainOnDelete: true` to leave the account in place on destroy. Default false.
+   * Read only at creation; changing or removing it later changes nothing.
+   */
+  adoptExisting?: pulumi.Input<boolean>;
+  /**
+   * The id of an existing account to take over instead of creating one, as `pulumi-crm export` writes
+   * it: its name and website are set to the declared ones where they differ. Read only at creation;
+   * changing or removing it later changes nothing.
+   */
+  adoptId?: pulumi.Input<string>;
+}
+
+/** The outputs of a crm.Account, besides its `id` and `urn`. */
+export interface AccountOutputs {
+  /**
+   * The account's name, without leading or trailing spaces, unique within the CRM account (regardless of
+   * case). At most 255 characters.
+   */
+  readonly name: pulumi.Output<string>;
+  /**
+   * The account's website, an http(s) URL; null when unset. Removing it clears the website. At most 1000
+   * characters.
+   */
+  readonly accountUrl: pulumi.Output<string | null>;
+}
+
+/** The inputs of a crm.AccountCustomField. */
+export interface AccountCustomFieldArgs {
+  /**
+   * The field's name on forms and account pages, without leading or trailing spaces; one field per label
+   * in the CRM account (regardless of case; see `adoptExisting`). At most 255 characters. Changed in
+   * place.
+   */
+  fieldLabel: pulumi.Input<string>;
+  /**
+   * The field's type. The service's update does not take a type, so a change replaces the field, and
+   * with it every value of it; with the label unchanged, the old field is deleted first, since the new
+   * one takes its label. A change replaces the resource.
+   */
+  fieldType: pulumi.Input<"text" | "textarea" | "date" | "datetime" | "dropdown" | "multiselect" | "radio" | "checkbox" | "hidden" | "currency" | "number">;
+  /**
+   * The choices of a dropdown, multiselect, radio or checkbox field, required for those types and
+   * refused for the others: each non-empty, distinct, without "||". At least one. Changed in place.
+   */
+  fieldOptions?: pulumi.Input<pulumi.Input<string>[]>;
+  /**
+   * The default value, in the field type's form: one of `fieldOptions` for dropdown and radio; a list of
+   * them for multiselect and checkbox; `YYYY-MM-DD` for date (sent as `YYYY-MM-DD 00:00:00`);
+   * `YYYY-MM-DD HH:MM:SS` (UTC) for datetime; a whole amount in minor units (10050 for 100.50) for
+   * currency; a number for number; else a string. Removing it clears the default. Changed in place.
+   */
+  fieldDefault?: pulumi.Input<string | number | pulumi.Input<string>[]>;
+  /**
+   * The 3-letter code (ISO 4217, compared in capitals) of a currency field's default currency; currency
+   * fields only. Unset: the service's choice, left alone. The service's update does not take it: setting
+   * or removing it replaces the field too. A change replaces the resource.
+   */
+  fieldDefaultCurrency?: pulumi.Input<string>;
+  /** Whether the field shows on forms. Default false. Changed in place. */
+  isFormVisible?: pulumi.Input<boolean>;
+  /** Whether forms require the field. Default false. Changed in place. */
+  isRequired?: pulumi.Input<boolean>;
+  /**
+   * Position on the field-management page and account profiles. Unset: the service places the field, and
+   * the stack leaves its position alone (removing it later does not move the field). A whole number from
+   * 0. Changed in place.
+   */
+  displayOrder?: pulumi.Input<number>;
+  /**
+   * Take over a field that already exists with this label, and that no stack manages, instead of
+   * failing. Its type (and default currency, when declared) must match: those cannot change in place.
+   * Default false. Read only at creation; changing or removing it later changes nothing.
+   */
+  adoptExisting?: pulumi.Input<boolean>;
+  /**
+   * The id of an existing field to take over instead of creating one, as `pulumi-crm export` writes it:
+   * its label, options, default, flags and order are set to the declared ones where they differ; its
+   * type (and default currency, when declared) must match. Read only at creation; changing or removing
+   * it later changes nothing.
+   */
+  adoptId?: pulumi.Input<string>;
+}
+
+/** The outputs of a crm.AccountCustomField, besides its `id` and `urn`. */
+export interface AccountCustomFieldOutputs {
+  /**
+   * The field's name on forms and account pages, without leading or trailing spaces; one field per label
+   * in the CRM account (regardless of case; see `adoptExisting`). At most 255 characters.
+   */
+  readonly fieldLabel: pulumi.Output<string>;
+  /**
+   * The field's type. The service's update does not take a type, so a change replaces the field, and
+   * with it every value of it; with the label unchanged, the old field is deleted first, since the new
+   * one takes its label.
+   */
+  readonly fieldType: pulumi.Output<"text" | "textarea" | "date" | "datetime" | "dropdown" | "multiselect" | "radio" | "checkbox" | "hidden" | "currency" | "number">;
+  /**
+   * The choices of a dropdown, multiselect, radio or checkbox field, required for those types and
+   * refused for the others: each non-empty, distinct, without "||". At least one.
+   */
+  readonly fieldOptions: pulumi.Output<string[] | undefined>;
+  /**
+   * The default value, in the field type's form: one of `fieldOptions` for dropdown and radio; a list of
+   * them for multiselect and checkbox; `YYYY-MM-DD` for date (sent as `YYYY-MM-DD 00:00:00`);
+   * `YYYY-MM-DD HH:MM:SS` (UTC) for datetime; a whole amount in minor units (10050 for 100.50) for
+   * currency; a number for number; else a string. Removing it clears the default.
+   */
+  readonly fieldDefault: pulumi.Output<string | number | string[] | undefined>;
+  /**
+   * The 3-letter code (ISO 4217, compared in capitals) of a currency field's default currency; currency
+   * fields only. Unset: the service's choice, left alone. The service's update does not take it: setting
+   * or removing it replaces the field too.
+   */
+  readonly fieldDefaultCurrency: pulumi.Output<string | undefined>;
+  /** Whether the field shows on forms. */
+  readonly isFormVisible: pulumi.Output<boolean>;
+  /** Whether forms require the field. */
+  readonly isRequired: pulumi.Output<boolean>;
+  /**
+   * Position on the field-management page and account profiles. Unset: the service places the field, and
+   * the stack leaves its position alone (removing it later does not move the field). A whole number from
+   * 0.
+   */
+  readonly displayOrder: pulumi.Output<number | undefined>;
+}
+
+/** The inputs of a crm.AccountCustomFieldValue. */
+export interface AccountCustomFieldValueArgs {
+  /** The account's id, e.g. a crm.Account's `id`. A change replaces the resource. */
+  accountId: pulumi.Input<string>;
+  /** The custom field's id, e.g. a crm.AccountCustomField's `id`. A change replaces the resource. */
+  customFieldId: pulumi.Input<string>;
+  /**
+   * The value, in the form of the field's type: a list of options for multiselect and checkbox; a whole
+   * amount in minor units (10050 for 100.50) for currency; a number for number; a date as YYYY-MM-DD,
+   * YYYY/MM/DD or MM/DD/YYYY for date (all three are the same value); `YYYY-MM-DD HH:MM:SS` (UTC) for
+   * datetime; else a string. A value that does not fit the type is refused before anything is written.
+   * Changed in place.
+   */
+  fieldValue: pulumi.Input<string | number | pulumi.Input<string>[]>;
+  /**
+   * 3-letter currency code of a currency value (compared in capitals); currency fields only. Unset: the
+   * field's default currency, left alone. Changed in place.
+   */
+  fieldCurrency?: pulumi.Input<string>;
+  /**
+   * Take over the value the account already has for this field, and that no stack manages, instead of
+   * failing. Default false. Read only at creation; changing or removing it later changes nothing.
+   */
+  adoptExisting?: pulumi.Input<boolean>;
+  /**
+   * The id of an existing value to take over instead of creating one, as `pulumi-crm export` writes it:
+   * it must be of the declared account and field, and is set to the declared value where it differs.
+   * Read only at creation; changing or removing it later changes nothing.
+   */
+  adoptId?: pulumi.Input<string>;
+  /**
+   * The field's options, e.g. its crm.AccountCustomField's `fieldOptions`: a value that is not among
+   * them then fails check, and so the preview. Without them, a create or an update reads the field's
+   * options and refuses such a value before writing. Read only by check: never a change, not an output.
+   */
+  fieldOptions?: pulumi.Input<pulumi.Input<string>[]>;
+}
+
+/** The outputs of a crm.AccountCustomFieldValue, besides its `id` and `urn`. */
+export interface AccountCustomFieldValueOutputs {
+  /** The account's id, e.g. a crm.Account's `id`. */
+  readonly accountId: pulumi.Output<string>;
+  /** The custom field's id, e.g. a crm.AccountCustomField's `id`. */
+  readonly customFieldId: pulumi.Output<string>;
+  /**
+   * The value, in the form of the field's type: a list of options for multiselect and checkbox; a whole
+   * amount in minor units (10050 for 100.50) for currency; a number for number; a date as YYYY-MM-DD,
+   * YYYY/MM/DD or MM/DD/YYYY for date (all three are the same value); `YYYY-MM-DD HH:MM:SS` (UTC) for
+   * datetime; else a string. A value that does not fit the type is refused before anything is written.
+   */
+  readonly fieldValue: pulumi.Output<string | number | string[]>;
+  /**
+   * 3-letter currency code of a currency value (compared in capitals); currency fields only. Unset: the
+   * field's default currency, left alone.
+   */
+  readonly fieldCurrency: pulumi.Output<string | undefined>;
+  /**
+   * The field's type, read when the value was created: a field never changes type (a new type is a new
+   * field).
+   */
+  readonly fieldType: pulumi.Output<string>;
+}
+
+/** The inputs of a crm.AccountNote. */
+export interface AccountNoteArgs {
+  /**
+   * The account's id, e.g. a crm.Account's `id`; the service cannot move a note. A change replaces the
+   * resource.
+   */
+  accountId: pulumi.Input<string>;
+  /** The note's text, not empty. Changed in place. */
+  note: pulumi.Input<string>;
+  /**
+   * The id of an existing note of the account to take over instead of creating one, as `pulumi-crm
+   * export` writes it: its text is set to the declared one if it differs. Read only at creation;
+   * changing or removing it later changes nothing.
+   */
+  adoptId?: pulumi.Input<string>;
+}
+
+/** The outputs of a crm.AccountNote, besides its `id` and `urn`. */
+export interface AccountNoteOutputs {
+  /** The account's id, e.g. a crm.Account's `id`; the service cannot move a note. */
+  readonly accountId: pulumi.Output<string>;
+  /** The note's text, not empty. */
+  readonly note: pulumi.Output<string>;
+}
+
+/** The inputs of a crm.AccountContact. */
+export interface AccountContactArgs {
+  /**
+   * The account's id, e.g. a crm.Account's `id`. A change moves the association, since a contact cannot
+   * be in two accounts even for a moment. Changed in place.
+   */
+  accountId: pulumi.Input<string>;
+  /** The contact's id. Changed in place. */
+  contactId: pulumi.Input<string>;
+  /**
+   * The contact's job title at the account. Removing it clears it. At most 255 characters. Changed in
+   * place.
+   */
+  jobTitle?: pulumi.Input<string>;
+  /**
+   * The id of an existing association to take over instead of creating one, as `pulumi-crm export`
+   * writes it: its account, contact and job title are set to the declared ones where they differ. Read
+   * only at creation; changing or removing it later changes nothing.
+   */
+  adoptId?: pulumi.Input<string>;
+}
+
+/** The outputs of a crm.AccountContact, besides its `id` and `urn`. */
+export interface AccountContactOutputs {
+  /**
+   * The account's id, e.g. a crm.Account's `id`. A change moves the association, since a contact cannot
+   * be in two accounts even for a moment.
+   */
+  readonly accountId: pulumi.Output<string>;
+  /** The contact's id. */
+  readonly contactId: pulumi.Output<string>;
+  /** The contact's job title at the account. Removing it clears it. At most 255 characters. */
+  readonly jobTitle: pulumi.Output<string | undefined>;
+}
+
+/** The inputs of a crm.Address. */
+export interface AddressArgs {
+  /**
+   * The company name shown with the address; the service requires it. At most 255 characters. Changed in
+   * place.
+   */
+  companyName: pulumi.Input<string>;
+  /** The first address line. At most 255 characters. Changed in place. */
+  address1: pulumi.Input<string>;
+  /** The second address line. Removing it clears it. At most 255 characters. Changed in place. */
+  address2?: pulumi.Input<string>;
+  /** The city. Removing it clears it. At most 255 characters. Changed in place. */
+  city?: pulumi.Input<string>;
+  /** The state or province. Removing it clears it. At most 255 characters. Changed in place. */
+  state?: pulumi.Input<string>;
+  /**
+   * The district, for countries that use one. Removing it clears it. At most 255 characters. Changed in
+   * place.
+   */
+  district?: pulumi.Input<string>;
+  /** The postal code. Removing it clears it. At most 255 characters. Changed in place. */
+  zip?: pulumi.Input<string>;
+  /**
+   * A 2-letter ISO 3166 country code such as `US` or `de`, in any case; stored in upper case. Changed in
+   * place.
+   */
+  country: pulumi.Input<string>;
+  /**
+   * Whether this is the account's default address. The account has one default address: setting it here
+   * unsets it on the previous default. Default false. Changed in place.
+   */
+  isDefault?: pulumi.Input<boolean>;
+  /**
+   * Whether every user group may use the address (the service's `allgroup`). Default false. Changed in
+   * place.
+   */
+  allgroup?: pulumi.Input<boolean>;
+  /**
+   * The id of a user group to associate the address with, e.g. `"3"`. The association is made and
+   * removed with the address; a change removes the old one and makes the new one. Changed in place.
+   */
+  groupId?: pulumi.Input<string>;
+  /**
+   * The id of a list to associate the address with, e.g. `"7"`. The association is made and removed with
+   * the address; a change removes the old one and makes the new one. Changed in place.
+   */
+  listId?: pulumi.Input<string>;
+  /**
+   * The id of an existing address to take over instead of creating one, as `pulumi-crm export` writes
+   * it: its fields are set to the declared ones where they differ. Read only at creation; changing or
+   * removing it later changes nothing.
+   */
+  adoptId?: pulumi.Input<string>;
+}
+
+/** The outputs of a crm.Address, besides its `id` and `urn`. */
+export interface AddressOutputs {
+  /** The company name shown with the address; the service requires it. At most 255 characters. */
+  readonly companyName: pulumi.Output<string>;
+  /** The first address line. At most 255 characters. */
+  readonly address1: pulumi.Output<string>;
+  /** The second address line. Removing it clears it. At most 255 characters. */
+  readonly address2: pulumi.Output<string | undefined>;
+  /** The city. Removing it clears it. At most 255 characters. */
+  readonly city: pulumi.Output<string | undefined>;
+  /** The state or province. Removing it clears it. At most 255 characters. */
+  readonly state: pulumi.Output<string | undefined>;
+  /** The district, for countries that use one. Removing it clears it. At most 255 characters. */
+  readonly district: pulumi.Output<string | undefined>;
+  /** The postal code. Removing it clears it. At most 255 characters. */
+  readonly zip: pulumi.Output<string | undefined>;
+  /** A 2-letter ISO 3166 country code such as `US` or `de`, in any case; stored in upper case. */
+  readonly country: pulumi.Output<string>;
+  /**
+   * Whether this is the account's default address. The account has one default address: setting it here
+   * unsets it on the previous default.
+   */
+  readonly isDefault: pulumi.Output<boolean>;
+  /** Whether every user group may use the address (the service's `allgroup`). */
+  readonly allgroup: pulumi.Output<boolean>;
+  /**
+   * The id of a user group to associate the address with, e.g. `"3"`. The association is made and
+   * removed with the address; a change removes the old one and makes the new one.
+   */
+  readonly groupId: pulumi.Output<string | undefined>;
+  /**
+   * The id of a list to associate the address with, e.g. `"7"`. The association is made and removed with
+   * the address; a change removes the old one and makes the new one.
+   */
+  readonly listId: pulumi.Output<string | undefined>;
+}
+
 /** The inputs of a crm.CalendarFeed. */
 export interface CalendarFeedArgs {
   /** The feed's title. At most 255 characters. Changed in place. */
@@ -33,4 +389,47 @@ export interface CalendarFeedOutputs {
   readonly token: pulumi.Output<string>;
   /** The id of the user the feed belongs to. */
   readonly userid: pulumi.Output<string>;
+}
+
+/** The inputs of a crm.Message. */
+export interface MessageArgs {
+  /** The sender's name. At most 255 characters. Changed in place. */
+  fromname: pulumi.Input<string>;
+  /** The sender's email address. An email address, at most 254 characters. Changed in place. */
+  fromemail: pulumi.Input<string>;
+  /** The address replies go to. An email address, at most 254 characters. Changed in place. */
+  reply2: pulumi.Input<string>;
+  /**
+   * The subject. Merge placeholders such as `%FIRSTNAME%` or `%LISTNAME%` are kept as written. Removing
+   * it clears it. At most 255 characters. Changed in place.
+   */
+  subject?: pulumi.Input<string>;
+  /**
+   * The preheader text shown after the subject. Removing it clears it. At most 255 characters. Changed
+   * in place.
+   */
+  preheaderText?: pulumi.Input<string>;
+  /**
+   * The id of an existing message to take over instead of creating one, as `pulumi-crm export` writes
+   * it: its sender, reply address, subject and preheader are set to the declared ones where they differ.
+   * Read only at creation; changing or removing it later changes nothing.
+   */
+  adoptId?: pulumi.Input<string>;
+}
+
+/** The outputs of a crm.Message, besides its `id` and `urn`. */
+export interface MessageOutputs {
+  /** The sender's name. At most 255 characters. */
+  readonly fromname: pulumi.Output<string>;
+  /** The sender's email address. An email address, at most 254 characters. */
+  readonly fromemail: pulumi.Output<string>;
+  /** The address replies go to. An email address, at most 254 characters. */
+  readonly reply2: pulumi.Output<string>;
+  /**
+   * The subject. Merge placeholders such as `%FIRSTNAME%` or `%LISTNAME%` are kept as written. Removing
+   * it clears it. At most 255 characters.
+   */
+  readonly subject: pulumi.Output<string | undefined>;
+  /** The preheader text shown after the subject. Removing it clears it. At most 255 characters. */
+  readonly preheaderText: pulumi.Output<string | undefined>;
 }
