@@ -2,12 +2,8 @@
 // types, docs tables and package schema all say it: its description, then what its type,
 // limits, default and change behaviour add.
 
-import type { AnyResourceDeclaration, Field } from "../provider/kit/declaration";
+import type { Field } from "../provider/kit/declaration";
 import type { NestedField, ValueType } from "../provider/kit/value-types";
-import { RegisteredResource, ResourceModule, resources } from "../provider/registry";
-
-export type Declared = RegisteredResource & { module: ResourceModule & { declaration: AnyResourceDeclaration } };
-export const declaredResources = resources.filter((resource) => (resource.module as ResourceModule).declaration !== undefined) as Declared[];
 
 /** What a field's type and limits say, as sentences: `At most 255 characters.` */
 export function limitsOf(type: ValueType): string[] {
@@ -22,7 +18,8 @@ export function limitsOf(type: ValueType): string[] {
     case "number": {
       const what = type.kind === "integer" ? "a whole number" : "a number";
       const { minimum: min, maximum: max } = type;
-      return [sentence(min !== undefined && max !== undefined ? `${what} from ${min} to ${max}` : min !== undefined ? `${what} from ${min}` : max !== undefined ? `${what} up to ${max}` : what)];
+      if (min === undefined && max === undefined) return [];
+      return [sentence(min !== undefined && max !== undefined ? `${what} from ${min} to ${max}` : min !== undefined ? `${what} from ${min}` : `${what} up to ${max}`)];
     }
     case "list":
       return type.minItems ? [sentence(`at least ${type.minItems === 1 ? "one" : type.minItems}`)] : [];
@@ -56,7 +53,8 @@ export function inputDescription(field: Field): string {
 }
 
 /** What users read of an output. */
-export const outputDescription = (field: Field | NestedField) => [field.description, ...limitsOf(field.type)].join(" ");
+export const outputDescription = (field: Field | NestedField) =>
+  [field.description, ...limitsOf(field.type), ...("secret" in field && field.secret ? ["Secret: kept encrypted in the state, shown as [secret]."] : [])].join(" ");
 
 /** Whether an output is there whatever the inputs: a required input, an input with a default, or an output the provider always sets. */
 export const alwaysOutput = (field: Field) => field.required || field.default !== undefined;

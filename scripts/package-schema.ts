@@ -10,7 +10,6 @@ import ts from "typescript";
 import type { Field } from "../provider/kit/declaration";
 import type { ValueType } from "../provider/kit/value-types";
 import { resources } from "../provider/registry";
-import { declaredResources } from "./declaration-text";
 import { channelSetting, chatService, crmService, ServiceSettingsSpec } from "../provider/settings";
 import { alwaysOutput, inputDescription, outputDescription } from "./declaration-text";
 
@@ -131,7 +130,7 @@ export function packageSchemas(): Map<string, Spec> {
     const types: Record<string, Spec> = {};
     const variables = Object.fromEntries(about.settings.map((variable) => [variable.key.split(":")[1], configSpec(variable)]));
     const resourceSpecs: Record<string, Spec> = {};
-    for (const resource of declaredResources.filter((entry) => entry.namespace === name)) {
+    for (const resource of resources.filter((entry) => entry.namespace === name)) {
       const { declaration } = resource.module;
       const inputs = declaration.fields.filter((field) => field.role !== "output");
       const outputs = declaration.fields.filter((field) => field.role !== "input");

@@ -12,9 +12,8 @@ import ts from "typescript";
 import type { z } from "zod";
 import type { Field } from "../provider/kit/declaration";
 import type { ValueType } from "../provider/kit/value-types";
-import { typeOf } from "../provider/registry";
+import { resources, typeOf } from "../provider/registry";
 import { useStackConfig } from "../provider/settings";
-import { declaredResources } from "../scripts/declaration-text";
 import { docsTables, generatedFiles, pageOf, repoRoot } from "../scripts/generate";
 import { configOf } from "./support/emulator";
 import { checked } from "./support/provider-steps";
@@ -36,8 +35,10 @@ function changed(type: ValueType, current: unknown): unknown {
     case "integer":
     case "number":
       return Number(current ?? type.minimum ?? 0) + 1;
-    case "list":
-      return [...((current as unknown[] | undefined) ?? []), ...((current as unknown[] | undefined)?.slice(0, 1) ?? ["changed"])];
+    case "list": {
+      const items = (current as unknown[] | undefined) ?? [];
+      return [...items, items.length ? items[0] : "changed"];
+    }
     default:
       return `${JSON.stringify(current)} changed`;
   }
@@ -97,7 +98,7 @@ describe("the resources' declarations", () => {
     return { args, instance, dynamicType };
   }
 
-  for (const resource of declaredResources) {
+  for (const resource of resources) {
     const { declaration } = resource.module;
     const inputs = declaration.fields.filter((field) => field.role !== "output");
     const example: Record<string, unknown> = resourceExamples[typeOf(resource)].inputs(parents, 1);

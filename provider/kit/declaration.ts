@@ -77,7 +77,8 @@ export interface ResourceDeclaration<Inputs extends Record<string, InputField>> 
   replaceOnChanges: readonly string[];
 }
 
-export type AnyResourceDeclaration = ResourceDeclaration<Record<string, InputField>>;
+/** Any resource's declaration, as the registry and the generators see it. */
+export type AnyResourceDeclaration = Omit<ResourceDeclaration<Record<string, InputField>>, "inputSchema"> & { inputSchema: z.AnyZodObject };
 
 /**
  * A resource's declaration: its inputs (each an output too unless it is read only at
