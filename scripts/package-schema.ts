@@ -11,6 +11,7 @@ import type { Field } from "../provider/kit/declaration";
 import type { ValueType } from "../provider/kit/value-types";
 import { resources } from "../provider/registry";
 import { channelSetting, chatService, crmService, ServiceSettingsSpec } from "../provider/settings";
+import { lookupFunctions } from "./lookup-functions";
 import { alwaysOutput, inputDescription, outputDescription } from "./declaration-text";
 
 const root = join(__dirname, "..");
@@ -161,7 +162,7 @@ export function packageSchemas(): Map<string, Spec> {
       },
       types,
       resources: resourceSpecs,
-      functions: {},
+      functions: name === "crm" ? lookupFunctions(name, types) : {},
       language: {
         nodejs: { packageName: `@pulumi-crm/${name}`, packageDescription: about.description, dependencies: { "@pulumi/pulumi": "^3.216.0" } },
         python: { packageName: name === "crm" ? "pulumi_crm" : `pulumi_crm_${name}`, requires: { pulumi: ">=3.216.0,<4.0.0" } },
