@@ -17,15 +17,24 @@ export function lookupFunctions(pkg: string, types: Record<string, Spec>): Recor
   const checker = program.getTypeChecker();
   const moduleSymbol = checker.getSymbolAtLocation(program.getSourceFile(lookupsModule)!)!;
 
+  interface Member {
+    symbol: ts.Symbol;
+    /** Its type in each object type of a union that has it. */
+    types: ts.Type[];
+    optional: boolean;
+  }
+
   /** Members of an object type; of a union's members, each optional unless every member has it. */
-  function membersOf(type: ts.Type): Map<string, { symbol: ts.Symbol; type: ts.Type; optional: boolean }> {
-    const members = new Map<string, { symbol: ts.Symbol; type: ts.Type; optional: boolean }>();
+  function membersOf(type: ts.Type): Map<string, Member> {
+    const members = new Map<string, Member>();
     if (type.isUnion()) {
       const parts = type.types.map(membersOf);
       for (const part of parts) {
         for (const [name, member] of part) {
           const everywhere = parts.every((other) => other.has(name) && !other.get(name)!.optional);
-          if (!members.has(name)) members.set(name, { ...member, optional: !everywhere });
+          const known = members.get(name);
+          if (known) known.types.push(...member.types);
+          else members.set(name, { ...member, types: [...member.types], optional: !everywhere });
         }
       }
       return members;
@@ -37,14 +46,22 @@ export function lookupFunctions(pkg: string, types: Record<string, Spec>): Recor
     for (const symbol of checker.getPropertiesOfType(type)) {
       const memberType = checker.getNonNullableType(checker.getTypeOfSymbol(symbol));
       if (memberType.flags & ts.TypeFlags.Never) continue;
-      members.set(symbol.name, { symbol, type: memberType, optional: (symbol.flags & ts.SymbolFlags.Optional) !== 0 });
+      members.set(symbol.name, { symbol, types: [memberType], optional: (symbol.flags & ts.SymbolFlags.Optional) !== 0 });
     }
     return members;
   }
 
+  /** One type, or the distinct types a member takes across a union. */
+  function specOfAny(types: ts.Type[]): Spec {
+    const specs = [...new Set(types.map((type) => JSON.stringify(typeSpec(type))))].map((text) => JSON.parse(text) as Spec);
+    const flat = specs.flatMap((spec) => (Array.isArray(spec.oneOf) ? (spec.oneOf as Spec[]) : [spec]));
+    const distinct = [...new Set(flat.map((spec) => JSON.stringify(spec)))].map((text) => JSON.parse(text) as Spec);
+    return distinct.length === 1 ? distinct[0] : { oneOf: distinct };
+  }
+
   function objectSpec(type: ts.Type): { properties: Record<string, Spec>; required: string[] } {
     const members = membersOf(type);
-    const properties = Object.fromEntries([...members].map(([name, member]) => [name, { ...typeSpec(member.type), description: docOf(member.symbol, checker) }]));
+    const properties = Object.fromEntries([...members].map(([name, member]) => [name, { ...specOfAny(member.types), description: docOf(member.symbol, checker) }]));
     // A member that may be null is there, but not required to hold a value.
     const required = [...members].filter(([, member]) => !member.optional && !nullable(member.symbol)).map(([name]) => name);
     return { properties, required };

@@ -22,7 +22,9 @@ export const CampaignStatus = {
 
 /** A campaign (broadcast email to a list of contacts), with its statistics. */
 export interface Campaign {
+  /** The campaign's id. */
   id: string;
+  /** The campaign's name. */
   name: string;
   /** e.g. single, recurring, split, responder, reminder, activerss, text. */
   type: string;
@@ -34,28 +36,45 @@ export interface Campaign {
   automation: string | null;
   /** The id of its mailing address; null when unset. */
   addressid: string | null;
+  /** Whether the campaign is public (shown in the account's archive). */
   public: boolean;
-  /** Created, last changed, (first) sent and last sent, ISO 8601; the send dates are null until it is sent. */
+  /** When it was created, ISO 8601. */
   cdate: string | null;
+  /** When it was last changed, ISO 8601. */
   mdate: string | null;
+  /** When it was (first) sent, ISO 8601; null until it is sent. */
   sdate: string | null;
+  /** When it was last sent, ISO 8601; null until it is sent. */
   ldate: string | null;
   /** When it is scheduled to send; null when it is not scheduled. */
   scheduleddate: string | null;
-  /** Emails sent, and contacts it was sent to. */
+  /** Emails sent. */
   send_amt: number;
+  /** Contacts it was sent to. */
   total_amt: number;
+  /** Opens, counting each open. */
   opens: number;
+  /** Contacts who opened it. */
   uniqueopens: number;
+  /** Link clicks, counting each click. */
   linkclicks: number;
+  /** Contacts who clicked a link. */
   uniquelinkclicks: number;
+  /** Clicks by subscribers. */
   subscriberclicks: number;
+  /** Forwards, counting each forward. */
   forwards: number;
+  /** Contacts who forwarded it. */
   uniqueforwards: number;
+  /** Hard bounces. */
   hardbounces: number;
+  /** Soft bounces. */
   softbounces: number;
+  /** Contacts who unsubscribed through it. */
   unsubscribes: number;
+  /** Replies, counting each reply. */
   replies: number;
+  /** Contacts who replied. */
   uniquereplies: number;
 }
 
@@ -71,11 +90,20 @@ export interface GetCampaignsArgs {
 }
 
 export interface GetCampaignsResult {
+  /** The campaigns found. */
   campaigns: Campaign[];
 }
 
 /** Names one campaign: by its id, or by its exact name (which must then belong to one campaign only). */
-export type GetCampaignArgs = { id: string } | { name: string };
+export type GetCampaignArgs =
+  | {
+      /** The campaign's id. */
+      id: string;
+    }
+  | {
+      /** The campaign's exact name. */
+      name: string;
+    };
 
 const listArgs = strictObject(
   {
