@@ -28,6 +28,7 @@ export const declaration = declareResource({
     accountId: input(
       serviceId("the account, such as a crm.Account's id"),
       "The account's id, e.g. a crm.Account's `id`. A change moves the association, since a contact cannot be in two accounts even for a moment.",
+      { refersTo: "account" },
     ),
     contactId: input(serviceId("the contact"), "The contact's id."),
     jobTitle: input(optionalText(255), "The contact's job title at the account. Removing it clears it."),
@@ -113,7 +114,7 @@ export const exported: ExportDeclaration = {
   section: "Contacts' places at accounts (the contacts themselves are not managed here)",
   path: kind.path,
   collection: kind.collection!,
-  refersTo: { accountId: "account" },
+  refersTo: declaration.refersTo,
   follows: "accountId",
   title: (_association, inputs, names) => `${names.accountId} contact ${inputs.contactId}`,
 };

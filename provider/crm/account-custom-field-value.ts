@@ -31,11 +31,11 @@ export const declaration = declareResource({
   namespace: "crm",
   name: "AccountCustomFieldValue",
   inputs: {
-    accountId: input(serviceId("the account, such as a crm.Account's id"), "The account's id, e.g. a crm.Account's `id`.", { replaceOnChanges: true }),
+    accountId: input(serviceId("the account, such as a crm.Account's id"), "The account's id, e.g. a crm.Account's `id`.", { replaceOnChanges: true, refersTo: "account" }),
     customFieldId: input(
       serviceId("the custom field, such as a crm.AccountCustomField's id"),
       "The custom field's id, e.g. a crm.AccountCustomField's `id`.",
-      { replaceOnChanges: true },
+      { replaceOnChanges: true, refersTo: "account-custom-field" },
     ),
     fieldValue: input(
       fieldValueInput("the value, in the form of the field's type"),
@@ -271,7 +271,7 @@ export const exported: ExportDeclaration = {
   section: "Values of the custom fields",
   path: kind.path,
   collection: kind.collection!,
-  refersTo: { accountId: "account", customFieldId: "account-custom-field" },
+  refersTo: declaration.refersTo,
   follows: "accountId",
   // The value's form depends on its field's type, as it does for the resource.
   completedFrom: {

@@ -23,7 +23,10 @@ export const declaration = declareResource({
   namespace: "crm",
   name: "AccountNote",
   inputs: {
-    accountId: input(serviceId("the account, such as a crm.Account's id"), "The account's id, e.g. a crm.Account's `id`; the service cannot move a note.", { replaceOnChanges: true }),
+    accountId: input(serviceId("the account, such as a crm.Account's id"), "The account's id, e.g. a crm.Account's `id`; the service cannot move a note.", {
+      replaceOnChanges: true,
+      refersTo: "account",
+    }),
     note: input(givenText("the note's text", z.string()), "The note's text, not empty."),
     adoptId: takeOverById("note of the account", "its text is set to the declared one if it differs"),
   },
@@ -74,7 +77,7 @@ export const exported: ExportDeclaration = {
   section: "Notes on accounts",
   path: kind.path,
   collection: kind.collection!,
-  refersTo: { accountId: "account" },
+  refersTo: declaration.refersTo,
   follows: "accountId",
   title: (_note, _inputs, names) => `${names.accountId} note`,
 };

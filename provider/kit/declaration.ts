@@ -18,6 +18,8 @@ export interface InputField<Check extends z.ZodTypeAny = z.ZodTypeAny> {
   replaceOnChanges?: boolean;
   /** The output is null, not absent, when the input is unset. */
   nullWhenUnset?: boolean;
+  /** The registered resource (its name, e.g. `account`) whose id the input holds: `pulumi-crm export` writes it as a reference. */
+  refersTo?: string;
 }
 
 /** A field only the provider sets. */
@@ -75,6 +77,8 @@ export interface ResourceDeclaration<Inputs extends Record<string, InputField>> 
   outputs: readonly string[];
   secretOutputs: string[];
   replaceOnChanges: readonly string[];
+  /** The inputs holding another resource's id, and that resource's registered name (see ExportDeclaration.refersTo). */
+  refersTo: Readonly<Record<string, string>>;
 }
 
 /** Any resource's declaration, as the registry and the generators see it. */
@@ -135,6 +139,7 @@ export function declareResource<Inputs extends Record<string, InputField>>(spec:
     outputs,
     secretOutputs: fields.filter((field) => field.secret).map((field) => field.name),
     replaceOnChanges: fields.filter((field) => field.replaceOnChanges).map((field) => field.name),
+    refersTo: Object.fromEntries(Object.entries(spec.inputs).flatMap(([name, field]) => (field.refersTo ? [[name, field.refersTo]] : []))),
   };
 }
 
