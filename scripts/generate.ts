@@ -166,6 +166,7 @@ export function docsTables(resource: RegisteredResource): string {
     "|---|---|---|",
     ...fields.filter((field) => field.role !== "input").map(outputRow),
     ...[...objects.values()].flatMap((type) => ["", objectTable(type)]),
+    ...(fields.some((field) => field.readAt === "creation") ? ["", "Taking over an object that exists (`adoptId`, `adoptExisting`): see [taking over an account](taking-over-an-account.md)."] : []),
     "",
     tablesEnd,
   ].join("\n");

@@ -37,7 +37,7 @@ const contactSchema = inputObject(
     externalId: input(z.string({ invalid_type_error: "must be a string" }).optional(), "The contact's id in another system (for example a CRM account's id)."),
     externalUrl: input(
       z.string({ invalid_type_error: "must be a string" }).max(200, "must be at most 200 characters").url("must be a URL").optional(),
-      "A link to the contact elsewhere: an http(s) URL.",
+      "A link to the contact elsewhere (http or https).",
     ),
     meta: input(z.unknown().optional(), "Free-form JSON data the flow can use."),
     tags: input(
@@ -71,7 +71,7 @@ export const declaration = declareResource({
       "Close the contacts' other running flows and conversations first. A change runs the flow again.",
       { replaceOnChanges: true },
     ),
-    triggers: input(triggersInput, "Any values; when they change, the flow runs again.", { replaceOnChanges: true }),
+    triggers: input(triggersInput, "Any values, kept in the state and never sent to the service; when they change, the flow runs again.", { replaceOnChanges: true }),
     // No defaults: a stack made before these existed must not show a change.
     waitForCompletion: input(
       z.boolean({ invalid_type_error: "must be true or false" }).optional(),

@@ -14,7 +14,7 @@ export interface FlowRunContact {
   email?: pulumi.Input<string>;
   /** The contact's id in another system (for example a CRM account's id). */
   externalId?: pulumi.Input<string>;
-  /** A link to the contact elsewhere: an http(s) URL. A URL, at most 200 characters. */
+  /** A link to the contact elsewhere (http or https). A URL, at most 200 characters. */
   externalUrl?: pulumi.Input<string>;
   /** Free-form JSON data the flow can use. */
   meta?: pulumi.Input<unknown>;
@@ -36,7 +36,10 @@ export interface FlowRunArgs {
    * Default false. A change replaces the resource.
    */
   hasPriority?: pulumi.Input<boolean>;
-  /** Any values; when they change, the flow runs again. Default []. A change replaces the resource. */
+  /**
+   * Any values, kept in the state and never sent to the service; when they change, the flow runs again.
+   * Default []. A change replaces the resource.
+   */
   triggers?: pulumi.Input<pulumi.Input<unknown>[]>;
   /**
    * Follow the run until it ends (completed, failed or canceled), logging its progress, and fail the
@@ -59,7 +62,7 @@ export interface FlowRunOutputs {
   readonly contacts: pulumi.Output<FlowRunContact[]>;
   /** Close the contacts' other running flows and conversations first. A change runs the flow again. */
   readonly hasPriority: pulumi.Output<boolean>;
-  /** Any values; when they change, the flow runs again. */
+  /** Any values, kept in the state and never sent to the service; when they change, the flow runs again. */
   readonly triggers: pulumi.Output<unknown[]>;
   /**
    * Follow the run until it ends (completed, failed or canceled), logging its progress, and fail the

@@ -31,7 +31,7 @@ export const declaration = declareResource({
       { refersTo: "account" },
     ),
     contactId: input(serviceId("the contact"), "The contact's id."),
-    jobTitle: input(optionalText(255), "The contact's job title at the account. Removing it clears it."),
+    jobTitle: input(optionalText(255), "The contact's job title at the account. Removing it, or setting it to \"\", clears it."),
     adoptId: takeOverById("association", "its account, contact and job title are set to the declared ones where they differ"),
   },
 });

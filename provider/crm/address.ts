@@ -41,11 +41,11 @@ export const declaration = declareResource({
   inputs: {
     companyName: input(requiredText("the company name shown with the address", 255), "The company name shown with the address; the service requires it."),
     address1: input(requiredText("the first address line", 255), "The first address line."),
-    address2: input(optionalText(255), "The second address line. Removing it clears it."),
-    city: input(optionalText(255), "The city. Removing it clears it."),
-    state: input(optionalText(255), "The state or province. Removing it clears it."),
-    district: input(optionalText(255), "The district, for countries that use one. Removing it clears it."),
-    zip: input(optionalText(255), "The postal code. Removing it clears it."),
+    address2: input(optionalText(255), "The second address line. Removing it, or setting it to \"\", clears it."),
+    city: input(optionalText(255), "The city. Removing it, or setting it to \"\", clears it."),
+    state: input(optionalText(255), "The state or province. Removing it, or setting it to \"\", clears it."),
+    district: input(optionalText(255), "The district, for countries that use one. Removing it, or setting it to \"\", clears it."),
+    zip: input(optionalText(255), "The postal code. Removing it, or setting it to \"\", clears it."),
     country: input(
       givenText(
         "a 2-letter ISO 3166 country code such as US",

@@ -83,7 +83,7 @@ export const declaration = declareResource({
         }),
       "The contacts, each email address once. A change syncs every contact again.",
     ),
-    triggers: input(triggersInput, "Any values; when they change, every contact is synced again."),
+    triggers: input(triggersInput, "Any values, kept in the state and never sent to the service; when they change, every contact is synced again."),
   },
   outputs: {
     created: output(types.integer, "Rows of the last sync that made a new contact."),
@@ -93,7 +93,10 @@ export const declaration = declareResource({
       types.list(
         outputObject("ContactSyncFailure", "A row the service skipped.", {
           email: output(types.string, "The row's email address."),
-          reason: output(types.string, "Why the service skipped it, as far as it says."),
+          reason: output(
+            types.string,
+            "The likely reason: `not a valid email address`, or that the service could not write it (a field it refused, or a contact the API token cannot access); the service names the rows it skipped, not why.",
+          ),
         }),
       ),
       "The rows the service skipped: their email address and the likely reason.",

@@ -39,7 +39,10 @@ export interface ContactSyncContact {
 export interface ContactSyncFailure {
   /** The row's email address. */
   email: string;
-  /** Why the service skipped it, as far as it says. */
+  /**
+   * The likely reason: `not a valid email address`, or that the service could not write it (a field it
+   * refused, or a contact the API token cannot access); the service names the rows it skipped, not why.
+   */
   reason: string;
 }
 
@@ -282,8 +285,8 @@ export interface AccountContactArgs {
   /** The contact's id. Changed in place. */
   contactId: pulumi.Input<string>;
   /**
-   * The contact's job title at the account. Removing it clears it. At most 255 characters. Changed in
-   * place.
+   * The contact's job title at the account. Removing it, or setting it to "", clears it. At most 255
+   * characters. Changed in place.
    */
   jobTitle?: pulumi.Input<string>;
   /**
@@ -303,7 +306,10 @@ export interface AccountContactOutputs {
   readonly accountId: pulumi.Output<string>;
   /** The contact's id. */
   readonly contactId: pulumi.Output<string>;
-  /** The contact's job title at the account. Removing it clears it. At most 255 characters. */
+  /**
+   * The contact's job title at the account. Removing it, or setting it to "", clears it. At most 255
+   * characters.
+   */
   readonly jobTitle: pulumi.Output<string | undefined>;
 }
 
@@ -316,18 +322,27 @@ export interface AddressArgs {
   companyName: pulumi.Input<string>;
   /** The first address line. At most 255 characters. Changed in place. */
   address1: pulumi.Input<string>;
-  /** The second address line. Removing it clears it. At most 255 characters. Changed in place. */
+  /**
+   * The second address line. Removing it, or setting it to "", clears it. At most 255 characters.
+   * Changed in place.
+   */
   address2?: pulumi.Input<string>;
-  /** The city. Removing it clears it. At most 255 characters. Changed in place. */
+  /** The city. Removing it, or setting it to "", clears it. At most 255 characters. Changed in place. */
   city?: pulumi.Input<string>;
-  /** The state or province. Removing it clears it. At most 255 characters. Changed in place. */
+  /**
+   * The state or province. Removing it, or setting it to "", clears it. At most 255 characters. Changed
+   * in place.
+   */
   state?: pulumi.Input<string>;
   /**
-   * The district, for countries that use one. Removing it clears it. At most 255 characters. Changed in
-   * place.
+   * The district, for countries that use one. Removing it, or setting it to "", clears it. At most 255
+   * characters. Changed in place.
    */
   district?: pulumi.Input<string>;
-  /** The postal code. Removing it clears it. At most 255 characters. Changed in place. */
+  /**
+   * The postal code. Removing it, or setting it to "", clears it. At most 255 characters. Changed in
+   * place.
+   */
   zip?: pulumi.Input<string>;
   /**
    * A 2-letter ISO 3166 country code such as `US` or `de`, in any case; stored in upper case. Changed in
@@ -368,15 +383,18 @@ export interface AddressOutputs {
   readonly companyName: pulumi.Output<string>;
   /** The first address line. At most 255 characters. */
   readonly address1: pulumi.Output<string>;
-  /** The second address line. Removing it clears it. At most 255 characters. */
+  /** The second address line. Removing it, or setting it to "", clears it. At most 255 characters. */
   readonly address2: pulumi.Output<string | undefined>;
-  /** The city. Removing it clears it. At most 255 characters. */
+  /** The city. Removing it, or setting it to "", clears it. At most 255 characters. */
   readonly city: pulumi.Output<string | undefined>;
-  /** The state or province. Removing it clears it. At most 255 characters. */
+  /** The state or province. Removing it, or setting it to "", clears it. At most 255 characters. */
   readonly state: pulumi.Output<string | undefined>;
-  /** The district, for countries that use one. Removing it clears it. At most 255 characters. */
+  /**
+   * The district, for countries that use one. Removing it, or setting it to "", clears it. At most 255
+   * characters.
+   */
   readonly district: pulumi.Output<string | undefined>;
-  /** The postal code. Removing it clears it. At most 255 characters. */
+  /** The postal code. Removing it, or setting it to "", clears it. At most 255 characters. */
   readonly zip: pulumi.Output<string | undefined>;
   /** A 2-letter ISO 3166 country code such as `US` or `de`, in any case; stored in upper case. */
   readonly country: pulumi.Output<string>;
@@ -442,12 +460,12 @@ export interface MessageArgs {
   reply2: pulumi.Input<string>;
   /**
    * The subject. Merge placeholders such as `%FIRSTNAME%` or `%LISTNAME%` are kept as written. Removing
-   * it clears it. At most 255 characters. Changed in place.
+   * it, or setting it to "", clears it. At most 255 characters. Changed in place.
    */
   subject?: pulumi.Input<string>;
   /**
-   * The preheader text shown after the subject. Removing it clears it. At most 255 characters. Changed
-   * in place.
+   * The preheader text shown after the subject. Removing it, or setting it to "", clears it. At most 255
+   * characters. Changed in place.
    */
   preheaderText?: pulumi.Input<string>;
   /**
@@ -468,10 +486,13 @@ export interface MessageOutputs {
   readonly reply2: pulumi.Output<string>;
   /**
    * The subject. Merge placeholders such as `%FIRSTNAME%` or `%LISTNAME%` are kept as written. Removing
-   * it clears it. At most 255 characters.
+   * it, or setting it to "", clears it. At most 255 characters.
    */
   readonly subject: pulumi.Output<string | undefined>;
-  /** The preheader text shown after the subject. Removing it clears it. At most 255 characters. */
+  /**
+   * The preheader text shown after the subject. Removing it, or setting it to "", clears it. At most 255
+   * characters.
+   */
   readonly preheaderText: pulumi.Output<string | undefined>;
 }
 
@@ -593,7 +614,10 @@ export interface ContactSyncArgs {
    * place.
    */
   contacts: pulumi.Input<pulumi.Input<ContactSyncContact>[]>;
-  /** Any values; when they change, every contact is synced again. Default []. Changed in place. */
+  /**
+   * Any values, kept in the state and never sent to the service; when they change, every contact is
+   * synced again. Default []. Changed in place.
+   */
   triggers?: pulumi.Input<pulumi.Input<unknown>[]>;
 }
 
@@ -601,7 +625,10 @@ export interface ContactSyncArgs {
 export interface ContactSyncOutputs {
   /** The contacts, each email address once. A change syncs every contact again. At least one. */
   readonly contacts: pulumi.Output<ContactSyncContact[]>;
-  /** Any values; when they change, every contact is synced again. */
+  /**
+   * Any values, kept in the state and never sent to the service; when they change, every contact is
+   * synced again.
+   */
   readonly triggers: pulumi.Output<unknown[]>;
   /** Rows of the last sync that made a new contact. */
   readonly created: pulumi.Output<number>;

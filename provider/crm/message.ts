@@ -31,9 +31,9 @@ export const declaration = declareResource({
     reply2: input(emailAddress("the address replies go to"), "The address replies go to."),
     subject: input(
       optionalText(255),
-      "The subject. Merge placeholders such as `%FIRSTNAME%` or `%LISTNAME%` are kept as written. Removing it clears it.",
+      "The subject. Merge placeholders such as `%FIRSTNAME%` or `%LISTNAME%` are kept as written. Removing it, or setting it to \"\", clears it.",
     ),
-    preheaderText: input(optionalText(255), "The preheader text shown after the subject. Removing it clears it."),
+    preheaderText: input(optionalText(255), "The preheader text shown after the subject. Removing it, or setting it to \"\", clears it."),
     adoptId: takeOverById("message", "its sender, reply address, subject and preheader are set to the declared ones where they differ"),
   },
 });
