@@ -1,5 +1,6 @@
-// Requirements copied from ../pulumi-cli/go.mod (keep them equal: this module builds on the
-// CLI's module and build cache, in seconds once the CLI is built).
+// Requirements copied from ../pulumi-cli/go.mod, at the same versions, and the one module the
+// SDK generators add (iancoleman/strcase, already in the CLI's go.sum): this module builds on
+// the CLI's module and build cache, in seconds once the CLI is built.
 module github.com/pulumi-crm/pulumi-crm/tools/schema-check
 
 go 1.26.6
@@ -7,6 +8,11 @@ go 1.26.6
 // pkg/v3's own go.mod replaces the clipboard module with this fork; a dependency's replaces
 // are ignored, so the wrapper repeats it.
 replace github.com/atotto/clipboard => github.com/tgummerer/clipboard v0.0.0-20241001131231-d02d263e614e
+
+require (
+	github.com/blang/semver v3.5.1+incompatible
+	github.com/pulumi/pulumi/pkg/v3 v3.274.1
+)
 
 require (
 	cel.dev/expr v0.25.3 // indirect
@@ -71,7 +77,6 @@ require (
 	github.com/aymerick/douceur v0.2.0 // indirect
 	github.com/bahlo/generic-list-go v0.2.0 // indirect
 	github.com/bazelbuild/buildtools v0.0.0-20260211083412-859bfffeef82 // indirect
-	github.com/blang/semver v3.5.1+incompatible // indirect
 	github.com/buger/jsonparser v1.1.2 // indirect
 	github.com/ccojocar/zxcvbn-go v1.0.1 // indirect
 	github.com/cenkalti/backoff/v4 v4.3.0 // indirect
@@ -149,6 +154,7 @@ require (
 	github.com/hashicorp/hcl/v2 v2.24.0 // indirect
 	github.com/hashicorp/vault/api v1.22.0 // indirect
 	github.com/hexops/gotextdiff v1.0.3 // indirect
+	github.com/iancoleman/strcase v0.3.0 // indirect
 	github.com/inconshreveable/mousetrap v1.1.0 // indirect
 	github.com/jedib0t/go-pretty/v6 v6.7.10 // indirect
 	github.com/jonboulle/clockwork v0.4.0 // indirect
@@ -202,7 +208,6 @@ require (
 	github.com/pulumi/appdash v0.0.0-20231130102222-75f619a67231 // indirect
 	github.com/pulumi/inflector v0.1.1 // indirect
 	github.com/pulumi/pulumi-cloud-sdk/go v1.20261104.0 // indirect
-	github.com/pulumi/pulumi/pkg/v3 v3.274.1 // indirect
 	github.com/pulumi/pulumi/sdk/v3 v3.274.1 // indirect
 	github.com/rivo/uniseg v0.4.7 // indirect
 	github.com/rogpeppe/go-internal v1.14.1 // indirect

@@ -1,19 +1,25 @@
 // schema-check binds Pulumi package schemas with Pulumi's own binder (pkg/v3/codegen/schema,
 // as the CLI and the SDK generators bind them) and prints, per file, a JSON report: the
-// binder's diagnostics, and every property that has no description. It exits 1 when a file
-// has an error or an undescribed property.
+// binder's diagnostics, every property that has no description, and, with -sdks DIR, the
+// files Pulumi's Node.js, Python and Go generators make of it (written to DIR/<package>/<language>).
+// It exits 1 when a file has an error or an undescribed property.
 //
-//	go run . ../../schema/crm.json ../../schema/chat.json
+//	go run . -sdks /tmp/sdks ../../schema/crm.json ../../schema/chat.json
 package main
 
 import (
 	"context"
 	"encoding/json"
+	"flag"
 	"fmt"
 	"os"
+	"path/filepath"
 	"sort"
 
 	"github.com/blang/semver"
+	gogen "github.com/pulumi/pulumi/pkg/v3/codegen/go"
+	"github.com/pulumi/pulumi/pkg/v3/codegen/nodejs"
+	"github.com/pulumi/pulumi/pkg/v3/codegen/python"
 	"github.com/pulumi/pulumi/pkg/v3/codegen/schema"
 )
 
@@ -29,6 +35,16 @@ func (l noOtherPackages) LoadPackageV2(_ context.Context, descriptor *schema.Pac
 	return l.LoadPackage(descriptor.Name, nil)
 }
 
+func (l noOtherPackages) LoadPackageReference(pkg string, version *semver.Version) (schema.PackageReference, error) {
+	_, err := l.LoadPackage(pkg, version)
+	return nil, err
+}
+
+func (l noOtherPackages) LoadPackageReferenceV2(ctx context.Context, descriptor *schema.PackageDescriptor) (schema.PackageReference, error) {
+	_, err := l.LoadPackageV2(ctx, descriptor)
+	return nil, err
+}
+
 type report struct {
 	File        string   `json:"file"`
 	Diagnostics []string `json:"diagnostics"`
@@ -38,9 +54,43 @@ type report struct {
 	Functions   int      `json:"functions"`
 	Types       int      `json:"types"`
 	Properties  int      `json:"properties"`
+	// With -sdks: the files each generator made, by language.
+	SDKFiles map[string]int `json:"sdkFiles,omitempty"`
 }
 
-func check(file string) (report, error) {
+// generateSDKs runs Pulumi's generators for Node.js, Python and Go on the bound package and
+// writes what they make under dir/<package>/<language>.
+func generateSDKs(pkg *schema.Package, dir string) (map[string]int, error) {
+	generators := map[string]func() (map[string][]byte, error){
+		"nodejs": func() (map[string][]byte, error) {
+			return nodejs.GeneratePackage("schema-check", pkg, nil, nil, false, noOtherPackages{})
+		},
+		"python": func() (map[string][]byte, error) {
+			return python.GeneratePackage("schema-check", pkg, nil, noOtherPackages{})
+		},
+		"go": func() (map[string][]byte, error) { return gogen.GeneratePackage("schema-check", pkg, nil) },
+	}
+	counts := map[string]int{}
+	for language, generate := range generators {
+		files, err := generate()
+		if err != nil {
+			return nil, fmt.Errorf("%s SDK: %w", language, err)
+		}
+		for name, content := range files {
+			path := filepath.Join(dir, pkg.Name, language, name)
+			if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+				return nil, err
+			}
+			if err := os.WriteFile(path, content, 0o644); err != nil {
+				return nil, err
+			}
+		}
+		counts[language] = len(files)
+	}
+	return counts, nil
+}
+
+func check(file string, sdks string) (report, error) {
 	r := report{File: file, Diagnostics: []string{}, Undescribed: []string{}}
 	data, err := os.ReadFile(file)
 	if err != nil {
@@ -101,13 +151,20 @@ func check(file string) (report, error) {
 		}
 	}
 	sort.Strings(r.Undescribed)
+	if sdks != "" {
+		if r.SDKFiles, err = generateSDKs(pkg, sdks); err != nil {
+			return r, fmt.Errorf("%s: %w", file, err)
+		}
+	}
 	return r, nil
 }
 
 func main() {
+	sdks := flag.String("sdks", "", "a folder to generate each package's Node.js, Python and Go SDKs into")
+	flag.Parse()
 	failed := false
-	for _, file := range os.Args[1:] {
-		r, err := check(file)
+	for _, file := range flag.Args() {
+		r, err := check(file, *sdks)
 		if err != nil {
 			fmt.Fprintln(os.Stderr, err)
 			os.Exit(2)
