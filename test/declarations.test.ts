@@ -76,11 +76,16 @@ describe("the resources' declarations", () => {
     assert.deepEqual(stale.map(([path]) => path), [], "run `npm run generate` and commit the result");
   });
 
-  const program = ts.createProgram([join(repoRoot, "provider/index.ts")], { strict: true, skipLibCheck: true, target: ts.ScriptTarget.ES2022, module: ts.ModuleKind.CommonJS, types: ["node"] });
-  const checker = program.getTypeChecker();
+  // The classes as the compiler sees them, read once (some 2 s), by the tests that need them.
+  let program: ts.Program | undefined;
+  const compiled = () => {
+    program ??= ts.createProgram([join(repoRoot, "provider/index.ts")], { strict: true, skipLibCheck: true, target: ts.ScriptTarget.ES2022, module: ts.ModuleKind.CommonJS, types: ["node"] });
+    return { program, checker: program.getTypeChecker() };
+  };
 
   /** The class's constructor's Args members (name, optional), its instance's members, and the module and type it hands pulumi.dynamic.Resource. */
   function classFacts(namespace: string, name: string, className: string) {
+    const { program, checker } = compiled();
     const source = program.getSourceFile(join(repoRoot, "provider", namespace, `${name}.ts`))!;
     const found = source.statements.find((statement): statement is ts.ClassDeclaration => ts.isClassDeclaration(statement) && statement.name?.text === className)!;
     const constructor = found.members.find(ts.isConstructorDeclaration)!;
@@ -132,6 +137,7 @@ describe("the resources' declarations", () => {
       });
 
       it("its class takes the declared inputs, has the declared outputs, and is the dynamic type the schema aliases", () => {
+        assert.equal(declaration.type, typeOf(resource), "the declaration names the registered class");
         const facts = classFacts(resource.namespace, resource.name, resource.className);
         assert.deepEqual(facts.args, inputs.map((field) => [field.name, !field.required]));
         for (const output of declaration.outputs) assert.ok(facts.instance.includes(output), `${resource.className}.${output}`);

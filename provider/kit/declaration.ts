@@ -5,6 +5,10 @@
 // the Args and output types, the docs tables and the Pulumi package schema. The type of a
 // field is read from its check (its zod schema: lengths, ranges, options, lists, objects,
 // defaults); where a check cannot show it, the piece that builds it says it (see ofType).
+//
+// The checks stay zod 3's: zod 4 (`zod/v4`, with .meta() and z.toJSONSchema) would have every
+// message rewritten in another API, and its JSON schema of a transform (an id, optional text) is
+// `{}` all the same; reading the zod 3 checks gives the schema the same facts, messages untouched.
 
 import { z } from "zod";
 import { adoptIdInput, configurationFields, creationOnlyInputs, strictObject } from "./inputs";
