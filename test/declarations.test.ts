@@ -14,6 +14,7 @@ import type { Field } from "../provider/kit/declaration";
 import type { ValueType } from "../provider/kit/value-types";
 import { resources, typeOf } from "../provider/registry";
 import { useStackConfig } from "../provider/settings";
+import { inputDescription, outputDescription } from "../scripts/declaration-text";
 import { docsTables, generatedFiles, pageOf, repoRoot } from "../scripts/generate";
 import { configOf } from "./support/emulator";
 import { checked } from "./support/provider-steps";
@@ -90,8 +91,13 @@ describe("the resources' declarations", () => {
     const found = source.statements.find((statement): statement is ts.ClassDeclaration => ts.isClassDeclaration(statement) && statement.name?.text === className)!;
     const constructor = found.members.find(ts.isConstructorDeclaration)!;
     const argsType = checker.getTypeAtLocation(constructor.parameters[1]);
+    // What an editor shows of each member: its doc comment, as one line.
+    const docOf = (property: ts.Symbol) => ts.displayPartsToString(property.getDocumentationComment(checker)).replace(/\s*\n\s*/g, " ");
     const args = checker.getPropertiesOfType(argsType).map((property) => [property.name, (property.flags & ts.SymbolFlags.Optional) !== 0] as const);
-    const instance = checker.getPropertiesOfType(checker.getTypeAtLocation(found.name!)).map((property) => property.name);
+    const argsDocs = new Map(checker.getPropertiesOfType(argsType).map((property) => [property.name, docOf(property)]));
+    const instanceMembers = checker.getPropertiesOfType(checker.getTypeAtLocation(found.name!));
+    const instance = instanceMembers.map((property) => property.name);
+    const outputDocs = new Map(instanceMembers.map((property) => [property.name, docOf(property)]));
     let dynamicType: string | undefined;
     constructor.body!.forEachChild(function visit(node): void {
       if (ts.isCallExpression(node) && node.expression.kind === ts.SyntaxKind.SuperKeyword) {
@@ -100,7 +106,7 @@ describe("the resources' declarations", () => {
       }
       node.forEachChild(visit);
     });
-    return { args, instance, dynamicType };
+    return { args, argsDocs, instance, outputDocs, dynamicType };
   }
 
   for (const resource of resources) {
@@ -136,11 +142,14 @@ describe("the resources' declarations", () => {
         }
       });
 
-      it("its class takes the declared inputs, has the declared outputs, and is the dynamic type the schema aliases", () => {
+      it("its class takes the declared inputs, has the declared outputs with their descriptions as editors show them, and is the dynamic type the schema aliases", () => {
         assert.equal(declaration.type, typeOf(resource), "the declaration names the registered class");
         const facts = classFacts(resource.namespace, resource.name, resource.className);
         assert.deepEqual(facts.args, inputs.map((field) => [field.name, !field.required]));
-        for (const output of declaration.outputs) assert.ok(facts.instance.includes(output), `${resource.className}.${output}`);
+        for (const field of inputs) assert.equal(facts.argsDocs.get(field.name), inputDescription(field), `${resource.className}Args.${field.name}`);
+        for (const field of declaration.fields.filter((field) => field.role !== "input")) {
+          assert.equal(facts.outputDocs.get(field.name), outputDescription(field), `${resource.className}.${field.name}`);
+        }
         assert.equal(facts.dynamicType, declaration.dynamicType);
       });
 
