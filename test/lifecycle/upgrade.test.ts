@@ -2,9 +2,10 @@
 // `require("pulumi-crm/dist/provider/crm/<file>.js")` in its state (`__provider`), and refresh and
 // destroy run that stored code later, from whatever package the program folder holds then: those
 // module paths are an API. A stack of every CRM object (test/reliability/programs/every-resource)
-// is deployed with the package as it was before the resources were declared (issue 34: packed
-// from commit 30edf1f), then the program gets the package of this tree: refresh shows no change,
-// up sends no request, destroy deletes every object.
+// and of the two actions (a contact sync, a flow run), every registered resource type, is deployed
+// with the package as it was before the resources were declared (issue 34: packed from commit
+// 30edf1f), then the program gets the package of this tree: refresh shows no change, up sends no
+// request, destroy deletes every object.
 
 import assert from "node:assert/strict";
 import { execFileSync } from "node:child_process";
@@ -12,10 +13,12 @@ import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, readlink
 import { join } from "node:path";
 import { startEmulator } from "../../emulator";
 import { emulatorCall, requestCount, RunningEmulator } from "../support/emulator";
-import { everyResourceStack } from "../support/every-resource";
+import { DeclaredResource, everyResourceStack } from "../support/every-resource";
 import { installProgram, repoRoot } from "../support/packed-program";
 import { CliResult, CliStack } from "../support/pulumi-cli";
+import { resourceExamples } from "../support/resource-examples";
 import { tallyService } from "../support/service-tally";
+import { resources, typeOf } from "../../provider/registry";
 
 /** The last commit before the resources were declared (provider/kit/declaration.ts). */
 const lastCommitBefore = "30edf1f";
@@ -77,9 +80,19 @@ describe("upgrading the package under a deployed stack, on the pulumi CLI", func
     const contact = (await emulatorCall(emulator, "POST", "/api/3/contacts", { contact: { email: "upgrade@example.com" } })).body.contact.id;
     const declared = everyResourceStack(1, [contact]);
     objects = declared.objects;
+    const parents = { account: "", contact, textField: "" };
+    const actions: DeclaredResource[] = [
+      { type: "crm.ContactSync", name: "contact-sync", inputs: resourceExamples["crm.ContactSync"].inputs(parents, 1), references: {} },
+      { type: "chat.FlowRun", name: "flow-run", inputs: resourceExamples["chat.FlowRun"].inputs(), references: {} },
+    ];
     stack = await CliStack.create(program, "dev", {
-      config: { "crm:apiUrl": emulator.crmUrl, "crm:requestsPerSecond": "0", ...declared.config },
-      secrets: { "crm:apiToken": emulator.apiToken },
+      config: {
+        "crm:apiUrl": emulator.crmUrl,
+        "crm:requestsPerSecond": "0",
+        "chat:apiUrl": emulator.chatUrl,
+        resources: JSON.stringify([...JSON.parse(declared.config.resources), ...actions]),
+      },
+      secrets: { "crm:apiToken": emulator.apiToken, "chat:apiToken": emulator.apiToken },
     });
   });
   after(async () => {
@@ -95,7 +108,8 @@ describe("upgrading the package under a deployed stack, on the pulumi CLI", func
     const tally = await tallyService(emulator, stack.resources());
     assert.deepEqual([tally.objects, tally.missing, tally.orphans], [objects, [], []]);
     const required = new Set([...stack.stateText().matchAll(/require\(\\"(pulumi-crm\/dist\/provider\/[\w/-]+(?:\.js)?)\\"\)/g)].map((match) => match[1]));
-    assert.ok(required.size >= 9, [...required].join(", "));
+    assert.equal(new Set(stack.resources().map((resource) => resource.type).filter((type) => type.startsWith("pulumi-nodejs:dynamic/"))).size, resources.length, "every registered type");
+    for (const resource of resources) assert.ok([...required].some((path) => path.includes(`/${resource.namespace}/${resource.name}`)), `${typeOf(resource)}'s module`);
     for (const path of required) assert.ok(existsSync(join(newModules, path.endsWith(".js") ? path : `${path}.js`)), `the new package has ${path}`);
   });
 
