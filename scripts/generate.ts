@@ -116,9 +116,9 @@ function docType(type: ValueType): string {
     case "enum":
       return type.values.map((value) => `\`${value}\``).join(", ").replace(/, ([^,]*)$/, " or $1");
     case "list":
-      return `list of ${docType(type.items)}`;
+      return `list of ${plural(type.items)}`;
     case "map":
-      return `map of ${docType(type.values)}`;
+      return `map of ${plural(type.values)}`;
     case "union":
       return type.members.map(docType).join(" or ");
     case "object":
@@ -126,6 +126,14 @@ function docType(type: ValueType): string {
     default:
       return type.kind;
   }
+}
+
+/** What a list holds: `strings`, `ids (digits)`, a union's members each, an object type by its name. */
+function plural(type: ValueType): string {
+  if (type.kind === "union") return type.members.map(plural).join(" or ");
+  if (type.kind === "id") return "ids (digits)";
+  if (type.kind === "any") return "any values";
+  return ["string", "integer", "number", "boolean"].includes(type.kind) ? `${docType(type)}s` : docType(type);
 }
 
 const cell = (text: string) => text.replace(/\|/g, "\\|").replace(/\n/g, " ");
@@ -155,6 +163,9 @@ export function docsTables(resource: RegisteredResource): string {
   const { fields } = resource.module.declaration;
   const objects = new Map<string, Extract<ValueType, { kind: "object" }>>();
   for (const field of fields) objectsIn(field.type, objects);
+  const outputsOnly = fields.filter((field) => field.role === "output");
+  const onlyRead = fields.filter((field) => field.readAt).map((field) => `\`${field.name}\``);
+  const inputsAsOutputs = `Outputs: the inputs${onlyRead.length ? ` but ${onlyRead.join(", ").replace(/, ([^,]*)$/, " and $1")}` : ""}`;
   return [
     tablesStart(resource),
     "",
@@ -162,9 +173,8 @@ export function docsTables(resource: RegisteredResource): string {
     "|---|---|---|---|",
     ...fields.filter((field) => field.role !== "output").map(inputRow),
     "",
-    "| Output | Type | Description |",
-    "|---|---|---|",
-    ...fields.filter((field) => field.role !== "input").map(outputRow),
+    outputsOnly.length ? `${inputsAsOutputs}, and:` : `${inputsAsOutputs}.`,
+    ...(outputsOnly.length ? ["", "| Output | Type | Description |", "|---|---|---|", ...outputsOnly.map(outputRow)] : []),
     ...[...objects.values()].flatMap((type) => ["", objectTable(type)]),
     ...(fields.some((field) => field.readAt === "creation") ? ["", "Taking over an object that exists (`adoptId`, `adoptExisting`): see [taking over an account](taking-over-an-account.md)."] : []),
     "",
