@@ -86,7 +86,7 @@ export const declaration = declareResource({
   },
   outputs: {
     originalValues: output(
-      types.map({ kind: "union", members: [types.string, types.boolean] }),
+      types.map(types.union(types.string, types.boolean)),
       "The value each managed field had before this stack first changed it; destroy puts them back.",
     ),
   },

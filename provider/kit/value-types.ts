@@ -46,4 +46,5 @@ export const types = {
   any: { kind: "any" } as ValueType,
   list: (items: ValueType): ValueType => ({ kind: "list", items }),
   map: (values: ValueType): ValueType => ({ kind: "map", values }),
+  union: (...members: ValueType[]): ValueType => ({ kind: "union", members }),
 };
