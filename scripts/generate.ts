@@ -76,7 +76,8 @@ function resourceTypes(resource: RegisteredResource): string[] {
   const { declaration } = resource.module;
   const inputs = declaration.fields.filter((field) => field.role !== "output");
   const outputs = declaration.fields.filter((field) => field.role !== "input");
-  const args = inputs.map((field) => `${jsDoc(inputDescription(field))}\n  ${field.name}${field.required ? "" : "?"}: pulumi.Input<${tsType(field.type, "input")}>;`);
+  // An optional input also takes an Output that may hold nothing (another resource's optional output).
+  const args = inputs.map((field) => `${jsDoc(inputDescription(field))}\n  ${field.name}${field.required ? "" : "?"}: pulumi.Input<${tsType(field.type, "input")}${field.required ? "" : " | undefined"}>;`);
   const outs = outputs.map((field) => {
     const unset = field.nullable ? " | null" : alwaysOutput(field) ? "" : " | undefined";
     return `${jsDoc(outputDescription(field))}\n  readonly ${field.name}: pulumi.Output<${tsType(field.type, "output")}${unset}>;`;

@@ -35,23 +35,23 @@ export interface FlowRunArgs {
    * Close the contacts' other running flows and conversations first. A change runs the flow again.
    * Default false. A change replaces the resource.
    */
-  hasPriority?: pulumi.Input<boolean>;
+  hasPriority?: pulumi.Input<boolean | undefined>;
   /**
    * Any values, kept in the state and never sent to the service; when they change, the flow runs again.
    * Default []. A change replaces the resource.
    */
-  triggers?: pulumi.Input<pulumi.Input<unknown>[]>;
+  triggers?: pulumi.Input<pulumi.Input<unknown>[] | undefined>;
   /**
    * Follow the run until it ends (completed, failed or canceled), logging its progress, and fail the
    * step with the service's reason unless it completed. Unset: false. Changing it never runs the flow
    * again. Changed in place.
    */
-  waitForCompletion?: pulumi.Input<boolean>;
+  waitForCompletion?: pulumi.Input<boolean | undefined>;
   /**
    * How long waitForCompletion waits, in seconds. Unset: 600. Changing it never runs the flow again. A
    * whole number from 1 to 86400. Changed in place.
    */
-  timeoutSeconds?: pulumi.Input<number>;
+  timeoutSeconds?: pulumi.Input<number | undefined>;
 }
 
 /** The outputs of a chat.FlowRun, besides its `id` and `urn`. */

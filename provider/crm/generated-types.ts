@@ -57,20 +57,20 @@ export interface AccountArgs {
    * The account's website, an http(s) URL; null when unset. Removing it clears the website. At most 1000
    * characters. Changed in place.
    */
-  accountUrl?: pulumi.Input<string>;
+  accountUrl?: pulumi.Input<string | undefined>;
   /**
    * Take over an account that already exists with this name, and that no stack manages, instead of
    * failing; otherwise an existing account is never silently managed, changed or later deleted by this
    * stack. Pair it with `retainOnDelete: true` to leave the account in place on destroy. Default false.
    * Read only at creation; changing or removing it later changes nothing.
    */
-  adoptExisting?: pulumi.Input<boolean>;
+  adoptExisting?: pulumi.Input<boolean | undefined>;
   /**
    * The id of an existing account to take over instead of creating one, as `pulumi-crm export` writes
    * it: its name and website are set to the declared ones where they differ. Read only at creation;
    * changing or removing it later changes nothing.
    */
-  adoptId?: pulumi.Input<string>;
+  adoptId?: pulumi.Input<string | undefined>;
 }
 
 /** The outputs of a crm.Account, besides its `id` and `urn`. */
@@ -105,43 +105,43 @@ export interface AccountCustomFieldArgs {
    * The choices of a dropdown, multiselect, radio or checkbox field, required for those types and
    * refused for the others: each non-empty, distinct, without "||". At least one. Changed in place.
    */
-  fieldOptions?: pulumi.Input<pulumi.Input<string>[]>;
+  fieldOptions?: pulumi.Input<pulumi.Input<string>[] | undefined>;
   /**
    * The default value, in the field type's form: one of `fieldOptions` for dropdown and radio; a list of
    * them for multiselect and checkbox; `YYYY-MM-DD` for date (sent as `YYYY-MM-DD 00:00:00`);
    * `YYYY-MM-DD HH:MM:SS` (UTC) for datetime; a whole amount in minor units (10050 for 100.50) for
    * currency; a number for number; else a string. Removing it clears the default. Changed in place.
    */
-  fieldDefault?: pulumi.Input<string | number | pulumi.Input<string>[]>;
+  fieldDefault?: pulumi.Input<string | number | pulumi.Input<string>[] | undefined>;
   /**
    * The 3-letter code (ISO 4217, compared in capitals) of a currency field's default currency; currency
    * fields only. Unset: the service's choice, left alone. The service's update does not take it: setting
    * or removing it replaces the field too. A change replaces the resource.
    */
-  fieldDefaultCurrency?: pulumi.Input<string>;
+  fieldDefaultCurrency?: pulumi.Input<string | undefined>;
   /** Whether the field shows on forms. Default false. Changed in place. */
-  isFormVisible?: pulumi.Input<boolean>;
+  isFormVisible?: pulumi.Input<boolean | undefined>;
   /** Whether forms require the field. Default false. Changed in place. */
-  isRequired?: pulumi.Input<boolean>;
+  isRequired?: pulumi.Input<boolean | undefined>;
   /**
    * Position on the field-management page and account profiles. Unset: the service places the field, and
    * the stack leaves its position alone (removing it later does not move the field). A whole number from
    * 0. Changed in place.
    */
-  displayOrder?: pulumi.Input<number>;
+  displayOrder?: pulumi.Input<number | undefined>;
   /**
    * Take over a field that already exists with this label, and that no stack manages, instead of
    * failing. Its type (and default currency, when declared) must match: those cannot change in place.
    * Default false. Read only at creation; changing or removing it later changes nothing.
    */
-  adoptExisting?: pulumi.Input<boolean>;
+  adoptExisting?: pulumi.Input<boolean | undefined>;
   /**
    * The id of an existing field to take over instead of creating one, as `pulumi-crm export` writes it:
    * its label, options, default, flags and order are set to the declared ones where they differ; its
    * type (and default currency, when declared) must match. Read only at creation; changing or removing
    * it later changes nothing.
    */
-  adoptId?: pulumi.Input<string>;
+  adoptId?: pulumi.Input<string | undefined>;
 }
 
 /** The outputs of a crm.AccountCustomField, besides its `id` and `urn`. */
@@ -205,24 +205,24 @@ export interface AccountCustomFieldValueArgs {
    * 3-letter currency code of a currency value (compared in capitals); currency fields only. Unset: the
    * field's default currency, left alone. Changed in place.
    */
-  fieldCurrency?: pulumi.Input<string>;
+  fieldCurrency?: pulumi.Input<string | undefined>;
   /**
    * Take over the value the account already has for this field, and that no stack manages, instead of
    * failing. Default false. Read only at creation; changing or removing it later changes nothing.
    */
-  adoptExisting?: pulumi.Input<boolean>;
+  adoptExisting?: pulumi.Input<boolean | undefined>;
   /**
    * The id of an existing value to take over instead of creating one, as `pulumi-crm export` writes it:
    * it must be of the declared account and field, and is set to the declared value where it differs.
    * Read only at creation; changing or removing it later changes nothing.
    */
-  adoptId?: pulumi.Input<string>;
+  adoptId?: pulumi.Input<string | undefined>;
   /**
    * The field's options, e.g. its crm.AccountCustomField's `fieldOptions`: a value that is not among
    * them then fails check, and so the preview. Without them, a create or an update reads the field's
    * options and refuses such a value before writing. Read only by check: never a change, not an output.
    */
-  fieldOptions?: pulumi.Input<pulumi.Input<string>[]>;
+  fieldOptions?: pulumi.Input<pulumi.Input<string>[] | undefined>;
 }
 
 /** The outputs of a crm.AccountCustomFieldValue, besides its `id` and `urn`. */
@@ -264,7 +264,7 @@ export interface AccountNoteArgs {
    * export` writes it: its text is set to the declared one if it differs. Read only at creation;
    * changing or removing it later changes nothing.
    */
-  adoptId?: pulumi.Input<string>;
+  adoptId?: pulumi.Input<string | undefined>;
 }
 
 /** The outputs of a crm.AccountNote, besides its `id` and `urn`. */
@@ -288,13 +288,13 @@ export interface AccountContactArgs {
    * The contact's job title at the account. Removing it, or setting it to "", clears it. At most 255
    * characters. Changed in place.
    */
-  jobTitle?: pulumi.Input<string>;
+  jobTitle?: pulumi.Input<string | undefined>;
   /**
    * The id of an existing association to take over instead of creating one, as `pulumi-crm export`
    * writes it: its account, contact and job title are set to the declared ones where they differ. Read
    * only at creation; changing or removing it later changes nothing.
    */
-  adoptId?: pulumi.Input<string>;
+  adoptId?: pulumi.Input<string | undefined>;
 }
 
 /** The outputs of a crm.AccountContact, besides its `id` and `urn`. */
@@ -326,24 +326,24 @@ export interface AddressArgs {
    * The second address line. Removing it, or setting it to "", clears it. At most 255 characters.
    * Changed in place.
    */
-  address2?: pulumi.Input<string>;
+  address2?: pulumi.Input<string | undefined>;
   /** The city. Removing it, or setting it to "", clears it. At most 255 characters. Changed in place. */
-  city?: pulumi.Input<string>;
+  city?: pulumi.Input<string | undefined>;
   /**
    * The state or province. Removing it, or setting it to "", clears it. At most 255 characters. Changed
    * in place.
    */
-  state?: pulumi.Input<string>;
+  state?: pulumi.Input<string | undefined>;
   /**
    * The district, for countries that use one. Removing it, or setting it to "", clears it. At most 255
    * characters. Changed in place.
    */
-  district?: pulumi.Input<string>;
+  district?: pulumi.Input<string | undefined>;
   /**
    * The postal code. Removing it, or setting it to "", clears it. At most 255 characters. Changed in
    * place.
    */
-  zip?: pulumi.Input<string>;
+  zip?: pulumi.Input<string | undefined>;
   /**
    * A 2-letter ISO 3166 country code such as `US` or `de`, in any case; stored in upper case. Changed in
    * place.
@@ -353,28 +353,28 @@ export interface AddressArgs {
    * Whether this is the account's default address. The account has one default address: setting it here
    * unsets it on the previous default. Default false. Changed in place.
    */
-  isDefault?: pulumi.Input<boolean>;
+  isDefault?: pulumi.Input<boolean | undefined>;
   /**
    * Whether every user group may use the address (the service's `allgroup`). Default false. Changed in
    * place.
    */
-  allgroup?: pulumi.Input<boolean>;
+  allgroup?: pulumi.Input<boolean | undefined>;
   /**
    * The id of a user group to associate the address with, e.g. `"3"`. The association is made and
    * removed with the address; a change removes the old one and makes the new one. Changed in place.
    */
-  groupId?: pulumi.Input<string>;
+  groupId?: pulumi.Input<string | undefined>;
   /**
    * The id of a list to associate the address with, e.g. `"7"`. The association is made and removed with
    * the address; a change removes the old one and makes the new one. Changed in place.
    */
-  listId?: pulumi.Input<string>;
+  listId?: pulumi.Input<string | undefined>;
   /**
    * The id of an existing address to take over instead of creating one, as `pulumi-crm export` writes
    * it: its fields are set to the declared ones where they differ. Read only at creation; changing or
    * removing it later changes nothing.
    */
-  adoptId?: pulumi.Input<string>;
+  adoptId?: pulumi.Input<string | undefined>;
 }
 
 /** The outputs of a crm.Address, besides its `id` and `urn`. */
@@ -424,13 +424,13 @@ export interface CalendarFeedArgs {
   /** Which tasks the feed holds. Changed in place. */
   type: pulumi.Input<"All" | "Deals" | "Contacts">;
   /** Whether the feed has notifications. Default false. Changed in place. */
-  notification?: pulumi.Input<boolean>;
+  notification?: pulumi.Input<boolean | undefined>;
   /**
    * The id of an existing calendar feed to take over instead of creating one, as `pulumi-crm export`
    * writes it: its title, type and notification are set to the declared ones where they differ. Read
    * only at creation; changing or removing it later changes nothing.
    */
-  adoptId?: pulumi.Input<string>;
+  adoptId?: pulumi.Input<string | undefined>;
 }
 
 /** The outputs of a crm.CalendarFeed, besides its `id` and `urn`. */
@@ -462,18 +462,18 @@ export interface MessageArgs {
    * The subject. Merge placeholders such as `%FIRSTNAME%` or `%LISTNAME%` are kept as written. Removing
    * it, or setting it to "", clears it. At most 255 characters. Changed in place.
    */
-  subject?: pulumi.Input<string>;
+  subject?: pulumi.Input<string | undefined>;
   /**
    * The preheader text shown after the subject. Removing it, or setting it to "", clears it. At most 255
    * characters. Changed in place.
    */
-  preheaderText?: pulumi.Input<string>;
+  preheaderText?: pulumi.Input<string | undefined>;
   /**
    * The id of an existing message to take over instead of creating one, as `pulumi-crm export` writes
    * it: its sender, reply address, subject and preheader are set to the declared ones where they differ.
    * Read only at creation; changing or removing it later changes nothing.
    */
-  adoptId?: pulumi.Input<string>;
+  adoptId?: pulumi.Input<string | undefined>;
 }
 
 /** The outputs of a crm.Message, besides its `id` and `urn`. */
@@ -504,60 +504,60 @@ export interface BrandingArgs {
    * taken over); removing it later changes nothing. The resource's id is the managed branding's id. A
    * change replaces the resource.
    */
-  brandingId?: pulumi.Input<string>;
+  brandingId?: pulumi.Input<string | undefined>;
   /** The software's title. At most 255 characters. Changed in place. */
-  siteName?: pulumi.Input<string>;
+  siteName?: pulumi.Input<string | undefined>;
   /** The logo's http(s) URL, or "" for none. At most 1000 characters. Changed in place. */
-  siteLogo?: pulumi.Input<string>;
+  siteLogo?: pulumi.Input<string | undefined>;
   /**
    * The http(s) URL of the small logo in the admin panel's header, or "" for none. At most 1000
    * characters. Changed in place.
    */
-  siteLogoSmall?: pulumi.Input<string>;
+  siteLogoSmall?: pulumi.Input<string | undefined>;
   /** The non-removable header as text. At most 65535 characters. Changed in place. */
-  headerTextValue?: pulumi.Input<string>;
+  headerTextValue?: pulumi.Input<string | undefined>;
   /** The non-removable header as HTML. At most 65535 characters. Changed in place. */
-  headerHtmlValue?: pulumi.Input<string>;
+  headerHtmlValue?: pulumi.Input<string | undefined>;
   /** The non-removable footer as text. At most 65535 characters. Changed in place. */
-  footerTextValue?: pulumi.Input<string>;
+  footerTextValue?: pulumi.Input<string | undefined>;
   /** The non-removable footer as HTML. At most 65535 characters. Changed in place. */
-  footerHtmlValue?: pulumi.Input<string>;
+  footerHtmlValue?: pulumi.Input<string | undefined>;
   /** The help setting. At most 1000 characters. Changed in place. */
-  help?: pulumi.Input<string>;
+  help?: pulumi.Input<string | undefined>;
   /** The favicon's http(s) URL, or "" for none. At most 1000 characters. Changed in place. */
-  favicon?: pulumi.Input<string>;
+  favicon?: pulumi.Input<string | undefined>;
   /**
    * The admin HTML template. Only on plans that include template editing. At most 65535 characters.
    * Changed in place.
    */
-  adminTemplateHtm?: pulumi.Input<string>;
+  adminTemplateHtm?: pulumi.Input<string | undefined>;
   /**
    * The admin CSS. Only on plans that include template editing. At most 65535 characters. Changed in
    * place.
    */
-  adminTemplateCss?: pulumi.Input<string>;
+  adminTemplateCss?: pulumi.Input<string | undefined>;
   /**
    * The public HTML template. Only on plans that include template editing. At most 65535 characters.
    * Changed in place.
    */
-  publicTemplateHtm?: pulumi.Input<string>;
+  publicTemplateHtm?: pulumi.Input<string | undefined>;
   /**
    * The public CSS. Only on plans that include template editing. At most 65535 characters. Changed in
    * place.
    */
-  publicTemplateCss?: pulumi.Input<string>;
+  publicTemplateCss?: pulumi.Input<string | undefined>;
   /**
    * Whether the service's external links (its own branding) show. The API can turn them off; it turns
    * them back on only by a write that leaves its `links` flag out: a service that keeps them off fails
    * the update, naming this field. Default true. Changed in place.
    */
-  externalLinks?: pulumi.Input<boolean>;
+  externalLinks?: pulumi.Input<boolean | undefined>;
   /**
    * The id of the branding to take over, as `pulumi-crm export` writes it: like brandingId, but never a
    * change; a branding that already holds the declared values gets no write. Refused with a different
    * brandingId. Read only at creation; changing or removing it later changes nothing.
    */
-  adoptId?: pulumi.Input<string>;
+  adoptId?: pulumi.Input<string | undefined>;
 }
 
 /** The outputs of a crm.Branding, besides its `id` and `urn`. */
@@ -618,7 +618,7 @@ export interface ContactSyncArgs {
    * Any values, kept in the state and never sent to the service; when they change, every contact is
    * synced again. Default []. Changed in place.
    */
-  triggers?: pulumi.Input<pulumi.Input<unknown>[]>;
+  triggers?: pulumi.Input<pulumi.Input<unknown>[] | undefined>;
 }
 
 /** The outputs of a crm.ContactSync, besides its `id` and `urn`. */
