@@ -9,8 +9,9 @@
 
 import assert from "node:assert/strict";
 import { execFileSync } from "node:child_process";
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, readlinkSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, readlinkSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import ts from "typescript";
 import { startEmulator } from "../../emulator";
 import { emulatorCall, requestCount, RunningEmulator } from "../support/emulator";
 import { DeclaredResource, everyResourceStack } from "../support/every-resource";
@@ -99,6 +100,42 @@ describe("upgrading the package under a deployed stack, on the pulumi CLI", func
     stack?.remove();
     await emulator?.close();
     if (oldInstall) rmSync(oldInstall, { recursive: true, force: true });
+  });
+
+  it("takes every program written against the package before the change: each Args it passed is taken, each output it read is there, of a type it can read", () => {
+    // Both packages' types, side by side, compared by the compiler. The earlier one's are copied out of
+    // node_modules: the compiler takes two packages of one name and version (pulumi-crm 0.1.0) for one.
+    const dir = mkdtempSync(join(repoRoot, ".work", "upgrade-types-"));
+    try {
+      cpSync(join(oldInstall, "node_modules", "pulumi-crm", "dist", "provider"), join(dir, "before"), { recursive: true });
+      const checks = resources.flatMap(({ namespace, className }) => [
+        `taken<before.${namespace}.${className}Args, now.${namespace}.${className}Args>();`,
+        `kept<before.${namespace}.${className}, now.${namespace}.${className}>();`,
+      ]);
+      const file = join(dir, "compatible.ts");
+      writeFileSync(
+        file,
+        [
+          'import * as before from "./before";',
+          `import * as now from "${join(newModules, "pulumi-crm")}";`,
+          "const taken = <Old, New>(..._: [Old] extends [New] ? [] : [never]) => undefined;",
+          "const kept = <Old, New>(..._: { [K in keyof Old]: K extends keyof New ? ([New[K]] extends [Old[K]] ? never : K) : K }[keyof Old] extends never ? [] : [never]) => undefined;",
+          ...checks,
+          // A pair that must not compare: the comparison is made at all (both packages' types were found).
+          "taken<{ unrelated: true }, now.crm.AccountArgs>();",
+        ].join("\n"),
+      );
+      // Node's types as a program has them: without them the SDK's types lose members, and any type compares.
+      const options = { strict: true, noEmit: true, skipLibCheck: true, target: ts.ScriptTarget.ES2022, module: ts.ModuleKind.CommonJS, types: ["node"], typeRoots: [join(newModules, "@types")] };
+      const program = ts.createProgram([file], options);
+      const problems = ts.getPreEmitDiagnostics(program).map((diagnostic) => {
+        const line = diagnostic.file && diagnostic.start !== undefined ? diagnostic.file.getLineAndCharacterOfPosition(diagnostic.start).line : -1;
+        return `${diagnostic.file?.text.split("\n")[line] ?? ""}: ${ts.flattenDiagnosticMessageText(diagnostic.messageText, " ")}`;
+      });
+      assert.deepEqual(problems, ["taken<{ unrelated: true }, now.crm.AccountArgs>();: Expected 1 arguments, but got 0."]);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   it("deploys every object with the package before the change, its state requiring the resource modules by path", async () => {
