@@ -2,7 +2,7 @@
 // Like pulumi-command's Command, it acts when created and again whenever its run
 // inputs or `triggers` change (a replace); deleting it forgets the run, which
 // cannot be undone. With waitForCompletion it follows the run until it ends. Its
-// input schema, normalization and provider live here.
+// declaration, normalization and provider live here.
 
 import * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";

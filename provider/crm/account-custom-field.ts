@@ -1,5 +1,5 @@
 // crm.AccountCustomField: the definition of a custom account field (the service's
-// accountCustomFieldMetum). Its input schema, its normalization and its provider live
+// accountCustomFieldMetum). Its declaration, its normalization and its provider live
 // here; the lifecycle, adoption by label included, is crmLifecycle's (see ./crud).
 
 import * as pulumi from "@pulumi/pulumi";

@@ -1,4 +1,4 @@
-// crm.Account: an account (company) of the CRM service. Its input schema, its
+// crm.Account: an account (company) of the CRM service. Its declaration, its
 // normalization and its provider live here; the lifecycle is crmLifecycle's (see
 // ./crud), with the service's own check of unique names and its bulk delete.
 

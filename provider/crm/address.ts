@@ -1,5 +1,5 @@
 // crm.Address: a physical mailing address of the account (every campaign needs one),
-// optionally associated with a user group and a list. Its input schema, its
+// optionally associated with a user group and a list. Its declaration, its
 // normalization and its provider live here (see ./crud for the lifecycle).
 
 import * as pulumi from "@pulumi/pulumi";

@@ -1,5 +1,5 @@
 // crm.CalendarFeed: a calendar feed that syncs the account's tasks with any
-// calendar client that supports subscription calendars. Its input schema, its
+// calendar client that supports subscription calendars. Its declaration, its
 // normalization and its provider live here (see ./crud for the lifecycle).
 
 import * as pulumi from "@pulumi/pulumi";

@@ -1,7 +1,7 @@
 // crm.ContactSync: an action resource that upserts a list of contacts (matched by
 // email) through the service's bulk import, in batches of at most 250, and reports
 // each row's outcome. It syncs when created and again when its contacts or triggers
-// change (an update); deleting it deletes no contact. Its input schema and its
+// change (an update); deleting it deletes no contact. Its declaration and its
 // provider live here.
 
 import { randomUUID } from "node:crypto";

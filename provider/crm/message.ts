@@ -1,5 +1,5 @@
 // crm.Message: an email message of the account (sender, reply address, subject,
-// preheader). Its input schema, its normalization and its provider live here (see
+// preheader). Its declaration, its normalization and its provider live here (see
 // ./crud for the lifecycle).
 
 import * as pulumi from "@pulumi/pulumi";
