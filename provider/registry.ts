@@ -8,6 +8,7 @@ import * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
 import type { ServiceObject } from "./crm/collection";
 import type { ExportDeclaration } from "./export/declaration";
+import type { AnyResourceDeclaration } from "./kit/declaration";
 import * as chat from "./chat";
 import * as flowRun from "./chat/flow-run";
 import * as crm from "./crm";
@@ -23,11 +24,11 @@ import * as contactSync from "./crm/contact-sync";
 import * as message from "./crm/message";
 
 /**
- * A resource module: the provider of its dynamic resources (see ./dynamic.ts) and its input
- * schema; and, for a resource whose objects `pulumi-crm export` declares, what the export
+ * A resource module: the provider of its dynamic resources (see ./dynamic.ts), its declaration
+ * (see ./kit/declaration.ts) and the input schema made of it; and, for a resource whose objects `pulumi-crm export` declares, what the export
  * reads (`exported`) and the inputs declaring an object as the service holds it.
  */
-export type ResourceModule = pulumi.dynamic.ResourceProvider & { inputSchema: z.AnyZodObject } & (
+export type ResourceModule = pulumi.dynamic.ResourceProvider & { inputSchema: z.AnyZodObject; declaration: AnyResourceDeclaration } & (
     | { exported?: undefined }
     | { exported: ExportDeclaration; inputsDeclaring(object: ServiceObject): Record<string, unknown> | undefined }
   );

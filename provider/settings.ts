@@ -71,7 +71,7 @@ export const chatService: ServiceSettingsSpec = {
   authHeaders: (token) => ({ Authorization: `Token ${token}` }),
 };
 
-const channelSetting: Setting = { key: "chat:channel", env: "CHAT_CHANNEL" };
+export const channelSetting: Setting = { key: "chat:channel", env: "CHAT_CHANNEL" };
 const defaultRequestsPerSecond = 5;
 const requestTimeoutMs = 30_000;
 

@@ -160,6 +160,27 @@ export function ensureNode(version: string): string {
   return bin;
 }
 
+const schemaCheckModule = join(repoRoot, "tools", "schema-check");
+
+/**
+ * tools/schema-check, which binds package schemas with Pulumi's own binder: built once per
+ * source, on the CLI's module and build cache (its go.mod requires what the CLI's does), so
+ * after the CLI it takes seconds. Returns the binary's path.
+ */
+export function ensureSchemaCheck(): string {
+  ensureCli();
+  const key = createHash("sha256");
+  for (const file of ["go.mod", "go.sum", "main.go"]) key.update(readFileSync(join(schemaCheckModule, file)));
+  const dir = madeOnce(join(cacheRoot(), "schema-check", key.digest("hex").slice(0, 16)), (into) => {
+    execFileSync("go", ["build", "-mod=readonly", "-buildvcs=false", "-trimpath", "-o", join(into, "schema-check"), "."], {
+      cwd: schemaCheckModule,
+      stdio: ["ignore", "inherit", "inherit"],
+      env: { ...process.env, CGO_ENABLED: "0" },
+    });
+  });
+  return join(dir, "schema-check");
+}
+
 let found: Toolchain | undefined;
 
 /** The CLI and the Node.js programs run on, built or installed when missing. */

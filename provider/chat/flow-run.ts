@@ -2,94 +2,107 @@
 // Like pulumi-command's Command, it acts when created and again whenever its run
 // inputs or `triggers` change (a replace); deleting it forgets the run, which
 // cannot be undone. With waitForCompletion it follows the run until it ends. Its
-// input schema, normalization and provider live here.
+// declaration, normalization and provider live here.
 
 import * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
 import { actionKind, diffAction, recordedRead, stoppedPartWay, triggersInput, waitUntilEnded } from "../action-kit";
 import { moduleProvider } from "../dynamic";
-import { givenText, strictObject, unknownValue, withoutProvider } from "../kit/inputs";
+import { declareResource, input, inputObject, output } from "../kit/declaration";
+import { givenText, unknownValue, withoutProvider } from "../kit/inputs";
+import { types } from "../kit/value-types";
 import { checkInputs } from "../kit/check-diff";
 import { resourceProps } from "../kit/resource-class";
 import { PartlyDoneError } from "../kit/write-errors";
 import { ServiceClient } from "../service-client";
 import { chatChannel, chatService } from "../settings";
+import type { FlowRunArgs, FlowRunOutputs } from "./generated-types";
 
-/** One contact to run the flow for; every field is optional and passed to the chat service as given. */
-export interface FlowRunContact {
-  /** Phone number, at most 30 characters. */
-  phone?: pulumi.Input<string>;
-  /** At most 100 characters. */
-  firstName?: pulumi.Input<string>;
-  /** At most 100 characters. */
-  lastName?: pulumi.Input<string>;
-  /** An email address, at most 254 characters. */
-  email?: pulumi.Input<string>;
-  /** The contact's id in another system (for example a CRM account's id). */
-  externalId?: pulumi.Input<string>;
-  /** A link to the contact elsewhere: an http(s) URL of at most 200 characters. */
-  externalUrl?: pulumi.Input<string>;
-  /** Free-form JSON data the flow can use. */
-  meta?: pulumi.Input<unknown>;
-  /** Tag names to add to the contact, each 1 to 100 characters. */
-  tags?: pulumi.Input<pulumi.Input<string>[]>;
-}
-
-export interface FlowRunArgs {
-  /** The flow to run, a UUID. A change runs the flow again. */
-  flowId: pulumi.Input<string>;
-  /** The contacts to run it for, at least one. A change runs the flow again. */
-  contacts: pulumi.Input<pulumi.Input<FlowRunContact>[]>;
-  /** Close the contacts' other running flows and conversations first. Default false. */
-  hasPriority?: pulumi.Input<boolean>;
-  /** Any values; when they change, the flow runs again. Default []. */
-  triggers?: pulumi.Input<unknown[]>;
-  /**
-   * Follow the run until it ends (completed, failed or canceled), logging its progress,
-   * and fail the step with the service's reason unless it completed. Default false.
-   * Changing it never runs the flow again.
-   */
-  waitForCompletion?: pulumi.Input<boolean>;
-  /** How long waitForCompletion waits, in seconds: 1 to 86400, default 600. Changing it never runs the flow again. */
-  timeoutSeconds?: pulumi.Input<number>;
-}
+export type { FlowRunArgs, FlowRunContact, FlowRunOutputs } from "./generated-types";
 
 const optionalText = (max: number) =>
   z.string({ invalid_type_error: "must be a string" }).max(max, `must be at most ${max} characters`).optional();
 
-const contactSchema = strictObject(
+const contactSchema = inputObject(
+  "FlowRunContact",
+  "One contact to run the flow for; every field is optional and passed to the chat service as given.",
   {
-    phone: optionalText(30),
-    firstName: optionalText(100),
-    lastName: optionalText(100),
-    email: z.string({ invalid_type_error: "must be a string" }).max(254, "must be at most 254 characters").email("must be an email address").optional(),
-    externalId: z.string({ invalid_type_error: "must be a string" }).optional(),
-    externalUrl: z.string({ invalid_type_error: "must be a string" }).max(200, "must be at most 200 characters").url("must be a URL").optional(),
-    meta: z.unknown().optional(),
-    tags: z.array(z.string().min(1, "must not be empty").max(100, "must be at most 100 characters"), { invalid_type_error: "must be a list of tag names" }).optional(),
+    phone: input(optionalText(30), "Phone number."),
+    firstName: input(optionalText(100), "The contact's first name."),
+    lastName: input(optionalText(100), "The contact's last name."),
+    email: input(
+      z.string({ invalid_type_error: "must be a string" }).max(254, "must be at most 254 characters").email("must be an email address").optional(),
+      "The contact's email address.",
+    ),
+    externalId: input(z.string({ invalid_type_error: "must be a string" }).optional(), "The contact's id in another system (for example a CRM account's id)."),
+    externalUrl: input(
+      z.string({ invalid_type_error: "must be a string" }).max(200, "must be at most 200 characters").url("must be a URL").optional(),
+      "A link to the contact elsewhere (http or https).",
+    ),
+    meta: input(z.unknown().optional(), "Free-form JSON data the flow can use."),
+    tags: input(
+      z.array(z.string().min(1, "must not be empty").max(100, "must be at most 100 characters"), { invalid_type_error: "must be a list of tag names" }).optional(),
+      "Tag names to add to the contact, each 1 to 100 characters.",
+    ),
   },
   "a contact",
 );
 
-export const inputSchema = strictObject({
-  flowId: givenText("the UUID of the flow to run", z.string().uuid("must be the flow's UUID, such as 2f1c6a8e-3b7d-4c1e-9a2f-5d8e7c6b4a31")),
-  contacts: z
-    .array(contactSchema, { required_error: "is required: the contacts to run the flow for", invalid_type_error: "must be a list of contacts" })
-    .min(1, "must name at least one contact"),
-  hasPriority: z.boolean({ invalid_type_error: "must be true or false" }).default(false),
-  triggers: triggersInput,
-  // No defaults: a stack made before these existed must not show a change.
-  waitForCompletion: z.boolean({ invalid_type_error: "must be true or false" }).optional(),
-  timeoutSeconds: z
-    .number({ invalid_type_error: "must be a number of seconds" })
-    .int("must be a whole number of seconds")
-    .min(1, "must be at least 1")
-    .max(86_400, "must be at most 86400 (a day)")
-    .optional(),
+const nullWhenNotWaited = { unset: "nullable" } as const;
+
+export const declaration = declareResource({
+  namespace: "chat",
+  name: "FlowRun",
+  inputs: {
+    flowId: input(
+      givenText("the UUID of the flow to run", z.string().uuid("must be the flow's UUID, such as 2f1c6a8e-3b7d-4c1e-9a2f-5d8e7c6b4a31")),
+      "The flow to run. A change runs the flow again.",
+      { replaceOnChanges: true },
+    ),
+    contacts: input(
+      z
+        .array(contactSchema, { required_error: "is required: the contacts to run the flow for", invalid_type_error: "must be a list of contacts" })
+        .min(1, "must name at least one contact"),
+      "The contacts to run it for. A change runs the flow again.",
+      { replaceOnChanges: true },
+    ),
+    hasPriority: input(
+      z.boolean({ invalid_type_error: "must be true or false" }).default(false),
+      "Close the contacts' other running flows and conversations first. A change runs the flow again.",
+      { replaceOnChanges: true },
+    ),
+    triggers: input(triggersInput, "Any values, kept in the state and never sent to the service; when they change, the flow runs again.", { replaceOnChanges: true }),
+    // No defaults: a stack made before these existed must not show a change.
+    waitForCompletion: input(
+      z.boolean({ invalid_type_error: "must be true or false" }).optional(),
+      "Follow the run until it ends (completed, failed or canceled), logging its progress, and fail the step with the service's reason unless it completed. Unset: false. Changing it never runs the flow again.",
+    ),
+    timeoutSeconds: input(
+      z
+        .number({ invalid_type_error: "must be a number of seconds" })
+        .int("must be a whole number of seconds")
+        .min(1, "must be at least 1")
+        .max(86_400, "must be at most 86400 (a day)")
+        .optional(),
+      "How long waitForCompletion waits, in seconds. Unset: 600. Changing it never runs the flow again.",
+    ),
+  },
+  outputs: {
+    executionId: output(types.string, "The flow execution's id, also the resource's id."),
+    createdOn: output(types.string, "When the service created the execution, ISO 8601."),
+    status: output(types.string, "With waitForCompletion, the service's word for how the run ended, e.g. COMPLETED; null when not waited for.", nullWhenNotWaited),
+    finishedOn: output(types.string, "With waitForCompletion, when the run ended, ISO 8601; null when not waited for.", nullWhenNotWaited),
+    statusReason: output(
+      types.string,
+      "With waitForCompletion, the service's reason for the run's status (why it failed or was canceled); null when it gives none.",
+      nullWhenNotWaited,
+    ),
+  },
 });
 
+export const inputSchema = declaration.inputSchema;
+
 type FlowRunInputs = z.output<typeof inputSchema>;
-const inputFields = Object.keys(inputSchema.shape) as Array<keyof FlowRunInputs>;
 
 interface FlowExecution {
   id: string;
@@ -108,7 +121,7 @@ interface FlowExecution {
 /** What the outputs say of a run that was not waited for. */
 const notFollowed = { status: null, finishedOn: null, statusReason: null };
 
-const resourceType = "chat.FlowRun";
+const resourceType = declaration.type;
 const describe = (flowId: unknown) =>
   typeof flowId === "string" && flowId.trim() && flowId !== unknownValue ? `${resourceType} of flow ${flowId}` : resourceType;
 const kind = actionKind({
@@ -289,32 +302,11 @@ function serviceContact(contact: z.output<typeof contactSchema>): Record<string,
   };
 }
 
+export interface FlowRun extends FlowRunOutputs {}
+
 /** Runs a chat flow for a list of contacts when created, and again when its inputs or triggers change. */
 export class FlowRun extends pulumi.dynamic.Resource {
-  /** The flow that ran. */
-  declare readonly flowId: pulumi.Output<string>;
-  /** The contacts it ran for, as declared. */
-  declare readonly contacts: pulumi.Output<FlowRunContact[]>;
-  /** Whether the run closed the contacts' other flows and conversations first. */
-  declare readonly hasPriority: pulumi.Output<boolean>;
-  /** The values whose change runs the flow again. */
-  declare readonly triggers: pulumi.Output<unknown[]>;
-  /** The flow execution's id, also the resource's id. */
-  declare readonly executionId: pulumi.Output<string>;
-  /** When the service created the execution, ISO 8601. */
-  declare readonly createdOn: pulumi.Output<string>;
-  /** Whether the step waited for the run to end, and for how long it would. */
-  declare readonly waitForCompletion: pulumi.Output<boolean | undefined>;
-  declare readonly timeoutSeconds: pulumi.Output<number | undefined>;
-  /** With waitForCompletion, the service's word for how the run ended, e.g. COMPLETED; null when not waited for. */
-  declare readonly status: pulumi.Output<string | null>;
-  /** With waitForCompletion, when the run ended, ISO 8601; null when not waited for. */
-  declare readonly finishedOn: pulumi.Output<string | null>;
-  /** With waitForCompletion, the service's reason for the run's status (why it failed or was canceled); null when it gives none. */
-  declare readonly statusReason: pulumi.Output<string | null>;
-
   constructor(name: string, args: FlowRunArgs, opts?: pulumi.CustomResourceOptions) {
-    const outputs = [...inputFields, "executionId", "createdOn", "status", "finishedOn", "statusReason"];
-    super(moduleProvider(module), name, resourceProps(args, outputs), opts, "chat", "FlowRun");
+    super(moduleProvider(module), name, resourceProps(args, declaration.outputs), opts, "chat", "FlowRun");
   }
 }

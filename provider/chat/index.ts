@@ -1,1 +1,2 @@
 export { FlowRun, FlowRunArgs, FlowRunContact } from "./flow-run";
+export type * from "./generated-types";

@@ -6,7 +6,8 @@ import * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
 import { moduleProvider } from "../dynamic";
 import type { ExportDeclaration } from "../export/declaration";
-import { adoptIdInput, configurationFields, optionalText, serviceId, strictObject, withoutUndefined } from "../kit/inputs";
+import { declareResource, input, takeOverById } from "../kit/declaration";
+import { optionalText, serviceId, withoutUndefined } from "../kit/inputs";
 import { labelByIds } from "../kit/check-diff";
 import { resourceProps } from "../kit/resource-class";
 import { unrecordedObjectAdvice } from "../kit/adoption";
@@ -16,31 +17,26 @@ import { CrmClient } from "./client";
 import { ServiceObject, walk } from "./collection";
 import { crmLifecycle, CrmObjectKind } from "./crud";
 import { idOf, optionalTextOf } from "./normalize";
+import type { AccountContactArgs, AccountContactOutputs } from "./generated-types";
 
-export interface AccountContactArgs {
-  /**
-   * The account's id, e.g. a crm.Account's `id`. Changed in place: the association
-   * moves, since a contact cannot be in two accounts even for a moment.
-   */
-  accountId: pulumi.Input<string>;
-  /** The contact's id. Changed in place. */
-  contactId: pulumi.Input<string>;
-  /** The contact's job title at the account, at most 255 characters. Unset by default; removing it clears it. Changed in place. */
-  jobTitle?: pulumi.Input<string>;
-  /**
-   * The id of an existing association to take over instead of creating one, as
-   * `pulumi-crm export` writes it: its account, contact and job title are set to the
-   * declared ones where they differ. Read only at creation; removing it later changes nothing.
-   */
-  adoptId?: pulumi.Input<string>;
-}
+export type { AccountContactArgs, AccountContactOutputs } from "./generated-types";
 
-export const inputSchema = strictObject({
-  accountId: serviceId("the account, such as a crm.Account's id"),
-  contactId: serviceId("the contact"),
-  jobTitle: optionalText(255),
-  adoptId: adoptIdInput,
+export const declaration = declareResource({
+  namespace: "crm",
+  name: "AccountContact",
+  inputs: {
+    accountId: input(
+      serviceId("the account, such as a crm.Account's id"),
+      "The account's id, e.g. a crm.Account's `id`. A change moves the association, since a contact cannot be in two accounts even for a moment.",
+      { refersTo: "account" },
+    ),
+    contactId: input(serviceId("the contact"), "The contact's id."),
+    jobTitle: input(optionalText(255), "The contact's job title at the account. Removing it, or setting it to \"\", clears it."),
+    adoptId: takeOverById("association", "its account, contact and job title are set to the declared ones where they differ"),
+  },
 });
+
+export const inputSchema = declaration.inputSchema;
 
 type AssociationInputs = z.output<typeof inputSchema>;
 
@@ -50,7 +46,7 @@ interface AssociationState extends Record<string, unknown> {
   jobTitle?: string;
 }
 
-const resourceType = "crm.AccountContact";
+const resourceType = declaration.type;
 
 /** The contact's associations (at most one), matched here too in case the filter is ignored. */
 async function associationsOf(client: CrmClient, contactId: string, query: Record<string, string> = {}): Promise<ServiceObject[]> {
@@ -118,23 +114,18 @@ export const exported: ExportDeclaration = {
   section: "Contacts' places at accounts (the contacts themselves are not managed here)",
   path: kind.path,
   collection: kind.collection!,
-  refersTo: { accountId: "account" },
+  refersTo: declaration.refersTo,
   follows: "accountId",
   title: (_association, inputs, names) => `${names.accountId} contact ${inputs.contactId}`,
 };
 export { remove as delete };
 export { configure } from "../dynamic";
 
+export interface AccountContact extends AccountContactOutputs {}
+
 /** A contact's association with an account. */
 export class AccountContact extends pulumi.dynamic.Resource {
-  /** The account's id. */
-  declare readonly accountId: pulumi.Output<string>;
-  /** The contact's id. */
-  declare readonly contactId: pulumi.Output<string>;
-  /** The job title; undefined when unset. */
-  declare readonly jobTitle: pulumi.Output<string | undefined>;
-
   constructor(name: string, args: AccountContactArgs, opts?: pulumi.CustomResourceOptions) {
-    super(moduleProvider(module), name, resourceProps(args, configurationFields(inputSchema)), opts, "crm", "AccountContact");
+    super(moduleProvider(module), name, resourceProps(args, declaration.outputs), opts, "crm", "AccountContact");
   }
 }

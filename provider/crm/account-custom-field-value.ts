@@ -9,7 +9,9 @@ import * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
 import { moduleProvider } from "../dynamic";
 import type { ExportDeclaration } from "../export/declaration";
-import { adoptIdInput, checkOnly, configurationFields, containsUnknown, serviceId, strictObject, withoutProvider, withoutUndefined } from "../kit/inputs";
+import { declareResource, input, output, takeOverById } from "../kit/declaration";
+import { checkOnly, containsUnknown, serviceId, withoutProvider, withoutUndefined } from "../kit/inputs";
+import { types } from "../kit/value-types";
 import { labelByIds } from "../kit/check-diff";
 import { resourceProps } from "../kit/resource-class";
 import { crmService } from "../settings";
@@ -21,55 +23,44 @@ import { crmLifecycle, CrmObjectKind } from "./crud";
 import { madeHere } from "./made-here";
 import { currencyCodeInput, FieldValue, fieldValueInput, fitValue, notAmongOptions, optionsOf, optionTypes, valueForService, valueFromService } from "./custom-field-types";
 import { currencyCodeOf, idOf, multiValueOf, textOf } from "./normalize";
+import type { AccountCustomFieldValueArgs, AccountCustomFieldValueOutputs } from "./generated-types";
 
-export interface AccountCustomFieldValueArgs {
-  /** The account's id, e.g. a crm.Account's `id`. A change replaces the value. */
-  accountId: pulumi.Input<string>;
-  /** The custom field's id, e.g. a crm.AccountCustomField's `id`. A change replaces the value. */
-  customFieldId: pulumi.Input<string>;
-  /**
-   * The value, in the form of the field's type: a list of options for multiselect and
-   * checkbox; a whole amount in minor units (10050 for 100.50) for currency; a number
-   * for number; a date as YYYY-MM-DD, YYYY/MM/DD or MM/DD/YYYY for date (all three are
-   * the same value); `YYYY-MM-DD HH:MM:SS` (UTC) for datetime; else a string. A value
-   * that does not fit the type is refused before anything is written. Changed in place.
-   */
-  fieldValue: pulumi.Input<string | number | pulumi.Input<string>[]>;
-  /**
-   * 3-letter currency code of a currency value (compared in capitals); currency fields
-   * only. Unset: the field's default currency, left alone. Changed in place.
-   */
-  fieldCurrency?: pulumi.Input<string>;
-  /**
-   * Take over the value the account already has for this field, and that no stack
-   * manages, instead of failing. Default false. Read only at creation.
-   */
-  adoptExisting?: pulumi.Input<boolean>;
-  /**
-   * The id of an existing value to take over instead of creating one, as
-   * `pulumi-crm export` writes it: it must be of the declared account and field, and is
-   * set to the declared value where it differs. Read only at creation; removing it later
-   * changes nothing.
-   */
-  adoptId?: pulumi.Input<string>;
-  /**
-   * The field's options, e.g. its crm.AccountCustomField's `fieldOptions`: a value that
-   * is not among them then fails check, and so the preview. Without them, a create or an
-   * update reads the field's options and refuses such a value before writing. Read only
-   * by check: never a change, not an output.
-   */
-  fieldOptions?: pulumi.Input<pulumi.Input<string>[] | undefined>;
-}
+export type { AccountCustomFieldValueArgs, AccountCustomFieldValueOutputs } from "./generated-types";
 
-export const inputSchema = strictObject({
-  accountId: serviceId("the account, such as a crm.Account's id"),
-  customFieldId: serviceId("the custom field, such as a crm.AccountCustomField's id"),
-  fieldValue: fieldValueInput("the value, in the form of the field's type"),
-  fieldCurrency: currencyCodeInput.optional(),
-  adoptExisting: z.boolean({ invalid_type_error: "must be true or false" }).default(false),
-  adoptId: adoptIdInput,
-  fieldOptions: checkOnly(z.array(z.string({ invalid_type_error: "must be a string" }), { invalid_type_error: "must be a list of strings" }).optional()),
+export const declaration = declareResource({
+  namespace: "crm",
+  name: "AccountCustomFieldValue",
+  inputs: {
+    accountId: input(serviceId("the account, such as a crm.Account's id"), "The account's id, e.g. a crm.Account's `id`.", { replaceOnChanges: true, refersTo: "account" }),
+    customFieldId: input(
+      serviceId("the custom field, such as a crm.AccountCustomField's id"),
+      "The custom field's id, e.g. a crm.AccountCustomField's `id`.",
+      { replaceOnChanges: true, refersTo: "account-custom-field" },
+    ),
+    fieldValue: input(
+      fieldValueInput("the value, in the form of the field's type"),
+      "The value, in the form of the field's type: a list of options for multiselect and checkbox; a whole amount in minor units (10050 for 100.50) for currency; a number for number; a date as YYYY-MM-DD, YYYY/MM/DD or MM/DD/YYYY for date (all three are the same value); `YYYY-MM-DD HH:MM:SS` (UTC) for datetime; else a string. A value that does not fit the type is refused before anything is written.",
+    ),
+    fieldCurrency: input(
+      currencyCodeInput.optional(),
+      "3-letter currency code of a currency value (compared in capitals); currency fields only. Unset: the field's default currency, left alone.",
+    ),
+    adoptExisting: input(
+      z.boolean({ invalid_type_error: "must be true or false" }).default(false),
+      "Take over the value the account already has for this field, and that no stack manages, instead of failing.",
+    ),
+    adoptId: takeOverById("value", "it must be of the declared account and field, and is set to the declared value where it differs"),
+    fieldOptions: input(
+      checkOnly(z.array(z.string({ invalid_type_error: "must be a string" }), { invalid_type_error: "must be a list of strings" }).optional()),
+      "The field's options, e.g. its crm.AccountCustomField's `fieldOptions`: a value that is not among them then fails check, and so the preview. Without them, a create or an update reads the field's options and refuses such a value before writing.",
+    ),
+  },
+  outputs: {
+    fieldType: output(types.string, "The field's type, read when the value was created: a field never changes type (a new type is a new field)."),
+  },
 });
+
+export const inputSchema = declaration.inputSchema;
 
 /** The inputs, with the field's type once a write has looked it up (see prepareWrite). */
 type ValueInputs = z.output<typeof inputSchema> & { fieldType?: string };
@@ -83,7 +74,7 @@ interface ValueState extends Record<string, unknown> {
   fieldType?: string;
 }
 
-const resourceType = "crm.AccountCustomFieldValue";
+const resourceType = declaration.type;
 
 // Named as namedForPeople names it where the field's label and the account's name are not at hand, so that every message reads alike.
 const label = labelByIds(resourceType, ["customFieldId", "accountId"], ([field, account]) => `of field ${field} for account ${account}`);
@@ -206,7 +197,7 @@ const kind: CrmObjectKind<typeof inputSchema, ValueState> = {
   schema: inputSchema,
   services: [crmService],
   label,
-  replaceOn: ["accountId", "customFieldId"],
+  replaceOn: declaration.replaceOnChanges,
   serviceAssigned: ["fieldCurrency"],
   path: "/accountCustomFieldData",
   member: "accountCustomFieldDatum",
@@ -281,7 +272,7 @@ export const exported: ExportDeclaration = {
   section: "Values of the custom fields",
   path: kind.path,
   collection: kind.collection!,
-  refersTo: { accountId: "account", customFieldId: "account-custom-field" },
+  refersTo: declaration.refersTo,
   follows: "accountId",
   // The value's form depends on its field's type, as it does for the resource.
   completedFrom: {
@@ -319,23 +310,11 @@ export async function diff(id: string, olds: Record<string, unknown>, news: Reco
   return lifecycle.diff(id, olds, comparable ? { ...news, fieldValue: fittedValue(news, fieldType) } : news);
 }
 
-/** The field's type is read at creation, for the value's form. */
-const outputs = [...configurationFields(inputSchema), "fieldType"];
+export interface AccountCustomFieldValue extends AccountCustomFieldValueOutputs {}
 
 /** The value of a custom account field for one account. */
 export class AccountCustomFieldValue extends pulumi.dynamic.Resource {
-  /** The account's id. */
-  declare readonly accountId: pulumi.Output<string>;
-  /** The custom field's id. */
-  declare readonly customFieldId: pulumi.Output<string>;
-  /** The value in its type's form: a list for multiselect and checkbox, a number for currency (minor units) and number, YYYY-MM-DD for date. */
-  declare readonly fieldValue: pulumi.Output<string | number | string[]>;
-  /** The currency code, in capitals, while the stack declares it. */
-  declare readonly fieldCurrency: pulumi.Output<string | undefined>;
-  /** The field's type, read when the value was created. */
-  declare readonly fieldType: pulumi.Output<string>;
-
   constructor(name: string, args: AccountCustomFieldValueArgs, opts?: pulumi.CustomResourceOptions) {
-    super(moduleProvider(module), name, resourceProps(args, outputs), opts, "crm", "AccountCustomFieldValue");
+    super(moduleProvider(module), name, resourceProps(args, declaration.outputs), opts, "crm", "AccountCustomFieldValue");
   }
 }

@@ -1,12 +1,13 @@
 // crm.AccountCustomField: the definition of a custom account field (the service's
-// accountCustomFieldMetum). Its input schema, its normalization and its provider live
+// accountCustomFieldMetum). Its declaration, its normalization and its provider live
 // here; the lifecycle, adoption by label included, is crmLifecycle's (see ./crud).
 
 import * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
 import { moduleProvider } from "../dynamic";
 import type { ExportDeclaration } from "../export/declaration";
-import { adoptIdInput, configurationFields, nameText, oneOf, strictObject, withoutUndefined } from "../kit/inputs";
+import { declareResource, input, takeOverById } from "../kit/declaration";
+import { nameText, oneOf, withoutUndefined } from "../kit/inputs";
 import { labelBy } from "../kit/check-diff";
 import { declaredOnce, resourceProps } from "../kit/resource-class";
 import { crmService } from "../settings";
@@ -15,7 +16,6 @@ import { ServiceObject, walk } from "./collection";
 import { crmLifecycle, CrmObjectKind } from "./crud";
 import {
   currencyCodeInput,
-  FieldType,
   fieldTypes,
   FieldValue,
   fieldValueInput,
@@ -27,88 +27,64 @@ import {
   valueFromService,
 } from "./custom-field-types";
 import { currencyCodeOf, flagOf, numberOf } from "./normalize";
+import type { AccountCustomFieldArgs, AccountCustomFieldOutputs } from "./generated-types";
 
-export interface AccountCustomFieldArgs {
-  /**
-   * The field's name on forms and account pages: 1 to 255 characters, no leading or
-   * trailing spaces, one field per label in the CRM account (regardless of case; see
-   * `adoptExisting`). Changed in place.
-   */
-  fieldLabel: pulumi.Input<string>;
-  /**
-   * text, textarea, date, datetime, dropdown, multiselect, radio, checkbox, hidden,
-   * currency or number. A change replaces the field, and with it every value of it: the
-   * service's update does not take a type. With the label unchanged, the old field is
-   * deleted first, since the new one takes its label.
-   */
-  fieldType: pulumi.Input<FieldType>;
-  /**
-   * The choices of a dropdown, multiselect, radio or checkbox field, required for
-   * those types and refused for the others: at least one, each non-empty, distinct,
-   * without "||". Changed in place.
-   */
-  fieldOptions?: pulumi.Input<pulumi.Input<string>[]>;
-  /**
-   * The default value, in the field type's form: one of `fieldOptions` for dropdown and
-   * radio; a list of them for multiselect and checkbox; `YYYY-MM-DD` for date (sent as
-   * `YYYY-MM-DD 00:00:00`); `YYYY-MM-DD HH:MM:SS` (UTC) for datetime; a whole amount in
-   * minor units (10050 for 100.50) for currency; a number for number; else a string.
-   * Unset by default; removing it clears the default. Changed in place.
-   */
-  fieldDefault?: pulumi.Input<string | number | pulumi.Input<string>[]>;
-  /**
-   * The 3-letter code (ISO 4217, compared in capitals) of a currency field's default
-   * currency; currency fields only. Unset: the service's choice, left alone. Setting,
-   * changing or removing it replaces the field: the service's update does not take it.
-   */
-  fieldDefaultCurrency?: pulumi.Input<string>;
-  /** Whether the field shows on forms. Default false. Changed in place. */
-  isFormVisible?: pulumi.Input<boolean>;
-  /** Whether forms require the field. Default false. Changed in place. */
-  isRequired?: pulumi.Input<boolean>;
-  /**
-   * Position on the field-management page and account profiles, a whole number from 0.
-   * Unset: the service places the field, and the stack leaves its position alone
-   * (removing it later does not move the field). Changed in place.
-   */
-  displayOrder?: pulumi.Input<number>;
-  /**
-   * Take over a field that already exists with this label, and that no stack manages,
-   * instead of failing. Default false. Read only at creation. Its type (and default
-   * currency, when declared) must match: those cannot change in place.
-   */
-  adoptExisting?: pulumi.Input<boolean>;
-  /**
-   * The id of an existing field to take over instead of creating one, as
-   * `pulumi-crm export` writes it: its label, options, default, flags and order are set
-   * to the declared ones where they differ; its type (and default currency, when
-   * declared) must match. Read only at creation; removing it later changes nothing.
-   */
-  adoptId?: pulumi.Input<string>;
-}
+export type { AccountCustomFieldArgs, AccountCustomFieldOutputs } from "./generated-types";
 
-export const inputSchema = strictObject({
-  fieldLabel: nameText("the field's label", 255),
-  fieldType: oneOf(fieldTypes),
-  fieldOptions: z
-    .array(
+export const declaration = declareResource({
+  namespace: "crm",
+  name: "AccountCustomField",
+  inputs: {
+    fieldLabel: input(
+      nameText("the field's label", 255),
+      "The field's name on forms and account pages, without leading or trailing spaces; one field per label in the CRM account (regardless of case; see `adoptExisting`).",
+    ),
+    fieldType: input(
+      oneOf(fieldTypes),
+      "The field's type. The service's update does not take a type, so a change replaces the field, and with it every value of it; with the label unchanged, the old field is deleted first, since the new one takes its label.",
+      { replaceOnChanges: true },
+    ),
+    fieldOptions: input(
       z
-        .string({ invalid_type_error: "must be a string" })
-        .min(1, "must not be empty")
-        .refine((option) => !option.includes("||"), 'must not hold "||", which the service puts between options'),
-      { invalid_type_error: "must be a list of strings" },
-    )
-    .min(1, "must hold at least one option")
-    .refine((options) => new Set(options).size === options.length, "must not repeat an option")
-    .optional(),
-  fieldDefault: fieldValueInput("the default").optional(),
-  fieldDefaultCurrency: currencyCodeInput.optional(),
-  isFormVisible: z.boolean({ invalid_type_error: "must be true or false" }).default(false),
-  isRequired: z.boolean({ invalid_type_error: "must be true or false" }).default(false),
-  displayOrder: z.number({ invalid_type_error: "must be a whole number from 0" }).int("must be a whole number from 0").min(0, "must be a whole number from 0").optional(),
-  adoptExisting: z.boolean({ invalid_type_error: "must be true or false" }).default(false),
-  adoptId: adoptIdInput,
+        .array(
+          z
+            .string({ invalid_type_error: "must be a string" })
+            .min(1, "must not be empty")
+            .refine((option) => !option.includes("||"), 'must not hold "||", which the service puts between options'),
+          { invalid_type_error: "must be a list of strings" },
+        )
+        .min(1, "must hold at least one option")
+        .refine((options) => new Set(options).size === options.length, "must not repeat an option")
+        .optional(),
+      'The choices of a dropdown, multiselect, radio or checkbox field, required for those types and refused for the others: each non-empty, distinct, without "||".',
+    ),
+    fieldDefault: input(
+      fieldValueInput("the default").optional(),
+      "The default value, in the field type's form: one of `fieldOptions` for dropdown and radio; a list of them for multiselect and checkbox; `YYYY-MM-DD` for date (sent as `YYYY-MM-DD 00:00:00`); `YYYY-MM-DD HH:MM:SS` (UTC) for datetime; a whole amount in minor units (10050 for 100.50) for currency; a number for number; else a string. Removing it clears the default.",
+    ),
+    fieldDefaultCurrency: input(
+      currencyCodeInput.optional(),
+      "The 3-letter code (ISO 4217, compared in capitals) of a currency field's default currency; currency fields only. Unset: the service's choice, left alone. The service's update does not take it: setting or removing it replaces the field too.",
+      { replaceOnChanges: true },
+    ),
+    isFormVisible: input(z.boolean({ invalid_type_error: "must be true or false" }).default(false), "Whether the field shows on forms."),
+    isRequired: input(z.boolean({ invalid_type_error: "must be true or false" }).default(false), "Whether forms require the field."),
+    displayOrder: input(
+      z.number({ invalid_type_error: "must be a whole number from 0" }).int("must be a whole number from 0").min(0, "must be a whole number from 0").optional(),
+      "Position on the field-management page and account profiles. Unset: the service places the field, and the stack leaves its position alone (removing it later does not move the field).",
+    ),
+    adoptExisting: input(
+      z.boolean({ invalid_type_error: "must be true or false" }).default(false),
+      "Take over a field that already exists with this label, and that no stack manages, instead of failing. Its type (and default currency, when declared) must match: those cannot change in place.",
+    ),
+    adoptId: takeOverById(
+      "field",
+      "its label, options, default, flags and order are set to the declared ones where they differ; its type (and default currency, when declared) must match",
+    ),
+  },
 });
+
+export const inputSchema = declaration.inputSchema;
 
 type FieldInputs = z.output<typeof inputSchema>;
 
@@ -124,7 +100,7 @@ interface FieldState extends Record<string, unknown> {
   displayOrder?: number;
 }
 
-const resourceType = "crm.AccountCustomField";
+const resourceType = declaration.type;
 
 /** Rules across fields; the default in its type's one form. */
 function refine(inputs: FieldInputs, refuse: (field: string, rule: string) => void): FieldInputs {
@@ -162,7 +138,7 @@ const kind: CrmObjectKind<typeof inputSchema, FieldState> = {
   services: [crmService],
   label: labelBy(resourceType, "fieldLabel"),
   refine,
-  replaceOn: ["fieldType", "fieldDefaultCurrency"],
+  replaceOn: declaration.replaceOnChanges,
   serviceAssigned: ["displayOrder", "fieldDefaultCurrency"],
   path: "/accountCustomFieldMeta",
   member: "accountCustomFieldMetum",
@@ -234,27 +210,12 @@ export const exported: ExportDeclaration = {
 export { remove as delete };
 export { configure } from "../dynamic";
 
+export interface AccountCustomField extends AccountCustomFieldOutputs {}
+
 /** A custom field of the CRM account's accounts (companies); its values are crm.AccountCustomFieldValue resources. */
 export class AccountCustomField extends pulumi.dynamic.Resource {
-  /** The field's label. */
-  declare readonly fieldLabel: pulumi.Output<string>;
-  /** The field's type. */
-  declare readonly fieldType: pulumi.Output<FieldType>;
-  /** The choices of an option field; undefined for other types. */
-  declare readonly fieldOptions: pulumi.Output<string[] | undefined>;
-  /** The default in the type's form (a list for multiselect and checkbox, a number for currency and number); undefined when unset. */
-  declare readonly fieldDefault: pulumi.Output<string | number | string[] | undefined>;
-  /** The default currency, in capitals, while the stack declares it. */
-  declare readonly fieldDefaultCurrency: pulumi.Output<string | undefined>;
-  /** Whether the field shows on forms. */
-  declare readonly isFormVisible: pulumi.Output<boolean>;
-  /** Whether forms require the field. */
-  declare readonly isRequired: pulumi.Output<boolean>;
-  /** The position, while the stack declares it; undefined when the service places the field. */
-  declare readonly displayOrder: pulumi.Output<number | undefined>;
-
   constructor(name: string, args: AccountCustomFieldArgs, opts?: pulumi.CustomResourceOptions) {
     const props = { ...args, fieldLabel: declaredOnce(resourceType, "fieldLabel", "field label", args.fieldLabel) };
-    super(moduleProvider(module), name, resourceProps(props, configurationFields(inputSchema)), opts, "crm", "AccountCustomField");
+    super(moduleProvider(module), name, resourceProps(props, declaration.outputs), opts, "crm", "AccountCustomField");
   }
 }

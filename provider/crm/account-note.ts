@@ -6,7 +6,8 @@ import * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
 import { moduleProvider } from "../dynamic";
 import type { ExportDeclaration } from "../export/declaration";
-import { adoptIdInput, configurationFields, givenText, serviceId, strictObject } from "../kit/inputs";
+import { declareResource, input, takeOverById } from "../kit/declaration";
+import { givenText, serviceId } from "../kit/inputs";
 import { labelByIds } from "../kit/check-diff";
 import { resourceProps } from "../kit/resource-class";
 import { crmService } from "../settings";
@@ -14,25 +15,24 @@ import { ServiceObject } from "./collection";
 import { crmLifecycle, CrmObjectKind } from "./crud";
 import { idOf } from "./normalize";
 import { isoCreated } from "./recovery";
+import type { AccountNoteArgs, AccountNoteOutputs } from "./generated-types";
 
-export interface AccountNoteArgs {
-  /** The account's id, e.g. a crm.Account's `id`. A change replaces the note (the service cannot move one). */
-  accountId: pulumi.Input<string>;
-  /** The note's text, not empty. Changed in place. */
-  note: pulumi.Input<string>;
-  /**
-   * The id of an existing note of the account to take over instead of creating one, as
-   * `pulumi-crm export` writes it: its text is set to the declared one if it differs.
-   * Read only at creation; removing it later changes nothing.
-   */
-  adoptId?: pulumi.Input<string>;
-}
+export type { AccountNoteArgs, AccountNoteOutputs } from "./generated-types";
 
-export const inputSchema = strictObject({
-  accountId: serviceId("the account, such as a crm.Account's id"),
-  note: givenText("the note's text", z.string()),
-  adoptId: adoptIdInput,
+export const declaration = declareResource({
+  namespace: "crm",
+  name: "AccountNote",
+  inputs: {
+    accountId: input(serviceId("the account, such as a crm.Account's id"), "The account's id, e.g. a crm.Account's `id`; the service cannot move a note.", {
+      replaceOnChanges: true,
+      refersTo: "account",
+    }),
+    note: input(givenText("the note's text", z.string()), "The note's text, not empty."),
+    adoptId: takeOverById("note of the account", "its text is set to the declared one if it differs"),
+  },
 });
+
+export const inputSchema = declaration.inputSchema;
 
 type NoteInputs = z.output<typeof inputSchema>;
 
@@ -41,14 +41,14 @@ interface NoteState extends Record<string, unknown> {
   note: string;
 }
 
-const resourceType = "crm.AccountNote";
+const resourceType = declaration.type;
 
 const kind: CrmObjectKind<typeof inputSchema, NoteState> = {
   type: resourceType,
   schema: inputSchema,
   services: [crmService],
   label: labelByIds(resourceType, ["accountId"], ([account]) => `on account ${account}`),
-  replaceOn: ["accountId"],
+  replaceOn: declaration.replaceOnChanges,
   path: "/notes",
   member: "note",
   collection: "notes",
@@ -77,21 +77,18 @@ export const exported: ExportDeclaration = {
   section: "Notes on accounts",
   path: kind.path,
   collection: kind.collection!,
-  refersTo: { accountId: "account" },
+  refersTo: declaration.refersTo,
   follows: "accountId",
   title: (_note, _inputs, names) => `${names.accountId} note`,
 };
 export { remove as delete };
 export { configure } from "../dynamic";
 
+export interface AccountNote extends AccountNoteOutputs {}
+
 /** A note on an account. */
 export class AccountNote extends pulumi.dynamic.Resource {
-  /** The account's id. */
-  declare readonly accountId: pulumi.Output<string>;
-  /** The note's text. */
-  declare readonly note: pulumi.Output<string>;
-
   constructor(name: string, args: AccountNoteArgs, opts?: pulumi.CustomResourceOptions) {
-    super(moduleProvider(module), name, resourceProps(args, configurationFields(inputSchema)), opts, "crm", "AccountNote");
+    super(moduleProvider(module), name, resourceProps(args, declaration.outputs), opts, "crm", "AccountNote");
   }
 }

@@ -1,4 +1,4 @@
-// crm.Account: an account (company) of the CRM service. Its input schema, its
+// crm.Account: an account (company) of the CRM service. Its declaration, its
 // normalization and its provider live here; the lifecycle is crmLifecycle's (see
 // ./crud), with the service's own check of unique names and its bulk delete.
 
@@ -6,46 +6,45 @@ import * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
 import type { ExportDeclaration } from "../export/declaration";
 import { moduleProvider } from "../dynamic";
-import { adoptIdInput, configurationFields, isWebAddress, nameText, strictObject, withoutUndefined } from "../kit/inputs";
+import { declareResource, input, takeOverById } from "../kit/declaration";
+import { isWebAddress, nameText, withoutUndefined } from "../kit/inputs";
 import { labelBy } from "../kit/check-diff";
 import { declaredOnce, resourceProps } from "../kit/resource-class";
 import { crmService } from "../settings";
 import { CrmClient } from "./client";
 import { ServiceObject, walk } from "./collection";
 import { crmLifecycle, CrmObjectKind } from "./crud";
+import type { AccountArgs, AccountOutputs } from "./generated-types";
 
-export interface AccountArgs {
-  /** The account's name: 1 to 255 characters, no leading or trailing spaces, unique within the CRM account (regardless of case). Changed in place. */
-  name: pulumi.Input<string>;
-  /** The account's website, an http(s) URL of at most 1000 characters. Unset by default; removing it clears the website. */
-  accountUrl?: pulumi.Input<string | undefined>;
-  /**
-   * Take over an account that already exists with this name, and that no stack
-   * manages, instead of failing. Default false: an existing account is never
-   * silently managed, changed or later deleted by this stack. Read only at creation;
-   * changing it later changes nothing. Pair it with `retainOnDelete: true` to leave
-   * the account in place on destroy.
-   */
-  adoptExisting?: pulumi.Input<boolean>;
-  /**
-   * The id of an existing account to take over instead of creating one, as
-   * `pulumi-crm export` writes it: its name and website are set to the declared ones
-   * where they differ. Read only at creation; removing it later changes nothing.
-   */
-  adoptId?: pulumi.Input<string>;
-}
+export type { AccountArgs, AccountOutputs } from "./generated-types";
 
-export const inputSchema = strictObject({
-  name: nameText("the account's name, unique in the CRM account", 255),
-  accountUrl: z
-    .string({ invalid_type_error: "must be a string" })
-    .max(1000, "must be at most 1000 characters")
-    .refine(isWebAddress, "must be an http or https URL such as https://acme.example")
-    .nullish()
-    .transform((url) => url ?? null),
-  adoptExisting: z.boolean({ invalid_type_error: "must be true or false" }).default(false),
-  adoptId: adoptIdInput,
+export const declaration = declareResource({
+  namespace: "crm",
+  name: "Account",
+  inputs: {
+    name: input(
+      nameText("the account's name, unique in the CRM account", 255),
+      "The account's name, without leading or trailing spaces, unique within the CRM account (regardless of case).",
+    ),
+    accountUrl: input(
+      z
+        .string({ invalid_type_error: "must be a string" })
+        .max(1000, "must be at most 1000 characters")
+        .refine(isWebAddress, "must be an http or https URL such as https://acme.example")
+        .nullish()
+        .transform((url) => url ?? null),
+      "The account's website, an http(s) URL; null when unset. Removing it clears the website.",
+      { nullWhenUnset: true },
+    ),
+    adoptExisting: input(
+      z.boolean({ invalid_type_error: "must be true or false" }).default(false),
+      "Take over an account that already exists with this name, and that no stack manages, instead of failing; otherwise an existing account is never silently managed, changed or later deleted by this stack. Pair it with `retainOnDelete: true` to leave the account in place on destroy.",
+    ),
+    adoptId: takeOverById("account", "its name and website are set to the declared ones where they differ"),
+  },
 });
+
+export const inputSchema = declaration.inputSchema;
 
 type AccountInputs = z.output<typeof inputSchema>;
 /** The stored outputs, and what read gives back: the account as the service holds it. */
@@ -59,7 +58,7 @@ interface ServiceAccount extends ServiceObject {
   createdTimestamp?: string;
 }
 
-const resourceType = "crm.Account";
+const resourceType = declaration.type;
 const label = labelBy(resourceType, "name");
 
 function stateFrom(account: ServiceAccount): AccountState {
@@ -126,16 +125,13 @@ export const { check, diff, create, read, update, delete: remove, inputsDeclarin
 export { remove as delete };
 export { configure } from "../dynamic";
 
+export interface Account extends AccountOutputs {}
+
 /** An account (company) in the CRM service. */
 export class Account extends pulumi.dynamic.Resource {
-  /** The account's name, unique within the CRM account (compared without regard to case). */
-  declare readonly name: pulumi.Output<string>;
-  /** The account's website; null when unset. */
-  declare readonly accountUrl: pulumi.Output<string | null>;
-
   constructor(name: string, args: AccountArgs, opts?: pulumi.CustomResourceOptions) {
     const props = { ...args, name: declaredOnce(resourceType, "name", "account name", args.name) };
-    super(moduleProvider(module), name, resourceProps(props, configurationFields(inputSchema)), opts, "crm", "Account");
+    super(moduleProvider(module), name, resourceProps(props, declaration.outputs), opts, "crm", "Account");
   }
 }
 

@@ -1,12 +1,13 @@
 // crm.Address: a physical mailing address of the account (every campaign needs one),
-// optionally associated with a user group and a list. Its input schema, its
+// optionally associated with a user group and a list. Its declaration, its
 // normalization and its provider live here (see ./crud for the lifecycle).
 
 import * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
 import { moduleProvider } from "../dynamic";
 import type { ExportDeclaration } from "../export/declaration";
-import { adoptIdInput, configurationFields, givenText, optionalText, requiredText, strictObject, withoutUndefined } from "../kit/inputs";
+import { declareResource, input, takeOverById } from "../kit/declaration";
+import { givenText, optionalText, requiredText, withoutUndefined } from "../kit/inputs";
 import { labelBy } from "../kit/check-diff";
 import { resourceProps } from "../kit/resource-class";
 import { crmService } from "../settings";
@@ -14,48 +15,9 @@ import { CrmClient } from "./client";
 import { deleteObject, ServiceObject } from "./collection";
 import { crmLifecycle, CrmObjectKind } from "./crud";
 import { flagForService, flagOf, idOf, optionalTextOf } from "./normalize";
+import type { AddressArgs, AddressOutputs } from "./generated-types";
 
-export interface AddressArgs {
-  /** The company name shown with the address, 1 to 255 characters. Required by the service. Changed in place. */
-  companyName: pulumi.Input<string>;
-  /** The first address line, 1 to 255 characters. Changed in place. */
-  address1: pulumi.Input<string>;
-  /** The second address line, at most 255 characters. Unset by default; removing it clears it. Changed in place. */
-  address2?: pulumi.Input<string>;
-  /** At most 255 characters. Unset by default; removing it clears it. Changed in place. */
-  city?: pulumi.Input<string>;
-  /** The state or province, at most 255 characters. Unset by default; removing it clears it. Changed in place. */
-  state?: pulumi.Input<string>;
-  /** The district, for countries that use one; at most 255 characters. Unset by default; removing it clears it. Changed in place. */
-  district?: pulumi.Input<string>;
-  /** The postal code, at most 255 characters. Unset by default; removing it clears it. Changed in place. */
-  zip?: pulumi.Input<string>;
-  /** A 2-letter ISO 3166 country code such as `US` or `de`, in any case; stored in upper case. Changed in place. */
-  country: pulumi.Input<string>;
-  /**
-   * Whether this is the account's default address. Default false. The account has one
-   * default address: setting it here unsets it on the previous default. Changed in place.
-   */
-  isDefault?: pulumi.Input<boolean>;
-  /** Whether every user group may use the address (the service's `allgroup`). Default false. Changed in place. */
-  allgroup?: pulumi.Input<boolean>;
-  /**
-   * The id of a user group to associate the address with, e.g. `"3"`. The association is
-   * made and removed with the address; a change removes the old one and makes the new one.
-   */
-  groupId?: pulumi.Input<string>;
-  /**
-   * The id of a list to associate the address with, e.g. `"7"`. The association is made
-   * and removed with the address; a change removes the old one and makes the new one.
-   */
-  listId?: pulumi.Input<string>;
-  /**
-   * The id of an existing address to take over instead of creating one, as
-   * `pulumi-crm export` writes it: its fields are set to the declared ones where they
-   * differ. Read only at creation; removing it later changes nothing.
-   */
-  adoptId?: pulumi.Input<string>;
-}
+export type { AddressArgs, AddressOutputs } from "./generated-types";
 
 // ISO 3166-1 alpha-2, the codes the service takes.
 const countryCodes = new Set(
@@ -73,27 +35,45 @@ const associationId = z
   .refine((id) => /^[1-9]\d{0,9}$/.test(id) && Number(id) <= int32Max, 'must be a positive integer id such as "3"')
   .optional();
 
-export const inputSchema = strictObject({
-  companyName: requiredText("the company name shown with the address", 255),
-  address1: requiredText("the first address line", 255),
-  address2: optionalText(255),
-  city: optionalText(255),
-  state: optionalText(255),
-  district: optionalText(255),
-  zip: optionalText(255),
-  country: givenText(
-    "a 2-letter ISO 3166 country code such as US",
-    z
-      .string()
-      .transform((code) => code.toUpperCase())
-      .refine((code) => countryCodes.has(code), "must be a 2-letter ISO 3166 country code such as US or DE"),
-  ),
-  isDefault: z.boolean({ invalid_type_error: "must be true or false" }).default(false),
-  allgroup: z.boolean({ invalid_type_error: "must be true or false" }).default(false),
-  groupId: associationId,
-  listId: associationId,
-  adoptId: adoptIdInput,
+export const declaration = declareResource({
+  namespace: "crm",
+  name: "Address",
+  inputs: {
+    companyName: input(requiredText("the company name shown with the address", 255), "The company name shown with the address; the service requires it."),
+    address1: input(requiredText("the first address line", 255), "The first address line."),
+    address2: input(optionalText(255), "The second address line. Removing it, or setting it to \"\", clears it."),
+    city: input(optionalText(255), "The city. Removing it, or setting it to \"\", clears it."),
+    state: input(optionalText(255), "The state or province. Removing it, or setting it to \"\", clears it."),
+    district: input(optionalText(255), "The district, for countries that use one. Removing it, or setting it to \"\", clears it."),
+    zip: input(optionalText(255), "The postal code. Removing it, or setting it to \"\", clears it."),
+    country: input(
+      givenText(
+        "a 2-letter ISO 3166 country code such as US",
+        z
+          .string()
+          .transform((code) => code.toUpperCase())
+          .refine((code) => countryCodes.has(code), "must be a 2-letter ISO 3166 country code such as US or DE"),
+      ),
+      "A 2-letter ISO 3166 country code such as `US` or `de`, in any case; stored in upper case.",
+    ),
+    isDefault: input(
+      z.boolean({ invalid_type_error: "must be true or false" }).default(false),
+      "Whether this is the account's default address. The account has one default address: setting it here unsets it on the previous default.",
+    ),
+    allgroup: input(z.boolean({ invalid_type_error: "must be true or false" }).default(false), "Whether every user group may use the address (the service's `allgroup`)."),
+    groupId: input(
+      associationId,
+      'The id of a user group to associate the address with, e.g. `"3"`. The association is made and removed with the address; a change removes the old one and makes the new one.',
+    ),
+    listId: input(
+      associationId,
+      'The id of a list to associate the address with, e.g. `"7"`. The association is made and removed with the address; a change removes the old one and makes the new one.',
+    ),
+    adoptId: takeOverById("address", "its fields are set to the declared ones where they differ"),
+  },
 });
+
+export const inputSchema = declaration.inputSchema;
 
 type AddressInputs = z.output<typeof inputSchema>;
 
@@ -181,7 +161,7 @@ const naiveCreated = (address: ServiceObject) => {
   return Number.isNaN(ms) ? undefined : ms;
 };
 
-const resourceType = "crm.Address";
+const resourceType = declaration.type;
 
 const kind: CrmObjectKind<typeof inputSchema, AddressState> = {
   type: resourceType,
@@ -273,26 +253,11 @@ export const exported: ExportDeclaration = {
 export { remove as delete };
 export { configure } from "../dynamic";
 
+export interface Address extends AddressOutputs {}
+
 /** A physical mailing address of the account; every campaign needs one. */
 export class Address extends pulumi.dynamic.Resource {
-  declare readonly companyName: pulumi.Output<string>;
-  declare readonly address1: pulumi.Output<string>;
-  /** Unset (undefined) when empty, as are city, state, district and zip. */
-  declare readonly address2: pulumi.Output<string | undefined>;
-  declare readonly city: pulumi.Output<string | undefined>;
-  declare readonly state: pulumi.Output<string | undefined>;
-  declare readonly district: pulumi.Output<string | undefined>;
-  declare readonly zip: pulumi.Output<string | undefined>;
-  /** The 2-letter country code, in upper case. */
-  declare readonly country: pulumi.Output<string>;
-  declare readonly isDefault: pulumi.Output<boolean>;
-  declare readonly allgroup: pulumi.Output<boolean>;
-  /** The associated user group's id, while the association exists. */
-  declare readonly groupId: pulumi.Output<string | undefined>;
-  /** The associated list's id, while the association exists. */
-  declare readonly listId: pulumi.Output<string | undefined>;
-
   constructor(name: string, args: AddressArgs, opts?: pulumi.CustomResourceOptions) {
-    super(moduleProvider(module), name, resourceProps(args, configurationFields(inputSchema)), opts, "crm", "Address");
+    super(moduleProvider(module), name, resourceProps(args, declaration.outputs), opts, "crm", "Address");
   }
 }

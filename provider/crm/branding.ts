@@ -9,7 +9,9 @@ import * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
 import { moduleProvider } from "../dynamic";
 import type { ExportDeclaration } from "../export/declaration";
-import { adoptIdInput, configurationFields, containsUnknown, isWebAddress, strictObject, withoutProvider, withoutUndefined } from "../kit/inputs";
+import { declareResource, input, output } from "../kit/declaration";
+import { adoptIdInput, containsUnknown, isWebAddress, withoutProvider, withoutUndefined } from "../kit/inputs";
+import { types } from "../kit/value-types";
 import { checkInputs, differingFields, ResourceKind, sameValue, updatableFields } from "../kit/check-diff";
 import { resourceProps } from "../kit/resource-class";
 import { announceAdoption, claimNaturalKey, notAdoptable, releaseNaturalKey } from "../kit/adoption";
@@ -19,53 +21,9 @@ import { PulumiCrmError, ServiceError } from "../transport/errors";
 import { CrmClient } from "./client";
 import { getObject, objectIn, ServiceObject } from "./collection";
 import { flagOf, idOf } from "./normalize";
+import type { BrandingArgs, BrandingOutputs } from "./generated-types";
 
-export interface BrandingArgs {
-  /**
-   * The id of the branding to manage. Default: the first one the service lists (an
-   * account has one). Read at creation: a different id replaces the resource (the old
-   * branding is put back, the new one taken over); removing it later changes nothing.
-   */
-  brandingId?: pulumi.Input<string>;
-  /** The software's title, at most 255 characters. */
-  siteName?: pulumi.Input<string>;
-  /** The logo's http(s) URL, at most 1000 characters, or "" for none. */
-  siteLogo?: pulumi.Input<string>;
-  /** The http(s) URL of the small logo in the admin panel's header, at most 1000 characters, or "" for none. */
-  siteLogoSmall?: pulumi.Input<string>;
-  /** The non-removable header as text, at most 65535 characters. */
-  headerTextValue?: pulumi.Input<string>;
-  /** The non-removable header as HTML, at most 65535 characters. */
-  headerHtmlValue?: pulumi.Input<string>;
-  /** The non-removable footer as text, at most 65535 characters. */
-  footerTextValue?: pulumi.Input<string>;
-  /** The non-removable footer as HTML, at most 65535 characters. */
-  footerHtmlValue?: pulumi.Input<string>;
-  /** The help setting, at most 1000 characters. */
-  help?: pulumi.Input<string>;
-  /** The favicon's http(s) URL, at most 1000 characters, or "" for none. */
-  favicon?: pulumi.Input<string>;
-  /** The admin HTML template, at most 65535 characters. Only on plans that include template editing. */
-  adminTemplateHtm?: pulumi.Input<string>;
-  /** The admin CSS, at most 65535 characters. Only on plans that include template editing. */
-  adminTemplateCss?: pulumi.Input<string>;
-  /** The public HTML template, at most 65535 characters. Only on plans that include template editing. */
-  publicTemplateHtm?: pulumi.Input<string>;
-  /** The public CSS, at most 65535 characters. Only on plans that include template editing. */
-  publicTemplateCss?: pulumi.Input<string>;
-  /**
-   * Whether the service's external links (its own branding) show. Default true. The API
-   * can turn them off; it turns them back on only by a write that leaves its `links`
-   * flag out: a service that keeps them off fails the update, naming this field.
-   */
-  externalLinks?: pulumi.Input<boolean>;
-  /**
-   * The id of the branding to take over, as `pulumi-crm export` writes it: like
-   * brandingId, but read only at creation and never a change; a branding that already
-   * holds the declared values gets no write. Refused with a different brandingId.
-   */
-  adoptId?: pulumi.Input<string>;
-}
+export type { BrandingArgs, BrandingOutputs } from "./generated-types";
 
 const brandingFields = [
   "siteName",
@@ -92,27 +50,49 @@ const webAddressOrNone = text(1000).refine(
   'must be an http or https URL such as https://example.com/logo.png, or "" for none',
 );
 
-export const inputSchema = strictObject({
-  brandingId: z
-    .string({ invalid_type_error: 'must be a string of digits such as "1"' })
-    .regex(/^[1-9]\d{0,9}$/, 'must be a branding id such as "1"')
-    .optional(),
-  siteName: text(255),
-  siteLogo: webAddressOrNone,
-  siteLogoSmall: webAddressOrNone,
-  headerTextValue: text(65535),
-  headerHtmlValue: text(65535),
-  footerTextValue: text(65535),
-  footerHtmlValue: text(65535),
-  help: text(1000),
-  favicon: webAddressOrNone,
-  adminTemplateHtm: text(65535),
-  adminTemplateCss: text(65535),
-  publicTemplateHtm: text(65535),
-  publicTemplateCss: text(65535),
-  externalLinks: z.boolean({ invalid_type_error: "must be true or false" }).default(true),
-  adoptId: adoptIdInput,
+export const declaration = declareResource({
+  namespace: "crm",
+  name: "Branding",
+  inputs: {
+    brandingId: input(
+      z
+        .string({ invalid_type_error: 'must be a string of digits such as "1"' })
+        .regex(/^[1-9]\d{0,9}$/, 'must be a branding id such as "1"')
+        .optional(),
+      "The id of the branding to manage. Default: the first one the service lists (an account has one). Read at creation: a different id replaces the resource (the old branding is put back, the new one taken over); removing it later changes nothing. The resource's id is the managed branding's id.",
+      { replaceOnChanges: true },
+    ),
+    siteName: input(text(255), "The software's title."),
+    siteLogo: input(webAddressOrNone, 'The logo\'s http(s) URL, or "" for none.'),
+    siteLogoSmall: input(webAddressOrNone, 'The http(s) URL of the small logo in the admin panel\'s header, or "" for none.'),
+    headerTextValue: input(text(65535), "The non-removable header as text."),
+    headerHtmlValue: input(text(65535), "The non-removable header as HTML."),
+    footerTextValue: input(text(65535), "The non-removable footer as text."),
+    footerHtmlValue: input(text(65535), "The non-removable footer as HTML."),
+    help: input(text(1000), "The help setting."),
+    favicon: input(webAddressOrNone, 'The favicon\'s http(s) URL, or "" for none.'),
+    adminTemplateHtm: input(text(65535), "The admin HTML template. Only on plans that include template editing."),
+    adminTemplateCss: input(text(65535), "The admin CSS. Only on plans that include template editing."),
+    publicTemplateHtm: input(text(65535), "The public HTML template. Only on plans that include template editing."),
+    publicTemplateCss: input(text(65535), "The public CSS. Only on plans that include template editing."),
+    externalLinks: input(
+      z.boolean({ invalid_type_error: "must be true or false" }).default(true),
+      "Whether the service's external links (its own branding) show. The API can turn them off; it turns them back on only by a write that leaves its `links` flag out: a service that keeps them off fails the update, naming this field.",
+    ),
+    adoptId: input(
+      adoptIdInput,
+      "The id of the branding to take over, as `pulumi-crm export` writes it: like brandingId, but never a change; a branding that already holds the declared values gets no write. Refused with a different brandingId.",
+    ),
+  },
+  outputs: {
+    originalValues: output(
+      types.map(types.union(types.string, types.boolean)),
+      "The value each managed field had before this stack first changed it; destroy puts them back.",
+    ),
+  },
 });
+
+export const inputSchema = declaration.inputSchema;
 
 /** What the stack found before managing each field; destroy puts it back. */
 type OriginalValues = FieldValues & { externalLinks?: boolean };
@@ -125,14 +105,14 @@ type BrandingState = FieldValues & {
   originalValues: OriginalValues;
 };
 
-const resourceType = "crm.Branding";
+const resourceType = declaration.type;
 
 const kind: ResourceKind<typeof inputSchema> = {
   type: resourceType,
   schema: inputSchema,
   services: [crmService],
   label: (inputs) => (typeof inputs.brandingId === "string" && /^\d+$/.test(inputs.brandingId) ? `${resourceType} ${inputs.brandingId}` : resourceType),
-  replaceOn: ["brandingId"],
+  replaceOn: declaration.replaceOnChanges,
   refine: (inputs, refuse) => {
     if (inputs.adoptId && inputs.brandingId && inputs.adoptId !== inputs.brandingId) refuse("adoptId", `names branding ${inputs.adoptId}, brandingId another (${inputs.brandingId}); give one of them`);
     return inputs;
@@ -333,34 +313,14 @@ async function firstBranding(client: CrmClient): Promise<ServiceObject | undefin
   return ((response.body as Record<string, unknown> | undefined)?.brandings as ServiceObject[] | undefined)?.[0];
 }
 
-const outputs = [...configurationFields(inputSchema), "originalValues"];
+export interface Branding extends BrandingOutputs {}
 
 /**
  * The account's branding, taken over from the service and put back as it was found on
  * destroy. Only the fields set here are managed.
  */
 export class Branding extends pulumi.dynamic.Resource {
-  /** The brandingId input, as given. The resource id is the managed branding's id. */
-  declare readonly brandingId: pulumi.Output<string | undefined>;
-  declare readonly siteName: pulumi.Output<string | undefined>;
-  declare readonly siteLogo: pulumi.Output<string | undefined>;
-  declare readonly siteLogoSmall: pulumi.Output<string | undefined>;
-  declare readonly headerTextValue: pulumi.Output<string | undefined>;
-  declare readonly headerHtmlValue: pulumi.Output<string | undefined>;
-  declare readonly footerTextValue: pulumi.Output<string | undefined>;
-  declare readonly footerHtmlValue: pulumi.Output<string | undefined>;
-  declare readonly help: pulumi.Output<string | undefined>;
-  /** "" when the branding has no favicon. */
-  declare readonly favicon: pulumi.Output<string | undefined>;
-  declare readonly adminTemplateHtm: pulumi.Output<string | undefined>;
-  declare readonly adminTemplateCss: pulumi.Output<string | undefined>;
-  declare readonly publicTemplateHtm: pulumi.Output<string | undefined>;
-  declare readonly publicTemplateCss: pulumi.Output<string | undefined>;
-  declare readonly externalLinks: pulumi.Output<boolean>;
-  /** The value each managed field had before this stack first changed it; destroy puts them back. */
-  declare readonly originalValues: pulumi.Output<Record<string, string | boolean>>;
-
   constructor(name: string, args: BrandingArgs, opts?: pulumi.CustomResourceOptions) {
-    super(moduleProvider(module), name, resourceProps(args, outputs), opts, "crm", "Branding");
+    super(moduleProvider(module), name, resourceProps(args, declaration.outputs), opts, "crm", "Branding");
   }
 }

@@ -1,7 +1,7 @@
 // crm.ContactSync: an action resource that upserts a list of contacts (matched by
 // email) through the service's bulk import, in batches of at most 250, and reports
 // each row's outcome. It syncs when created and again when its contacts or triggers
-// change (an update); deleting it deletes no contact. Its input schema and its
+// change (an update); deleting it deletes no contact. Its declaration and its
 // provider live here.
 
 import { randomUUID } from "node:crypto";
@@ -9,84 +9,106 @@ import * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
 import { actionKind, diffAction, recordedRead, runsAgain, stoppedPartWay, triggersInput, waitUntilEnded } from "../action-kit";
 import { moduleProvider } from "../dynamic";
-import { configurationFields, givenText, serviceId, strictObject, withoutProvider } from "../kit/inputs";
+import { declareResource, input, inputObject, output, outputObject } from "../kit/declaration";
+import { givenText, serviceId, withoutProvider } from "../kit/inputs";
+import { types } from "../kit/value-types";
 import { checkInputs } from "../kit/check-diff";
 import { resourceProps } from "../kit/resource-class";
 import { crmService } from "../settings";
 import { CrmClient } from "./client";
+import type { ContactSyncArgs, ContactSyncFailure, ContactSyncOutputs } from "./generated-types";
 import { numberOf } from "./normalize";
 import { PulumiCrmError } from "../transport/errors";
 
-/** One contact to sync: its email address and the fields the bulk import takes. */
-export interface ContactSyncContact {
-  /** The contact's email address: the service updates the contact with this address (regardless of case), or creates one. */
-  email: pulumi.Input<string>;
-  firstName?: pulumi.Input<string>;
-  lastName?: pulumi.Input<string>;
-  phone?: pulumi.Input<string>;
-  /** The name of the contact's account (company). */
-  accountName?: pulumi.Input<string>;
-  /** Tags to add to the contact; a sync never removes tags. */
-  tags?: pulumi.Input<pulumi.Input<string>[]>;
-  /** Custom field values: the field's id and its value; the values of a multi-value field are separated by `||`. */
-  fields?: pulumi.Input<pulumi.Input<{ id: pulumi.Input<string>; value: pulumi.Input<string> }>[]>;
-  /** Ids of the lists to subscribe the contact to. */
-  subscribe?: pulumi.Input<pulumi.Input<string>[]>;
-  /** Ids of the lists to unsubscribe the contact from. */
-  unsubscribe?: pulumi.Input<pulumi.Input<string>[]>;
-}
-
-export interface ContactSyncArgs {
-  /** The contacts, at least one, each email address once. A change syncs every contact again. */
-  contacts: pulumi.Input<pulumi.Input<ContactSyncContact>[]>;
-  /** Any values; when they change, every contact is synced again. Default []. */
-  triggers?: pulumi.Input<unknown[]>;
-}
-
-/** A row the service skipped. */
-export interface ContactSyncFailure {
-  email: string;
-  reason: string;
-}
+export type { ContactSyncArgs, ContactSyncContact, ContactSyncCustomFieldValue, ContactSyncFailure, ContactSyncOutputs } from "./generated-types";
 
 const text = (max: number) => z.string({ invalid_type_error: "must be a string" }).max(max, `must be at most ${max} characters`).optional();
 const listIds = z.array(serviceId("a list"), { invalid_type_error: "must be a list of list ids" }).optional();
 
-const contactSchema = strictObject(
+const contactSchema = inputObject(
+  "ContactSyncContact",
+  "One contact to sync: its email address and the fields the bulk import takes.",
   {
     // The service judges the address itself, row by row: one it refuses is reported in failures, not a reason to sync nothing.
-    email: givenText("the contact's email address", z.string().trim().max(254, "must be at most 254 characters")),
-    firstName: text(255),
-    lastName: text(255),
-    phone: text(255),
-    accountName: text(255),
-    tags: z.array(z.string().min(1, "must not be empty").max(255, "must be at most 255 characters"), { invalid_type_error: "must be a list of tag names" }).optional(),
-    fields: z
-      .array(strictObject({ id: serviceId("a custom field"), value: z.string({ invalid_type_error: "must be a string" }) }, "a custom field value"), {
-        invalid_type_error: "must be a list of {id, value}",
-      })
-      .optional(),
-    subscribe: listIds,
-    unsubscribe: listIds,
+    email: input(
+      givenText("the contact's email address", z.string().trim().max(254, "must be at most 254 characters")),
+      "The contact's email address: the service updates the contact with this address (regardless of case), or creates one.",
+    ),
+    firstName: input(text(255), "The contact's first name."),
+    lastName: input(text(255), "The contact's last name."),
+    phone: input(text(255), "The contact's phone number."),
+    accountName: input(text(255), "The name of the contact's account (company)."),
+    tags: input(
+      z.array(z.string().min(1, "must not be empty").max(255, "must be at most 255 characters"), { invalid_type_error: "must be a list of tag names" }).optional(),
+      "Tags to add to the contact, each 1 to 255 characters; a sync never removes tags.",
+    ),
+    fields: input(
+      z
+        .array(
+          inputObject(
+            "ContactSyncCustomFieldValue",
+            "A custom field value of a synced contact.",
+            {
+              id: input(serviceId("a custom field"), "The custom field's id."),
+              value: input(z.string({ invalid_type_error: "must be a string" }), "Its value; the values of a multi-value field are separated by `||`."),
+            },
+            "a custom field value",
+          ),
+          { invalid_type_error: "must be a list of {id, value}" },
+        )
+        .optional(),
+      "Custom field values: the field's id and its value.",
+    ),
+    subscribe: input(listIds, "Ids of the lists to subscribe the contact to."),
+    unsubscribe: input(listIds, "Ids of the lists to unsubscribe the contact from."),
   },
   "a contact",
 );
 
-export const inputSchema = strictObject({
-  contacts: z
-    .array(contactSchema, { required_error: "is required: the contacts to sync", invalid_type_error: "must be a list of contacts" })
-    .min(1, "must name at least one contact")
-    .superRefine((contacts, context) => {
-      const first = new Map<string, number>();
-      contacts.forEach((contact, index) => {
-        const key = contact.email.toLowerCase();
-        const earlier = first.get(key);
-        if (earlier === undefined) first.set(key, index);
-        else context.addIssue({ code: z.ZodIssueCode.custom, path: [index, "email"], message: `is also contact ${earlier}'s: each address may appear once` });
-      });
-    }),
-  triggers: triggersInput,
+export const declaration = declareResource({
+  namespace: "crm",
+  name: "ContactSync",
+  inputs: {
+    contacts: input(
+      z
+        .array(contactSchema, { required_error: "is required: the contacts to sync", invalid_type_error: "must be a list of contacts" })
+        .min(1, "must name at least one contact")
+        .superRefine((contacts, context) => {
+          const first = new Map<string, number>();
+          contacts.forEach((contact, index) => {
+            const key = contact.email.toLowerCase();
+            const earlier = first.get(key);
+            if (earlier === undefined) first.set(key, index);
+            else context.addIssue({ code: z.ZodIssueCode.custom, path: [index, "email"], message: `is also contact ${earlier}'s: each address may appear once` });
+          });
+        }),
+      "The contacts, each email address once. A change syncs every contact again.",
+    ),
+    triggers: input(triggersInput, "Any values, kept in the state and never sent to the service; when they change, every contact is synced again."),
+  },
+  outputs: {
+    created: output(types.integer, "Rows of the last sync that made a new contact."),
+    updated: output(types.integer, "Rows of the last sync that updated the contact with that address."),
+    failed: output(types.integer, "Rows the service skipped; each is in failures."),
+    failures: output(
+      types.list(
+        outputObject("ContactSyncFailure", "A row the service skipped.", {
+          email: output(types.string, "The row's email address."),
+          reason: output(
+            types.string,
+            "The likely reason: `not a valid email address`, or that the service could not write it (a field it refused, or a contact the API token cannot access); the service names the rows it skipped, not why.",
+          ),
+        }),
+      ),
+      "The rows the service skipped: their email address and the likely reason.",
+    ),
+    unconfirmed: output(types.integer, "Rows queued whose outcome could not be read (the service's answer was lost); never sent again."),
+    pending: output(types.integer, "Rows not sent yet because the sync stopped; the next `pulumi up` sends them."),
+    batchIds: output(types.list(types.string), "The service's ids of the import batches queued, in order."),
+  },
 });
+
+export const inputSchema = declaration.inputSchema;
 
 type ContactSyncInputs = z.output<typeof inputSchema>;
 type SyncContact = z.output<typeof contactSchema>;
@@ -104,7 +126,7 @@ interface SyncState extends ContactSyncInputs {
   batchIds: string[];
 }
 
-const resourceType = "crm.ContactSync";
+const resourceType = declaration.type;
 const describe = (contacts: unknown) => (Array.isArray(contacts) ? `${resourceType} of ${contacts.length} contacts` : resourceType);
 const kind = actionKind({
   type: resourceType,
@@ -311,32 +333,14 @@ function serviceRow(contact: SyncContact): Record<string, unknown> {
   };
 }
 
+export interface ContactSync extends ContactSyncOutputs {}
+
 /**
  * Upserts contacts through the service's bulk import when created, and again when
  * its contacts or triggers change, reporting how each row went.
  */
 export class ContactSync extends pulumi.dynamic.Resource {
-  /** The contacts synced, as declared. */
-  declare readonly contacts: pulumi.Output<ContactSyncContact[]>;
-  /** The values whose change syncs every contact again. */
-  declare readonly triggers: pulumi.Output<unknown[]>;
-  /** Rows of the last sync that made a new contact. */
-  declare readonly created: pulumi.Output<number>;
-  /** Rows of the last sync that updated the contact with that address. */
-  declare readonly updated: pulumi.Output<number>;
-  /** Rows the service skipped; each is in failures. */
-  declare readonly failed: pulumi.Output<number>;
-  /** The rows the service skipped: their email address and the likely reason. */
-  declare readonly failures: pulumi.Output<ContactSyncFailure[]>;
-  /** Rows queued whose outcome could not be read (the service's answer was lost); never sent again. */
-  declare readonly unconfirmed: pulumi.Output<number>;
-  /** Rows not sent yet because the sync stopped; the next `pulumi up` sends them. */
-  declare readonly pending: pulumi.Output<number>;
-  /** The service's ids of the import batches queued, in order. */
-  declare readonly batchIds: pulumi.Output<string[]>;
-
   constructor(name: string, args: ContactSyncArgs, opts?: pulumi.CustomResourceOptions) {
-    const outputs = [...configurationFields(inputSchema), "created", "updated", "failed", "failures", "unconfirmed", "pending", "batchIds"];
-    super(moduleProvider(module), name, resourceProps(args, outputs), opts, "crm", "ContactSync");
+    super(moduleProvider(module), name, resourceProps(args, declaration.outputs), opts, "crm", "ContactSync");
   }
 }

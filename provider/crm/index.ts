@@ -9,3 +9,4 @@ export { Branding, BrandingArgs } from "./branding";
 export { Message, MessageArgs } from "./message";
 export { ContactSync, ContactSyncArgs, ContactSyncContact, ContactSyncFailure } from "./contact-sync";
 export * from "./lookups";
+export type * from "./generated-types";

@@ -1,12 +1,13 @@
 // crm.Message: an email message of the account (sender, reply address, subject,
-// preheader). Its input schema, its normalization and its provider live here (see
+// preheader). Its declaration, its normalization and its provider live here (see
 // ./crud for the lifecycle).
 
 import * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
 import { moduleProvider } from "../dynamic";
 import type { ExportDeclaration } from "../export/declaration";
-import { adoptIdInput, configurationFields, givenText, optionalText, requiredText, strictObject, withoutUndefined } from "../kit/inputs";
+import { declareResource, input, takeOverById } from "../kit/declaration";
+import { givenText, optionalText, requiredText, withoutUndefined } from "../kit/inputs";
 import { labelBy } from "../kit/check-diff";
 import { resourceProps } from "../kit/resource-class";
 import { crmService } from "../settings";
@@ -14,41 +15,30 @@ import { ServiceObject } from "./collection";
 import { crmLifecycle, CrmObjectKind } from "./crud";
 import { optionalTextOf, textOf } from "./normalize";
 import { isoCreated } from "./recovery";
+import type { MessageArgs, MessageOutputs } from "./generated-types";
 
-export interface MessageArgs {
-  /** The sender's name, 1 to 255 characters. Changed in place. */
-  fromname: pulumi.Input<string>;
-  /** The sender's email address, at most 254 characters. Changed in place. */
-  fromemail: pulumi.Input<string>;
-  /** The address replies go to, at most 254 characters. Changed in place. */
-  reply2: pulumi.Input<string>;
-  /**
-   * The subject, at most 255 characters. Merge placeholders such as `%FIRSTNAME%` or
-   * `%LISTNAME%` are kept as written. Unset by default; removing it clears it. Changed in place.
-   */
-  subject?: pulumi.Input<string>;
-  /** The preheader text shown after the subject, at most 255 characters. Unset by default; removing it clears it. Changed in place. */
-  preheaderText?: pulumi.Input<string>;
-  /**
-   * The id of an existing message to take over instead of creating one, as
-   * `pulumi-crm export` writes it: its sender, reply address, subject and preheader are
-   * set to the declared ones where they differ. Read only at creation; removing it later
-   * changes nothing.
-   */
-  adoptId?: pulumi.Input<string>;
-}
+export type { MessageArgs, MessageOutputs } from "./generated-types";
 
 const emailAddress = (what: string) =>
   givenText(what, z.string().max(254, "must be at most 254 characters").email("must be an email address such as news@example.com"));
 
-export const inputSchema = strictObject({
-  fromname: requiredText("the sender's name", 255),
-  fromemail: emailAddress("the sender's email address"),
-  reply2: emailAddress("the address replies go to"),
-  subject: optionalText(255),
-  preheaderText: optionalText(255),
-  adoptId: adoptIdInput,
+export const declaration = declareResource({
+  namespace: "crm",
+  name: "Message",
+  inputs: {
+    fromname: input(requiredText("the sender's name", 255), "The sender's name."),
+    fromemail: input(emailAddress("the sender's email address"), "The sender's email address."),
+    reply2: input(emailAddress("the address replies go to"), "The address replies go to."),
+    subject: input(
+      optionalText(255),
+      "The subject. Merge placeholders such as `%FIRSTNAME%` or `%LISTNAME%` are kept as written. Removing it, or setting it to \"\", clears it.",
+    ),
+    preheaderText: input(optionalText(255), "The preheader text shown after the subject. Removing it, or setting it to \"\", clears it."),
+    adoptId: takeOverById("message", "its sender, reply address, subject and preheader are set to the declared ones where they differ"),
+  },
 });
+
+export const inputSchema = declaration.inputSchema;
 
 type MessageInputs = z.output<typeof inputSchema>;
 
@@ -60,7 +50,7 @@ interface MessageState extends Record<string, unknown> {
   preheaderText?: string;
 }
 
-const resourceType = "crm.Message";
+const resourceType = declaration.type;
 
 /**
  * The sender travels twice: the reference's request schema requires `email` (its
@@ -109,17 +99,11 @@ export const exported: ExportDeclaration = {
 export { remove as delete };
 export { configure } from "../dynamic";
 
+export interface Message extends MessageOutputs {}
+
 /** An email message: its sender, reply address, subject and preheader. */
 export class Message extends pulumi.dynamic.Resource {
-  declare readonly fromname: pulumi.Output<string>;
-  declare readonly fromemail: pulumi.Output<string>;
-  declare readonly reply2: pulumi.Output<string>;
-  /** Unset (undefined) when empty. */
-  declare readonly subject: pulumi.Output<string | undefined>;
-  /** Unset (undefined) when empty. */
-  declare readonly preheaderText: pulumi.Output<string | undefined>;
-
   constructor(name: string, args: MessageArgs, opts?: pulumi.CustomResourceOptions) {
-    super(moduleProvider(module), name, resourceProps(args, configurationFields(inputSchema)), opts, "crm", "Message");
+    super(moduleProvider(module), name, resourceProps(args, declaration.outputs), opts, "crm", "Message");
   }
 }

@@ -2,6 +2,7 @@
 // yet, the serialized provider beside them, and the schema pieces that name each problem.
 
 import { z } from "zod";
+import { ofType } from "./value-types";
 
 /** What preview sends for a value that is not known yet. */
 export const unknownValue = "04da6b54-80e4-46f7-96ec-b56ff0331ba9";
@@ -48,13 +49,13 @@ export function oneOf<Values extends [string, ...string[]]>(values: Values) {
  * string (a positive whole number is taken too). `what` names the object in messages.
  */
 export const serviceId = (what: string) =>
-  z.unknown().transform((value, context) => {
+  ofType(z.unknown().transform((value, context) => {
     const id = typeof value === "number" && Number.isSafeInteger(value) && value > 0 ? String(value) : value;
     if (typeof id === "string" && /^[1-9]\d*$/.test(id)) return id;
     const message = value === undefined || value === null ? `is required: the id of ${what}` : `must be the id of ${what}: digits, such as its resource's \`id\``;
     context.addIssue({ code: z.ZodIssueCode.custom, message });
     return z.NEVER;
-  });
+  }), { kind: "id" });
 
 /**
  * `adoptId`, which every resource takes: the id of an existing object to take over at
@@ -102,7 +103,7 @@ export const optionalText = (max: number) =>
     .transform((text) => text || undefined);
 
 /** Inputs read only at creation (adoption): never a change, never drift, not outputs. */
-const creationOnlyInputs: readonly string[] = ["adoptId", "adoptExisting"];
+export const creationOnlyInputs: readonly string[] = ["adoptId", "adoptExisting"];
 
 /** The stored input that holds the inputs never compared: creation-only and check-only (see storedInputs). */
 const neverComparedKey = "__neverCompared";

@@ -9,13 +9,15 @@ import { exactlyOne, idOrName, LookupOptions, notFound, outputForm, startLookup 
 
 /** An account (company) of the CRM service, as a lookup sees it. */
 export interface AccountInfo {
+  /** The account's id. */
   id: string;
   /** Unique in the CRM account, regardless of case. */
   name: string;
   /** The account's website; null when unset. */
   accountUrl: string | null;
-  /** ISO 8601. */
+  /** When it was created, ISO 8601. */
   createdTimestamp: string | null;
+  /** When it was last changed, ISO 8601. */
   updatedTimestamp: string | null;
   /** Contacts associated with the account. */
   contactCount: number;
@@ -29,11 +31,20 @@ export interface GetAccountsArgs {
 }
 
 export interface GetAccountsResult {
+  /** The accounts found. */
   accounts: AccountInfo[];
 }
 
 /** Names one account: by its id, or by its name (names are unique regardless of case). */
-export type GetAccountArgs = { id: string } | { name: string };
+export type GetAccountArgs =
+  | {
+      /** The account's id. */
+      id: string;
+    }
+  | {
+      /** The account's name, regardless of case. */
+      name: string;
+    };
 
 const listArgs = strictObject({ search: z.string({ invalid_type_error: "must be a string" }).optional() }, "the arguments of getAccounts");
 

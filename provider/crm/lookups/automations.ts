@@ -10,7 +10,9 @@ import { sharedWalk } from "./shared-walks";
 
 /** An automation of the account. */
 export interface Automation {
+  /** The automation's id. */
   id: string;
+  /** The automation's name. */
   name: string;
   /** The service's status code; the service's specification does not give the codes' meanings. */
   status: number;
@@ -18,11 +20,13 @@ export interface Automation {
   entered: number;
   /** Contacts that exited it. */
   exited: number;
+  /** Whether the automation is hidden from the service's lists. */
   hidden: boolean;
   /** The id of the user who made it. */
   userid: string | null;
-  /** When it was created and last changed, ISO 8601. */
+  /** When it was created, ISO 8601. */
   cdate: string | null;
+  /** When it was last changed, ISO 8601. */
   mdate: string | null;
   /** Address of its screenshot. */
   screenshot: string | null;
@@ -36,11 +40,20 @@ export interface GetAutomationsArgs {
 }
 
 export interface GetAutomationsResult {
+  /** The automations found. */
   automations: Automation[];
 }
 
 /** Names one automation: by its id, or by its exact name (which must then belong to one automation only). */
-export type GetAutomationArgs = { id: string } | { name: string };
+export type GetAutomationArgs =
+  | {
+      /** The automation's id. */
+      id: string;
+    }
+  | {
+      /** The automation's exact name. */
+      name: string;
+    };
 
 const statusCode = z.number({ invalid_type_error: "must be a number" }).int("must be a whole number").nonnegative("must not be negative");
 

@@ -22,7 +22,9 @@ export const CampaignStatus = {
 
 /** A campaign (broadcast email to a list of contacts), with its statistics. */
 export interface Campaign {
+  /** The campaign's id. */
   id: string;
+  /** The campaign's name. */
   name: string;
   /** e.g. single, recurring, split, responder, reminder, activerss, text. */
   type: string;
@@ -34,35 +36,49 @@ export interface Campaign {
   automation: string | null;
   /** The id of its mailing address; null when unset. */
   addressid: string | null;
+  /** Whether the campaign is public (shown in the account's archive). */
   public: boolean;
-  /** Created, last changed, (first) sent and last sent, ISO 8601; the send dates are null until it is sent. */
+  /** When it was created, ISO 8601. */
   cdate: string | null;
+  /** When it was last changed, ISO 8601. */
   mdate: string | null;
+  /** When it was (first) sent, ISO 8601; null until it is sent. */
   sdate: string | null;
+  /** When it was last sent, ISO 8601; null until it is sent. */
   ldate: string | null;
   /** When it is scheduled to send; null when it is not scheduled. */
   scheduleddate: string | null;
-  /**
-   * When it was made and last changed (what a sync of campaigns goes by), as the service
-   * writes them: in the account's time with no offset, so as `YYYY-MM-DDTHH:MM:SS`; null
-   * when the service leaves them out.
-   */
+  /** When it was made, as the service writes it: in the account's time, without an offset (`YYYY-MM-DDTHH:MM:SS`); null when the service leaves it out. */
   created_timestamp: string | null;
+  /** When it was last changed, written as created_timestamp is: what a sync of campaigns goes by. */
   updated_timestamp: string | null;
-  /** Emails sent, and contacts it was sent to. */
+  /** Emails sent. */
   send_amt: number;
+  /** Contacts it was sent to. */
   total_amt: number;
+  /** Opens, counting each open. */
   opens: number;
+  /** Contacts who opened it. */
   uniqueopens: number;
+  /** Link clicks, counting each click. */
   linkclicks: number;
+  /** Contacts who clicked a link. */
   uniquelinkclicks: number;
+  /** Clicks by subscribers. */
   subscriberclicks: number;
+  /** Forwards, counting each forward. */
   forwards: number;
+  /** Contacts who forwarded it. */
   uniqueforwards: number;
+  /** Hard bounces. */
   hardbounces: number;
+  /** Soft bounces. */
   softbounces: number;
+  /** Contacts who unsubscribed through it. */
   unsubscribes: number;
+  /** Replies, counting each reply. */
   replies: number;
+  /** Contacts who replied. */
   uniquereplies: number;
 }
 
@@ -78,11 +94,20 @@ export interface GetCampaignsArgs {
 }
 
 export interface GetCampaignsResult {
+  /** The campaigns found. */
   campaigns: Campaign[];
 }
 
 /** Names one campaign: by its id, or by its exact name (which must then belong to one campaign only). */
-export type GetCampaignArgs = { id: string } | { name: string };
+export type GetCampaignArgs =
+  | {
+      /** The campaign's id. */
+      id: string;
+    }
+  | {
+      /** The campaign's exact name. */
+      name: string;
+    };
 
 const listArgs = strictObject(
   {

@@ -8,18 +8,32 @@ import { exactlyOne, LookupOptions, notFound, outputForm, startLookup } from "./
 
 /** A contact of the CRM service. */
 export interface ContactInfo {
+  /** The contact's id. */
   id: string;
+  /** The contact's email address. */
   email: string;
+  /** The contact's first name; null when unset. */
   firstName: string | null;
+  /** The contact's last name; null when unset. */
   lastName: string | null;
+  /** The contact's phone number; null when unset. */
   phone: string | null;
-  /** When it was created and last updated, ISO 8601. */
+  /** When it was created, ISO 8601. */
   cdate: string | null;
+  /** When it was last updated, ISO 8601. */
   udate: string | null;
 }
 
 /** Names one contact: by its email address (regardless of case) or by its id. */
-export type GetContactArgs = { email: string } | { id: string };
+export type GetContactArgs =
+  | {
+      /** The contact's email address, regardless of case. */
+      email: string;
+    }
+  | {
+      /** The contact's id. */
+      id: string;
+    };
 
 const args = strictObject(
   {

@@ -11,8 +11,11 @@ import { numberOf, textOf, timestampOf } from "../normalize";
 import { LookupOptions, LookupOutputOptions, notFound, outputForm, startLookup } from "./kit";
 import { sharedWalk } from "./shared-walks";
 
+/** What the service's pages call a kind of custom object, a field or a relationship. */
 export interface CustomObjectLabels {
+  /** The name of one. */
   singular: string;
+  /** The name of several. */
   plural: string;
 }
 
@@ -20,9 +23,11 @@ export interface CustomObjectLabels {
 export interface CustomObjectField {
   /** What records and queries name it by (`fields.<id>`). */
   id: string;
+  /** What the service's pages call the field. */
   labels: CustomObjectLabels;
   /** e.g. text, textarea, number, date, dropdown. */
   type: string;
+  /** Whether every record must have a value. */
   required: boolean;
   /** Decimal places of a number field; null when not given. */
   scale: number | null;
@@ -32,50 +37,81 @@ export interface CustomObjectField {
 export interface CustomObjectRelationship {
   /** What records and queries name it by (`relationships.<id>`). */
   id: string;
+  /** What the service's pages call the relationship. */
   labels: CustomObjectLabels;
+  /** What the relationship is for; null when unset. */
   description: string | null;
   /** The kind of object related, e.g. contacts, accounts, deals. */
   namespace: string;
+  /** Whether a record may relate to several objects. */
   hasMany: boolean;
 }
 
 /** A custom object schema: the definition of a kind of custom object. */
 export interface CustomObjectSchema {
+  /** The schema's id: what getCustomObjectRecords takes as schemaId. */
   id: string;
+  /** The schema's name in the service's addresses. */
   slug: string;
+  /** Who sees the schema's records, as the service says it; null when unset. */
   visibility: string | null;
+  /** What the service's pages call the kind of object. */
   labels: CustomObjectLabels;
+  /** What the kind of object is for; null when unset. */
   description: string | null;
-  /** ISO 8601. */
+  /** When it was created, ISO 8601. */
   createdTimestamp: string | null;
+  /** When it was last changed, ISO 8601. */
   updatedTimestamp: string | null;
+  /** The fields its records have. */
   fields: CustomObjectField[];
+  /** Its relationships to other objects. */
   relationships: CustomObjectRelationship[];
 }
 
 /** A record of a custom object schema. */
 export interface CustomObjectRecord {
+  /** The record's id. */
   id: string;
+  /** The record's id in another system; null when unset. */
   externalId: string | null;
+  /** The id of the record's schema. */
   schemaId: string;
   /** Field values by field id, as the service holds them. */
   fields: Record<string, unknown>;
   /** Ids of the related objects, by relationship id. */
   relationships: Record<string, string[]>;
-  /** ISO 8601. */
+  /** When it was created, ISO 8601. */
   createdTimestamp: string | null;
+  /** When it was last changed, ISO 8601. */
   updatedTimestamp: string | null;
 }
 
 export interface GetCustomObjectSchemasResult {
+  /** The account's custom object schemas. */
   schemas: CustomObjectSchema[];
 }
 
 /** What a filter or an order is on: exactly one of a root property of the record, one of its fields, or one of its relationships. */
 export type CustomObjectTarget =
-  | { property: string; field?: never; relationship?: never }
-  | { field: string; property?: never; relationship?: never }
-  | { relationship: string; property?: never; field?: never };
+  | {
+      /** A root property of the record, e.g. createdTimestamp. */
+      property: string;
+      field?: never;
+      relationship?: never;
+    }
+  | {
+      /** The id of one of the record's fields. */
+      field: string;
+      property?: never;
+      relationship?: never;
+    }
+  | {
+      /** The id of one of the record's relationships. */
+      relationship: string;
+      property?: never;
+      field?: never;
+    };
 
 /**
  * One condition; conditions are combined with AND. `op` defaults to eq; `contains`
@@ -84,24 +120,46 @@ export type CustomObjectTarget =
  */
 export type CustomObjectFilter = CustomObjectTarget &
   (
-    | { op?: "eq" | "lt" | "lte" | "gt" | "gte" | "contains"; value: string | number }
+    | {
+        /** The comparison: eq (the default), lt, lte, gt, gte, contains, in, blank or not_blank. */
+        op?: "eq" | "lt" | "lte" | "gt" | "gte" | "contains";
+        /** What is compared with: a string or a number; a list for in; none for blank and not_blank. */
+        value: string | number;
+      }
     | { op: "in"; value: Array<string | number> }
     | { op: "blank" | "not_blank"; value?: never }
   );
 
 /** One sort key, applied in the order given: a root property (e.g. createdTimestamp) or a field. */
-export type CustomObjectOrder = ({ property: string; field?: never } | { field: string; property?: never }) & { direction: "ASC" | "DESC" };
+export type CustomObjectOrder = (
+  | {
+      /** A root property of the record, e.g. createdTimestamp. */
+      property: string;
+      field?: never;
+    }
+  | {
+      /** The id of one of the record's fields. */
+      field: string;
+      property?: never;
+    }
+) & {
+  /** ASC or DESC. */
+  direction: "ASC" | "DESC";
+};
 
 export interface GetCustomObjectRecordsArgs {
   /** The schema whose records are queried. */
   schemaId: string;
+  /** Conditions the records meet, all of them. */
   filters?: CustomObjectFilter[];
+  /** Sort keys, applied in the order given. */
   orders?: CustomObjectOrder[];
   /** At most this many records, the first ones in the order asked. */
   limit?: number;
 }
 
 export interface GetCustomObjectRecordsResult {
+  /** The records found. */
   records: CustomObjectRecord[];
 }
 

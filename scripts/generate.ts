@@ -1,0 +1,222 @@
+// `npm run generate`: writes what is generated from the resources' declarations
+// (provider/kit/declaration.ts) and the registry: the Args and output types of each
+// namespace (provider/<namespace>/generated-types.ts), the input and output tables of each
+// sdk-docs page (between markers), and the Pulumi package schemas (schema/<package>.json).
+// test/declarations.test.ts fails when a generated file differs from what this writes.
+
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import type { Field } from "../provider/kit/declaration";
+import type { ValueType } from "../provider/kit/value-types";
+import { RegisteredResource, resources } from "../provider/registry";
+import { alwaysOutput, changeOf, defaultText, inputDescription, limitsOf, outputDescription } from "./declaration-text";
+import { packageSchemas } from "./package-schema";
+
+export const repoRoot = join(__dirname, "..");
+
+// ---- TypeScript types ----------------------------------------------------------------
+
+function tsType(type: ValueType, side: "input" | "output"): string {
+  switch (type.kind) {
+    case "string":
+    case "id":
+      return "string";
+    case "integer":
+    case "number":
+      return "number";
+    case "boolean":
+      return "boolean";
+    case "any":
+      return "unknown";
+    case "enum":
+      return type.values.map((value) => JSON.stringify(value)).join(" | ");
+    case "list": {
+      const items = tsType(type.items, side);
+      return side === "input" ? `pulumi.Input<${items}>[]` : /[ |]/.test(items) ? `(${items})[]` : `${items}[]`;
+    }
+    case "map":
+      return `Record<string, ${side === "input" ? `pulumi.Input<${tsType(type.values, side)}>` : tsType(type.values, side)}>`;
+    case "union":
+      return type.members.map((member) => tsType(member, side)).join(" | ");
+    case "object":
+      return type.name;
+  }
+}
+
+const jsDoc = (text: string, indent = "  ") => {
+  const words = text.split(" ");
+  const lines: string[] = [];
+  for (const word of words) {
+    const last = lines.length - 1;
+    if (last >= 0 && `${lines[last]} ${word}`.length <= 100) lines[last] = `${lines[last]} ${word}`;
+    else lines.push(word);
+  }
+  return lines.length === 1 ? `${indent}/** ${lines[0]} */` : [`${indent}/**`, ...lines.map((line) => `${indent} * ${line}`), `${indent} */`].join("\n");
+};
+
+/** The object types a type names, each once, members' objects first. */
+function objectsIn(type: ValueType, found: Map<string, Extract<ValueType, { kind: "object" }>>): void {
+  if (type.kind === "object") {
+    for (const member of Object.values(type.fields)) objectsIn(member.type, found);
+    found.set(type.name, type);
+  } else if (type.kind === "list") objectsIn(type.items, found);
+  else if (type.kind === "map") objectsIn(type.values, found);
+  else if (type.kind === "union") type.members.forEach((member) => objectsIn(member, found));
+}
+
+function objectInterface(type: Extract<ValueType, { kind: "object" }>, side: "input" | "output"): string {
+  const members = Object.entries(type.fields).map(([name, member]) => {
+    const valueType = tsType(member.type, side);
+    return `${jsDoc(outputDescription(member))}\n  ${name}${member.required ? "" : "?"}: ${side === "input" ? `pulumi.Input<${valueType}>` : valueType};`;
+  });
+  return `${jsDoc(type.description, "")}\nexport interface ${type.name} {\n${members.join("\n")}\n}`;
+}
+
+function resourceTypes(resource: RegisteredResource): string[] {
+  const { declaration } = resource.module;
+  const inputs = declaration.fields.filter((field) => field.role !== "output");
+  const outputs = declaration.fields.filter((field) => field.role !== "input");
+  // An optional input also takes an Output that may hold nothing (another resource's optional output).
+  const args = inputs.map((field) => `${jsDoc(inputDescription(field))}\n  ${field.name}${field.required ? "" : "?"}: pulumi.Input<${tsType(field.type, "input")}${field.required ? "" : " | undefined"}>;`);
+  const outs = outputs.map((field) => {
+    const unset = field.nullable ? " | null" : alwaysOutput(field) ? "" : " | undefined";
+    return `${jsDoc(outputDescription(field))}\n  readonly ${field.name}: pulumi.Output<${tsType(field.type, "output")}${unset}>;`;
+  });
+  return [
+    `/** The inputs of a ${declaration.type}. */\nexport interface ${resource.className}Args {\n${args.join("\n")}\n}`,
+    `/** The outputs of a ${declaration.type}, besides its \`id\` and \`urn\`. */\nexport interface ${resource.className}Outputs {\n${outs.join("\n")}\n}`,
+  ];
+}
+
+export function typesFile(namespace: string): string {
+  const declared = resources.filter((resource) => resource.namespace === namespace);
+  const inputObjects = new Map<string, Extract<ValueType, { kind: "object" }>>();
+  const outputObjects = new Map<string, Extract<ValueType, { kind: "object" }>>();
+  for (const { module } of declared) {
+    for (const field of module.declaration.fields) objectsIn(field.type, field.role === "output" ? outputObjects : inputObjects);
+  }
+  for (const name of inputObjects.keys()) outputObjects.delete(name);
+  return [
+    "// Generated by `npm run generate` from the resources' declarations (see provider/kit/declaration.ts): do not edit.",
+    "",
+    'import type * as pulumi from "@pulumi/pulumi";',
+    "",
+    [...[...inputObjects.values()].map((type) => objectInterface(type, "input")), ...[...outputObjects.values()].map((type) => objectInterface(type, "output")), ...declared.flatMap(resourceTypes)].join("\n\n"),
+    "",
+  ].join("\n");
+}
+
+// ---- docs tables ----------------------------------------------------------------------
+
+function docType(type: ValueType): string {
+  switch (type.kind) {
+    case "id":
+      return "id (digits)";
+    case "integer":
+      return "whole number";
+    case "enum":
+      return type.values.map((value) => `\`${value}\``).join(", ").replace(/, ([^,]*)$/, " or $1");
+    case "list":
+      return `list of ${plural(type.items)}`;
+    case "map":
+      return `map of ${plural(type.values)}`;
+    case "union":
+      return type.members.map(docType).join(" or ");
+    case "object":
+      return `\`${type.name}\``;
+    default:
+      return type.kind;
+  }
+}
+
+/** What a list holds: `strings`, `ids (digits)`, a union's members each, an object type by its name. */
+function plural(type: ValueType): string {
+  if (type.kind === "union") return type.members.map(plural).join(" or ");
+  if (type.kind === "id") return "ids (digits)";
+  if (type.kind === "any") return "any values";
+  return ["string", "integer", "number", "boolean"].includes(type.kind) ? `${docType(type)}s` : docType(type);
+}
+
+const cell = (text: string) => text.replace(/\|/g, "\\|").replace(/\n/g, " ");
+
+function inputRow(field: Field): string {
+  const presence = field.required ? "required" : field.default !== undefined ? `default ${defaultText(field.default)}` : "optional";
+  const description = [field.description, ...limitsOf(field.type)].join(" ");
+  return `| \`${field.name}\` | ${cell(`${docType(field.type)}, ${presence}`)} | ${changeOf(field)} | ${cell(description)} |`;
+}
+
+function outputRow(field: Field): string {
+  const notes = [field.secret ? "secret" : "", field.nullable ? "null when unset" : alwaysOutput(field) ? "" : "absent when unset"].filter(Boolean);
+  return `| \`${field.name}\` | ${cell([docType(field.type), ...notes].join(", "))} | ${cell(outputDescription(field))} |`;
+}
+
+function objectTable(type: Extract<ValueType, { kind: "object" }>): string {
+  const rows = Object.entries(type.fields).map(
+    ([name, member]) => `| \`${name}\` | ${cell(`${docType(member.type)}, ${member.required ? "required" : "optional"}`)} | ${cell(outputDescription(member))} |`,
+  );
+  return [`\`${type.name}\`: ${type.description}`, "", `| Member | Type | Description |`, "|---|---|---|", ...rows].join("\n");
+}
+
+export const tablesStart = (resource: RegisteredResource) => `<!-- ${resource.module.declaration.type}: inputs and outputs, generated by \`npm run generate\` from its declaration -->`;
+export const tablesEnd = "<!-- end of generated tables -->";
+
+export function docsTables(resource: RegisteredResource): string {
+  const { fields } = resource.module.declaration;
+  const objects = new Map<string, Extract<ValueType, { kind: "object" }>>();
+  for (const field of fields) objectsIn(field.type, objects);
+  const outputsOnly = fields.filter((field) => field.role === "output");
+  const onlyRead = fields.filter((field) => field.readAt).map((field) => `\`${field.name}\``);
+  const inputsAsOutputs = `Outputs: the inputs${onlyRead.length ? ` but ${onlyRead.join(", ").replace(/, ([^,]*)$/, " and $1")}` : ""}`;
+  return [
+    tablesStart(resource),
+    "",
+    "| Input | Type | Changes | Description |",
+    "|---|---|---|---|",
+    ...fields.filter((field) => field.role !== "output").map(inputRow),
+    "",
+    outputsOnly.length ? `${inputsAsOutputs}, and:` : `${inputsAsOutputs}.`,
+    ...(outputsOnly.length ? ["", "| Output | Type | Description |", "|---|---|---|", ...outputsOnly.map(outputRow)] : []),
+    ...[...objects.values()].flatMap((type) => ["", objectTable(type)]),
+    ...(fields.some((field) => field.readAt === "creation") ? ["", "Taking over an object that exists (`adoptId`, `adoptExisting`): see [taking over an account](taking-over-an-account.md)."] : []),
+    "",
+    tablesEnd,
+  ].join("\n");
+}
+
+export const pageOf = (resource: RegisteredResource) => join("sdk-docs", `${resource.namespace}-${resource.name}.md`);
+
+/** The page with its tables generated again; a page without markers gets them where its input table was. */
+export function pageWithTables(resource: RegisteredResource, page: string): string {
+  const tables = docsTables(resource);
+  const start = page.indexOf(tablesStart(resource));
+  if (start >= 0) return page.slice(0, start) + tables + page.slice(page.indexOf(tablesEnd, start) + tablesEnd.length);
+  const lines = page.split("\n");
+  const header = lines.findIndex((line) => line.startsWith("| Input |"));
+  if (header < 0) throw new Error(`${pageOf(resource)}: no input table, and no markers for the generated tables`);
+  let end = header;
+  while (end < lines.length && lines[end].startsWith("|")) end++;
+  return [...lines.slice(0, header), tables, ...lines.slice(end)].join("\n");
+}
+
+// ---- the files ----------------------------------------------------------------------------
+
+/** Every generated file, by path from the repository's root, with what it holds now. */
+export function generatedFiles(): Map<string, string> {
+  const files = new Map<string, string>();
+  for (const namespace of new Set(resources.map((resource) => resource.namespace))) files.set(`provider/${namespace}/generated-types.ts`, typesFile(namespace));
+  for (const resource of resources) {
+    const path = pageOf(resource);
+    files.set(path, pageWithTables(resource, readFileSync(join(repoRoot, path), "utf8")));
+  }
+  for (const [name, schema] of packageSchemas()) files.set(`schema/${name}.json`, `${JSON.stringify(schema, null, 2)}\n`);
+  return files;
+}
+
+if (require.main === module) {
+  for (const [path, content] of generatedFiles()) {
+    const target = join(repoRoot, path);
+    if (existsSync(target) && readFileSync(target, "utf8") === content) continue;
+    writeFileSync(target, content);
+    console.log(`wrote ${path}`);
+  }
+}

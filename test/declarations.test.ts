@@ -1,0 +1,168 @@
+// Each resource's declaration (provider/kit/declaration.ts) against what is made of it: the
+// generated files are what `npm run generate` writes now; the check takes exactly the
+// declared inputs, requires the required ones, fills in the defaults and holds to the
+// declared limits; diff replaces on exactly the declared fields; the class takes the
+// declared inputs, has the declared outputs and registers the dynamic type the schema
+// aliases; the schema and the docs tables say what the declaration says.
+
+import assert from "node:assert/strict";
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import ts from "typescript";
+import type { z } from "zod";
+import type { Field } from "../provider/kit/declaration";
+import type { ValueType } from "../provider/kit/value-types";
+import { resources, typeOf } from "../provider/registry";
+import { inputDescription, outputDescription } from "../scripts/declaration-text";
+import { docsTables, generatedFiles, pageOf, repoRoot } from "../scripts/generate";
+import { resourceExamples } from "./support/resource-examples";
+
+const parents = { account: "3", contact: "4", textField: "5" };
+
+/** Another valid-looking value of a field's type, for diff (which compares, and does not check). */
+function changed(type: ValueType, current: unknown): unknown {
+  switch (type.kind) {
+    case "string":
+      return type.format === "email" ? "changed@example.com" : type.format === "uuid" ? "0f8fad5b-d9cb-469f-a165-70867728950e" : `${String(current ?? "")}x`;
+    case "id":
+      return "999";
+    case "boolean":
+      return !current;
+    case "enum":
+      return type.values.find((value) => value !== current);
+    case "integer":
+    case "number":
+      return Number(current ?? type.minimum ?? 0) + 1;
+    case "list": {
+      const items = (current as unknown[] | undefined) ?? [];
+      return [...items, items.length ? items[0] : "changed"];
+    }
+    default:
+      return `${JSON.stringify(current)} changed`;
+  }
+}
+
+/** Values of a field's type that its declared limits refuse. */
+function beyondLimits(type: ValueType): unknown[] {
+  switch (type.kind) {
+    case "string":
+      return type.maxLength ? ["x".repeat(type.maxLength + 1)] : [];
+    case "enum":
+      return ["not one of them"];
+    case "id":
+      return ["abc"];
+    case "integer":
+      return [1.5, ...(type.minimum === undefined ? [] : [type.minimum - 1]), ...(type.maximum === undefined ? [] : [type.maximum + 1])];
+    case "list":
+      return type.minItems ? [[]] : [];
+    default:
+      return [];
+  }
+}
+
+describe("the resources' declarations", () => {
+  it("generate what is committed: types, docs tables and package schemas (`npm run generate`)", () => {
+    const stale = [...generatedFiles()].filter(([path, content]) => {
+      try {
+        return readFileSync(join(repoRoot, path), "utf8") !== content;
+      } catch {
+        return true;
+      }
+    });
+    assert.deepEqual(stale.map(([path]) => path), [], "run `npm run generate` and commit the result");
+  });
+
+  // The classes as the compiler sees them, read once (some 2 s), by the tests that need them.
+  let program: ts.Program | undefined;
+  const compiled = () => {
+    program ??= ts.createProgram([join(repoRoot, "provider/index.ts")], { strict: true, skipLibCheck: true, target: ts.ScriptTarget.ES2022, module: ts.ModuleKind.CommonJS, types: ["node"] });
+    return { program, checker: program.getTypeChecker() };
+  };
+
+  /** The class's constructor's Args members (name, optional), its instance's members, and the module and type it hands pulumi.dynamic.Resource. */
+  function classFacts(namespace: string, name: string, className: string) {
+    const { program, checker } = compiled();
+    const source = program.getSourceFile(join(repoRoot, "provider", namespace, `${name}.ts`))!;
+    const found = source.statements.find((statement): statement is ts.ClassDeclaration => ts.isClassDeclaration(statement) && statement.name?.text === className)!;
+    const constructor = found.members.find(ts.isConstructorDeclaration)!;
+    const argsType = checker.getTypeAtLocation(constructor.parameters[1]);
+    // What an editor shows of each member: its doc comment, as one line.
+    const docOf = (property: ts.Symbol) => ts.displayPartsToString(property.getDocumentationComment(checker)).replace(/\s*\n\s*/g, " ");
+    const args = checker.getPropertiesOfType(argsType).map((property) => [property.name, (property.flags & ts.SymbolFlags.Optional) !== 0] as const);
+    const argsDocs = new Map(checker.getPropertiesOfType(argsType).map((property) => [property.name, docOf(property)]));
+    const instanceMembers = checker.getPropertiesOfType(checker.getTypeAtLocation(found.name!));
+    const instance = instanceMembers.map((property) => property.name);
+    const outputDocs = new Map(instanceMembers.map((property) => [property.name, docOf(property)]));
+    let dynamicType: string | undefined;
+    constructor.body!.forEachChild(function visit(node): void {
+      if (ts.isCallExpression(node) && node.expression.kind === ts.SyntaxKind.SuperKeyword) {
+        const [module, type] = node.arguments.slice(-2).map((argument) => (ts.isStringLiteral(argument) ? argument.text : "?"));
+        dynamicType = `pulumi-nodejs:dynamic/${module}:${type}`;
+      }
+      node.forEachChild(visit);
+    });
+    return { args, argsDocs, instance, outputDocs, dynamicType };
+  }
+
+  for (const resource of resources) {
+    const { declaration } = resource.module;
+    const inputs = declaration.fields.filter((field) => field.role !== "output");
+    const example: Record<string, unknown> = resourceExamples[typeOf(resource)].inputs(parents, 1);
+    const parse = (given: Record<string, unknown>) => (resource.module.inputSchema as z.AnyZodObject).safeParse(given);
+    const refuses = (given: Record<string, unknown>, field: string) => {
+      const parsed = parse(given);
+      return !parsed.success && parsed.error.issues.some((issue) => issue.path[0] === field);
+    };
+
+    describe(typeOf(resource), () => {
+      it("its check takes exactly the declared inputs, requires the required ones, fills in the defaults and refuses what the limits refuse", () => {
+        assert.deepEqual(Object.keys(resource.module.inputSchema.shape), inputs.map((field) => field.name));
+        assert.ok(parse(example).success, JSON.stringify(parse(example)));
+        for (const field of inputs) {
+          const { [field.name]: _left, ...without } = example;
+          assert.equal(refuses(without, field.name), field.required, `${field.name} is ${field.required ? "required" : "optional"}`);
+          const parsed = parse(without);
+          if (field.default !== undefined && parsed.success) assert.deepEqual(parsed.data[field.name], field.default, `${field.name}'s default`);
+          for (const value of beyondLimits(field.type)) assert.ok(refuses({ ...example, [field.name]: value }, field.name), `${field.name}: ${JSON.stringify(value).slice(0, 40)} is refused`);
+        }
+      });
+
+      it("its diff replaces on exactly the declared fields, and never compares those read once", async () => {
+        // Diff compares the checked inputs with the outputs; it reads no setting, and sends no request.
+        const olds = (resource.module.inputSchema as z.AnyZodObject).parse(example);
+        for (const field of inputs) {
+          const news = { ...olds, [field.name]: changed(field.type, olds[field.name]) };
+          const diff = await resource.module.diff!("1", olds, news);
+          if (field.role === "input") assert.equal(diff.changes, false, `${field.name} is never a change`);
+          else assert.deepEqual([diff.changes, diff.replaces?.includes(field.name) ?? false], [true, field.replaceOnChanges], `a change of ${field.name}`);
+        }
+      });
+
+      it("its class takes the declared inputs, has the declared outputs with their descriptions as editors show them, and is the dynamic type the schema aliases", () => {
+        assert.equal(declaration.type, typeOf(resource), "the declaration names the registered class");
+        const facts = classFacts(resource.namespace, resource.name, resource.className);
+        assert.deepEqual(facts.args, inputs.map((field) => [field.name, !field.required]));
+        for (const field of inputs) assert.equal(facts.argsDocs.get(field.name), inputDescription(field), `${resource.className}Args.${field.name}`);
+        for (const field of declaration.fields.filter((field) => field.role !== "input")) {
+          assert.equal(facts.outputDocs.get(field.name), outputDescription(field), `${resource.className}.${field.name}`);
+        }
+        assert.equal(facts.dynamicType, declaration.dynamicType);
+      });
+
+      it("its package schema and its page's tables say what it declares", () => {
+        const schema = JSON.parse(readFileSync(join(repoRoot, "schema", `${resource.namespace}.json`), "utf8"));
+        const spec = schema.resources[declaration.token];
+        const names = (fields: Field[]) => fields.map((field) => field.name);
+        const outputs = declaration.fields.filter((field) => field.role !== "input");
+        assert.deepEqual(Object.keys(spec.inputProperties), names(inputs));
+        assert.deepEqual(spec.requiredInputs, names(inputs.filter((field) => field.required)));
+        assert.deepEqual(Object.keys(spec.properties), declaration.outputs);
+        assert.deepEqual(Object.keys(spec.properties).filter((name) => spec.properties[name].secret), declaration.secretOutputs);
+        assert.deepEqual(Object.keys(spec.inputProperties).filter((name) => spec.inputProperties[name].replaceOnChanges), declaration.replaceOnChanges);
+        assert.deepEqual(spec.aliases, [{ type: declaration.dynamicType }]);
+        for (const field of outputs) assert.ok(spec.properties[field.name].description.startsWith(field.description), field.name);
+        assert.ok(readFileSync(join(repoRoot, pageOf(resource)), "utf8").includes(docsTables(resource)));
+      });
+    });
+  }
+});
