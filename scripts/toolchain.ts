@@ -6,7 +6,7 @@
 // `ensureToolchain()` finds or makes them; `npx ts-node scripts/toolchain.ts` prints where.
 import { execFileSync } from "node:child_process";
 import { createHash } from "node:crypto";
-import { chmodSync, existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
+import { chmodSync, existsSync, mkdirSync, readFileSync, realpathSync, renameSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { homedir } from "node:os";
 import { delimiter, join, resolve } from "node:path";
 
@@ -162,6 +162,39 @@ export function ensureSchemaCheck(): string {
     });
   });
   return join(dir, "schema-check");
+}
+
+/** The Pulumi YAML language host's release, as the Go module proxy here serves it (Pulumi's own CLI releases bundle a newer one). */
+export const yamlLanguageHostVersion = "v1.25.0";
+
+/**
+ * `pulumi-language-yaml`, which runs Pulumi YAML programs, built once from the Go module proxy
+ * (its own go.mod: it does not compile inside the CLI's module) and linked beside `pulumi` in
+ * the toolchain's folder, where the CLI finds it. Only for what runs YAML programs: some 4
+ * minutes the first time on 2 cores.
+ */
+export function ensureYamlLanguageHost(toolchain: Toolchain): void {
+  const dir = join(cacheRoot(), "pulumi-language-yaml", yamlLanguageHostVersion);
+  if (!existsSync(dir)) say(`building pulumi-language-yaml ${yamlLanguageHostVersion} from the Go module proxy into ${dir} (some 4 minutes the first time)...`);
+  madeOnce(dir, (into) => {
+    execFileSync(
+      "go",
+      [
+        "install",
+        "-buildvcs=false",
+        "-trimpath",
+        "-ldflags",
+        `-s -w -X github.com/pulumi/pulumi-yaml/pkg/version.Version=${yamlLanguageHostVersion}`,
+        `github.com/pulumi/pulumi-yaml/cmd/pulumi-language-yaml@${yamlLanguageHostVersion}`,
+      ],
+      { cwd: into, stdio: ["ignore", "inherit", "inherit"], env: { ...process.env, CGO_ENABLED: "0", GOBIN: into } },
+    );
+  });
+  const target = join(dir, "pulumi-language-yaml");
+  const link = join(toolchain.cliBin, "pulumi-language-yaml");
+  if (existsSync(link) && realpathSync(link) === target) return;
+  symlinkSync(target, `${link}.${process.pid}`);
+  renameSync(`${link}.${process.pid}`, link);
 }
 
 /** The `pulumi` package from PyPI that Python programs and SDKs run on: PyPI's newest, nearest the CLI's release. */
