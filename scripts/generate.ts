@@ -1,7 +1,8 @@
 // `npm run generate`: writes what is generated from the resources' declarations
 // (provider/kit/declaration.ts) and the registry: the Args and output types of each
 // namespace (provider/<namespace>/generated-types.ts), the input and output tables of each
-// sdk-docs page (between markers), and the Pulumi package schemas (schema/<package>.json).
+// sdk-docs page (between markers), the Pulumi package schemas (schema/<package>.json), and
+// from those the SDKs (sdk/, scripts/sdks.ts).
 // test/declarations.test.ts fails when a generated file differs from what this writes.
 
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
@@ -11,6 +12,7 @@ import type { ValueType } from "../provider/kit/value-types";
 import { RegisteredResource, resources } from "../provider/registry";
 import { alwaysOutput, changeOf, defaultText, inputDescription, limitsOf, outputDescription } from "./declaration-text";
 import { packageSchemas } from "./package-schema";
+import { writeSdks } from "./sdks";
 
 export const repoRoot = join(__dirname, "..");
 
@@ -219,4 +221,7 @@ if (require.main === module) {
     writeFileSync(target, content);
     console.log(`wrote ${path}`);
   }
+  // From the schemas just written: the SDKs (scripts/sdks.ts), through a Go tool.
+  writeSdks();
+  console.log("wrote sdk/ (tools/schema-check -sdks)");
 }

@@ -163,10 +163,18 @@ export function packageSchemas(): Map<string, Spec> {
       types,
       resources: resourceSpecs,
       functions: name === "crm" ? lookupFunctions(name, types) : {},
+      // What the SDK generators read (tools/schema-check -sdks). respectSchemaVersion: each SDK
+      // carries the package's version, and asks for the plugin of that version, instead of a
+      // placeholder (Node's `${VERSION}`, Python's 0.0.0) a release script would replace.
       language: {
-        nodejs: { packageName: `@pulumi-crm/${name}`, packageDescription: about.description, dependencies: { "@pulumi/pulumi": "^3.216.0" } },
-        python: { packageName: name === "crm" ? "pulumi_crm" : `pulumi_crm_${name}`, requires: { pulumi: ">=3.216.0,<4.0.0" } },
-        go: { importBasePath: `github.com/pulumi-crm/pulumi-crm/sdk/go/${name}`, generateResourceContainerTypes: true },
+        nodejs: {
+          packageName: `@pulumi-crm/${name}`,
+          packageDescription: about.description,
+          dependencies: { "@pulumi/pulumi": "^3.216.0" },
+          respectSchemaVersion: true,
+        },
+        python: { packageName: name === "crm" ? "pulumi_crm" : `pulumi_crm_${name}`, requires: { pulumi: ">=3.216.0,<4.0.0" }, pyproject: { enabled: true }, respectSchemaVersion: true },
+        go: { importBasePath: `github.com/pulumi-crm/pulumi-crm/sdk/go/${name}`, generateResourceContainerTypes: true, respectSchemaVersion: true },
       },
     });
   }

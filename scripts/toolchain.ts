@@ -8,7 +8,7 @@
 // prints where they are.
 import { execFileSync } from "node:child_process";
 import { createHash } from "node:crypto";
-import { chmodSync, existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
+import { chmodSync, existsSync, mkdirSync, readFileSync, realpathSync, renameSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { homedir } from "node:os";
 import { delimiter, join, resolve } from "node:path";
 
@@ -163,12 +163,13 @@ export function ensureNode(version: string): string {
 const schemaCheckModule = join(repoRoot, "tools", "schema-check");
 
 /**
- * tools/schema-check, which binds package schemas with Pulumi's own binder: built once per
- * source, on the CLI's module and build cache (its go.mod requires what the CLI's does), so
- * after the CLI it takes seconds. Returns the binary's path.
+ * tools/schema-check, which binds package schemas with Pulumi's own binder and writes the SDKs
+ * with its code generators: built once per source, on the CLI's module and build cache (its
+ * go.mod requires what the CLI's does), so after the CLI it takes seconds. It does not build
+ * the CLI first: `npm run generate` runs it, and needs no CLI (without the CLI's cache the
+ * first build fetches and compiles what it needs itself). Returns the binary's path.
  */
 export function ensureSchemaCheck(): string {
-  ensureCli();
   const key = createHash("sha256");
   for (const file of ["go.mod", "go.sum", "main.go"]) key.update(readFileSync(join(schemaCheckModule, file)));
   const dir = madeOnce(join(cacheRoot(), "schema-check", key.digest("hex").slice(0, 16)), (into) => {
@@ -179,6 +180,59 @@ export function ensureSchemaCheck(): string {
     });
   });
   return join(dir, "schema-check");
+}
+
+/** The Pulumi YAML language host's release, as the Go module proxy here serves it (Pulumi's own CLI releases bundle a newer one). */
+export const yamlLanguageHostVersion = "v1.25.0";
+
+/**
+ * `pulumi-language-yaml`, which runs Pulumi YAML programs, built once from the Go module proxy
+ * (its own go.mod: it does not compile inside the CLI's module) and linked beside `pulumi` in
+ * the toolchain's folder, where the CLI finds it. Only for what runs YAML programs: some 4
+ * minutes the first time on 2 cores.
+ */
+export function ensureYamlLanguageHost(toolchain: Toolchain): void {
+  const dir = join(cacheRoot(), "pulumi-language-yaml", yamlLanguageHostVersion);
+  if (!existsSync(dir)) say(`building pulumi-language-yaml ${yamlLanguageHostVersion} from the Go module proxy into ${dir} (some 4 minutes the first time)...`);
+  madeOnce(dir, (into) => {
+    execFileSync(
+      "go",
+      [
+        "install",
+        "-buildvcs=false",
+        "-trimpath",
+        "-ldflags",
+        `-s -w -X github.com/pulumi/pulumi-yaml/pkg/version.Version=${yamlLanguageHostVersion}`,
+        `github.com/pulumi/pulumi-yaml/cmd/pulumi-language-yaml@${yamlLanguageHostVersion}`,
+      ],
+      { cwd: into, stdio: ["ignore", "inherit", "inherit"], env: { ...process.env, CGO_ENABLED: "0", GOBIN: into } },
+    );
+  });
+  const target = join(dir, "pulumi-language-yaml");
+  const link = join(toolchain.cliBin, "pulumi-language-yaml");
+  if (existsSync(link) && realpathSync(link) === target) return;
+  symlinkSync(target, `${link}.${process.pid}`);
+  renameSync(`${link}.${process.pid}`, link);
+}
+
+/** The `pulumi` package from PyPI that Python programs and SDKs run on: PyPI's newest, nearest the CLI's release. */
+export const pythonPulumiVersion = "3.272.0";
+
+/**
+ * A Python venv with `pulumi` from PyPI, and setuptools and wheel to build the generated SDKs'
+ * pyproject.toml without fetching them: made once per version and Python (python3 on PATH), in
+ * the cache. Returns its python; run pip as `python -m pip` (the venv is made elsewhere and
+ * moved, which its scripts' first lines do not follow).
+ */
+export function ensurePythonVenv(): string {
+  const python = execFileSync("python3", ["-c", "import sys; print('%d.%d.%d' % sys.version_info[:3])"], { encoding: "utf8" }).trim();
+  const dir = join(cacheRoot(), "python", `pulumi-${pythonPulumiVersion}-python-${python}`);
+  if (!existsSync(dir)) say(`installing pulumi ${pythonPulumiVersion} from PyPI into a venv of Python ${python}, ${dir}...`);
+  madeOnce(dir, (into) => {
+    execFileSync("python3", ["-m", "venv", into], { stdio: ["ignore", "inherit", "inherit"] });
+    execFileSync(join(into, "bin", "python"), ["-m", "pip", "install", "--quiet", `pulumi==${pythonPulumiVersion}`, "setuptools>=61", "wheel"], { stdio: ["ignore", "inherit", "inherit"] });
+  });
+  return join(dir, "bin", "python");
 }
 
 let found: Toolchain | undefined;

@@ -61,7 +61,7 @@ describe("the package schemas, bound by Pulumi's binder", function () {
         assert.deepEqual(report.undescribed, []);
         assert.deepEqual(Object.keys(report.sdkFiles).sort(), ["go", "nodejs", "python"]);
         const resource = name === "crm" ? "calendarFeed" : "flowRun";
-        assert.match(readFileSync(join(sdks, name, "nodejs", `${resource}.ts`), "utf8"), new RegExp(`aliases: \\[\\{ type: "pulumi-nodejs:dynamic/${name}:\\w+" \\}\\]`));
+        assert.match(readFileSync(join(sdks, "nodejs", name, `${resource}.ts`), "utf8"), new RegExp(`aliases: \\[\\{ type: "pulumi-nodejs:dynamic/${name}:\\w+" \\}\\]`));
         console.log(`      ${report.resources} resources, ${report.functions} functions, ${report.types} types, ${report.properties} properties; SDK files ${JSON.stringify(report.sdkFiles)}`);
       } finally {
         rmSync(sdks, { recursive: true, force: true });

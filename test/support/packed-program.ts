@@ -7,6 +7,7 @@ import { createHash } from "node:crypto";
 import { execFileSync } from "node:child_process";
 import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
+import { packNodeSdk } from "../../scripts/sdks";
 import { isRunning } from "./process-tree";
 
 export const repoRoot = resolve(__dirname, "..", "..");
@@ -60,6 +61,19 @@ export interface InstallOptions {
    * version package.json's peer range accepts, say, to test the range at its other end.
    */
   sdkVersion?: string;
+  /**
+   * Packages whose generated Node.js SDK the program uses (`@pulumi-crm/crm` for "crm"), packed
+   * from sdk/nodejs/<package> once per test run.
+   */
+  generatedSdks?: string[];
+}
+
+/** The npm name of the generated Node.js SDK of package `name` (sdk/nodejs/<name>/package.json's). */
+const nodeSdkName = (name: string) => (JSON.parse(readFileSync(join(repoRoot, "sdk", "nodejs", name, "package.json"), "utf8")) as { name: string }).name;
+
+/** The generated Node.js SDK of package `name`, packed once per test run (scripts/sdks.ts packNodeSdk). */
+export function packedNodeSdk(name: string): string {
+  return onceThisRun(`node-sdk-${name}`, (dir) => packNodeSdk(name, dir));
 }
 
 /**
@@ -82,7 +96,11 @@ export function installProgram(source: string, name: string, options: InstallOpt
   for (const entry of readdirSync(source)) {
     if (entry !== "node_modules" && entry !== "package.json") cpSync(join(source, entry), join(dir, entry), { recursive: true });
   }
-  const dependencies = { ...programDependencies(source), ...(options.sdkVersion ? { "@pulumi/pulumi": options.sdkVersion } : {}) };
+  const dependencies = {
+    ...programDependencies(source),
+    ...(options.sdkVersion ? { "@pulumi/pulumi": options.sdkVersion } : {}),
+    ...Object.fromEntries((options.generatedSdks ?? []).map((name) => [nodeSdkName(name), `file:${packedNodeSdk(name)}`])),
+  };
   writeFileSync(join(dir, "package.json"), JSON.stringify({ name: `${name}-program`, private: true, dependencies }, null, 2));
   symlinkSync(installedDependencies(dependencies), join(dir, "node_modules"), "dir");
   if (!existsSync(join(dir, "node_modules", "pulumi-crm", "dist", "provider", "index.js"))) {

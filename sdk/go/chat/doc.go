@@ -1,0 +1,2 @@
+// Flow runs of the CRM's chat flow service.
+package chat

@@ -1,0 +1,106 @@
+// An inline Go program on the generated Go SDK (sdk/go/crm), run through the Automation API on
+// the real CLI: a Go program in a folder needs the Go language host, which the Go module proxy
+// here refuses; an inline program serves the language runtime in its own process.
+//
+//	go-inline <stack> <up|preview|refresh|drift-check|destroy> [account name ...]
+//
+// declares a crm.Account per name given (none: a program without resources). The CLI is
+// $PULUMI_ROOT/bin/pulumi; the stack lives in the backend $PULUMI_BACKEND_URL names, its
+// config is $STACK_CONFIG ({"crm:apiUrl": {"value": "...", "secret": false}, ...}). Prints the
+// operation's resource changes as JSON (a drift check's: what a refresh would change); exits 1
+// on an error.
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"os"
+
+	"github.com/pulumi-crm/pulumi-crm/sdk/go/crm"
+	"github.com/pulumi/pulumi/sdk/v3/go/auto"
+	"github.com/pulumi/pulumi/sdk/v3/go/common/apitype"
+	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
+)
+
+func program(names []string) pulumi.RunFunc {
+	return func(ctx *pulumi.Context) error {
+		ids := pulumi.StringArray{}
+		for _, name := range names {
+			account, err := crm.NewAccount(ctx, name, &crm.AccountArgs{Name: pulumi.String(name)})
+			if err != nil {
+				return err
+			}
+			ids = append(ids, account.ID().ToStringOutput())
+		}
+		ctx.Export("accountIds", ids)
+		return nil
+	}
+}
+
+func run(ctx context.Context, stackName, command string, names []string) (map[string]int, error) {
+	cli, err := auto.NewPulumiCommand(&auto.PulumiCommandOptions{Root: os.Getenv("PULUMI_ROOT")})
+	if err != nil {
+		return nil, err
+	}
+	stack, err := auto.UpsertStackInlineSource(ctx, stackName, "go-inline", program(names), auto.Pulumi(cli))
+	if err != nil {
+		return nil, err
+	}
+	if config := os.Getenv("STACK_CONFIG"); config != "" {
+		var values auto.ConfigMap
+		if err := json.Unmarshal([]byte(config), &values); err != nil {
+			return nil, fmt.Errorf("STACK_CONFIG: %w", err)
+		}
+		if err := stack.SetAllConfig(ctx, values); err != nil {
+			return nil, err
+		}
+	}
+	switch command {
+	case "up":
+		result, err := stack.Up(ctx)
+		return changes(result.Summary.ResourceChanges), err
+	case "preview":
+		result, err := stack.Preview(ctx)
+		return planned(result.ChangeSummary), err
+	case "refresh":
+		result, err := stack.Refresh(ctx)
+		return changes(result.Summary.ResourceChanges), err
+	case "drift-check":
+		result, err := stack.PreviewRefresh(ctx)
+		return planned(result.ChangeSummary), err
+	case "destroy":
+		result, err := stack.Destroy(ctx)
+		return changes(result.Summary.ResourceChanges), err
+	}
+	return nil, fmt.Errorf("unknown command %q: up, preview, refresh, drift-check or destroy", command)
+}
+
+func changes(counts *map[string]int) map[string]int {
+	if counts == nil {
+		return map[string]int{}
+	}
+	return *counts
+}
+
+func planned(counts map[apitype.OpType]int) map[string]int {
+	byName := map[string]int{}
+	for op, count := range counts {
+		byName[string(op)] = count
+	}
+	return byName
+}
+
+func main() {
+	if len(os.Args) < 3 {
+		fmt.Fprintln(os.Stderr, "usage: go-inline <stack> <up|preview|refresh|drift-check|destroy> [account name ...]")
+		os.Exit(2)
+	}
+	counts, err := run(context.Background(), os.Args[1], os.Args[2], os.Args[3:])
+	printed, _ := json.Marshal(counts)
+	fmt.Println(string(printed))
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		os.Exit(1)
+	}
+}
