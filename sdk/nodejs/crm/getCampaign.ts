@@ -41,6 +41,10 @@ export interface GetCampaignResult {
      */
     readonly cdate?: string;
     /**
+     * When it was made, as the service writes it: in the account's time, without an offset (`YYYY-MM-DDTHH:MM:SS`); null when the service leaves it out.
+     */
+    readonly created_timestamp?: string;
+    /**
      * Forwards, counting each forward.
      */
     readonly forwards: number;
@@ -132,6 +136,10 @@ export interface GetCampaignResult {
      * Contacts who unsubscribed through it.
      */
     readonly unsubscribes: number;
+    /**
+     * When it was last changed, written as created_timestamp is: what a sync of campaigns goes by.
+     */
+    readonly updated_timestamp?: string;
     /**
      * The id of the user who made it.
      */

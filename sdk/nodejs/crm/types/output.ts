@@ -103,6 +103,10 @@ export interface Campaign {
      */
     cdate?: string;
     /**
+     * When it was made, as the service writes it: in the account's time, without an offset (`YYYY-MM-DDTHH:MM:SS`); null when the service leaves it out.
+     */
+    created_timestamp?: string;
+    /**
      * Forwards, counting each forward.
      */
     forwards: number;
@@ -194,6 +198,10 @@ export interface Campaign {
      * Contacts who unsubscribed through it.
      */
     unsubscribes: number;
+    /**
+     * When it was last changed, written as created_timestamp is: what a sync of campaigns goes by.
+     */
+    updated_timestamp?: string;
     /**
      * The id of the user who made it.
      */

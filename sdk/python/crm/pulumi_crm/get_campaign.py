@@ -23,7 +23,7 @@ __all__ = [
 
 @pulumi.output_type
 class GetCampaignResult:
-    def __init__(__self__, addressid=None, automation=None, cdate=None, forwards=None, hardbounces=None, id=None, ldate=None, linkclicks=None, mdate=None, name=None, opens=None, public=None, replies=None, scheduleddate=None, sdate=None, send_amt=None, softbounces=None, status=None, subscriberclicks=None, total_amt=None, type=None, uniqueforwards=None, uniquelinkclicks=None, uniqueopens=None, uniquereplies=None, unsubscribes=None, userid=None):
+    def __init__(__self__, addressid=None, automation=None, cdate=None, created_timestamp=None, forwards=None, hardbounces=None, id=None, ldate=None, linkclicks=None, mdate=None, name=None, opens=None, public=None, replies=None, scheduleddate=None, sdate=None, send_amt=None, softbounces=None, status=None, subscriberclicks=None, total_amt=None, type=None, uniqueforwards=None, uniquelinkclicks=None, uniqueopens=None, uniquereplies=None, unsubscribes=None, updated_timestamp=None, userid=None):
         if addressid and not isinstance(addressid, str):
             raise TypeError("Expected argument 'addressid' to be a str")
         pulumi.set(__self__, "addressid", addressid)
@@ -33,6 +33,9 @@ class GetCampaignResult:
         if cdate and not isinstance(cdate, str):
             raise TypeError("Expected argument 'cdate' to be a str")
         pulumi.set(__self__, "cdate", cdate)
+        if created_timestamp and not isinstance(created_timestamp, str):
+            raise TypeError("Expected argument 'created_timestamp' to be a str")
+        pulumi.set(__self__, "created_timestamp", created_timestamp)
         if forwards and not isinstance(forwards, float):
             raise TypeError("Expected argument 'forwards' to be a float")
         pulumi.set(__self__, "forwards", forwards)
@@ -102,6 +105,9 @@ class GetCampaignResult:
         if unsubscribes and not isinstance(unsubscribes, float):
             raise TypeError("Expected argument 'unsubscribes' to be a float")
         pulumi.set(__self__, "unsubscribes", unsubscribes)
+        if updated_timestamp and not isinstance(updated_timestamp, str):
+            raise TypeError("Expected argument 'updated_timestamp' to be a str")
+        pulumi.set(__self__, "updated_timestamp", updated_timestamp)
         if userid and not isinstance(userid, str):
             raise TypeError("Expected argument 'userid' to be a str")
         pulumi.set(__self__, "userid", userid)
@@ -129,6 +135,14 @@ class GetCampaignResult:
         When it was created, ISO 8601.
         """
         return pulumi.get(self, "cdate")
+
+    @_builtins.property
+    @pulumi.getter
+    def created_timestamp(self) -> Optional[_builtins.str]:
+        """
+        When it was made, as the service writes it: in the account's time, without an offset (`YYYY-MM-DDTHH:MM:SS`); null when the service leaves it out.
+        """
+        return pulumi.get(self, "created_timestamp")
 
     @_builtins.property
     @pulumi.getter
@@ -316,6 +330,14 @@ class GetCampaignResult:
 
     @_builtins.property
     @pulumi.getter
+    def updated_timestamp(self) -> Optional[_builtins.str]:
+        """
+        When it was last changed, written as created_timestamp is: what a sync of campaigns goes by.
+        """
+        return pulumi.get(self, "updated_timestamp")
+
+    @_builtins.property
+    @pulumi.getter
     def userid(self) -> Optional[_builtins.str]:
         """
         The id of the user who made it.
@@ -332,6 +354,7 @@ class AwaitableGetCampaignResult(GetCampaignResult):
             addressid=self.addressid,
             automation=self.automation,
             cdate=self.cdate,
+            created_timestamp=self.created_timestamp,
             forwards=self.forwards,
             hardbounces=self.hardbounces,
             id=self.id,
@@ -355,6 +378,7 @@ class AwaitableGetCampaignResult(GetCampaignResult):
             uniqueopens=self.uniqueopens,
             uniquereplies=self.uniquereplies,
             unsubscribes=self.unsubscribes,
+            updated_timestamp=self.updated_timestamp,
             userid=self.userid)
 
 
@@ -377,6 +401,7 @@ def get_campaign(id: Optional[_builtins.str] = None,
         addressid=pulumi.get(__ret__, 'addressid'),
         automation=pulumi.get(__ret__, 'automation'),
         cdate=pulumi.get(__ret__, 'cdate'),
+        created_timestamp=pulumi.get(__ret__, 'created_timestamp'),
         forwards=pulumi.get(__ret__, 'forwards'),
         hardbounces=pulumi.get(__ret__, 'hardbounces'),
         id=pulumi.get(__ret__, 'id'),
@@ -400,6 +425,7 @@ def get_campaign(id: Optional[_builtins.str] = None,
         uniqueopens=pulumi.get(__ret__, 'uniqueopens'),
         uniquereplies=pulumi.get(__ret__, 'uniquereplies'),
         unsubscribes=pulumi.get(__ret__, 'unsubscribes'),
+        updated_timestamp=pulumi.get(__ret__, 'updated_timestamp'),
         userid=pulumi.get(__ret__, 'userid'))
 def get_campaign_output(id: pulumi.Input[Optional[Optional[_builtins.str]]] = None,
                         name: pulumi.Input[Optional[Optional[_builtins.str]]] = None,
@@ -419,6 +445,7 @@ def get_campaign_output(id: pulumi.Input[Optional[Optional[_builtins.str]]] = No
         addressid=pulumi.get(__response__, 'addressid'),
         automation=pulumi.get(__response__, 'automation'),
         cdate=pulumi.get(__response__, 'cdate'),
+        created_timestamp=pulumi.get(__response__, 'created_timestamp'),
         forwards=pulumi.get(__response__, 'forwards'),
         hardbounces=pulumi.get(__response__, 'hardbounces'),
         id=pulumi.get(__response__, 'id'),
@@ -442,4 +469,5 @@ def get_campaign_output(id: pulumi.Input[Optional[Optional[_builtins.str]]] = No
         uniqueopens=pulumi.get(__response__, 'uniqueopens'),
         uniquereplies=pulumi.get(__response__, 'uniquereplies'),
         unsubscribes=pulumi.get(__response__, 'unsubscribes'),
+        updated_timestamp=pulumi.get(__response__, 'updated_timestamp'),
         userid=pulumi.get(__response__, 'userid')))

@@ -276,10 +276,12 @@ class Campaign(dict):
                  addressid: Optional[_builtins.str] = None,
                  automation: Optional[_builtins.str] = None,
                  cdate: Optional[_builtins.str] = None,
+                 created_timestamp: Optional[_builtins.str] = None,
                  ldate: Optional[_builtins.str] = None,
                  mdate: Optional[_builtins.str] = None,
                  scheduleddate: Optional[_builtins.str] = None,
                  sdate: Optional[_builtins.str] = None,
+                 updated_timestamp: Optional[_builtins.str] = None,
                  userid: Optional[_builtins.str] = None):
         """
         A campaign (broadcast email to a list of contacts), with its statistics.
@@ -306,10 +308,12 @@ class Campaign(dict):
         :param _builtins.str addressid: The id of its mailing address; null when unset.
         :param _builtins.str automation: The id of the automation that sends it; null when none does.
         :param _builtins.str cdate: When it was created, ISO 8601.
+        :param _builtins.str created_timestamp: When it was made, as the service writes it: in the account's time, without an offset (`YYYY-MM-DDTHH:MM:SS`); null when the service leaves it out.
         :param _builtins.str ldate: When it was last sent, ISO 8601; null until it is sent.
         :param _builtins.str mdate: When it was last changed, ISO 8601.
         :param _builtins.str scheduleddate: When it is scheduled to send; null when it is not scheduled.
         :param _builtins.str sdate: When it was (first) sent, ISO 8601; null until it is sent.
+        :param _builtins.str updated_timestamp: When it was last changed, written as created_timestamp is: what a sync of campaigns goes by.
         :param _builtins.str userid: The id of the user who made it.
         """
         pulumi.set(__self__, "forwards", forwards)
@@ -337,6 +341,8 @@ class Campaign(dict):
             pulumi.set(__self__, "automation", automation)
         if cdate is not None:
             pulumi.set(__self__, "cdate", cdate)
+        if created_timestamp is not None:
+            pulumi.set(__self__, "created_timestamp", created_timestamp)
         if ldate is not None:
             pulumi.set(__self__, "ldate", ldate)
         if mdate is not None:
@@ -345,6 +351,8 @@ class Campaign(dict):
             pulumi.set(__self__, "scheduleddate", scheduleddate)
         if sdate is not None:
             pulumi.set(__self__, "sdate", sdate)
+        if updated_timestamp is not None:
+            pulumi.set(__self__, "updated_timestamp", updated_timestamp)
         if userid is not None:
             pulumi.set(__self__, "userid", userid)
 
@@ -526,6 +534,14 @@ class Campaign(dict):
 
     @_builtins.property
     @pulumi.getter
+    def created_timestamp(self) -> Optional[_builtins.str]:
+        """
+        When it was made, as the service writes it: in the account's time, without an offset (`YYYY-MM-DDTHH:MM:SS`); null when the service leaves it out.
+        """
+        return pulumi.get(self, "created_timestamp")
+
+    @_builtins.property
+    @pulumi.getter
     def ldate(self) -> Optional[_builtins.str]:
         """
         When it was last sent, ISO 8601; null until it is sent.
@@ -555,6 +571,14 @@ class Campaign(dict):
         When it was (first) sent, ISO 8601; null until it is sent.
         """
         return pulumi.get(self, "sdate")
+
+    @_builtins.property
+    @pulumi.getter
+    def updated_timestamp(self) -> Optional[_builtins.str]:
+        """
+        When it was last changed, written as created_timestamp is: what a sync of campaigns goes by.
+        """
+        return pulumi.get(self, "updated_timestamp")
 
     @_builtins.property
     @pulumi.getter
