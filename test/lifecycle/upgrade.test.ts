@@ -9,7 +9,7 @@
 
 import assert from "node:assert/strict";
 import { execFileSync } from "node:child_process";
-import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, readlinkSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { cpSync, existsSync, mkdtempSync, readFileSync, readlinkSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import ts from "typescript";
 import { startEmulator } from "../../emulator";
@@ -21,32 +21,13 @@ import { resourceExamples } from "../support/resource-examples";
 import { tallyService } from "../support/service-tally";
 import { resources, typeOf } from "../../provider/registry";
 
-/** The last commit before the resources were declared (provider/kit/declaration.ts). */
-const lastCommitBefore = "30edf1f";
-const npm = process.platform === "win32" ? "npm.cmd" : "npm";
-
 /**
- * The package as `npm pack` made it at `commit`: its tree from git, its own locked dependencies,
- * its own build (prepack). Kept under .work/packed-at/<commit>: a commit's package never changes.
+ * The package as `npm pack` made it at 30edf1f, the last commit before the resources were declared
+ * (provider/kit/declaration.ts), committed: packed from git history at test time, it needed a full
+ * clone, that commit's own `npm ci` and a build (some 22 s).
  */
-function packedAt(commit: string): string {
-  const dir = join(repoRoot, ".work", "packed-at", commit);
-  const packed = () => (existsSync(dir) ? readdirSync(dir).find((file) => file.endsWith(".tgz")) : undefined);
-  if (packed()) return join(dir, packed()!);
-  const source = mkdtempSync(join(repoRoot, ".work", `source-${commit}-`));
-  try {
-    const started = Date.now();
-    execFileSync("sh", ["-c", `git archive --format=tar ${commit} | tar -x -C "${source}"`], { cwd: repoRoot });
-    execFileSync(npm, ["ci", "--ignore-scripts", "--prefer-offline", "--no-audit", "--no-fund", "--loglevel=error"], { cwd: source, stdio: ["ignore", "ignore", "inherit"] });
-    mkdirSync(dir, { recursive: true });
-    // Its prepack (the build) prints npm's script banners: kept out of the test's output.
-    execFileSync(npm, ["pack", "--pack-destination", dir, "--loglevel=error"], { cwd: source, stdio: "pipe" });
-    console.log(`      packed pulumi-crm at ${commit} in ${((Date.now() - started) / 1000).toFixed(1)} s`);
-  } finally {
-    rmSync(source, { recursive: true, force: true });
-  }
-  return join(dir, packed()!);
-}
+const packageBefore = join(__dirname, "fixtures", "pulumi-crm-0.1.0-at-30edf1f.tgz");
+const npm = process.platform === "win32" ? "npm.cmd" : "npm";
 
 /** The program's dependencies, installed with `pulumi-crm` from `tarball` instead (the others as the program has them). */
 function installedWith(program: string, tarball: string): string {
@@ -76,7 +57,7 @@ describe("upgrading the package under a deployed stack, on the pulumi CLI", func
   before(async () => {
     program = installProgram(join(__dirname, "..", "reliability", "programs", "every-resource"), "lifecycle-upgrade", { typeCheck: "once" });
     newModules = readlinkSync(join(program, "node_modules"));
-    oldInstall = installedWith(program, packedAt(lastCommitBefore));
+    oldInstall = installedWith(program, packageBefore);
     emulator = await startEmulator({ port: 0, rateLimit: 0 });
     const contact = (await emulatorCall(emulator, "POST", "/api/3/contacts", { contact: { email: "upgrade@example.com" } })).body.contact.id;
     const declared = everyResourceStack(1, [contact]);
