@@ -6,25 +6,25 @@
 
 import { createRequire } from "node:module";
 
-/** Each module the plugin takes from the SDK's folder, by the name it is required by there. */
+/** Each module the plugin takes from the SDK's folder, by the name this module exports it as, and the path it is required by there. */
 export const sdkModuleNames = {
   grpc: "@grpc/grpc-js",
-  struct: "google-protobuf/google/protobuf/struct_pb",
-  empty: "google-protobuf/google/protobuf/empty_pb",
-  any: "google-protobuf/google/protobuf/any_pb",
-  status: "./proto/status_pb",
-  provider: "./proto/provider_pb",
-  plugin: "./proto/plugin_pb",
-  services: "./proto/provider_grpc_pb",
+  structProto: "google-protobuf/google/protobuf/struct_pb",
+  emptyProto: "google-protobuf/google/protobuf/empty_pb",
+  anyProto: "google-protobuf/google/protobuf/any_pb",
+  statusProto: "./proto/status_pb",
+  providerProto: "./proto/provider_pb",
+  pluginProto: "./proto/plugin_pb",
+  providerServices: "./proto/provider_grpc_pb",
 } as const;
 
 const fromSdk = createRequire(require.resolve("@pulumi/pulumi/package.json"));
 
 export const grpc: typeof import("@grpc/grpc-js") = fromSdk(sdkModuleNames.grpc);
-export const structProto: typeof import("google-protobuf/google/protobuf/struct_pb") = fromSdk(sdkModuleNames.struct);
-export const emptyProto: typeof import("google-protobuf/google/protobuf/empty_pb") = fromSdk(sdkModuleNames.empty);
-export const anyProto: typeof import("google-protobuf/google/protobuf/any_pb") = fromSdk(sdkModuleNames.any);
-export const statusProto: typeof import("@pulumi/pulumi/proto/status_pb") = fromSdk(sdkModuleNames.status);
-export const providerProto: typeof import("@pulumi/pulumi/proto/provider_pb") = fromSdk(sdkModuleNames.provider);
-export const pluginProto: typeof import("@pulumi/pulumi/proto/plugin_pb") = fromSdk(sdkModuleNames.plugin);
-export const providerServices: typeof import("@pulumi/pulumi/proto/provider_grpc_pb") = fromSdk(sdkModuleNames.services);
+export const structProto: typeof import("google-protobuf/google/protobuf/struct_pb") = fromSdk(sdkModuleNames.structProto);
+export const emptyProto: typeof import("google-protobuf/google/protobuf/empty_pb") = fromSdk(sdkModuleNames.emptyProto);
+export const anyProto: typeof import("google-protobuf/google/protobuf/any_pb") = fromSdk(sdkModuleNames.anyProto);
+export const statusProto: typeof import("@pulumi/pulumi/proto/status_pb") = fromSdk(sdkModuleNames.statusProto);
+export const providerProto: typeof import("@pulumi/pulumi/proto/provider_pb") = fromSdk(sdkModuleNames.providerProto);
+export const pluginProto: typeof import("@pulumi/pulumi/proto/plugin_pb") = fromSdk(sdkModuleNames.pluginProto);
+export const providerServices: typeof import("@pulumi/pulumi/proto/provider_grpc_pb") = fromSdk(sdkModuleNames.providerServices);
