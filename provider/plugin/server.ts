@@ -18,7 +18,8 @@ import crmSchema from "../../schema/crm.json";
 import * as lookups from "../crm/lookups";
 import { keepHostMemorySmall } from "../host-memory";
 import { sameValue } from "../kit/check-diff";
-import { containsUnknown } from "../kit/inputs";
+import { containsUnknown, unknownValue } from "../kit/inputs";
+import { declaredTwice } from "../kit/resource-class";
 import { ResourceModule, resources } from "../registry";
 import { ConfigSource, withProviderSettings } from "../settings";
 import { Properties, propertiesOf, structOf, unwrapSecrets } from "./properties";
@@ -74,6 +75,8 @@ export class ProviderServer {
   private readonly settingKeys: string[];
   /** Set by Configure: this provider's settings, e.g. `{ apiUrl, apiToken }`. */
   private settings?: Properties;
+  /** The unique names (see ResourceModule.uniqueName) checked so far, by token, then by name in lower case: the URN declaring it. */
+  private readonly declaredNames = new Map<string, Map<string, string>>();
 
   constructor(readonly pkg: PackageName) {
     this.schema = schemas[pkg];
@@ -169,9 +172,28 @@ export class ProviderServer {
   private async check(request: provider.CheckRequest) {
     const module = this.module(request.getUrn(), request.getType());
     const result = await module.check!(propertiesOf(request.getOlds()), propertiesOf(request.getNews()));
+    const failures = result.failures ?? (result.inputs ? this.declaredTwice(module, request.getUrn(), result.inputs) : []);
     const response = new providerProto.CheckResponse();
-    if (result.inputs) response.setInputs(structOf(result.inputs));
-    return response.setFailuresList((result.failures ?? []).map((failure) => new providerProto.CheckFailure().setProperty(failure.property).setReason(failure.reason)));
+    if (result.inputs && !failures.length) response.setInputs(structOf(result.inputs));
+    return response.setFailuresList(failures.map((failure) => new providerProto.CheckFailure().setProperty(failure.property).setReason(failure.reason)));
+  }
+
+  /**
+   * A unique name that another resource of this provider declared in this deployment: the
+   * check the dynamic classes make where the program runs (declaredOnce), made here, where
+   * one process sees every resource of its provider, so that it holds in every language.
+   */
+  private declaredTwice(module: ResourceModule, urn: string, inputs: Properties): { property: string; reason: string }[] {
+    const unique = module.uniqueName;
+    const name = unique && inputs[unique.field];
+    if (!unique || typeof name !== "string" || name === unknownValue) return [];
+    const token = module.declaration.token;
+    if (!this.declaredNames.has(token)) this.declaredNames.set(token, new Map());
+    const declared = this.declaredNames.get(token)!;
+    const by = declared.get(name.toLowerCase());
+    if (by !== undefined && by !== urn) return [{ property: unique.field, reason: declaredTwice(module.declaration.type, unique, name).message }];
+    declared.set(name.toLowerCase(), urn);
+    return [];
   }
 
   private async diff(request: provider.DiffRequest) {

@@ -123,6 +123,17 @@ describe("native plugin (pulumi-resource-crm), over gRPC", () => {
     assert.equal(await requestCount(emulators[0]), before);
   });
 
+  it("refuses an account name another resource of its provider declares, as the program does for dynamic classes", async () => {
+    assert.deepEqual((await a.check("first", { name: "Wayne Enterprises" })).failures, []);
+    // The same resource checked again (a preview, then its update) is no second declaration.
+    assert.deepEqual((await a.check("first", { name: "Wayne Enterprises" })).failures, []);
+    assert.deepEqual((await a.check("second", { name: "WAYNE Enterprises" })).failures, [
+      ["name", 'crm.Account "WAYNE Enterprises": two resources of this program declare the account name "WAYNE Enterprises" (account names are unique regardless of case); give each its own account name.'],
+    ]);
+    // Another provider's account is another account.
+    assert.deepEqual((await b.check("second", { name: "WAYNE Enterprises" })).failures, []);
+  });
+
   it("diffs in detail, ignoring the __provider of a stack moved from the dynamic classes", async () => {
     const { id, outs } = await a.create("initech", { name: "Initech" });
     const diff = (news: Record<string, unknown>) =>
