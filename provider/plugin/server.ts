@@ -223,6 +223,10 @@ export class ProviderServer {
     const response = new providerProto.ReadResponse();
     // No id: the object is gone.
     if (!result.id) return response;
+    // An action (a flow run, a contact sync) read from its id alone gives nothing back: importing it would store an empty resource.
+    if (!Object.keys(props).length && !Object.keys(result.props ?? {}).length) {
+      throw new Error(`${module.declaration.type} ${request.getId()} cannot be imported: its id alone does not give what it was declared with.`);
+    }
     response.setId(result.id).setProperties(structOf(result.props, module.declaration.secretOutputs));
     return result.inputs ? response.setInputs(structOf(result.inputs)) : response;
   }

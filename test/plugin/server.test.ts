@@ -17,10 +17,13 @@ const struct = (value: Record<string, unknown>) => structProto.Struct.fromJavaSc
 const plain = (value: Struct | undefined) => (value?.toJavaScript() ?? {}) as Record<string, any>;
 const accountUrn = (name: string) => `urn:pulumi:dev::plugin-test::crm:index:Account::${name}`;
 
-/** A client of one plugin instance, its calls as promises. */
+/** A client of one plugin instance, its calls as promises; check and create are of resources of type `type`. */
 class PluginClient {
   private readonly client: InstanceType<typeof providerServices.ResourceProviderClient>;
-  constructor(port: number) {
+  constructor(
+    port: number,
+    private readonly type = "crm:index:Account",
+  ) {
     this.client = new providerServices.ResourceProviderClient(`127.0.0.1:${port}`, grpc.credentials.createInsecure());
   }
 
@@ -37,7 +40,7 @@ class PluginClient {
   async check(name: string, news: Record<string, unknown>, olds: Record<string, unknown> = {}) {
     const response = await this.call<InstanceType<typeof providerProto.CheckResponse>>(
       "check",
-      new providerProto.CheckRequest().setUrn(accountUrn(name)).setType("crm:index:Account").setOlds(struct(olds)).setNews(struct(news)),
+      new providerProto.CheckRequest().setUrn(this.urn(name)).setType(this.type).setOlds(struct(olds)).setNews(struct(news)),
     );
     return { inputs: plain(response.getInputs()), failures: response.getFailuresList().map((failure) => [failure.getProperty(), failure.getReason()]) };
   }
@@ -45,9 +48,18 @@ class PluginClient {
   async create(name: string, inputs: Record<string, unknown>) {
     const response = await this.call<InstanceType<typeof providerProto.CreateResponse>>(
       "create",
-      new providerProto.CreateRequest().setUrn(accountUrn(name)).setType("crm:index:Account").setProperties(struct(inputs)),
+      new providerProto.CreateRequest().setUrn(this.urn(name)).setType(this.type).setProperties(struct(inputs)),
     );
     return { id: response.getId(), outs: plain(response.getProperties()) };
+  }
+
+  async read(name: string, id: string) {
+    const response = await this.call<InstanceType<typeof providerProto.ReadResponse>>("read", new providerProto.ReadRequest().setId(id).setUrn(this.urn(name)).setType(this.type));
+    return { id: response.getId(), props: plain(response.getProperties()), inputs: plain(response.getInputs()) };
+  }
+
+  urn(name: string) {
+    return `urn:pulumi:dev::plugin-test::${this.type}::${name}`;
   }
 
   close() {
@@ -191,5 +203,51 @@ describe("native plugin (pulumi-resource-crm), over gRPC", () => {
   it("sent every request of a provider to its own emulator only", async () => {
     // Each emulator saw its own token only: a request with another one would be a 401.
     for (const emulator of emulators) assert.equal((await emulatorStats(emulator)).byStatus["401"] ?? 0, 0);
+  });
+});
+
+describe("native plugin (pulumi-resource-chat), over gRPC", () => {
+  let emulator: RunningEmulator;
+  let plugin: { port: number; stop(): Promise<void> };
+  let chat: PluginClient;
+  const flowId = "2f1c6a8e-3b7d-4c1e-9a2f-5d8e7c6b4a31";
+
+  before(async () => {
+    emulator = await startEmulator({ port: 0, rateLimit: 0, executionDurationMs: 300 });
+    plugin = await servePlugin("chat");
+    chat = new PluginClient(plugin.port, "chat:index:FlowRun");
+    await chat.configure({ apiUrl: emulator.chatUrl, apiToken: secret(emulator.apiToken), channel: "chat" });
+  });
+  after(async () => {
+    chat.close();
+    await plugin.stop();
+    await emulator.close();
+  });
+
+  it("answers the chat schema, the one committed", async () => {
+    const response = await chat.call<InstanceType<typeof providerProto.GetSchemaResponse>>("getSchema", new providerProto.GetSchemaRequest());
+    assert.deepEqual(JSON.parse(response.getSchema()), JSON.parse(readFileSync(join(__dirname, "../../schema/chat.json"), "utf8")));
+  });
+
+  it("runs a flow on create, on its provider's chat account, and a refresh reads back what create returned", async () => {
+    const { inputs, failures } = await chat.check("welcome", { flowId, contacts: [{ firstName: "Ada", phone: "+15550100" }] });
+    assert.deepEqual(failures, []);
+    const created = await chat.create("welcome", inputs);
+    assert.equal(created.outs.executionId, created.id);
+    const response = await chat.call<InstanceType<typeof providerProto.ReadResponse>>(
+      "read",
+      new providerProto.ReadRequest().setId(created.id).setUrn(chat.urn("welcome")).setType("chat:index:FlowRun").setProperties(struct(created.outs)),
+    );
+    assert.deepEqual(plain(response.getProperties()), created.outs);
+    assert.deepEqual(plain(response.getInputs()), { flowId, contacts: inputs.contacts, hasPriority: false, triggers: [] });
+    // A run is an action: its id alone does not say what was run, so it cannot be imported.
+    await assert.rejects(chat.read("welcome", created.id), new RegExp(`chat.FlowRun ${created.id} cannot be imported: its id alone does not give what it was declared with.`));
+  });
+
+  it("serves chat's resources only", async () => {
+    await assert.rejects(
+      chat.call("check", new providerProto.CheckRequest().setUrn(accountUrn("x")).setType("crm:index:Account").setOlds(struct({})).setNews(struct({ name: "x" }))),
+      /pulumi-resource-chat has no resource type crm:index:Account; it serves chat:index:FlowRun\./,
+    );
   });
 });
