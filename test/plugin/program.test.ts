@@ -1,38 +1,17 @@
 // The native plugin pulumi-resource-crm on the real `pulumi` CLI: the bundled plugin that
 // `npm run plugins` builds, named by the program's Pulumi.yaml `plugins.providers` or
 // installed from its tarball with `pulumi plugin install`, serving
-// a TypeScript program through Pulumi's own resource classes (no generated SDK yet). Two
+// a TypeScript program through classes written as a generated SDK's are (none yet). Two
 // emulators are two CRM accounts: the stack's (the default provider) and a client's.
 
 import assert from "node:assert/strict";
-import { execFileSync } from "node:child_process";
-import { appendFileSync, readFileSync } from "node:fs";
+import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { BuiltPlugin, buildPlugins } from "../../scripts/plugin-bundle";
-import { ensureToolchain } from "../../scripts/toolchain";
 import { startEmulator } from "../../emulator";
 import { emulatorCall, emulatorStats, requestCount, RunningEmulator } from "../support/emulator";
-import { installProgram, repoRoot } from "../support/packed-program";
+import { repoRoot } from "../support/packed-program";
+import { installNativeAccounts, installPluginTarball, namePluginFolder } from "../support/plugin-program";
 import { CHANGES_NOT_EXPECTED, CliStack, StateResource } from "../support/pulumi-cli";
-
-const programSource = join(__dirname, "programs", "native-accounts");
-
-/** The program installed, and the bundled plugin built for it. */
-async function programAndPlugin(name: string): Promise<{ program: string; plugin: BuiltPlugin }> {
-  const [plugin] = await buildPlugins(join(repoRoot, ".work", "plugins", name));
-  return { program: installProgram(programSource, name, { typeCheck: "once" }), plugin };
-}
-
-/** The plugin's folder named in the program's Pulumi.yaml `plugins.providers`, as the docs show. */
-function namePluginFolder(program: string, plugin: BuiltPlugin): void {
-  appendFileSync(join(program, "Pulumi.yaml"), `plugins:\n  providers:\n    - name: crm\n      path: ${plugin.folder}\n`);
-}
-
-/** The plugin's tarball installed into the stack's plugin cache, as the docs show: `pulumi plugin install resource crm <version> --file <tarball>`. */
-function installPluginTarball(stack: CliStack, plugin: BuiltPlugin): void {
-  const version = JSON.parse(readFileSync(join(repoRoot, "package.json"), "utf8")).version as string;
-  execFileSync(join(ensureToolchain().cliBin, "pulumi"), ["plugin", "install", "resource", "crm", version, "--file", plugin.tarball], { env: stack.env(), stdio: "pipe" });
-}
 
 /** Requests that write (POST, PUT, DELETE) the emulator answered. */
 async function writes(emulator: RunningEmulator): Promise<number> {
@@ -63,7 +42,7 @@ describe("native plugin pulumi-resource-crm on the pulumi CLI", function () {
 
   before(async () => {
     [stackAccount, clientAccount] = [await startEmulator({ port: 0, rateLimit: 5 }), await startEmulator({ port: 0, rateLimit: 5 })];
-    const { program, plugin } = await programAndPlugin("plugin-native-accounts");
+    const { program, plugin } = await installNativeAccounts("plugin-native-accounts", { typeCheck: "once" });
     namePluginFolder(program, plugin);
     const clients = {
       // client-a is the stack's own account reached through an explicit provider; client-b another account.
@@ -161,7 +140,7 @@ describe("a stack of the dynamic crm.Account moved to the native plugin", functi
 
   before(async () => {
     emulator = await startEmulator({ port: 0, rateLimit: 5 });
-    const { program, plugin } = await programAndPlugin("plugin-moved-stack");
+    const { program, plugin } = await installNativeAccounts("plugin-moved-stack", { typeCheck: "once" });
     stack = await CliStack.create(program, "dev", {
       config: { "crm:apiUrl": emulator.crmUrl, mode: "dynamic", accounts: JSON.stringify([{ name: "Acme", accountUrl: "https://acme.example" }, { name: "Globex" }]) },
       secrets: { "crm:apiToken": emulator.apiToken },
