@@ -25,7 +25,7 @@ async function main(): Promise<void> {
   try {
     for (const mode of ["dynamic", "native"] as const) {
       const { program, plugin } = await installNativeAccounts(`bench-plugin-no-op-up-${mode}`, { typeCheck: "once" });
-      namePluginFolder(program, plugin);
+      namePluginFolder(program, plugin.pkg, plugin.folder);
       const stack = await CliStack.create(program, mode, {
         config: { "crm:apiUrl": emulator.crmUrl, "crm:requestsPerSecond": "0", mode, accounts },
         secrets: { "crm:apiToken": emulator.apiToken },

@@ -43,7 +43,7 @@ describe("native plugin pulumi-resource-crm on the pulumi CLI", function () {
   before(async () => {
     [stackAccount, clientAccount] = [await startEmulator({ port: 0, rateLimit: 5 }), await startEmulator({ port: 0, rateLimit: 5 })];
     const { program, plugin } = await installNativeAccounts("plugin-native-accounts", { typeCheck: "once" });
-    namePluginFolder(program, plugin);
+    namePluginFolder(program, plugin.pkg, plugin.folder);
     const clients = {
       // client-a is the stack's own account reached through an explicit provider; client-b another account.
       "client-a": { apiUrl: stackAccount.crmUrl, apiToken: stackAccount.apiToken },
@@ -181,6 +181,39 @@ describe("a stack of the dynamic crm.Account moved to the native plugin", functi
   it("destroy through the plugin deletes the accounts", async () => {
     const result = await stack.destroy();
     assert.equal(result.exitCode, 0, result.lines.join("\n"));
+    assert.deepEqual(await accountsOf(emulator), []);
+  });
+});
+
+describe("the npm bin pulumi-resource-crm on the pulumi CLI", function () {
+  this.timeout(300_000);
+  let emulator: RunningEmulator;
+  let stack: CliStack;
+
+  before(async () => {
+    emulator = await startEmulator({ port: 0, rateLimit: 5 });
+    const { program } = await installNativeAccounts("plugin-npm-bin", { typeCheck: "once" });
+    // The bin npm installs with the package, named relative to the project's folder.
+    namePluginFolder(program, "crm", "node_modules/.bin");
+    stack = await CliStack.create(program, "dev", {
+      config: { "crm:apiUrl": emulator.crmUrl, accounts: JSON.stringify([{ name: "Acme" }]) },
+      secrets: { "crm:apiToken": emulator.apiToken },
+    });
+  });
+  after(async () => {
+    await emulator?.close();
+    stack?.remove();
+  });
+
+  it("serves up, a no-op up with no request, and destroy", async () => {
+    const made = await stack.up("--skip-preview");
+    assert.equal(made.exitCode, 0, made.lines.join("\n"));
+    assert.deepEqual(await accountsOf(emulator), ["Acme"]);
+    const before = await requestCount(emulator);
+    const noOp = await stack.up();
+    assert.equal(noOp.changes, false, noOp.lines.join("\n"));
+    assert.equal(await requestCount(emulator), before);
+    assert.equal((await stack.destroy()).exitCode, 0);
     assert.deepEqual(await accountsOf(emulator), []);
   });
 });

@@ -18,9 +18,9 @@ export async function installNativeAccounts(name: string, options: InstallOption
   return { program: installProgram(nativeAccounts, name, options), plugin };
 }
 
-/** The plugin's folder named in the program's Pulumi.yaml `plugins.providers`, as the docs show. */
-export function namePluginFolder(program: string, plugin: BuiltPlugin): void {
-  appendFileSync(join(program, "Pulumi.yaml"), `plugins:\n  providers:\n    - name: ${plugin.pkg}\n      path: ${plugin.folder}\n`);
+/** A folder holding `pulumi-resource-<pkg>` named in the program's Pulumi.yaml `plugins.providers`, as the docs show: the bundle's, or one relative to the program. */
+export function namePluginFolder(program: string, pkg: string, folder: string): void {
+  appendFileSync(join(program, "Pulumi.yaml"), `plugins:\n  providers:\n    - name: ${pkg}\n      path: ${folder}\n`);
 }
 
 /** The plugin's tarball installed into the stack's plugin cache, as the docs show: `pulumi plugin install resource crm <version> --file <tarball>`. */
