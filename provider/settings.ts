@@ -13,6 +13,8 @@ import { AccountEndpoint } from "./transport/transport";
 /** The subset of the dynamic provider's config object this module uses. */
 export interface ConfigSource {
   get(key: string): string | undefined;
+  /** How a user gives the setting `key` (e.g. `crm:apiToken`) where it is not the stack config's: an explicit provider's. */
+  howToGive?(key: string): string;
 }
 
 let stackConfig: ConfigSource | undefined;
@@ -79,16 +81,18 @@ const requestTimeoutMs = 30_000;
 
 export class SettingsError extends Error {}
 
+const settingsSource = () => providerSettings.getStore() ?? stackConfig ?? programConfig;
+
 function read(setting: Setting): string | undefined {
-  const value = (providerSettings.getStore() ?? stackConfig ?? programConfig).get(setting.key) ?? process.env[setting.env];
+  const value = settingsSource().get(setting.key) ?? process.env[setting.env];
   return value === undefined || value.trim() === "" ? undefined : value.trim();
 }
 
 function requireSetting(setting: Setting, what: string, secret: boolean, resource: string): string {
   const value = read(setting);
   if (value !== undefined) return value;
-  const set = `pulumi config set ${secret ? "--secret " : ""}${setting.key} <${what}>`;
-  throw new SettingsError(`${resource}: no ${what} is configured; run \`${set}\` or set the ${setting.env} environment variable.`);
+  const give = settingsSource().howToGive?.(setting.key) ?? `run \`pulumi config set ${secret ? "--secret " : ""}${setting.key} <${what}>\``;
+  throw new SettingsError(`${resource}: no ${what} is configured; ${give} or set the ${setting.env} environment variable.`);
 }
 
 /** The account endpoint for one service call, resolved now from config or environment. */

@@ -75,6 +75,8 @@ export class ProviderServer {
   private readonly settingKeys: string[];
   /** Set by Configure: this provider's settings, e.g. `{ apiUrl, apiToken }`. */
   private settings?: Properties;
+  /** Set by Configure: the name of this provider when it is an explicit one (a default provider is `default` or `default_<version>`). */
+  private explicitName?: string;
   /** The unique names (see ResourceModule.uniqueName) checked so far, by token, then by name in lower case: the URN declaring it. */
   private readonly declaredNames = new Map<string, Map<string, string>>();
 
@@ -96,6 +98,8 @@ export class ProviderServer {
         const value = namespace === this.pkg ? settings[name] : undefined;
         return value === undefined || value === null ? undefined : String(value);
       },
+      // A default provider's settings are the stack config's, which the settings' own advice names.
+      howToGive: this.explicitName === undefined ? undefined : (key) => `give the provider "${this.explicitName}" its ${key.split(":")[1]} setting`,
     };
   }
 
@@ -165,6 +169,9 @@ export class ProviderServer {
     this.settings = args
       ? propertiesOf(args)
       : Object.fromEntries([...request.getVariablesMap().entries()].map(([key, value]) => [key.split(":").pop()!, unwrapSecrets(value)]));
+    // The provider's name, the URN's last part: `default` or `default_<version>` for a default provider.
+    const name = request.getName() || request.getUrn()?.split("::").pop();
+    this.explicitName = name && !/^default(_|$)/.test(name) ? name : undefined;
     // Secrets are unwrapped here, and secret outputs marked by the plugin itself (structOf).
     return new providerProto.ConfigureResponse().setAcceptsecrets(false).setSupportspreview(false);
   }

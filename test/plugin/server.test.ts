@@ -128,6 +128,23 @@ describe("native plugin (pulumi-resource-crm), over gRPC", () => {
     assert.deepEqual(inB.outs, { name: "Globex", accountUrl: null });
   });
 
+  it("names the explicit provider whose setting is missing, and how to give it", async () => {
+    const plugin = await servePlugin("crm");
+    const client = new PluginClient(plugin.port);
+    try {
+      await client.call(
+        "configure",
+        new providerProto.ConfigureRequest().setArgs(struct({ apiUrl: emulators[0].crmUrl })).setName("client-c").setUrn("urn:pulumi:dev::plugin-test::pulumi:providers:crm::client-c"),
+      );
+      assert.deepEqual((await client.check("lost", { name: "Lost" })).failures, [
+        ["", 'crm.Account "Lost": no CRM API token is configured; give the provider "client-c" its apiToken setting or set the CRM_API_TOKEN environment variable.'],
+      ]);
+    } finally {
+      client.close();
+      await plugin.stop();
+    }
+  });
+
   it("checks inputs before any request, naming resource, field and rule", async () => {
     const before = await requestCount(emulators[0]);
     const { failures } = await a.check("bad", { name: "Bad", accountUrl: "ftp://x" });
