@@ -2,7 +2,8 @@
 // native plugin beside the same accounts through the dynamic crm.Account: one program
 // (test/plugin/programs/native-accounts) in either mode, each on a stack of its own, wall time
 // and CPU and peak RSS per process (the CLI, the language host, the program runs, the provider
-// host or the plugin; bench/processes.ts).
+// host or the plugin; bench/processes.ts); then the requests of a drift check (coalesced reads)
+// and of a destroy (bulk deletes), which one provider process shares across its resources.
 //
 //   npx ts-node --transpile-only bench/plugin-no-op-up.ts [--accounts 500]
 //
@@ -41,9 +42,16 @@ async function main(): Promise<void> {
         if (result.exitCode !== 0 || result.changes) throw new Error(`the no-op up (${mode}) exited ${result.exitCode} with ${JSON.stringify(result.steps)}:\n${result.lines.join("\n")}`);
         const through = mode === "native" ? `the plugin ${path.basename(plugin.folder)}` : "the dynamic crm.Account";
         console.log(`no-op up of ${size} accounts through ${through}: ${seconds.toFixed(1)} s (${load}), ${result.steps.same} same, ${requests} requests\n\n${byRole(processes, seconds)}\n`);
+        // The reads a drift check coalesces into collection pages, and the bulk deletes of a destroy, in one provider process.
+        const beforeCheck = await requestCount(emulator);
+        const check = await measure(() => stack.driftCheck());
+        if (check.result.exitCode !== 0) throw new Error(`the drift check (${mode}) exited ${check.result.exitCode}:\n${check.result.lines.join("\n")}`);
+        console.log(`drift check (refresh --preview-only --expect-no-changes): ${check.seconds.toFixed(1)} s, ${(await requestCount(emulator)) - beforeCheck} requests`);
         // Destroyed without checkpoints as well, so that the other mode's accounts are made on an empty account.
-        const destroyed = await stack.run(["destroy", "--yes", "--skip-preview"], { env: { PULUMI_SKIP_CHECKPOINTS: "true" } });
-        if (destroyed.exitCode !== 0) throw new Error(`destroy (${mode}) exited ${destroyed.exitCode}`);
+        const beforeDestroy = await requestCount(emulator);
+        const destroyed = await measure(() => stack.run(["destroy", "--yes", "--skip-preview"], { env: { PULUMI_SKIP_CHECKPOINTS: "true" } }));
+        if (destroyed.result.exitCode !== 0) throw new Error(`destroy (${mode}) exited ${destroyed.result.exitCode}`);
+        console.log(`destroy (no checkpoints): ${destroyed.seconds.toFixed(1)} s, ${(await requestCount(emulator)) - beforeDestroy} requests\n`);
       } finally {
         stack.remove();
       }
