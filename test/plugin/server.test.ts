@@ -9,7 +9,9 @@ import type { Struct } from "google-protobuf/google/protobuf/struct_pb";
 import { startEmulator } from "../../emulator";
 import { servePlugin } from "../../provider/plugin/server";
 import { grpc, providerProto, providerServices, structProto } from "../../provider/plugin/sdk-modules";
+import { resources, typeOf } from "../../provider/registry";
 import { emulatorStats, requestCount, RunningEmulator } from "../support/emulator";
+import { makeParents, resourceExamples } from "../support/resource-examples";
 import { secretSignature } from "../support/pulumi-cli";
 
 const secret = (value: unknown) => ({ [secretSignature]: "1b47061264138c4ac30d75fd1eb44270", value });
@@ -267,4 +269,41 @@ describe("native plugin (pulumi-resource-chat), over gRPC", () => {
       /pulumi-resource-chat has no resource type crm:index:Account; it serves chat:index:FlowRun\./,
     );
   });
+});
+
+describe("pulumi import through the native plugin: every resource a create makes, read from its id alone", () => {
+  let emulator: RunningEmulator;
+  let plugin: { port: number; stop(): Promise<void> };
+  before(async () => {
+    emulator = await startEmulator({ port: 0, rateLimit: 0 });
+    plugin = await servePlugin("crm");
+  });
+  after(async () => {
+    await plugin.stop();
+    await emulator.close();
+  });
+
+  let parents = 0;
+  for (const resource of resources.filter((entry) => resourceExamples[typeOf(entry)].roundTrip === "create")) {
+    const token = resource.module.declaration.token;
+    it(`${token}: the inputs an import stores are those a refresh of the created object gives`, async () => {
+      const client = new PluginClient(plugin.port, token);
+      try {
+        await client.configure({ apiUrl: emulator.crmUrl, apiToken: emulator.apiToken });
+        const { inputs, failures } = await client.check("made", resourceExamples[typeOf(resource)].inputs(await makeParents(emulator, ++parents), 1));
+        assert.deepEqual(failures, []);
+        const created = await client.create("made", inputs);
+        const refreshed = await client.call<InstanceType<typeof providerProto.ReadResponse>>(
+          "read",
+          new providerProto.ReadRequest().setId(created.id).setUrn(client.urn("made")).setType(token).setProperties(struct(created.outs)).setInputs(struct(inputs)),
+        );
+        const imported = await client.read("imported", created.id);
+        assert.equal(imported.id, created.id);
+        assert.notDeepEqual(imported.inputs, {});
+        assert.deepEqual(imported.inputs, plain(refreshed.getInputs()));
+      } finally {
+        client.close();
+      }
+    });
+  }
 });
