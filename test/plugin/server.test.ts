@@ -271,7 +271,7 @@ describe("native plugin (pulumi-resource-chat), over gRPC", () => {
   });
 });
 
-describe("pulumi import through the native plugin: every resource a create makes, read from its id alone", () => {
+describe("every resource a create makes, through the native plugin: imported from its id alone, moved from its dynamic class", () => {
   let emulator: RunningEmulator;
   let plugin: { port: number; stop(): Promise<void> };
   before(async () => {
@@ -286,7 +286,7 @@ describe("pulumi import through the native plugin: every resource a create makes
   let parents = 0;
   for (const resource of resources.filter((entry) => resourceExamples[typeOf(entry)].roundTrip === "create")) {
     const token = resource.module.declaration.token;
-    it(`${token}: the inputs an import stores are those a refresh of the created object gives`, async () => {
+    it(`${token}: an import stores the inputs a refresh gives, and the dynamic class's outputs diff as no change`, async () => {
       const client = new PluginClient(plugin.port, token);
       try {
         await client.configure({ apiUrl: emulator.crmUrl, apiToken: emulator.apiToken });
@@ -301,6 +301,12 @@ describe("pulumi import through the native plugin: every resource a create makes
         assert.equal(imported.id, created.id);
         assert.notDeepEqual(imported.inputs, {});
         assert.deepEqual(imported.inputs, plain(refreshed.getInputs()));
+        // A stack moved from the dynamic class: its outputs, with the dynamic provider's __provider, against the same inputs.
+        const moved = await client.call<InstanceType<typeof providerProto.DiffResponse>>(
+          "diff",
+          new providerProto.DiffRequest().setId(created.id).setUrn(client.urn("made")).setType(token).setOlds(struct({ ...created.outs, __provider: "exports.handler = ..." })).setNews(struct(inputs)),
+        );
+        assert.equal(moved.getChanges(), providerProto.DiffResponse.DiffChanges.DIFF_NONE);
       } finally {
         client.close();
       }
