@@ -124,6 +124,15 @@ describe("native plugin pulumi-resource-crm on the pulumi CLI", function () {
     assert.equal(await writes(stackAccount), before);
   });
 
+  it("a lookup runs in its provider's plugin, on its account (crm:index:getAccount as Invoke)", async () => {
+    await stack.setConfig({ lookup: "Initech" });
+    const result = await stack.up("--skip-preview");
+    assert.equal(result.exitCode, 0, result.lines.join("\n"));
+    const initech = accountsIn(stack).find((resource) => resource.urn.endsWith("::Initech"))!;
+    const { lookedUp } = await stack.outputs();
+    assert.deepEqual([lookedUp.id, lookedUp.name], [initech.id, "Initech"]);
+  });
+
   it("destroy deletes every account from its own account", async () => {
     const result = await stack.destroy();
     assert.equal(result.exitCode, 0, result.lines.join("\n"));

@@ -42,11 +42,19 @@ const providerOf = (client: string) => {
   return providers.get(client)!;
 };
 
+// With `lookup`, that account looked up by name through its provider's crm:index:getAccount, once it exists.
+const lookup = config.get("lookup");
+export let lookedUp: pulumi.Output<unknown> | undefined;
+
 export const ids: Record<string, pulumi.Output<string>> = {};
 for (const account of accounts) {
   const args = { name: account.name, accountUrl: account.accountUrl };
-  ids[account.name] =
-    config.get("mode") === "dynamic"
-      ? new crm.Account(account.name, args).id
-      : new NativeAccount(account.name, args, { aliases, provider: account.client ? providerOf(account.client) : undefined }).id;
+  if (config.get("mode") === "dynamic") {
+    ids[account.name] = new crm.Account(account.name, args).id;
+    continue;
+  }
+  const provider = account.client ? providerOf(account.client) : undefined;
+  const resource = new NativeAccount(account.name, args, { aliases, provider });
+  ids[account.name] = resource.id;
+  if (account.name === lookup) lookedUp = pulumi.runtime.invokeOutput("crm:index:getAccount", { name: account.name.toUpperCase() }, { provider, dependsOn: [resource] });
 }
