@@ -13,7 +13,7 @@
 import path from "node:path";
 import { parseArgs } from "node:util";
 import { requestCount } from "../test/support/emulator";
-import { installNativeAccounts, namePluginFolder } from "../test/support/plugin-program";
+import { installNativeAccounts, namePluginFolders } from "../test/support/plugin-program";
 import { CliStack } from "../test/support/pulumi-cli";
 import { startEmulatorProcess } from "./emulator-process";
 import { byRole, measure, runsOn } from "./processes";
@@ -26,7 +26,7 @@ async function main(): Promise<void> {
   try {
     for (const mode of ["dynamic", "native"] as const) {
       const { program, plugin } = await installNativeAccounts(`bench-plugin-no-op-up-${mode}`, { typeCheck: "once" });
-      namePluginFolder(program, plugin.pkg, plugin.folder);
+      namePluginFolders(program, { crm: plugin.folder });
       const stack = await CliStack.create(program, mode, {
         config: { "crm:apiUrl": emulator.crmUrl, "crm:requestsPerSecond": "0", mode, accounts },
         secrets: { "crm:apiToken": emulator.apiToken },

@@ -8,9 +8,10 @@ import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { startEmulator } from "../../emulator";
-import { emulatorCall, emulatorStats, requestCount, RunningEmulator } from "../support/emulator";
+import { BUILT_IN_FLOWS } from "../../emulator/src/chat";
+import { emulatorCall, emulatorStats, flowRunsStarted, requestCount, RunningEmulator } from "../support/emulator";
 import { repoRoot } from "../support/packed-program";
-import { installNativeAccounts, installPluginTarball, namePluginFolder } from "../support/plugin-program";
+import { installNativeAccounts, installPluginTarball, namePluginFolders } from "../support/plugin-program";
 import { CHANGES_NOT_EXPECTED, CliStack, StateResource } from "../support/pulumi-cli";
 
 /** Requests that write (POST, PUT, DELETE) the emulator answered. */
@@ -43,7 +44,7 @@ describe("native plugin pulumi-resource-crm on the pulumi CLI", function () {
   before(async () => {
     [stackAccount, clientAccount] = [await startEmulator({ port: 0, rateLimit: 5 }), await startEmulator({ port: 0, rateLimit: 5 })];
     const { program, plugin } = await installNativeAccounts("plugin-native-accounts", { typeCheck: "once" });
-    namePluginFolder(program, plugin.pkg, plugin.folder);
+    namePluginFolders(program, { crm: plugin.folder });
     const clients = {
       // client-a is the stack's own account reached through an explicit provider; client-b another account.
       "client-a": { apiUrl: stackAccount.crmUrl, apiToken: stackAccount.apiToken },
@@ -203,7 +204,7 @@ describe("the npm bin pulumi-resource-crm on the pulumi CLI", function () {
     emulator = await startEmulator({ port: 0, rateLimit: 5 });
     const { program } = await installNativeAccounts("plugin-npm-bin", { typeCheck: "once" });
     // The bin npm installs with the package, named relative to the project's folder.
-    namePluginFolder(program, "crm", "node_modules/.bin");
+    namePluginFolders(program, { crm: "node_modules/.bin" });
     stack = await CliStack.create(program, "dev", {
       config: { "crm:apiUrl": emulator.crmUrl, accounts: JSON.stringify([{ name: "Acme" }]) },
       secrets: { "crm:apiToken": emulator.apiToken },
@@ -224,5 +225,39 @@ describe("the npm bin pulumi-resource-crm on the pulumi CLI", function () {
     assert.equal(await requestCount(emulator), before);
     assert.equal((await stack.destroy()).exitCode, 0);
     assert.deepEqual(await accountsOf(emulator), []);
+  });
+});
+
+describe("the chat plugin pulumi-resource-chat on the pulumi CLI", function () {
+  this.timeout(300_000);
+  let emulator: RunningEmulator;
+  let stack: CliStack;
+
+  before(async () => {
+    emulator = await startEmulator({ port: 0, rateLimit: 5, executionDurationMs: 300 });
+    const { program, plugin, chatPlugin } = await installNativeAccounts("plugin-chat", { typeCheck: "once" });
+    namePluginFolders(program, { crm: plugin.folder, chat: chatPlugin.folder });
+    stack = await CliStack.create(program, "dev", {
+      config: { "chat:apiUrl": emulator.chatUrl, accounts: "[]", flowId: BUILT_IN_FLOWS[0].id },
+      secrets: { "chat:apiToken": emulator.apiToken },
+    });
+  });
+  after(async () => {
+    await emulator?.close();
+    stack?.remove();
+  });
+
+  it("runs a flow once on up, not on a no-op up, and forgets it on destroy", async () => {
+    const made = await stack.up();
+    assert.equal(made.exitCode, 0, made.lines.join("\n"));
+    assert.equal(await flowRunsStarted(emulator), 1);
+    const run = stack.resources().find((resource) => resource.type === "chat:index:FlowRun")!;
+    assert.equal(run.outputs!.executionId, run.id);
+    const before = await requestCount(emulator);
+    const noOp = await stack.up();
+    assert.equal(noOp.changes, false, noOp.lines.join("\n"));
+    assert.equal(await requestCount(emulator), before);
+    assert.equal((await stack.destroy()).exitCode, 0);
+    assert.equal(await flowRunsStarted(emulator), 1);
   });
 });

@@ -12,15 +12,16 @@ import type { CliStack } from "./pulumi-cli";
 
 const nativeAccounts = join(repoRoot, "test", "plugin", "programs", "native-accounts");
 
-/** The native-accounts program under .work/programs/<name>, and the crm plugin built for it. */
-export async function installNativeAccounts(name: string, options: InstallOptions = {}): Promise<{ program: string; plugin: BuiltPlugin }> {
-  const [plugin] = await buildPlugins(join(repoRoot, ".work", "plugins", name));
-  return { program: installProgram(nativeAccounts, name, options), plugin };
+/** The native-accounts program under .work/programs/<name>, and the plugins built for it (crm's, chat's). */
+export async function installNativeAccounts(name: string, options: InstallOptions = {}): Promise<{ program: string; plugin: BuiltPlugin; chatPlugin: BuiltPlugin }> {
+  const [plugin, chatPlugin] = await buildPlugins(join(repoRoot, ".work", "plugins", name));
+  return { program: installProgram(nativeAccounts, name, options), plugin, chatPlugin };
 }
 
-/** A folder holding `pulumi-resource-<pkg>` named in the program's Pulumi.yaml `plugins.providers`, as the docs show: the bundle's, or one relative to the program. */
-export function namePluginFolder(program: string, pkg: string, folder: string): void {
-  appendFileSync(join(program, "Pulumi.yaml"), `plugins:\n  providers:\n    - name: ${pkg}\n      path: ${folder}\n`);
+/** Folders holding `pulumi-resource-<pkg>`, by package, named in the program's Pulumi.yaml `plugins.providers`, as the docs show: a bundle's, or one relative to the program. */
+export function namePluginFolders(program: string, folders: Record<string, string>): void {
+  const providers = Object.entries(folders).map(([pkg, folder]) => `    - name: ${pkg}\n      path: ${folder}\n`);
+  appendFileSync(join(program, "Pulumi.yaml"), `plugins:\n  providers:\n${providers.join("")}`);
 }
 
 /** The plugin's tarball installed into the stack's plugin cache, as the docs show: `pulumi plugin install resource crm <version> --file <tarball>`. */

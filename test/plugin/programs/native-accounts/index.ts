@@ -1,4 +1,5 @@
-// Accounts through the native plugin pulumi-resource-crm, with classes written as a generated
+// Accounts through the native plugin pulumi-resource-crm (and, with `flowId`, a chat flow run
+// through pulumi-resource-chat), with classes written as a generated
 // SDK's are (none is generated yet): each on the stack's account (the default provider, set by the stack's
 // crm: config) or on an explicit provider's, from the stack config `accounts` and `clients`.
 // With `mode: dynamic`, the same accounts through the dynamic crm.Account, as a stack made
@@ -18,6 +19,13 @@ interface Declared {
 class NativeAccount extends pulumi.CustomResource {
   constructor(name: string, args: pulumi.Inputs, opts?: pulumi.CustomResourceOptions) {
     super("crm:index:Account", name, args, opts);
+  }
+}
+
+/** chat.FlowRun of the chat plugin. */
+class NativeFlowRun extends pulumi.CustomResource {
+  constructor(name: string, args: pulumi.Inputs, opts?: pulumi.CustomResourceOptions) {
+    super("chat:index:FlowRun", name, args, opts);
   }
 }
 
@@ -58,3 +66,7 @@ for (const account of accounts) {
   ids[account.name] = resource.id;
   if (account.name === lookup) lookedUp = pulumi.runtime.invokeOutput("crm:index:getAccount", { name: account.name.toUpperCase() }, { provider, dependsOn: [resource] });
 }
+
+// With `flowId`, a run of that chat flow for one contact, through the chat plugin's default provider.
+const flowId = config.get("flowId");
+if (flowId) new NativeFlowRun("welcome", { flowId, contacts: [{ phone: "+15550100", firstName: "Ada" }] });
