@@ -33,7 +33,8 @@ const roles: Array<[Role, RegExp]> = [
   ["cli", /^\S*\/pulumi( |$)/],
   ["language host", /\/(language-host\.js|pulumi-language-nodejs)( |$)/],
   ["program", /\/cmd\/run(\/index\.js)?( |$)/],
-  ["provider host", /\/cmd\/dynamic-provider(\/index\.js)?( |$)/],
+  // The dynamic provider host, or a native plugin (its sh wrapper execs node on its bundle).
+  ["provider host", /\/(cmd\/dynamic-provider(\/index\.js)?|pulumi-resource-(crm|chat)(\.js)?)( |$)/],
 ];
 const roleOf = (command: string): Role => roles.find(([, pattern]) => pattern.test(command))?.[0] ?? "other";
 

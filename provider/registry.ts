@@ -9,6 +9,7 @@ import { z } from "zod";
 import type { ServiceObject } from "./crm/collection";
 import type { ExportDeclaration } from "./export/declaration";
 import type { AnyResourceDeclaration } from "./kit/declaration";
+import type { UniqueName } from "./kit/resource-class";
 import * as chat from "./chat";
 import * as flowRun from "./chat/flow-run";
 import * as crm from "./crm";
@@ -25,10 +26,11 @@ import * as message from "./crm/message";
 
 /**
  * A resource module: the provider of its dynamic resources (see ./dynamic.ts), its declaration
- * (see ./kit/declaration.ts) and the input schema made of it; and, for a resource whose objects `pulumi-crm export` declares, what the export
+ * (see ./kit/declaration.ts) and the input schema made of it; the field a deployment declares
+ * once, if any (see ./kit/resource-class.ts); and, for a resource whose objects `pulumi-crm export` declares, what the export
  * reads (`exported`) and the inputs declaring an object as the service holds it.
  */
-export type ResourceModule = pulumi.dynamic.ResourceProvider & { inputSchema: z.AnyZodObject; declaration: AnyResourceDeclaration } & (
+export type ResourceModule = pulumi.dynamic.ResourceProvider & { inputSchema: z.AnyZodObject; declaration: AnyResourceDeclaration; uniqueName?: UniqueName } & (
     | { exported?: undefined }
     | { exported: ExportDeclaration; inputsDeclaring(object: ServiceObject): Record<string, unknown> | undefined }
   );

@@ -1,9 +1,11 @@
-// Where each service's address and credential come from: stack config passed to
-// the provider host's configure() (in the program process, where lookups run and no
-// host calls configure(), the program's own stack config), else the environment,
-// read at call time. Nothing here is captured in a serialized provider: this module
-// is loaded by reference.
+// Where each service's address and credential come from: in a native plugin, the
+// settings of the provider instance serving the call (see withProviderSettings); else
+// stack config passed to the provider host's configure() (in the program process,
+// where lookups run and no host calls configure(), the program's own stack config);
+// else the environment, read at call time. Nothing here is captured in a serialized
+// provider: this module is loaded by reference.
 
+import { AsyncLocalStorage } from "node:async_hooks";
 import { createHash } from "node:crypto";
 import * as pulumi from "@pulumi/pulumi";
 import { PulumiCrmError } from "./transport/errors";
@@ -19,6 +21,15 @@ let stackConfig: ConfigSource | undefined;
 /** Called from each dynamic provider's configure(); every provider in the host sees the same stack config. */
 export function useStackConfig(config: ConfigSource): void {
   stackConfig = config;
+}
+
+// The settings of the provider instance a plugin call serves: each explicit provider has
+// its own, and its resources go to its own account, never to the stack's.
+const providerSettings = new AsyncLocalStorage<ConfigSource>();
+
+/** Runs `call` with these settings in place of the stack config, for every setting read during it, awaited work included. */
+export function withProviderSettings<T>(settings: ConfigSource, call: () => T): T {
+  return providerSettings.run(settings, call);
 }
 
 /** The stack config of the Pulumi program this process runs, for `crm:apiUrl` read as `new pulumi.Config("crm").get("apiUrl")`. */
@@ -79,7 +90,7 @@ const requestTimeoutMs = 30_000;
 export class SettingsError extends PulumiCrmError {}
 
 function read(setting: Setting): string | undefined {
-  const value = (stackConfig ?? programConfig).get(setting.key) ?? process.env[setting.env];
+  const value = (providerSettings.getStore() ?? stackConfig ?? programConfig).get(setting.key) ?? process.env[setting.env];
   return value === undefined || value.trim() === "" ? undefined : value.trim();
 }
 

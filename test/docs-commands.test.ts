@@ -32,10 +32,13 @@ function subcommandAndFlags(command: string): string[] {
   const words = command.split(/\s+/).slice(1);
   const subcommand: string[] = [];
   while (words.length > 0 && /^[a-z][a-z-]*$/.test(words[0]) && subcommand.length < 2) subcommand.push(words.shift()!);
-  // A flag's value is left out; its name is what the CLI must know. --stack takes a value too.
+  // A flag's value is left out; its name is what the CLI must know (flagValues gives those that take one a value).
   const flags = words.filter((word) => word.startsWith("--")).map((flag) => flag.split("=")[0]);
   return [...subcommand, ...flags];
 }
+
+/** A value for each documented flag that takes one, so that the CLI does not take `--help` for it. */
+const flagValues: Record<string, string> = { "--stack": "dev", "--file": "plugin.tar.gz" };
 
 describe("the pulumi commands the docs show", function () {
   this.timeout(120_000);
@@ -60,7 +63,7 @@ describe("the pulumi commands the docs show", function () {
       checked.add(key);
       const subcommand = words.filter((word) => !word.startsWith("--")).join(" ");
       try {
-        const { stdout } = await promisify(execFile)(join(cliBin, "pulumi"), [...words.flatMap((word) => (word === "--stack" ? [word, "dev"] : [word])), "--help"], {
+        const { stdout } = await promisify(execFile)(join(cliBin, "pulumi"), [...words.flatMap((word) => (word in flagValues ? [word, flagValues[word]] : [word])), "--help"], {
           env: { ...process.env, PULUMI_SKIP_UPDATE_CHECK: "true", PULUMI_HOME: join(repoRoot, ".work", "docs-commands-home") },
         });
         // An unknown subcommand is taken as an argument of its parent, whose help then shows.

@@ -14,6 +14,7 @@ const manifest = JSON.parse(readFileSync(join(repoRoot, "package.json"), "utf8")
   types: string;
   exports: Record<string, unknown>;
   keywords: string[];
+  bin: Record<string, string>;
   repository: { url: string };
   license: string;
 };
@@ -46,6 +47,14 @@ describe("the published package", function () {
     assert.equal(manifest.license, "Apache-2.0");
     for (const keyword of ["pulumi", "pulumi-provider", "crm"]) assert.ok(manifest.keywords.includes(keyword), keyword);
     assert.match(manifest.repository.url, /^git\+https:\/\//);
+  });
+
+  it("ships the native plugins as bins, with the package schemas they serve", () => {
+    assert.deepEqual([manifest.bin["pulumi-resource-crm"], manifest.bin["pulumi-resource-chat"]], ["dist/provider/plugin/crm.js", "dist/provider/plugin/chat.js"]);
+    for (const file of ["dist/provider/plugin/crm.js", "dist/provider/plugin/chat.js", "dist/schema/crm.json", "dist/schema/chat.json"]) {
+      assert.ok(files.includes(file), `${file} is not in the tarball`);
+    }
+    assert.match(readFileSync(join(repoRoot, "dist/provider/plugin/crm.js"), "utf8"), /^#!\/usr\/bin\/env node\n/);
   });
 
   it("exports the entry point and the deep paths serialized providers require", () => {

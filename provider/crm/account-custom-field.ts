@@ -9,7 +9,7 @@ import type { ExportDeclaration } from "../export/declaration";
 import { declareResource, input, takeOverById } from "../kit/declaration";
 import { nameText, oneOf, withoutUndefined } from "../kit/inputs";
 import { labelBy } from "../kit/check-diff";
-import { declaredOnce, resourceProps } from "../kit/resource-class";
+import { declaredOnce, resourceProps, UniqueName } from "../kit/resource-class";
 import { crmService } from "../settings";
 import { CrmClient } from "./client";
 import { ServiceObject, walk } from "./collection";
@@ -209,13 +209,15 @@ export const exported: ExportDeclaration = {
 };
 export { remove as delete };
 export { configure } from "../dynamic";
+/** Declared once per deployment: checked where the program runs, and by the native plugin. */
+export const uniqueName: UniqueName = { field: "fieldLabel", what: "field label" };
 
 export interface AccountCustomField extends AccountCustomFieldOutputs {}
 
 /** A custom field of the CRM account's accounts (companies); its values are crm.AccountCustomFieldValue resources. */
 export class AccountCustomField extends pulumi.dynamic.Resource {
   constructor(name: string, args: AccountCustomFieldArgs, opts?: pulumi.CustomResourceOptions) {
-    const props = { ...args, fieldLabel: declaredOnce(resourceType, "fieldLabel", "field label", args.fieldLabel) };
+    const props = { ...args, fieldLabel: declaredOnce(resourceType, uniqueName, args.fieldLabel) };
     super(moduleProvider(module), name, resourceProps(props, declaration.outputs), opts, "crm", "AccountCustomField");
   }
 }

@@ -9,7 +9,7 @@ import { moduleProvider } from "../dynamic";
 import { declareResource, input, takeOverById } from "../kit/declaration";
 import { isWebAddress, nameText, withoutUndefined } from "../kit/inputs";
 import { labelBy } from "../kit/check-diff";
-import { declaredOnce, resourceProps } from "../kit/resource-class";
+import { declaredOnce, resourceProps, UniqueName } from "../kit/resource-class";
 import { crmService } from "../settings";
 import { CrmClient } from "./client";
 import { ServiceObject, walk } from "./collection";
@@ -122,6 +122,8 @@ const kind: CrmObjectKind<typeof inputSchema, AccountState> = {
 };
 
 export const { check, diff, create, read, update, delete: remove, inputsDeclaring } = crmLifecycle(kind);
+/** Declared once per deployment: checked where the program runs, and by the native plugin. */
+export const uniqueName: UniqueName = { field: "name", what: "account name" };
 export { remove as delete };
 export { configure } from "../dynamic";
 
@@ -130,7 +132,7 @@ export interface Account extends AccountOutputs {}
 /** An account (company) in the CRM service. */
 export class Account extends pulumi.dynamic.Resource {
   constructor(name: string, args: AccountArgs, opts?: pulumi.CustomResourceOptions) {
-    const props = { ...args, name: declaredOnce(resourceType, "name", "account name", args.name) };
+    const props = { ...args, name: declaredOnce(resourceType, uniqueName, args.name) };
     super(moduleProvider(module), name, resourceProps(props, declaration.outputs), opts, "crm", "Account");
   }
 }

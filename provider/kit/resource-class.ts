@@ -15,28 +15,38 @@ export function resourceProps(args: object, outputs: readonly string[]): Record<
   return props;
 }
 
-// Unique names (account names, field labels) declared by this program run, by kind. A
-// program runs once per preview and once per update, against one CRM account.
+/** A field whose value a CRM account holds once only, regardless of case: an account's name, a field's label. */
+export interface UniqueName {
+  field: string;
+  /** How messages call it: `account name`. */
+  what: string;
+}
+
+/** The error of a unique name that two resources of one deployment declare. */
+export function declaredTwice(type: string, unique: UniqueName, name: string): ServiceError {
+  return new ServiceError(
+    `${type} "${name}": two resources of this program declare the ${unique.what} "${name}" (${unique.what}s are unique regardless of case); give each its own ${unique.what}.`,
+    { code: "duplicate", field: unique.field },
+  );
+}
+
+// Unique names declared by this program run, by kind. A program runs once per preview and
+// once per update, against one CRM account.
 const declaredNames = new Map<string, Set<string>>();
 
 /**
  * A unique name as a resource class hands it on, refused when another resource of the
  * program declared it already (regardless of case). This runs where the program runs,
  * so a preview fails on it before any request; a name known only later (an Output) is
- * checked once it resolves.
+ * checked once it resolves. The native plugin checks the same in Check (see plugin/server.ts).
  */
-export function declaredOnce(type: string, field: string, what: string, name: pulumi.Input<string>): pulumi.Input<string> {
+export function declaredOnce(type: string, unique: UniqueName, name: pulumi.Input<string>): pulumi.Input<string> {
   const declare = (resolved: string) => {
     if (typeof resolved !== "string") return resolved;
     let names = declaredNames.get(type);
     if (!names) declaredNames.set(type, (names = new Set()));
     const key = resolved.toLowerCase();
-    if (names.has(key)) {
-      throw new ServiceError(
-        `${type} "${resolved}": two resources of this program declare the ${what} "${resolved}" (${what}s are unique regardless of case); give each its own ${what}.`,
-        { code: "duplicate", field },
-      );
-    }
+    if (names.has(key)) throw declaredTwice(type, unique, resolved);
     names.add(key);
     return resolved;
   };

@@ -1,0 +1,103 @@
+// The native plugins as `pulumi plugin install` takes them: for each package, one bundled
+// JS file (esbuild: the plugin, the resource modules, @pulumi/pulumi and every other
+// dependency in it) and a sh wrapper that runs it on the machine's Node.js, in a tarball
+// that `pulumi plugin install resource <pkg> <version> --file <tarball>` installs. One file,
+// not a node_modules folder: the CLI refuses a tarball holding node_modules' hard links.
+//
+//   npm run plugins [-- <output folder>]    (default dist/plugins)
+//
+// Writes <output>/<pkg>/pulumi-resource-<pkg>{,.js} (a folder Pulumi.yaml's
+// plugins.providers can name) and <output>/pulumi-resource-<pkg>-v<version>.tar.gz.
+
+import { execFileSync } from "node:child_process";
+import { chmodSync, mkdirSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { dirname, join, resolve } from "node:path";
+import { build, Plugin } from "esbuild";
+import { sdkModuleNames } from "../provider/plugin/sdk-modules";
+import type { PackageName } from "../provider/plugin/server";
+
+const root = join(__dirname, "..");
+const version = (require("../package.json") as { version: string }).version;
+export const pluginPackages: readonly PackageName[] = ["crm", "chat"];
+
+/** What sdk-modules.ts resolves from @pulumi/pulumi's folder at run time, resolved from there at build time. */
+const sdkModulesFromSdkFolder: Plugin = {
+  name: "sdk-modules",
+  setup(builder) {
+    builder.onLoad({ filter: /[\\/]provider[\\/]plugin[\\/]sdk-modules\.ts$/ }, () => ({
+      resolveDir: dirname(require.resolve("@pulumi/pulumi/package.json")),
+      loader: "js",
+      contents: [
+        `exports.sdkModuleNames = ${JSON.stringify(sdkModuleNames)};`,
+        ...Object.entries(sdkModuleNames).map(([name, path]) => `exports.${name} = require(${JSON.stringify(path)});`),
+      ].join("\n"),
+    }));
+  },
+};
+
+/**
+ * The SDK's closure serializer, which only a program's dynamic resources use, loads the
+ * TypeScript compiler (or its vendored copy, a file beside the SDK) when its module loads:
+ * in the bundle, a stand-in that fails if it is ever used.
+ */
+const noTypeScript: Plugin = {
+  name: "no-typescript",
+  setup(builder) {
+    builder.onLoad({ filter: /[\\/]@pulumi[\\/]pulumi[\\/]typescript-shim\.js$/ }, () => ({
+      loader: "js",
+      contents: `module.exports = new Proxy({}, { get(_, name) { throw new Error("the provider plugin serializes no closures (typescript." + String(name) + ")"); } });`,
+    }));
+  },
+};
+
+export interface BuiltPlugin {
+  pkg: PackageName;
+  /** The folder holding `pulumi-resource-<pkg>`, for Pulumi.yaml's plugins.providers. */
+  folder: string;
+  tarball: string;
+  bundleBytes: number;
+}
+
+/** Builds each plugin's bundle, wrapper and tarball into `output`. */
+export async function buildPlugins(output = join(root, "dist", "plugins")): Promise<BuiltPlugin[]> {
+  const built: BuiltPlugin[] = [];
+  for (const pkg of pluginPackages) {
+    const folder = join(output, pkg);
+    rmSync(folder, { recursive: true, force: true });
+    mkdirSync(folder, { recursive: true });
+    const executable = `pulumi-resource-${pkg}`;
+    const bundle = join(folder, `${executable}.js`);
+    await build({
+      entryPoints: [join(root, "provider", "plugin", `${pkg}.ts`)],
+      bundle: true,
+      platform: "node",
+      target: "node20",
+      format: "cjs",
+      outfile: bundle,
+      plugins: [sdkModulesFromSdkFolder, noTypeScript],
+      // Required by the SDK only where a program runs (its TypeScript support, the Automation API's npm).
+      external: ["typescript", "ts-node", "node-gyp/*"],
+      logLevel: "warning",
+      legalComments: "inline",
+    });
+    const wrapper = join(folder, executable);
+    writeFileSync(wrapper, `#!/bin/sh\n# The ${pkg} provider plugin of pulumi-crm: runs its bundle on the Node.js on PATH (20.18 or later).\nexec node "$(dirname "$0")/${executable}.js" "$@"\n`);
+    chmodSync(wrapper, 0o755);
+    const tarball = join(output, `${executable}-v${version}.tar.gz`);
+    execFileSync("tar", ["-czf", tarball, "-C", folder, executable, `${executable}.js`]);
+    built.push({ pkg, folder, tarball, bundleBytes: statSync(bundle).size });
+  }
+  return built;
+}
+
+if (require.main === module) {
+  buildPlugins(process.argv[2] ? resolve(process.argv[2]) : undefined).then(
+    (built) => {
+      for (const plugin of built) console.log(`${plugin.tarball} (bundle ${(plugin.bundleBytes / 1024 / 1024).toFixed(1)} MiB)`);
+    },
+    (error: unknown) => {
+      console.error(error instanceof Error ? error.message : error);
+      process.exit(1);
+    },
+  );
+}

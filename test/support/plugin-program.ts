@@ -1,0 +1,30 @@
+// A program on the native plugins: the test program test/plugin/programs/native-accounts
+// installed as installProgram does, with the bundled plugin `npm run plugins` builds, named
+// by its Pulumi.yaml `plugins.providers` or left to a stack to install from its tarball.
+
+import { execFileSync } from "node:child_process";
+import { appendFileSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import { BuiltPlugin, buildPlugins } from "../../scripts/plugin-bundle";
+import { ensureToolchain } from "../../scripts/toolchain";
+import { installProgram, InstallOptions, repoRoot } from "./packed-program";
+import type { CliStack } from "./pulumi-cli";
+
+const nativeAccounts = join(repoRoot, "test", "plugin", "programs", "native-accounts");
+
+/** The native-accounts program under .work/programs/<name>, and the crm plugin built for it. */
+export async function installNativeAccounts(name: string, options: InstallOptions = {}): Promise<{ program: string; plugin: BuiltPlugin }> {
+  const [plugin] = await buildPlugins(join(repoRoot, ".work", "plugins", name));
+  return { program: installProgram(nativeAccounts, name, options), plugin };
+}
+
+/** The plugin's folder named in the program's Pulumi.yaml `plugins.providers`, as the docs show. */
+export function namePluginFolder(program: string, plugin: BuiltPlugin): void {
+  appendFileSync(join(program, "Pulumi.yaml"), `plugins:\n  providers:\n    - name: ${plugin.pkg}\n      path: ${plugin.folder}\n`);
+}
+
+/** The plugin's tarball installed into the stack's plugin cache, as the docs show: `pulumi plugin install resource crm <version> --file <tarball>`. */
+export function installPluginTarball(stack: CliStack, plugin: BuiltPlugin): void {
+  const version = (JSON.parse(readFileSync(join(repoRoot, "package.json"), "utf8")) as { version: string }).version;
+  execFileSync(join(ensureToolchain().cliBin, "pulumi"), ["plugin", "install", "resource", plugin.pkg, version, "--file", plugin.tarball], { env: stack.env(), stdio: "pipe" });
+}
