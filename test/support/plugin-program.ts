@@ -1,12 +1,13 @@
 // A program on the native plugins: the test program test/plugin/programs/native-accounts
-// installed as installProgram does, with the bundled plugin `npm run plugins` builds, named
-// by its Pulumi.yaml `plugins.providers` or left to a stack to install from its tarball.
+// installed as installProgram does, or a Pulumi YAML program copied as it is, with the bundled
+// plugin `npm run plugins` builds, named by its Pulumi.yaml `plugins.providers` or left to a
+// stack to install from its tarball.
 
 import { execFileSync } from "node:child_process";
-import { appendFileSync, readFileSync } from "node:fs";
+import { appendFileSync, cpSync, readFileSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { BuiltPlugin, buildPlugins } from "../../scripts/plugin-bundle";
-import { ensureToolchain } from "../../scripts/toolchain";
+import { ensureToolchain, ensureYamlLanguageHost } from "../../scripts/toolchain";
 import { installProgram, InstallOptions, repoRoot } from "./packed-program";
 import type { CliStack } from "./pulumi-cli";
 
@@ -16,6 +17,20 @@ const nativeAccounts = join(repoRoot, "test", "plugin", "programs", "native-acco
 export async function installNativeAccounts(name: string, options: InstallOptions = {}): Promise<{ program: string; plugin: BuiltPlugin }> {
   const [plugin] = await buildPlugins(join(repoRoot, ".work", "plugins", name));
   return { program: installProgram(nativeAccounts, name, options), plugin };
+}
+
+/**
+ * The Pulumi YAML program in `source` under .work/programs/<name>, its Pulumi.yaml naming the
+ * crm plugin built for it; the YAML language host built and linked beside the CLI.
+ */
+export async function installYamlProgram(source: string, name: string): Promise<{ program: string; plugin: BuiltPlugin }> {
+  ensureYamlLanguageHost(ensureToolchain());
+  const [plugin] = await buildPlugins(join(repoRoot, ".work", "plugins", name));
+  const program = join(repoRoot, ".work", "programs", name);
+  rmSync(program, { recursive: true, force: true });
+  cpSync(source, program, { recursive: true });
+  namePluginFolder(program, plugin);
+  return { program, plugin };
 }
 
 /** The plugin's folder named in the program's Pulumi.yaml `plugins.providers`, as the docs show. */
