@@ -1,0 +1,90 @@
+// `pulumi import` of every importable crm resource by its id alone, into a Pulumi YAML program
+// on the native plugin: an object of each type made outside the stack (by the resource modules,
+// with the inputs of test/support/resource-examples.ts), imported with `pulumi import <token>
+// <name> <id>`, the code the YAML host prints added to the program; the next preview shows no
+// change and `up` sends no request. An action (crm:index:ContactSync; chat:index:FlowRun, in
+// test/plugin/server.test.ts) is refused: its id alone does not give what it was declared with.
+
+import assert from "node:assert/strict";
+import { appendFileSync } from "node:fs";
+import { join } from "node:path";
+import { resources } from "../../provider/registry";
+import { emulatorForProvider, requestCount, RunningEmulator, stackOnEmulator } from "../support/emulator";
+import { installYamlProgram } from "../support/plugin-program";
+import { CliStack } from "../support/pulumi-cli";
+import { makeParents, resourceExamples } from "../support/resource-examples";
+
+/** The entries `pulumi import` prints under `resources:` for a YAML program. */
+function printedResources(stdout: string): string[] {
+  const lines = stdout.split("\n");
+  const start = lines.indexOf("resources:");
+  assert.notEqual(start, -1, stdout);
+  const end = lines.findIndex((line, index) => index > start && !line.startsWith("  "));
+  return lines.slice(start + 1, end === -1 ? undefined : end);
+}
+
+describe("pulumi import of every importable crm resource into a Pulumi YAML program on the native plugin", function () {
+  this.timeout(20 * 60_000);
+  let emulator: RunningEmulator;
+  let program: string;
+  let stack: CliStack;
+  const crmResources = resources.filter((resource) => resource.namespace === "crm");
+  const importable = crmResources.filter((resource) => resourceExamples[`crm.${resource.className}`].roundTrip);
+  /** Each importable resource's object: its id, and the inputs it was made with. */
+  const made = new Map<string, { id: string; inputs: Record<string, unknown> }>();
+  const tokenOf = (resource: (typeof crmResources)[number]) => `crm:index:${resource.className}`;
+  const nameOf = (resource: (typeof crmResources)[number]) => resource.className[0].toLowerCase() + resource.className.slice(1);
+
+  before(async () => {
+    emulator = await emulatorForProvider();
+    const parents = await makeParents(emulator);
+    for (const resource of crmResources) {
+      // JSON's way: an input left undefined is left out.
+      const inputs = JSON.parse(JSON.stringify(resourceExamples[`crm.${resource.className}`].inputs(parents, 1)));
+      const { id } = await resource.module.create(inputs);
+      made.set(resource.className, { id, inputs });
+    }
+    ({ program } = await installYamlProgram(join(__dirname, "programs", "yaml-import"), "plugin-yaml-import"));
+    stack = await CliStack.create(program, "dev", stackOnEmulator(emulator));
+  });
+  after(async () => {
+    await emulator?.close();
+    stack?.remove();
+  });
+
+  it("imports each by its id, with inputs holding what it was made with", async () => {
+    const code: string[] = [];
+    for (const resource of importable) {
+      const { id } = made.get(resource.className)!;
+      const imported = await stack.run(["import", tokenOf(resource), nameOf(resource), id, "--yes", "--protect=false"]);
+      assert.equal(imported.exitCode, 0, imported.lines.join("\n"));
+      code.push(...printedResources(imported.stdout));
+    }
+    appendFileSync(join(program, "Pulumi.yaml"), ["resources:", ...code, ""].join("\n"));
+    for (const resource of importable) {
+      const state = stack.resources().find((entry) => entry.type === tokenOf(resource))!;
+      const { id, inputs } = made.get(resource.className)!;
+      assert.equal(state.id, id, tokenOf(resource));
+      assert.equal(state.protect ?? false, false, tokenOf(resource));
+      assert.deepEqual(Object.fromEntries(Object.keys(inputs).map((key) => [key, state.inputs?.[key]])), inputs, tokenOf(resource));
+    }
+  });
+
+  it("the program with the printed code previews no change, and up sends no request", async () => {
+    const preview = await stack.run(["preview", "--expect-no-changes", "--diff"]);
+    assert.equal(preview.exitCode, 0, preview.lines.join("\n"));
+    assert.equal(preview.steps.same, importable.length + 1, preview.lines.join("\n")); // and the stack
+    const before = await requestCount(emulator);
+    const up = await stack.up("--skip-preview");
+    assert.equal(up.exitCode, 0, up.lines.join("\n"));
+    assert.equal(up.changes, false, up.lines.join("\n"));
+    assert.equal(await requestCount(emulator), before);
+  });
+
+  it("refuses an action, whose id alone does not give what it was declared with", async () => {
+    const { id } = made.get("ContactSync")!;
+    const refused = await stack.run(["import", "crm:index:ContactSync", "contactSync", id, "--yes", "--protect=false"]);
+    assert.notEqual(refused.exitCode, 0);
+    assert.match(refused.lines.join("\n"), new RegExp(`crm.ContactSync ${id} cannot be imported: its id alone does not give what it was declared with`));
+  });
+});
