@@ -38,8 +38,11 @@ export function namePluginFolder(program: string, plugin: BuiltPlugin): void {
   appendFileSync(join(program, "Pulumi.yaml"), `plugins:\n  providers:\n    - name: ${plugin.pkg}\n      path: ${plugin.folder}\n`);
 }
 
-/** The plugin's tarball installed into the stack's plugin cache, as the docs show: `pulumi plugin install resource crm <version> --file <tarball>`. */
-export function installPluginTarball(stack: CliStack, plugin: BuiltPlugin): void {
+/**
+ * The plugin's tarball installed into the plugin cache of a stack's PULUMI_HOME (an Automation
+ * API program's, given its environment), as the docs show: `pulumi plugin install resource crm <version> --file <tarball>`.
+ */
+export function installPluginTarball(stack: Pick<CliStack, "env">, plugin: BuiltPlugin): void {
   const version = (JSON.parse(readFileSync(join(repoRoot, "package.json"), "utf8")) as { version: string }).version;
   execFileSync(join(ensureToolchain().cliBin, "pulumi"), ["plugin", "install", "resource", plugin.pkg, version, "--file", plugin.tarball], { env: stack.env(), stdio: "pipe" });
 }

@@ -2,7 +2,7 @@
 // the real CLI: a Go program in a folder needs the Go language host, which the Go module proxy
 // here refuses; an inline program serves the language runtime in its own process.
 //
-//	go-inline <stack> <up|preview|refresh|drift-check|destroy> [account name ...]
+//	go-inline <stack> <up|up-refresh|preview|refresh|drift-check|destroy> [account name ...]
 //
 // declares a crm.Account per name given (none: a program without resources). The CLI is
 // $PULUMI_ROOT/bin/pulumi; the stack lives in the backend $PULUMI_BACKEND_URL names, its
@@ -19,6 +19,7 @@ import (
 
 	"github.com/pulumi-crm/pulumi-crm/sdk/go/crm"
 	"github.com/pulumi/pulumi/sdk/v3/go/auto"
+	"github.com/pulumi/pulumi/sdk/v3/go/auto/optup"
 	"github.com/pulumi/pulumi/sdk/v3/go/common/apitype"
 	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
 )
@@ -60,6 +61,9 @@ func run(ctx context.Context, stackName, command string, names []string) (map[st
 	case "up":
 		result, err := stack.Up(ctx)
 		return changes(result.Summary.ResourceChanges), err
+	case "up-refresh":
+		result, err := stack.Up(ctx, optup.Refresh())
+		return changes(result.Summary.ResourceChanges), err
 	case "preview":
 		result, err := stack.Preview(ctx)
 		return planned(result.ChangeSummary), err
@@ -73,7 +77,7 @@ func run(ctx context.Context, stackName, command string, names []string) (map[st
 		result, err := stack.Destroy(ctx)
 		return changes(result.Summary.ResourceChanges), err
 	}
-	return nil, fmt.Errorf("unknown command %q: up, preview, refresh, drift-check or destroy", command)
+	return nil, fmt.Errorf("unknown command %q: up, up-refresh, preview, refresh, drift-check or destroy", command)
 }
 
 func changes(counts *map[string]int) map[string]int {
@@ -93,7 +97,7 @@ func planned(counts map[apitype.OpType]int) map[string]int {
 
 func main() {
 	if len(os.Args) < 3 {
-		fmt.Fprintln(os.Stderr, "usage: go-inline <stack> <up|preview|refresh|drift-check|destroy> [account name ...]")
+		fmt.Fprintln(os.Stderr, "usage: go-inline <stack> <up|up-refresh|preview|refresh|drift-check|destroy> [account name ...]")
 		os.Exit(2)
 	}
 	counts, err := run(context.Background(), os.Args[1], os.Args[2], os.Args[3:])

@@ -3,7 +3,7 @@ Automation API on the real CLI: a Python program in a folder needs the Python la
 which the Go module proxy here refuses; an inline program serves the language runtime in its
 own process. The twin of ../go-inline, with the same command line and output.
 
-    python inline.py <stack> <up|preview|refresh|drift-check|destroy> [account name ...]
+    python inline.py <stack> <up|up-refresh|preview|refresh|drift-check|destroy> [account name ...]
 
 declares a crm.Account per name given (none: a program without resources). pulumi_crm must be
 installed (its wheel: the SDK reads its own version from the package's metadata). The CLI is
@@ -37,6 +37,8 @@ def run(stack_name, command, names):
         stack.set_all_config({key: auto.ConfigValue(value=entry["value"], secret=entry.get("secret", False)) for key, entry in json.loads(config).items()})
     if command == "up":
         return stack.up().summary.resource_changes
+    if command == "up-refresh":
+        return stack.up(refresh=True).summary.resource_changes
     if command == "preview":
         return stack.preview().change_summary
     if command == "refresh":
@@ -45,12 +47,12 @@ def run(stack_name, command, names):
         return stack.preview_refresh().change_summary
     if command == "destroy":
         return stack.destroy().summary.resource_changes
-    raise ValueError(f"unknown command {command!r}: up, preview, refresh, drift-check or destroy")
+    raise ValueError(f"unknown command {command!r}: up, up-refresh, preview, refresh, drift-check or destroy")
 
 
 if __name__ == "__main__":
     if len(sys.argv) < 3:
-        sys.exit("usage: inline.py <stack> <up|preview|refresh|drift-check|destroy> [account name ...]")
+        sys.exit("usage: inline.py <stack> <up|up-refresh|preview|refresh|drift-check|destroy> [account name ...]")
     try:
         counts = run(sys.argv[1], sys.argv[2], sys.argv[3:])
     except Exception as error:  # the CLI's own output is in the error's text
