@@ -6,22 +6,12 @@
 // test/plugin/server.test.ts) is refused: its id alone does not give what it was declared with.
 
 import assert from "node:assert/strict";
-import { appendFileSync } from "node:fs";
 import { join } from "node:path";
 import { resources } from "../../provider/registry";
 import { emulatorForProvider, requestCount, RunningEmulator, stackOnEmulator } from "../support/emulator";
-import { installYamlProgram } from "../support/plugin-program";
+import { addPrintedCode, installYamlProgram } from "../support/plugin-program";
 import { CliStack } from "../support/pulumi-cli";
-import { makeParents, resourceExamples } from "../support/resource-examples";
-
-/** The entries `pulumi import` prints under `resources:` for a YAML program. */
-function printedResources(stdout: string): string[] {
-  const lines = stdout.split("\n");
-  const start = lines.indexOf("resources:");
-  assert.notEqual(start, -1, stdout);
-  const end = lines.findIndex((line, index) => index > start && !line.startsWith("  "));
-  return lines.slice(start + 1, end === -1 ? undefined : end);
-}
+import { makeEveryCrmObject, resourceExamples } from "../support/resource-examples";
 
 describe("pulumi import of every importable crm resource into a Pulumi YAML program on the native plugin", function () {
   this.timeout(20 * 60_000);
@@ -30,20 +20,14 @@ describe("pulumi import of every importable crm resource into a Pulumi YAML prog
   let stack: CliStack;
   const crmResources = resources.filter((resource) => resource.namespace === "crm");
   const importable = crmResources.filter((resource) => resourceExamples[`crm.${resource.className}`].roundTrip);
-  /** Each importable resource's object: its id, and the inputs it was made with. */
-  const made = new Map<string, { id: string; inputs: Record<string, unknown> }>();
+  /** Each crm resource's object: its id, and the inputs it was made with. */
+  let made: Awaited<ReturnType<typeof makeEveryCrmObject>>;
   const tokenOf = (resource: (typeof crmResources)[number]) => `crm:index:${resource.className}`;
   const nameOf = (resource: (typeof crmResources)[number]) => resource.className[0].toLowerCase() + resource.className.slice(1);
 
   before(async () => {
     emulator = await emulatorForProvider();
-    const parents = await makeParents(emulator);
-    for (const resource of crmResources) {
-      // JSON's way: an input left undefined is left out.
-      const inputs = JSON.parse(JSON.stringify(resourceExamples[`crm.${resource.className}`].inputs(parents, 1)));
-      const { id } = await resource.module.create(inputs);
-      made.set(resource.className, { id, inputs });
-    }
+    made = await makeEveryCrmObject(emulator);
     ({ program } = await installYamlProgram(join(__dirname, "programs", "yaml-import"), "plugin-yaml-import"));
     stack = await CliStack.create(program, "dev", stackOnEmulator(emulator));
   });
@@ -53,14 +37,14 @@ describe("pulumi import of every importable crm resource into a Pulumi YAML prog
   });
 
   it("imports each by its id, with inputs holding what it was made with", async () => {
-    const code: string[] = [];
+    const printed: string[] = [];
     for (const resource of importable) {
       const { id } = made.get(resource.className)!;
       const imported = await stack.run(["import", tokenOf(resource), nameOf(resource), id, "--yes", "--protect=false"]);
       assert.equal(imported.exitCode, 0, imported.lines.join("\n"));
-      code.push(...printedResources(imported.stdout));
+      printed.push(imported.stdout);
     }
-    appendFileSync(join(program, "Pulumi.yaml"), ["resources:", ...code, ""].join("\n"));
+    addPrintedCode(program, ...printed);
     for (const resource of importable) {
       const state = stack.resources().find((entry) => entry.type === tokenOf(resource))!;
       const { id, inputs } = made.get(resource.className)!;

@@ -33,6 +33,18 @@ export async function installYamlProgram(source: string, name: string): Promise<
   return { program, plugin };
 }
 
+/** Adds to a YAML program the code each `pulumi import` printed for it: the entries under its `resources:`. */
+export function addPrintedCode(program: string, ...stdouts: string[]): void {
+  const entries = stdouts.flatMap((stdout) => {
+    const lines = stdout.split("\n");
+    const start = lines.indexOf("resources:");
+    if (start === -1) throw new Error(`pulumi import printed no YAML resources:\n${stdout}`);
+    const end = lines.findIndex((line, index) => index > start && !line.startsWith("  "));
+    return lines.slice(start + 1, end === -1 ? undefined : end);
+  });
+  appendFileSync(join(program, "Pulumi.yaml"), ["resources:", ...entries, ""].join("\n"));
+}
+
 /** The plugin's folder named in the program's Pulumi.yaml `plugins.providers`, as the docs show. */
 export function namePluginFolder(program: string, plugin: BuiltPlugin): void {
   appendFileSync(join(program, "Pulumi.yaml"), `plugins:\n  providers:\n    - name: ${plugin.pkg}\n      path: ${plugin.folder}\n`);
