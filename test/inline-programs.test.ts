@@ -2,8 +2,8 @@
 // language hosts cannot be had here), on the native plugin pulumi-resource-crm: the harnesses
 // test/lifecycle/programs/python-inline and go-inline, each on its generated SDK (pulumi_crm
 // installed from its wheel; sdk/go/crm), declare an account on the emulator and run it through
-// up, a no-op up, the drift check (the Automation API's preview of a refresh), up with a
-// refresh, and destroy. The SDKs ask for the plugin crm v0.1.0: its tarball is installed into
+// up, a no-op up, the drift check (the Automation API's preview of a refresh expecting no
+// changes: the CLI's exit 7 on drift, which the harness exits with), up with a refresh, and destroy. The SDKs ask for the plugin crm v0.1.0: its tarball is installed into
 // the programs' PULUMI_HOME, as `pulumi plugin install resource crm 0.1.0 --file` does.
 
 import assert from "node:assert/strict";
@@ -18,6 +18,7 @@ import { ensureToolchain, offlineCliEnvironment, toolchainPath } from "../script
 import { emulatorCallWhenAdmitted, emulatorRead, requestCount, RunningEmulator } from "./support/emulator";
 import { repoRoot } from "./support/packed-program";
 import { installPluginTarball } from "./support/plugin-program";
+import { CHANGES_NOT_EXPECTED } from "./support/pulumi-cli";
 import { installPythonSdk } from "./support/python-sdk";
 
 const programs = join(repoRoot, "test", "lifecycle", "programs");
@@ -58,7 +59,7 @@ describe("Python and Go inline programs on the generated SDKs and the native plu
   });
 
   for (const language of ["Python", "Go"]) {
-    it(`${language}: up, a no-op up with no request, drift found and repaired by up with a refresh, destroy`, async () => {
+    it(`${language}: up, a no-op up with no request, the drift check exit 7 on drift, repaired by up with a refresh, destroy`, async () => {
       const harness = harnesses.find((entry) => entry.language === language)!;
       const name = `Acme ${language}`;
       const run = async (command: string) => {
@@ -74,8 +75,12 @@ describe("Python and Go inline programs on the generated SDKs and the native plu
       assert.deepEqual(await run("up"), { same: 2 });
       assert.equal(await requestCount(emulator), before);
 
+      assert.deepEqual(await run("drift-check"), { same: 2 });
       await emulatorCallWhenAdmitted(emulator, "PUT", `/api/3/accounts/${account.id}`, { account: { name: `${name} Renamed` } });
-      assert.deepEqual(await run("drift-check"), { same: 1, update: 1 });
+      await assert.rejects(run("drift-check"), (error: { code?: number; stderr?: string }) => {
+        assert.equal(error.code, CHANGES_NOT_EXPECTED, error.stderr);
+        return true;
+      });
       assert.deepEqual(await run("up-refresh"), { same: 1, update: 1 });
       assert.deepEqual((await accountsNamed(name)).map((found) => found.name), [name]);
 
