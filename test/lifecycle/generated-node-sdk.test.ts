@@ -9,10 +9,10 @@ import assert from "node:assert/strict";
 import { join } from "node:path";
 import { startEmulator } from "../../emulator";
 import { buildPlugins } from "../../scripts/plugin-bundle";
-import { emulatorCallWhenAdmitted, emulatorRead, requestCount, RunningEmulator, stackOnEmulator } from "../support/emulator";
+import { emulatorRead, RunningEmulator, stackOnEmulator } from "../support/emulator";
 import { installProgram, repoRoot } from "../support/packed-program";
-import { namePluginFolder } from "../support/plugin-program";
-import { CHANGES_NOT_EXPECTED, CliStack } from "../support/pulumi-cli";
+import { assertNoOpUp, assertRenameRepaired, namePluginFolder } from "../support/plugin-program";
+import { CliStack } from "../support/pulumi-cli";
 
 describe("a TypeScript program on the generated Node.js SDK and the native plugin, on the real CLI", function () {
   this.timeout(10 * 60_000);
@@ -41,25 +41,10 @@ describe("a TypeScript program on the generated Node.js SDK and the native plugi
     assert.deepEqual(await stack.outputs(), { accountIds: [account.id] });
   });
 
-  it("a second up, its preview included, changes nothing and sends no request", async () => {
-    const before = await requestCount(emulator);
-    const again = await stack.up();
-    assert.equal(again.exitCode, 0, again.lines.join("\n"));
-    assert.equal(again.changes, false, again.lines.join("\n"));
-    assert.equal(await requestCount(emulator), before);
-  });
+  it("a second up, its preview included, changes nothing and sends no request", () => assertNoOpUp(stack, emulator));
 
-  it("a change out of band is drift: the drift check exits 7, up --refresh repairs it", async () => {
-    const { accountIds } = await stack.outputs();
-    await emulatorCallWhenAdmitted(emulator, "PUT", `/api/3/accounts/${accountIds[0]}`, { account: { name: "Acme Renamed" } });
-    const check = await stack.driftCheck("--diff");
-    assert.equal(check.exitCode, CHANGES_NOT_EXPECTED, check.lines.join("\n"));
-    assert.match(check.stdout, /name\s*:\s*"Acme" => "Acme Renamed"/);
-    const repair = await stack.up("--refresh", "--skip-preview");
-    assert.equal(repair.exitCode, 0, repair.lines.join("\n"));
-    assert.equal(repair.steps.update, 1, repair.lines.join("\n"));
-    assert.deepEqual(await accountNames(), ["Acme"]);
-  });
+  it("a change out of band is drift: the drift check exits 7, up --refresh repairs it", async () =>
+    assertRenameRepaired(stack, emulator, (await stack.outputs()).accountIds[0], "Acme"));
 
   it("destroy deletes the account", async () => {
     const destroy = await stack.destroy("--skip-preview");

@@ -6,9 +6,9 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { startEmulator } from "../../emulator";
-import { emulatorCallWhenAdmitted, emulatorRead, requestCount, RunningEmulator } from "../support/emulator";
-import { installYamlProgram } from "../support/plugin-program";
-import { CHANGES_NOT_EXPECTED, CliStack } from "../support/pulumi-cli";
+import { emulatorRead, RunningEmulator } from "../support/emulator";
+import { assertNoOpUp, assertRenameRepaired, installYamlProgram } from "../support/plugin-program";
+import { CliStack } from "../support/pulumi-cli";
 
 describe("a Pulumi YAML program on the native plugin, through an explicit provider", function () {
   this.timeout(20 * 60_000);
@@ -36,25 +36,10 @@ describe("a Pulumi YAML program on the native plugin, through an explicit provid
     assert.deepEqual(values.map((value: { fieldValue: string }) => value.fieldValue), ["Gold"]);
   });
 
-  it("a second up, its preview included, changes nothing and sends no request", async () => {
-    const before = await requestCount(client);
-    const again = await stack.up();
-    assert.equal(again.exitCode, 0, again.lines.join("\n"));
-    assert.equal(again.changes, false, again.lines.join("\n"));
-    assert.equal(await requestCount(client), before);
-  });
+  it("a second up, its preview included, changes nothing and sends no request", () => assertNoOpUp(stack, client));
 
   it("a change out of band is drift: the drift check exits 7, up --refresh repairs it", async () => {
-    const { acmeId } = await stack.outputs();
-    await emulatorCallWhenAdmitted(client, "PUT", `/api/3/accounts/${acmeId}`, { account: { name: "Acme Renamed" } });
-    const check = await stack.driftCheck("--diff");
-    assert.equal(check.exitCode, CHANGES_NOT_EXPECTED, check.lines.join("\n"));
-    assert.match(check.stdout, /name\s*:\s*"Acme" => "Acme Renamed"/);
-
-    const repair = await stack.up("--refresh", "--skip-preview");
-    assert.equal(repair.exitCode, 0, repair.lines.join("\n"));
-    assert.equal(repair.steps.update, 1, repair.lines.join("\n"));
-    assert.deepEqual(await accountNames(), ["Acme"]);
+    await assertRenameRepaired(stack, client, (await stack.outputs()).acmeId, "Acme");
     assert.equal((await stack.driftCheck()).exitCode, 0);
   });
 
