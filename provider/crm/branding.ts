@@ -245,6 +245,14 @@ export async function read(id: string, props: Record<string, unknown> = {}): Pro
   const branding = await getObject(clientFor(id), `/brandings/${id}`, "branding");
   // No id: the branding is gone, and refresh drops it from the state.
   if (!branding) return {};
+  // An import reads from the id alone: it takes over every field as `pulumi-crm export` declares
+  // them, remembering them as found (a destroy puts them back), rather than managing none.
+  if (!Object.keys(props).length) {
+    const declared = declaredFields(branding);
+    const found = valuesOf(branding);
+    const state = stateOf(branding, declared, undefined, { ...pick(found, declared), externalLinks: found.externalLinks });
+    return { id, props: state, inputs: inputsOf(state) };
+  }
   const remembered = originalsOf(props);
   const state = stateOf(branding, managedFields(remembered), props.brandingId, remembered);
   return { id, props: state, inputs: inputsOf(state) };
@@ -289,13 +297,16 @@ export { remove as delete };
 
 /**
  * The inputs that declare the branding exactly as the service holds it, as read gives
- * them back (for `pulumi-crm export`): every field, except templates left empty, which
- * a write may send only on plans with template editing.
+ * them back (for `pulumi-crm export`): every field of declaredFields.
  */
 export function inputsDeclaring(branding: ServiceObject): Record<string, unknown> {
+  return inputsOf(stateOf(branding, declaredFields(branding), undefined, {}));
+}
+
+/** Every field, except templates left empty, which a write may send only on plans with template editing. */
+function declaredFields(branding: ServiceObject): BrandingField[] {
   const values = valuesOf(branding);
-  const declared = brandingFields.filter((field) => !(templateFields.includes(field) && values[field] === ""));
-  return inputsOf(stateOf(branding, declared, undefined, {}));
+  return brandingFields.filter((field) => !(templateFields.includes(field) && values[field] === ""));
 }
 
 /** What `pulumi-crm export` reads of the branding (see ../export/declaration.ts). */

@@ -6,10 +6,10 @@
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { basename, dirname, isAbsolute, join, relative, resolve, sep } from "node:path";
 import { useStackConfig } from "../settings";
-import { programFiles } from "./program";
+import { importFile, programFiles } from "./program";
 import { ExportKind, exportKinds, readAccount } from "./read-account";
 
-const USAGE = "usage: pulumi-crm export [--api-url URL] [--api-token KEY] [--kinds KIND,...] [--name-filter TEXT] [--out DIR] [--package-spec SPEC] [--help] [--version]";
+const USAGE = "usage: pulumi-crm export [--api-url URL] [--api-token KEY] [--kinds KIND,...] [--name-filter TEXT] [--out DIR] [--package-spec SPEC] [--import-file FILE] [--help] [--version]";
 
 const HELP = [
   USAGE,
@@ -27,6 +27,9 @@ const HELP = [
   "  --out DIR            the folder to write, which must not hold a program yet (default: crm-account)",
   "  --package-spec SPEC  how the program's package.json names pulumi-crm (default: as the project",
   "                       that installed this pulumi-crm names it, e.g. a tarball or git URL)",
+  "  --import-file FILE   also write a `pulumi import --file` document of the objects (JSON: each",
+  "                       one's type token, name and id), for a program on the native plugin in",
+  "                       any language (see sdk-docs/native-plugins.md)",
   "  -h, --help           print this help and exit",
   "  -v, --version        print the version of pulumi-crm and exit",
   "",
@@ -44,6 +47,7 @@ interface Arguments {
   nameFilter?: string;
   out: string;
   packageSpec?: string;
+  importFile?: string;
 }
 
 const flags: Record<string, keyof Arguments> = {
@@ -53,6 +57,7 @@ const flags: Record<string, keyof Arguments> = {
   "--name-filter": "nameFilter",
   "--out": "out",
   "--package-spec": "packageSpec",
+  "--import-file": "importFile",
 };
 
 /** Parses the flags ("--out dir" or "--out=dir"); throws an Error whose message explains the problem. */
@@ -173,8 +178,9 @@ async function main(argv: readonly string[]): Promise<number> {
   });
   mkdirSync(out, { recursive: true });
   for (const [file, text] of Object.entries(program)) writeFileSync(join(out, file), text);
+  if (args.importFile) writeFileSync(resolve(args.importFile), importFile(objects));
   process.stdout.write(
-    `Wrote ${objects.length} resources to ${out}. Before the first \`pulumi up\` there, review index.ts (see sdk-docs/taking-over-an-account.md), ` +
+    `Wrote ${objects.length} resources to ${out}${args.importFile ? ` and a \`pulumi import --file\` document of them to ${resolve(args.importFile)}` : ""}. Before the first \`pulumi up\` there, review index.ts (see sdk-docs/taking-over-an-account.md), ` +
       "run `npm install`, and set crm:apiUrl and crm:apiToken (secret) in the stack's config.\n",
   );
   if (!pulumiCrm.installable) {

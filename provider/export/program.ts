@@ -77,6 +77,18 @@ function literal(value: unknown): string {
   return Array.isArray(value) ? `[${value.map(literal).join(", ")}]` : JSON.stringify(value);
 }
 
+/**
+ * The `pulumi import --file` document of the objects: each one's resource by its package
+ * schema's token (`crm:index:Account`), under the name the program gives it, and its id. For
+ * a program on the native plugin, in any language: `pulumi import --file` prints its code.
+ */
+export function importFile(objects: readonly ExportedObject[]): string {
+  const names = namesOf(objects);
+  const classOf = (kind: ExportKind) => exportedResources.find((resource) => resource.name === kind)!.className;
+  const resources = objects.map((object) => ({ type: `crm:index:${classOf(object.kind)}`, name: names.get(`${object.kind} ${object.id}`)!.resource, id: object.id }));
+  return `${JSON.stringify({ resources }, null, 2)}\n`;
+}
+
 // Words a variable cannot be; a name that is one gets its kind's word added.
 const reservedWords = new Set(
   ("break case catch class const continue debugger default delete do else enum export extends false finally for function if import in " +

@@ -160,6 +160,17 @@ describeResource(
       assert.deepEqual(await provider.read("2", created.outs), {});
     });
 
+    it("read from the id alone, as pulumi import reads, declares every field as found and remembers them for destroy", async () => {
+      await emulatorCall(service.emulator, "PUT", "/api/3/brandings/1", { branding: { siteName: "Found", footerTextValue: "Found footer" } });
+      const imported = await provider.read("1", {});
+      assert.deepEqual(imported.inputs, provider.inputsDeclaring(await brandingOf(service.emulator)));
+      assert.deepEqual([imported.inputs?.siteName, imported.inputs?.footerTextValue], ["Found", "Found footer"]);
+      assert.equal((await provider.diff("1", imported.props!, await checked(provider, imported.inputs!))).changes, false);
+      await provider.update("1", imported.props!, await checked(provider, { ...imported.inputs, siteName: "Ours" }));
+      await provider.delete("1", (await provider.read("1", imported.props!)).props!);
+      assert.equal((await brandingOf(service.emulator)).siteName, "Found");
+    });
+
     it("refuses a second resource for the same branding before any write, and an id the account does not have", async () => {
       await provider.create(await checked(provider, { siteName: "First" }));
       const sent = service.proxy.requests.length;

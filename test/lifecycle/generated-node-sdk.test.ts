@@ -1,34 +1,54 @@
 // A TypeScript program on the generated Node.js SDK (@pulumi-crm/crm, packed from
-// sdk/nodejs/crm) on the real CLI: installed as users install a package, type-checked against
-// the SDK's declarations, run through up, a second up, the drift check and destroy. Without
-// resources: declaring crm resources needs the native plugin `pulumi-resource-crm` (issue 35,
-// point 1); the program takes their names from its `generated-sdk:accounts` config.
+// sdk/nodejs/crm) on the real CLI, on the native plugin pulumi-resource-crm (named in its
+// Pulumi.yaml plugins.providers): installed as users install a package, type-checked against
+// the SDK's declarations, run through up, a no-op up, the drift check, up --refresh and destroy
+// of an account on the emulator. The program takes the accounts' names from its
+// `generated-sdk:accounts` config.
 
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { installProgram } from "../support/packed-program";
+import { startEmulator } from "../../emulator";
+import { buildPlugins } from "../../scripts/plugin-bundle";
+import { emulatorRead, RunningEmulator, stackOnEmulator } from "../support/emulator";
+import { installProgram, repoRoot } from "../support/packed-program";
+import { assertNoOpUp, assertRenameRepaired, namePluginFolders } from "../support/plugin-program";
 import { CliStack } from "../support/pulumi-cli";
 
-describe("a TypeScript program on the generated Node.js SDK, on the real CLI", function () {
+describe("a TypeScript program on the generated Node.js SDK and the native plugin, on the real CLI", function () {
   this.timeout(10 * 60_000);
+  let emulator: RunningEmulator;
   let stack: CliStack;
+  const accountNames = async () => (await emulatorRead(emulator, "/accounts")).accounts.map((account: { name: string }) => account.name);
 
   before(async () => {
+    emulator = await startEmulator({ port: 0, rateLimit: 5 });
     const program = installProgram(join(__dirname, "programs", "generated-sdk"), "lifecycle-generated-sdk", { generatedSdks: ["crm"], typeCheck: "once" });
-    stack = await CliStack.create(program, "dev");
+    const [plugin] = await buildPlugins(join(repoRoot, ".work", "plugins", "lifecycle-generated-sdk"));
+    namePluginFolders(program, { [plugin.pkg]: plugin.folder });
+    stack = await CliStack.create(program, "dev", stackOnEmulator(emulator, { "generated-sdk:accounts": JSON.stringify(["Acme"]) }));
+  });
+  after(async () => {
+    await emulator?.close();
+    stack?.remove();
   });
 
-  it("runs up, a second up with no change, the drift check and destroy of a program without resources", async () => {
-    const up = await stack.up();
+  it("up creates the account through the plugin", async () => {
+    const up = await stack.up("--skip-preview");
     assert.equal(up.exitCode, 0, up.lines.join("\n"));
-    assert.equal(up.steps.create, 1);
-    assert.deepEqual(await stack.outputs(), { accountIds: [] });
-    const again = await stack.up();
-    assert.equal(again.exitCode, 0, again.lines.join("\n"));
-    assert.equal(again.changes, false);
-    const drift = await stack.driftCheck();
-    assert.equal(drift.exitCode, 0, drift.lines.join("\n"));
-    const destroy = await stack.destroy();
+    assert.equal(up.steps.create, 2, up.lines.join("\n")); // the stack and the account
+    assert.deepEqual(await accountNames(), ["Acme"]);
+    const [account] = stack.resources().filter((resource) => resource.type === "crm:index:Account");
+    assert.deepEqual(await stack.outputs(), { accountIds: [account.id] });
+  });
+
+  it("a second up, its preview included, changes nothing and sends no request", () => assertNoOpUp(stack, emulator));
+
+  it("a change out of band is drift: the drift check exits 7, up --refresh repairs it", async () =>
+    assertRenameRepaired(stack, emulator, (await stack.outputs()).accountIds[0], "Acme"));
+
+  it("destroy deletes the account", async () => {
+    const destroy = await stack.destroy("--skip-preview");
     assert.equal(destroy.exitCode, 0, destroy.lines.join("\n"));
+    assert.deepEqual(await accountNames(), []);
   });
 });

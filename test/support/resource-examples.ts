@@ -3,7 +3,7 @@
 // service tally) take their cases from here. A resource missing here fails to compile.
 
 import { BUILT_IN_FLOWS } from "../../emulator/src/chat";
-import { ResourceType } from "../../provider/registry";
+import { resources, ResourceType } from "../../provider/registry";
 import { emulatorCall, RunningEmulator } from "./emulator";
 
 /** Ids of objects the dependent resources point at. */
@@ -99,4 +99,19 @@ export async function makeParents(emulator: RunningEmulator, n = 1): Promise<Par
     contact: String((await post("/contacts", { contact: { email: `parent${n}@example.com` } })).contact.id),
     textField: String((await post("/accountCustomFieldMeta", { accountCustomFieldMetum: { fieldLabel: `Parent text ${n}`, fieldType: "text" } })).accountCustomFieldMetum.id),
   };
+}
+
+/**
+ * An object of each crm resource, made by its module with its example's first inputs (the
+ * modules pointed at `emulator` by emulatorForProvider): its id and those inputs, by class name.
+ */
+export async function makeEveryCrmObject(emulator: RunningEmulator): Promise<Map<string, { id: string; inputs: Record<string, unknown> }>> {
+  const parents = await makeParents(emulator);
+  const made = new Map<string, { id: string; inputs: Record<string, unknown> }>();
+  for (const resource of resources.filter((entry) => entry.namespace === "crm")) {
+    // JSON's way: an input left undefined is left out.
+    const inputs = JSON.parse(JSON.stringify(resourceExamples[`crm.${resource.className}`].inputs(parents, 1)));
+    made.set(resource.className, { id: (await resource.module.create(inputs)).id, inputs });
+  }
+  return made;
 }

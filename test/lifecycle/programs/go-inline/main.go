@@ -2,13 +2,14 @@
 // the real CLI: a Go program in a folder needs the Go language host, which the Go module proxy
 // here refuses; an inline program serves the language runtime in its own process.
 //
-//	go-inline <stack> <up|preview|refresh|drift-check|destroy> [account name ...]
+//	go-inline <stack> <up|up-refresh|preview|refresh|drift-check|destroy> [account name ...]
 //
 // declares a crm.Account per name given (none: a program without resources). The CLI is
 // $PULUMI_ROOT/bin/pulumi; the stack lives in the backend $PULUMI_BACKEND_URL names, its
 // config is $STACK_CONFIG ({"crm:apiUrl": {"value": "...", "secret": false}, ...}). Prints the
-// operation's resource changes as JSON (a drift check's: what a refresh would change); exits 1
-// on an error.
+// operation's resource changes as JSON (a drift check's: what a refresh would change); exits
+// with the CLI's exit code where the CLI failed (a drift check's 7 on drift, as `pulumi refresh
+// --preview-only --expect-no-changes`), 1 on another error.
 package main
 
 import (
@@ -16,9 +17,13 @@ import (
 	"encoding/json"
 	"fmt"
 	"os"
+	"regexp"
+	"strconv"
 
 	"github.com/pulumi-crm/pulumi-crm/sdk/go/crm"
 	"github.com/pulumi/pulumi/sdk/v3/go/auto"
+	"github.com/pulumi/pulumi/sdk/v3/go/auto/optrefresh"
+	"github.com/pulumi/pulumi/sdk/v3/go/auto/optup"
 	"github.com/pulumi/pulumi/sdk/v3/go/common/apitype"
 	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
 )
@@ -60,6 +65,9 @@ func run(ctx context.Context, stackName, command string, names []string) (map[st
 	case "up":
 		result, err := stack.Up(ctx)
 		return changes(result.Summary.ResourceChanges), err
+	case "up-refresh":
+		result, err := stack.Up(ctx, optup.Refresh())
+		return changes(result.Summary.ResourceChanges), err
 	case "preview":
 		result, err := stack.Preview(ctx)
 		return planned(result.ChangeSummary), err
@@ -67,13 +75,13 @@ func run(ctx context.Context, stackName, command string, names []string) (map[st
 		result, err := stack.Refresh(ctx)
 		return changes(result.Summary.ResourceChanges), err
 	case "drift-check":
-		result, err := stack.PreviewRefresh(ctx)
+		result, err := stack.PreviewRefresh(ctx, optrefresh.ExpectNoChanges())
 		return planned(result.ChangeSummary), err
 	case "destroy":
 		result, err := stack.Destroy(ctx)
 		return changes(result.Summary.ResourceChanges), err
 	}
-	return nil, fmt.Errorf("unknown command %q: up, preview, refresh, drift-check or destroy", command)
+	return nil, fmt.Errorf("unknown command %q: up, up-refresh, preview, refresh, drift-check or destroy", command)
 }
 
 func changes(counts *map[string]int) map[string]int {
@@ -93,7 +101,7 @@ func planned(counts map[apitype.OpType]int) map[string]int {
 
 func main() {
 	if len(os.Args) < 3 {
-		fmt.Fprintln(os.Stderr, "usage: go-inline <stack> <up|preview|refresh|drift-check|destroy> [account name ...]")
+		fmt.Fprintln(os.Stderr, "usage: go-inline <stack> <up|up-refresh|preview|refresh|drift-check|destroy> [account name ...]")
 		os.Exit(2)
 	}
 	counts, err := run(context.Background(), os.Args[1], os.Args[2], os.Args[3:])
@@ -101,6 +109,18 @@ func main() {
 	fmt.Println(string(printed))
 	if err != nil {
 		fmt.Fprintln(os.Stderr, err)
-		os.Exit(1)
+		os.Exit(exitCodeOf(err))
 	}
+}
+
+// The CLI's exit code, which the Automation API's error gives only in its text ("code: 7").
+var cliExitCode = regexp.MustCompile(`\bcode: (\d+)`)
+
+func exitCodeOf(err error) int {
+	if found := cliExitCode.FindStringSubmatch(err.Error()); found != nil {
+		if code, convErr := strconv.Atoi(found[1]); convErr == nil && code != 0 {
+			return code
+		}
+	}
+	return 1
 }

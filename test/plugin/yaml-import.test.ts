@@ -1,0 +1,68 @@
+// `pulumi import` of every importable crm resource by its id alone, into a Pulumi YAML program
+// on the native plugin: an object of each type made outside the stack (by the resource modules,
+// with the inputs of test/support/resource-examples.ts), imported with `pulumi import <token>
+// <name> <id>`, the code the YAML host prints added to the program; the next preview shows no
+// change and `up` sends no request. An action (crm:index:ContactSync; chat:index:FlowRun, in
+// test/plugin/server.test.ts) is refused: its id alone does not give what it was declared with.
+
+import assert from "node:assert/strict";
+import { join } from "node:path";
+import { resources } from "../../provider/registry";
+import { emulatorForProvider, RunningEmulator, stackOnEmulator } from "../support/emulator";
+import { addPrintedCode, assertImportRoundTrips, installYamlProgram } from "../support/plugin-program";
+import { CliStack } from "../support/pulumi-cli";
+import { makeEveryCrmObject, resourceExamples } from "../support/resource-examples";
+
+describe("pulumi import of every importable crm resource into a Pulumi YAML program on the native plugin", function () {
+  this.timeout(20 * 60_000);
+  let emulator: RunningEmulator;
+  let program: string;
+  let stack: CliStack;
+  const crmResources = resources.filter((resource) => resource.namespace === "crm");
+  const importable = crmResources.filter((resource) => resourceExamples[`crm.${resource.className}`].roundTrip);
+  /** Each crm resource's object: its id, and the inputs it was made with. */
+  let made: Awaited<ReturnType<typeof makeEveryCrmObject>>;
+  const tokenOf = (resource: (typeof crmResources)[number]) => `crm:index:${resource.className}`;
+  const nameOf = (resource: (typeof crmResources)[number]) => resource.className[0].toLowerCase() + resource.className.slice(1);
+
+  before(async () => {
+    emulator = await emulatorForProvider();
+    made = await makeEveryCrmObject(emulator);
+    ({ program } = await installYamlProgram(join(__dirname, "programs", "yaml-import"), "plugin-yaml-import"));
+    stack = await CliStack.create(program, "dev", stackOnEmulator(emulator));
+  });
+  after(async () => {
+    await emulator?.close();
+    stack?.remove();
+  });
+
+  it("imports each by its id, with inputs holding what it was made with", async () => {
+    const printed: string[] = [];
+    for (const resource of importable) {
+      const { id } = made.get(resource.className)!;
+      const imported = await stack.run(["import", tokenOf(resource), nameOf(resource), id, "--yes", "--protect=false"]);
+      assert.equal(imported.exitCode, 0, imported.lines.join("\n"));
+      printed.push(imported.stdout);
+    }
+    addPrintedCode(program, ...printed);
+    for (const resource of importable) {
+      const state = stack.resources().find((entry) => entry.type === tokenOf(resource))!;
+      const { id, inputs } = made.get(resource.className)!;
+      assert.equal(state.id, id, tokenOf(resource));
+      assert.equal(state.protect ?? false, false, tokenOf(resource));
+      assert.deepEqual(Object.fromEntries(Object.keys(inputs).map((key) => [key, state.inputs?.[key]])), inputs, tokenOf(resource));
+    }
+  });
+
+  it("the program with the printed code previews no change, and up sends no request", async () => {
+    await assertImportRoundTrips(stack, emulator);
+    assert.equal(stack.resources().filter((resource) => resource.type.startsWith("crm:index:")).length, importable.length);
+  });
+
+  it("refuses an action, whose id alone does not give what it was declared with", async () => {
+    const { id } = made.get("ContactSync")!;
+    const refused = await stack.run(["import", "crm:index:ContactSync", "contactSync", id, "--yes", "--protect=false"]);
+    assert.notEqual(refused.exitCode, 0);
+    assert.match(refused.lines.join("\n"), new RegExp(`crm.ContactSync ${id} cannot be imported: its id alone does not give what it was declared with`));
+  });
+});
