@@ -172,6 +172,8 @@ export function docsTables(resource: RegisteredResource): string {
   return [
     tablesStart(resource),
     "",
+    `Type in the package schema (the [native plugin](native-plugins.md), the generated SDKs, Pulumi YAML): \`${resource.module.declaration.token}\`.`,
+    "",
     "| Input | Type | Changes | Description |",
     "|---|---|---|---|",
     ...fields.filter((field) => field.role !== "output").map(inputRow),
