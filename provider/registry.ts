@@ -4,12 +4,12 @@
 // each resource whose module declares them (`exported`, see ./export/declaration.ts),
 // in this order, so an object comes after those it refers to.
 
-import * as pulumi from "@pulumi/pulumi";
+import type * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
 import type { ServiceObject } from "./crm/collection";
 import type { ExportDeclaration } from "./export/declaration";
+import type { ResourceCore } from "./kit/core";
 import type { AnyResourceDeclaration } from "./kit/declaration";
-import type { UniqueName } from "./kit/resource-class";
 import * as chat from "./chat";
 import * as flowRun from "./chat/flow-run";
 import * as crm from "./crm";
@@ -25,12 +25,13 @@ import * as contactSync from "./crm/contact-sync";
 import * as message from "./crm/message";
 
 /**
- * A resource module: the provider of its dynamic resources (see ./dynamic.ts), its declaration
- * (see ./kit/declaration.ts) and the input schema made of it; the field a deployment declares
- * once, if any (see ./kit/resource-class.ts); and, for a resource whose objects `pulumi-crm export` declares, what the export
- * reads (`exported`) and the inputs declaring an object as the service holds it.
+ * A resource module: its provider core (see ./kit/core.ts), which both doors serve; the
+ * provider functions of its dynamic resources made of it (see ./dynamic.ts); its
+ * declaration (see ./kit/declaration.ts) and the input schema made of it; and, for a
+ * resource whose objects `pulumi-crm export` declares, what the export reads (`exported`)
+ * and the inputs declaring an object as the service holds it.
  */
-export type ResourceModule = pulumi.dynamic.ResourceProvider & { inputSchema: z.AnyZodObject; declaration: AnyResourceDeclaration; uniqueName?: UniqueName } & (
+export type ResourceModule = pulumi.dynamic.ResourceProvider & { core: ResourceCore; inputSchema: z.AnyZodObject; declaration: AnyResourceDeclaration } & (
     | { exported?: undefined }
     | { exported: ExportDeclaration; inputsDeclaring(object: ServiceObject): Record<string, unknown> | undefined }
   );

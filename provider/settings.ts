@@ -14,8 +14,8 @@ import { AccountEndpoint } from "./transport/transport";
 /** The subset of the dynamic provider's config object this module uses. */
 export interface ConfigSource {
   get(key: string): string | undefined;
-  /** How a user gives the setting `key` (e.g. `crm:apiToken`) where it is not the stack config's: an explicit provider's. */
-  howToGive?(key: string): string;
+  /** The explicit provider whose settings these are (its name); unset for the stack config, the default provider's. */
+  provider?: string;
 }
 
 let stackConfig: ConfigSource | undefined;
@@ -98,10 +98,20 @@ function read(setting: Setting): string | undefined {
   return value === undefined || value.trim() === "" ? undefined : value.trim();
 }
 
+/**
+ * How every message names a setting (`crm:apiUrl`): the stack key for the default provider,
+ * the explicit provider's own setting by the provider's name otherwise.
+ */
+export function settingName(key: string, source: Pick<ConfigSource, "provider"> = settingsSource()): string {
+  return source.provider === undefined ? key : `${key.split(":")[1]} of the provider "${source.provider}"`;
+}
+
 function requireSetting(setting: Setting, what: string, secret: boolean, resource: string): string {
   const value = read(setting);
   if (value !== undefined) return value;
-  const give = settingsSource().howToGive?.(setting.key) ?? `run \`pulumi config set ${secret ? "--secret " : ""}${setting.key} <${what}>\``;
+  const { provider } = settingsSource();
+  const give =
+    provider === undefined ? `run \`pulumi config set ${secret ? "--secret " : ""}${setting.key} <${what}>\`` : `give the provider "${provider}" its ${setting.key.split(":")[1]} setting`;
   throw new SettingsError(`${resource}: no ${what} is configured; ${give} or set the ${setting.env} environment variable.`);
 }
 
@@ -114,12 +124,12 @@ export function endpointFor(spec: ServiceSettingsSpec, resource: string): Accoun
   const requestsPerSecond = rate === undefined ? defaultRequestsPerSecond : Number(rate);
   if (!Number.isFinite(requestsPerSecond) || requestsPerSecond < 0) {
     throw new SettingsError(
-      `${resource}: ${spec.rate.key} must be a number of requests per second (0 turns limiting off), got "${rate}".`,
+      `${resource}: ${settingName(spec.rate.key)} must be a number of requests per second (0 turns limiting off), got "${rate}".`,
     );
   }
   return {
     rootUrl: base + spec.rootPath,
-    urlSetting: spec.url.key,
+    urlSetting: settingName(spec.url.key),
     headers: spec.authHeaders(token),
     secret: token,
     // The account at this service is the service plus the address and the credential (each service limits
@@ -134,20 +144,20 @@ const loopbackHosts = new Set(["localhost", "127.0.0.1", "[::1]"]);
 
 /** https only, except loopback addresses (the local emulator). Returns the address without a trailing slash. */
 function parseServiceAddress(address: string, spec: ServiceSettingsSpec, resource: string): string {
-  const setting = spec.url;
+  const setting = settingName(spec.url.key);
   let url: URL;
   try {
     url = new URL(address);
   } catch {
-    throw new SettingsError(`${resource}: ${setting.key} must be an absolute URL such as https://myaccount.api-us1.com, got "${address}".`);
+    throw new SettingsError(`${resource}: ${setting} must be an absolute URL such as https://myaccount.api-us1.com, got "${address}".`);
   }
   // Before any message that repeats the address: user info or a query may hold a key.
   if (url.search || url.hash || url.username || url.password) {
-    throw new SettingsError(`${resource}: ${setting.key} must be a plain address without query, fragment or user info.`);
+    throw new SettingsError(`${resource}: ${setting} must be a plain address without query, fragment or user info.`);
   }
   const loopback = loopbackHosts.has(url.hostname);
   if (url.protocol !== "https:" && !(loopback && url.protocol === "http:")) {
-    throw new SettingsError(`${resource}: ${setting.key} must use https (plain http is allowed only for loopback addresses), got "${address}".`);
+    throw new SettingsError(`${resource}: ${setting} must use https (plain http is allowed only for loopback addresses), got "${address}".`);
   }
   // Accept the address with or without the /api/3 suffix users copy from the account settings.
   let path = url.pathname.replace(/\/+$/, "");
@@ -159,18 +169,20 @@ function parseServiceAddress(address: string, spec: ServiceSettingsSpec, resourc
 const knownSettings: Setting[] = [crmService, chatService].flatMap((spec) => [spec.url, spec.token, spec.rate]).concat(channelSetting);
 
 /**
- * The keys of pulumi-crm's namespaces (`crm:*`, `chat:*`) that it does not read, each with the
- * known keys of its namespace, closest first: a misspelt setting would otherwise be ignored
- * without a word. A namespace that is also the program's project name holds the project's own
- * keys, and is left alone.
+ * The one rule of unknown settings, in both doors: a key of pulumi-crm's namespaces (`crm:*`,
+ * `chat:*`) that it does not read is warned of, with the known keys of its namespace, closest
+ * first, named as every message names settings (see settingName): a misspelt setting would
+ * otherwise be ignored without a word. A namespace that is also the program's project name
+ * holds the project's own keys, and is left alone.
  */
-export function unknownSettings(keys: string[], project: string): Array<{ key: string; known: string[] }> {
+export function unknownSettingWarnings(keys: string[], project: string, source: Pick<ConfigSource, "provider"> = {}): string[] {
   return keys.flatMap((key) => {
     const namespace = key.split(":")[0];
     const ofNamespace = knownSettings.map((setting) => setting.key).filter((known) => known.startsWith(`${namespace}:`));
     if (namespace === project || !ofNamespace.length || ofNamespace.includes(key)) return [];
     const distance = (known: string) => editDistance(key.toLowerCase(), known.toLowerCase());
-    return [{ key, known: ofNamespace.sort((a, b) => distance(a) - distance(b)) }];
+    const closest = ofNamespace.sort((a, b) => distance(a) - distance(b)).map((known) => settingName(known, source));
+    return [`pulumi-crm: ${settingName(key, source)} is not a setting of pulumi-crm and is ignored; its settings of ${namespace} are, closest first: ${closest.join(", ")}.`];
   });
 }
 
@@ -193,9 +205,7 @@ function editDistance(from: string, to: string): number {
  */
 export function warnOfUnknownSettings(): void {
   if (!pulumi.runtime.hasMonitor()) return;
-  for (const { key, known } of unknownSettings(Object.keys(pulumi.runtime.allConfig()), pulumi.getProject())) {
-    pulumi.log.warn(`pulumi-crm: ${key} is not a setting of pulumi-crm and is ignored; its settings of ${key.split(":")[0]} are, closest first: ${known.join(", ")}.`);
-  }
+  for (const warning of unknownSettingWarnings(Object.keys(pulumi.runtime.allConfig()), pulumi.getProject())) pulumi.log.warn(warning);
 }
 
 /**
@@ -205,7 +215,7 @@ export function warnOfUnknownSettings(): void {
 export function chatChannel(resource: string): string {
   const channel = read(channelSetting) ?? "chat";
   if (!/^[a-z][a-z0-9_-]*$/.test(channel)) {
-    throw new SettingsError(`${resource}: ${channelSetting.key} must be a channel path segment such as chat or whatsapp, got "${channel}".`);
+    throw new SettingsError(`${resource}: ${settingName(channelSetting.key)} must be a channel path segment such as chat or whatsapp, got "${channel}".`);
   }
   return channel;
 }

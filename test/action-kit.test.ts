@@ -4,13 +4,15 @@
 
 import assert from "node:assert/strict";
 import { z } from "zod";
-import { actionKind, Clock, diffAction, documentedPace, recordedRead, runsAgain, triggersInput, Wait, waitUntilEnded } from "../provider/action-kit";
+import { actionKind, Clock, diffAction, documentedPace, recordedRead, runsAgain, triggersInput, Wait, waitUntilEnded } from "../provider/kit/action";
 import { strictObject, unknownValue } from "../provider/kit/inputs";
 
 const schema = strictObject({ target: z.string(), triggers: triggersInput, timeoutSeconds: z.number().optional() });
-const common = { type: "test.Action", schema, services: [], label: () => "test.Action" };
-const replaced = actionKind({ ...common, runOn: ["target"], runAgainAs: "replace" });
-const updated = actionKind({ ...common, runOn: ["target"], runAgainAs: "update" });
+const declaration = { namespace: "crm" as const, type: "test.Action", inputSchema: schema, replaceOnChanges: [] };
+const common = { label: () => "test.Action" };
+const replaced = actionKind(declaration, { ...common, runOn: ["target"], runAgainAs: "replace" });
+const updated = actionKind(declaration, { ...common, runOn: ["target"], runAgainAs: "update" });
+const unfinished = "its run did not finish";
 const olds = { target: "a", triggers: [1], timeoutSeconds: 5 };
 
 describe("action kit: running again", () => {
@@ -23,8 +25,8 @@ describe("action kit: running again", () => {
   it("runs again when triggers or another run input change, as a replace or as an update", () => {
     for (const news of [{ ...olds, triggers: [2] }, { ...olds, target: "b" }, { ...olds, triggers: [unknownValue] }]) {
       const field = news.target === "b" ? "target" : "triggers";
-      assert.deepEqual(diffAction(replaced, olds, news, false), { changes: true, replaces: [field], deleteBeforeReplace: false });
-      assert.deepEqual(diffAction(updated, olds, news, false), { changes: true, replaces: [], deleteBeforeReplace: false });
+      assert.deepEqual(diffAction(replaced, olds, news, undefined), { fields: [{ field, replace: true }] });
+      assert.deepEqual(diffAction(updated, olds, news, undefined), { fields: [{ field, replace: false }] });
       assert.equal(runsAgain(updated, olds, news), true);
     }
     assert.deepEqual([...replaced.runInputs], ["target", "triggers"]);
@@ -34,21 +36,21 @@ describe("action kit: running again", () => {
   it("changes a setting in place without running again, and shows no change for the same inputs", () => {
     const news = { ...olds, timeoutSeconds: 60 };
     for (const kind of [replaced, updated]) {
-      assert.deepEqual(diffAction(kind, olds, news, false), { changes: true, replaces: [], deleteBeforeReplace: false });
+      assert.deepEqual(diffAction(kind, olds, news, undefined), { fields: [{ field: "timeoutSeconds", replace: false }] });
       assert.equal(runsAgain(kind, olds, news), false);
-      assert.equal(diffAction(kind, olds, { ...olds, __provider: "new code" }, false).changes, false);
+      assert.deepEqual(diffAction(kind, olds, { ...olds, __provider: "new code" }, undefined), { fields: [] });
     }
   });
 
-  it("carries an unfinished run on in place, unless a new run replaces it", () => {
-    assert.deepEqual(diffAction(updated, olds, olds, true), { changes: true, replaces: [], deleteBeforeReplace: false });
-    assert.deepEqual(diffAction(replaced, olds, olds, true), { changes: true, replaces: [], deleteBeforeReplace: false });
-    assert.deepEqual(diffAction(replaced, olds, { ...olds, triggers: [2] }, true).replaces, ["triggers"]);
+  it("carries an unfinished run on in place, a change tied to no input, unless a new run replaces it", () => {
+    assert.deepEqual(diffAction(updated, olds, olds, unfinished), { fields: [], unfinished });
+    assert.deepEqual(diffAction(replaced, olds, olds, unfinished), { fields: [], unfinished });
+    assert.deepEqual(diffAction(replaced, olds, { ...olds, triggers: [2] }, unfinished), { fields: [{ field: "triggers", replace: true }] });
   });
 
   it("refreshes to the recorded state, its inputs being the schema's fields that are set", () => {
     const state = { target: "a", triggers: [], executionId: "run-1" };
-    assert.deepEqual(recordedRead(updated, "run-1", { ...state, __provider: "code" }), { id: "run-1", props: state, inputs: { target: "a", triggers: [] } });
+    assert.deepEqual(recordedRead(updated, "run-1", { refresh: { ...state, __provider: "code" } }), { id: "run-1", outputs: state, inputs: { target: "a", triggers: [] } });
   });
 });
 

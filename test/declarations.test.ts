@@ -79,13 +79,14 @@ describe("the resources' declarations", () => {
     return { program, checker: program.getTypeChecker() };
   };
 
-  /** The class's constructor's Args members (name, optional), its instance's members, and the module and type it hands pulumi.dynamic.Resource. */
+  /** The class's constructor's Args members (name, optional), and its instance's members. */
   function classFacts(namespace: string, name: string, className: string) {
     const { program, checker } = compiled();
     const source = program.getSourceFile(join(repoRoot, "provider", namespace, `${name}.ts`))!;
     const found = source.statements.find((statement): statement is ts.ClassDeclaration => ts.isClassDeclaration(statement) && statement.name?.text === className)!;
-    const constructor = found.members.find(ts.isConstructorDeclaration)!;
-    const argsType = checker.getTypeAtLocation(constructor.parameters[1]);
+    const classType = checker.getTypeOfSymbolAtLocation(checker.getSymbolAtLocation(found.name!)!, found);
+    const argsParameter = classType.getConstructSignatures()[0].getParameters()[1];
+    const argsType = checker.getTypeOfSymbolAtLocation(argsParameter, found);
     // What an editor shows of each member: its doc comment, as one line.
     const docOf = (property: ts.Symbol) => ts.displayPartsToString(property.getDocumentationComment(checker)).replace(/\s*\n\s*/g, " ");
     const args = checker.getPropertiesOfType(argsType).map((property) => [property.name, (property.flags & ts.SymbolFlags.Optional) !== 0] as const);
@@ -93,15 +94,7 @@ describe("the resources' declarations", () => {
     const instanceMembers = checker.getPropertiesOfType(checker.getTypeAtLocation(found.name!));
     const instance = instanceMembers.map((property) => property.name);
     const outputDocs = new Map(instanceMembers.map((property) => [property.name, docOf(property)]));
-    let dynamicType: string | undefined;
-    constructor.body!.forEachChild(function visit(node): void {
-      if (ts.isCallExpression(node) && node.expression.kind === ts.SyntaxKind.SuperKeyword) {
-        const [module, type] = node.arguments.slice(-2).map((argument) => (ts.isStringLiteral(argument) ? argument.text : "?"));
-        dynamicType = `pulumi-nodejs:dynamic/${module}:${type}`;
-      }
-      node.forEachChild(visit);
-    });
-    return { args, argsDocs, instance, outputDocs, dynamicType };
+    return { args, argsDocs, instance, outputDocs };
   }
 
   for (const resource of resources) {
@@ -138,7 +131,7 @@ describe("the resources' declarations", () => {
         }
       });
 
-      it("its class takes the declared inputs, has the declared outputs with their descriptions as editors show them, and is the dynamic type the schema aliases", () => {
+      it("its class takes the declared inputs, and has the declared outputs with their descriptions as editors show them", () => {
         assert.equal(declaration.type, typeOf(resource), "the declaration names the registered class");
         const facts = classFacts(resource.namespace, resource.name, resource.className);
         assert.deepEqual(facts.args, inputs.map((field) => [field.name, !field.required]));
@@ -146,7 +139,6 @@ describe("the resources' declarations", () => {
         for (const field of declaration.fields.filter((field) => field.role !== "input")) {
           assert.equal(facts.outputDocs.get(field.name), outputDescription(field), `${resource.className}.${field.name}`);
         }
-        assert.equal(facts.dynamicType, declaration.dynamicType);
       });
 
       it("its package schema and its page's tables say what it declares", () => {

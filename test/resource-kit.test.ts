@@ -117,31 +117,32 @@ describe("diffInputs", () => {
   const olds = { name: "Knob", colour: "red", sizes: [1, 2], adoptId: "5", __provider: "old code" };
 
   it("sees no change when only bookkeeping differs: the provider's code, creation-only options", () => {
-    assert.deepEqual(diffInputs(widget, olds, { name: "Knob", colour: "red", sizes: [1, 2], __provider: "new code" }), {
-      changes: false,
-      replaces: [],
-      deleteBeforeReplace: false,
-    });
+    assert.deepEqual(diffInputs(widget, olds, { name: "Knob", colour: "red", sizes: [1, 2], __provider: "new code" }), { fields: [] });
   });
 
   it("counts unset and null alike, and compares arrays and objects by value", () => {
-    assert.equal(diffInputs(widget, { name: "Knob", colour: null }, { name: "Knob" }).changes, false);
-    assert.equal(diffInputs(widget, { name: "Knob", sizes: [1, 2] }, { name: "Knob", sizes: [1, 2] }).changes, false);
-    assert.equal(diffInputs(widget, { name: "Knob", sizes: [1, 2] }, { name: "Knob", sizes: [2, 1] }).changes, true);
+    assert.deepEqual(diffInputs(widget, { name: "Knob", colour: null }, { name: "Knob" }).fields, []);
+    assert.deepEqual(diffInputs(widget, { name: "Knob", sizes: [1, 2] }, { name: "Knob", sizes: [1, 2] }).fields, []);
+    assert.deepEqual(diffInputs(widget, { name: "Knob", sizes: [1, 2] }, { name: "Knob", sizes: [2, 1] }).fields, [{ field: "sizes", replace: false }]);
   });
 
   it("updates an updatable field in place, and replaces on a replaceOn field", () => {
-    assert.deepEqual(diffInputs(widget, olds, { ...olds, colour: "blue" }), { changes: true, replaces: [], deleteBeforeReplace: false });
-    assert.deepEqual(diffInputs(widget, olds, { ...olds, name: "Dial", colour: undefined }), { changes: true, replaces: ["name"], deleteBeforeReplace: false });
+    assert.deepEqual(diffInputs(widget, olds, { ...olds, colour: "blue" }), { fields: [{ field: "colour", replace: false }] });
+    assert.deepEqual(diffInputs(widget, olds, { ...olds, name: "Dial", colour: undefined }), {
+      fields: [
+        { field: "name", replace: true },
+        { field: "colour", replace: false },
+      ],
+    });
   });
 
   it("counts a value not known yet as a change, at any depth", () => {
-    assert.equal(diffInputs(widget, olds, { ...olds, sizes: [1, unknownValue] }).changes, true);
-    assert.deepEqual(diffInputs(widget, olds, { ...olds, name: unknownValue }).replaces, ["name"]);
-    assert.equal(diffInputs(widget, { ...olds, colour: unknownValue }, { ...olds, colour: unknownValue }).changes, true, "even against the same placeholder");
+    assert.deepEqual(diffInputs(widget, olds, { ...olds, sizes: [1, unknownValue] }).fields, [{ field: "sizes", replace: false }]);
+    assert.deepEqual(diffInputs(widget, olds, { ...olds, name: unknownValue }).fields, [{ field: "name", replace: true }]);
+    assert.deepEqual(diffInputs(widget, { ...olds, colour: unknownValue }, { ...olds, colour: unknownValue }).fields, [{ field: "colour", replace: false }], "even against the same placeholder");
   });
 
   it("ignores what only creation reads (adoptId) and the serialized provider", () => {
-    assert.equal(diffInputs(widget, olds, { ...olds, adoptId: "12", __provider: "exports.handler = another" }).changes, false);
+    assert.deepEqual(diffInputs(widget, olds, { ...olds, adoptId: "12", __provider: "exports.handler = another" }).fields, []);
   });
 });

@@ -6,7 +6,7 @@ import { limiterFor, RateLimiter } from "../provider/transport/limiter";
 import { AttemptOutcome, briefRetryAttempts, decideRetry, defaultRetryPolicy, RetryPolicy } from "../provider/transport/retry";
 import { AccountEndpoint, Transport } from "../provider/transport/transport";
 import { ServiceClient } from "../provider/service-client";
-import { chatService, endpointFor, crmService, unknownSettings, useStackConfig, SettingsError } from "../provider/settings";
+import { chatService, endpointFor, crmService, unknownSettingWarnings, useStackConfig, SettingsError } from "../provider/settings";
 import { configOf } from "./support/emulator";
 import { ScriptedServer, sendJson, startScriptedServer, Script } from "./support/scripted-server";
 
@@ -484,12 +484,12 @@ describe("settings", () => {
 
   it("finds the keys of its namespaces it does not read, each with the known ones closest first, leaving a project's own namespace alone", () => {
     const config = ["crm:requestPerSecond", "crm:apiurl", "crm:apiUrl", "chat:chanel", "aws:region", "shop:crm", "crm:apiToken"];
-    assert.deepEqual(unknownSettings(config, "shop"), [
-      { key: "crm:requestPerSecond", known: ["crm:requestsPerSecond", "crm:apiToken", "crm:apiUrl"] },
-      { key: "crm:apiurl", known: ["crm:apiUrl", "crm:apiToken", "crm:requestsPerSecond"] },
-      { key: "chat:chanel", known: ["chat:channel", "chat:apiUrl", "chat:apiToken", "chat:requestsPerSecond"] },
+    assert.deepEqual(unknownSettingWarnings(config, "shop"), [
+      "pulumi-crm: crm:requestPerSecond is not a setting of pulumi-crm and is ignored; its settings of crm are, closest first: crm:requestsPerSecond, crm:apiToken, crm:apiUrl.",
+      "pulumi-crm: crm:apiurl is not a setting of pulumi-crm and is ignored; its settings of crm are, closest first: crm:apiUrl, crm:apiToken, crm:requestsPerSecond.",
+      "pulumi-crm: chat:chanel is not a setting of pulumi-crm and is ignored; its settings of chat are, closest first: chat:channel, chat:apiUrl, chat:apiToken, chat:requestsPerSecond.",
     ]);
-    assert.deepEqual(unknownSettings(["crm:region"], "crm"), [], "a project named crm owns its crm:* keys");
+    assert.deepEqual(unknownSettingWarnings(["crm:region"], "crm"), [], "a project named crm owns its crm:* keys");
   });
 
   it("prefers stack config over the environment, and adds /api/3 once", () => {

@@ -4,15 +4,15 @@
 // cannot be undone. With waitForCompletion it follows the run until it ends. Its
 // declaration, normalization and provider live here.
 
-import * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
-import { actionKind, diffAction, recordedRead, stoppedPartWay, triggersInput, waitUntilEnded } from "../action-kit";
-import { moduleProvider } from "../dynamic";
+import { dynamicClass, dynamicLifecycle } from "../dynamic";
+import { actionKind, diffAction, forget, notImportable, recordedRead, stoppedPartWay, triggersInput, waitUntilEnded } from "../kit/action";
+import type { Created, ReadFrom, ResourceCore, Updated } from "../kit/core";
+import { log } from "../kit/log";
 import { declareResource, input, inputObject, output } from "../kit/declaration";
 import { givenText, unknownValue, withoutProvider } from "../kit/inputs";
 import { types } from "../kit/value-types";
 import { checkInputs } from "../kit/check-diff";
-import { resourceProps } from "../kit/resource-class";
 import { PartlyDoneError } from "../kit/write-errors";
 import { ServiceClient } from "../service-client";
 import { chatChannel, chatService } from "../settings";
@@ -124,10 +124,7 @@ const notFollowed = { status: null, finishedOn: null, statusReason: null };
 const resourceType = declaration.type;
 const describe = (flowId: unknown) =>
   typeof flowId === "string" && flowId.trim() && flowId !== unknownValue ? `${resourceType} of flow ${flowId}` : resourceType;
-const kind = actionKind({
-  type: resourceType,
-  schema: inputSchema,
-  services: [chatService],
+const kind = actionKind(declaration, {
   label: (inputs) => describe(inputs.flowId),
   // A run cannot be changed after the fact: a change of what it runs is a new run, with its own execution id.
   runOn: ["flowId", "contacts", "hasPriority"],
@@ -135,18 +132,11 @@ const kind = actionKind({
   checkSettings: chatChannel,
 });
 
-export { configure } from "../dynamic";
+/** A wait that ended before the run did (a timeout) goes on in the next up, on the same run. */
+const waitGoesOn = (olds: Record<string, unknown>, news: Record<string, unknown>) =>
+  news.waitForCompletion === true && !hasEnded(olds.status) ? `execution ${olds.executionId} was not seen to end: the next up waits for it` : undefined;
 
-export async function check(_olds: Record<string, unknown>, news: Record<string, unknown>): Promise<pulumi.dynamic.CheckResult> {
-  return checkInputs(kind, news);
-}
-
-export async function diff(_id: string, olds: Record<string, unknown>, news: Record<string, unknown>): Promise<pulumi.dynamic.DiffResult> {
-  // A wait that ended before the run did (a timeout) goes on in the next up, on the same run.
-  return diffAction(kind, olds, news, news.waitForCompletion === true && !hasEnded(olds.status));
-}
-
-export async function create(props: Record<string, unknown>): Promise<pulumi.dynamic.CreateResult> {
+async function startRun(props: Record<string, unknown>): Promise<Created> {
   const inputs = inputSchema.parse(withoutProvider(props));
   const resource = describe(inputs.flowId);
   const client = new ServiceClient(chatService, resource);
@@ -182,7 +172,7 @@ export async function create(props: Record<string, unknown>): Promise<pulumi.dyn
  * Only waitForCompletion or timeoutSeconds changed, or a wait goes on: never a new
  * run. Waits for the recorded run when asked to and it has not been seen to end.
  */
-export async function update(_id: string, olds: Record<string, unknown>, news: Record<string, unknown>): Promise<pulumi.dynamic.UpdateResult> {
+async function followAgain(_id: string, olds: Record<string, unknown>, news: Record<string, unknown>): Promise<Updated> {
   const inputs = inputSchema.parse(withoutProvider(news));
   const resource = describe(inputs.flowId);
   // The same run, now with the new wait settings.
@@ -197,27 +187,41 @@ export async function update(_id: string, olds: Record<string, unknown>, news: R
   if (!inputs.waitForCompletion) return { outs: run };
   if (hasEnded(run.status)) {
     if (run.status !== completed) {
-      void pulumi.log.warn(`${resource}: execution ${run.executionId} ended ${run.status} earlier and is not run again; change triggers to run the flow again`);
+      log.warn(`${resource}: execution ${run.executionId} ended ${run.status} earlier and is not run again; change triggers to run the flow again`);
     }
     return { outs: run };
   }
   return { outs: await followRun(new ServiceClient(chatService, resource), chatChannel(resource), run) };
 }
 
-export async function read(id: string, props: Record<string, unknown> = {}): Promise<pulumi.dynamic.ReadResult> {
+async function readRun(id: string, from: ReadFrom) {
+  const props = "refresh" in from ? from.refresh : {};
   const resource = describe(props.flowId);
   const client = new ServiceClient(chatService, resource);
   const response = await client.call({ method: "GET", path: `/channel/${chatChannel(resource)}/flow-execution/${id}` }, { accept: [404] });
   // The run happened: a service that no longer shows it must not make the next up run it again.
   if (response.status === 404) {
-    void pulumi.log.warn(`${resource}: the chat service no longer shows execution ${id}; the run is kept in the state and runs again only when its inputs or triggers change`);
+    log.warn(`${resource}: the chat service no longer shows execution ${id}; the run is kept in the state and runs again only when its inputs or triggers change`);
   }
   // The execution's status and counters are the service's to change, not configuration.
-  return recordedRead(kind, id, props);
+  return recordedRead(kind, id, from);
 }
 
-/** A finished or running flow execution cannot be undone; deleting the resource forgets it. */
-export { forget as delete } from "../action-kit";
+export const core: ResourceCore = {
+  declaration,
+  importable: notImportable,
+  check: async (_olds, news) => checkInputs(kind, news),
+  diff: async (_id, olds, news) => diffAction(kind, olds, news, waitGoesOn(olds, news)),
+  create: startRun,
+  update: followAgain,
+  read: readRun,
+  // A finished or running flow execution cannot be undone; deleting the resource forgets it.
+  delete: forget,
+};
+
+export const { check, diff, create, read, update, delete: remove } = dynamicLifecycle(core);
+export { remove as delete };
+export { configure } from "../dynamic";
 
 /** The outputs of a run: its inputs, its execution, and what following it saw. */
 type RecordedRun = FlowRunInputs & {
@@ -305,8 +309,4 @@ function serviceContact(contact: z.output<typeof contactSchema>): Record<string,
 export interface FlowRun extends FlowRunOutputs {}
 
 /** Runs a chat flow for a list of contacts when created, and again when its inputs or triggers change. */
-export class FlowRun extends pulumi.dynamic.Resource {
-  constructor(name: string, args: FlowRunArgs, opts?: pulumi.CustomResourceOptions) {
-    super(moduleProvider(module), name, resourceProps(args, declaration.outputs), opts, "chat", "FlowRun");
-  }
-}
+export class FlowRun extends dynamicClass<FlowRunArgs>(module, core) {}

@@ -2,20 +2,17 @@
 // title there. A contact belongs to one account at most; the lifecycle is
 // crmLifecycle's (see ./crud).
 
-import * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
-import { moduleProvider } from "../dynamic";
+import { dynamicClass, dynamicLifecycle } from "../dynamic";
 import type { ExportDeclaration } from "../export/declaration";
 import { declareResource, input, takeOverById } from "../kit/declaration";
 import { optionalText, serviceId, withoutUndefined } from "../kit/inputs";
 import { labelByIds } from "../kit/check-diff";
-import { resourceProps } from "../kit/resource-class";
 import { unrecordedObjectAdvice } from "../kit/adoption";
-import { crmService } from "../settings";
 import { ServiceError } from "../transport/errors";
 import { CrmClient } from "./client";
 import { ServiceObject, walk } from "./collection";
-import { crmLifecycle, CrmObjectKind } from "./crud";
+import { crmCore, CrmKindSpec } from "./crud";
 import { idOf, optionalTextOf } from "./normalize";
 import type { AccountContactArgs, AccountContactOutputs } from "./generated-types";
 
@@ -74,10 +71,7 @@ async function explainFailure(client: CrmClient, inputs: AssociationInputs, erro
   );
 }
 
-const kind: CrmObjectKind<typeof inputSchema, AssociationState> = {
-  type: resourceType,
-  schema: inputSchema,
-  services: [crmService],
+const kind: CrmKindSpec<typeof inputSchema, AssociationState> = {
   label: labelByIds(resourceType, ["contactId", "accountId"], ([contact, account]) => `(contact ${contact}, account ${account})`),
   path: "/accountContacts",
   member: "accountContact",
@@ -107,7 +101,9 @@ const kind: CrmObjectKind<typeof inputSchema, AssociationState> = {
 };
 
 // Deleting an account deletes its associations in the service: delete takes a 404 as done.
-export const { check, diff, create, read, update, delete: remove, inputsDeclaring } = crmLifecycle(kind);
+export const core = crmCore(declaration, kind);
+export const { inputsDeclaring } = core;
+export const { check, diff, create, read, update, delete: remove } = dynamicLifecycle(core);
 
 /** What `pulumi-crm export` reads of the associations (see ../export/declaration.ts): each follows its account. */
 export const exported: ExportDeclaration = {
@@ -124,8 +120,4 @@ export { configure } from "../dynamic";
 export interface AccountContact extends AccountContactOutputs {}
 
 /** A contact's association with an account. */
-export class AccountContact extends pulumi.dynamic.Resource {
-  constructor(name: string, args: AccountContactArgs, opts?: pulumi.CustomResourceOptions) {
-    super(moduleProvider(module), name, resourceProps(args, declaration.outputs), opts, "crm", "AccountContact");
-  }
-}
+export class AccountContact extends dynamicClass<AccountContactArgs>(module, core) {}

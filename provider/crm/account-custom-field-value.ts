@@ -5,21 +5,19 @@
 // update find it. A value outside an option field's options is refused before writing
 // too, and by check when the inputs hold them. The lifecycle is crmLifecycle's (see ./crud).
 
-import * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
-import { moduleProvider } from "../dynamic";
+import { dynamicClass, dynamicLifecycle } from "../dynamic";
 import type { ExportDeclaration } from "../export/declaration";
 import { declareResource, input, output, takeOverById } from "../kit/declaration";
 import { checkOnly, containsUnknown, serviceId, withoutProvider, withoutUndefined } from "../kit/inputs";
 import { types } from "../kit/value-types";
 import { labelByIds } from "../kit/check-diff";
-import { resourceProps } from "../kit/resource-class";
-import { crmService } from "../settings";
+import type { Changes, Checked } from "../kit/core";
 import { PulumiCrmError, ServiceError, sharedFailureFor } from "../transport/errors";
 import { CrmClient } from "./client";
 import { coalescing } from "./coalesce";
 import { getObject, pageOf, ServiceObject, walk } from "./collection";
-import { crmLifecycle, CrmObjectKind } from "./crud";
+import { crmCore, CrmCore, CrmKindSpec } from "./crud";
 import { madeHere } from "./made-here";
 import { currencyCodeInput, FieldValue, fieldValueInput, fitValue, notAmongOptions, optionsOf, optionTypes, valueForService, valueFromService } from "./custom-field-types";
 import { currencyCodeOf, idOf, multiValueOf, textOf } from "./normalize";
@@ -192,12 +190,8 @@ async function findValue(client: CrmClient, inputs: ValueInputs): Promise<Servic
   return values.find(isIt);
 }
 
-const kind: CrmObjectKind<typeof inputSchema, ValueState> = {
-  type: resourceType,
-  schema: inputSchema,
-  services: [crmService],
+const kind: CrmKindSpec<typeof inputSchema, ValueState> = {
   label,
-  replaceOn: declaration.replaceOnChanges,
   serviceAssigned: ["fieldCurrency"],
   path: "/accountCustomFieldData",
   member: "accountCustomFieldDatum",
@@ -262,10 +256,7 @@ const kind: CrmObjectKind<typeof inputSchema, ValueState> = {
   },
 };
 
-const lifecycle = crmLifecycle(kind);
-export const { create, read, update, delete: remove, inputsDeclaring } = lifecycle;
-export { remove as delete };
-export { configure } from "../dynamic";
+const lifecycle = crmCore(declaration, kind);
 
 /** What `pulumi-crm export` reads of the values (see ../export/declaration.ts): each follows its account. */
 export const exported: ExportDeclaration = {
@@ -288,7 +279,7 @@ export const exported: ExportDeclaration = {
  * (fieldOptions). Apart from the kind's refine, which waits for every input: in a first
  * preview the account's and field's ids are unknown, while the value and options are not.
  */
-export async function check(olds: Record<string, unknown>, news: Record<string, unknown>): Promise<pulumi.dynamic.CheckResult> {
+async function checkValue(olds: Record<string, unknown>, news: Record<string, unknown>): Promise<Checked> {
   const result = await lifecycle.check(olds, news);
   // The options are stored with the inputs never compared; withoutProvider puts them back in place.
   const inputs = result.inputs && withoutProvider(result.inputs);
@@ -304,17 +295,19 @@ export async function check(olds: Record<string, unknown>, news: Record<string, 
  * are no change; a value that does not fit the type fails the preview. Not when the
  * field changes: that replaces the value, and the new field's type is read at creation.
  */
-export async function diff(id: string, olds: Record<string, unknown>, news: Record<string, unknown>): Promise<pulumi.dynamic.DiffResult> {
+async function diffValue(id: string, olds: Record<string, unknown>, news: Record<string, unknown>): Promise<Changes> {
   const fieldType = olds.fieldType;
   const comparable = typeof fieldType === "string" && news.customFieldId === olds.customFieldId && !containsUnknown(news);
   return lifecycle.diff(id, olds, comparable ? { ...news, fieldValue: fittedValue(news, fieldType) } : news);
 }
 
+export const core: CrmCore = { ...lifecycle, check: checkValue, diff: diffValue };
+export const { inputsDeclaring } = core;
+export const { check, diff, create, read, update, delete: remove } = dynamicLifecycle(core);
+export { remove as delete };
+export { configure } from "../dynamic";
+
 export interface AccountCustomFieldValue extends AccountCustomFieldValueOutputs {}
 
 /** The value of a custom account field for one account. */
-export class AccountCustomFieldValue extends pulumi.dynamic.Resource {
-  constructor(name: string, args: AccountCustomFieldValueArgs, opts?: pulumi.CustomResourceOptions) {
-    super(moduleProvider(module), name, resourceProps(args, declaration.outputs), opts, "crm", "AccountCustomFieldValue");
-  }
-}
+export class AccountCustomFieldValue extends dynamicClass<AccountCustomFieldValueArgs>(module, core) {}

@@ -2,18 +2,15 @@
 // accountCustomFieldMetum). Its declaration, its normalization and its provider live
 // here; the lifecycle, adoption by label included, is crmLifecycle's (see ./crud).
 
-import * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
-import { moduleProvider } from "../dynamic";
+import { dynamicClass, dynamicLifecycle } from "../dynamic";
 import type { ExportDeclaration } from "../export/declaration";
 import { declareResource, input, takeOverById } from "../kit/declaration";
 import { nameText, oneOf, withoutUndefined } from "../kit/inputs";
 import { labelBy } from "../kit/check-diff";
-import { declaredOnce, resourceProps, UniqueName } from "../kit/resource-class";
-import { crmService } from "../settings";
 import { CrmClient } from "./client";
 import { ServiceObject, walk } from "./collection";
-import { crmLifecycle, CrmObjectKind } from "./crud";
+import { crmCore, CrmKindSpec } from "./crud";
 import {
   currencyCodeInput,
   fieldTypes,
@@ -132,13 +129,9 @@ async function findByLabel(client: CrmClient, label: string): Promise<ServiceObj
   return fields.find(sameLabel);
 }
 
-const kind: CrmObjectKind<typeof inputSchema, FieldState> = {
-  type: resourceType,
-  schema: inputSchema,
-  services: [crmService],
+const kind: CrmKindSpec<typeof inputSchema, FieldState> = {
   label: labelBy(resourceType, "fieldLabel"),
   refine,
-  replaceOn: declaration.replaceOnChanges,
   serviceAssigned: ["displayOrder", "fieldDefaultCurrency"],
   path: "/accountCustomFieldMeta",
   member: "accountCustomFieldMetum",
@@ -197,7 +190,10 @@ const kind: CrmObjectKind<typeof inputSchema, FieldState> = {
   },
 };
 
-export const { check, diff, create, read, update, delete: remove, inputsDeclaring } = crmLifecycle(kind);
+// Declared once per deployment: checked by both doors (see ../kit/unique-names.ts).
+export const core = crmCore(declaration, kind, { field: "fieldLabel", what: "field label" });
+export const { inputsDeclaring } = core;
+export const { check, diff, create, read, update, delete: remove } = dynamicLifecycle(core);
 
 /** What `pulumi-crm export` reads of the fields (see ../export/declaration.ts). */
 export const exported: ExportDeclaration = {
@@ -209,15 +205,8 @@ export const exported: ExportDeclaration = {
 };
 export { remove as delete };
 export { configure } from "../dynamic";
-/** Declared once per deployment: checked where the program runs, and by the native plugin. */
-export const uniqueName: UniqueName = { field: "fieldLabel", what: "field label" };
 
 export interface AccountCustomField extends AccountCustomFieldOutputs {}
 
 /** A custom field of the CRM account's accounts (companies); its values are crm.AccountCustomFieldValue resources. */
-export class AccountCustomField extends pulumi.dynamic.Resource {
-  constructor(name: string, args: AccountCustomFieldArgs, opts?: pulumi.CustomResourceOptions) {
-    const props = { ...args, fieldLabel: declaredOnce(resourceType, uniqueName, args.fieldLabel) };
-    super(moduleProvider(module), name, resourceProps(props, declaration.outputs), opts, "crm", "AccountCustomField");
-  }
-}
+export class AccountCustomField extends dynamicClass<AccountCustomFieldArgs>(module, core) {}

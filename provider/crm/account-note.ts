@@ -2,17 +2,14 @@
 // (/accounts/{id}/notes), read and deleted as a note (/notes/{id}); the lifecycle is
 // crmLifecycle's (see ./crud).
 
-import * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
-import { moduleProvider } from "../dynamic";
+import { dynamicClass, dynamicLifecycle } from "../dynamic";
 import type { ExportDeclaration } from "../export/declaration";
 import { declareResource, input, takeOverById } from "../kit/declaration";
 import { givenText, serviceId } from "../kit/inputs";
 import { labelByIds } from "../kit/check-diff";
-import { resourceProps } from "../kit/resource-class";
-import { crmService } from "../settings";
 import { ServiceObject } from "./collection";
-import { crmLifecycle, CrmObjectKind } from "./crud";
+import { crmCore, CrmKindSpec } from "./crud";
 import { idOf } from "./normalize";
 import { isoCreated } from "./recovery";
 import type { AccountNoteArgs, AccountNoteOutputs } from "./generated-types";
@@ -43,12 +40,8 @@ interface NoteState extends Record<string, unknown> {
 
 const resourceType = declaration.type;
 
-const kind: CrmObjectKind<typeof inputSchema, NoteState> = {
-  type: resourceType,
-  schema: inputSchema,
-  services: [crmService],
+const kind: CrmKindSpec<typeof inputSchema, NoteState> = {
   label: labelByIds(resourceType, ["accountId"], ([account]) => `on account ${account}`),
-  replaceOn: declaration.replaceOnChanges,
   path: "/notes",
   member: "note",
   collection: "notes",
@@ -70,7 +63,9 @@ const kind: CrmObjectKind<typeof inputSchema, NoteState> = {
   }),
 };
 
-export const { check, diff, create, read, update, delete: remove, inputsDeclaring } = crmLifecycle(kind);
+export const core = crmCore(declaration, kind);
+export const { inputsDeclaring } = core;
+export const { check, diff, create, read, update, delete: remove } = dynamicLifecycle(core);
 
 /** What `pulumi-crm export` reads of the notes (see ../export/declaration.ts): each follows its account. */
 export const exported: ExportDeclaration = {
@@ -87,8 +82,4 @@ export { configure } from "../dynamic";
 export interface AccountNote extends AccountNoteOutputs {}
 
 /** A note on an account. */
-export class AccountNote extends pulumi.dynamic.Resource {
-  constructor(name: string, args: AccountNoteArgs, opts?: pulumi.CustomResourceOptions) {
-    super(moduleProvider(module), name, resourceProps(args, declaration.outputs), opts, "crm", "AccountNote");
-  }
-}
+export class AccountNote extends dynamicClass<AccountNoteArgs>(module, core) {}

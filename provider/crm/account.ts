@@ -2,18 +2,15 @@
 // normalization and its provider live here; the lifecycle is crmLifecycle's (see
 // ./crud), with the service's own check of unique names and its bulk delete.
 
-import * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
 import type { ExportDeclaration } from "../export/declaration";
-import { moduleProvider } from "../dynamic";
+import { dynamicClass, dynamicLifecycle } from "../dynamic";
 import { declareResource, input, takeOverById } from "../kit/declaration";
 import { isWebAddress, nameText, withoutUndefined } from "../kit/inputs";
 import { labelBy } from "../kit/check-diff";
-import { declaredOnce, resourceProps, UniqueName } from "../kit/resource-class";
-import { crmService } from "../settings";
 import { CrmClient } from "./client";
 import { ServiceObject, walk } from "./collection";
-import { crmLifecycle, CrmObjectKind } from "./crud";
+import { crmCore, CrmKindSpec } from "./crud";
 import type { AccountArgs, AccountOutputs } from "./generated-types";
 
 export type { AccountArgs, AccountOutputs } from "./generated-types";
@@ -87,10 +84,7 @@ async function findCreatedAccount(client: CrmClient, name: string, attemptStarte
   return account;
 }
 
-const kind: CrmObjectKind<typeof inputSchema, AccountState> = {
-  type: resourceType,
-  schema: inputSchema,
-  services: [crmService],
+const kind: CrmKindSpec<typeof inputSchema, AccountState> = {
   label,
   // Reads arriving together are answered from the list (see ./read-batcher.ts).
   path: "/accounts",
@@ -121,21 +115,17 @@ const kind: CrmObjectKind<typeof inputSchema, AccountState> = {
   bulkDelete: { path: "/accounts/bulk_delete", max: 100 },
 };
 
-export const { check, diff, create, read, update, delete: remove, inputsDeclaring } = crmLifecycle(kind);
-/** Declared once per deployment: checked where the program runs, and by the native plugin. */
-export const uniqueName: UniqueName = { field: "name", what: "account name" };
+// Declared once per deployment: checked by both doors (see ../kit/unique-names.ts).
+export const core = crmCore(declaration, kind, { field: "name", what: "account name" });
+export const { inputsDeclaring } = core;
+export const { check, diff, create, read, update, delete: remove } = dynamicLifecycle(core);
 export { remove as delete };
 export { configure } from "../dynamic";
 
 export interface Account extends AccountOutputs {}
 
 /** An account (company) in the CRM service. */
-export class Account extends pulumi.dynamic.Resource {
-  constructor(name: string, args: AccountArgs, opts?: pulumi.CustomResourceOptions) {
-    const props = { ...args, name: declaredOnce(resourceType, uniqueName, args.name) };
-    super(moduleProvider(module), name, resourceProps(props, declaration.outputs), opts, "crm", "Account");
-  }
-}
+export class Account extends dynamicClass<AccountArgs>(module, core) {}
 
 /** What `pulumi-crm export` reads of accounts (see ../export/declaration.ts). */
 export const exported: ExportDeclaration = {

@@ -2,18 +2,15 @@
 // optionally associated with a user group and a list. Its declaration, its
 // normalization and its provider live here (see ./crud for the lifecycle).
 
-import * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
-import { moduleProvider } from "../dynamic";
+import { dynamicClass, dynamicLifecycle } from "../dynamic";
 import type { ExportDeclaration } from "../export/declaration";
 import { declareResource, input, takeOverById } from "../kit/declaration";
 import { givenText, optionalText, requiredText, withoutUndefined } from "../kit/inputs";
 import { labelBy } from "../kit/check-diff";
-import { resourceProps } from "../kit/resource-class";
-import { crmService } from "../settings";
 import { CrmClient } from "./client";
 import { deleteObject, ServiceObject } from "./collection";
-import { crmLifecycle, CrmObjectKind } from "./crud";
+import { crmCore, CrmKindSpec } from "./crud";
 import { flagForService, flagOf, idOf, optionalTextOf } from "./normalize";
 import type { AddressArgs, AddressOutputs } from "./generated-types";
 
@@ -163,10 +160,7 @@ const naiveCreated = (address: ServiceObject) => {
 
 const resourceType = declaration.type;
 
-const kind: CrmObjectKind<typeof inputSchema, AddressState> = {
-  type: resourceType,
-  schema: inputSchema,
-  services: [crmService],
+const kind: CrmKindSpec<typeof inputSchema, AddressState> = {
   label: labelBy(resourceType, "companyName"),
   path: "/addresses",
   member: "address",
@@ -204,6 +198,8 @@ const kind: CrmObjectKind<typeof inputSchema, AddressState> = {
       groupid: inputs.groupId !== olds.groupId ? numericId(inputs.groupId) : undefined,
       listid: inputs.listId !== olds.listId ? numericId(inputs.listId) : undefined,
     }),
+  // An import declares the group and list as the export does.
+  relatedForImport: associationsOf,
   // Only the associations the stack declares are looked at: others, made elsewhere, are left alone.
   readRelated: async (client: CrmClient, id: string, declared: Record<string, unknown>) => {
     const related: ServiceObject = {};
@@ -238,7 +234,9 @@ const kind: CrmObjectKind<typeof inputSchema, AddressState> = {
   },
 };
 
-export const { check, diff, create, read, update, delete: remove, inputsDeclaring } = crmLifecycle(kind);
+export const core = crmCore(declaration, kind);
+export const { inputsDeclaring } = core;
+export const { check, diff, create, read, update, delete: remove } = dynamicLifecycle(core);
 
 /** What `pulumi-crm export` reads of the addresses (see ../export/declaration.ts). */
 export const exported: ExportDeclaration = {
@@ -256,8 +254,4 @@ export { configure } from "../dynamic";
 export interface Address extends AddressOutputs {}
 
 /** A physical mailing address of the account; every campaign needs one. */
-export class Address extends pulumi.dynamic.Resource {
-  constructor(name: string, args: AddressArgs, opts?: pulumi.CustomResourceOptions) {
-    super(moduleProvider(module), name, resourceProps(args, declaration.outputs), opts, "crm", "Address");
-  }
-}
+export class Address extends dynamicClass<AddressArgs>(module, core) {}

@@ -5,18 +5,16 @@
 // the branding as the stack found it. Fields the inputs leave unset are not managed:
 // neither touched nor remembered.
 
-import * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
-import { moduleProvider } from "../dynamic";
+import { dynamicClass, dynamicLifecycle } from "../dynamic";
 import type { ExportDeclaration } from "../export/declaration";
 import { declareResource, input, output } from "../kit/declaration";
 import { adoptIdInput, containsUnknown, isWebAddress, withoutProvider, withoutUndefined } from "../kit/inputs";
 import { types } from "../kit/value-types";
-import { checkInputs, differingFields, ResourceKind, sameValue, updatableFields } from "../kit/check-diff";
-import { resourceProps } from "../kit/resource-class";
+import { checkInputs, declaredKind, differingFields, ResourceKind, sameValue, updatableFields } from "../kit/check-diff";
+import type { Changes, Created, Found, ReadFrom, ResourceCore, Updated } from "../kit/core";
 import { announceAdoption, claimNaturalKey, notAdoptable, releaseNaturalKey } from "../kit/adoption";
 import { confirmWrite, UnconfirmedWriteError } from "../kit/write-errors";
-import { crmService } from "../settings";
 import { PulumiCrmError, ServiceError } from "../transport/errors";
 import { CrmClient } from "./client";
 import { getObject, objectIn, ServiceObject } from "./collection";
@@ -108,11 +106,8 @@ type BrandingState = FieldValues & {
 const resourceType = declaration.type;
 
 const kind: ResourceKind<typeof inputSchema> = {
-  type: resourceType,
-  schema: inputSchema,
-  services: [crmService],
+  ...declaredKind(declaration),
   label: (inputs) => (typeof inputs.brandingId === "string" && /^\d+$/.test(inputs.brandingId) ? `${resourceType} ${inputs.brandingId}` : resourceType),
-  replaceOn: declaration.replaceOnChanges,
   refine: (inputs, refuse) => {
     if (inputs.adoptId && inputs.brandingId && inputs.adoptId !== inputs.brandingId) refuse("adoptId", `names branding ${inputs.adoptId}, brandingId another (${inputs.brandingId}); give one of them`);
     return inputs;
@@ -184,26 +179,20 @@ async function putBranding(
   return state;
 }
 
-export { configure } from "../dynamic";
-
-export async function check(_olds: Record<string, unknown>, news: Record<string, unknown>): Promise<pulumi.dynamic.CheckResult> {
-  return checkInputs(kind, news);
-}
-
 /**
  * A field set in the inputs changes when its value does; a field no longer set changes
  * when the stack manages it (its remembered value is put back). brandingId replaces the
  * resource only when it names another branding than the one managed.
  */
-export async function diff(id: string, olds: Record<string, unknown>, news: Record<string, unknown>): Promise<pulumi.dynamic.DiffResult> {
+function changesOf(id: string, olds: Record<string, unknown>, news: Record<string, unknown>): Changes {
   const remembered = originalsOf(olds);
   const changed = (field: string) =>
     containsUnknown(news[field]) || (news[field] === undefined ? field in remembered : !sameValue(olds[field], news[field]));
   const replaces = news.brandingId !== undefined && (containsUnknown(news.brandingId) || news.brandingId !== id) ? ["brandingId"] : [];
-  return { changes: replaces.length > 0 || updatableFields(kind).some(changed), replaces, deleteBeforeReplace: false };
+  return { fields: [...replaces.map((field) => ({ field, replace: true })), ...updatableFields(kind).filter(changed).map((field) => ({ field, replace: false }))] };
 }
 
-export async function create(props: Record<string, unknown>): Promise<pulumi.dynamic.CreateResult> {
+async function takeOver(props: Record<string, unknown>): Promise<Created> {
   const inputs = parse(props);
   const lookup = new CrmClient(kind.label(inputs));
   const wantedId = inputs.adoptId ?? inputs.brandingId;
@@ -241,21 +230,21 @@ export async function create(props: Record<string, unknown>): Promise<pulumi.dyn
   }
 }
 
-export async function read(id: string, props: Record<string, unknown> = {}): Promise<pulumi.dynamic.ReadResult> {
+async function readBranding(id: string, from: ReadFrom): Promise<Found | undefined> {
   const branding = await getObject(clientFor(id), `/brandings/${id}`, "branding");
-  // No id: the branding is gone, and refresh drops it from the state.
-  if (!branding) return {};
+  // Undefined: the branding is gone, and refresh drops it from the state.
+  if (!branding) return undefined;
   // An import reads from the id alone: it takes over every field as `pulumi-crm export` declares
   // them, remembering them as found (a destroy puts them back), rather than managing none.
-  if (!Object.keys(props).length) {
+  if ("import" in from) {
     const declared = declaredFields(branding);
     const found = valuesOf(branding);
     const state = stateOf(branding, declared, undefined, { ...pick(found, declared), externalLinks: found.externalLinks });
-    return { id, props: state, inputs: inputsOf(state) };
+    return { id, outputs: state, inputs: inputsOf(state) };
   }
-  const remembered = originalsOf(props);
-  const state = stateOf(branding, managedFields(remembered), props.brandingId, remembered);
-  return { id, props: state, inputs: inputsOf(state) };
+  const remembered = originalsOf(from.refresh);
+  const state = stateOf(branding, managedFields(remembered), from.refresh.brandingId, remembered);
+  return { id, outputs: state, inputs: inputsOf(state) };
 }
 
 /**
@@ -263,7 +252,7 @@ export async function read(id: string, props: Record<string, unknown> = {}): Pro
  * longer set gets its remembered value back and is forgotten. A field changed between
  * ups keeps the value remembered when the stack first managed it.
  */
-export async function update(id: string, olds: Record<string, unknown>, news: Record<string, unknown>): Promise<pulumi.dynamic.UpdateResult> {
+async function updateBranding(id: string, olds: Record<string, unknown>, news: Record<string, unknown>): Promise<Updated> {
   const inputs = parse(news);
   const client = clientFor(id);
   const remembered = originalsOf(olds);
@@ -287,13 +276,27 @@ export async function update(id: string, olds: Record<string, unknown>, news: Re
 }
 
 /** Puts back every remembered value; a branding that no longer exists has nothing to restore. */
-async function remove(id: string, props: Record<string, unknown>): Promise<void> {
+async function restoreBranding(id: string, props: Record<string, unknown>): Promise<void> {
   const { externalLinks, ...values } = originalsOf(props);
   // Nothing was taken over (a create that failed before its write): a write would only turn external links on.
   if (externalLinks === undefined) return;
   await putBranding(clientFor(id), id, values, externalLinks, (answer) => stateOf(answer, [], props.brandingId, {}));
 }
+
+export const core: ResourceCore = {
+  declaration,
+  importable: true,
+  check: async (_olds, news) => checkInputs(kind, news),
+  diff: async (id, olds, news) => changesOf(id, olds, news),
+  create: takeOver,
+  read: readBranding,
+  update: updateBranding,
+  delete: restoreBranding,
+};
+
+export const { check, diff, create, read, update, delete: remove } = dynamicLifecycle(core);
 export { remove as delete };
+export { configure } from "../dynamic";
 
 /**
  * The inputs that declare the branding exactly as the service holds it, as read gives
@@ -330,8 +333,4 @@ export interface Branding extends BrandingOutputs {}
  * The account's branding, taken over from the service and put back as it was found on
  * destroy. Only the fields set here are managed.
  */
-export class Branding extends pulumi.dynamic.Resource {
-  constructor(name: string, args: BrandingArgs, opts?: pulumi.CustomResourceOptions) {
-    super(moduleProvider(module), name, resourceProps(args, declaration.outputs), opts, "crm", "Branding");
-  }
-}
+export class Branding extends dynamicClass<BrandingArgs>(module, core) {}

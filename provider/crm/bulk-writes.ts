@@ -10,7 +10,7 @@
 // natural key no listed object holds; the others take the single path, which refuses
 // the existing object or, with adoptExisting, takes it over out loud.
 
-import type * as pulumi from "@pulumi/pulumi";
+import type { Created, Updated } from "../kit/core";
 import { ServiceError, sharedFailureFor } from "../transport/errors";
 import type { Answered } from "../transport/limiter";
 import type { HttpRequest } from "../transport/transport";
@@ -52,11 +52,11 @@ export interface SingleWrites {
   createBody(inputs: Record<string, unknown>): Record<string, unknown>;
   updateBody(inputs: Record<string, unknown>, olds: Record<string, unknown>): Record<string, unknown>;
   /** A create no listed object holds the key of, its inputs prepared: one POST, on `turn` when given (see ServiceClient.turn). */
-  create(client: CrmClient, inputs: Record<string, unknown>, turn?: Answered): Promise<pulumi.dynamic.CreateResult>;
+  create(client: CrmClient, inputs: Record<string, unknown>, turn?: Answered): Promise<Created>;
   /** A create whose key an object holds already: the single path, which looks it up and refuses it or takes it over. */
-  createOverExisting(client: CrmClient, props: Record<string, unknown>): Promise<pulumi.dynamic.CreateResult>;
+  createOverExisting(client: CrmClient, props: Record<string, unknown>): Promise<Created>;
   /** One PUT. */
-  update(client: CrmClient, id: string, olds: Record<string, unknown>, inputs: Record<string, unknown>): Promise<pulumi.dynamic.UpdateResult>;
+  update(client: CrmClient, id: string, olds: Record<string, unknown>, inputs: Record<string, unknown>): Promise<Updated>;
   /** The state of an object after a write, confirmed against the inputs (throws where the service did not take them). */
   confirmed(client: CrmClient, id: string, object: ServiceObject, inputs: Record<string, unknown>): Promise<Record<string, unknown>>;
   /** What this host listed of the collection no longer holds after a write. */
@@ -181,7 +181,7 @@ export function bulkWriter(bulk: BulkWrites, single: SingleWrites) {
   const settled = <Result>(waiting: Waiting<unknown, Result>, result: Promise<Result>) => result.then(waiting.resolve, waiting.reject);
 
   /** A free create waiting for its group's turn at the rate limit, with the keys its look-up found held. */
-  type Queued = Waiting<PendingCreate, pulumi.dynamic.CreateResult> & { held: Map<string, string> };
+  type Queued = Waiting<PendingCreate, Created> & { held: Map<string, string> };
   /** Free creates waiting for their group's turn, by group: the group's sender takes them all on its turn. */
   const waitingForTurn = new Map<string, Queued[]>();
 
@@ -238,7 +238,7 @@ export function bulkWriter(bulk: BulkWrites, single: SingleWrites) {
     });
   };
 
-  const createTogether = coalescing<PendingCreate, pulumi.dynamic.CreateResult>(async (group) => {
+  const createTogether = coalescing<PendingCreate, Created>(async (group) => {
     const { inputs } = group[0].request;
     const client = groupClient(inputs);
     // A listing that fails leaves every create to the single path, whose own look-up reports on its own resource.
@@ -257,7 +257,7 @@ export function bulkWriter(bulk: BulkWrites, single: SingleWrites) {
     await Promise.all(existing);
   });
 
-  const updateTogether = coalescing<PendingUpdate, pulumi.dynamic.UpdateResult>(async (group) => {
+  const updateTogether = coalescing<PendingUpdate, Updated>(async (group) => {
     const { inputs } = group[0].request;
     const client = groupClient(inputs);
     await answerInBulk(group, bulkMax, {

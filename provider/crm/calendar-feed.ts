@@ -2,18 +2,15 @@
 // calendar client that supports subscription calendars. Its declaration, its
 // normalization and its provider live here (see ./crud for the lifecycle).
 
-import * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
-import { moduleProvider } from "../dynamic";
+import { dynamicClass, dynamicLifecycle } from "../dynamic";
 import type { ExportDeclaration } from "../export/declaration";
 import { declareResource, input, output, takeOverById } from "../kit/declaration";
 import { oneOf, requiredText, withoutUndefined } from "../kit/inputs";
 import { types } from "../kit/value-types";
 import { labelBy } from "../kit/check-diff";
-import { resourceProps, withSecretOutputs } from "../kit/resource-class";
-import { crmService } from "../settings";
 import { ServiceObject } from "./collection";
-import { crmLifecycle, CrmObjectKind } from "./crud";
+import { crmCore, CrmKindSpec } from "./crud";
 import { flagOf, idOf } from "./normalize";
 import { isoCreated } from "./recovery";
 import type { CalendarFeedArgs, CalendarFeedOutputs } from "./generated-types";
@@ -52,10 +49,7 @@ interface CalendarFeedState extends Record<string, unknown> {
 
 const resourceType = "crm.CalendarFeed";
 
-const kind: CrmObjectKind<typeof inputSchema, CalendarFeedState> = {
-  type: resourceType,
-  schema: inputSchema,
-  services: [crmService],
+const kind: CrmKindSpec<typeof inputSchema, CalendarFeedState> = {
   label: labelBy(resourceType, "title"),
   path: "/calendars",
   member: "calendar",
@@ -73,7 +67,9 @@ const kind: CrmObjectKind<typeof inputSchema, CalendarFeedState> = {
   sameContent: (inputs) => ({ path: "/calendars", collection: "calendars", sent: kind.desiredState(inputs), stateOf: kind.stateOf, createdMs: isoCreated("cdate") }),
 };
 
-export const { check, diff, create, read, update, delete: remove, inputsDeclaring } = crmLifecycle(kind);
+export const core = crmCore(declaration, kind);
+export const { inputsDeclaring } = core;
+export const { check, diff, create, read, update, delete: remove } = dynamicLifecycle(core);
 
 /** What `pulumi-crm export` reads of the feeds (see ../export/declaration.ts). */
 export const exported: ExportDeclaration = {
@@ -89,8 +85,4 @@ export { configure } from "../dynamic";
 export interface CalendarFeed extends CalendarFeedOutputs {}
 
 /** A calendar feed of the account's tasks, for calendar clients that subscribe to feeds. */
-export class CalendarFeed extends pulumi.dynamic.Resource {
-  constructor(name: string, args: CalendarFeedArgs, opts?: pulumi.CustomResourceOptions) {
-    super(moduleProvider(module), name, resourceProps(args, declaration.outputs), withSecretOutputs(opts, declaration.secretOutputs), "crm", "CalendarFeed");
-  }
-}
+export class CalendarFeed extends dynamicClass<CalendarFeedArgs>(module, core) {}

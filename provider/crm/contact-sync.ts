@@ -5,16 +5,15 @@
 // provider live here.
 
 import { randomUUID } from "node:crypto";
-import * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
-import { actionKind, diffAction, recordedRead, runsAgain, stoppedPartWay, triggersInput, waitUntilEnded } from "../action-kit";
-import { moduleProvider } from "../dynamic";
+import { dynamicClass, dynamicLifecycle } from "../dynamic";
+import { actionKind, diffAction, forget, notImportable, recordedRead, runsAgain, stoppedPartWay, triggersInput, waitUntilEnded } from "../kit/action";
+import type { Created, ResourceCore, Updated } from "../kit/core";
+import { log } from "../kit/log";
 import { declareResource, input, inputObject, output, outputObject } from "../kit/declaration";
 import { givenText, serviceId, withoutProvider } from "../kit/inputs";
 import { types } from "../kit/value-types";
 import { checkInputs } from "../kit/check-diff";
-import { resourceProps } from "../kit/resource-class";
-import { crmService } from "../settings";
 import { CrmClient } from "./client";
 import type { ContactSyncArgs, ContactSyncFailure, ContactSyncOutputs } from "./generated-types";
 import { numberOf } from "./normalize";
@@ -114,7 +113,7 @@ type ContactSyncInputs = z.output<typeof inputSchema>;
 type SyncContact = z.output<typeof contactSchema>;
 
 /** The outputs: the inputs and what the last sync did. */
-interface SyncState extends ContactSyncInputs {
+interface SyncState extends ContactSyncInputs, Record<string, unknown> {
   created: number;
   updated: number;
   failed: number;
@@ -128,10 +127,7 @@ interface SyncState extends ContactSyncInputs {
 
 const resourceType = declaration.type;
 const describe = (contacts: unknown) => (Array.isArray(contacts) ? `${resourceType} of ${contacts.length} contacts` : resourceType);
-const kind = actionKind({
-  type: resourceType,
-  schema: inputSchema,
-  services: [crmService],
+const kind = actionKind(declaration, {
   label: (inputs) => describe(inputs.contacts),
   // The sync's outputs are a report of the last one, kept by the next: it syncs again in place.
   runOn: ["contacts"],
@@ -149,37 +145,41 @@ const advice = {
   unconfirmed: "the service's count of import batches shows this batch was not queued: run `pulumi up` again to send it",
 };
 
-export { configure } from "../dynamic";
+/** A sync that stopped part way is finished by the next up. */
+const stoppedSync = (olds: Record<string, unknown>) => {
+  const pending = numberOf(olds.pending) ?? 0;
+  return pending > 0 ? `${pending} of its contacts were not sent: the next up sends them` : undefined;
+};
 
-export async function check(_olds: Record<string, unknown>, news: Record<string, unknown>): Promise<pulumi.dynamic.CheckResult> {
-  return checkInputs(kind, news);
-}
-
-export async function diff(_id: string, olds: Record<string, unknown>, news: Record<string, unknown>): Promise<pulumi.dynamic.DiffResult> {
-  // A sync that stopped part way is finished by the next up.
-  return diffAction(kind, olds, news, (numberOf(olds.pending) ?? 0) > 0);
-}
-
-export async function create(props: Record<string, unknown>): Promise<pulumi.dynamic.CreateResult> {
+async function startSync(props: Record<string, unknown>): Promise<Created> {
   const inputs = inputSchema.parse(withoutProvider(props));
   const id = randomUUID();
   return { id, outs: await sync(id, inputs, freshState(inputs)) };
 }
 
 /** New contacts or triggers sync every contact again; the same ones only send the rows a stopped sync left. */
-export async function update(id: string, olds: Record<string, unknown>, news: Record<string, unknown>): Promise<pulumi.dynamic.UpdateResult> {
+async function syncAgain(id: string, olds: Record<string, unknown>, news: Record<string, unknown>): Promise<Updated> {
   const inputs = inputSchema.parse(withoutProvider(news));
   const state = runsAgain(kind, olds, inputs) ? freshState(inputs) : (withoutProvider(olds) as unknown as SyncState);
   return { outs: await sync(id, inputs, state) };
 }
 
-/** Refresh reads nothing: the contacts are the service's to change afterwards, and the sync's report is history. */
-export async function read(id: string, props: Record<string, unknown> = {}): Promise<pulumi.dynamic.ReadResult> {
-  return recordedRead(kind, id, props);
-}
+export const core: ResourceCore = {
+  declaration,
+  importable: notImportable,
+  check: async (_olds, news) => checkInputs(kind, news),
+  diff: async (_id, olds, news) => diffAction(kind, olds, news, stoppedSync(olds)),
+  create: startSync,
+  update: syncAgain,
+  // Refresh reads nothing: the contacts are the service's to change afterwards, and the sync's report is history.
+  read: async (id, from) => recordedRead(kind, id, from),
+  // A sync cannot be undone: deleting the resource deletes no contact.
+  delete: forget,
+};
 
-/** A sync cannot be undone: deleting the resource deletes no contact. */
-export { forget as delete } from "../action-kit";
+export const { check, diff, create, read, update, delete: remove } = dynamicLifecycle(core);
+export { remove as delete };
+export { configure } from "../dynamic";
 
 function freshState(inputs: ContactSyncInputs): SyncState {
   return { ...inputs, created: 0, updated: 0, failed: 0, failures: [], unconfirmed: 0, pending: inputs.contacts.length, batchIds: [] };
@@ -210,11 +210,11 @@ async function sync(id: string, inputs: ContactSyncInputs, state: SyncState): Pr
       progress.pending -= rows.length;
       if (batchId === null) {
         progress.unconfirmed += rows.length;
-        void pulumi.log.warn(`${client.resource}: ${where} were queued, but the service's answer, with the batch id, was lost: they are not sent again, and their outcome is unknown`);
+        log.warn(`${client.resource}: ${where} were queued, but the service's answer, with the batch id, was lost: they are not sent again, and their outcome is unknown`);
         continue;
       }
       progress.batchIds.push(batchId);
-      void pulumi.log.info(`${client.resource}: ${where} queued as batch ${batchId}`);
+      log.info(`${client.resource}: ${where} queued as batch ${batchId}`);
       try {
         tally(progress, rows, await followBatch(client, batchId), newestBefore);
       } catch (error) {
@@ -227,7 +227,7 @@ async function sync(id: string, inputs: ContactSyncInputs, state: SyncState): Pr
   }
   if (progress.failed > 0) {
     const examples = progress.failures.slice(0, 5).map((failure) => `${failure.email} (${failure.reason})`);
-    void pulumi.log.warn(
+    log.warn(
       `${client.resource}: the service skipped ${progress.failed} of ${total} rows: ${examples.join(", ")}${progress.failed > examples.length ? ", ..." : ""}; see the failures output`,
     );
   }
@@ -339,8 +339,4 @@ export interface ContactSync extends ContactSyncOutputs {}
  * Upserts contacts through the service's bulk import when created, and again when
  * its contacts or triggers change, reporting how each row went.
  */
-export class ContactSync extends pulumi.dynamic.Resource {
-  constructor(name: string, args: ContactSyncArgs, opts?: pulumi.CustomResourceOptions) {
-    super(moduleProvider(module), name, resourceProps(args, declaration.outputs), opts, "crm", "ContactSync");
-  }
-}
+export class ContactSync extends dynamicClass<ContactSyncArgs>(module, core) {}

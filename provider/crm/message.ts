@@ -2,17 +2,14 @@
 // preheader). Its declaration, its normalization and its provider live here (see
 // ./crud for the lifecycle).
 
-import * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
-import { moduleProvider } from "../dynamic";
+import { dynamicClass, dynamicLifecycle } from "../dynamic";
 import type { ExportDeclaration } from "../export/declaration";
 import { declareResource, input, takeOverById } from "../kit/declaration";
 import { givenText, optionalText, requiredText, withoutUndefined } from "../kit/inputs";
 import { labelBy } from "../kit/check-diff";
-import { resourceProps } from "../kit/resource-class";
-import { crmService } from "../settings";
 import { ServiceObject } from "./collection";
-import { crmLifecycle, CrmObjectKind } from "./crud";
+import { crmCore, CrmKindSpec } from "./crud";
 import { optionalTextOf, textOf } from "./normalize";
 import { isoCreated } from "./recovery";
 import type { MessageArgs, MessageOutputs } from "./generated-types";
@@ -59,10 +56,7 @@ const resourceType = declaration.type;
  */
 const senderFields = (inputs: MessageInputs) => ({ fromname: inputs.fromname, email: inputs.fromemail, fromemail: inputs.fromemail, reply2: inputs.reply2 });
 
-const kind: CrmObjectKind<typeof inputSchema, MessageState> = {
-  type: resourceType,
-  schema: inputSchema,
-  services: [crmService],
+const kind: CrmKindSpec<typeof inputSchema, MessageState> = {
   label: labelBy(resourceType, "subject"),
   path: "/messages",
   member: "message",
@@ -85,7 +79,9 @@ const kind: CrmObjectKind<typeof inputSchema, MessageState> = {
   sameContent: (inputs) => ({ path: "/messages", collection: "messages", sent: kind.desiredState(inputs), stateOf: kind.stateOf, createdMs: isoCreated("cdate") }),
 };
 
-export const { check, diff, create, read, update, delete: remove, inputsDeclaring } = crmLifecycle(kind);
+export const core = crmCore(declaration, kind);
+export const { inputsDeclaring } = core;
+export const { check, diff, create, read, update, delete: remove } = dynamicLifecycle(core);
 
 /** What `pulumi-crm export` reads of the messages (see ../export/declaration.ts): named by subject, else sender. */
 const messageName = (message: ServiceObject) => textOf(message.subject) ?? String(message.fromname);
@@ -102,8 +98,4 @@ export { configure } from "../dynamic";
 export interface Message extends MessageOutputs {}
 
 /** An email message: its sender, reply address, subject and preheader. */
-export class Message extends pulumi.dynamic.Resource {
-  constructor(name: string, args: MessageArgs, opts?: pulumi.CustomResourceOptions) {
-    super(moduleProvider(module), name, resourceProps(args, declaration.outputs), opts, "crm", "Message");
-  }
-}
+export class Message extends dynamicClass<MessageArgs>(module, core) {}

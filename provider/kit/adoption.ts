@@ -1,8 +1,8 @@
 // The bookkeeping of adoption: natural keys claimed in a deployment, and what is said
 // when an object is taken over or may be a leftover of an interrupted deployment.
 
-import * as pulumi from "@pulumi/pulumi";
 import { ServiceError } from "../transport/errors";
+import { log } from "./log";
 
 // Natural keys (account names, field labels) claimed by a create in this provider
 // host, that is in this deployment, by account and kind: one deployment may manage
@@ -70,7 +70,7 @@ let adoptedInDeployment = 0;
  */
 export function announceAdoption(resource: string, id: string): void {
   if (adoptedInDeployment++ === 0) process.once("SIGINT", summarizeAdoptions);
-  void pulumi.log.info(`${resource}: took over existing object ${id}`);
+  log.info(`${resource}: took over existing object ${id}`);
 }
 
 /**
@@ -80,7 +80,7 @@ export function announceAdoption(resource: string, id: string): void {
  */
 function summarizeAdoptions(): void {
   const objects = adoptedInDeployment === 1 ? "1 existing object" : `${adoptedInDeployment} existing objects`;
-  void pulumi.log.info(
+  log.info(
     `pulumi-crm: this deployment took over ${objects}, now managed by this stack: a destroy, or removing one from the program, ` +
       "deletes it unless it is protected or has retainOnDelete (a branding gets its old values back)",
   );

@@ -2,9 +2,9 @@
 // before any request (settings included), and diffing configuration fields only, so
 // that a new package version, a rotated key or a creation-only option never shows as a change.
 
-import * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
-import { endpointFor, ServiceSettingsSpec, SettingsError } from "../settings";
+import { chatService, crmService, endpointFor, ServiceSettingsSpec, SettingsError } from "../settings";
+import type { Changes, Checked, CheckFailure } from "./core";
 import { configurationFields, containsUnknown, neverComparedFields, providerKey, storedInputs, unknownValue, withoutProvider } from "./inputs";
 
 /** What one kind of resource declares about itself; the shared lifecycle pieces read it. */
@@ -27,6 +27,24 @@ export interface ResourceKind<Schema extends z.AnyZodObject> {
    * the inputs and names each problem through `refuse`.
    */
   refine?(inputs: z.output<Schema>, refuse: (field: string, rule: string) => void): z.output<Schema>;
+}
+
+/** What a kind takes from its resource's declaration. */
+export type DeclaredInKind = "type" | "schema" | "services" | "replaceOn";
+
+/** The part of a declaration a kind is made from. */
+export interface Declared<Schema extends z.AnyZodObject> {
+  namespace: "crm" | "chat";
+  type: string;
+  inputSchema: Schema;
+  replaceOnChanges: readonly string[];
+}
+
+const servicesOf = { crm: [crmService], chat: [chatService] } as const;
+
+/** A kind's type, schema, services (its namespace's) and replaced fields, as its declaration says them. */
+export function declaredKind<Schema extends z.AnyZodObject>(declaration: Declared<Schema>): Pick<ResourceKind<Schema>, DeclaredInKind> {
+  return { type: declaration.type, schema: declaration.inputSchema, services: servicesOf[declaration.namespace], replaceOn: declaration.replaceOnChanges };
 }
 
 /** The label a kind gives its objects: `type "name"` when the named input is a known string. */
@@ -60,7 +78,7 @@ export function labelByIds(type: string, fields: readonly string[], describe: (i
 export function checkInputs<Schema extends z.AnyZodObject>(
   kind: ResourceKind<Schema>,
   news: Record<string, unknown>,
-): pulumi.dynamic.CheckResult {
+): Checked {
   const toStore = (inputs: Record<string, unknown>) => ({ ...storedInputs(inputs, neverComparedFields(kind.schema)), [providerKey]: news[providerKey] });
   const given = withoutProvider(news);
   const resource = kind.label(given);
@@ -68,7 +86,7 @@ export function checkInputs<Schema extends z.AnyZodObject>(
   if (settingsProblem) return { failures: [settingsProblem] };
   const parsed = kind.schema.safeParse(given);
   if (parsed.success && kind.refine && !containsUnknown(given)) {
-    const failures: pulumi.dynamic.CheckFailure[] = [];
+    const failures: CheckFailure[] = [];
     const refined = kind.refine(parsed.data, (field, rule) => failures.push(checkFailure(resource, given, pathOf(field), rule)));
     return failures.length ? { failures } : { inputs: toStore(storable(refined)) };
   }
@@ -88,7 +106,7 @@ export function checkInputs<Schema extends z.AnyZodObject>(
  * value shown as <nil>) or a long value (printed whole, and again in the resource's label) is
  * reported on the resource instead, the reason naming the field and its value, cut.
  */
-function checkFailure(resource: string, given: Record<string, unknown>, path: ReadonlyArray<string | number>, rule: string): pulumi.dynamic.CheckFailure {
+function checkFailure(resource: string, given: Record<string, unknown>, path: ReadonlyArray<string | number>, rule: string): CheckFailure {
   const field = path.map((key, index) => (typeof key === "number" ? `[${key}]` : index ? `.${key}` : key)).join("");
   const value = path.reduce<unknown>((held, key) => (typeof held === "object" && held !== null ? (held as Record<string, unknown>)[key] : undefined), given);
   const shown = valueInMessage(value);
@@ -118,7 +136,7 @@ export function valueInMessage(value: unknown): string {
  * which the CLI reports once as "has a problem"; thrown, it would also be printed with its
  * stack by the provider host.
  */
-function settingsFailure<Schema extends z.AnyZodObject>(kind: ResourceKind<Schema>, resource: string): pulumi.dynamic.CheckFailure | undefined {
+function settingsFailure<Schema extends z.AnyZodObject>(kind: ResourceKind<Schema>, resource: string): CheckFailure | undefined {
   try {
     for (const service of kind.services) endpointFor(service, resource);
     kind.checkSettings?.(resource);
@@ -184,15 +202,10 @@ export function updatableFields(kind: Pick<ResourceKind<z.AnyZodObject>, "schema
  * configuration fields only; every other input (adoption options) matters only at
  * creation and is never a change. A value still unknown in a preview counts as a change.
  */
-export function diffInputs(
-  kind: Pick<ResourceKind<z.AnyZodObject>, "schema" | "replaceOn">,
-  olds: Record<string, unknown>,
-  news: Record<string, unknown>,
-): pulumi.dynamic.DiffResult {
+export function diffInputs(kind: Pick<ResourceKind<z.AnyZodObject>, "schema" | "replaceOn">, olds: Record<string, unknown>, news: Record<string, unknown>): Changes {
   const changed = (field: string) => containsUnknown(news[field]) || !sameValue(olds[field], news[field]);
-  const replaces = (kind.replaceOn ?? []).filter(changed);
-  const updates = updatableFields(kind).filter(changed);
-  return { changes: replaces.length + updates.length > 0, replaces, deleteBeforeReplace: false };
+  const replaceOn = kind.replaceOn ?? [];
+  return { fields: configurationFields(kind.schema).filter(changed).map((field) => ({ field, replace: replaceOn.includes(field) })) };
 }
 
 /** Deep equality on JSON values, with undefined and null both meaning "not set". */

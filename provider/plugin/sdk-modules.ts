@@ -16,6 +16,8 @@ export const sdkModuleNames = {
   providerProto: "./proto/provider_pb",
   pluginProto: "./proto/plugin_pb",
   providerServices: "./proto/provider_grpc_pb",
+  engineProto: "./proto/engine_pb",
+  engineServices: "./proto/engine_grpc_pb",
 } as const;
 
 const fromSdk = createRequire(require.resolve("@pulumi/pulumi/package.json"));
@@ -28,3 +30,5 @@ export const statusProto: typeof import("@pulumi/pulumi/proto/status_pb") = from
 export const providerProto: typeof import("@pulumi/pulumi/proto/provider_pb") = fromSdk(sdkModuleNames.providerProto);
 export const pluginProto: typeof import("@pulumi/pulumi/proto/plugin_pb") = fromSdk(sdkModuleNames.pluginProto);
 export const providerServices: typeof import("@pulumi/pulumi/proto/provider_grpc_pb") = fromSdk(sdkModuleNames.providerServices);
+export const engineProto: typeof import("@pulumi/pulumi/proto/engine_pb") = fromSdk(sdkModuleNames.engineProto);
+export const engineServices: typeof import("@pulumi/pulumi/proto/engine_grpc_pb") = fromSdk(sdkModuleNames.engineServices);

@@ -1,7 +1,9 @@
-// The native provider plugins, pulumi-resource-crm and pulumi-resource-chat: Pulumi's
-// ResourceProvider gRPC service, served with the stubs @pulumi/pulumi ships, and
-// dispatching by token to the same resource modules (their check, diff, create, read,
-// update, delete) the dynamic classes use, and to the lookups for Invoke. Not the SDK's
+// The plugin door: the native provider plugins, pulumi-resource-crm and
+// pulumi-resource-chat. Pulumi's ResourceProvider gRPC service, served with the stubs
+// @pulumi/pulumi ships, translating each call, by token, to the same provider core
+// (../kit/core.ts) the dynamic classes serve, and Invoke to the lookups. It decides
+// nothing of its own: the diff's fields, what an import declares, the unique names and
+// unknown settings are the core's and the kit's rules. Not the SDK's
 // provider.main(), which leaves CheckConfig and DiffConfig unimplemented and ignores the
 // config Configure is sent (pulumi/pulumi#10915), losing an explicit provider's settings.
 //
@@ -18,18 +20,20 @@ import crmSchema from "../../schema/crm.json";
 import * as lookups from "../crm/lookups";
 import { keepHostMemorySmall } from "../host-memory";
 import { sameValue } from "../kit/check-diff";
-import { containsUnknown, unknownValue } from "../kit/inputs";
-import { declaredTwice } from "../kit/resource-class";
-import { ResourceModule, resources } from "../registry";
-import { ConfigSource, withProviderSettings } from "../settings";
+import { Changes, hasChanges, ResourceCore } from "../kit/core";
+import { containsUnknown } from "../kit/inputs";
+import { LogSink, Severity, useProcessLog, withLog } from "../kit/log";
+import { DeclaredNames } from "../kit/unique-names";
+import { resources } from "../registry";
+import { ConfigSource, unknownSettingWarnings, withProviderSettings } from "../settings";
 import { Properties, propertiesOf, structOf, unwrapSecrets } from "./properties";
-import { anyProto, emptyProto, grpc, pluginProto, providerProto, providerServices, statusProto } from "./sdk-modules";
+import { anyProto, emptyProto, engineProto, engineServices, grpc, pluginProto, providerProto, providerServices, statusProto } from "./sdk-modules";
 
 export type PackageName = "crm" | "chat";
 
 interface PackageSchema {
   version: string;
-  config: { variables: Record<string, unknown> };
+  config: { variables: Record<string, { type: string; secret?: boolean }> };
   functions?: Record<string, unknown>;
 }
 
@@ -45,6 +49,20 @@ const { DiffResponse, PropertyDiff } = providerProto;
 
 /** The type of the resource a URN names: `urn:pulumi:<stack>::<project>::<parent types$>type::<name>`. */
 const typeOfUrn = (urn: string) => urn.split("::")[2]?.split("$").pop() ?? "";
+const projectOfUrn = (urn: string) => urn.split("::")[1] ?? "";
+
+/** The engine's log, where the plugin's lines go: each attached to the resource of the call that said it (`urn`), if any. */
+type EngineLog = (severity: Severity, message: string, urn?: string) => void;
+
+function engineLog(address: string): EngineLog {
+  const engine = new engineServices.EngineClient(address, grpc.credentials.createInsecure());
+  const severities = { info: engineProto.LogSeverity.INFO, warning: engineProto.LogSeverity.WARNING };
+  return (severity, message, urn = "") => {
+    const request = new engineProto.LogRequest().setSeverity(severities[severity]).setMessage(message).setUrn(urn);
+    // A line the engine did not take goes to stderr, which the engine shows too.
+    engine.log(request, (error) => error && console.error(message));
+  };
+}
 
 /** An error for the engine: its message alone (never a stack); with the object it left behind, for "failed to initialize". */
 function grpcError(error: unknown): GrpcError {
@@ -71,21 +89,25 @@ function grpcError(error: unknown): GrpcError {
 export class ProviderServer {
   private readonly schema: PackageSchema;
   private readonly schemaText: string;
-  private readonly modules = new Map<string, ResourceModule>();
+  private readonly cores = new Map<string, ResourceCore>();
   private readonly settingKeys: string[];
   /** Set by Configure: this provider's settings, e.g. `{ apiUrl, apiToken }`. */
   private settings?: Properties;
   /** Set by Configure: the name of this provider when it is an explicit one (a default provider is `default` or `default_<version>`). */
   private explicitName?: string;
-  /** The unique names (see ResourceModule.uniqueName) checked so far, by token, then by name in lower case: the URN declaring it. */
-  private readonly declaredNames = new Map<string, Map<string, string>>();
+  /** The unique names this provider's resources declared in this deployment (one process serves them all). */
+  private readonly declaredNames = new DeclaredNames();
 
-  constructor(readonly pkg: PackageName) {
+  /** `log`: the engine's, where the plugin's lines go; without one (a test), the process's. */
+  constructor(
+    readonly pkg: PackageName,
+    private readonly log?: EngineLog,
+  ) {
     this.schema = schemas[pkg];
     this.schemaText = JSON.stringify(this.schema);
     this.settingKeys = Object.keys(this.schema.config.variables);
     for (const resource of resources) {
-      if (resource.namespace === pkg) this.modules.set(resource.module.declaration.token, resource.module);
+      if (resource.namespace === pkg) this.cores.set(resource.module.declaration.token, resource.module.core);
     }
   }
 
@@ -98,24 +120,27 @@ export class ProviderServer {
         const value = namespace === this.pkg ? settings[name] : undefined;
         return value === undefined || value === null ? undefined : String(value);
       },
-      // A default provider's settings are the stack config's, which the settings' own advice names.
-      howToGive: this.explicitName === undefined ? undefined : (key) => `give the provider "${this.explicitName}" its ${key.split(":")[1]} setting`,
+      provider: this.explicitName,
     };
   }
 
-  private module(urn: string, type?: string): ResourceModule {
+  private core(urn: string, type?: string): ResourceCore {
     const token = type || typeOfUrn(urn);
-    const found = this.modules.get(token);
-    if (!found) throw new Error(`pulumi-resource-${this.pkg} has no resource type ${token}; it serves ${[...this.modules.keys()].join(", ")}.`);
+    const found = this.cores.get(token);
+    if (!found) throw new Error(`pulumi-resource-${this.pkg} has no resource type ${token}; it serves ${[...this.cores.keys()].join(", ")}.`);
     return found;
   }
 
-  /** The gRPC service's methods, each answering its request under this provider's settings. */
+  /** The gRPC service's methods, each answering its request under this provider's settings, its lines attached to the request's resource. */
   handlers(): UntypedServiceImplementation {
     const serve =
       <Request>(handler: (request: Request) => unknown) =>
       (call: ServerUnaryCall<Request, unknown>, callback: sendUnaryData<unknown>) => {
-        withProviderSettings(this.settingsSource(), async () => handler(call.request)).then(
+        const urn = (call.request as { getUrn?(): string }).getUrn?.() ?? "";
+        const log = this.log;
+        const sink: LogSink | undefined = log && ((severity, message) => log(severity, message, urn));
+        const answer = () => withProviderSettings(this.settingsSource(), async () => handler(call.request));
+        (sink ? withLog(sink, answer) : answer()).then(
           (response) => callback(null, response),
           (error: unknown) => callback(grpcError(error)),
         );
@@ -141,18 +166,20 @@ export class ProviderServer {
     };
   }
 
-  /** An unknown setting is named, with the known ones: a misspelt key would otherwise be dropped and the stack's account used. */
+  /**
+   * The settings as given, each secret one (the API key) marked secret, so that the state
+   * holds it encrypted even when the stack config holds it in plain text; an unknown setting
+   * is warned of as the dynamic classes warn of it (see unknownSettingWarnings).
+   */
   private checkConfig(request: provider.CheckRequest) {
+    const urn = request.getUrn();
     const news = propertiesOf(request.getNews());
-    const unknown = Object.keys(news).filter((key) => !this.settingKeys.includes(key) && !engineProviderInputs.has(key) && !key.startsWith("__"));
-    const response = new providerProto.CheckResponse().setInputs(request.getNews());
-    return response.setFailuresList(
-      unknown.map((key) =>
-        new providerProto.CheckFailure()
-          .setProperty(key)
-          .setReason(`pulumi:providers:${this.pkg}: ${key} is not a setting of the ${this.pkg} provider; its settings are ${this.settingKeys.join(", ")}.`),
-      ),
-    );
+    const name = urn.split("::").pop() ?? "";
+    const source = { provider: isDefaultProvider(name) ? undefined : name };
+    const given = Object.keys(news).filter((key) => !engineProviderInputs.has(key) && !key.startsWith("__"));
+    for (const warning of unknownSettingWarnings(given.map((key) => `${this.pkg}:${key}`), projectOfUrn(urn), source)) this.log?.("warning", warning, urn);
+    const secrets = this.settingKeys.filter((key) => this.schema.config.variables[key].secret);
+    return new providerProto.CheckResponse().setInputs(structOf(news, secrets));
   }
 
   /** A changed setting updates the provider; its resources stay (they are read from the new settings' account next). */
@@ -160,7 +187,7 @@ export class ProviderServer {
     const olds = propertiesOf(request.getOldInputs() ?? request.getOlds());
     const news = propertiesOf(request.getNews());
     const changed = this.settingKeys.filter((key) => containsUnknown(news[key]) || !sameValue(olds[key], news[key]));
-    return detailedDiff(changed, [], olds, news);
+    return detailedDiff(changedSettings(changed), olds, news);
   }
 
   private configure(request: provider.ConfigureRequest) {
@@ -171,82 +198,59 @@ export class ProviderServer {
       : Object.fromEntries([...request.getVariablesMap().entries()].map(([key, value]) => [key.split(":").pop()!, unwrapSecrets(value)]));
     // The provider's name, the URN's last part: `default` or `default_<version>` for a default provider.
     const name = request.getName() || request.getUrn()?.split("::").pop();
-    this.explicitName = name && !/^default(_|$)/.test(name) ? name : undefined;
+    this.explicitName = name && !isDefaultProvider(name) ? name : undefined;
     // Secrets are unwrapped here, and secret outputs marked by the plugin itself (structOf).
     return new providerProto.ConfigureResponse().setAcceptsecrets(false).setSupportspreview(false);
   }
 
   private async check(request: provider.CheckRequest) {
-    const module = this.module(request.getUrn(), request.getType());
-    const result = await module.check!(propertiesOf(request.getOlds()), propertiesOf(request.getNews()));
-    const failures = result.failures ?? (result.inputs ? this.declaredTwice(module, request.getUrn(), result.inputs) : []);
+    const core = this.core(request.getUrn(), request.getType());
+    const result = await core.check(propertiesOf(request.getOlds()), propertiesOf(request.getNews()));
+    // The unique-name rule, checked here where one process sees every resource of its provider.
+    const unique = core.uniqueName;
+    const refused = !result.failures?.length && result.inputs && unique && this.declaredNames.claim(core, result.inputs[unique.field], request.getUrn());
+    const failures = refused ? [{ property: unique!.field, reason: refused.message }] : (result.failures ?? []);
     const response = new providerProto.CheckResponse();
     if (result.inputs && !failures.length) response.setInputs(structOf(result.inputs));
     return response.setFailuresList(failures.map((failure) => new providerProto.CheckFailure().setProperty(failure.property).setReason(failure.reason)));
   }
 
-  /**
-   * A unique name that another resource of this provider declared in this deployment: the
-   * check the dynamic classes make where the program runs (declaredOnce), made here, where
-   * one process sees every resource of its provider, so that it holds in every language.
-   */
-  private declaredTwice(module: ResourceModule, urn: string, inputs: Properties): { property: string; reason: string }[] {
-    const unique = module.uniqueName;
-    const name = unique && inputs[unique.field];
-    if (!unique || typeof name !== "string" || name === unknownValue) return [];
-    const token = module.declaration.token;
-    if (!this.declaredNames.has(token)) this.declaredNames.set(token, new Map());
-    const declared = this.declaredNames.get(token)!;
-    const by = declared.get(name.toLowerCase());
-    if (by !== undefined && by !== urn) return [{ property: unique.field, reason: declaredTwice(module.declaration.type, unique, name).message }];
-    declared.set(name.toLowerCase(), urn);
-    return [];
-  }
-
   private async diff(request: provider.DiffRequest) {
-    const module = this.module(request.getUrn(), request.getType());
+    const core = this.core(request.getUrn(), request.getType());
     const olds = propertiesOf(request.getOlds());
     const news = propertiesOf(request.getNews());
-    const result = await module.diff!(request.getId(), olds, news);
-    if (!result.changes) return new DiffResponse().setChanges(result.changes === false ? DiffResponse.DiffChanges.DIFF_NONE : DiffResponse.DiffChanges.DIFF_UNKNOWN);
-    const replaces = result.replaces ?? [];
-    const compared = module.declaration.fields.filter((field) => field.role === "both").map((field) => field.name);
-    const changed = compared.filter((name) => replaces.includes(name) || containsUnknown(news[name]) || !sameValue(olds[name], news[name]));
-    return detailedDiff(changed, replaces, olds, news).setDeletebeforereplace(result.deleteBeforeReplace ?? false);
+    return detailedDiff(await core.diff(request.getId(), olds, news), olds, news);
   }
 
   private async create(request: provider.CreateRequest) {
-    const module = this.module(request.getUrn(), request.getType());
-    const { id, outs } = await module.create(propertiesOf(request.getProperties()));
-    return new providerProto.CreateResponse().setId(id).setProperties(structOf(outs, module.declaration.secretOutputs));
+    const core = this.core(request.getUrn(), request.getType());
+    const { id, outs } = await core.create(propertiesOf(request.getProperties()));
+    return new providerProto.CreateResponse().setId(id).setProperties(structOf(outs, core.declaration.secretOutputs));
   }
 
-  /** A refresh's read, from the stored outputs; an import's, from the id alone. Inputs come back too, so an import gets its program's inputs. */
+  /** A refresh's read, from the stored outputs; an import's, from the id alone, where the core declares its type importable. Inputs come back too, so an import gets its program's inputs. */
   private async read(request: provider.ReadRequest) {
-    const module = this.module(request.getUrn(), request.getType());
+    const core = this.core(request.getUrn(), request.getType());
     const stored = propertiesOf(request.getProperties());
     const props = Object.keys(stored).length ? stored : propertiesOf(request.getInputs());
-    const result = await module.read!(request.getId(), props);
+    const importing = !Object.keys(props).length;
+    if (importing && core.importable !== true) throw new Error(`${core.declaration.type} ${request.getId()} cannot be imported: ${core.importable.refused}.`);
+    const found = await core.read(request.getId(), importing ? { import: true } : { refresh: props });
     const response = new providerProto.ReadResponse();
     // No id: the object is gone.
-    if (!result.id) return response;
-    // An action (a flow run, a contact sync) read from its id alone gives nothing back: importing it would store an empty resource.
-    if (!Object.keys(props).length && !Object.keys(result.props ?? {}).length) {
-      throw new Error(`${module.declaration.type} ${request.getId()} cannot be imported: its id alone does not give what it was declared with.`);
-    }
-    response.setId(result.id).setProperties(structOf(result.props, module.declaration.secretOutputs));
-    return result.inputs ? response.setInputs(structOf(result.inputs)) : response;
+    if (!found) return response;
+    return response.setId(found.id).setProperties(structOf(found.outputs, core.declaration.secretOutputs)).setInputs(structOf(found.inputs));
   }
 
   private async update(request: provider.UpdateRequest) {
-    const module = this.module(request.getUrn(), request.getType());
-    const result = await module.update!(request.getId(), propertiesOf(request.getOlds()), propertiesOf(request.getNews()));
-    return new providerProto.UpdateResponse().setProperties(structOf(result.outs, module.declaration.secretOutputs));
+    const core = this.core(request.getUrn(), request.getType());
+    const { outs } = await core.update(request.getId(), propertiesOf(request.getOlds()), propertiesOf(request.getNews()));
+    return new providerProto.UpdateResponse().setProperties(structOf(outs, core.declaration.secretOutputs));
   }
 
   private async delete(request: provider.DeleteRequest) {
-    const module = this.module(request.getUrn(), request.getType());
-    await module.delete!(request.getId(), propertiesOf(request.getProperties()));
+    const core = this.core(request.getUrn(), request.getType());
+    await core.delete(request.getId(), propertiesOf(request.getProperties()));
     return new emptyProto.Empty();
   }
 
@@ -262,19 +266,32 @@ export class ProviderServer {
   }
 }
 
-/** A diff of these changed properties, each an update (or replacement) in the engine's detailed diff. */
-function detailedDiff(changed: string[], replaces: string[], olds: Properties, news: Properties): provider.DiffResponse {
+/** A default provider is named `default` or `default_<version>`; any other name is an explicit provider's. */
+const isDefaultProvider = (name: string) => /^default(_|$)/.test(name);
+
+/** Changed settings as DiffConfig answers them: each an update. */
+function changedSettings(changed: string[]): Changes {
+  return { fields: changed.map((field) => ({ field, replace: false })) };
+}
+
+/**
+ * The core's changes as the engine's diff: each changed input an update or a replacement in
+ * the detailed diff; a change tied to no input (an action to carry on) makes the diff SOME
+ * with no property named.
+ */
+function detailedDiff(changes: Changes, olds: Properties, news: Properties): provider.DiffResponse {
   const { Kind } = PropertyDiff;
   const unset = (value: unknown) => value === undefined || value === null;
+  const replaces = changes.fields.filter((change) => change.replace).map((change) => change.field);
   const response = new DiffResponse()
-    .setChanges(changed.length ? DiffResponse.DiffChanges.DIFF_SOME : DiffResponse.DiffChanges.DIFF_NONE)
+    .setChanges(hasChanges(changes) ? DiffResponse.DiffChanges.DIFF_SOME : DiffResponse.DiffChanges.DIFF_NONE)
     .setReplacesList(replaces)
-    .setDiffsList(changed)
+    .setDiffsList(changes.fields.map((change) => change.field))
+    .setDeletebeforereplace(changes.deleteBeforeReplace ?? false)
     .setHasdetaileddiff(true);
-  for (const name of changed) {
-    const replace = replaces.includes(name);
-    const kind = unset(olds[name]) ? (replace ? Kind.ADD_REPLACE : Kind.ADD) : unset(news[name]) ? (replace ? Kind.DELETE_REPLACE : Kind.DELETE) : replace ? Kind.UPDATE_REPLACE : Kind.UPDATE;
-    response.getDetaileddiffMap().set(name, new PropertyDiff().setKind(kind).setInputdiff(true));
+  for (const { field, replace } of changes.fields) {
+    const kind = unset(olds[field]) ? (replace ? Kind.ADD_REPLACE : Kind.ADD) : unset(news[field]) ? (replace ? Kind.DELETE_REPLACE : Kind.DELETE) : replace ? Kind.UPDATE_REPLACE : Kind.UPDATE;
+    response.getDetaileddiffMap().set(field, new PropertyDiff().setKind(kind).setInputdiff(true));
   }
   return response;
 }
@@ -282,12 +299,17 @@ function detailedDiff(changed: string[], replaces: string[], olds: Properties, n
 // As @pulumi/pulumi's own servers: a state can be large.
 const maxMessageBytes = 400 * 1024 * 1024;
 
-/** Serves one provider instance of `pkg` on a loopback port, and answers the port. */
-export async function servePlugin(pkg: PackageName, address = "127.0.0.1:0"): Promise<{ port: number; stop(): Promise<void> }> {
+/** Serves one provider instance of `pkg` on a loopback port, its lines to the engine at `engine` if given, and answers the port. */
+export async function servePlugin(pkg: PackageName, options: { address?: string; engine?: string } = {}): Promise<{ port: number; stop(): Promise<void> }> {
   keepHostMemorySmall();
+  const log = options.engine ? engineLog(options.engine) : undefined;
+  // Lines said outside a call (the adoption summary) go to the engine too, attached to no resource.
+  if (log) useProcessLog((severity, message) => log(severity, message));
   const server = new grpc.Server({ "grpc.max_receive_message_length": maxMessageBytes });
-  server.addService(providerServices.ResourceProviderService, new ProviderServer(pkg).handlers());
-  const port = await new Promise<number>((resolve, reject) => server.bindAsync(address, grpc.ServerCredentials.createInsecure(), (error, bound) => (error ? reject(error) : resolve(bound))));
+  server.addService(providerServices.ResourceProviderService, new ProviderServer(pkg, log).handlers());
+  const port = await new Promise<number>((resolve, reject) =>
+    server.bindAsync(options.address ?? "127.0.0.1:0", grpc.ServerCredentials.createInsecure(), (error, bound) => (error ? reject(error) : resolve(bound))),
+  );
   return { port, stop: () => new Promise((resolve) => server.tryShutdown(() => resolve())) };
 }
 
@@ -295,7 +317,7 @@ export async function servePlugin(pkg: PackageName, address = "127.0.0.1:0"): Pr
 export function pluginMain(pkg: PackageName): void {
   // A failure no call awaited is printed, and the plugin serves on.
   process.on("unhandledRejection", (error) => console.error(`pulumi-resource-${pkg}: ${error instanceof Error ? error.message : String(error)}`));
-  servePlugin(pkg).then(
+  servePlugin(pkg, { engine: process.argv[2] }).then(
     ({ port }) => console.log(String(port)),
     (error: unknown) => {
       console.error(`pulumi-resource-${pkg}: ${error instanceof Error ? error.message : String(error)}`);

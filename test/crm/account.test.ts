@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import * as provider from "../../provider/crm/account";
 import { unknownValue } from "../../provider/kit/inputs";
-import { resourceProps } from "../../provider/kit/resource-class";
+import { withEveryOutput } from "../../provider/dynamic";
 import { useStackConfig } from "../../provider/settings";
 import { ScriptedServer, sendJson, startScriptedServer } from "../support/scripted-server";
 import { itAdoptsById } from "../support/adoption";
@@ -54,7 +54,7 @@ describe("crm.Account provider", () => {
 
     it("names an argument the class passes through that the resource does not have", async () => {
       const args = { name: "Typo Co", accountURL: "https://typo.example" };
-      const result = await provider.check({}, resourceProps(args, ["name", "accountUrl"]));
+      const result = await provider.check({}, withEveryOutput(args, ["name", "accountUrl"]));
       assert.match(result.failures?.[0]?.reason ?? "", /accountURL is not a field of this resource; the fields are: name, accountUrl, adoptExisting/);
     });
 

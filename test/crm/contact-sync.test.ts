@@ -174,7 +174,7 @@ describe("crm.ContactSync provider", () => {
     const read = await contactSync.read(id, { ...outs, __provider: providerCode });
     assert.deepEqual(read.props, outs);
     assert.deepEqual(read.inputs, { contacts: inputs.contacts, triggers: [] });
-    await contactSync.delete();
+    await contactSync.delete(id, outs!);
     assert.equal(await requestCount(emulator), before);
     assert.equal(await contactTotal(), contactsBefore);
   });

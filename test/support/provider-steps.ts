@@ -3,14 +3,14 @@
 // returns, read returns, and the checked inputs show no change against it.
 
 import assert from "node:assert/strict";
-import type { CrmLifecycle } from "../../provider/crm/crud/kind";
+import type { dynamicLifecycle } from "../../provider/dynamic";
 import { asHostSends } from "./host-struct";
 
 /** Stands in for the serialized provider the engine passes with every input. */
 export const providerCode = "exports.handler = ...";
 
-/** What a provider test calls: the six lifecycle functions every resource module exports. */
-export type ResourceModule = Pick<CrmLifecycle, "check" | "diff" | "create" | "read" | "update" | "delete">;
+/** What a provider test calls: the six lifecycle functions every resource module exports for the dynamic door. */
+export type ResourceModule = ReturnType<typeof dynamicLifecycle>;
 
 /** A program's inputs as the SDK sends them: undefined members dropped. */
 const asSent = <T>(value: T): T => JSON.parse(JSON.stringify(value));

@@ -3,7 +3,7 @@
 // confirmed against the inputs. Taking objects over is ./take-over.ts's, natural keys
 // ./natural-key.ts's; crmLifecycle (./index.ts) puts them together.
 
-import type * as pulumi from "@pulumi/pulumi";
+import { Created, Found, ReadFrom, storedOutputs, Updated } from "../../kit/core";
 import type { z } from "zod";
 import { withoutProvider, withoutUndefined } from "../../kit/inputs";
 import { unrecordedObjectAdvice } from "../../kit/adoption";
@@ -104,7 +104,7 @@ async function refuseIdentical(kind: Kind, client: CrmClient, match: CreatedObje
 }
 
 /** A create's POST of a new object (adoption aside), recovered when its answer is lost (see findCreated). */
-export async function createNew(kind: Kind, props: Record<string, unknown>): Promise<pulumi.dynamic.CreateResult> {
+export async function createNew(kind: Kind, props: Record<string, unknown>): Promise<Created> {
   const client = clientFor(kind, props);
   const inputs = await prepared(kind, client, props);
   if (kind.sameContent) await refuseIdentical(kind, client, kind.sameContent(inputs));
@@ -112,7 +112,7 @@ export async function createNew(kind: Kind, props: Record<string, unknown>): Pro
 }
 
 /** createNew's POST, of prepared inputs; on `turn` when the caller holds one at the rate limit (see ServiceClient.turn). */
-export async function postNew(kind: Kind, client: CrmClient, inputs: Inputs, turn?: Answered): Promise<pulumi.dynamic.CreateResult> {
+export async function postNew(kind: Kind, client: CrmClient, inputs: Inputs, turn?: Answered): Promise<Created> {
   const findCreated = createdFinder(kind);
   const attemptStarted = Date.now();
   const response = await written(
@@ -136,13 +136,20 @@ export async function postNew(kind: Kind, client: CrmClient, inputs: Inputs, tur
   return { id, outs: await confirmed(kind, client, id, answer, inputs) };
 }
 
-export async function read(kind: Kind, id: string, props: Record<string, unknown> = {}): Promise<pulumi.dynamic.ReadResult> {
+/**
+ * A refresh reads the object as the stored state declares it; an import, from the id alone,
+ * as the export declares it: with every member the service keeps behind calls of its own
+ * (an address's group and list, see relatedForImport), not only those a stack declares.
+ */
+export async function read(kind: Kind, id: string, from: ReadFrom): Promise<Found | undefined> {
+  const props = storedOutputs(from);
   const client = clientFor(kind, props, id);
   const object = await readObject(client, kind, id);
-  // No id: the object is gone, and refresh drops it from the state.
-  if (!object) return {};
-  const state = await stateAt(kind, client, id, object, props);
-  return { id, props: state, inputs: inputsOf(kind, state) };
+  // Undefined: the object is gone, and refresh drops it from the state.
+  if (!object) return undefined;
+  const declared = "import" in from ? ((await kind.relatedForImport?.(client, id)) ?? {}) : props;
+  const state = await stateAt(kind, client, id, object, declared);
+  return { id, outputs: state, inputs: inputsOf(kind, state) };
 }
 
 /** One PUT of prepared inputs: the update body, or `body` when given. */
@@ -153,7 +160,7 @@ export async function updateAlone(
   olds: Record<string, unknown>,
   inputs: Inputs,
   body = updateBodyOf(kind, inputs, olds),
-): Promise<pulumi.dynamic.UpdateResult> {
+): Promise<Updated> {
   const path = kind.updatePath?.(id, inputs) ?? `${kind.path}/${id}`;
   const response = await written(kind, client, inputs, client.call({ method: "PUT", path, body: { [kind.member]: body } }, { advice: kind.advice }));
   await kind.afterUpdate?.(client, id, olds, inputs);
@@ -161,7 +168,7 @@ export async function updateAlone(
   return { outs: await confirmed(kind, client, id, answer, inputs) };
 }
 
-export async function update(context: LifecycleContext, id: string, olds: Record<string, unknown>, news: Record<string, unknown>): Promise<pulumi.dynamic.UpdateResult> {
+export async function update(context: LifecycleContext, id: string, olds: Record<string, unknown>, news: Record<string, unknown>): Promise<Updated> {
   const { kind, bulk } = context;
   const client = clientFor(kind, news, id);
   const inputs = await prepared(kind, client, news, olds);

@@ -2,9 +2,9 @@
 // objects are, how they are normalized and written, and the hooks for what is
 // particular to it. Types only.
 
-import type * as pulumi from "@pulumi/pulumi";
 import type { z } from "zod";
 import type { ResourceKind } from "../../kit/check-diff";
+import type { ResourceCore } from "../../kit/core";
 import type { ServiceError } from "../../transport/errors";
 import type { BulkDelete } from "../bulk-deletes";
 import type { BulkWrites } from "../bulk-writes";
@@ -47,6 +47,11 @@ export interface CrmObjectKind<Schema extends z.AnyZodObject, State extends Reco
    * manages: the inputs after a write, the stored state on read.
    */
   readRelated?(client: CrmClient, id: string, declared: Record<string, unknown>): Promise<ServiceObject>;
+  /**
+   * Those members as an import from the id alone, and the export, declare them: all of them
+   * (an address's first group and list), in the inputs' names.
+   */
+  relatedForImport?(client: CrmClient, id: string): Promise<ServiceObject>;
   /** After an update's PUT, before it is confirmed: what the PUT cannot do itself (deleting a replaced association). */
   afterUpdate?(client: CrmClient, id: string, olds: Record<string, unknown>, inputs: z.output<Schema>): Promise<void>;
   /**
@@ -124,13 +129,8 @@ export interface NaturalKeyAdoption<Schema extends z.AnyZodObject> {
   enforcedByService?: { field: string; noun: string };
 }
 
-export interface CrmLifecycle {
-  check(olds: Record<string, unknown>, news: Record<string, unknown>): Promise<pulumi.dynamic.CheckResult>;
-  diff(id: string, olds: Record<string, unknown>, news: Record<string, unknown>): Promise<pulumi.dynamic.DiffResult>;
-  create(inputs: Record<string, unknown>): Promise<pulumi.dynamic.CreateResult>;
-  read(id: string, props?: Record<string, unknown>): Promise<pulumi.dynamic.ReadResult>;
-  update(id: string, olds: Record<string, unknown>, news: Record<string, unknown>): Promise<pulumi.dynamic.UpdateResult>;
-  delete(id: string, props: Record<string, unknown>): Promise<void>;
+/** A plain CRM object's provider core, and the inputs declaring an object as the service holds it. */
+export interface CrmCore extends ResourceCore {
   /**
    * The inputs that declare an object exactly as the service holds it, as read gives
    * them back (for `pulumi-crm export`); `object` carries what readRelated would add (a

@@ -8,7 +8,7 @@ import { ServiceError } from "../../transport/errors";
 import { bulkWriter, BulkWrites } from "../bulk-writes";
 import { forgetListed } from "../read-batcher";
 import { Adoption, adoptIdOf, clientFor, confirmed, LifecycleContext, parse, postNew, prepared, updateAlone, updateBodyOf } from "./core";
-import type { CrmLifecycle } from "./kind";
+import type { CrmCore } from "./kind";
 import { createByKey, createOrAdopt } from "./take-over";
 
 const keyOf = (adoption: Adoption, props: Record<string, unknown>) => adoption.key(props).toLowerCase();
@@ -30,7 +30,7 @@ export function bulkWrites(context: LifecycleContext, adoption: Adoption, bulk: 
 }
 
 /** The lifecycle of objects unique by a natural key: `lifecycle`'s, with the key claimed by create and freed by delete. */
-export function adopting(context: LifecycleContext, adoption: Adoption, lifecycle: CrmLifecycle): CrmLifecycle {
+export function adopting(context: LifecycleContext, adoption: Adoption, lifecycle: CrmCore): CrmCore {
   const { kind } = context;
   const enforced = adoption.enforcedByService;
   return {
@@ -40,7 +40,7 @@ export function adopting(context: LifecycleContext, adoption: Adoption, lifecycl
       const result = await lifecycle.diff(id, olds, news);
       const newKey = keyOf(adoption, news);
       const keepsKey = newKey.includes(unknownValue) || keyOf(adoption, olds) === newKey;
-      return result.replaces?.length && keepsKey ? { ...result, deleteBeforeReplace: true } : result;
+      return result.fields.some((change) => change.replace) && keepsKey ? { ...result, deleteBeforeReplace: true } : result;
     },
     async create(props) {
       const inputs = parse(kind, props);

@@ -2,7 +2,7 @@
 // before the create or, where the service enforces the key, on its duplicate refusal.
 // Every take-over is said out loud, and claimed so that two resources never manage one object.
 
-import type * as pulumi from "@pulumi/pulumi";
+import type { Created } from "../../kit/core";
 import { differingFields, sameValue } from "../../kit/check-diff";
 import { announceAdoption, claimNaturalKey, notAdoptable, releaseNaturalKey, unrecordedObjectAdvice } from "../../kit/adoption";
 import { ServiceError } from "../../transport/errors";
@@ -42,7 +42,7 @@ async function takeOver(
   props: Record<string, unknown>,
   taken: string,
   instead: string,
-): Promise<pulumi.dynamic.CreateResult> {
+): Promise<Created> {
   const { kind } = context;
   const inputs = await prepared(kind, client, props);
   const current = await stateAt(kind, client, id, object, inputs);
@@ -68,7 +68,7 @@ async function takeOver(
 }
 
 /** Create with adoptId: the object of that id taken over. */
-export function adoptById(context: LifecycleContext, props: Record<string, unknown>, id: string): Promise<pulumi.dynamic.CreateResult> {
+export function adoptById(context: LifecycleContext, props: Record<string, unknown>, id: string): Promise<Created> {
   const { kind } = context;
   const client = clientFor(kind, props);
   return claimingAdoptId(client, kind.type, id, async () => {
@@ -90,7 +90,7 @@ export async function createByKey(
   client: CrmClient,
   props: Record<string, unknown>,
   adoption: Adoption,
-): Promise<pulumi.dynamic.CreateResult> {
+): Promise<Created> {
   const inputs = parse(context.kind, props);
   const existing = await adoption.find(client, inputs);
   if (!existing) return createNew(context.kind, props);
@@ -117,7 +117,7 @@ export async function createOrAdopt(
   props: Record<string, unknown>,
   adoption: Adoption,
   { field, noun }: NonNullable<Adoption["enforcedByService"]>,
-): Promise<pulumi.dynamic.CreateResult> {
+): Promise<Created> {
   try {
     return await createNew(context.kind, props);
   } catch (refusal) {

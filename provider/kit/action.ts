@@ -5,18 +5,19 @@
 // refresh of a recorded run, the recording of a run that stopped part way, and the
 // polling that follows work on the service until it ends.
 
-import * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
-import { withoutProvider } from "./kit/inputs";
-import { diffInputs, ResourceKind, sameValue } from "./kit/check-diff";
-import { PartlyDoneError } from "./kit/write-errors";
-import { sleep } from "./transport/limiter";
+import { Declared, declaredKind, DeclaredInKind, diffInputs, ResourceKind, sameValue } from "./check-diff";
+import type { Changes, Found, Importability, ReadFrom } from "./core";
+import { withoutProvider } from "./inputs";
+import { log } from "./log";
+import { PartlyDoneError } from "./write-errors";
+import { sleep } from "../transport/limiter";
 
 /** `triggers`: any values; when they change, the action runs again. */
 export const triggersInput = z.array(z.unknown(), { invalid_type_error: "must be a list" }).default([]);
 
-/** What an action declares: a resource kind whose changes are told by its run inputs. */
-export interface ActionKind<Schema extends z.AnyZodObject> extends Omit<ResourceKind<Schema>, "replaceOn"> {
+/** What an action declares besides its declaration: whose change runs it again, and how. */
+export interface ActionKind<Schema extends z.AnyZodObject> extends Omit<ResourceKind<Schema>, DeclaredInKind> {
   /** The inputs, besides `triggers`, whose change runs the action again. */
   runOn: readonly string[];
   /**
@@ -30,10 +31,10 @@ export interface ActionKind<Schema extends z.AnyZodObject> extends Omit<Resource
 export type Action<Schema extends z.AnyZodObject> = ResourceKind<Schema> & { runInputs: readonly string[] };
 
 /** The resource kind of an action: its run inputs replace it or update it in place, as it runs again. */
-export function actionKind<Schema extends z.AnyZodObject>({ runOn, runAgainAs, ...kind }: ActionKind<Schema>): Action<Schema> {
+export function actionKind<Schema extends z.AnyZodObject>(declaration: Declared<Schema>, { runOn, runAgainAs, ...kind }: ActionKind<Schema>): Action<Schema> {
   const runInputs = [...runOn, "triggers"];
   // Every other input (how long to wait, say) changes in place without a run (see updatableFields).
-  return { ...kind, ...(runAgainAs === "replace" ? { replaceOn: runInputs } : {}), runInputs };
+  return { ...declaredKind(declaration), ...kind, replaceOn: runAgainAs === "replace" ? runInputs : [], runInputs };
 }
 
 /** Whether the new inputs run the action again: one of its run inputs changed. */
@@ -42,29 +43,29 @@ export function runsAgain(action: Pick<Action<z.AnyZodObject>, "runInputs">, old
 }
 
 /**
- * The diff of an action: its inputs' changes, and a change whenever the recorded run is
- * `unfinished` (it stopped part way, or a wait for it ended first), so that the next up
- * carries it on in place, unless a new run replaces it.
+ * The diff of an action: its inputs' changes, and a change tied to no input whenever the
+ * recorded run is `unfinished` (it stopped part way, or a wait for it ended first: the
+ * reason), so that the next up carries it on in place, unless a new run replaces it.
  */
-export function diffAction(
-  kind: ResourceKind<z.AnyZodObject>,
-  olds: Record<string, unknown>,
-  news: Record<string, unknown>,
-  unfinished: boolean,
-): pulumi.dynamic.DiffResult {
+export function diffAction(kind: ResourceKind<z.AnyZodObject>, olds: Record<string, unknown>, news: Record<string, unknown>, unfinished: string | undefined): Changes {
   const changes = diffInputs(kind, olds, news);
-  return unfinished && !changes.replaces?.length ? { ...changes, changes: true } : changes;
+  return unfinished && !changes.fields.some((change) => change.replace) ? { ...changes, unfinished } : changes;
 }
+
+/** An action's id names a run, which does not tell what it was declared with: it cannot be imported. */
+export const notImportable: Importability = {
+  refused: "its id names a run, which does not tell what the run was declared with; declare it in the program, and it runs when created",
+};
 
 /**
  * Refresh of an action: the state as recorded. What the service did since (a run's
  * counters, contacts changed afterwards) is not configuration, and a run that happened
  * must not become a change that runs it again.
  */
-export function recordedRead(kind: ResourceKind<z.AnyZodObject>, id: string, props: Record<string, unknown>): pulumi.dynamic.ReadResult {
-  const state = withoutProvider(props);
+export function recordedRead(kind: ResourceKind<z.AnyZodObject>, id: string, from: ReadFrom): Found {
+  const state = withoutProvider("refresh" in from ? from.refresh : {});
   const inputs = Object.fromEntries(Object.keys(kind.schema.shape).flatMap((field) => (state[field] === undefined ? [] : [[field, state[field]]])));
-  return { id, props: state, inputs };
+  return { id, outputs: state, inputs };
 }
 
 /** An action cannot be undone: deleting its resource forgets the run. */
@@ -129,14 +130,14 @@ export interface WaitOptions {
  * once more at the deadline.
  */
 export async function waitUntilEnded<Seen>(wait: Wait<Seen>, options: WaitOptions = {}): Promise<Seen> {
-  const { pace = documentedPace, clock = realClock, log = (line: string) => void pulumi.log.info(line) } = options;
+  const { pace = documentedPace, clock = realClock, log: say = log.info } = options;
   const deadline = clock.now() + wait.timeoutMs;
   let seen: Seen | undefined;
   let lastLine: string | undefined;
   const report = (always: boolean) => {
     if (!wait.progress) return;
     const line = wait.progress(seen);
-    if (always || line !== lastLine) log(line);
+    if (always || line !== lastLine) say(line);
     lastLine = line;
   };
   // A timer, not the loop: one look may take long itself (retries), and the wait is never silent for longer.
