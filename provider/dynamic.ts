@@ -65,8 +65,8 @@ export function withEveryOutput(args: Record<string, unknown>, outputs: readonly
   return props;
 }
 
-/** A resource class: what a program constructs. */
-export type DynamicClass<Args> = new (name: string, args: Args, opts?: pulumi.CustomResourceOptions) => pulumi.dynamic.Resource;
+/** A resource class: what a program constructs, with the statics of every resource class. */
+export type DynamicClass<Args> = (new (name: string, args: Args, opts?: pulumi.CustomResourceOptions) => pulumi.dynamic.Resource) & Pick<typeof pulumi.CustomResource, "isInstance">;
 
 // Unique names declared by this program run. A program runs once per preview and once per update.
 const declaredInProgram = new DeclaredNames();
