@@ -5,7 +5,7 @@
 
 import assert from "node:assert/strict";
 import { execFileSync } from "node:child_process";
-import { appendFileSync, cpSync, readFileSync, rmSync } from "node:fs";
+import { appendFileSync, cpSync, mkdirSync, readFileSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { BuiltPlugin, buildPlugins } from "../../scripts/plugin-bundle";
 import { ensureToolchain, ensureYamlLanguageHost } from "../../scripts/toolchain";
@@ -28,16 +28,18 @@ export function namePluginFolders(program: string, folders: Record<string, strin
 }
 
 /**
- * The Pulumi YAML program in `source` under .work/programs/<name>, its Pulumi.yaml naming the
- * crm plugin built for it; the YAML language host built and linked beside the CLI.
+ * The Pulumi YAML program in `source` under .work/programs/<name> (an empty folder for a test that
+ * writes its program), its Pulumi.yaml naming the crm plugin built for it, and the chat plugin
+ * with `chat`; the YAML language host built and linked beside the CLI.
  */
-export async function installYamlProgram(source: string, name: string): Promise<{ program: string; plugin: BuiltPlugin }> {
+export async function installYamlProgram(source: string | undefined, name: string, options: { chat?: boolean } = {}): Promise<{ program: string; plugin: BuiltPlugin }> {
   ensureYamlLanguageHost(ensureToolchain());
-  const [plugin] = await buildPlugins(join(repoRoot, ".work", "plugins", name));
+  const [plugin, chatPlugin] = await buildPlugins(join(repoRoot, ".work", "plugins", name));
   const program = join(repoRoot, ".work", "programs", name);
   rmSync(program, { recursive: true, force: true });
-  cpSync(source, program, { recursive: true });
-  namePluginFolders(program, { [plugin.pkg]: plugin.folder });
+  if (source) cpSync(source, program, { recursive: true });
+  else mkdirSync(program, { recursive: true });
+  namePluginFolders(program, { [plugin.pkg]: plugin.folder, ...(options.chat ? { [chatPlugin.pkg]: chatPlugin.folder } : {}) });
   return { program, plugin };
 }
 
