@@ -239,6 +239,15 @@ const cases: ContractCase[] = [
   {
     operation: "POST /contact/sync",
     request: () => ({ body: { contact: { email: `sync${++serial}@example.com`, firstName: "John", lastName: "Doe", phone: "7223224241" } } }),
+    excused: {
+      // Issue 42: a link the emulator gives must lead somewhere (test/emulator/crmLinks.test.ts).
+      "$.contact.links.contactData": "a single record the emulator has nothing for: the link is not given",
+      "$.contact.links.plusAppend": "a single record the emulator has nothing for: the link is not given",
+      "$.contact.links.contactDeals": "its example answers deals beside the contact, and the emulator has none: the link is not given",
+      "$.contact.links.contactTags": "the reference describes no GET /contacts/{id}/contactTags: the link is not given",
+      "$.contact.links.organization": "given only while the contact belongs to an account, and a synced contact belongs to none",
+      "$.contact.organization": "the reference's examples disagree: this one shows \"\", those of GET /contacts and PUT /contacts/{id} show null",
+    },
   },
 ];
 

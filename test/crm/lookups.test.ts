@@ -19,7 +19,10 @@ import { configOf, emulatorCall, emulatorForProvider, emulatorStats, requestCoun
 const SUBSCRIPTIONS = "6449c3f3-b68d-46d1-850b-c8aea998ce1b";
 const TICKETS = "0b7e2a55-3c1d-4f8e-9a6b-2d4c8e1f7a90";
 
-/** 200 automations (two pages exactly), two of them named "Welcome series"; the generated campaigns plus a second "Campaign 007". */
+/**
+ * 200 automations (two pages exactly), two of them named "Welcome series"; the generated
+ * campaigns plus a second "Campaign 007", whose created_timestamp is written without an offset.
+ */
 function fixtures() {
   const automations = Array.from({ length: 200 }, (_, index) => {
     const id = index + 1;
@@ -27,7 +30,7 @@ function fixtures() {
     return { id: String(id), name, status: id % 4 === 0 ? "2" : "1", entered: String(id), exited: "0", hidden: "0", cdate: "2024-01-08T10:00:00-05:00" };
   });
   const { campaigns } = generateFixtures();
-  return { automations, campaigns: [...campaigns, { ...campaigns[6], id: "261" }] };
+  return { automations, campaigns: [...campaigns, { ...campaigns[6], id: "261", created_timestamp: "2024-01-14 10:00:00" }] };
 }
 
 describe("crm lookups", () => {
@@ -134,12 +137,14 @@ describe("crm lookups", () => {
       assert.deepEqual([draft.sdate, draft.ldate], [null, null]);
     });
 
-    it("gives each campaign's created_timestamp and updated_timestamp, in the account's time as the service writes them", async () => {
+    it("gives each campaign's created_timestamp and updated_timestamp in UTC as cdate when written with an offset, as written without one", async () => {
       const { campaigns } = await crm.getCampaigns();
-      for (const campaign of campaigns) {
-        assert.match(campaign.created_timestamp!, /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}$/, campaign.id);
+      for (const campaign of campaigns.filter((c) => c.id !== "261")) {
+        assert.equal(campaign.created_timestamp, campaign.cdate, campaign.id);
+        assert.match(campaign.updated_timestamp!, /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.000Z$/, campaign.id);
         assert.ok(campaign.updated_timestamp! >= campaign.created_timestamp!, campaign.id);
       }
+      assert.equal(campaigns.find((c) => c.id === "261")!.created_timestamp, "2024-01-14T10:00:00");
       const one = await crm.getCampaign({ id: "8" });
       assert.deepEqual([one.created_timestamp, one.updated_timestamp], [campaigns[7].created_timestamp, campaigns[7].updated_timestamp]);
     });
@@ -188,8 +193,30 @@ describe("crm lookups", () => {
         assert.deepEqual(requests, { "GET /api/3/campaigns": 3 }, order);
         assert.deepEqual([result.found.id, result.drafts.campaigns.length], ["250", 26], order);
       }
-      // Another order is another query: its own walk.
-      assert.deepEqual((await counted(() => crm.getCampaigns({ orderBySendDate: "ASC" }))).requests, { "GET /api/3/campaigns": 3 });
+    });
+
+    it("read the campaigns once per run whatever order each lookup asks, sorted as the service sorts them", async () => {
+      /** What the service answers to orders[sdate], read in one walk of its own. */
+      const served = async (direction: "ASC" | "DESC") => {
+        useEmulator(); // a new run
+        return (await crm.getCampaigns({ orderBySendDate: direction })).campaigns.map((c) => c.sdate);
+      };
+      const [ascending, descending] = [await served("ASC"), await served("DESC")];
+      // The program: newest first, then one by name; and every order after another.
+      const program = async (first: crm.GetCampaignsArgs) => {
+        await crm.getCampaigns(first);
+        const found = await crm.getCampaign({ name: "Campaign 250" });
+        return { found, asc: await crm.getCampaigns({ orderBySendDate: "ASC" }), desc: await crm.getCampaigns({ orderBySendDate: "DESC" }) };
+      };
+      for (const first of [{ orderBySendDate: "DESC" }, { orderBySendDate: "ASC" }, {}] as crm.GetCampaignsArgs[]) {
+        useEmulator();
+        const { result, requests } = await counted(() => program(first));
+        assert.deepEqual(requests, { "GET /api/3/campaigns": 3 }, JSON.stringify(first));
+        assert.equal(result.found.id, "250");
+        // Ties (campaigns never sent) keep no order the service promises: the send dates are compared.
+        assert.deepEqual(result.asc.campaigns.map((c) => c.sdate), ascending, JSON.stringify(first));
+        assert.deepEqual(result.desc.campaigns.map((c) => c.sdate), descending, JSON.stringify(first));
+      }
     });
 
     it("share a failed walk too, each lookup failing in its own name", async () => {

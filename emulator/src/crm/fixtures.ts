@@ -1,5 +1,5 @@
 import { mulberry32 } from "../core/random";
-import { isoTimestamp, sqlTimestamp } from "./time";
+import { isoTimestamp } from "./time";
 
 /** Read-only data the API cannot create: automations and campaigns. */
 export interface ReadOnlyFixtures {
@@ -163,9 +163,10 @@ export function generateFixtures(): Required<ReadOnlyFixtures> {
       waitpreview: "0",
       deletestamp: null,
       replysys: "0",
-      // What clients sync campaigns by: snake_case and naive account-local time, as the service's other tables write them.
-      created_timestamp: sqlTimestamp(cdate),
-      updated_timestamp: sqlTimestamp(updated),
+      // What clients sync campaigns by. The reference's campaign examples do not show them; they write every
+      // campaign date with the account's offset (cdate, mdate), so these do too: a naive time is read as UTC by some clients.
+      created_timestamp: at(cdate),
+      updated_timestamp: at(updated),
       id: String(id),
     };
   });

@@ -21,14 +21,19 @@ export type RouteMatch =
 export class Router {
   private readonly routes: CompiledRoute[];
 
-  constructor(routes: Route[]) {
+  constructor(private readonly order: Route[]) {
     // Literal segments win over parameters ("/accounts/bulk_delete" before "/accounts/:id").
-    this.routes = routes
+    this.routes = order
       .map((route) => {
         const segments = splitPath(route.pattern);
         return { ...route, segments, paramCount: segments.filter((s) => s.startsWith(":")).length };
       })
       .sort((a, b) => a.paramCount - b.paramCount);
+  }
+
+  /** Every operation served, "GET /accounts/{id}" as the reference writes its paths, in the order given. */
+  operations(): string[] {
+    return this.order.map((route) => `${route.method} ${route.pattern.replace(/:(\w+)/g, "{$1}")}`);
   }
 
   match(method: string, path: string): RouteMatch {

@@ -32,6 +32,8 @@ export interface CrmServiceOptions {
 }
 
 export interface CrmService extends MountedService {
+  /** Every operation the service serves, "PUT /contacts/{id}", as sdk-docs/emulator.md lists them. */
+  operations(): string[];
   setContactLimit(limit: number): void;
   /** Cancels queued background work (pending bulk syncs) at shutdown. */
   stopBackgroundWork(): void;
@@ -105,6 +107,7 @@ export function createCrmService(options: CrmServiceOptions): CrmService {
       for (const table of Object.values(tables)) table.clear();
       seedDefaults();
     },
+    operations: () => router.operations(),
     setContactLimit: imports.setContactLimit,
     stopBackgroundWork: imports.stop,
   };

@@ -1,7 +1,7 @@
 /**
  * Timestamps as the service writes them: ISO 8601 with the account's UTC offset for most
- * resources, naive "YYYY-MM-DD HH:MM:SS" in account-local time for addresses and campaigns'
- * snake_case timestamps, and ISO 8601 at +00:00 for custom account fields (REAL-WORLD.md).
+ * resources (campaigns' snake_case timestamps included), naive "YYYY-MM-DD HH:MM:SS" in
+ * account-local time for addresses, and ISO 8601 at +00:00 for custom account fields (REAL-WORLD.md).
  * The emulated account sits at a fixed -05:00, like every example in the reference.
  */
 const OFFSET_MINUTES = -5 * 60;

@@ -84,7 +84,7 @@ function automationOf(automation: Record<string, unknown>): Automation {
 export async function getAutomations(args: GetAutomationsArgs = {}, opts?: LookupOptions): Promise<GetAutomationsResult> {
   const lookup = startLookup("getAutomations", listArgs, args, opts);
   const { nameContains, status } = lookup.args;
-  const all = await sharedWalk<Record<string, unknown>>(lookup, "/automations", "automations", {}, narrowAutomations);
+  const all = await sharedWalk<Record<string, unknown>>(lookup, "/automations", "automations", narrowAutomations);
   const automations = all
     .map(automationOf)
     .filter((automation) => nameContains === undefined || automation.name.toLowerCase().includes(nameContains.toLowerCase()))
@@ -101,7 +101,7 @@ export async function getAutomation(args: GetAutomationArgs, opts?: LookupOption
   const all =
     key.id !== undefined
       ? await walk<Record<string, unknown>>(lookup.client, "/automations", "automations", {}, matches, lookup.bound(narrowAutomations))
-      : await sharedWalk<Record<string, unknown>>(lookup, "/automations", "automations", {}, narrowAutomations);
+      : await sharedWalk<Record<string, unknown>>(lookup, "/automations", "automations", narrowAutomations);
   return exactlyOne(lookup.client.resource, "automation", key, all.filter(matches).map(automationOf));
 }
 

@@ -5,7 +5,7 @@ import { z } from "zod";
 import { oneOf, strictObject } from "../../kit/inputs";
 import { flagOf, idOf, numberOf, timestampOf } from "../normalize";
 import { exactlyOne, idOrName, LookupOptions, notFound, outputForm, startLookup } from "./kit";
-import { sharedWalk } from "./shared-walks";
+import { ServiceOrder, sharedWalk } from "./shared-walks";
 
 /**
  * Campaign status codes and what they mean. The service's specification leaves them
@@ -48,9 +48,13 @@ export interface Campaign {
   ldate: string | null;
   /** When it is scheduled to send; null when it is not scheduled. */
   scheduleddate: string | null;
-  /** When it was made, as the service writes it: in the account's time, without an offset (`YYYY-MM-DDTHH:MM:SS`); null when the service leaves it out. */
+  /**
+   * When it was made: ISO 8601 in UTC, as cdate, when the service writes it with an offset; a time
+   * written without one is passed on as written (`YYYY-MM-DDTHH:MM:SS`, in the account's time,
+   * whose offset is not known); null when the service leaves it out.
+   */
   created_timestamp: string | null;
-  /** When it was last changed, written as created_timestamp is: what a sync of campaigns goes by. */
+  /** When it was last changed, in created_timestamp's form: what a sync of campaigns goes by. */
   updated_timestamp: string | null;
   /** Emails sent. */
   send_amt: number;
@@ -89,7 +93,7 @@ export interface GetCampaignsArgs {
   status?: number;
   /** Only campaigns of this type, e.g. single. */
   type?: string;
-  /** Order by send date (the service's orders[sdate]); without it the service's own order, which may change between calls. */
+  /** Order by send date, as the service's orders[sdate] (unsent campaigns first ascending, last descending); without it the order they were read in, the service's own, which may change between calls. */
   orderBySendDate?: "ASC" | "DESC";
 }
 
@@ -121,6 +125,24 @@ const listArgs = strictObject(
 
 // The service filters campaigns only by automation (filters[seriesid]).
 const narrowCampaigns = "the service cannot filter campaigns by these arguments";
+
+/**
+ * The service's orders[sdate]: by the instant of the send date, campaigns never sent (no
+ * sdate) first when ascending and last when descending, as the service orders a missing
+ * date. Applied on our side to a walk read in another order.
+ */
+function bySendDate(direction: string): ServiceOrder<Record<string, unknown>> {
+  const sent = (campaign: Record<string, unknown>) => {
+    const sdate = timestampOf(campaign.sdate);
+    return sdate === null ? -Infinity : Date.parse(sdate);
+  };
+  const sign = direction === "DESC" ? -1 : 1;
+  return {
+    query: { "orders[sdate]": direction },
+    // Two unsent campaigns tie: -Infinity - -Infinity is NaN.
+    compare: (a, b) => sign * Math.sign(sent(a) - sent(b) || 0),
+  };
+}
 
 /** An id the service writes as "0" when there is none. */
 const optionalIdOf = (value: unknown) => (idOf(value) === "0" ? null : idOf(value));
@@ -164,8 +186,8 @@ function campaignOf(campaign: Record<string, unknown>): Campaign {
 export async function getCampaigns(args: GetCampaignsArgs = {}, opts?: LookupOptions): Promise<GetCampaignsResult> {
   const lookup = startLookup("getCampaigns", listArgs, args, opts);
   const { nameContains, status, type, orderBySendDate } = lookup.args;
-  const query = { "orders[sdate]": orderBySendDate };
-  const all = await sharedWalk<Record<string, unknown>>(lookup, "/campaigns", "campaigns", query, narrowCampaigns);
+  const order = orderBySendDate === undefined ? undefined : bySendDate(orderBySendDate);
+  const all = await sharedWalk<Record<string, unknown>>(lookup, "/campaigns", "campaigns", narrowCampaigns, order);
   const campaigns = all
     .map(campaignOf)
     .filter((campaign) => nameContains === undefined || campaign.name.toLowerCase().includes(nameContains.toLowerCase()))
@@ -183,8 +205,8 @@ export async function getCampaign(args: GetCampaignArgs, opts?: LookupOptions): 
     if (response.status === 404) throw notFound(client.resource, "campaign", key);
     return campaignOf((response.body as { campaign: Record<string, unknown> }).campaign);
   }
-  // Every campaign is read, so that a second one of that name is seen: getCampaigns' walk when it gives no order.
-  const all = await sharedWalk<Record<string, unknown>>(lookup, "/campaigns", "campaigns", {}, narrowCampaigns);
+  // Every campaign is read, so that a second one of that name is seen: the walk of any getCampaigns of the run.
+  const all = await sharedWalk<Record<string, unknown>>(lookup, "/campaigns", "campaigns", narrowCampaigns);
   return exactlyOne(client.resource, "campaign", key, all.filter((campaign) => campaign.name === key.name).map(campaignOf));
 }
 

@@ -284,7 +284,7 @@ function recordOf(record: Record<string, unknown>): CustomObjectRecord {
 /** Every custom object schema of the account. */
 export async function getCustomObjectSchemas(opts?: LookupOptions): Promise<GetCustomObjectSchemasResult> {
   const lookup = startLookup("getCustomObjectSchemas", z.object({}), {}, opts);
-  const schemas = await sharedWalk<Record<string, unknown>>(lookup, "/customObjects/schemas", "schemas", {}, "the service cannot narrow this list");
+  const schemas = await sharedWalk<Record<string, unknown>>(lookup, "/customObjects/schemas", "schemas", "the service cannot narrow this list");
   return { schemas: schemas.map(schemaOf) };
 }
 

@@ -36,7 +36,7 @@ type GetCampaignResult struct {
 	Automation *string `pulumi:"automation"`
 	// When it was created, ISO 8601.
 	Cdate *string `pulumi:"cdate"`
-	// When it was made, as the service writes it: in the account's time, without an offset (`YYYY-MM-DDTHH:MM:SS`); null when the service leaves it out.
+	// When it was made: ISO 8601 in UTC, as cdate, when the service writes it with an offset; a time written without one is passed on as written (`YYYY-MM-DDTHH:MM:SS`, in the account's time, whose offset is not known); null when the service leaves it out.
 	Created_timestamp *string `pulumi:"created_timestamp"`
 	// Forwards, counting each forward.
 	Forwards float64 `pulumi:"forwards"`
@@ -84,7 +84,7 @@ type GetCampaignResult struct {
 	Uniquereplies float64 `pulumi:"uniquereplies"`
 	// Contacts who unsubscribed through it.
 	Unsubscribes float64 `pulumi:"unsubscribes"`
-	// When it was last changed, written as created_timestamp is: what a sync of campaigns goes by.
+	// When it was last changed, in created_timestamp's form: what a sync of campaigns goes by.
 	Updated_timestamp *string `pulumi:"updated_timestamp"`
 	// The id of the user who made it.
 	Userid *string `pulumi:"userid"`
@@ -135,7 +135,7 @@ func (o GetCampaignResultOutput) Cdate() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v GetCampaignResult) *string { return v.Cdate }).(pulumi.StringPtrOutput)
 }
 
-// When it was made, as the service writes it: in the account's time, without an offset (`YYYY-MM-DDTHH:MM:SS`); null when the service leaves it out.
+// When it was made: ISO 8601 in UTC, as cdate, when the service writes it with an offset; a time written without one is passed on as written (`YYYY-MM-DDTHH:MM:SS`, in the account's time, whose offset is not known); null when the service leaves it out.
 func (o GetCampaignResultOutput) Created_timestamp() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v GetCampaignResult) *string { return v.Created_timestamp }).(pulumi.StringPtrOutput)
 }
@@ -255,7 +255,7 @@ func (o GetCampaignResultOutput) Unsubscribes() pulumi.Float64Output {
 	return o.ApplyT(func(v GetCampaignResult) float64 { return v.Unsubscribes }).(pulumi.Float64Output)
 }
 
-// When it was last changed, written as created_timestamp is: what a sync of campaigns goes by.
+// When it was last changed, in created_timestamp's form: what a sync of campaigns goes by.
 func (o GetCampaignResultOutput) Updated_timestamp() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v GetCampaignResult) *string { return v.Updated_timestamp }).(pulumi.StringPtrOutput)
 }

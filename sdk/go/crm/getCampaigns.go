@@ -25,7 +25,7 @@ func GetCampaigns(ctx *pulumi.Context, args *GetCampaignsArgs, opts ...pulumi.In
 type GetCampaignsArgs struct {
 	// Only campaigns whose name contains this text, regardless of case.
 	NameContains *string `pulumi:"nameContains"`
-	// Order by send date (the service's orders[sdate]); without it the service's own order, which may change between calls.
+	// Order by send date, as the service's orders[sdate] (unsent campaigns first ascending, last descending); without it the order they were read in, the service's own, which may change between calls.
 	OrderBySendDate *string `pulumi:"orderBySendDate"`
 	// Only campaigns with this status code (see CampaignStatus).
 	Status *float64 `pulumi:"status"`
@@ -46,7 +46,7 @@ func GetCampaignsOutput(ctx *pulumi.Context, args GetCampaignsOutputArgs, opts .
 type GetCampaignsOutputArgs struct {
 	// Only campaigns whose name contains this text, regardless of case.
 	NameContains pulumi.StringPtrInput `pulumi:"nameContains"`
-	// Order by send date (the service's orders[sdate]); without it the service's own order, which may change between calls.
+	// Order by send date, as the service's orders[sdate] (unsent campaigns first ascending, last descending); without it the order they were read in, the service's own, which may change between calls.
 	OrderBySendDate pulumi.StringPtrInput `pulumi:"orderBySendDate"`
 	// Only campaigns with this status code (see CampaignStatus).
 	Status pulumi.Float64PtrInput `pulumi:"status"`

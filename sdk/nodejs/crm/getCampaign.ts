@@ -41,7 +41,7 @@ export interface GetCampaignResult {
      */
     readonly cdate?: string;
     /**
-     * When it was made, as the service writes it: in the account's time, without an offset (`YYYY-MM-DDTHH:MM:SS`); null when the service leaves it out.
+     * When it was made: ISO 8601 in UTC, as cdate, when the service writes it with an offset; a time written without one is passed on as written (`YYYY-MM-DDTHH:MM:SS`, in the account's time, whose offset is not known); null when the service leaves it out.
      */
     readonly created_timestamp?: string;
     /**
@@ -137,7 +137,7 @@ export interface GetCampaignResult {
      */
     readonly unsubscribes: number;
     /**
-     * When it was last changed, written as created_timestamp is: what a sync of campaigns goes by.
+     * When it was last changed, in created_timestamp's form: what a sync of campaigns goes by.
      */
     readonly updated_timestamp?: string;
     /**

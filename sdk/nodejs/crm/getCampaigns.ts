@@ -27,7 +27,7 @@ export interface GetCampaignsArgs {
      */
     nameContains?: string;
     /**
-     * Order by send date (the service's orders[sdate]); without it the service's own order, which may change between calls.
+     * Order by send date, as the service's orders[sdate] (unsent campaigns first ascending, last descending); without it the order they were read in, the service's own, which may change between calls.
      */
     orderBySendDate?: string;
     /**
@@ -66,7 +66,7 @@ export interface GetCampaignsOutputArgs {
      */
     nameContains?: pulumi.Input<string | undefined>;
     /**
-     * Order by send date (the service's orders[sdate]); without it the service's own order, which may change between calls.
+     * Order by send date, as the service's orders[sdate] (unsent campaigns first ascending, last descending); without it the order they were read in, the service's own, which may change between calls.
      */
     orderBySendDate?: pulumi.Input<string | undefined>;
     /**

@@ -3,7 +3,7 @@ import type { CrmContext } from "../context";
 import type { Document } from "../kinds";
 import { checkAccountFields, saveAccountFields, type FieldValueWrite } from "./customFields";
 import type { Route } from "../router";
-import { deleteRoute, linksOf, listRoute, readRoute } from "./shared";
+import { deleteRoute, linkRoute, linksOf, listRoute, readRoute } from "./shared";
 import { accountNameKey, type AccountRow } from "../state";
 import { isoTimestamp } from "../time";
 
@@ -101,6 +101,14 @@ export function accountRoutes(crm: CrmContext): Route[] {
       },
     },
     deleteRoute(kind, find, remove),
+    // Where a listed account's links lead: its notes, its custom field values (under the root key REAL-WORLD.md records) and its contacts.
+    linkRoute("accounts", "notes", find, (account, req) => ({ notes: notesOf(account.id).map((n) => crm.kinds.get("notes").present(n, req, "list")) })),
+    linkRoute("accounts", "accountCustomFieldData", find, (account, req) => ({
+      customerAccountCustomFieldData: fieldData.where((d) => d.accountId === account.id).map((d) => crm.kinds.get("accountCustomFieldData").present(d, req, "list")),
+    })),
+    linkRoute("accounts", "accountContacts", find, (account, req) => ({
+      accountContacts: accountContacts.where((ac) => ac.account === account.id).map((ac) => crm.kinds.get("accountContacts").present(ac, req, "list")),
+    })),
     {
       method: "DELETE",
       pattern: "/accounts/bulk_delete",

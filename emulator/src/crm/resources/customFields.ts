@@ -232,7 +232,8 @@ export function customFieldRoutes(crm: CrmContext): Route[] {
         }
         // As documented: only the first item's account gets its last-modified date refreshed.
         touchAccount(writes[0].accountId, now);
-        return ok({ message: "the bulk insert was successful" });
+        // REAL-WORLD.md's recorded text; the reference writes it "the bulk insert was successful".
+        return ok({ message: "The bulk insert was successful." });
       },
     },
     {

@@ -17,6 +17,15 @@ export function listRoute<T extends Row>(crm: CrmContext, kind: Kind<T>, rows: (
   return { method: "GET", pattern: `/${kind.plural}`, handle: (req) => ok(crm.kinds.list(req, kind, rows(req), options)) };
 }
 
+/**
+ * GET /<collection>/:id/<link>: where a resource's link leads, answered as the reference's
+ * examples of such links are (the related records under one member, no meta); the owner's
+ * 404 when it is unknown.
+ */
+export function linkRoute<T extends Row>(collection: string, link: string, find: (id: string) => T, answer: (owner: T, req: CrmRequest) => Record<string, unknown>): Route {
+  return { method: "GET", pattern: `/${collection}/:id/${link}`, handle: (req) => ok(answer(find(req.params.id), req)) };
+}
+
 /** GET /<plural>/:id: the row alone, or a 404. */
 export function readRoute<T extends Row>(crm: CrmContext, kind: Kind<T>, find: (id: string) => T): Route {
   return { method: "GET", pattern: `/${kind.plural}/:id`, handle: (req) => ok(crm.kinds.one(req, kind, find(req.params.id))) };

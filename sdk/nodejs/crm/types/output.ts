@@ -103,7 +103,7 @@ export interface Campaign {
      */
     cdate?: string;
     /**
-     * When it was made, as the service writes it: in the account's time, without an offset (`YYYY-MM-DDTHH:MM:SS`); null when the service leaves it out.
+     * When it was made: ISO 8601 in UTC, as cdate, when the service writes it with an offset; a time written without one is passed on as written (`YYYY-MM-DDTHH:MM:SS`, in the account's time, whose offset is not known); null when the service leaves it out.
      */
     created_timestamp?: string;
     /**
@@ -199,7 +199,7 @@ export interface Campaign {
      */
     unsubscribes: number;
     /**
-     * When it was last changed, written as created_timestamp is: what a sync of campaigns goes by.
+     * When it was last changed, in created_timestamp's form: what a sync of campaigns goes by.
      */
     updated_timestamp?: string;
     /**

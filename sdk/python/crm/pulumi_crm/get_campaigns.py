@@ -56,7 +56,7 @@ def get_campaigns(name_contains: Optional[_builtins.str] = None,
     Every campaign of the account, optionally filtered by name, status and type, and ordered by send date.
 
     :param _builtins.str name_contains: Only campaigns whose name contains this text, regardless of case.
-    :param _builtins.str order_by_send_date: Order by send date (the service's orders[sdate]); without it the service's own order, which may change between calls.
+    :param _builtins.str order_by_send_date: Order by send date, as the service's orders[sdate] (unsent campaigns first ascending, last descending); without it the order they were read in, the service's own, which may change between calls.
     :param _builtins.float status: Only campaigns with this status code (see CampaignStatus).
     :param _builtins.str type: Only campaigns of this type, e.g. single.
     """
@@ -79,7 +79,7 @@ def get_campaigns_output(name_contains: pulumi.Input[Optional[Optional[_builtins
     Every campaign of the account, optionally filtered by name, status and type, and ordered by send date.
 
     :param _builtins.str name_contains: Only campaigns whose name contains this text, regardless of case.
-    :param _builtins.str order_by_send_date: Order by send date (the service's orders[sdate]); without it the service's own order, which may change between calls.
+    :param _builtins.str order_by_send_date: Order by send date, as the service's orders[sdate] (unsent campaigns first ascending, last descending); without it the order they were read in, the service's own, which may change between calls.
     :param _builtins.float status: Only campaigns with this status code (see CampaignStatus).
     :param _builtins.str type: Only campaigns of this type, e.g. single.
     """

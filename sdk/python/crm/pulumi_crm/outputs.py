@@ -308,12 +308,12 @@ class Campaign(dict):
         :param _builtins.str addressid: The id of its mailing address; null when unset.
         :param _builtins.str automation: The id of the automation that sends it; null when none does.
         :param _builtins.str cdate: When it was created, ISO 8601.
-        :param _builtins.str created_timestamp: When it was made, as the service writes it: in the account's time, without an offset (`YYYY-MM-DDTHH:MM:SS`); null when the service leaves it out.
+        :param _builtins.str created_timestamp: When it was made: ISO 8601 in UTC, as cdate, when the service writes it with an offset; a time written without one is passed on as written (`YYYY-MM-DDTHH:MM:SS`, in the account's time, whose offset is not known); null when the service leaves it out.
         :param _builtins.str ldate: When it was last sent, ISO 8601; null until it is sent.
         :param _builtins.str mdate: When it was last changed, ISO 8601.
         :param _builtins.str scheduleddate: When it is scheduled to send; null when it is not scheduled.
         :param _builtins.str sdate: When it was (first) sent, ISO 8601; null until it is sent.
-        :param _builtins.str updated_timestamp: When it was last changed, written as created_timestamp is: what a sync of campaigns goes by.
+        :param _builtins.str updated_timestamp: When it was last changed, in created_timestamp's form: what a sync of campaigns goes by.
         :param _builtins.str userid: The id of the user who made it.
         """
         pulumi.set(__self__, "forwards", forwards)
@@ -536,7 +536,7 @@ class Campaign(dict):
     @pulumi.getter
     def created_timestamp(self) -> Optional[_builtins.str]:
         """
-        When it was made, as the service writes it: in the account's time, without an offset (`YYYY-MM-DDTHH:MM:SS`); null when the service leaves it out.
+        When it was made: ISO 8601 in UTC, as cdate, when the service writes it with an offset; a time written without one is passed on as written (`YYYY-MM-DDTHH:MM:SS`, in the account's time, whose offset is not known); null when the service leaves it out.
         """
         return pulumi.get(self, "created_timestamp")
 
@@ -576,7 +576,7 @@ class Campaign(dict):
     @pulumi.getter
     def updated_timestamp(self) -> Optional[_builtins.str]:
         """
-        When it was last changed, written as created_timestamp is: what a sync of campaigns goes by.
+        When it was last changed, in created_timestamp's form: what a sync of campaigns goes by.
         """
         return pulumi.get(self, "updated_timestamp")
 
