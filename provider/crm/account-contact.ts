@@ -6,14 +6,15 @@ import { z } from "zod";
 import { dynamicClass, dynamicLifecycle } from "../dynamic";
 import type { ExportDeclaration } from "../export/declaration";
 import { declareResource, input, takeOverById } from "../kit/declaration";
-import { optionalText, serviceId, withoutUndefined } from "../kit/inputs";
+import { optionalText, serviceId } from "../kit/inputs";
 import { labelByIds } from "../kit/check-diff";
 import { unrecordedObjectAdvice } from "../kit/adoption";
 import { ServiceError } from "../transport/errors";
 import { CrmClient } from "./client";
 import { ServiceObject, walk } from "./collection";
 import { crmCore, CrmKindSpec } from "./crud";
-import { idOf, optionalTextOf } from "./normalize";
+import * as wire from "./wire-forms";
+import { idOf } from "./normalize";
 import type { AccountContactArgs, AccountContactOutputs } from "./generated-types";
 
 export type { AccountContactArgs, AccountContactOutputs } from "./generated-types";
@@ -25,10 +26,11 @@ export const declaration = declareResource({
     accountId: input(
       serviceId("the account, such as a crm.Account's id"),
       "The account's id, e.g. a crm.Account's `id`. A change moves the association, since a contact cannot be in two accounts even for a moment.",
-      { refersTo: "account" },
+      // The update names account and contact too, as the reference requires.
+      { refersTo: "account", wire: wire.id({ request: "account" }) },
     ),
-    contactId: input(serviceId("the contact"), "The contact's id."),
-    jobTitle: input(optionalText(255), "The contact's job title at the account. Removing it, or setting it to \"\", clears it."),
+    contactId: input(serviceId("the contact"), "The contact's id.", { wire: wire.id({ request: "contact" }) }),
+    jobTitle: input(optionalText(255), "The contact's job title at the account. Removing it, or setting it to \"\", clears it.", { wire: wire.optionalText() }),
     adoptId: takeOverById("association", "its account, contact and job title are set to the declared ones where they differ"),
   },
 });
@@ -36,12 +38,6 @@ export const declaration = declareResource({
 export const inputSchema = declaration.inputSchema;
 
 type AssociationInputs = z.output<typeof inputSchema>;
-
-interface AssociationState extends Record<string, unknown> {
-  accountId: string;
-  contactId: string;
-  jobTitle?: string;
-}
 
 const resourceType = declaration.type;
 
@@ -71,28 +67,11 @@ async function explainFailure(client: CrmClient, inputs: AssociationInputs, erro
   );
 }
 
-const kind: CrmKindSpec<typeof inputSchema, AssociationState> = {
+const kind: CrmKindSpec<typeof inputSchema> = {
   label: labelByIds(resourceType, ["contactId", "accountId"], ([contact, account]) => `(contact ${contact}, account ${account})`),
   path: "/accountContacts",
   member: "accountContact",
   collection: "accountContacts",
-  // account and contact come as numbers or digit strings, an unset job title as "".
-  stateOf: (association: ServiceObject) =>
-    withoutUndefined({
-      accountId: idOf(association.account) ?? "",
-      contactId: idOf(association.contact) ?? "",
-      jobTitle: optionalTextOf(association.jobTitle),
-    }) as AssociationState,
-  desiredState: (inputs: AssociationInputs) => ({ accountId: inputs.accountId, contactId: inputs.contactId, jobTitle: inputs.jobTitle ?? null }),
-  createBody: (inputs: AssociationInputs) =>
-    withoutUndefined({ account: Number(inputs.accountId), contact: Number(inputs.contactId), jobTitle: inputs.jobTitle }),
-  // The update names account and contact, as the reference requires; "" clears a job title.
-  updateBody: (inputs: AssociationInputs, olds: Record<string, unknown>) =>
-    withoutUndefined({
-      account: Number(inputs.accountId),
-      contact: Number(inputs.contactId),
-      jobTitle: inputs.jobTitle ?? (olds.jobTitle !== undefined ? "" : undefined),
-    }),
   findCreated: async (client: CrmClient, inputs: AssociationInputs) =>
     (await associationsOf(client, inputs.contactId, { "filters[account]": inputs.accountId })).find(
       (association) => idOf(association.account) === inputs.accountId,

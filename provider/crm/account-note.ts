@@ -8,9 +8,10 @@ import type { ExportDeclaration } from "../export/declaration";
 import { declareResource, input, takeOverById } from "../kit/declaration";
 import { givenText, serviceId } from "../kit/inputs";
 import { labelByIds } from "../kit/check-diff";
+import { wireForms } from "../kit/wire";
 import { ServiceObject } from "./collection";
 import { crmCore, CrmKindSpec } from "./crud";
-import { idOf } from "./normalize";
+import * as wire from "./wire-forms";
 import { isoCreated } from "./recovery";
 import type { AccountNoteArgs, AccountNoteOutputs } from "./generated-types";
 
@@ -20,11 +21,13 @@ export const declaration = declareResource({
   namespace: "crm",
   name: "AccountNote",
   inputs: {
+    // The account is the note's relid, and the path its create is sent to.
     accountId: input(serviceId("the account, such as a crm.Account's id"), "The account's id, e.g. a crm.Account's `id`; the service cannot move a note.", {
       replaceOnChanges: true,
       refersTo: "account",
+      wire: wire.id({ request: false, answer: "relid" }),
     }),
-    note: input(givenText("the note's text", z.string()), "The note's text, not empty."),
+    note: input(givenText("the note's text", z.string()), "The note's text, not empty.", { wire: wire.text() }),
     adoptId: takeOverById("note of the account", "its text is set to the declared one if it differs"),
   },
 });
@@ -33,32 +36,23 @@ export const inputSchema = declaration.inputSchema;
 
 type NoteInputs = z.output<typeof inputSchema>;
 
-interface NoteState extends Record<string, unknown> {
-  accountId: string;
-  note: string;
-}
-
 const resourceType = declaration.type;
+const { desiredState, stateOf } = wireForms(declaration.fields);
 
-const kind: CrmKindSpec<typeof inputSchema, NoteState> = {
+const kind: CrmKindSpec<typeof inputSchema> = {
   label: labelByIds(resourceType, ["accountId"], ([account]) => `on account ${account}`),
   path: "/notes",
   member: "note",
   collection: "notes",
   createPath: (inputs: NoteInputs) => `/accounts/${inputs.accountId}/notes`,
   updatePath: (id: string, inputs: NoteInputs) => `/accounts/${inputs.accountId}/notes/${id}`,
-  // The account is the note's relid; cdate, mdate, owner, user and the accounts the
-  // writes answer beside the note are not outputs.
-  stateOf: (note: ServiceObject) => ({ accountId: idOf(note.relid) ?? "", note: String(note.note) }),
-  desiredState: (inputs: NoteInputs) => ({ accountId: inputs.accountId, note: inputs.note }),
-  createBody: (inputs: NoteInputs) => ({ note: inputs.note }),
   // /notes also holds the notes of contacts and deals.
   otherKind: (note: ServiceObject) => (note.reltype === "CustomerAccount" ? undefined : `a note on a ${String(note.reltype)} record`),
   sameContent: (inputs) => ({
     path: "/notes",
     collection: "notes",
-    sent: { ...kind.desiredState(inputs), reltype: "CustomerAccount" },
-    stateOf: (note) => ({ ...kind.stateOf(note), reltype: note.reltype }),
+    sent: { ...desiredState(inputs), reltype: "CustomerAccount" },
+    stateOf: (note) => ({ ...stateOf(note), reltype: note.reltype }),
     createdMs: isoCreated("cdate"),
   }),
 };

@@ -6,12 +6,13 @@ import { z } from "zod";
 import type { ExportDeclaration } from "../export/declaration";
 import { dynamicClass, dynamicLifecycle } from "../dynamic";
 import { declareResource, input, takeOverById } from "../kit/declaration";
-import { isWebAddress, nameText, withoutUndefined } from "../kit/inputs";
+import { isWebAddress, nameText } from "../kit/inputs";
 import { labelBy } from "../kit/check-diff";
 import { CrmClient } from "./client";
 import { ServiceObject, walk } from "./collection";
 import { crmCore, CrmKindSpec } from "./crud";
 import type { AccountArgs, AccountOutputs } from "./generated-types";
+import * as wire from "./wire-forms";
 
 export type { AccountArgs, AccountOutputs } from "./generated-types";
 
@@ -22,6 +23,7 @@ export const declaration = declareResource({
     name: input(
       nameText("the account's name, unique in the CRM account", 255),
       "The account's name, without leading or trailing spaces, unique within the CRM account (regardless of case).",
+      { wire: wire.text() },
     ),
     accountUrl: input(
       z
@@ -31,7 +33,7 @@ export const declaration = declareResource({
         .nullish()
         .transform((url) => url ?? null),
       "The account's website, an http(s) URL; null when unset. Removing it clears the website.",
-      { nullWhenUnset: true },
+      { nullWhenUnset: true, wire: wire.nullableText() },
     ),
     adoptExisting: input(
       z.boolean({ invalid_type_error: "must be true or false" }).default(false),
@@ -44,23 +46,16 @@ export const declaration = declareResource({
 export const inputSchema = declaration.inputSchema;
 
 type AccountInputs = z.output<typeof inputSchema>;
-/** The stored outputs, and what read gives back: the account as the service holds it. */
-type AccountState = Pick<AccountInputs, "name" | "accountUrl">;
 
 /** The service's account, as far as this provider reads it. */
 interface ServiceAccount extends ServiceObject {
   id: string;
   name: string;
-  accountUrl?: string | null;
   createdTimestamp?: string;
 }
 
 const resourceType = declaration.type;
 const label = labelBy(resourceType, "name");
-
-function stateFrom(account: ServiceAccount): AccountState {
-  return { name: account.name, accountUrl: account.accountUrl || null };
-}
 
 /** Accounts whose name matches exactly; the service's search also matches parts of names. */
 async function findByName(client: CrmClient, name: string): Promise<ServiceAccount[]> {
@@ -84,7 +79,7 @@ async function findCreatedAccount(client: CrmClient, name: string, attemptStarte
   return account;
 }
 
-const kind: CrmKindSpec<typeof inputSchema, AccountState> = {
+const kind: CrmKindSpec<typeof inputSchema> = {
   label,
   // Reads arriving together are answered from the list (see ./read-batcher.ts).
   path: "/accounts",
@@ -95,11 +90,6 @@ const kind: CrmKindSpec<typeof inputSchema, AccountState> = {
   advice: {
     duplicate: "choose another name; or, only if no stack manages that account, set adoptExisting: true to take it over with this stack",
   },
-  stateOf: (account) => stateFrom(account as ServiceAccount),
-  desiredState: (inputs: AccountInputs) => ({ name: inputs.name, accountUrl: inputs.accountUrl }),
-  // An unset website is left out of the create, and sent as null to clear it on update.
-  createBody: (inputs: AccountInputs) => withoutUndefined({ name: inputs.name, accountUrl: inputs.accountUrl ?? undefined }),
-  updateBody: (inputs: AccountInputs) => ({ name: inputs.name, accountUrl: inputs.accountUrl }),
   // A take-over writes only the fields whose declared value differs.
   takeOverSendsDiffering: true,
   findCreated: (client, inputs: AccountInputs, attemptStarted) => findCreatedAccount(client, inputs.name, attemptStarted),

@@ -6,12 +6,14 @@ import { z } from "zod";
 import { dynamicClass, dynamicLifecycle } from "../dynamic";
 import type { ExportDeclaration } from "../export/declaration";
 import { declareResource, input, takeOverById } from "../kit/declaration";
-import { givenText, optionalText, requiredText, withoutUndefined } from "../kit/inputs";
+import { givenText, optionalText, requiredText } from "../kit/inputs";
+import { wireForms } from "../kit/wire";
 import { labelBy } from "../kit/check-diff";
 import { CrmClient } from "./client";
 import { deleteObject, ServiceObject } from "./collection";
 import { crmCore, CrmKindSpec } from "./crud";
-import { flagForService, flagOf, idOf, optionalTextOf } from "./normalize";
+import { idOf } from "./normalize";
+import * as wire from "./wire-forms";
 import type { AddressArgs, AddressOutputs } from "./generated-types";
 
 export type { AddressArgs, AddressOutputs } from "./generated-types";
@@ -36,13 +38,18 @@ export const declaration = declareResource({
   namespace: "crm",
   name: "Address",
   inputs: {
-    companyName: input(requiredText("the company name shown with the address", 255), "The company name shown with the address; the service requires it."),
-    address1: input(requiredText("the first address line", 255), "The first address line."),
-    address2: input(optionalText(255), "The second address line. Removing it, or setting it to \"\", clears it."),
-    city: input(optionalText(255), "The city. Removing it, or setting it to \"\", clears it."),
-    state: input(optionalText(255), "The state or province. Removing it, or setting it to \"\", clears it."),
-    district: input(optionalText(255), "The district, for countries that use one. Removing it, or setting it to \"\", clears it."),
-    zip: input(optionalText(255), "The postal code. Removing it, or setting it to \"\", clears it."),
+    // Requests name the fields in snake_case, as the reference's request schema validates them; answers in camelCase.
+    companyName: input(requiredText("the company name shown with the address", 255), "The company name shown with the address; the service requires it.", {
+      wire: wire.text({ request: "company_name", answer: "companyName" }),
+    }),
+    address1: input(requiredText("the first address line", 255), "The first address line.", { wire: wire.text({ request: "address_1", answer: "address1" }) }),
+    address2: input(optionalText(255), "The second address line. Removing it, or setting it to \"\", clears it.", {
+      wire: wire.optionalText({ request: "address_2", answer: "address2" }),
+    }),
+    city: input(optionalText(255), "The city. Removing it, or setting it to \"\", clears it.", { wire: wire.optionalText() }),
+    state: input(optionalText(255), "The state or province. Removing it, or setting it to \"\", clears it.", { wire: wire.optionalText() }),
+    district: input(optionalText(255), "The district, for countries that use one. Removing it, or setting it to \"\", clears it.", { wire: wire.optionalText() }),
+    zip: input(optionalText(255), "The postal code. Removing it, or setting it to \"\", clears it.", { wire: wire.optionalText() }),
     country: input(
       givenText(
         "a 2-letter ISO 3166 country code such as US",
@@ -52,19 +59,27 @@ export const declaration = declareResource({
           .refine((code) => countryCodes.has(code), "must be a 2-letter ISO 3166 country code such as US or DE"),
       ),
       "A 2-letter ISO 3166 country code such as `US` or `de`, in any case; stored in upper case.",
+      // The create's answer holds the country as a number: the address is read back after each write.
+      { wire: { read: (code) => String(code).toUpperCase() } },
     ),
     isDefault: input(
       z.boolean({ invalid_type_error: "must be true or false" }).default(false),
       "Whether this is the account's default address. The account has one default address: setting it here unsets it on the previous default.",
+      { wire: wire.flag({ request: "is_default", answer: "isDefault" }) },
     ),
-    allgroup: input(z.boolean({ invalid_type_error: "must be true or false" }).default(false), "Whether every user group may use the address (the service's `allgroup`)."),
+    allgroup: input(z.boolean({ invalid_type_error: "must be true or false" }).default(false), "Whether every user group may use the address (the service's `allgroup`).", {
+      wire: wire.flag({}, "0/1"),
+    }),
+    // The associations are made by sending the target's id with the address, and read from the address's links (see readRelated).
     groupId: input(
       associationId,
       'The id of a user group to associate the address with, e.g. `"3"`. The association is made and removed with the address; a change removes the old one and makes the new one.',
+      { wire: wire.optionalId({ request: "groupid", answer: "groupId" }) },
     ),
     listId: input(
       associationId,
       'The id of a list to associate the address with, e.g. `"7"`. The association is made and removed with the address; a change removes the old one and makes the new one.',
+      { wire: wire.optionalId({ request: "listid", answer: "listId" }) },
     ),
     adoptId: takeOverById("address", "its fields are set to the declared ones where they differ"),
   },
@@ -74,29 +89,7 @@ export const inputSchema = declaration.inputSchema;
 
 type AddressInputs = z.output<typeof inputSchema>;
 
-interface AddressState extends Record<string, unknown> {
-  companyName: string;
-  address1: string;
-  address2?: string;
-  city?: string;
-  state?: string;
-  district?: string;
-  zip?: string;
-  country: string;
-  isDefault: boolean;
-  allgroup: boolean;
-  groupId?: string;
-  listId?: string;
-}
-
-/** Optional text inputs and their request names. PUT is partial: an unset one is cleared with "". */
-const optionalTextFields = [
-  ["address2", "address_2"],
-  ["city", "city"],
-  ["state", "state"],
-  ["district", "district"],
-  ["zip", "zip"],
-] as const;
+const forms = wireForms(declaration.fields);
 
 /**
  * The two associations: made by sending the target id with the address, listed at the
@@ -137,21 +130,6 @@ export async function associationsOf(client: CrmClient, addressId: string): Prom
   return related;
 }
 
-const numericId = (id: string | undefined) => (id === undefined ? undefined : Number(id));
-
-// The request fields are snake_case, as the reference's request schema validates them.
-const createBody = (inputs: AddressInputs) =>
-  withoutUndefined({
-    company_name: inputs.companyName,
-    address_1: inputs.address1,
-    ...Object.fromEntries(optionalTextFields.map(([input, request]) => [request, inputs[input]])),
-    country: inputs.country,
-    is_default: inputs.isDefault,
-    allgroup: flagForService(inputs.allgroup),
-    groupid: numericId(inputs.groupId),
-    listid: numericId(inputs.listId),
-  });
-
 /** created_timestamp, "2020-05-24 05:15:17" in the account's time zone, read as if UTC. */
 const naiveCreated = (address: ServiceObject) => {
   const ms = Date.parse(`${String(address.created_timestamp ?? "").replace(" ", "T")}Z`);
@@ -160,44 +138,19 @@ const naiveCreated = (address: ServiceObject) => {
 
 const resourceType = declaration.type;
 
-const kind: CrmKindSpec<typeof inputSchema, AddressState> = {
+const kind: CrmKindSpec<typeof inputSchema> = {
   label: labelBy(resourceType, "companyName"),
   path: "/addresses",
   member: "address",
   collection: "addresses",
   // The create answer holds only the fields sent, with the country as a number.
   readBackAfterWrite: true,
-  // Reads answer "" for unset text, flags as "0"/"1"; associations come from readRelated.
-  stateOf: (address: ServiceObject) => ({
-    companyName: String(address.companyName),
-    address1: String(address.address1),
-    address2: optionalTextOf(address.address2),
-    city: optionalTextOf(address.city),
-    state: optionalTextOf(address.state),
-    district: optionalTextOf(address.district),
-    zip: optionalTextOf(address.zip),
-    country: String(address.country).toUpperCase(),
-    isDefault: flagOf(address.isDefault),
-    allgroup: flagOf(address.allgroup),
-    groupId: idOf(address.groupId) ?? undefined,
-    listId: idOf(address.listId) ?? undefined,
-  }),
-  // null for an unset field: the write must leave it unset (or clear it).
-  desiredState: ({ adoptId: _creationOnly, ...inputs }: AddressInputs) => ({
-    ...inputs,
-    ...Object.fromEntries(optionalTextFields.map(([input]) => [input, inputs[input] ?? null])),
-    groupId: inputs.groupId ?? null,
-    listId: inputs.listId ?? null,
-  }),
-  createBody,
   // An association is sent only when it is not there yet: sending it again could add a second one.
-  updateBody: (inputs: AddressInputs, olds: Record<string, unknown>) =>
-    withoutUndefined({
-      ...createBody(inputs),
-      ...Object.fromEntries(optionalTextFields.map(([input, request]) => [request, inputs[input] ?? ""])),
-      groupid: inputs.groupId !== olds.groupId ? numericId(inputs.groupId) : undefined,
-      listid: inputs.listId !== olds.listId ? numericId(inputs.listId) : undefined,
-    }),
+  updateBody: (inputs: AddressInputs, olds: Record<string, unknown>) => {
+    const body = forms.updateBody(inputs);
+    for (const association of associations) if (inputs[association.input] === olds[association.input]) delete body[association.request];
+    return body;
+  },
   // An import declares the group and list as the export does.
   relatedForImport: associationsOf,
   // Only the associations the stack declares are looked at: others, made elsewhere, are left alone.
@@ -212,12 +165,12 @@ const kind: CrmKindSpec<typeof inputSchema, AddressState> = {
   },
   // Matched on the text and country sent (flags and associations are not in a list).
   sameContent: (inputs) => {
-    const { companyName, address1, address2, city, state, district, zip, country } = kind.desiredState(inputs);
+    const { isDefault: _flag, allgroup: _groupsFlag, groupId: _group, listId: _list, ...sent } = forms.desiredState(inputs);
     return {
       path: "/addresses",
       collection: "addresses",
-      sent: { companyName, address1, address2, city, state, district, zip, country },
-      stateOf: kind.stateOf,
+      sent,
+      stateOf: forms.stateOf,
       createdMs: naiveCreated,
       // created_timestamp is in the account's time zone, which the provider does not know.
       uncertaintyMs: 14 * 3600_000,

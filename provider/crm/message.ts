@@ -6,13 +6,15 @@ import { z } from "zod";
 import { dynamicClass, dynamicLifecycle } from "../dynamic";
 import type { ExportDeclaration } from "../export/declaration";
 import { declareResource, input, takeOverById } from "../kit/declaration";
-import { givenText, optionalText, requiredText, withoutUndefined } from "../kit/inputs";
+import { givenText, optionalText, requiredText } from "../kit/inputs";
 import { labelBy } from "../kit/check-diff";
+import { wireForms } from "../kit/wire";
 import { ServiceObject } from "./collection";
 import { crmCore, CrmKindSpec } from "./crud";
-import { optionalTextOf, textOf } from "./normalize";
+import { textOf } from "./normalize";
 import { isoCreated } from "./recovery";
 import type { MessageArgs, MessageOutputs } from "./generated-types";
+import * as wire from "./wire-forms";
 
 export type { MessageArgs, MessageOutputs } from "./generated-types";
 
@@ -23,40 +25,34 @@ export const declaration = declareResource({
   namespace: "crm",
   name: "Message",
   inputs: {
-    fromname: input(requiredText("the sender's name", 255), "The sender's name."),
-    fromemail: input(emailAddress("the sender's email address"), "The sender's email address."),
-    reply2: input(emailAddress("the address replies go to"), "The address replies go to."),
+    fromname: input(requiredText("the sender's name", 255), "The sender's name.", { wire: wire.text() }),
+    fromemail: input(emailAddress("the sender's email address"), "The sender's email address.", { wire: wire.text() }),
+    reply2: input(emailAddress("the address replies go to"), "The address replies go to.", { wire: wire.text() }),
     subject: input(
       optionalText(255),
       "The subject. Merge placeholders such as `%FIRSTNAME%` or `%LISTNAME%` are kept as written. Removing it, or setting it to \"\", clears it.",
+      { wire: wire.optionalText() },
     ),
-    preheaderText: input(optionalText(255), "The preheader text shown after the subject. Removing it, or setting it to \"\", clears it."),
+    preheaderText: input(optionalText(255), "The preheader text shown after the subject. Removing it, or setting it to \"\", clears it.", {
+      wire: wire.optionalText({ request: "preheader_text" }),
+    }),
     adoptId: takeOverById("message", "its sender, reply address, subject and preheader are set to the declared ones where they differ"),
   },
 });
 
 export const inputSchema = declaration.inputSchema;
 
-type MessageInputs = z.output<typeof inputSchema>;
-
-interface MessageState extends Record<string, unknown> {
-  fromname: string;
-  fromemail: string;
-  reply2: string;
-  subject?: string;
-  preheaderText?: string;
-}
-
 const resourceType = declaration.type;
+const forms = wireForms(declaration.fields);
 
 /**
  * The sender travels twice: the reference's request schema requires `email` (its
  * parameter list), while its examples and every response use `fromemail`. The same
  * address under both names is taken whichever name the service reads.
  */
-const senderFields = (inputs: MessageInputs) => ({ fromname: inputs.fromname, email: inputs.fromemail, fromemail: inputs.fromemail, reply2: inputs.reply2 });
+const withSenderAsEmail = (body: Record<string, unknown>) => ({ ...body, email: body.fromemail });
 
-const kind: CrmKindSpec<typeof inputSchema, MessageState> = {
+const kind: CrmKindSpec<typeof inputSchema> = {
   label: labelBy(resourceType, "subject"),
   path: "/messages",
   member: "message",
@@ -64,19 +60,9 @@ const kind: CrmKindSpec<typeof inputSchema, MessageState> = {
   collection: "messages",
   // The update's answer is not specified: what the service holds is read back.
   readBackAfterWrite: true,
-  stateOf: (message: ServiceObject) => ({
-    fromname: String(message.fromname),
-    fromemail: String(message.fromemail),
-    reply2: String(message.reply2),
-    subject: optionalTextOf(message.subject),
-    preheaderText: optionalTextOf(message.preheader_text),
-  }),
-  desiredState: ({ adoptId: _creationOnly, ...inputs }: MessageInputs) => ({ ...inputs, subject: inputs.subject ?? null, preheaderText: inputs.preheaderText ?? null }),
-  createBody: (inputs: MessageInputs) =>
-    withoutUndefined({ ...senderFields(inputs), subject: inputs.subject, preheader_text: inputs.preheaderText }),
-  // PUT is partial: a subject or preheader no longer set is cleared with "".
-  updateBody: (inputs: MessageInputs) => ({ ...senderFields(inputs), subject: inputs.subject ?? "", preheader_text: inputs.preheaderText ?? "" }),
-  sameContent: (inputs) => ({ path: "/messages", collection: "messages", sent: kind.desiredState(inputs), stateOf: kind.stateOf, createdMs: isoCreated("cdate") }),
+  createBody: (inputs) => withSenderAsEmail(forms.createBody(inputs)),
+  updateBody: (inputs) => withSenderAsEmail(forms.updateBody(inputs)),
+  sameContent: (inputs) => ({ path: "/messages", collection: "messages", sent: forms.desiredState(inputs), stateOf: forms.stateOf, createdMs: isoCreated("cdate") }),
 };
 
 export const core = crmCore(declaration, kind);

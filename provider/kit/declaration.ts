@@ -13,6 +13,7 @@
 import { z } from "zod";
 import { adoptIdInput, configurationFields, creationOnlyInputs, strictObject } from "./inputs";
 import { NestedField, ofType, statedType, ValueType } from "./value-types";
+import type { Wire } from "./wire";
 
 /** An input field: its check, what users read of it, and how a change takes effect. */
 export interface InputField<Check extends z.ZodTypeAny = z.ZodTypeAny> {
@@ -24,6 +25,8 @@ export interface InputField<Check extends z.ZodTypeAny = z.ZodTypeAny> {
   nullWhenUnset?: boolean;
   /** The registered resource (its name, e.g. `account`) whose id the input holds: `pulumi-crm export` writes it as a reference. */
   refersTo?: string;
+  /** Its form in the service's requests and answers (see ./wire.ts). */
+  wire?: Wire;
 }
 
 /** A field only the provider sets. */
@@ -33,6 +36,8 @@ export interface OutputField {
   secret?: boolean;
   /** Absent (optional) or null (nullable) when there is nothing to tell; by default always there. */
   unset?: "optional" | "nullable";
+  /** Its form in the service's answers (see ./wire.ts). */
+  wire?: Wire;
 }
 
 export const input = <Check extends z.ZodTypeAny>(check: Check, description: string, options: Omit<InputField, "check" | "description"> = {}): InputField<Check> => ({
@@ -60,6 +65,8 @@ export interface Field {
   secret: boolean;
   /** An output that is null when unset. */
   nullable: boolean;
+  /** Its form in the service's requests and answers, if the declaration gives it. */
+  wire?: Wire;
 }
 
 type Namespace = "crm" | "chat";
@@ -116,6 +123,7 @@ export function declareResource<Inputs extends Record<string, InputField>>(spec:
         replaceOnChanges: field.replaceOnChanges ?? false,
         secret: false,
         nullable: field.nullWhenUnset ?? false,
+        ...(field.wire ? { wire: field.wire } : {}),
       };
     }),
     ...Object.entries(spec.outputs ?? {}).map(
@@ -128,6 +136,7 @@ export function declareResource<Inputs extends Record<string, InputField>>(spec:
         replaceOnChanges: false,
         secret: field.secret ?? false,
         nullable: field.unset === "nullable",
+        ...(field.wire ? { wire: field.wire } : {}),
       }),
     ),
   ];

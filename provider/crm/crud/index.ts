@@ -8,6 +8,7 @@ import { checkInputs, Declared, declaredKind, DeclaredInKind, diffInputs } from 
 import type { UniqueName } from "../../kit/core";
 import type { AnyResourceDeclaration } from "../../kit/declaration";
 import { withoutUndefined } from "../../kit/inputs";
+import { wireForms } from "../../kit/wire";
 import { bulkDeleter } from "../bulk-deletes";
 import { adoptIdOf, createNew, inputsOf, Kind, LifecycleContext, read, remove, update } from "./core";
 import type { CrmCore, CrmObjectKind } from "./kind";
@@ -17,8 +18,16 @@ import { adoptById } from "./take-over";
 export type { CrmCore, CrmObjectKind, NaturalKeyAdoption } from "./kind";
 export { adoptIdClaims } from "./take-over";
 
-/** A plain CRM object's kind as its resource file writes it: what its declaration says (type, schema, services, replaced fields) is taken from there. */
-export type CrmKindSpec<Schema extends z.AnyZodObject, State extends Record<string, unknown>> = Omit<CrmObjectKind<Schema, State>, DeclaredInKind>;
+/** What the fields' wire forms give a kind (see ../../kit/wire.ts), unless it writes its own. */
+type WireDerived = "stateOf" | "desiredState" | "createBody";
+
+/**
+ * A plain CRM object's kind as its resource file writes it: what its declaration says (type,
+ * schema, services, replaced fields, and the state and request bodies of its fields' wire
+ * forms) is taken from there.
+ */
+export type CrmKindSpec<Schema extends z.AnyZodObject, State extends Record<string, unknown> = Record<string, unknown>> = Omit<CrmObjectKind<Schema, State>, DeclaredInKind | WireDerived> &
+  Partial<Pick<CrmObjectKind<Schema, State>, WireDerived>>;
 
 /** The provider core of a plain CRM object: its declaration, and its kind's lifecycle (see ./core.ts). */
 export function crmCore<Schema extends z.AnyZodObject, State extends Record<string, unknown>>(
@@ -26,7 +35,10 @@ export function crmCore<Schema extends z.AnyZodObject, State extends Record<stri
   spec: CrmKindSpec<Schema, State>,
   uniqueName?: UniqueName,
 ): CrmCore {
-  const kind = { ...declaredKind(declaration), ...spec } as Kind;
+  const forms = wireForms(declaration.fields);
+  // A kind that writes its own create body updates with it too, unless it writes an update body.
+  const fromWire = { stateOf: forms.stateOf, desiredState: forms.desiredState, createBody: forms.createBody, ...(spec.createBody ? {} : { updateBody: forms.updateBody }) };
+  const kind = { ...declaredKind(declaration), ...fromWire, ...spec } as Kind;
   const context: LifecycleContext = { kind, deleteTogether: kind.bulkDelete && bulkDeleter(kind.path, kind.bulkDelete) };
   // Made after the context: its single path takes objects over through the context.
   context.bulk = kind.bulk && kind.adoption && bulkWrites(context, kind.adoption, kind.bulk);

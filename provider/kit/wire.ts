@@ -1,0 +1,67 @@
+// A field's wire form: its name in the service's requests and answers, how an answer's value
+// is read into the state (one form per value, so that read returns what create returned), and
+// how an input is sent. Declared with the field (see ./declaration.ts); the state, the desired
+// state every write is confirmed against, and the create and update bodies come from it.
+
+import { withoutUndefined } from "./inputs";
+
+export interface Wire {
+  /** The member's name in requests; false: never sent (the path names it). By default the field's name. */
+  request?: string | false;
+  /** Its name in answers, when not the request's. */
+  answer?: string;
+  /** The state's value of the answer's member. */
+  read(value: unknown): unknown;
+  /** The request's value of the input, when not the input itself. */
+  send?(value: unknown): unknown;
+  /** What an update sends for an unset input to clear it (a PUT leaves out what it does not change); by default nothing. */
+  clearWith?: unknown;
+  /** A create leaves the member out when the input is unset or null; by default only when unset. */
+  createLeavesOutNull?: boolean;
+}
+
+/** A declared field with its wire form, as the forms below read it. */
+export interface WiredField {
+  name: string;
+  role: "input" | "output" | "both";
+  wire?: Wire;
+}
+
+const requestName = (field: WiredField) => (field.wire?.request === undefined ? field.name : field.wire.request);
+const wired = (fields: readonly WiredField[]) => fields.filter((field): field is WiredField & { wire: Wire } => field.wire !== undefined);
+
+/** What a resource's declaration gives its lifecycle: its state, desired state and request bodies, from the wire forms. */
+export interface WireForms {
+  /** The state of a service object: each wired field read from its answer member; unset ones left out. */
+  stateOf(object: Record<string, unknown>): Record<string, unknown>;
+  /** What the inputs ask the service to hold, in the state's form: null for an unset input, which the write must leave unset or clear. */
+  desiredState(inputs: Record<string, unknown>): Record<string, unknown>;
+  /** The create's request member: each sent input under its request name; unset ones left out. */
+  createBody(inputs: Record<string, unknown>): Record<string, unknown>;
+  /** The update's: the create's, with an unset input's clearing value where it has one. */
+  updateBody(inputs: Record<string, unknown>): Record<string, unknown>;
+}
+
+export function wireForms(fields: readonly WiredField[]): WireForms {
+  const all = wired(fields);
+  const inputs = all.filter((field) => field.role === "both");
+  const sent = inputs.filter((field) => requestName(field) !== false);
+  const body = (values: Record<string, unknown>, step: "create" | "update") =>
+    withoutUndefined(
+      Object.fromEntries(
+        sent.map((field) => {
+          const value = values[field.name];
+          const unset = value === undefined || value === null;
+          if (unset && step === "update" && "clearWith" in field.wire) return [requestName(field), field.wire.clearWith];
+          if (value === undefined || (value === null && (step === "create" ? field.wire.createLeavesOutNull : false))) return [requestName(field), undefined];
+          return [requestName(field), field.wire.send && value !== null ? field.wire.send(value) : value];
+        }),
+      ),
+    );
+  return {
+    stateOf: (object) => withoutUndefined(Object.fromEntries(all.map((field) => [field.name, field.wire.read(object[field.wire.answer ?? (requestName(field) || field.name)])]))),
+    desiredState: (values) => Object.fromEntries(inputs.map((field) => [field.name, values[field.name] ?? null])),
+    createBody: (values) => body(values, "create"),
+    updateBody: (values) => body(values, "update"),
+  };
+}
