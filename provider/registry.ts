@@ -6,7 +6,7 @@
 
 import type * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
-import type { ServiceObject } from "./crm/collection";
+import type { ServiceObject } from "./crm/service/collection";
 import type { ExportDeclaration } from "./export/declaration";
 import type { ResourceCore } from "./kit/core";
 import type { AnyResourceDeclaration } from "./kit/declaration";

@@ -10,11 +10,11 @@ import { optionalText, serviceId } from "../kit/inputs";
 import { labelByIds } from "../kit/check-diff";
 import { unrecordedObjectAdvice } from "../kit/adoption";
 import { ServiceError } from "../transport/errors";
-import { CrmClient } from "./client";
-import { ServiceObject, walk } from "./collection";
+import { CrmClient } from "./service/client";
+import { ServiceObject, walk } from "./service/collection";
 import { crmCore, CrmKindSpec } from "./crud";
-import * as wire from "./wire-forms";
-import { idOf } from "./normalize";
+import * as wire from "./service/wire-forms";
+import { idOf } from "./service/normalize";
 import type { AccountContactArgs, AccountContactOutputs } from "./generated-types";
 
 export type { AccountContactArgs, AccountContactOutputs } from "./generated-types";

@@ -14,13 +14,13 @@ import { types } from "../kit/value-types";
 import { labelByIds } from "../kit/check-diff";
 import type { Changes, Checked } from "../kit/core";
 import { PulumiCrmError, ServiceError, sharedFailureFor } from "../transport/errors";
-import { CrmClient } from "./client";
-import { coalescing } from "./coalesce";
-import { getObject, pageOf, ServiceObject, walk } from "./collection";
+import { CrmClient } from "./service/client";
+import { coalescing } from "./service/coalesce";
+import { getObject, pageOf, ServiceObject, walk } from "./service/collection";
 import { crmCore, CrmCore, CrmKindSpec } from "./crud";
-import { madeHere } from "./made-here";
+import { madeHere } from "./service/made-here";
 import { currencyCodeInput, FieldValue, fieldValueInput, fitValue, notAmongOptions, optionsOf, optionTypes, valueForService, valueFromService } from "./custom-field-types";
-import { currencyCodeOf, idOf, multiValueOf, textOf } from "./normalize";
+import { currencyCodeOf, idOf, multiValueOf, textOf } from "./service/normalize";
 import type { AccountCustomFieldValueArgs, AccountCustomFieldValueOutputs } from "./generated-types";
 
 export type { AccountCustomFieldValueArgs, AccountCustomFieldValueOutputs } from "./generated-types";

@@ -8,8 +8,8 @@ import type { ExportDeclaration } from "../export/declaration";
 import { declareResource, input, takeOverById } from "../kit/declaration";
 import { nameText, oneOf, withoutUndefined } from "../kit/inputs";
 import { labelBy } from "../kit/check-diff";
-import { CrmClient } from "./client";
-import { ServiceObject, walk } from "./collection";
+import { CrmClient } from "./service/client";
+import { ServiceObject, walk } from "./service/collection";
 import { crmCore, CrmKindSpec } from "./crud";
 import {
   currencyCodeInput,
@@ -23,7 +23,7 @@ import {
   valueForService,
   valueFromService,
 } from "./custom-field-types";
-import { currencyCodeOf, flagOf, numberOf } from "./normalize";
+import { currencyCodeOf, flagOf, numberOf } from "./service/normalize";
 import type { AccountCustomFieldArgs, AccountCustomFieldOutputs } from "./generated-types";
 
 export type { AccountCustomFieldArgs, AccountCustomFieldOutputs } from "./generated-types";

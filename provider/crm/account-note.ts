@@ -9,10 +9,10 @@ import { declareResource, input, takeOverById } from "../kit/declaration";
 import { givenText, serviceId } from "../kit/inputs";
 import { labelByIds } from "../kit/check-diff";
 import { wireForms } from "../kit/wire";
-import { ServiceObject } from "./collection";
+import { ServiceObject } from "./service/collection";
 import { crmCore, CrmKindSpec } from "./crud";
-import * as wire from "./wire-forms";
-import { isoCreated } from "./recovery";
+import * as wire from "./service/wire-forms";
+import { isoCreated } from "./service/recovery";
 import type { AccountNoteArgs, AccountNoteOutputs } from "./generated-types";
 
 export type { AccountNoteArgs, AccountNoteOutputs } from "./generated-types";

@@ -8,11 +8,11 @@ import { dynamicClass, dynamicLifecycle } from "../dynamic";
 import { declareResource, input, takeOverById } from "../kit/declaration";
 import { isWebAddress, nameText } from "../kit/inputs";
 import { labelBy } from "../kit/check-diff";
-import { CrmClient } from "./client";
-import { ServiceObject, walk } from "./collection";
+import { CrmClient } from "./service/client";
+import { ServiceObject, walk } from "./service/collection";
 import { crmCore, CrmKindSpec } from "./crud";
 import type { AccountArgs, AccountOutputs } from "./generated-types";
-import * as wire from "./wire-forms";
+import * as wire from "./service/wire-forms";
 
 export type { AccountArgs, AccountOutputs } from "./generated-types";
 
@@ -81,7 +81,7 @@ async function findCreatedAccount(client: CrmClient, name: string, attemptStarte
 
 const kind: CrmKindSpec<typeof inputSchema> = {
   label,
-  // Reads arriving together are answered from the list (see ./read-batcher.ts).
+  // Reads arriving together are answered from the list (see ./service/read-batcher.ts).
   path: "/accounts",
   member: "account",
   collection: "accounts",

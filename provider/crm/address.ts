@@ -9,11 +9,11 @@ import { declareResource, input, takeOverById } from "../kit/declaration";
 import { givenText, optionalText, requiredText } from "../kit/inputs";
 import { wireForms } from "../kit/wire";
 import { labelBy } from "../kit/check-diff";
-import { CrmClient } from "./client";
-import { deleteObject, ServiceObject } from "./collection";
+import { CrmClient } from "./service/client";
+import { deleteObject, ServiceObject } from "./service/collection";
 import { crmCore, CrmKindSpec } from "./crud";
-import { idOf } from "./normalize";
-import * as wire from "./wire-forms";
+import { idOf } from "./service/normalize";
+import * as wire from "./service/wire-forms";
 import type { AddressArgs, AddressOutputs } from "./generated-types";
 
 export type { AddressArgs, AddressOutputs } from "./generated-types";

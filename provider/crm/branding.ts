@@ -16,9 +16,9 @@ import type { Changes, Created, Found, ReadFrom, ResourceCore, Updated } from ".
 import { announceAdoption, claimNaturalKey, notAdoptable, releaseNaturalKey } from "../kit/adoption";
 import { confirmWrite, UnconfirmedWriteError } from "../kit/write-errors";
 import { PulumiCrmError, ServiceError } from "../transport/errors";
-import { CrmClient } from "./client";
-import { getObject, objectIn, ServiceObject } from "./collection";
-import { flagOf, idOf } from "./normalize";
+import { CrmClient } from "./service/client";
+import { getObject, objectIn, ServiceObject } from "./service/collection";
+import { flagOf, idOf } from "./service/normalize";
 import type { BrandingArgs, BrandingOutputs } from "./generated-types";
 
 export type { BrandingArgs, BrandingOutputs } from "./generated-types";

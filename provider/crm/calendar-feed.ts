@@ -11,9 +11,9 @@ import { types } from "../kit/value-types";
 import { labelBy } from "../kit/check-diff";
 import { wireForms } from "../kit/wire";
 import { crmCore, CrmKindSpec } from "./crud";
-import { isoCreated } from "./recovery";
+import { isoCreated } from "./service/recovery";
 import type { CalendarFeedArgs, CalendarFeedOutputs } from "./generated-types";
-import * as wire from "./wire-forms";
+import * as wire from "./service/wire-forms";
 
 const feedTypes: ["All", "Deals", "Contacts"] = ["All", "Deals", "Contacts"];
 

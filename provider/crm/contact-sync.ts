@@ -14,9 +14,9 @@ import { declareResource, input, inputObject, output, outputObject } from "../ki
 import { givenText, serviceId, withoutProvider } from "../kit/inputs";
 import { types } from "../kit/value-types";
 import { checkInputs } from "../kit/check-diff";
-import { CrmClient } from "./client";
+import { CrmClient } from "./service/client";
 import type { ContactSyncArgs, ContactSyncFailure, ContactSyncOutputs } from "./generated-types";
-import { numberOf } from "./normalize";
+import { numberOf } from "./service/normalize";
 import { PulumiCrmError } from "../transport/errors";
 
 export type { ContactSyncArgs, ContactSyncContact, ContactSyncCustomFieldValue, ContactSyncFailure, ContactSyncOutputs } from "./generated-types";

@@ -9,12 +9,12 @@ import { declareResource, input, takeOverById } from "../kit/declaration";
 import { givenText, optionalText, requiredText } from "../kit/inputs";
 import { labelBy } from "../kit/check-diff";
 import { wireForms } from "../kit/wire";
-import { ServiceObject } from "./collection";
+import { ServiceObject } from "./service/collection";
 import { crmCore, CrmKindSpec } from "./crud";
-import { textOf } from "./normalize";
-import { isoCreated } from "./recovery";
+import { textOf } from "./service/normalize";
+import { isoCreated } from "./service/recovery";
 import type { MessageArgs, MessageOutputs } from "./generated-types";
-import * as wire from "./wire-forms";
+import * as wire from "./service/wire-forms";
 
 export type { MessageArgs, MessageOutputs } from "./generated-types";
 

@@ -3,8 +3,8 @@
 // registered resource that has one, in the registry's order. Only types here: a
 // resource module imports this file and not the export command.
 
-import type { CrmClient } from "../crm/client";
-import type { ServiceObject } from "../crm/collection";
+import type { CrmClient } from "../crm/service/client";
+import type { ServiceObject } from "../crm/service/collection";
 
 export interface ExportDeclaration {
   /** The comment over the objects' part of the program. */

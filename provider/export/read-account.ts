@@ -4,8 +4,8 @@
 // each kind, and how its objects are named, filtered and related, its resource module
 // declares (`exported`, see ./declaration.ts); the kinds are read in the registry's order.
 
-import { CrmClient } from "../crm/client";
-import { ServiceObject, walk } from "../crm/collection";
+import { CrmClient } from "../crm/service/client";
+import { ServiceObject, walk } from "../crm/service/collection";
 import { RegisteredResource, resources } from "../registry";
 import type { ExportDeclaration } from "./declaration";
 

@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import * as provider from "../../provider/crm/branding";
 import { unknownValue } from "../../provider/kit/inputs";
 import { releaseNaturalKey } from "../../provider/kit/adoption";
-import { CrmClient } from "../../provider/crm/client";
+import { CrmClient } from "../../provider/crm/service/client";
 import { useStackConfig } from "../../provider/settings";
 import { startEmulator } from "../../emulator";
 import { configOf, emulatorCall, RunningEmulator } from "../support/emulator";

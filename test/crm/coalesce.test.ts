@@ -2,7 +2,7 @@
 // together, and how each call's own promise settles.
 
 import assert from "node:assert/strict";
-import { answerInBulk, BulkSteps, coalescing, GroupWindow, Waiting } from "../../provider/crm/coalesce";
+import { answerInBulk, BulkSteps, coalescing, GroupWindow, Waiting } from "../../provider/crm/service/coalesce";
 
 /** A coalescing function whose groups are recorded, and answered by `settle`. */
 function recordingGroups(

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
-import { CrmClient } from "../../provider/crm/client";
-import { pageOf, pages, walk } from "../../provider/crm/collection";
+import { CrmClient } from "../../provider/crm/service/client";
+import { pageOf, pages, walk } from "../../provider/crm/service/collection";
 import { ServiceError } from "../../provider/transport/errors";
 import { useStackConfig } from "../../provider/settings";
 import { configOf } from "../support/emulator";

@@ -4,7 +4,7 @@
 
 import assert from "node:assert/strict";
 import { releaseNaturalKey } from "../../provider/kit/adoption";
-import { CrmClient } from "../../provider/crm/client";
+import { CrmClient } from "../../provider/crm/service/client";
 import { adoptIdClaims } from "../../provider/crm/crud";
 import { emulatorStats, RunningEmulator } from "./emulator";
 import { asHostSends } from "./host-struct";

@@ -15,7 +15,7 @@ export interface ProxiedRequest {
   body: unknown;
 }
 
-/** The body of the create among these requests: a create may look for an identical object first (see provider/crm/recovery.ts). */
+/** The body of the create among these requests: a create may look for an identical object first (see provider/crm/service/recovery.ts). */
 export function createBody(requests: readonly ProxiedRequest[]): unknown {
   return requests.find((request) => request.method === "POST")?.body;
 }

@@ -11,12 +11,12 @@ import { confirmWrite } from "../../kit/write-errors";
 import { PulumiCrmError, ServiceError } from "../../transport/errors";
 import type { Answered } from "../../transport/limiter";
 import type { HttpResponse } from "../../transport/transport";
-import type { bulkWriter } from "../bulk-writes";
-import { CrmClient } from "../client";
-import { deleteObject, getObject, objectIn, ServiceObject } from "../collection";
-import { forgetListed, readObject } from "../read-batcher";
-import { recordMade } from "../made-here";
-import { CreatedObjectMatch, findCreatedObject, findIdenticalObject, forgetListingBeforeCreates } from "../recovery";
+import type { bulkWriter } from "../service/bulk-writes";
+import { CrmClient } from "../service/client";
+import { deleteObject, getObject, objectIn, ServiceObject } from "../service/collection";
+import { forgetListed, readObject } from "../service/read-batcher";
+import { recordMade } from "../service/made-here";
+import { CreatedObjectMatch, findCreatedObject, findIdenticalObject, forgetListingBeforeCreates } from "../service/recovery";
 import type { CrmObjectKind, NaturalKeyAdoption } from "./kind";
 
 /** A kind as the lifecycle's steps see it: the types of its inputs and state are the resource file's business. */

@@ -9,7 +9,7 @@ import type { UniqueName } from "../../kit/core";
 import type { AnyResourceDeclaration } from "../../kit/declaration";
 import { withoutUndefined } from "../../kit/inputs";
 import { wireForms } from "../../kit/wire";
-import { bulkDeleter } from "../bulk-deletes";
+import { bulkDeleter } from "../service/bulk-deletes";
 import { adoptIdOf, createNew, inputsOf, Kind, LifecycleContext, read, remove, update } from "./core";
 import type { CrmCore, CrmObjectKind } from "./kind";
 import { adopting, bulkWrites } from "./natural-key";

@@ -6,11 +6,11 @@ import type { z } from "zod";
 import type { ResourceKind } from "../../kit/check-diff";
 import type { ResourceCore } from "../../kit/core";
 import type { ServiceError } from "../../transport/errors";
-import type { BulkDelete } from "../bulk-deletes";
-import type { BulkWrites } from "../bulk-writes";
-import type { CrmClient } from "../client";
-import type { Collection, ServiceObject } from "../collection";
-import type { CreatedObjectMatch } from "../recovery";
+import type { BulkDelete } from "../service/bulk-deletes";
+import type { BulkWrites } from "../service/bulk-writes";
+import type { CrmClient } from "../service/client";
+import type { Collection, ServiceObject } from "../service/collection";
+import type { CreatedObjectMatch } from "../service/recovery";
 
 /** A plain CRM object's kind: where its objects are (see Collection), and what is particular to it. */
 export interface CrmObjectKind<Schema extends z.AnyZodObject, State extends Record<string, unknown>> extends ResourceKind<Schema>, Collection {
@@ -62,7 +62,7 @@ export interface CrmObjectKind<Schema extends z.AnyZodObject, State extends Reco
   findCreated?(client: CrmClient, inputs: z.output<Schema>, attemptStarted: number): Promise<ServiceObject | undefined>;
   /**
    * For objects without a unique key: how to find those holding every value a create of
-   * `inputs` sends (see ../recovery.ts). One made since the attempt is what an ambiguous
+   * `inputs` sends (see ../service/recovery.ts). One made since the attempt is what an ambiguous
    * create made; one that exists before the create is refused, named with the way to take
    * it over or delete it, since it may be what a killed deployment made and never recorded.
    */
@@ -88,11 +88,11 @@ export interface CrmObjectKind<Schema extends z.AnyZodObject, State extends Reco
   adoption?: NaturalKeyAdoption<Schema>;
   /**
    * The service's bulk create and update: writes that arrive together go out through
-   * them (see ../bulk-writes.ts). Only with `adoption`, whose key tells which creates a
+   * them (see ../service/bulk-writes.ts). Only with `adoption`, whose key tells which creates a
    * bulk may hold; not with readBackAfterWrite or afterUpdate.
    */
   bulk?: BulkWrites;
-  /** The service's bulk delete: deletes that arrive together go out through it (see ../bulk-deletes.ts). */
+  /** The service's bulk delete: deletes that arrive together go out through it (see ../service/bulk-deletes.ts). */
   bulkDelete?: BulkDelete;
   /** A clearer error for a refused write, after a look around (which account holds a contact); undefined keeps the service's. */
   explainFailure?(client: CrmClient, inputs: z.output<Schema>, error: ServiceError): Promise<Error | undefined>;

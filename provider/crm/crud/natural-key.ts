@@ -5,8 +5,8 @@
 import { unknownValue } from "../../kit/inputs";
 import { claimNaturalKey, releaseNaturalKey } from "../../kit/adoption";
 import { ServiceError } from "../../transport/errors";
-import { bulkWriter, BulkWrites } from "../bulk-writes";
-import { forgetListed } from "../read-batcher";
+import { bulkWriter, BulkWrites } from "../service/bulk-writes";
+import { forgetListed } from "../service/read-batcher";
 import { Adoption, adoptIdOf, clientFor, confirmed, LifecycleContext, parse, postNew, prepared, updateAlone, updateBodyOf } from "./core";
 import type { CrmCore } from "./kind";
 import { createByKey, createOrAdopt } from "./take-over";

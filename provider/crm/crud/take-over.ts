@@ -6,8 +6,8 @@ import type { Created } from "../../kit/core";
 import { differingFields, sameValue } from "../../kit/check-diff";
 import { announceAdoption, claimNaturalKey, notAdoptable, releaseNaturalKey, unrecordedObjectAdvice } from "../../kit/adoption";
 import { ServiceError } from "../../transport/errors";
-import { CrmClient } from "../client";
-import { getObject, ServiceObject } from "../collection";
+import { CrmClient } from "../service/client";
+import { getObject, ServiceObject } from "../service/collection";
 import { Adoption, clientFor, createNew, Kind, LifecycleContext, parse, prepared, stateAt, update, updateAlone, updateBodyOf } from "./core";
 
 /**

@@ -3,8 +3,8 @@
 
 import { z } from "zod";
 import { strictObject } from "../../kit/inputs";
-import { walk } from "../collection";
-import { numberOf, textOf, timestampOf } from "../normalize";
+import { walk } from "../service/collection";
+import { numberOf, textOf, timestampOf } from "../service/normalize";
 import { exactlyOne, idOrName, LookupOptions, notFound, outputForm, startLookup } from "./kit";
 
 /** An account (company) of the CRM service, as a lookup sees it. */

@@ -3,8 +3,8 @@
 
 import { z } from "zod";
 import { strictObject } from "../../kit/inputs";
-import { walk } from "../collection";
-import { flagOf, idOf, numberOf, textOf, timestampOf } from "../normalize";
+import { walk } from "../service/collection";
+import { flagOf, idOf, numberOf, textOf, timestampOf } from "../service/normalize";
 import { exactlyOne, idOrName, LookupOptions, outputForm, startLookup } from "./kit";
 import { sharedWalk } from "./shared-walks";
 

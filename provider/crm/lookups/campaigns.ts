@@ -3,7 +3,7 @@
 
 import { z } from "zod";
 import { oneOf, strictObject } from "../../kit/inputs";
-import { flagOf, idOf, numberOf, timestampOf } from "../normalize";
+import { flagOf, idOf, numberOf, timestampOf } from "../service/normalize";
 import { exactlyOne, idOrName, LookupOptions, notFound, outputForm, startLookup } from "./kit";
 import { ServiceOrder, sharedWalk } from "./shared-walks";
 

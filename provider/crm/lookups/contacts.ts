@@ -3,7 +3,7 @@
 
 import { z } from "zod";
 import { serviceId, strictObject } from "../../kit/inputs";
-import { textOf, timestampOf } from "../normalize";
+import { textOf, timestampOf } from "../service/normalize";
 import { exactlyOne, LookupOptions, notFound, outputForm, startLookup } from "./kit";
 
 /** A contact of the CRM service. */

@@ -6,8 +6,8 @@ import * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
 import { oneOf, strictObject } from "../../kit/inputs";
 import { ServiceError } from "../../transport/errors";
-import { walk } from "../collection";
-import { numberOf, textOf, timestampOf } from "../normalize";
+import { walk } from "../service/collection";
+import { numberOf, textOf, timestampOf } from "../service/normalize";
 import { LookupOptions, LookupOutputOptions, notFound, outputForm, startLookup } from "./kit";
 import { sharedWalk } from "./shared-walks";
 

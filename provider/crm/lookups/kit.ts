@@ -7,8 +7,8 @@ import * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
 import { fieldOf, serviceId, strictObject } from "../../kit/inputs";
 import { ServiceError } from "../../transport/errors";
-import { CrmClient } from "../client";
-import { WalkBound } from "../collection";
+import { CrmClient } from "../service/client";
+import { WalkBound } from "../service/collection";
 
 /** How a lookup runs. */
 export interface LookupOptions {

@@ -1,8 +1,8 @@
 // Where the CRM service keeps its objects, and how its collections are paged: every
 // read of one object by its root key and every walk of a collection goes through here.
 
-import { PulumiCrmError, ServiceError } from "../transport/errors";
-import { HttpRequest, HttpResponse } from "../transport/transport";
+import { PulumiCrmError, ServiceError } from "../../transport/errors";
+import { HttpRequest, HttpResponse } from "../../transport/transport";
 import { CrmClient } from "./client";
 import { numberOf } from "./normalize";
 

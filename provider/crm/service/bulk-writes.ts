@@ -10,10 +10,10 @@
 // natural key no listed object holds; the others take the single path, which refuses
 // the existing object or, with adoptExisting, takes it over out loud.
 
-import type { Created, Updated } from "../kit/core";
-import { ServiceError, sharedFailureFor } from "../transport/errors";
-import type { Answered } from "../transport/limiter";
-import type { HttpRequest } from "../transport/transport";
+import type { Created, Updated } from "../../kit/core";
+import { ServiceError, sharedFailureFor } from "../../transport/errors";
+import type { Answered } from "../../transport/limiter";
+import type { HttpRequest } from "../../transport/transport";
 import { CrmClient } from "./client";
 import { answerInBulk, coalescing, Waiting } from "./coalesce";
 import { pageSize, ServiceObject } from "./collection";

@@ -4,7 +4,7 @@
 // an identical object made before a create, which may be the unrecorded work of a
 // deployment killed mid-create: the create is then refused, naming it.
 
-import { differingFields } from "../kit/check-diff";
+import { differingFields } from "../../kit/check-diff";
 import { CrmClient } from "./client";
 import { ServiceObject, walk } from "./collection";
 

@@ -2,7 +2,7 @@
 // ./normalize.ts): a field's declaration names its form, and its request and answer names
 // where they are not the field's own.
 
-import type { Wire } from "../kit/wire";
+import type { Wire } from "../../kit/wire";
 import { flagForService, flagOf, idOf, optionalTextOf, textOf } from "./normalize";
 
 /** Where a field travels under another name: in requests (false: never sent), in answers. */
