@@ -6,6 +6,7 @@
 // test/declarations.test.ts fails when a generated file differs from what this writes.
 
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
+import { fieldPlacesTable } from "./field-places";
 import { join } from "node:path";
 import type { Field } from "../provider/kit/declaration";
 import type { ValueType } from "../provider/kit/value-types";
@@ -202,6 +203,16 @@ export function pageWithTables(resource: RegisteredResource, page: string): stri
   return [...lines.slice(0, header), tables, ...lines.slice(end)].join("\n");
 }
 
+/** CONTRIBUTING.md with the places-per-field table (scripts/field-places.ts) between its markers. */
+export function withFieldPlaces(contributing: string): string {
+  const start = "<!-- field places: written by `npm run generate` (scripts/field-places.ts) -->";
+  const end = "<!-- end of field places -->";
+  const from = contributing.indexOf(start);
+  const to = contributing.indexOf(end);
+  if (from === -1 || to < from) throw new Error(`CONTRIBUTING.md lacks the markers ${start} ... ${end}`);
+  return `${contributing.slice(0, from + start.length)}\n${fieldPlacesTable()}\n${contributing.slice(to)}`;
+}
+
 // ---- the files ----------------------------------------------------------------------------
 
 /** Every generated file, by path from the repository's root, with what it holds now. */
@@ -213,6 +224,7 @@ export function generatedFiles(): Map<string, string> {
     files.set(path, pageWithTables(resource, readFileSync(join(repoRoot, path), "utf8")));
   }
   for (const [name, schema] of packageSchemas()) files.set(`schema/${name}.json`, `${JSON.stringify(schema, null, 2)}\n`);
+  files.set("CONTRIBUTING.md", withFieldPlaces(readFileSync(join(repoRoot, "CONTRIBUTING.md"), "utf8")));
   return files;
 }
 
