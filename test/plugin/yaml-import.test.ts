@@ -8,7 +8,7 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { resources } from "../../provider/registry";
-import { emulatorForProvider, RunningEmulator, stackOnEmulator } from "../support/emulator";
+import { emulatorCall, emulatorForProvider, RunningEmulator, stackOnEmulator } from "../support/emulator";
 import { addPrintedCode, assertImportRoundTrips, installYamlProgram } from "../support/plugin-program";
 import { CliStack } from "../support/pulumi-cli";
 import { makeEveryCrmObject, resourceExamples } from "../support/resource-examples";
@@ -25,9 +25,14 @@ describe("pulumi import of every importable crm resource into a Pulumi YAML prog
   const tokenOf = (resource: (typeof crmResources)[number]) => `crm:index:${resource.className}`;
   const nameOf = (resource: (typeof crmResources)[number]) => resource.className[0].toLowerCase() + resource.className.slice(1);
 
+  /** An address made outside Pulumi with a user group and a list: its associations are imported with it. */
+  let associated: string;
+
   before(async () => {
     emulator = await emulatorForProvider();
     made = await makeEveryCrmObject(emulator);
+    const address = await emulatorCall(emulator, "POST", "/api/3/addresses", { address: { company_name: "Associated", address_1: "3 Side St", country: "US", groupid: 3, listid: 7 } });
+    associated = String((address.body as { address: { id: unknown } }).address.id);
     ({ program } = await installYamlProgram(join(__dirname, "programs", "yaml-import"), "plugin-yaml-import"));
     stack = await CliStack.create(program, "dev", stackOnEmulator(emulator));
   });
@@ -44,6 +49,11 @@ describe("pulumi import of every importable crm resource into a Pulumi YAML prog
       assert.equal(imported.exitCode, 0, imported.lines.join("\n"));
       printed.push(imported.stdout);
     }
+    const withAssociations = await stack.run(["import", "crm:index:Address", "associatedAddress", associated, "--yes", "--protect=false"]);
+    assert.equal(withAssociations.exitCode, 0, withAssociations.lines.join("\n"));
+    printed.push(withAssociations.stdout);
+    assert.match(withAssociations.stdout, /groupId: '3'/);
+    assert.match(withAssociations.stdout, /listId: '7'/);
     addPrintedCode(program, ...printed);
     for (const resource of importable) {
       const state = stack.resources().find((entry) => entry.type === tokenOf(resource))!;
@@ -56,13 +66,13 @@ describe("pulumi import of every importable crm resource into a Pulumi YAML prog
 
   it("the program with the printed code previews no change, and up sends no request", async () => {
     await assertImportRoundTrips(stack, emulator);
-    assert.equal(stack.resources().filter((resource) => resource.type.startsWith("crm:index:")).length, importable.length);
+    assert.equal(stack.resources().filter((resource) => resource.type.startsWith("crm:index:")).length, importable.length + 1);
   });
 
   it("refuses an action, whose id alone does not give what it was declared with", async () => {
     const { id } = made.get("ContactSync")!;
     const refused = await stack.run(["import", "crm:index:ContactSync", "contactSync", id, "--yes", "--protect=false"]);
     assert.notEqual(refused.exitCode, 0);
-    assert.match(refused.lines.join("\n"), new RegExp(`crm.ContactSync ${id} cannot be imported: its id alone does not give what it was declared with`));
+    assert.match(refused.lines.join("\n"), new RegExp(`crm.ContactSync ${id} cannot be imported: its id names a run`));
   });
 });
