@@ -18,7 +18,7 @@ const nativeAccounts = join(repoRoot, "test", "plugin", "programs", "native-acco
 /** The native-accounts program under .work/programs/<name>, and the plugins built for it (crm's, chat's). */
 export async function installNativeAccounts(name: string, options: InstallOptions = {}): Promise<{ program: string; plugin: BuiltPlugin; chatPlugin: BuiltPlugin }> {
   const [plugin, chatPlugin] = await buildPlugins(join(repoRoot, ".work", "plugins", name));
-  return { program: installProgram(nativeAccounts, name, options), plugin, chatPlugin };
+  return { program: installProgram(nativeAccounts, name, { ...options, generatedSdks: ["crm", "chat"] }), plugin, chatPlugin };
 }
 
 /** Folders holding `pulumi-resource-<pkg>`, by package, named in the program's Pulumi.yaml `plugins.providers`, as the docs show: a bundle's, or one relative to the program. */

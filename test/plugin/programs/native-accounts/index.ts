@@ -1,10 +1,12 @@
 // Accounts through the native plugin pulumi-resource-crm (and, with `flowId`, a chat flow run
-// through pulumi-resource-chat), with classes written as a generated
-// SDK's are (none is generated yet): each on the stack's account (the default provider, set by the stack's
-// crm: config) or on an explicit provider's, from the stack config `accounts` and `clients`.
-// With `mode: dynamic`, the same accounts through the dynamic crm.Account, as a stack made
-// before the plugin has them; `aliases` then moves them to the plugin. See
-// test/plugin/program.test.ts.
+// through pulumi-resource-chat), on the generated Node.js SDKs (@pulumi-crm/crm and
+// @pulumi-crm/chat, packed from sdk/nodejs): each on the stack's account (the default provider,
+// set by the stack's crm: config) or on an explicit provider's, from the stack config `accounts`
+// and `clients`. With `mode: dynamic`, the same accounts through the dynamic crm.Account, as a
+// stack made before the plugin has them; the SDK's Account carries the schema's alias to that
+// type, which moves them to the plugin. See test/plugin/program.test.ts.
+import * as chatSdk from "@pulumi-crm/chat";
+import * as crmSdk from "@pulumi-crm/crm";
 import * as pulumi from "@pulumi/pulumi";
 import { crm } from "pulumi-crm";
 
@@ -15,37 +17,15 @@ interface Declared {
   client?: string;
 }
 
-/** crm.Account of the plugin: the token in its package schema. */
-class NativeAccount extends pulumi.CustomResource {
-  constructor(name: string, args: pulumi.Inputs, opts?: pulumi.CustomResourceOptions) {
-    super("crm:index:Account", name, args, opts);
-  }
-}
-
-/** chat.FlowRun of the chat plugin. */
-class NativeFlowRun extends pulumi.CustomResource {
-  constructor(name: string, args: pulumi.Inputs, opts?: pulumi.CustomResourceOptions) {
-    super("chat:index:FlowRun", name, args, opts);
-  }
-}
-
-/** An explicit provider of the crm package, with its own account's settings. */
-class CrmProvider extends pulumi.ProviderResource {
-  constructor(name: string, args: { apiUrl: pulumi.Input<string>; apiToken: pulumi.Input<string> }) {
-    super("crm", name, args);
-  }
-}
-
 const config = new pulumi.Config();
 const accounts = config.requireObject<Declared[]>("accounts");
 const clients = config.getSecretObject<Record<string, { apiUrl: string; apiToken: string }>>("clients");
-const aliases = config.getObject<pulumi.Alias[]>("aliases") ?? [];
 
 const providers = new Map<string, pulumi.ProviderResource>();
 const providerOf = (client: string) => {
   if (!providers.has(client)) {
     const settings = clients!.apply((all) => all[client]);
-    providers.set(client, new CrmProvider(client, { apiUrl: settings.apiUrl, apiToken: pulumi.secret(settings.apiToken) }));
+    providers.set(client, new crmSdk.Provider(client, { apiUrl: settings.apiUrl, apiToken: pulumi.secret(settings.apiToken) }));
   }
   return providers.get(client)!;
 };
@@ -62,11 +42,11 @@ for (const account of accounts) {
     continue;
   }
   const provider = account.client ? providerOf(account.client) : undefined;
-  const resource = new NativeAccount(account.name, args, { aliases, provider });
+  const resource = new crmSdk.Account(account.name, args, { provider });
   ids[account.name] = resource.id;
-  if (account.name === lookup) lookedUp = pulumi.runtime.invokeOutput("crm:index:getAccount", { name: account.name.toUpperCase() }, { provider, dependsOn: [resource] });
+  if (account.name === lookup) lookedUp = crmSdk.getAccountOutput({ name: account.name.toUpperCase() }, { provider, dependsOn: [resource] });
 }
 
 // With `flowId`, a run of that chat flow for one contact, through the chat plugin's default provider.
 const flowId = config.get("flowId");
-if (flowId) new NativeFlowRun("welcome", { flowId, contacts: [{ phone: "+15550100", firstName: "Ada" }] });
+if (flowId) new chatSdk.FlowRun("welcome", { flowId, contacts: [{ phone: "+15550100", firstName: "Ada" }] });
