@@ -9,18 +9,10 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { startEmulator } from "../../emulator";
 import { BUILT_IN_FLOWS } from "../../emulator/src/chat";
-import { emulatorCall, emulatorStats, flowRunsStarted, requestCount, RunningEmulator } from "../support/emulator";
+import { emulatorCall, flowRunsStarted, requestCount, RunningEmulator, writeCount } from "../support/emulator";
 import { repoRoot } from "../support/packed-program";
 import { installNativeAccounts, installPluginTarball, namePluginFolders } from "../support/plugin-program";
 import { CHANGES_NOT_EXPECTED, CliStack, StateResource } from "../support/pulumi-cli";
-
-/** Requests that write (POST, PUT, DELETE) the emulator answered. */
-async function writes(emulator: RunningEmulator): Promise<number> {
-  const { byRoute } = await emulatorStats(emulator);
-  return Object.entries(byRoute)
-    .filter(([route]) => /^(POST|PUT|PATCH|DELETE)\b/.test(route))
-    .reduce((sum, [, count]) => sum + count, 0);
-}
 
 const accountsOf = async (emulator: RunningEmulator) =>
   ((await emulatorCall(emulator, "GET", "/api/3/accounts?limit=100")).body.accounts as Array<{ id: string; name: string; accountUrl: string | null }>)
@@ -118,11 +110,11 @@ describe("native plugin pulumi-resource-crm on the pulumi CLI", function () {
     await setAccounts([...declared, { name: "Umbrella", accountUrl: "https://umbrella.example" }].map((account) => (account.name === "Globex" ? { ...account, accountUrl: "https://globex.example" } : account)));
     const preview = await stack.run(["preview", "--expect-no-changes", "--diff"]);
     assert.equal(preview.exitCode, 0, preview.lines.join("\n"));
-    const before = await writes(stackAccount);
+    const before = await writeCount(stackAccount);
     const up = await stack.up("--skip-preview");
     assert.equal(up.exitCode, 0, up.lines.join("\n"));
     assert.equal(up.changes, false, up.lines.join("\n"));
-    assert.equal(await writes(stackAccount), before);
+    assert.equal(await writeCount(stackAccount), before);
   });
 
   it("a lookup runs in its provider's plugin, on its account (crm:index:getAccount as Invoke)", async () => {
@@ -170,11 +162,11 @@ describe("a stack of the dynamic crm.Account moved to the native plugin", functi
     const schema = JSON.parse(readFileSync(join(repoRoot, "schema", "crm.json"), "utf8"));
     assert.deepEqual(schema.resources["crm:index:Account"].aliases, [{ type: "pulumi-nodejs:dynamic/crm:Account" }]);
     await stack.setConfig({ mode: "native" });
-    const before = await writes(emulator);
+    const before = await writeCount(emulator);
     const moved = await stack.up();
     assert.equal(moved.exitCode, 0, moved.lines.join("\n"));
     assert.deepEqual([moved.steps.create, moved.steps.update, moved.steps.replace], [0, 0, 0], moved.lines.join("\n"));
-    assert.equal(await writes(emulator), before);
+    assert.equal(await writeCount(emulator), before);
     assert.deepEqual(new Set(accounts().map((resource) => resource.type)), new Set(["crm:index:Account"]));
   });
 

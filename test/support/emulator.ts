@@ -67,6 +67,14 @@ export async function requestCount(emulator: { crmUrl: string }): Promise<number
   return (await emulatorStats(emulator)).requests;
 }
 
+/** Requests that write (POST, PUT, PATCH, DELETE) the emulator answered. */
+export async function writeCount(emulator: { crmUrl: string }): Promise<number> {
+  const { byRoute } = await emulatorStats(emulator);
+  return Object.entries(byRoute)
+    .filter(([route]) => /^(POST|PUT|PATCH|DELETE)\b/.test(route))
+    .reduce((sum, [, count]) => sum + count, 0);
+}
+
 /** Flow runs the chat service was asked to start, on any channel. */
 export async function flowRunsStarted(emulator: RunningEmulator): Promise<number> {
   const { byRoute } = await emulatorStats(emulator);

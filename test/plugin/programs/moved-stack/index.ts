@@ -1,0 +1,22 @@
+// An object of every importable crm type, declared through the dynamic classes of pulumi-crm
+// (`mode: dynamic`, as a stack made before the plugin has them) or through the generated SDK
+// @pulumi-crm/crm on the native plugin (`mode: native`): the same arguments, the SDK's classes
+// carrying the schema's aliases to the dynamic types. The contact to associate is the stack
+// config's `contactId`. See test/plugin/moved-stack.test.ts.
+import * as crmSdk from "@pulumi-crm/crm";
+import * as pulumi from "@pulumi/pulumi";
+import { crm } from "pulumi-crm";
+
+const config = new pulumi.Config();
+// The SDK's classes take the same arguments as the dynamic ones (each an Input): one program declares both.
+const kit = config.require("mode") === "native" ? (crmSdk as unknown as typeof crm) : crm;
+
+const account = new kit.Account("acme", { name: "Acme", accountUrl: "https://acme.example" });
+const tier = new kit.AccountCustomField("tier", { fieldLabel: "Tier", fieldType: "dropdown", fieldOptions: ["Gold", "Silver"] });
+new kit.AccountCustomFieldValue("acmeTier", { accountId: account.id, customFieldId: tier.id, fieldValue: "Gold" });
+new kit.AccountNote("acmeNote", { accountId: account.id, note: "Met at the fair" });
+new kit.AccountContact("acmeCto", { accountId: account.id, contactId: config.require("contactId"), jobTitle: "CTO" });
+new kit.Address("hq", { companyName: "Acme", address1: "1 Main St", city: "Chicago", country: "US", groupId: "3", listId: "7" });
+new kit.CalendarFeed("tasks", { title: "Tasks", type: "Deals", notification: true });
+new kit.Message("news", { fromname: "Acme News", fromemail: "news@acme.example", reply2: "reply@acme.example", subject: "Hello" });
+new kit.Branding("branding", { siteName: "Acme" });
