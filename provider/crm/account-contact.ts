@@ -30,7 +30,7 @@ export const declaration = declareResource({
       { refersTo: "account", wire: wire.id({ request: "account" }) },
     ),
     contactId: input(serviceId("the contact"), "The contact's id.", { wire: wire.id({ request: "contact" }) }),
-    jobTitle: input(optionalText(255), "The contact's job title at the account. Removing it, or setting it to \"\", clears it.", { wire: wire.optionalText() }),
+    jobTitle: input(optionalText(255), "The contact's job title at the account. Removing it, or setting it to \"\", clears it.", { wire: { ...wire.optionalText(), clearsOnlyHeld: true } }),
     adoptId: takeOverById("association", "its account, contact and job title are set to the declared ones where they differ"),
   },
 });

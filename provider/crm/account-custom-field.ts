@@ -6,7 +6,7 @@ import { z } from "zod";
 import { dynamicClass, dynamicLifecycle } from "../dynamic";
 import type { ExportDeclaration } from "../export/declaration";
 import { declareResource, input, takeOverById } from "../kit/declaration";
-import { nameText, oneOf, withoutUndefined } from "../kit/inputs";
+import { nameText, oneOf } from "../kit/inputs";
 import { labelBy } from "../kit/check-diff";
 import { CrmClient } from "./service/client";
 import { ServiceObject, walk } from "./service/collection";
@@ -23,8 +23,9 @@ import {
   valueForService,
   valueFromService,
 } from "./custom-field-types";
-import { currencyCodeOf, flagOf, numberOf } from "./service/normalize";
+import { currencyCodeOf } from "./service/normalize";
 import type { AccountCustomFieldArgs, AccountCustomFieldOutputs } from "./generated-types";
+import * as wire from "./service/wire-forms";
 
 export type { AccountCustomFieldArgs, AccountCustomFieldOutputs } from "./generated-types";
 
@@ -35,11 +36,12 @@ export const declaration = declareResource({
     fieldLabel: input(
       nameText("the field's label", 255),
       "The field's name on forms and account pages, without leading or trailing spaces; one field per label in the CRM account (regardless of case; see `adoptExisting`).",
+      { wire: wire.text() },
     ),
     fieldType: input(
       oneOf(fieldTypes),
       "The field's type. The service's update does not take a type, so a change replaces the field, and with it every value of it; with the label unchanged, the old field is deleted first, since the new one takes its label.",
-      { replaceOnChanges: true },
+      { replaceOnChanges: true, wire: { ...wire.text(), createOnly: true } },
     ),
     fieldOptions: input(
       z
@@ -54,21 +56,33 @@ export const declaration = declareResource({
         .refine((options) => new Set(options).size === options.length, "must not repeat an option")
         .optional(),
       'The choices of a dropdown, multiselect, radio or checkbox field, required for those types and refused for the others: each non-empty, distinct, without "||".',
+      // Answered as a list or as `||a||b||`.
+      { wire: { read: (options) => optionsOf(options) } },
     ),
     fieldDefault: input(
       fieldValueInput("the default").optional(),
       "The default value, in the field type's form: one of `fieldOptions` for dropdown and radio; a list of them for multiselect and checkbox; `YYYY-MM-DD` for date (sent as `YYYY-MM-DD 00:00:00`); `YYYY-MM-DD HH:MM:SS` (UTC) for datetime; a whole amount in minor units (10050 for 100.50) for currency; a number for number; else a string. Removing it clears the default.",
+      // In the form of the field's type, both ways; "" clears a default the field has.
+      {
+        wire: {
+          read: (value, field) => valueFromService(String(field.fieldType), value),
+          send: (value, inputs) => defaultForService(String(inputs.fieldType), value as FieldValue),
+          clearWith: "",
+          clearsOnlyHeld: true,
+        },
+      },
     ),
     fieldDefaultCurrency: input(
       currencyCodeInput.optional(),
       "The 3-letter code (ISO 4217, compared in capitals) of a currency field's default currency; currency fields only. Unset: the service's choice, left alone. The service's update does not take it: setting or removing it replaces the field too.",
-      { replaceOnChanges: true },
+      { replaceOnChanges: true, wire: { read: (code) => currencyCodeOf(code) ?? undefined, createOnly: true } },
     ),
-    isFormVisible: input(z.boolean({ invalid_type_error: "must be true or false" }).default(false), "Whether the field shows on forms."),
-    isRequired: input(z.boolean({ invalid_type_error: "must be true or false" }).default(false), "Whether forms require the field."),
+    isFormVisible: input(z.boolean({ invalid_type_error: "must be true or false" }).default(false), "Whether the field shows on forms.", { wire: wire.flag() }),
+    isRequired: input(z.boolean({ invalid_type_error: "must be true or false" }).default(false), "Whether forms require the field.", { wire: wire.flag() }),
     displayOrder: input(
       z.number({ invalid_type_error: "must be a whole number from 0" }).int("must be a whole number from 0").min(0, "must be a whole number from 0").optional(),
       "Position on the field-management page and account profiles. Unset: the service places the field, and the stack leaves its position alone (removing it later does not move the field).",
+      { wire: wire.optionalNumber() },
     ),
     adoptExisting: input(
       z.boolean({ invalid_type_error: "must be true or false" }).default(false),
@@ -84,18 +98,6 @@ export const declaration = declareResource({
 export const inputSchema = declaration.inputSchema;
 
 type FieldInputs = z.output<typeof inputSchema>;
-
-/** The outputs, and what read gives back; an unset optional member is absent. */
-interface FieldState extends Record<string, unknown> {
-  fieldLabel: string;
-  fieldType: string;
-  fieldOptions?: string[];
-  fieldDefault?: FieldValue;
-  fieldDefaultCurrency?: string;
-  isFormVisible: boolean;
-  isRequired: boolean;
-  displayOrder?: number;
-}
 
 const resourceType = declaration.type;
 
@@ -129,59 +131,13 @@ async function findByLabel(client: CrmClient, label: string): Promise<ServiceObj
   return fields.find(sameLabel);
 }
 
-const kind: CrmKindSpec<typeof inputSchema, FieldState> = {
+const kind: CrmKindSpec<typeof inputSchema> = {
   label: labelBy(resourceType, "fieldLabel"),
   refine,
   serviceAssigned: ["displayOrder", "fieldDefaultCurrency"],
   path: "/accountCustomFieldMeta",
   member: "accountCustomFieldMetum",
   collection: "accountCustomFieldMeta",
-  // Flags come as 1/0, "1"/"0" or booleans, displayOrder as a number or a digit string,
-  // options and multi-value defaults as a list or `||a||b||`, a default date with or
-  // without a time; personalization, knownFieldId, hideFieldFlag and timestamps are not outputs.
-  stateOf: (field: ServiceObject) =>
-    withoutUndefined({
-      fieldLabel: String(field.fieldLabel),
-      fieldType: String(field.fieldType),
-      fieldOptions: optionsOf(field.fieldOptions),
-      fieldDefault: valueFromService(String(field.fieldType), field.fieldDefault),
-      fieldDefaultCurrency: currencyCodeOf(field.fieldDefaultCurrency) ?? undefined,
-      isFormVisible: flagOf(field.isFormVisible),
-      isRequired: flagOf(field.isRequired),
-      displayOrder: numberOf(field.displayOrder) ?? undefined,
-    }) as FieldState,
-  desiredState: (inputs: FieldInputs) => ({
-    fieldLabel: inputs.fieldLabel,
-    fieldType: inputs.fieldType,
-    fieldOptions: inputs.fieldOptions ?? null,
-    fieldDefault: inputs.fieldDefault ?? null,
-    fieldDefaultCurrency: inputs.fieldDefaultCurrency,
-    isFormVisible: inputs.isFormVisible,
-    isRequired: inputs.isRequired,
-    displayOrder: inputs.displayOrder,
-  }),
-  createBody: (inputs: FieldInputs) =>
-    withoutUndefined({
-      fieldLabel: inputs.fieldLabel,
-      fieldType: inputs.fieldType,
-      fieldOptions: inputs.fieldOptions,
-      fieldDefault: inputs.fieldDefault === undefined ? undefined : defaultForService(inputs.fieldType, inputs.fieldDefault),
-      fieldDefaultCurrency: inputs.fieldDefaultCurrency,
-      isFormVisible: inputs.isFormVisible,
-      isRequired: inputs.isRequired,
-      displayOrder: inputs.displayOrder,
-    }),
-  // The update takes neither the type nor the default currency; "" clears a default the field has.
-  updateBody: (inputs: FieldInputs, olds: Record<string, unknown>) =>
-    withoutUndefined({
-      fieldLabel: inputs.fieldLabel,
-      fieldOptions: inputs.fieldOptions,
-      fieldDefault:
-        inputs.fieldDefault !== undefined ? defaultForService(inputs.fieldType, inputs.fieldDefault) : olds.fieldDefault !== undefined ? "" : undefined,
-      isFormVisible: inputs.isFormVisible,
-      isRequired: inputs.isRequired,
-      displayOrder: inputs.displayOrder,
-    }),
   adoption: {
     key: (inputs: FieldInputs) => inputs.fieldLabel,
     describe: (inputs: FieldInputs) => `the field label "${inputs.fieldLabel}"`,

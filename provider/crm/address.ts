@@ -147,7 +147,7 @@ const kind: CrmKindSpec<typeof inputSchema> = {
   readBackAfterWrite: true,
   // An association is sent only when it is not there yet: sending it again could add a second one.
   updateBody: (inputs: AddressInputs, olds: Record<string, unknown>) => {
-    const body = forms.updateBody(inputs);
+    const body = forms.updateBody(inputs, olds);
     for (const association of associations) if (inputs[association.input] === olds[association.input]) delete body[association.request];
     return body;
   },

@@ -61,7 +61,7 @@ const kind: CrmKindSpec<typeof inputSchema> = {
   // The update's answer is not specified: what the service holds is read back.
   readBackAfterWrite: true,
   createBody: (inputs) => withSenderAsEmail(forms.createBody(inputs)),
-  updateBody: (inputs) => withSenderAsEmail(forms.updateBody(inputs)),
+  updateBody: (inputs, olds) => withSenderAsEmail(forms.updateBody(inputs, olds)),
   sameContent: (inputs) => ({ path: "/messages", collection: "messages", sent: forms.desiredState(inputs), stateOf: forms.stateOf, createdMs: isoCreated("cdate") }),
 };
 

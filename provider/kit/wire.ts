@@ -10,12 +10,16 @@ export interface Wire {
   request?: string | false;
   /** Its name in answers, when not the request's. */
   answer?: string;
-  /** The state's value of the answer's member. */
-  read(value: unknown): unknown;
-  /** The request's value of the input, when not the input itself. */
-  send?(value: unknown): unknown;
+  /** The state's value of the answer's member (`object`: the whole answer, for a value read in the form of another member). */
+  read(value: unknown, object: Record<string, unknown>): unknown;
+  /** The request's value of the input, when not the input itself (`inputs`: all of them, for a value sent in the form of another). */
+  send?(value: unknown, inputs: Record<string, unknown>): unknown;
+  /** An update does not send it (the service's update does not take it: a change replaces the object). */
+  createOnly?: boolean;
   /** What an update sends for an unset input to clear it (a PUT leaves out what it does not change); by default nothing. */
   clearWith?: unknown;
+  /** The clearing value goes only where the state holds a value: the service takes it for clearing only then. */
+  clearsOnlyHeld?: boolean;
   /** A create leaves the member out when the input is unset or null; by default only when unset. */
   createLeavesOutNull?: boolean;
 }
@@ -38,30 +42,31 @@ export interface WireForms {
   desiredState(inputs: Record<string, unknown>): Record<string, unknown>;
   /** The create's request member: each sent input under its request name; unset ones left out. */
   createBody(inputs: Record<string, unknown>): Record<string, unknown>;
-  /** The update's: the create's, with an unset input's clearing value where it has one. */
-  updateBody(inputs: Record<string, unknown>): Record<string, unknown>;
+  /** The update's of the state `olds`: the create's, with an unset input's clearing value (see clearsOnlyHeld). */
+  updateBody(inputs: Record<string, unknown>, olds: Record<string, unknown>): Record<string, unknown>;
 }
 
 export function wireForms(fields: readonly WiredField[]): WireForms {
   const all = wired(fields);
   const inputs = all.filter((field) => field.role === "both");
   const sent = inputs.filter((field) => requestName(field) !== false);
-  const body = (values: Record<string, unknown>, step: "create" | "update") =>
+  const unset = (value: unknown) => value === undefined || value === null;
+  const body = (values: Record<string, unknown>, step: "create" | "update", olds: Record<string, unknown> = {}) =>
     withoutUndefined(
       Object.fromEntries(
-        sent.map((field) => {
+        sent.filter((field) => step === "create" || !field.wire.createOnly).map((field) => {
           const value = values[field.name];
-          const unset = value === undefined || value === null;
-          if (unset && step === "update" && "clearWith" in field.wire) return [requestName(field), field.wire.clearWith];
+          const clears = step === "update" && unset(value) && "clearWith" in field.wire && !(field.wire.clearsOnlyHeld && unset(olds[field.name]));
+          if (clears) return [requestName(field), field.wire.clearWith];
           if (value === undefined || (value === null && (step === "create" ? field.wire.createLeavesOutNull : false))) return [requestName(field), undefined];
-          return [requestName(field), field.wire.send && value !== null ? field.wire.send(value) : value];
+          return [requestName(field), field.wire.send && value !== null ? field.wire.send(value, values) : value];
         }),
       ),
     );
   return {
-    stateOf: (object) => withoutUndefined(Object.fromEntries(all.map((field) => [field.name, field.wire.read(object[field.wire.answer ?? (requestName(field) || field.name)])]))),
+    stateOf: (object) => withoutUndefined(Object.fromEntries(all.map((field) => [field.name, field.wire.read(object[field.wire.answer ?? (requestName(field) || field.name)], object)]))),
     desiredState: (values) => Object.fromEntries(inputs.map((field) => [field.name, values[field.name] ?? null])),
     createBody: (values) => body(values, "create"),
-    updateBody: (values) => body(values, "update"),
+    updateBody: (values, olds) => body(values, "update", olds),
   };
 }

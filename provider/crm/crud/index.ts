@@ -37,7 +37,9 @@ export function crmCore<Schema extends z.AnyZodObject, State extends Record<stri
 ): CrmCore {
   const forms = wireForms(declaration.fields);
   // A kind that writes its own create body updates with it too, unless it writes an update body.
-  const fromWire = { stateOf: forms.stateOf, desiredState: forms.desiredState, createBody: forms.createBody, ...(spec.createBody ? {} : { updateBody: forms.updateBody }) };
+  // A field the service fills in when unset (see serviceAssigned) is left to it: not asked for.
+  const desiredState = (inputs: Record<string, unknown>) => ({ ...forms.desiredState(inputs), ...Object.fromEntries((spec.serviceAssigned ?? []).map((field) => [field, inputs[field]])) });
+  const fromWire = { stateOf: forms.stateOf, desiredState, createBody: forms.createBody, ...(spec.createBody ? {} : { updateBody: forms.updateBody }) };
   const kind = { ...declaredKind(declaration), ...fromWire, ...spec } as Kind;
   const context: LifecycleContext = { kind, deleteTogether: kind.bulkDelete && bulkDeleter(kind.path, kind.bulkDelete) };
   // Made after the context: its single path takes objects over through the context.

@@ -3,7 +3,7 @@
 // where they are not the field's own.
 
 import type { Wire } from "../../kit/wire";
-import { flagForService, flagOf, idOf, optionalTextOf, textOf } from "./normalize";
+import { flagForService, flagOf, idOf, numberOf, optionalTextOf, textOf } from "./normalize";
 
 /** Where a field travels under another name: in requests (false: never sent), in answers. */
 type Names = Pick<Wire, "request" | "answer">;
@@ -26,6 +26,9 @@ export const flag = (names: Names = {}, sent: "boolean" | "0/1" = "boolean"): Wi
 
 /** An id, answered as a number or digits (null when unset), sent as a number. */
 export const id = (names: Names = {}): Wire => ({ ...names, read: idOf, send: Number });
+
+/** A number answered as a number or a numeric string; left out of the state when unset. */
+export const optionalNumber = (names: Names = {}): Wire => ({ ...names, read: (value) => numberOf(value) ?? undefined });
 
 /** An optional id: like id, but left out of the state when unset, as an unset input is left out. */
 export const optionalId = (names: Names = {}): Wire => ({ ...names, read: (value) => idOf(value) ?? undefined, send: Number });
