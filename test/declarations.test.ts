@@ -13,8 +13,8 @@ import ts from "typescript";
 import type { z } from "zod";
 import type { ValueType } from "../provider/kit/value-types";
 import { resources, typeOf } from "../provider/registry";
-import { inputDescription, outputDescription } from "../scripts/declaration-text";
-import { generatedFiles, repoRoot } from "../scripts/generate";
+import { inputDescription, outputDescription } from "../scripts/generate/declaration-text";
+import { generatedFiles, repoRoot } from "../scripts/generate/index";
 import { resourceExamples } from "./support/resource-examples";
 
 const parents = { account: "3", contact: "4", textField: "5" };

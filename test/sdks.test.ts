@@ -1,4 +1,4 @@
-// The SDKs generated from the package schemas (sdk/<language>/<package>, scripts/sdks.ts): the
+// The SDKs generated from the package schemas (sdk/<language>/<package>, scripts/generate/sdks.ts): the
 // committed ones are what tools/schema-check writes from schema/*.json now, each class carries the
 // alias to the dynamic resource type deployed stacks hold, and each builds as its users build
 // it: Node.js with tsc against @pulumi/pulumi into a package npm packs, Python as a wheel
@@ -12,7 +12,7 @@ import { execFileSync } from "node:child_process";
 import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { basename, join, relative } from "node:path";
-import { packNodeSdk, sdkLanguages, sdkPackages, writeSdks } from "../scripts/sdks";
+import { packNodeSdk, sdkLanguages, sdkPackages, writeSdks } from "../scripts/generate/sdks";
 import { ensureToolchain } from "../scripts/toolchain";
 import { repoRoot } from "./support/packed-program";
 import { installPythonSdk } from "./support/python-sdk";

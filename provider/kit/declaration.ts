@@ -1,7 +1,7 @@
 // One declaration per resource: each field once, with its check, its description and
 // what the engine needs to know of it (replace on change, secret). From it come the
 // input schema check runs (the fields' zod checks, as strictObject puts them together),
-// the outputs the class declares, and, through `npm run generate` (scripts/generate.ts),
+// the outputs the class declares, and, through `npm run generate` (scripts/generate/index.ts),
 // the Args and output types, the docs tables and the Pulumi package schema. The type of a
 // field is read from its check (its zod schema: lengths, ranges, options, lists, objects,
 // defaults); where a check cannot show it, the piece that builds it says it (see ofType).

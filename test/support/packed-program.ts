@@ -7,7 +7,7 @@ import { createHash } from "node:crypto";
 import { execFileSync } from "node:child_process";
 import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
-import { packNodeSdk } from "../../scripts/sdks";
+import { packNodeSdk } from "../../scripts/generate/sdks";
 import { isRunning } from "./process-tree";
 
 export const repoRoot = resolve(__dirname, "..", "..");
@@ -71,7 +71,7 @@ export interface InstallOptions {
 /** The npm name of the generated Node.js SDK of package `name` (sdk/nodejs/<name>/package.json's). */
 const nodeSdkName = (name: string) => (JSON.parse(readFileSync(join(repoRoot, "sdk", "nodejs", name, "package.json"), "utf8")) as { name: string }).name;
 
-/** The generated Node.js SDK of package `name`, packed once per test run (scripts/sdks.ts packNodeSdk). */
+/** The generated Node.js SDK of package `name`, packed once per test run (scripts/generate/sdks.ts packNodeSdk). */
 export function packedNodeSdk(name: string): string {
   return onceThisRun(`node-sdk-${name}`, (dir) => packNodeSdk(name, dir));
 }

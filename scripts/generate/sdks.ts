@@ -6,9 +6,9 @@
 import { execFileSync, spawnSync } from "node:child_process";
 import { copyFileSync, readdirSync } from "node:fs";
 import { join } from "node:path";
-import { ensureSchemaCheck } from "./toolchain";
+import { ensureSchemaCheck } from "../toolchain";
 
-const repoRoot = join(__dirname, "..");
+const repoRoot = join(__dirname, "..", "..");
 
 export const sdkLanguages = ["nodejs", "python", "go"] as const;
 

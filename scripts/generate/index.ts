@@ -2,20 +2,20 @@
 // (provider/kit/declaration.ts) and the registry: the Args and output types of each
 // namespace (provider/<namespace>/generated-types.ts), the input and output tables of each
 // sdk-docs page (between markers), the Pulumi package schemas (schema/<package>.json), and
-// from those the SDKs (sdk/, scripts/sdks.ts).
+// from those the SDKs (sdk/, scripts/generate/sdks.ts).
 // test/declarations.test.ts fails when a generated file differs from what this writes.
 
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { fieldPlacesTable } from "./field-places";
 import { join } from "node:path";
-import type { Field } from "../provider/kit/declaration";
-import type { ValueType } from "../provider/kit/value-types";
-import { RegisteredResource, resources } from "../provider/registry";
+import type { Field } from "../../provider/kit/declaration";
+import type { ValueType } from "../../provider/kit/value-types";
+import { RegisteredResource, resources } from "../../provider/registry";
 import { alwaysOutput, changeOf, defaultText, inputDescription, limitsOf, outputDescription } from "./declaration-text";
 import { packageSchemas } from "./package-schema";
 import { writeSdks } from "./sdks";
 
-export const repoRoot = join(__dirname, "..");
+export const repoRoot = join(__dirname, "..", "..");
 
 // ---- TypeScript types ----------------------------------------------------------------
 
@@ -203,9 +203,9 @@ export function pageWithTables(resource: RegisteredResource, page: string): stri
   return [...lines.slice(0, header), tables, ...lines.slice(end)].join("\n");
 }
 
-/** CONTRIBUTING.md with the places-per-field table (scripts/field-places.ts) between its markers. */
+/** CONTRIBUTING.md with the places-per-field table (scripts/generate/field-places.ts) between its markers. */
 export function withFieldPlaces(contributing: string): string {
-  const start = "<!-- field places: written by `npm run generate` (scripts/field-places.ts) -->";
+  const start = "<!-- field places: written by `npm run generate` (scripts/generate/field-places.ts) -->";
   const end = "<!-- end of field places -->";
   const from = contributing.indexOf(start);
   const to = contributing.indexOf(end);
@@ -235,7 +235,7 @@ if (require.main === module) {
     writeFileSync(target, content);
     console.log(`wrote ${path}`);
   }
-  // From the schemas just written: the SDKs (scripts/sdks.ts), through a Go tool.
+  // From the schemas just written: the SDKs (scripts/generate/sdks.ts), through a Go tool.
   writeSdks();
   console.log("wrote sdk/ (tools/schema-check -sdks)");
 }

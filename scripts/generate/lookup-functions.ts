@@ -7,7 +7,7 @@ import ts from "typescript";
 
 type Spec = Record<string, unknown>;
 
-const lookupsModule = join(__dirname, "..", "provider", "crm", "lookups", "index.ts");
+const lookupsModule = join(__dirname, "..", "..", "provider", "crm", "lookups", "index.ts");
 
 const docOf = (symbol: ts.Symbol, checker: ts.TypeChecker) => ts.displayPartsToString(symbol.getDocumentationComment(checker)).replace(/\s*\n\s*/g, " ");
 

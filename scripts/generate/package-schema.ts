@@ -7,14 +7,14 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import ts from "typescript";
-import type { Field } from "../provider/kit/declaration";
-import type { ValueType } from "../provider/kit/value-types";
-import { resources } from "../provider/registry";
-import { channelSetting, chatService, crmService, ServiceSettingsSpec } from "../provider/settings";
+import type { Field } from "../../provider/kit/declaration";
+import type { ValueType } from "../../provider/kit/value-types";
+import { resources } from "../../provider/registry";
+import { channelSetting, chatService, crmService, ServiceSettingsSpec } from "../../provider/settings";
 import { lookupFunctions } from "./lookup-functions";
 import { alwaysOutput, inputDescription, outputDescription } from "./declaration-text";
 
-const root = join(__dirname, "..");
+const root = join(__dirname, "..", "..");
 const packageJson = JSON.parse(readFileSync(join(root, "package.json"), "utf8")) as { version: string; license: string; repository: { url: string } };
 
 type Spec = Record<string, unknown>;

@@ -2,8 +2,8 @@
 // types, docs tables and package schema all say it: its description, then what its type,
 // limits, default and change behaviour add.
 
-import type { Field } from "../provider/kit/declaration";
-import type { NestedField, ValueType } from "../provider/kit/value-types";
+import type { Field } from "../../provider/kit/declaration";
+import type { NestedField, ValueType } from "../../provider/kit/value-types";
 
 /** What a field's type and limits say, as sentences: `At most 255 characters.` */
 export function limitsOf(type: ValueType): string[] {

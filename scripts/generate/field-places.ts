@@ -4,15 +4,15 @@
 // own logic (a path built from an id, a lookup by name) counts too, so the figure is what a
 // reader finds, not only what restates the field. The goal (CONTRIBUTING.md): a plain field
 // written once, a field with a wire quirk at most twice.
-// `npx ts-node scripts/field-places.ts` prints the table; `npm run generate` writes it into
+// `npx ts-node scripts/generate/field-places.ts` prints the table; `npm run generate` writes it into
 // CONTRIBUTING.md between its markers.
 
 import { readFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import ts from "typescript";
-import { resources, typeOf } from "../provider/registry";
+import { resources, typeOf } from "../../provider/registry";
 
-const repoRoot = resolve(__dirname, "..");
+const repoRoot = resolve(__dirname, "..", "..");
 
 export interface FieldPlaces {
   resource: string;
