@@ -1,13 +1,13 @@
 // Every resource of the package, once, in the order a program declares them: the export
 // command and the tests that run each resource read this list. A new resource is its
 // module, its test, its page in sdk-docs and a line here; the export reads the objects of
-// each resource whose module declares them (`exported`, see ./export/declaration.ts),
+// each resource whose module declares them (`exported`, see ./crm/export-declaration.ts),
 // in this order, so an object comes after those it refers to.
 
 import type * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
 import type { ServiceObject } from "./crm/service/collection";
-import type { ExportDeclaration } from "./export/declaration";
+import type { ExportDeclaration } from "./crm/export-declaration";
 import type { ResourceCore } from "./kit/core";
 import type { AnyResourceDeclaration } from "./kit/declaration";
 import * as chat from "./chat";

@@ -4,7 +4,7 @@
 
 import { z } from "zod";
 import { dynamicClass, dynamicLifecycle } from "../dynamic";
-import type { ExportDeclaration } from "../export/declaration";
+import type { ExportDeclaration } from "./export-declaration";
 import { declareResource, input, takeOverById } from "../kit/declaration";
 import { optionalText, serviceId } from "../kit/inputs";
 import { labelByIds } from "../kit/check-diff";
@@ -84,7 +84,7 @@ export const core = crmCore(declaration, kind);
 export const { inputsDeclaring } = core;
 export const { check, diff, create, read, update, delete: remove } = dynamicLifecycle(core);
 
-/** What `pulumi-crm export` reads of the associations (see ../export/declaration.ts): each follows its account. */
+/** What `pulumi-crm export` reads of the associations (see ./export-declaration.ts): each follows its account. */
 export const exported: ExportDeclaration = {
   section: "Contacts' places at accounts (the contacts themselves are not managed here)",
   path: kind.path,

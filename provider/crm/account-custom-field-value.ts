@@ -7,7 +7,7 @@
 
 import { z } from "zod";
 import { dynamicClass, dynamicLifecycle } from "../dynamic";
-import type { ExportDeclaration } from "../export/declaration";
+import type { ExportDeclaration } from "./export-declaration";
 import { declareResource, input, output, takeOverById } from "../kit/declaration";
 import { checkOnly, containsUnknown, serviceId, withoutProvider, withoutUndefined } from "../kit/inputs";
 import { types } from "../kit/value-types";
@@ -258,7 +258,7 @@ const kind: CrmKindSpec<typeof inputSchema, ValueState> = {
 
 const lifecycle = crmCore(declaration, kind);
 
-/** What `pulumi-crm export` reads of the values (see ../export/declaration.ts): each follows its account. */
+/** What `pulumi-crm export` reads of the values (see ./export-declaration.ts): each follows its account. */
 export const exported: ExportDeclaration = {
   section: "Values of the custom fields",
   path: kind.path,

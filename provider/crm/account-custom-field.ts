@@ -4,7 +4,7 @@
 
 import { z } from "zod";
 import { dynamicClass, dynamicLifecycle } from "../dynamic";
-import type { ExportDeclaration } from "../export/declaration";
+import type { ExportDeclaration } from "./export-declaration";
 import { declareResource, input, takeOverById } from "../kit/declaration";
 import { nameText, oneOf } from "../kit/inputs";
 import { labelBy } from "../kit/check-diff";
@@ -151,7 +151,7 @@ export const core = crmCore(declaration, kind, { field: "fieldLabel", what: "fie
 export const { inputsDeclaring } = core;
 export const { check, diff, create, read, update, delete: remove } = dynamicLifecycle(core);
 
-/** What `pulumi-crm export` reads of the fields (see ../export/declaration.ts). */
+/** What `pulumi-crm export` reads of the fields (see ./export-declaration.ts). */
 export const exported: ExportDeclaration = {
   section: "Custom account fields",
   path: kind.path,

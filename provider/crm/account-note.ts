@@ -4,7 +4,7 @@
 
 import { z } from "zod";
 import { dynamicClass, dynamicLifecycle } from "../dynamic";
-import type { ExportDeclaration } from "../export/declaration";
+import type { ExportDeclaration } from "./export-declaration";
 import { declareResource, input, takeOverById } from "../kit/declaration";
 import { givenText, serviceId } from "../kit/inputs";
 import { labelByIds } from "../kit/check-diff";
@@ -61,7 +61,7 @@ export const core = crmCore(declaration, kind);
 export const { inputsDeclaring } = core;
 export const { check, diff, create, read, update, delete: remove } = dynamicLifecycle(core);
 
-/** What `pulumi-crm export` reads of the notes (see ../export/declaration.ts): each follows its account. */
+/** What `pulumi-crm export` reads of the notes (see ./export-declaration.ts): each follows its account. */
 export const exported: ExportDeclaration = {
   section: "Notes on accounts",
   path: kind.path,

@@ -3,7 +3,7 @@
 // ./crud), with the service's own check of unique names and its bulk delete.
 
 import { z } from "zod";
-import type { ExportDeclaration } from "../export/declaration";
+import type { ExportDeclaration } from "./export-declaration";
 import { dynamicClass, dynamicLifecycle } from "../dynamic";
 import { declareResource, input, takeOverById } from "../kit/declaration";
 import { isWebAddress, nameText } from "../kit/inputs";
@@ -117,7 +117,7 @@ export interface Account extends AccountOutputs {}
 /** An account (company) in the CRM service. */
 export class Account extends dynamicClass<AccountArgs>(module, core) {}
 
-/** What `pulumi-crm export` reads of accounts (see ../export/declaration.ts). */
+/** What `pulumi-crm export` reads of accounts (see ./export-declaration.ts). */
 export const exported: ExportDeclaration = {
   section: "Accounts",
   path: kind.path,

@@ -4,7 +4,7 @@
 
 import { z } from "zod";
 import { dynamicClass, dynamicLifecycle } from "../dynamic";
-import type { ExportDeclaration } from "../export/declaration";
+import type { ExportDeclaration } from "./export-declaration";
 import { declareResource, input, takeOverById } from "../kit/declaration";
 import { givenText, optionalText, requiredText } from "../kit/inputs";
 import { wireForms } from "../kit/wire";
@@ -191,7 +191,7 @@ export const core = crmCore(declaration, kind);
 export const { inputsDeclaring } = core;
 export const { check, diff, create, read, update, delete: remove } = dynamicLifecycle(core);
 
-/** What `pulumi-crm export` reads of the addresses (see ../export/declaration.ts). */
+/** What `pulumi-crm export` reads of the addresses (see ./export-declaration.ts). */
 export const exported: ExportDeclaration = {
   section: "Addresses",
   path: kind.path,

@@ -7,7 +7,7 @@
 
 import { z } from "zod";
 import { dynamicClass, dynamicLifecycle } from "../dynamic";
-import type { ExportDeclaration } from "../export/declaration";
+import type { ExportDeclaration } from "./export-declaration";
 import { declareResource, input, output } from "../kit/declaration";
 import { adoptIdInput, containsUnknown, isWebAddress, withoutProvider, withoutUndefined } from "../kit/inputs";
 import { types } from "../kit/value-types";
@@ -312,7 +312,7 @@ function declaredFields(branding: ServiceObject): BrandingField[] {
   return brandingFields.filter((field) => !(templateFields.includes(field) && values[field] === ""));
 }
 
-/** What `pulumi-crm export` reads of the branding (see ../export/declaration.ts). */
+/** What `pulumi-crm export` reads of the branding (see ./export-declaration.ts). */
 export const exported: ExportDeclaration = {
   section: "The branding: managed field by field; remove the fields this stack should leave alone",
   path: "/brandings",

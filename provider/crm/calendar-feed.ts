@@ -4,7 +4,7 @@
 
 import { z } from "zod";
 import { dynamicClass, dynamicLifecycle } from "../dynamic";
-import type { ExportDeclaration } from "../export/declaration";
+import type { ExportDeclaration } from "./export-declaration";
 import { declareResource, input, output, takeOverById } from "../kit/declaration";
 import { oneOf, requiredText } from "../kit/inputs";
 import { types } from "../kit/value-types";
@@ -55,7 +55,7 @@ export const core = crmCore(declaration, kind);
 export const { inputsDeclaring } = core;
 export const { check, diff, create, read, update, delete: remove } = dynamicLifecycle(core);
 
-/** What `pulumi-crm export` reads of the feeds (see ../export/declaration.ts). */
+/** What `pulumi-crm export` reads of the feeds (see ./export-declaration.ts). */
 export const exported: ExportDeclaration = {
   section: "Calendar feeds",
   path: kind.path,

@@ -4,7 +4,7 @@
 
 import { z } from "zod";
 import { dynamicClass, dynamicLifecycle } from "../dynamic";
-import type { ExportDeclaration } from "../export/declaration";
+import type { ExportDeclaration } from "./export-declaration";
 import { declareResource, input, takeOverById } from "../kit/declaration";
 import { givenText, optionalText, requiredText } from "../kit/inputs";
 import { labelBy } from "../kit/check-diff";
@@ -69,7 +69,7 @@ export const core = crmCore(declaration, kind);
 export const { inputsDeclaring } = core;
 export const { check, diff, create, read, update, delete: remove } = dynamicLifecycle(core);
 
-/** What `pulumi-crm export` reads of the messages (see ../export/declaration.ts): named by subject, else sender. */
+/** What `pulumi-crm export` reads of the messages (see ./export-declaration.ts): named by subject, else sender. */
 const messageName = (message: ServiceObject) => textOf(message.subject) ?? String(message.fromname);
 export const exported: ExportDeclaration = {
   section: "Messages",

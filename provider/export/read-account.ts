@@ -7,7 +7,7 @@
 import { CrmClient } from "../crm/service/client";
 import { ServiceObject, walk } from "../crm/service/collection";
 import { RegisteredResource, resources } from "../registry";
-import type { ExportDeclaration } from "./declaration";
+import type { ExportDeclaration } from "../crm/export-declaration";
 
 type ExportedResource = Extract<RegisteredResource, { module: { exported: ExportDeclaration } }>;
 /** The resources whose objects `pulumi-crm export` declares, in the order a program declares them. */

@@ -1,10 +1,10 @@
 // What `pulumi-crm export` needs to know of a resource whose objects it declares: a
-// resource module exports it as `exported`, and ./read-account.ts reads every
+// resource module exports it as `exported`, and ../export/read-account.ts reads every
 // registered resource that has one, in the registry's order. Only types here: a
 // resource module imports this file and not the export command.
 
-import type { CrmClient } from "../crm/service/client";
-import type { ServiceObject } from "../crm/service/collection";
+import type { CrmClient } from "./service/client";
+import type { ServiceObject } from "./service/collection";
 
 export interface ExportDeclaration {
   /** The comment over the objects' part of the program. */
