@@ -3,14 +3,16 @@
 // test/fleet/fleet-cli.test.ts runs the fleet on the real CLI.
 
 import assert from "node:assert/strict";
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { parseClients, readClientsFile, selectClients, type Client, type ClientsFile } from "../../provider/fleet/clients";
 import { fleetWorkflows, matrixOf } from "../../provider/fleet/ci";
-import { defaultParallel, parseFleetArguments } from "../../provider/fleet/command";
+import { defaultParallel, fleetMain, parseFleetArguments } from "../../provider/fleet/command";
 import { formatJson, formatTable } from "../../provider/fleet/report";
 import { ClientOutcome, exitCodeOf, runFleet, type RunResult } from "../../provider/fleet/run";
+
+const repoRoot = join(__dirname, "..", "..");
 
 const file = "/agency/clients.json";
 const client = (stack: string, extra: Record<string, unknown> = {}) => ({ stack, apiUrl: `https://${stack}.api-us1.com`, apiToken: `env:${stack.toUpperCase().replace(/[^A-Z0-9]/g, "_")}_CRM_TOKEN`, ...extra });
@@ -185,6 +187,33 @@ describe("pulumi-crm fleet", () => {
       const drift = fleetWorkflows(fleet(1, join(dir, "typescript")), { root: dir, perJob: 1, maxParallel: 20, cron: "0 5 * * 1" })["fleet-drift.yml"];
       assert.match(drift, /run: npm ci --prefix "typescript"/);
       assert.doesNotMatch(drift, /crm plugin on PATH/);
+    });
+
+    it("writes the workflows of examples/agency/clients.json where --out says, paths from where it runs", async () => {
+      const out = join(dir, "workflows");
+      const written: string[] = [];
+      const write = process.stdout.write;
+      process.stdout.write = ((text: string) => written.push(text)) as typeof process.stdout.write;
+      let code: number;
+      try {
+        code = await fleetMain(["ci", "--clients", join("examples", "agency", "clients.json"), "--out", out]);
+      } finally {
+        process.stdout.write = write;
+      }
+      assert.equal(code, 0);
+      assert.match(written.join(""), /^Wrote .*fleet-drift\.yml and .*fleet-preview\.yml: 3 clients, 3 jobs each\.\n$/);
+      const drift = readFileSync(join(out, "fleet-drift.yml"), "utf8");
+      assert.match(drift, /stacks:\n {10}- "acme"\n {10}- "globex"\n {10}- "initech"\n/);
+      assert.match(drift, /npx pulumi-crm fleet drift --clients "examples\/agency\/clients.json" --only "\$STACKS"/);
+    });
+
+    it("sets up Node.js as examples/ci-drift's workflows do: the newest 24, not an older one the runner has", () => {
+      const setupNode = (workflow: string) => /- uses: actions\/setup-node@v4\n\s+with:\n((?:\s+[a-z-]+: .*\n)+)/.exec(workflow)?.[1].replace(/\s+/g, " ").trim();
+      const written = setupNode(fleetWorkflows(fleet(1), { root: dir, perJob: 1, maxParallel: 20, cron: "17 6 * * *" })["fleet-drift.yml"]);
+      assert.equal(written, "node-version: 24 check-latest: true cache: npm");
+      for (const example of ["drift.yml", "preview.yml"]) {
+        assert.equal(setupNode(readFileSync(join(repoRoot, "examples", "ci-drift", ".github", "workflows", example), "utf8")), written, example);
+      }
     });
 
     it("puts several stacks in a job where a matrix's 256 jobs are too few, and says so", () => {
