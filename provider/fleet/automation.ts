@@ -3,7 +3,7 @@
 // then a preview, an up, a drift check (`refresh --preview-only`) or a destroy, read back as one
 // outcome. The CLI is the `pulumi` on PATH, with the user's own backend and PULUMI_HOME.
 
-import type { ConfigMap, EngineEvent, Stack, StepEventMetadata } from "@pulumi/pulumi/automation";
+import type { ConfigMap, EngineEvent, LocalWorkspace, Stack, StepEventMetadata } from "@pulumi/pulumi/automation";
 import type { Client } from "./clients";
 import { Drifted, firstLine, Operation, RunResult } from "./run";
 
@@ -14,16 +14,25 @@ let loaded: Automation | undefined;
 const automation = (): Automation => (loaded ??= require("@pulumi/pulumi/automation") as Automation);
 
 export interface DriverOptions {
-  /** The program folder (holding Pulumi.yaml) every client's stack runs. */
-  program: string;
+  /** The program's workspace, shared by every client's stack (fleetWorkspace). */
+  workspace: LocalWorkspace;
   /** A client's run is stopped after this long (a hung service, a CLI waiting on something): reported as failed. */
   timeoutSeconds: number;
 }
 
+/**
+ * The workspace of the program in `program` (the folder holding Pulumi.yaml), for every client's
+ * stack: the CLI is found and its version checked once for the fleet, not once a client. Each
+ * command names its stack (--stack), so the clients' runs share it.
+ */
+export async function fleetWorkspace(program: string): Promise<LocalWorkspace> {
+  const { LocalWorkspace, PulumiCommand } = automation();
+  return LocalWorkspace.create({ workDir: program, pulumiCommand: await PulumiCommand.get() });
+}
+
 /** Creates the client's stack if it has none, and writes its settings: crm:apiUrl, the key (secret) and the client's config. */
 export async function syncStack(client: Client, options: DriverOptions): Promise<Stack> {
-  const { LocalWorkspace } = automation();
-  const stack = await LocalWorkspace.createOrSelectStack({ stackName: client.stack, workDir: options.program });
+  const stack = await automation().Stack.createOrSelect(client.stack, options.workspace);
   const config: ConfigMap = { "crm:apiUrl": { value: client.apiUrl } };
   for (const [key, value] of Object.entries(client.config)) config[key] = { value };
   if ("env" in client.apiToken) {
@@ -43,12 +52,12 @@ export async function syncStack(client: Client, options: DriverOptions): Promise
  * what they deploy); the drift check and destroy run on the stack as it is, which must exist.
  */
 export async function runClient(client: Client, operation: Operation, options: DriverOptions): Promise<RunResult> {
-  const { LocalWorkspace, ConcurrentUpdateError, StackNotFoundError } = automation();
+  const { Stack, ConcurrentUpdateError, StackNotFoundError } = automation();
   const events: EngineEvent[] = [];
   const common = { onEvent: (event: EngineEvent) => events.push(event), signal: AbortSignal.timeout(options.timeoutSeconds * 1000) };
   try {
     const stack =
-      operation === "sync" || operation === "preview" || operation === "up" ? await syncStack(client, options) : await LocalWorkspace.selectStack({ stackName: client.stack, workDir: options.program });
+      operation === "sync" || operation === "preview" || operation === "up" ? await syncStack(client, options) : await Stack.select(client.stack, options.workspace);
     switch (operation) {
       case "sync":
         return { status: "changed" };

@@ -160,8 +160,14 @@ export async function fleetMain(argv: readonly string[]): Promise<number> {
   const parallel = args.parallel ?? defaultParallel();
   const say = (line: string) => process.stderr.write(`pulumi-crm fleet ${operation}: ${line}\n`);
   say(`${file.clients.length} client${file.clients.length === 1 ? "" : "s"} of ${file.path}, ${Math.min(parallel, file.clients.length)} at a time, program ${file.program}`);
-  const { runClient } = await import("./automation");
-  const options = { program: file.program, timeoutSeconds: args.timeout };
+  const { fleetWorkspace, runClient } = await import("./automation");
+  let options;
+  try {
+    options = { workspace: await fleetWorkspace(file.program), timeoutSeconds: args.timeout };
+  } catch (error) {
+    process.stderr.write(`pulumi-crm fleet: the pulumi CLI or the program ${file.program} could not be used: ${(error as Error).message.split("\n")[0]}\n`);
+    return 1;
+  }
   const outcomes: ClientOutcome[] = await runFleet(file.clients, operation, {
     parallel,
     runOne: (client, op) => runClient(client, op, options),
