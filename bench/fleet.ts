@@ -62,7 +62,7 @@ interface Measured {
 
 const kinds: Array<[string, RegExp]> = [
   ["fleet", / fleet /],
-  ["pulumi", /^\S*\/pulumi( |$)/],
+  ["pulumi", /^(\S*\/)?pulumi( |$)/],
   ["language host", /pulumi-language-(yaml|nodejs)|language-host\.js/],
   ["program", /\/cmd\/run/],
   ["plugin", /pulumi-resource-crm|cmd\/dynamic-provider/],

@@ -100,9 +100,11 @@ function changed(events: EngineEvent[]): RunResult {
 
 /**
  * The resources a `refresh --preview-only` found different in the account: a step other than
- * `same` on a resource (the stack itself left out), with the fields its diff names.
+ * `same` on a resource (the stack itself and providers left out), with the fields its diff names;
+ * where the provider reports no detailed diff (the dynamic provider host drops it), the top-level
+ * outputs that differ between the state and what was read.
  */
-function driftOf(events: EngineEvent[]): Drifted[] {
+export function driftOf(events: EngineEvent[]): Drifted[] {
   const found = new Map<string, Drifted>();
   for (const event of events) {
     const metadata = event.resOutputsEvent?.metadata ?? event.resourcePreEvent?.metadata;
@@ -111,10 +113,18 @@ function driftOf(events: EngineEvent[]): Drifted[] {
     if (op === "same" || op === "read" || (op === "refresh" && !metadata.diffs?.length)) continue;
     const resource = `${metadata.type} ${metadata.urn.slice(metadata.urn.lastIndexOf("::") + 2)}`;
     const gone = op === "delete" || (op === "refresh" && metadata.new === undefined);
-    const fields = [...new Set([...(metadata.diffs ?? []), ...Object.keys(metadata.detailedDiff ?? {}).map((path) => path.split(/[.[]/)[0])])].sort();
-    found.set(resource, { resource, how: gone ? "gone" : "changed", fields: gone ? [] : fields });
+    const named = [...(metadata.diffs ?? []), ...Object.keys(metadata.detailedDiff ?? {}).map((path) => path.split(/[.[]/)[0])];
+    const fields = named.length ? named : differingOutputs(metadata);
+    found.set(resource, { resource, how: gone ? "gone" : "changed", fields: gone ? [] : [...new Set(fields)].sort() });
   }
   return [...found.values()];
+}
+
+/** The top-level outputs whose values differ between the step's old and new state; the dynamic provider's own `__provider` left out. */
+function differingOutputs(metadata: StepEventMetadata): string[] {
+  const old = metadata.old?.outputs ?? {};
+  const read = metadata.new?.outputs ?? {};
+  return [...new Set([...Object.keys(old), ...Object.keys(read)])].filter((key) => key !== "__provider" && JSON.stringify(old[key]) !== JSON.stringify(read[key]));
 }
 
 /** Errors that say the client's service could not be reached (pulumi-crm's transport words them so). */
@@ -126,7 +136,8 @@ function failure(error: unknown, events: EngineEvent[]): RunResult {
   const diagnostics = events.flatMap((event) => (event.diagnosticEvent?.severity === "error" ? [event.diagnosticEvent.message] : []));
   // A resource's own error first: the CLI's closing lines ("update failed") say less.
   const message = diagnostics.find((text) => !/^\s*(update|preview|refresh|destroy) failed\s*$/.test(text)) ?? stderr.split("\n").find((line) => /^\s*error:/.test(line)) ?? stderr;
-  const line = firstLine(message);
+  // "Preview failed: " and the like say what the table's Status says already.
+  const line = firstLine(message).replace(/^(Preview|Update|Refresh|Destroy) failed:\s*/, "");
   return { status: UNREACHABLE.test([...diagnostics, stderr].join("\n")) ? "unreachable" : "failed", error: line || "the pulumi CLI failed without a message" };
 }
 

@@ -7,6 +7,7 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "nod
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { parseClients, readClientsFile, selectClients, type Client, type ClientsFile } from "../../provider/fleet/clients";
+import { driftOf } from "../../provider/fleet/automation";
 import { fleetWorkflows, matrixOf } from "../../provider/fleet/ci";
 import { defaultParallel, fleetMain, parseFleetArguments } from "../../provider/fleet/command";
 import { formatJson, formatTable } from "../../provider/fleet/report";
@@ -133,6 +134,35 @@ describe("pulumi-crm fleet", () => {
       );
       assert.match(formatTable([outcome("acme", { status: "changed", changes: 4 })], "up"), /acme +changed +1\.3 s +changed 4 resources\n\n1 client: 1 changed; exit code 0\n$/);
       assert.deepEqual(JSON.parse(formatJson(outcomes, "drift")), { operation: "drift", exitCode: 1, clients: outcomes });
+    });
+  });
+
+  describe("what a drift check's engine events say", () => {
+    const step = (op: string, type: string, name: string, extra: Record<string, unknown> = {}) => ({
+      sequence: 0,
+      timestamp: 0,
+      resOutputsEvent: { metadata: { op, type, urn: `urn:pulumi:acme::crm-agency::${type}::${name}`, ...extra } },
+    });
+    it("names each changed resource with the fields its diff names, each gone one, and nothing for the stack, providers and unchanged ones", () => {
+      const events = [
+        step("same", "pulumi:pulumi:Stack", "crm-agency-acme"),
+        step("same", "pulumi:providers:crm", "default"),
+        step("same", "crm:index:AccountCustomField", "tier"),
+        step("update", "crm:index:Message", "newsletter", { diffs: ["subject", "fromname"], detailedDiff: { fromname: { kind: "update" }, "subject[0]": { kind: "update" } } }),
+        step("delete", "crm:index:Address", "address", { old: { outputs: { city: "Chicago" } } }),
+      ];
+      assert.deepEqual(driftOf(events as never), [
+        { resource: "crm:index:Message newsletter", how: "changed", fields: ["fromname", "subject"] },
+        { resource: "crm:index:Address address", how: "gone", fields: [] },
+      ]);
+    });
+
+    it("reads the fields from the states where the provider sends no detailed diff (the dynamic provider host)", () => {
+      const old = { outputs: { __provider: "exports.handler = a", fromname: "Acme", subject: "News", id: "1" } };
+      const read = { outputs: { __provider: "exports.handler = b", fromname: "Changed", subject: "News", id: "1" } };
+      assert.deepEqual(driftOf([step("update", "pulumi-nodejs:dynamic/crm:Message", "newsletter", { old, new: read })] as never), [
+        { resource: "pulumi-nodejs:dynamic/crm:Message newsletter", how: "changed", fields: ["fromname"] },
+      ]);
     });
   });
 
