@@ -19,9 +19,13 @@ export const FLEET_USAGE =
  */
 const MEMORY_PER_RUN = 640 * 1024 * 1024;
 
-/** Runs at once unless --parallel says: a core each, as far as the machine's memory allows. */
+/**
+ * Runs at once unless --parallel says: two a core, as far as the machine's memory allows. A run
+ * waits on its account's rate limit and on processes starting as much as it computes: measured on
+ * 2 cores, a drift check took 1.0 s a client at 4 at once (100 clients) against 1.7 s at 2 (20).
+ */
 export function defaultParallel(cores = availableParallelism(), memory = totalmem()): number {
-  return Math.max(1, Math.min(cores, Math.floor(memory / MEMORY_PER_RUN)));
+  return Math.max(1, Math.min(2 * cores, Math.floor(memory / MEMORY_PER_RUN)));
 }
 
 export const FLEET_HELP = [
@@ -47,7 +51,7 @@ export const FLEET_HELP = [
   "  --clients FILE      the clients file (default: clients.json)",
   "  --program DIR       the program folder, instead of the clients file's \"program\"",
   "  --only STACK,...    these clients only",
-  `  --parallel N        clients at once (default here: ${defaultParallel()}, a core each as memory allows)`,
+  `  --parallel N        clients at once (default here: ${defaultParallel()}: two a core, as memory allows)`,
   "  --timeout SECONDS   a client's run is stopped after this long and reported failed (default 1800)",
   "  --json              the report as JSON on stdout, for CI (progress stays on stderr)",
   "  --pulumi PATH       the pulumi CLI, or its folder (default: the one on PATH)",

@@ -2,7 +2,8 @@
 // examples/agency on the native plugin, the real CLI through the Automation API, six client
 // stacks two at a time, five of them on one emulator's named accounts and the sixth on an
 // emulator of its own that goes away (unreachable). One client's account is changed behind its
-// stack's back (drift), one stack is held by another run's lock.
+// stack's back (drift), one stack is held by another run's lock. Then the same example's
+// TypeScript program, on the dynamic classes, for two clients: up and a drift.
 
 import assert from "node:assert/strict";
 import { spawn } from "node:child_process";
@@ -11,9 +12,32 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { startEmulator } from "../../emulator";
 import { ensureToolchain, offlineCliEnvironment, toolchainPath } from "../../scripts/toolchain";
-import { installedPackageBin, repoRoot } from "../support/packed-program";
+import { installedPackageBin, installProgram, repoRoot } from "../support/packed-program";
 import { installYamlProgram } from "../support/plugin-program";
 import type { RunningEmulator } from "../support/emulator";
+
+/** `pulumi-crm fleet <args> --clients <file>` as installed, on the programs' Node.js, with `env`: its exit code and output. */
+async function runFleet(bin: string, clientsFile: string, env: NodeJS.ProcessEnv, args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+  const child = spawn(join(ensureToolchain().nodeBin, "node"), [bin, "fleet", ...args, "--clients", clientsFile], { env, stdio: ["ignore", "pipe", "pipe"] });
+  let stdout = "";
+  let stderr = "";
+  child.stdout.on("data", (chunk) => (stdout += chunk));
+  child.stderr.on("data", (chunk) => (stderr += chunk));
+  const code = await new Promise<number>((resolve) => child.on("close", (exit) => resolve(exit ?? 128)));
+  return { code, stdout, stderr };
+}
+
+/** The messages of an emulator account, read as its owner would. */
+async function messagesOf({ crmUrl, apiToken }: { crmUrl: string; apiToken: string }): Promise<Array<{ id: string; fromname: string }>> {
+  return ((await (await fetch(`${crmUrl}/api/3/messages`, { headers: { "Api-Token": apiToken } })).json()) as { messages: Array<{ id: string; fromname: string }> }).messages;
+}
+
+/** Renames the sender of an account's only message behind its stack's back. */
+async function renameSender(account: { crmUrl: string; apiToken: string }, fromname: string): Promise<void> {
+  const [message] = await messagesOf(account);
+  const changed = await fetch(`${account.crmUrl}/api/3/messages/${message.id}`, { method: "PUT", headers: { "Api-Token": account.apiToken, "Content-Type": "application/json" }, body: JSON.stringify({ message: { fromname } }) });
+  assert.equal(changed.status, 200);
+}
 
 const clients = ["client-1", "client-2", "client-3", "client-4", "client-5", "client-6"];
 const tokenVariable = (stack: string) => `${stack.toUpperCase().replace(/-/g, "_")}_CRM_TOKEN`;
@@ -28,21 +52,9 @@ describe("pulumi-crm fleet on the real CLI: six client stacks of examples/agency
   let bin: string;
   const toolchain = ensureToolchain();
 
-  /** `pulumi-crm fleet <args>` as installed, on the programs' Node.js: its exit code and output. */
-  async function fleet(...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-    const child = spawn(join(toolchain.nodeBin, "node"), [bin, "fleet", ...args, "--clients", clientsFile], { env, stdio: ["ignore", "pipe", "pipe"] });
-    let stdout = "";
-    let stderr = "";
-    child.stdout.on("data", (chunk) => (stdout += chunk));
-    child.stderr.on("data", (chunk) => (stderr += chunk));
-    const code = await new Promise<number>((resolve) => child.on("close", (exit) => resolve(exit ?? 128)));
-    return { code, stdout, stderr };
-  }
+  const fleet = (...args: string[]) => runFleet(bin, clientsFile, env, args);
   const account = (stack: string) => (stack === "client-6" ? alone.accounts[stack] : shared.accounts[stack]);
-  async function messages(stack: string): Promise<Array<{ id: string; fromname: string }>> {
-    const { crmUrl, apiToken } = account(stack);
-    return ((await (await fetch(`${crmUrl}/api/3/messages`, { headers: { "Api-Token": apiToken } })).json()) as { messages: Array<{ id: string; fromname: string }> }).messages;
-  }
+  const messages = (stack: string) => messagesOf(account(stack));
 
   before(async () => {
     shared = await startEmulator({ accounts: clients.slice(0, 5).map((name) => ({ name })) });
@@ -97,10 +109,7 @@ describe("pulumi-crm fleet on the real CLI: six client stacks of examples/agency
   });
 
   it("drift names the client whose account changed, its resource and field, and the one unreachable, and exits 1", async () => {
-    const { crmUrl, apiToken } = account("client-3");
-    const [message] = await messages("client-3");
-    const changed = await fetch(`${crmUrl}/api/3/messages/${message.id}`, { method: "PUT", headers: { "Api-Token": apiToken, "Content-Type": "application/json" }, body: JSON.stringify({ message: { fromname: "Someone Else" } }) });
-    assert.equal(changed.status, 200);
+    await renameSender(account("client-3"), "Someone Else");
     await alone.close();
     const drift = await fleet("drift", "--parallel", "2");
     assert.equal(drift.code, 1, drift.stdout + drift.stderr);
@@ -127,5 +136,54 @@ describe("pulumi-crm fleet on the real CLI: six client stacks of examples/agency
       assert.match(destroy.stdout, new RegExp(`^${stack} +changed +\\d+\\.\\d s +deleted 4 resources$`, "m"), destroy.stdout);
       assert.deepEqual(await messages(stack), []);
     }
+  });
+});
+
+describe("pulumi-crm fleet on the real CLI: two client stacks of examples/agency's TypeScript program", function () {
+  this.timeout(20 * 60_000);
+  let emulator: RunningEmulator;
+  let home: string;
+  let clientsFile: string;
+  let env: NodeJS.ProcessEnv;
+  let bin: string;
+  const stacks = ["north", "south"];
+
+  before(async () => {
+    emulator = await startEmulator({ accounts: stacks.map((name) => ({ name })) });
+    const program = installProgram(join(repoRoot, "examples", "agency", "typescript"), "fleet-agency-ts", { typeCheck: "once" });
+    bin = installedPackageBin("pulumi-crm");
+    home = mkdtempSync(join(tmpdir(), "pulumi-crm-fleet-ts-"));
+    mkdirSync(join(home, "backend"));
+    clientsFile = join(home, "clients.json");
+    const clients = stacks.map((stack) => ({
+      stack,
+      apiUrl: emulator.accounts[stack].crmUrl,
+      apiToken: `env:${tokenVariable(stack)}`,
+      config: { clientName: `${stack} Ltd`, senderEmail: `news@${stack}.example`, street: "1 Main Street", city: "Chicago", country: "US" },
+    }));
+    writeFileSync(clientsFile, JSON.stringify({ program, clients }, null, 2));
+    env = {
+      ...offlineCliEnvironment(home, toolchainPath(ensureToolchain())),
+      PULUMI_DIY_BACKEND_NO_LEGACY_WARNING: "true",
+      ...Object.fromEntries(stacks.map((stack) => [tokenVariable(stack), emulator.accounts[stack].apiToken])),
+    };
+  });
+  after(async () => {
+    await emulator?.close();
+    if (home) rmSync(home, { recursive: true, force: true });
+  });
+
+  it("up deploys each client, and drift names the changed field of a dynamic resource, exit code 7", async () => {
+    const up = await runFleet(bin, clientsFile, env, ["up", "--parallel", "2"]);
+    assert.equal(up.code, 0, up.stdout + up.stderr);
+    for (const stack of stacks) assert.match(up.stdout, new RegExp(`^${stack} +changed +\\d+\\.\\d s +changed 4 resources$`, "m"), up.stdout);
+    assert.deepEqual((await messagesOf(emulator.accounts.south)).map((message) => message.fromname), ["south Ltd"]);
+    await renameSender(emulator.accounts.south, "Someone Else");
+    const drift = await runFleet(bin, clientsFile, env, ["drift", "--parallel", "2", "--json"]);
+    assert.equal(drift.code, 7, drift.stdout + drift.stderr);
+    assert.deepEqual(JSON.parse(drift.stdout).clients.map(({ stack, status, drift: found }: { stack: string; status: string; drift?: unknown }) => ({ stack, status, drift: found })), [
+      { stack: "north", status: "no change", drift: undefined },
+      { stack: "south", status: "drift", drift: [{ resource: "pulumi-nodejs:dynamic/crm:Message newsletter", how: "changed", fields: ["fromname"] }] },
+    ]);
   });
 });

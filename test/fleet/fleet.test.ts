@@ -183,8 +183,9 @@ describe("pulumi-crm fleet", () => {
     ];
     for (const [argv, message] of refused) it(`refuses \`fleet ${argv.join(" ")}\``, () => assert.throws(() => parseFleetArguments(argv), message));
 
-    it("runs a client a core, as far as memory allows (640 MiB each)", () => {
-      assert.equal(defaultParallel(8, 64 * 2 ** 30), 8);
+    it("runs two clients a core, as far as memory allows (640 MiB each)", () => {
+      assert.equal(defaultParallel(8, 64 * 2 ** 30), 16);
+      assert.equal(defaultParallel(2, 23 * 2 ** 30), 4);
       assert.equal(defaultParallel(8, 2.5 * 2 ** 30), 4);
       assert.equal(defaultParallel(2, 256 * 2 ** 20), 1);
     });
