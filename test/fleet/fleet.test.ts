@@ -212,6 +212,21 @@ describe("pulumi-crm fleet", () => {
       assert.match(workflows["fleet-preview.yml"], /on:\n {2}pull_request:[\s\S]*npx pulumi-crm fleet preview --clients "clients.json" --only "\$STACKS"/);
     });
 
+    it("writes workflows GitHub can read: a cron drift job and a pull-request preview job, their matrix the stacks, Node.js 24 set up", () => {
+      const yaml = require(require.resolve("js-yaml", { paths: [require.resolve("@pulumi/pulumi")] })) as { load(text: string): any };
+      const workflows = fleetWorkflows(fleet(2), { root: dir, perJob: 1, maxParallel: 7, cron: "0 5 * * 1" });
+      const drift = yaml.load(workflows["fleet-drift.yml"]);
+      const preview = yaml.load(workflows["fleet-preview.yml"]);
+      assert.deepEqual(drift.on, { schedule: [{ cron: "0 5 * * 1" }], workflow_dispatch: {} });
+      assert.deepEqual(preview.on, { pull_request: { branches: ["main"] } });
+      for (const job of [drift.jobs.drift, preview.jobs.preview]) {
+        assert.deepEqual(job.strategy, { "fail-fast": false, "max-parallel": 7, matrix: { stacks: ["client-1", "client-2"] } });
+        assert.equal(job.env.STACKS, "${{ matrix.stacks }}");
+        assert.deepEqual(job.steps.find((step: { uses?: string }) => step.uses === "actions/setup-node@v4").with, { "node-version": 24, "check-latest": true, cache: "npm" });
+      }
+      assert.match(drift.jobs.drift.steps.at(-1).run, /^set \+e\nnpx pulumi-crm fleet drift .*\ncode=\$\{PIPESTATUS\[0\]\}\n.*>> "\$GITHUB_STEP_SUMMARY"\nexit "\$code"\n$/s);
+    });
+
     it("installs a TypeScript program's own dependencies instead of putting the plugin on PATH", () => {
       mkdirSync(join(dir, "typescript"), { recursive: true });
       writeFileSync(join(dir, "typescript", "package.json"), "{}");
