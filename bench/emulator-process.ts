@@ -8,13 +8,15 @@ import { createInterface } from "node:readline";
 export interface RunningEmulatorProcess {
   crmUrl: string;
   apiToken: string;
+  /** The named accounts (--accounts), each `{crmUrl, chatUrl, apiToken}`. */
+  accounts: Record<string, { crmUrl: string; chatUrl: string; apiToken: string }>;
   child: ChildProcess;
 }
 
-/** Starts the emulator at `rateLimit` requests per second per account (0: off). */
-export async function startEmulatorProcess(rateLimit: number): Promise<RunningEmulatorProcess> {
+/** Starts the emulator at `rateLimit` requests per second per account (0: off), with the named `accounts` besides the default one. */
+export async function startEmulatorProcess(rateLimit: number, accounts: string[] = []): Promise<RunningEmulatorProcess> {
   const bin = path.resolve(__dirname, "../emulator/bin.ts");
-  const child = spawn(process.execPath, ["-r", "ts-node/register/transpile-only", bin, "--rate-limit", String(rateLimit), "--port", "0"], {
+  const child = spawn(process.execPath, ["-r", "ts-node/register/transpile-only", bin, "--rate-limit", String(rateLimit), "--port", "0", ...(accounts.length ? ["--accounts", accounts.join(",")] : [])], {
     stdio: ["ignore", "pipe", "inherit"],
   });
   // The bin's first stdout line is a JSON object with the addresses and the key.
@@ -22,6 +24,6 @@ export async function startEmulatorProcess(rateLimit: number): Promise<RunningEm
     createInterface({ input: child.stdout! })[Symbol.asyncIterator]().next().then((line) => [line.value as string]),
     new Promise<never>((_, reject) => child.once("exit", (code) => reject(new Error(`the emulator exited with ${code}`)))),
   ]);
-  const { crmUrl, apiToken } = JSON.parse(firstLine) as { crmUrl: string; apiToken: string };
-  return { crmUrl, apiToken, child };
+  const { crmUrl, apiToken, accounts: named } = JSON.parse(firstLine) as Omit<RunningEmulatorProcess, "child">;
+  return { crmUrl, apiToken, accounts: named, child };
 }

@@ -18,7 +18,7 @@ async function main(): Promise<void> {
   }
   const emulator = await startEmulator(options);
   // The first stdout line is the contract with whoever spawned us: one JSON object.
-  process.stdout.write(`${JSON.stringify({ crmUrl: emulator.crmUrl, chatUrl: emulator.chatUrl, apiToken: emulator.apiToken })}\n`);
+  process.stdout.write(`${JSON.stringify({ crmUrl: emulator.crmUrl, chatUrl: emulator.chatUrl, apiToken: emulator.apiToken, accounts: emulator.accounts })}\n`);
   let stopping = false;
   const stop = () => {
     if (stopping) return;

@@ -50,6 +50,22 @@ const noTypeScript: Plugin = {
   },
 };
 
+/**
+ * The SDK's index loads its Automation API (`@pulumi/pulumi/automation`: npm's arborist, tar, glob,
+ * execa...) when it loads, which a provider plugin never drives: in the bundle, a stand-in that
+ * fails if it is ever used: 3 MiB less resident in an idle plugin (97.4 to 94.4 MiB on Node.js 24.21).
+ */
+const noAutomation: Plugin = {
+  name: "no-automation",
+  setup(builder) {
+    builder.onLoad({ filter: /[\\/]@pulumi[\\/]pulumi[\\/]automation[\\/]index\.js$/ }, () => ({
+      loader: "js",
+      // __esModule and symbols are what the SDK's index reads of it when it loads.
+      contents: `module.exports = new Proxy({}, { get(_, name) { if (name === "__esModule" || typeof name === "symbol") return undefined; throw new Error("the provider plugin drives no Automation API (automation." + String(name) + ")"); } });`,
+    }));
+  },
+};
+
 export interface BuiltPlugin {
   pkg: PackageName;
   /** The folder holding `pulumi-resource-<pkg>`, for Pulumi.yaml's plugins.providers. */
@@ -74,7 +90,7 @@ export async function buildPlugins(output = join(root, "dist", "plugins")): Prom
       target: "node20",
       format: "cjs",
       outfile: bundle,
-      plugins: [sdkModulesFromSdkFolder, noTypeScript],
+      plugins: [sdkModulesFromSdkFolder, noTypeScript, noAutomation],
       // Required by the SDK only where a program runs (its TypeScript support, the Automation API's npm).
       external: ["typescript", "ts-node", "node-gyp/*"],
       logLevel: "warning",

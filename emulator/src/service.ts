@@ -11,6 +11,8 @@ export interface ServiceRequest {
   rawBody: Buffer;
   /** The credential the core authenticated the request with. */
   token: string;
+  /** Where the account the request came to is served below the server root: "" for the default account, "/acct/acme" for a named one. */
+  accountPath: string;
 }
 
 export interface ServiceResponse {

@@ -2,6 +2,8 @@
 // `pulumi-crm export`: reads a CRM account through the provider's own transport (its
 // settings, rate limit and retries) and writes a Pulumi program that takes every object
 // over. See sdk-docs/taking-over-an-account.md.
+// `pulumi-crm fleet`: an agency's client stacks from one clients file (provider/fleet,
+// sdk-docs/agencies.md).
 
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { basename, dirname, isAbsolute, join, relative, resolve, sep } from "node:path";
@@ -9,7 +11,7 @@ import { useStackConfig } from "../settings";
 import { importFile, programFiles } from "./program";
 import { ExportKind, exportKinds, readAccount } from "./read-account";
 
-const USAGE = "usage: pulumi-crm export [--api-url URL] [--api-token KEY] [--kinds KIND,...] [--name-filter TEXT] [--out DIR] [--package-spec SPEC] [--import-file FILE] [--help] [--version]";
+const USAGE = "usage: pulumi-crm fleet ... (see pulumi-crm fleet --help)\n       pulumi-crm export [--api-url URL] [--api-token KEY] [--kinds KIND,...] [--name-filter TEXT] [--out DIR] [--package-spec SPEC] [--import-file FILE] [--help] [--version]";
 
 const HELP = [
   USAGE,
@@ -123,6 +125,8 @@ function pulumiSdkRange(): string {
 }
 
 async function main(argv: readonly string[]): Promise<number> {
+  // Loaded only for the fleet: export never loads the Automation API.
+  if (argv[0] === "fleet") return (await import("../fleet/command")).fleetMain(argv.slice(1));
   if (argv.some((argument) => argument === "--help" || argument === "-h")) {
     process.stdout.write(HELP);
     return 0;

@@ -70,6 +70,7 @@ async function mount(service: EmulatedService): Promise<{ url: string; close(): 
       headers: req.headers,
       rawBody: Buffer.concat(chunks),
       token: "test",
+      accountPath: "",
     });
     res.writeHead(reply.status, { "content-type": "application/json", ...reply.headers });
     res.end(reply.body === undefined ? "" : JSON.stringify(reply.body));

@@ -34,7 +34,7 @@ describe("the pulumi-crm-emulator command, installed", () => {
       assert.equal(stdout, HELP);
       assert.ok(stdout.startsWith(`${USAGE}\n`));
       assert.ok(stdout.endsWith("\n"), "the help's last line is unfinished");
-      for (const option of ["--port N", "--token T", "--rate-limit RPS", "--crm-rate-limit RPS", "--chat-rate-limit RPS", "--faults SPEC", "--seed N", "--fixtures FILE", "--data FILE", "--execution-duration MS", "-h, --help"]) {
+      for (const option of ["--port N", "--token T", "--rate-limit RPS", "--crm-rate-limit RPS", "--chat-rate-limit RPS", "--faults SPEC", "--seed N", "--fixtures FILE", "--accounts NAME,...", "--data FILE", "--execution-duration MS", "-h, --help"]) {
         assert.match(stdout, new RegExp(`^  ${option} +\\S`, "m"), `no line explains ${option}`);
       }
       assert.match(stdout, /^example:\n  pulumi-crm-emulator --/m);
@@ -53,14 +53,18 @@ describe("the pulumi-crm-emulator command, installed", () => {
   });
 
   it("prints the addresses as the first stdout line and stops cleanly on SIGTERM", async () => {
-    const child = spawn(process.execPath, [bin, "--port", "0", "--token", "bin-key", "--rate-limit", "0"], { stdio: ["ignore", "pipe", "pipe"] });
+    const child = spawn(process.execPath, [bin, "--port", "0", "--token", "bin-key", "--rate-limit", "0", "--accounts", "acme,globex"], { stdio: ["ignore", "pipe", "pipe"] });
     const exited = new Promise<number | null>((resolve) => child.on("exit", (code) => resolve(code)));
     const firstLine = await new Promise<string>((resolve) => createInterface({ input: child.stdout! }).once("line", resolve));
     const printed = JSON.parse(firstLine);
-    assert.deepEqual(Object.keys(printed), ["crmUrl", "chatUrl", "apiToken"]);
+    assert.deepEqual(Object.keys(printed), ["crmUrl", "chatUrl", "apiToken", "accounts"]);
     assert.equal(printed.apiToken, "bin-key");
     const reply = await fetch(`${printed.crmUrl}/api/3/accounts`, { headers: { "Api-Token": "bin-key" } });
     assert.equal(reply.status, 200);
+    assert.deepEqual(Object.keys(printed.accounts), ["acme", "globex"]);
+    assert.equal(printed.accounts.acme.crmUrl, `${printed.crmUrl}/acct/acme`);
+    const named = await fetch(`${printed.accounts.acme.crmUrl}/api/3/accounts`, { headers: { "Api-Token": printed.accounts.acme.apiToken } });
+    assert.equal(named.status, 200);
     child.kill("SIGTERM");
     assert.equal(await exited, 0);
   });

@@ -158,9 +158,14 @@ function sharingCompilerHost(ts: typeof import("typescript"), options: import("t
  * share: a script to run with node, built JavaScript as users run it, with no TypeScript to load.
  */
 export function installedEmulatorBin(): string {
+  return installedPackageBin("pulumi-crm-emulator");
+}
+
+/** A command of the package (`pulumi-crm`, say) as it installs it, from the install the programs share: a script to run with node. */
+export function installedPackageBin(name: string): string {
   const installed = join(installedDependencies(programDependencies()), "pulumi-crm");
   const { bin } = JSON.parse(readFileSync(join(installed, "package.json"), "utf8")) as { bin: Record<string, string> };
-  return join(installed, bin["pulumi-crm-emulator"]);
+  return join(installed, bin[name]);
 }
 
 /** A program's dependencies: those of its own package.json in `source`, if any, and ours. */

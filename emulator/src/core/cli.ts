@@ -1,7 +1,7 @@
 import { parseFaultSpec } from "./faults";
 import type { EmulatorOptions } from "./emulator";
 
-type Flag = { option: keyof EmulatorOptions; kind: "integer" | "string" | "faults"; value: string; help: string };
+type Flag = { option: keyof EmulatorOptions; kind: "integer" | "string" | "faults" | "names"; value: string; help: string };
 
 const FLAGS: Record<string, Flag> = {
   "--port": { option: "port", kind: "integer", value: "N", help: "port on 127.0.0.1; 0 (default) picks a free one" },
@@ -26,6 +26,12 @@ const FLAGS: Record<string, Flag> = {
     kind: "string",
     value: "FILE",
     help: "JSON {flows, automations, campaigns}: chat flows besides the built-in ones; CRM read-only data",
+  },
+  "--accounts": {
+    option: "accounts",
+    kind: "names",
+    value: "NAME,...",
+    help: "named accounts besides the default one, each at <url>/acct/<name> with its own data, random key and rate limits",
   },
   "--data": { option: "data", kind: "string", value: "FILE", help: "JSON file keeping the state across restarts" },
   "--execution-duration": {
@@ -52,13 +58,16 @@ export const HELP = [
   USAGE,
   "",
   "Serves the CRM service (API v3) and the chat flow service on 127.0.0.1, for tests and demos.",
-  "Prints one JSON line {crmUrl, chatUrl, apiToken} on stdout, then serves until SIGINT or SIGTERM.",
+  "Prints one JSON line {crmUrl, chatUrl, apiToken, accounts} on stdout (accounts: each named account's",
+  "{crmUrl, chatUrl, apiToken}), then serves until SIGINT or SIGTERM. POST /__emulator/accounts {name}",
+  "opens another named account while it runs.",
   "",
   "options (--port 4000 or --port=4000):",
   ...OPTION_LINES,
   "",
   "example:",
   "  pulumi-crm-emulator --port 4000 --rate-limit 0 --fixtures fixtures.json --data state.json",
+  "  pulumi-crm-emulator --port 4000 --accounts acme,globex   # http://127.0.0.1:4000/acct/acme, .../acct/globex",
   "",
 ].join("\n");
 
@@ -79,6 +88,8 @@ export function parseArguments(argv: readonly string[]): EmulatorOptions {
     if (flag.kind === "integer") {
       if (!/^\d+$/.test(value)) throw new Error(`${name} must be a non-negative integer, got "${value}"`);
       options[flag.option] = Number(value);
+    } else if (flag.kind === "names") {
+      options[flag.option] = value.split(",").map((name) => ({ name: name.trim() }));
     } else {
       if (flag.kind === "faults") parseFaultSpec(value);
       options[flag.option] = value;

@@ -79,7 +79,7 @@ export function createCrmService(options: CrmServiceOptions): CrmService {
         params: match.params,
         query: request.query,
         body: parseBody(request.rawBody),
-        baseUrl: `http://${request.headers.host ?? "127.0.0.1"}/api/3`,
+        baseUrl: `http://${request.headers.host ?? "127.0.0.1"}${request.accountPath}/api/3`,
         token: request.token,
       };
       return match.route.handle(req);

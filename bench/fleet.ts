@@ -1,0 +1,264 @@
+// An agency's fleet on one machine: `pulumi-crm fleet` (the installed command) over N client
+// stacks of examples/agency, each client a named account of one emulator at the service's
+// 5 requests a second, the YAML program on the native plugin and the TypeScript one on the
+// dynamic classes. For each: the first up, a no-op up (and the requests it sent), and a drift
+// check with 3 clients changed behind their stacks' backs and 1 whose service is gone; each one's
+// wall time and the peak of the memory (resident sets summed at each moment) of every process
+// the fleet command runs: itself, the pulumi CLIs, language hosts, programs and plugins. Then,
+// with --explicit K,...: one YAML program with K explicit providers, one per client, the same
+// resources each: its first up's wall time and peak memory, and the slope per provider.
+//
+//   npx ts-node --transpile-only bench/fleet.ts [--clients 20] [--parallel 2] [--programs yaml,ts] [--explicit 5,10]
+//
+// Not part of npm test: minutes at 20 clients.
+
+import { spawn } from "node:child_process";
+import { appendFileSync, cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import os from "node:os";
+import { join } from "node:path";
+import { parseArgs } from "node:util";
+import { startEmulator } from "../emulator";
+import { buildPlugins } from "../scripts/plugin-bundle";
+import { ensureToolchain, ensureYamlLanguageHost, offlineCliEnvironment, programNodeVersion, toolchainPath } from "../scripts/toolchain";
+import { installedPackageBin, installProgram, repoRoot } from "../test/support/packed-program";
+import { namePluginFolders } from "../test/support/plugin-program";
+import { descendantsOf } from "../test/support/process-tree";
+import { CliStack } from "../test/support/pulumi-cli";
+import { startEmulatorProcess, type RunningEmulatorProcess } from "./emulator-process";
+
+const { values } = parseArgs({
+  options: {
+    clients: { type: "string", default: "20" },
+    parallel: { type: "string", default: String(os.availableParallelism()) },
+    programs: { type: "string", default: "yaml,ts" },
+    explicit: { type: "string", default: "" },
+  },
+});
+const clientCount = Number(values.clients);
+const parallel = values.parallel!;
+const DRIFTED = 3;
+const toolchain = ensureToolchain();
+
+/** The resident set of `pid` now, KiB; 0 once it is gone. */
+function rssKiB(pid: number): number {
+  try {
+    return Number(/VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, "utf8"))?.[1] ?? 0);
+  } catch {
+    return 0;
+  }
+}
+
+interface Measured {
+  code: number;
+  stdout: string;
+  seconds: number;
+  /** The highest sum of the resident sets of the command and everything it started, MiB, sampled every 200 ms. */
+  peakMiB: number;
+  /** The most processes alive at once. */
+  peakProcesses: number;
+  /** At the peak: MiB by kind of process (the fleet command, pulumi, a language host, a program, a plugin or provider host). */
+  atPeak: Record<string, number>;
+}
+
+const kinds: Array<[string, RegExp]> = [
+  ["fleet", / fleet /],
+  ["pulumi", /^(\S*\/)?pulumi( |$)/],
+  ["language host", /pulumi-language-(yaml|nodejs)|language-host\.js/],
+  ["program", /\/cmd\/run/],
+  ["plugin", /pulumi-resource-crm|cmd\/dynamic-provider/],
+];
+const kindOf = (command: string) => kinds.find(([, pattern]) => pattern.test(command))?.[0] ?? "other";
+
+/** Runs `command` with `args` and `env`, sampling the memory of its whole process tree. */
+async function measured(command: string, args: string[], env: NodeJS.ProcessEnv, cwd = repoRoot): Promise<Measured> {
+  const started = Date.now();
+  const child = spawn(command, args, { env, cwd, stdio: ["ignore", "pipe", "pipe"] });
+  let stdout = "";
+  let stderr = "";
+  child.stdout.on("data", (chunk) => (stdout += chunk));
+  child.stderr.on("data", (chunk) => (stderr += chunk));
+  let peakKiB = 0;
+  let peakProcesses = 0;
+  let atPeak: Record<string, number> = {};
+  const timer = setInterval(() => {
+    const tree = [{ pid: child.pid!, command: `${command} ${args.join(" ")}` }, ...descendantsOf(child.pid!)];
+    const sizes = tree.map(({ pid, command: line }) => ({ kind: kindOf(line), kib: rssKiB(pid) }));
+    const total = sizes.reduce((sum, { kib }) => sum + kib, 0);
+    if (total > peakKiB) {
+      peakKiB = total;
+      atPeak = {};
+      for (const { kind, kib } of sizes) atPeak[kind] = (atPeak[kind] ?? 0) + kib / 1024;
+    }
+    peakProcesses = Math.max(peakProcesses, tree.length);
+  }, 200);
+  const code = await new Promise<number>((resolve) => child.on("close", (exit) => resolve(exit ?? 128)));
+  clearInterval(timer);
+  if (code !== 0 && code !== 7 && !stdout) process.stderr.write(stderr);
+  return { code, stdout, seconds: (Date.now() - started) / 1000, peakMiB: peakKiB / 1024, peakProcesses, atPeak };
+}
+
+const names = Array.from({ length: clientCount }, (_, index) => `client-${String(index + 1).padStart(3, "0")}`);
+const tokenVariable = (stack: string) => `${stack.toUpperCase().replace(/-/g, "_")}_CRM_TOKEN`;
+
+async function emulatorRequests(emulator: RunningEmulatorProcess, accounts: string[]): Promise<number> {
+  let total = 0;
+  for (const name of accounts) total += ((await (await fetch(`${emulator.accounts[name].crmUrl}/__emulator/stats`)).json()) as { requests: number }).requests;
+  return total;
+}
+
+async function resetCounters(emulator: RunningEmulatorProcess, accounts: string[]): Promise<void> {
+  for (const name of accounts) await fetch(`${emulator.accounts[name].crmUrl}/__emulator/reset-counters`, { method: "POST" });
+}
+
+/** What the fleet's table says: the clients of each status. */
+function statuses(table: string): Record<string, string[]> {
+  const found: Record<string, string[]> = {};
+  for (const line of table.split("\n")) {
+    const match = /^(client-\d+) +(no change|changed|drift|unreachable|locked|failed) +/.exec(line);
+    if (match) (found[match[2]] ??= []).push(match[1]);
+  }
+  return found;
+}
+
+/** The drift checks' tables, printed after the figures. */
+const tables: string[] = [];
+
+/** A row of the figures, printed as soon as it is measured. */
+const row = (program: string, step: string, m: Measured, result: string) =>
+  console.log(
+    `| ${program} | ${step} | ${m.seconds.toFixed(1)} | ${m.peakMiB.toFixed(0)} (${Object.entries(m.atPeak)
+      .map(([kind, mib]) => `${kind} ${mib.toFixed(0)}`)
+      .join(", ")}) | ${m.peakProcesses} | ${m.code} | ${result} |`,
+  );
+
+async function fleetOf(program: "yaml" | "ts", folder: string): Promise<void> {
+  const reachable = names.slice(0, clientCount - 1);
+  const unreachableName = names[clientCount - 1];
+  const emulator = await startEmulatorProcess(5, reachable);
+  const gone = await startEmulator({ accounts: [{ name: unreachableName }] });
+  const home = mkdtempSync(join(os.tmpdir(), `bench-fleet-${program}-`));
+  mkdirSync(join(home, "backend"));
+  const address = (name: string) => (name === unreachableName ? gone.accounts[name] : emulator.accounts[name]);
+  const clientsFile = join(home, "clients.json");
+  writeFileSync(
+    clientsFile,
+    JSON.stringify({
+      program: folder,
+      clients: names.map((stack) => ({
+        stack,
+        apiUrl: address(stack).crmUrl,
+        apiToken: `env:${tokenVariable(stack)}`,
+        config: { clientName: `Client ${stack.slice(-3)}`, senderEmail: `news@${stack}.example`, street: "1 Main Street", city: "Chicago", country: "US" },
+      })),
+    }),
+  );
+  const env = {
+    ...offlineCliEnvironment(home, toolchainPath(toolchain)),
+    PULUMI_DIY_BACKEND_NO_LEGACY_WARNING: "true",
+    ...Object.fromEntries(names.map((stack) => [tokenVariable(stack), address(stack).apiToken])),
+  };
+  const fleet = (...args: string[]) => measured(join(toolchain.nodeBin, "node"), [installedPackageBin("pulumi-crm"), "fleet", ...args, "--clients", clientsFile, "--parallel", parallel], env);
+  try {
+    const first = await fleet("up");
+    row(program, "first up", first, `${(statuses(first.stdout).changed ?? []).length} changed`);
+    await resetCounters(emulator, reachable);
+    const again = await fleet("up");
+    row(program, "no-op up", again, `${(statuses(again.stdout)["no change"] ?? []).length} no change, ${await emulatorRequests(emulator, reachable)} requests`);
+
+    const drifted = reachable.slice(0, DRIFTED);
+    for (const name of drifted) {
+      const { crmUrl, apiToken } = emulator.accounts[name];
+      const headers = { "Api-Token": apiToken, "Content-Type": "application/json" };
+      const [message] = ((await (await fetch(`${crmUrl}/api/3/messages`, { headers })).json()) as { messages: Array<{ id: string }> }).messages;
+      await fetch(`${crmUrl}/api/3/messages/${message.id}`, { method: "PUT", headers, body: JSON.stringify({ message: { fromname: "Changed" } }) });
+    }
+    await gone.close();
+    const drift = await fleet("drift");
+    const found = statuses(drift.stdout);
+    const exact = JSON.stringify(found.drift ?? []) === JSON.stringify(drifted) && JSON.stringify(found.unreachable ?? []) === JSON.stringify([unreachableName]);
+    row(program, "drift check", drift, `drift: ${(found.drift ?? []).join(", ")}; unreachable: ${(found.unreachable ?? []).join(", ")}; ${exact ? "exactly those" : "NOT the 3 drifted and the 1 unreachable"}`);
+    tables.push(`${program}, the drift check's table (its clients without drift left out):\n${drift.stdout.split("\n").filter((line) => !/ no drift$/.test(line)).join("\n")}`);
+  } finally {
+    emulator.child.kill();
+    await gone.close().catch(() => undefined);
+    rmSync(home, { recursive: true, force: true });
+  }
+}
+
+/** One YAML program with `count` explicit providers, one per client account, the agency's resources under each. */
+async function explicitProviders(count: number, plugin: string): Promise<void> {
+  const accounts = Array.from({ length: count }, (_, index) => `client-${index + 1}`);
+  const emulator = await startEmulatorProcess(5, accounts);
+  const program = join(repoRoot, ".work", "programs", `bench-explicit-${count}`);
+  rmSync(program, { recursive: true, force: true });
+  mkdirSync(program, { recursive: true });
+  // examples/agency/yaml's resources, under each client's provider.
+  const perClient = accounts.map(
+    (name, index) => `  ${name}:
+    type: pulumi:providers:crm
+    properties:
+      apiUrl: ${emulator.accounts[name].crmUrl}
+      apiToken:
+        fn::secret: ${emulator.accounts[name].apiToken}
+  tier${index}:
+    type: crm:AccountCustomField
+    properties: { fieldLabel: Client tier, fieldType: dropdown, fieldOptions: [Bronze, Silver, Gold] }
+    options:
+      provider: \${${name}}
+  address${index}:
+    type: crm:Address
+    properties: { companyName: Client ${index}, address1: 1 Main Street, city: Chicago, country: US }
+    options:
+      provider: \${${name}}
+  newsletter${index}:
+    type: crm:Message
+    properties: { fromname: Client ${index}, fromemail: news@${name}.example, reply2: news@${name}.example, subject: News from Client ${index} }
+    options:
+      provider: \${${name}}
+  branding${index}:
+    type: crm:Branding
+    properties: { siteName: Client ${index}, footerTextValue: "Client ${index}, 1 Main Street, Chicago" }
+    options:
+      provider: \${${name}}
+`,
+  );
+  writeFileSync(join(program, "Pulumi.yaml"), `name: bench-explicit\nruntime: yaml\nresources:\n${perClient.join("")}`);
+  namePluginFolders(program, { crm: plugin });
+  const stack = await CliStack.create(program, "explicit");
+  try {
+    const up = await measured(join(toolchain.cliBin, "pulumi"), ["up", "--yes", "--skip-preview", "--stack", "explicit", "--non-interactive"], stack.env(), program);
+    row("yaml", `one program, ${count} explicit providers: first up`, up, up.code === 0 ? `${count} accounts deployed` : "FAILED");
+  } finally {
+    emulator.child.kill();
+    stack.remove();
+  }
+}
+
+async function main(): Promise<void> {
+  ensureYamlLanguageHost(toolchain);
+  const [plugin] = await buildPlugins(join(repoRoot, ".work", "plugins", "bench-fleet"));
+  const programs = values.programs!.split(",");
+  const folders: Record<string, string> = {};
+  if (programs.includes("yaml")) {
+    folders.yaml = join(repoRoot, ".work", "programs", "bench-fleet-yaml");
+    rmSync(folders.yaml, { recursive: true, force: true });
+    cpSync(join(repoRoot, "examples", "agency", "yaml"), folders.yaml, { recursive: true });
+    appendFileSync(join(folders.yaml, "Pulumi.yaml"), `plugins:\n  providers:\n    - name: crm\n      path: ${plugin.folder}\n`);
+  }
+  if (programs.includes("ts")) folders.ts = installProgram(join(repoRoot, "examples", "agency", "typescript"), "bench-fleet-ts", { typeCheck: "once" });
+  installedPackageBin("pulumi-crm");
+  const cpus = os.cpus();
+  console.log(
+    `pulumi ${toolchain.cliVersion}, pulumi-language-yaml, programs and plugins on Node.js ${programNodeVersion}; ${clientCount} clients (the last one unreachable at the drift check), --parallel ${parallel}; ` +
+      `machine: ${cpus.length} CPUs (${cpus[0]?.model ?? "unknown"}), ${(os.totalmem() / 2 ** 30).toFixed(1)} GiB, load ${os.loadavg().map((n) => n.toFixed(2)).join(" ")}\n`,
+  );
+  console.log("| Program | Step | Wall s | Peak MiB (all processes at once; by kind) | Peak processes | Exit | Result |\n|---|---|---|---|---|---|---|");
+  for (const program of programs) await fleetOf(program as "yaml" | "ts", folders[program]);
+  for (const count of values.explicit!.split(",").filter(Boolean).map(Number)) await explicitProviders(count, plugin.folder);
+  console.log(`\n${tables.join("\n")}`);
+}
+
+main().catch((error: Error) => {
+  console.error(error);
+  process.exit(1);
+});

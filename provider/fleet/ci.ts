@@ -1,0 +1,127 @@
+// `pulumi-crm fleet ci`: GitHub Actions workflows whose matrix is the clients file, so that a
+// fleet too large for one machine spreads over CI runners: a scheduled drift check and a
+// pull-request preview, each job running `pulumi-crm fleet` on its share of the stacks.
+
+import { existsSync } from "node:fs";
+import { join, relative, sep } from "node:path";
+import type { ClientsFile } from "./clients";
+
+/** GitHub's limit of jobs one matrix makes. */
+export const MAX_MATRIX_JOBS = 256;
+
+export interface WorkflowOptions {
+  /** The repository's root, which paths in the workflows are relative to (where the command runs). */
+  root: string;
+  /** Stacks per job: 1 (a job per client) unless the fleet has more clients than a matrix has jobs. */
+  perJob: number;
+  /** Jobs at once. */
+  maxParallel: number;
+  /** When the drift check runs (cron, UTC). */
+  cron: string;
+}
+
+/** The jobs' shares of the stacks: `perJob` stacks each, comma-separated as `--only` takes them. */
+export function matrixOf(file: ClientsFile, perJob: number): string[] {
+  const stacks = file.clients.map((client) => client.stack);
+  const shares: string[] = [];
+  for (let index = 0; index < stacks.length; index += perJob) shares.push(stacks.slice(index, index + perJob).join(","));
+  if (shares.length > MAX_MATRIX_JOBS) {
+    throw new Error(`${stacks.length} clients at ${perJob} a job make ${shares.length} jobs, more than the ${MAX_MATRIX_JOBS} a GitHub matrix allows: give --per-job ${Math.ceil(stacks.length / MAX_MATRIX_JOBS)} or more`);
+  }
+  return shares;
+}
+
+/** The two workflows, by file name: `fleet-drift.yml` and `fleet-preview.yml`. */
+export function fleetWorkflows(file: ClientsFile, options: WorkflowOptions): Record<string, string> {
+  const path = (absolute: string) => relative(options.root, absolute).split(sep).join("/") || ".";
+  const clients = path(file.path);
+  const program = path(file.program);
+  const yamlProgram = !existsSync(join(file.program, "package.json"));
+  const matrix = matrixOf(file, options.perJob);
+  const job = (title: string, command: "drift" | "preview") => [
+    `    name: ${title} (\${{ matrix.stacks }})`,
+    "    runs-on: ubuntu-latest",
+    "    timeout-minutes: 30",
+    "    strategy:",
+    "      fail-fast: false",
+    `      max-parallel: ${options.maxParallel}`,
+    "      matrix:",
+    "        stacks:",
+    ...matrix.map((share) => `          - ${JSON.stringify(share)}`),
+    "    env:",
+    "      STACKS: ${{ matrix.stacks }}",
+    "      # Pulumi Cloud; for a self-managed backend set PULUMI_BACKEND_URL and PULUMI_CONFIG_PASSPHRASE instead.",
+    "      PULUMI_ACCESS_TOKEN: ${{ secrets.PULUMI_ACCESS_TOKEN }}",
+    "      PULUMI_BACKEND_URL: ${{ vars.PULUMI_BACKEND_URL }}",
+    "      PULUMI_CONFIG_PASSPHRASE: ${{ secrets.PULUMI_CONFIG_PASSPHRASE }}",
+    "    steps:",
+    "      - uses: actions/checkout@v4",
+    "      # Node.js 24, the newest release of it: 24.7 to 24.18 have the util.inspect loop (nodejs/node#64011),",
+    "      # and check-latest keeps an older 24.x in the runner's tool cache from being used.",
+    "      - uses: actions/setup-node@v4",
+    "        with:",
+    "          node-version: 24",
+    "          check-latest: true",
+    "          cache: npm",
+    "      - name: Install dependencies",
+    "        run: npm ci",
+    ...(program !== "." && !yamlProgram ? ["      - name: Install the program's dependencies", `        run: npm ci --prefix ${JSON.stringify(program)}`] : []),
+    "      - name: Install the Pulumi CLI",
+    "        run: |",
+    "          curl -fsSL https://get.pulumi.com | sh",
+    '          echo "$HOME/.pulumi/bin" >> "$GITHUB_PATH"',
+    ...(yamlProgram
+      ? ["      # The YAML program's provider: pulumi-resource-crm, the package's bin, found by the CLI on PATH.", "      - name: Put the crm plugin on PATH", '        run: echo "$PWD/node_modules/.bin" >> "$GITHUB_PATH"']
+      : []),
+    `      - name: ${title}`,
+    "        shell: bash",
+    "        run: |",
+    "          set +e",
+    `          npx pulumi-crm fleet ${command} --clients ${JSON.stringify(clients)} --only "$STACKS" 2>&1 | tee fleet.txt`,
+    "          code=${PIPESTATUS[0]}",
+    `          { echo "### ${title}: \\\`$STACKS\\\`"; echo; echo '\`\`\`'; cat fleet.txt; echo '\`\`\`'; } >> "$GITHUB_STEP_SUMMARY"`,
+    "          exit \"$code\"",
+  ];
+  const header = (what: string) => [
+    `# Written by \`pulumi-crm fleet ci\` from ${clients}: write it again when the clients change.`,
+    `# ${what}`,
+    "# Each job runs `pulumi-crm fleet` on its share of the stacks: its table is in the job summary;",
+    "# exit code 1 if a client failed, was unreachable or its stack locked, 7 if one drifted.",
+    "# A client's key is the secret in its stack (crm:apiToken), as `pulumi-crm fleet sync` wrote it.",
+  ];
+  return {
+    "fleet-drift.yml": [
+      ...header("Drift check of every client's stack, every day: `refresh --preview-only`, which writes nothing."),
+      "name: Fleet drift check",
+      "",
+      "on:",
+      "  schedule:",
+      `    - cron: ${JSON.stringify(options.cron)}`,
+      "  workflow_dispatch: {}",
+      "",
+      "permissions:",
+      "  contents: read",
+      "",
+      "jobs:",
+      "  drift:",
+      ...job("Drift check", "drift"),
+      "",
+    ].join("\n"),
+    "fleet-preview.yml": [
+      ...header("On every pull request: what `pulumi up` would do to every client's stack, with the clients file's settings."),
+      "name: Fleet preview",
+      "",
+      "on:",
+      "  pull_request:",
+      "    branches: [main]",
+      "",
+      "permissions:",
+      "  contents: read",
+      "",
+      "jobs:",
+      "  preview:",
+      ...job("Preview", "preview"),
+      "",
+    ].join("\n"),
+  };
+}

@@ -1,0 +1,189 @@
+// `pulumi-crm fleet`: an agency's client stacks, from one clients file. See sdk-docs/agencies.md.
+
+import { mkdirSync, statSync, writeFileSync } from "node:fs";
+import { availableParallelism, totalmem } from "node:os";
+import { delimiter, dirname, join, resolve } from "node:path";
+import { ClientsFileError, readClientsFile, selectClients } from "./clients";
+import { fleetWorkflows } from "./ci";
+import { formatJson, formatTable } from "./report";
+import { ClientOutcome, exitCodeOf, Operation, operations, runFleet } from "./run";
+
+export const FLEET_USAGE =
+  "usage: pulumi-crm fleet sync|preview|up|drift|destroy [--clients FILE] [--program DIR] [--only STACK,...] [--parallel N] [--timeout SECONDS] [--json] [--pulumi PATH]\n" +
+  "       pulumi-crm fleet ci [--clients FILE] [--out DIR] [--cron CRON] [--per-job N] [--max-parallel N]";
+
+/**
+ * Memory one client's run in flight holds at its peak, rounded up: measured by bench/fleet.ts, a
+ * TypeScript program's `up` about 584 MiB (the CLI, the language host, the program, the dynamic
+ * provider host), a YAML one's about 378 MiB.
+ */
+const MEMORY_PER_RUN = 640 * 1024 * 1024;
+
+/**
+ * Runs at once unless --parallel says: two a core, as far as the machine's memory allows. A run
+ * waits on its account's rate limit and on processes starting as much as it computes: measured on
+ * 2 cores, a drift check took 1.0 s a client at 4 at once (100 clients) against 1.7 s at 2 (20).
+ */
+export function defaultParallel(cores = availableParallelism(), memory = totalmem()): number {
+  return Math.max(1, Math.min(2 * cores, Math.floor(memory / MEMORY_PER_RUN)));
+}
+
+export const FLEET_HELP = [
+  FLEET_USAGE,
+  "",
+  "Runs each client's stack of an agency's fleet, named in a clients file (JSON: the program, and per",
+  "client its stack, apiUrl, where its key comes from, its settings; see sdk-docs/agencies.md):",
+  "",
+  "  sync      creates each client's stack if missing and writes its settings (crm:apiUrl, crm:apiToken",
+  "            as a secret, the client's config)",
+  "  preview   sync, then `pulumi preview` of each stack",
+  "  up        sync, then `pulumi up` of each stack",
+  "  drift     `pulumi refresh --preview-only` of each stack: which resources and fields differ in the account",
+  "  destroy   `pulumi destroy` of each stack",
+  "  ci        writes GitHub Actions workflows whose matrix is the clients file: a daily drift check and",
+  "            a pull-request preview, each job running this command on its share of the stacks",
+  "",
+  "A few clients run at once; a client that fails, is unreachable or whose stack another run holds is",
+  "reported and never stops the others. At the end, a table: each client's status, time and result.",
+  "Exit code: 1 if any client failed, was unreachable or locked; else 7 if any drifted; else 0.",
+  "",
+  "options (--parallel 4 or --parallel=4):",
+  "  --clients FILE      the clients file (default: clients.json)",
+  "  --program DIR       the program folder, instead of the clients file's \"program\"",
+  "  --only STACK,...    these clients only",
+  `  --parallel N        clients at once (default here: ${defaultParallel()}: two a core, as memory allows)`,
+  "  --timeout SECONDS   a client's run is stopped after this long and reported failed (default 1800)",
+  "  --json              the report as JSON on stdout, for CI (progress stays on stderr)",
+  "  --pulumi PATH       the pulumi CLI, or its folder (default: the one on PATH)",
+  "  --out DIR           ci: where the workflows go (default: .github/workflows)",
+  "  --cron CRON         ci: when the drift check runs, UTC (default: \"17 6 * * *\")",
+  "  --per-job N         ci: stacks per job (default 1)",
+  "  --max-parallel N    ci: jobs at once (default 20)",
+  "",
+  "examples:",
+  "  ACME_CRM_TOKEN=... npx pulumi-crm fleet up --clients clients.json",
+  "  npx pulumi-crm fleet drift --parallel 4 --json > drift.json",
+  "",
+].join("\n");
+
+interface FleetArguments {
+  command: Operation | "ci";
+  clients: string;
+  program?: string;
+  only?: string[];
+  parallel?: number;
+  timeout: number;
+  json: boolean;
+  pulumi?: string;
+  out: string;
+  cron: string;
+  perJob: number;
+  maxParallel: number;
+}
+
+const VALUE_FLAGS: Record<string, keyof FleetArguments> = {
+  "--clients": "clients",
+  "--program": "program",
+  "--only": "only",
+  "--parallel": "parallel",
+  "--timeout": "timeout",
+  "--pulumi": "pulumi",
+  "--out": "out",
+  "--cron": "cron",
+  "--per-job": "perJob",
+  "--max-parallel": "maxParallel",
+};
+const NUMBER_FLAGS = new Set<keyof FleetArguments>(["parallel", "timeout", "perJob", "maxParallel"]);
+const CI_FLAGS = new Set<keyof FleetArguments>(["out", "cron", "perJob", "maxParallel"]);
+
+/** Parses `fleet <command> [flags]`; throws an Error whose message explains the problem. */
+export function parseFleetArguments(argv: readonly string[]): FleetArguments {
+  const [command, ...rest] = argv;
+  if (command === undefined) throw new Error("fleet needs a command: sync, preview, up, drift, destroy or ci");
+  if (command !== "ci" && !(operations as readonly string[]).includes(command)) throw new Error(`unknown fleet command "${command}"; the commands are sync, preview, up, drift, destroy and ci`);
+  const parsed: FleetArguments = { command: command as FleetArguments["command"], clients: "clients.json", timeout: 1800, json: false, out: join(".github", "workflows"), cron: "17 6 * * *", perJob: 1, maxParallel: 20 };
+  for (let i = 0; i < rest.length; i++) {
+    if (rest[i] === "--json") {
+      parsed.json = true;
+      continue;
+    }
+    const [name, inlineValue] = rest[i].split(/=(.*)/s, 2);
+    const option = VALUE_FLAGS[name];
+    if (!option) throw new Error(`unknown argument "${rest[i]}"`);
+    if (CI_FLAGS.has(option) !== (command === "ci") && option !== "clients" && option !== "program") throw new Error(`${name} is ${command === "ci" ? "not an option of fleet ci" : "an option of fleet ci only"}`);
+    const value = inlineValue ?? rest[++i];
+    if (value === undefined || value === "") throw new Error(`${name} needs a value`);
+    if (NUMBER_FLAGS.has(option)) {
+      if (!/^[1-9]\d*$/.test(value)) throw new Error(`${name} must be a whole number of at least 1, got "${value}"`);
+      (parsed as unknown as Record<string, unknown>)[option] = Number(value);
+    } else if (option === "only") {
+      parsed.only = value.split(",").map((stack) => stack.trim()).filter(Boolean);
+    } else {
+      (parsed as unknown as Record<string, unknown>)[option] = value;
+    }
+  }
+  if (command === "ci" && parsed.json) throw new Error("--json is not an option of fleet ci");
+  return parsed;
+}
+
+/** The `pulumi` the Automation API runs: --pulumi's folder first on PATH. */
+function usePulumi(path: string): void {
+  const folder = statSync(path).isDirectory() ? resolve(path) : dirname(resolve(path));
+  process.env.PATH = [folder, process.env.PATH ?? ""].join(delimiter);
+}
+
+/** `pulumi-crm fleet ...`: the exit code. */
+export async function fleetMain(argv: readonly string[]): Promise<number> {
+  if (argv.some((argument) => argument === "--help" || argument === "-h")) {
+    process.stdout.write(FLEET_HELP);
+    return 0;
+  }
+  let args: FleetArguments;
+  let file;
+  try {
+    args = parseFleetArguments(argv);
+    file = readClientsFile(args.clients, args.program);
+    file = { ...file, clients: selectClients(file.clients, args.only) };
+    if (args.pulumi) usePulumi(args.pulumi);
+  } catch (error) {
+    process.stderr.write(`pulumi-crm fleet: ${(error as Error).message}\n${error instanceof ClientsFileError ? "" : `${FLEET_USAGE}\n(pulumi-crm fleet --help explains each option)\n`}`);
+    return 2;
+  }
+
+  if (args.command === "ci") {
+    let workflows: Record<string, string>;
+    try {
+      workflows = fleetWorkflows(file, { root: process.cwd(), perJob: args.perJob, maxParallel: args.maxParallel, cron: args.cron });
+    } catch (error) {
+      process.stderr.write(`pulumi-crm fleet ci: ${(error as Error).message}\n`);
+      return 2;
+    }
+    mkdirSync(args.out, { recursive: true });
+    for (const [name, text] of Object.entries(workflows)) writeFileSync(join(args.out, name), text);
+    process.stdout.write(`Wrote ${Object.keys(workflows).map((name) => join(args.out, name)).join(" and ")}: ${file.clients.length} clients, ${Math.ceil(file.clients.length / args.perJob)} jobs each.\n`);
+    return 0;
+  }
+
+  const operation = args.command;
+  const parallel = args.parallel ?? defaultParallel();
+  const say = (line: string) => process.stderr.write(`pulumi-crm fleet ${operation}: ${line}\n`);
+  say(`${file.clients.length} client${file.clients.length === 1 ? "" : "s"} of ${file.path}, ${Math.min(parallel, file.clients.length)} at a time, program ${file.program}`);
+  const { fleetWorkspace, runClient } = await import("./automation");
+  let options;
+  try {
+    options = { workspace: await fleetWorkspace(file.program), timeoutSeconds: args.timeout };
+  } catch (error) {
+    process.stderr.write(`pulumi-crm fleet: the pulumi CLI or the program ${file.program} could not be used: ${(error as Error).message.split("\n")[0]}\n`);
+    return 1;
+  }
+  const outcomes: ClientOutcome[] = await runFleet(file.clients, operation, {
+    parallel,
+    runOne: (client, op) => runClient(client, op, options),
+    progress: {
+      started: (client, index, total) => say(`[${index + 1}/${total}] ${client.stack}: started`),
+      finished: (outcome, done, total) => say(`[${done}/${total} done] ${outcome.stack}: ${outcome.status}${outcome.error ? ` (${outcome.error})` : ""} in ${outcome.seconds.toFixed(1)} s`),
+    },
+  });
+  process.stdout.write(args.json ? formatJson(outcomes, operation) : formatTable(outcomes, operation));
+  return exitCodeOf(outcomes);
+}
