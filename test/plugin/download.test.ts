@@ -1,0 +1,143 @@
+// The CLI fetches the plugin by itself, as on a fresh machine with the CLI alone: an empty plugin
+// cache, no Node.js on PATH, no install step. The release folder `npm run release` writes is
+// served on loopback as a mirror of the project's GitHub releases, and the CLI is pointed at it
+// with PULUMI_PLUGIN_DOWNLOAD_URL_OVERRIDES; what it downloads is the linux-amd64 archive, a
+// single executable. A Pulumi YAML program naming `version` and `pluginDownloadURL` in its
+// resource options, a Python inline program on the generated SDK (which carries the URL), and
+// `pulumi plugin install resource crm <version> --server <url>`.
+
+import assert from "node:assert/strict";
+import { execFile } from "node:child_process";
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { delimiter, dirname, join } from "node:path";
+import { promisify } from "node:util";
+import { startEmulator } from "../../emulator";
+import { pluginDownloadURL } from "../../scripts/package-schema";
+import { releaseVersion } from "../../scripts/release";
+import { ensureToolchain, ensureYamlLanguageHost, offlineCliEnvironment } from "../../scripts/toolchain";
+import { emulatorRead, requestCount, RunningEmulator } from "../support/emulator";
+import { repoRoot } from "../support/packed-program";
+import { assertNoOpUp } from "../support/plugin-program";
+import { CliStack } from "../support/pulumi-cli";
+import { installPythonSdk } from "../support/python-sdk";
+import { releaseForTests, ReleaseMirror, serveRelease, testTarget } from "../support/release";
+
+const archive = `pulumi-resource-crm-v${releaseVersion}-${testTarget}.tar.gz`;
+
+/** The CLI's environment with the download allowed (the tests' CLI runs forbid it), the mirror, and PATH holding the CLI alone. */
+function downloadingEnv(mirror: ReleaseMirror): NodeJS.ProcessEnv {
+  const { cliBin } = ensureToolchain();
+  return { PATH: cliBin, PULUMI_DISABLE_AUTOMATIC_PLUGIN_ACQUISITION: "false", PULUMI_PLUGIN_DOWNLOAD_URL_OVERRIDES: mirror.overrides };
+}
+
+/** The plugins installed in a PULUMI_HOME's plugin cache: its folders (beside them, the CLI's lock, last-used and schema files). */
+const pluginCache = (home: string) =>
+  existsSync(join(home, "plugins")) ? readdirSync(join(home, "plugins"), { withFileTypes: true }).filter((entry) => entry.isDirectory()).map((entry) => entry.name) : [];
+
+const accountNames = async (emulator: RunningEmulator) => (await emulatorRead(emulator, "/accounts")).accounts.map((account: { name: string }) => account.name).sort();
+
+describe("the CLI downloads the plugin by itself from the project's releases (a loopback mirror)", function () {
+  this.timeout(20 * 60_000);
+  let release: string;
+  let mirror: ReleaseMirror;
+  let emulator: RunningEmulator;
+
+  before(async () => {
+    ensureYamlLanguageHost(ensureToolchain());
+    release = releaseForTests();
+    mirror = await serveRelease(release);
+    emulator = await startEmulator({ port: 0, rateLimit: 5 });
+  });
+  after(async () => {
+    await mirror?.close();
+    await emulator?.close();
+  });
+
+  it("PATH holds no Node.js, and the schemas name the project's GitHub releases", () => {
+    const path = downloadingEnv(mirror).PATH!.split(delimiter);
+    assert.deepEqual(path.filter((dir) => existsSync(join(dir, "node"))), []);
+    for (const name of ["crm", "chat"]) {
+      const schema = JSON.parse(readFileSync(join(repoRoot, "schema", `${name}.json`), "utf8"));
+      assert.equal(schema.pluginDownloadURL, "github://api.github.com/pulumi-crm/pulumi-crm");
+    }
+  });
+
+  describe("a Pulumi YAML program naming version and pluginDownloadURL", () => {
+    let stack: CliStack;
+    before(async () => {
+      stack = await CliStack.create(join(__dirname, "programs", "yaml-download"), "dev", {
+        config: { "crm:apiUrl": emulator.crmUrl },
+        secrets: { "crm:apiToken": emulator.apiToken },
+        env: downloadingEnv(mirror),
+      });
+    });
+    after(() => stack?.remove());
+
+    it("up, with an empty plugin cache, downloads the plugin once and creates the account", async () => {
+      const home = stack.env().PULUMI_HOME!;
+      assert.deepEqual(pluginCache(home), []);
+      const before = mirror.requests.length;
+      const up = await stack.up();
+      assert.equal(up.exitCode, 0, up.lines.join("\n"));
+      assert.deepEqual(await accountNames(emulator), ["Acme"]);
+      assert.deepEqual(mirror.requests.slice(before).map((path) => path.split("/").pop()), [archive]);
+      assert.deepEqual(pluginCache(home), [`resource-crm-v${releaseVersion}`]);
+      assert.deepEqual(readdirSync(join(home, "plugins", `resource-crm-v${releaseVersion}`)).filter((file) => !file.startsWith(".")), ["pulumi-resource-crm"]);
+    });
+
+    it("a second up, its preview included, changes nothing, sends no request and downloads nothing", async () => {
+      const before = mirror.requests.length;
+      await assertNoOpUp(stack, emulator);
+      assert.equal(mirror.requests.length, before);
+    });
+
+    it("destroy deletes the account", async () => {
+      const destroy = await stack.destroy();
+      assert.equal(destroy.exitCode, 0, destroy.lines.join("\n"));
+      assert.deepEqual(await accountNames(emulator), []);
+    });
+  });
+
+  it("pulumi plugin install resource crm <version> --server <pluginDownloadURL> installs it the same way", async () => {
+    const home = mkdtempSync(join(tmpdir(), "pulumi-crm-plugin-install-"));
+    try {
+      const env = { ...offlineCliEnvironment(home, ""), ...downloadingEnv(mirror) };
+      const before = mirror.requests.length;
+      const { cliBin } = ensureToolchain();
+      await promisify(execFile)(join(cliBin, "pulumi"), ["plugin", "install", "resource", "crm", releaseVersion, "--server", pluginDownloadURL], { env });
+      assert.deepEqual(mirror.requests.slice(before).map((path) => path.split("/").pop()), [archive]);
+      assert.deepEqual(pluginCache(env.PULUMI_HOME!), [`resource-crm-v${releaseVersion}`]);
+    } finally {
+      rmSync(home, { recursive: true, force: true });
+    }
+  });
+
+  it("a Python inline program on the generated SDK: up downloads the plugin, a no-op up sends no request, destroy", async () => {
+    const work = mkdtempSync(join(tmpdir(), "pulumi-crm-download-python-"));
+    try {
+      mkdirSync(join(work, "backend"));
+      const { cliBin } = ensureToolchain();
+      const { python, site } = installPythonSdk("crm", work);
+      const stackConfig = { "crm:apiUrl": { value: emulator.crmUrl }, "crm:apiToken": { value: emulator.apiToken, secret: true } };
+      const env: NodeJS.ProcessEnv = { ...offlineCliEnvironment(work, ""), ...downloadingEnv(mirror), PULUMI_ROOT: dirname(cliBin), STACK_CONFIG: JSON.stringify(stackConfig), PYTHONPATH: site };
+      const inline = join(repoRoot, "test", "lifecycle", "programs", "python-inline", "inline.py");
+      const run = async (command: string) => {
+        const { stdout } = await promisify(execFile)(python, [inline, "python-download", command, "Acme Python"], { env, encoding: "utf8" });
+        return JSON.parse(stdout.trim().split("\n").pop()!);
+      };
+      const before = mirror.requests.length;
+      assert.deepEqual(pluginCache(env.PULUMI_HOME!), []);
+      assert.deepEqual(await run("up"), { create: 2 }); // the stack and the account
+      assert.deepEqual(mirror.requests.slice(before).map((path) => path.split("/").pop()), [archive]);
+      assert.deepEqual(await accountNames(emulator), ["Acme Python"]);
+      const requests = await requestCount(emulator);
+      assert.deepEqual(await run("up"), { same: 2 });
+      assert.equal(await requestCount(emulator), requests);
+      assert.deepEqual(await run("destroy"), { delete: 2 });
+      assert.deepEqual(await accountNames(emulator), []);
+    } finally {
+      rmSync(work, { recursive: true, force: true });
+    }
+  });
+});

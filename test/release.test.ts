@@ -1,0 +1,101 @@
+// `npm run release` (scripts/release.ts) and its dry run (scripts/publish.ts --dry-run), as the
+// release workflow runs them: the folder holds every archive asked for (here linux-amd64's single
+// executables and darwin-arm64's bundle and launcher; `npm run release` makes all five platforms),
+// the npm packages, the Python wheel and sdist built with no deprecation warning, the Go module as
+// a module proxy serves its tag, and checksums of all; the dry run passes `npm publish --dry-run`,
+// `twine check` and `go mod download` of the module, with the npm registry on a loopback address
+// nothing listens at: nothing is sent.
+
+import assert from "node:assert/strict";
+import { execFile, execFileSync } from "node:child_process";
+import { createHash } from "node:crypto";
+import { readdirSync, readFileSync } from "node:fs";
+import { join, relative } from "node:path";
+import { promisify } from "node:util";
+import { checksumsFile, goModule, releaseVersion } from "../scripts/release";
+import { repoRoot } from "./support/packed-program";
+import { releaseForTests } from "./support/release";
+
+const v = releaseVersion;
+
+/** The names in a .tar.gz, and the first bytes of the one named. */
+const entries = (archive: string) => execFileSync("tar", ["-tzf", archive], { encoding: "utf8" }).trim().split("\n");
+const head = (archive: string, name: string) => execFileSync("tar", ["-xzOf", archive, name], { maxBuffer: 512 * 1024 * 1024 }).subarray(0, 4);
+
+describe("npm run release, and its dry run", function () {
+  this.timeout(20 * 60_000);
+  let release: string;
+
+  before(() => {
+    release = releaseForTests();
+  });
+
+  it("writes the archives, the npm packages, the Python distributions, the Go module and the checksums", () => {
+    const files = readdirSync(release, { recursive: true }).map(String).filter((file) => !file.endsWith("@v") && file.includes("."));
+    for (const file of [
+      `pulumi-resource-crm-v${v}-linux-amd64.tar.gz`,
+      `pulumi-resource-chat-v${v}-linux-amd64.tar.gz`,
+      `pulumi-resource-crm-v${v}-darwin-arm64.tar.gz`,
+      `pulumi-crm-${v}.tgz`,
+      `pulumi-crm-crm-${v}.tgz`,
+      `pulumi-crm-chat-${v}.tgz`,
+      `pulumi_crm-${v}-py3-none-any.whl`,
+      `pulumi_crm-${v}.tar.gz`,
+      `pulumi_crm_chat-${v}-py3-none-any.whl`,
+      `pulumi_crm_chat-${v}.tar.gz`,
+      join("go", goModule, "@v", `v${v}.zip`),
+      join("go", goModule, "@v", `v${v}.mod`),
+      join("go", goModule, "@v", `v${v}.info`),
+      checksumsFile,
+    ]) {
+      assert.ok(files.includes(file), `${file} is not in the release: ${files.join(", ")}`);
+    }
+  });
+
+  it("linux-amd64's archive holds a single executable at its root; darwin-arm64's the bundle and its launcher", () => {
+    const linux = join(release, `pulumi-resource-crm-v${v}-linux-amd64.tar.gz`);
+    assert.deepEqual(entries(linux), ["pulumi-resource-crm"]);
+    assert.deepEqual([...head(linux, "pulumi-resource-crm")], [0x7f, 0x45, 0x4c, 0x46]); // ELF
+    const darwin = join(release, `pulumi-resource-crm-v${v}-darwin-arm64.tar.gz`);
+    assert.deepEqual(entries(darwin).sort(), ["pulumi-resource-crm", "pulumi-resource-crm.js"]);
+    assert.match(execFileSync("tar", ["-xzOf", darwin, "pulumi-resource-crm"], { encoding: "utf8" }), /exec node "\$\(dirname "\$0"\)\/pulumi-resource-crm\.js"/);
+  });
+
+  it("the checksums file lists every other file with its SHA-256", () => {
+    const listed = new Map(
+      readFileSync(join(release, checksumsFile), "utf8")
+        .trim()
+        .split("\n")
+        .map((line) => line.split("  ").reverse() as [string, string]),
+    );
+    const files = readdirSync(release, { recursive: true, withFileTypes: true })
+      .filter((entry) => entry.isFile())
+      .map((entry) => relative(release, join(entry.parentPath, entry.name)))
+      .filter((file) => file !== checksumsFile);
+    assert.deepEqual([...listed.keys()].sort(), files.sort());
+    for (const [file, sum] of listed) assert.equal(createHash("sha256").update(readFileSync(join(release, file))).digest("hex"), sum, file);
+  });
+
+  it("the dry run passes npm publish --dry-run, twine check and the Go module read back, and sends nothing", async () => {
+    const script = join(repoRoot, "scripts", "publish.ts");
+    // npm's dry run asks the registry who is logged in: no retry of the refused connection.
+    const env = { ...process.env, npm_config_registry: "http://127.0.0.1:9/", npm_config_fetch_retries: "0" };
+    const { stdout, stderr } = await promisify(execFile)(process.execPath, ["-r", "ts-node/register/transpile-only", script, "--dry-run", "--out", release], { cwd: repoRoot, env, encoding: "utf8" });
+    const printed = stdout + stderr;
+    assert.match(printed, new RegExp(`files match ${checksumsFile.replace(/\./g, "\\.")}`));
+    assert.match(printed, new RegExp(`would run: gh release create v${v} --verify-tag`));
+    assert.equal((printed.match(/npm notice Publishing to http:\/\/127\.0\.0\.1:9\/ with tag latest and public access \(dry-run\)/g) ?? []).length, 3, printed);
+    for (const name of ["pulumi-crm", "@pulumi-crm/crm", "@pulumi-crm/chat"]) assert.match(printed, new RegExp(`^\\+ ${name}@${v}$`, "m"), printed);
+    assert.equal((printed.match(/PASSED/g) ?? []).length, 4, printed);
+    assert.match(printed, new RegExp(`${goModule}@v${v} h1:`));
+    assert.match(printed, new RegExp(`would run: git tag sdk/v${v}`));
+  });
+
+  it("the release workflow runs the full test, the release, its dry run, then publishes, on version tags", () => {
+    const workflow = readFileSync(join(repoRoot, ".github", "workflows", "release.yml"), "utf8");
+    assert.match(workflow, /on:\n {2}push:\n {4}tags: \["v\*\.\*\.\*"\]/);
+    const runs = [...workflow.matchAll(/run: (.*)/g)].map(([, command]) => command);
+    const order = ["npm ci", "npm test", "npm run release", "npm run publish-release -- --dry-run", "npm run publish-release"].map((command) => runs.indexOf(command));
+    assert.ok(order.every((index, i) => index >= 0 && (i === 0 || index > order[i - 1])), runs.join("\n"));
+  });
+});
