@@ -9,7 +9,8 @@
 import assert from "node:assert/strict";
 import { execFile, execFileSync } from "node:child_process";
 import { createHash } from "node:crypto";
-import { readdirSync, readFileSync } from "node:fs";
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { join, relative } from "node:path";
 import { promisify } from "node:util";
 import { checksumsFile, goModule, releaseVersion } from "../scripts/release";
@@ -89,6 +90,28 @@ describe("npm run release, and its dry run", function () {
     assert.equal((printed.match(/PASSED/g) ?? []).length, 4, printed);
     assert.match(printed, new RegExp(`${goModule}@v${v} h1:`));
     assert.match(printed, new RegExp(`would run: git tag sdk/v${v}`));
+  });
+
+  it("sdk-docs/go.md's program builds on the Go module from the release, at the versions its go get line names", () => {
+    const work = mkdtempSync(join(tmpdir(), "pulumi-crm-go-doc-"));
+    try {
+      const page = readFileSync(join(repoRoot, "sdk-docs", "go.md"), "utf8");
+      const [, program] = /```go\n([\s\S]*?)```/.exec(page)!;
+      writeFileSync(join(work, "main.go"), program);
+      // What `go get` of the page's line writes, offline: the SDK module's own requirements (the
+      // same Pulumi SDK, every module it needs listed) and the SDK module at the release's version;
+      // `go get` itself would walk go.mod files of older versions, which only a proxy has.
+      assert.ok(page.includes(`go get ${goModule}@v${v} github.com/pulumi/pulumi/sdk/v3@v3.274.1`));
+      const sdkGoMod = readFileSync(join(repoRoot, "sdk", "go.mod"), "utf8").replace(/^module .*$/m, "module agency");
+      writeFileSync(join(work, "go.mod"), `${sdkGoMod}\nrequire ${goModule} v${v}\n`);
+      writeFileSync(join(work, "go.sum"), readFileSync(join(repoRoot, "sdk", "go.sum")));
+      // The release's module by its proxy layout; the rest from the module cache the CLI's build filled. Nothing is fetched.
+      const env = { ...process.env, CGO_ENABLED: "0", GOPROXY: `file://${join(release, "go")},off`, GOSUMDB: "off", GOFLAGS: "-mod=mod", GOWORK: "off" };
+      execFileSync("go", ["build", "-o", join(work, "agency"), "."], { cwd: work, env, stdio: "pipe" });
+      assert.match(readFileSync(join(work, "go.mod"), "utf8"), new RegExp(`${goModule} v${v}`));
+    } finally {
+      rmSync(work, { recursive: true, force: true });
+    }
   });
 
   it("the release workflow runs the full test, the release, its dry run, then publishes, on version tags", () => {

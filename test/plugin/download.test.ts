@@ -7,7 +7,7 @@
 // `pulumi plugin install resource crm <version> --server <url>`.
 
 import assert from "node:assert/strict";
-import { execFile } from "node:child_process";
+import { execFile, execFileSync } from "node:child_process";
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { delimiter, dirname, join } from "node:path";
@@ -15,12 +15,11 @@ import { promisify } from "node:util";
 import { startEmulator } from "../../emulator";
 import { pluginDownloadURL } from "../../scripts/package-schema";
 import { releaseVersion } from "../../scripts/release";
-import { ensureToolchain, ensureYamlLanguageHost, offlineCliEnvironment } from "../../scripts/toolchain";
+import { ensurePythonVenv, ensureToolchain, ensureYamlLanguageHost, offlineCliEnvironment } from "../../scripts/toolchain";
 import { emulatorRead, requestCount, RunningEmulator } from "../support/emulator";
 import { repoRoot } from "../support/packed-program";
 import { assertNoOpUp } from "../support/plugin-program";
 import { CliStack } from "../support/pulumi-cli";
-import { installPythonSdk } from "../support/python-sdk";
 import { releaseForTests, ReleaseMirror, serveRelease, testTarget } from "../support/release";
 
 const archive = `pulumi-resource-crm-v${releaseVersion}-${testTarget}.tar.gz`;
@@ -52,6 +51,12 @@ describe("the CLI downloads the plugin by itself from the project's releases (a 
   after(async () => {
     await mirror?.close();
     await emulator?.close();
+  });
+
+  it("sdk-docs/yaml.md shows the program this test runs", () => {
+    const program = readFileSync(join(__dirname, "programs", "yaml-download", "Pulumi.yaml"), "utf8").replace(/^description: .*\n/m, "");
+    const shown = [...readFileSync(join(repoRoot, "sdk-docs", "yaml.md"), "utf8").matchAll(/```yaml\n([\s\S]*?)```/g)].map(([, block]) => block);
+    assert.ok(shown.includes(program), `sdk-docs/yaml.md does not show test/plugin/programs/yaml-download/Pulumi.yaml:\n${program}`);
   });
 
   it("PATH holds no Node.js, and the schemas name the project's GitHub releases", () => {
@@ -113,12 +118,15 @@ describe("the CLI downloads the plugin by itself from the project's releases (a 
     }
   });
 
-  it("a Python inline program on the generated SDK: up downloads the plugin, a no-op up sends no request, destroy", async () => {
+  it("a Python inline program on the released wheel of the generated SDK: up downloads the plugin, a no-op up sends no request, destroy", async () => {
     const work = mkdtempSync(join(tmpdir(), "pulumi-crm-download-python-"));
     try {
       mkdirSync(join(work, "backend"));
       const { cliBin } = ensureToolchain();
-      const { python, site } = installPythonSdk("crm", work);
+      // The wheel the release publishes, installed as pip installs it.
+      const python = ensurePythonVenv();
+      const site = join(work, "site");
+      execFileSync(python, ["-m", "pip", "install", "--quiet", "--no-deps", "--target", site, join(release, `pulumi_crm-${releaseVersion}-py3-none-any.whl`)]);
       const stackConfig = { "crm:apiUrl": { value: emulator.crmUrl }, "crm:apiToken": { value: emulator.apiToken, secret: true } };
       const env: NodeJS.ProcessEnv = { ...offlineCliEnvironment(work, ""), ...downloadingEnv(mirror), PULUMI_ROOT: dirname(cliBin), STACK_CONFIG: JSON.stringify(stackConfig), PYTHONPATH: site };
       const inline = join(repoRoot, "test", "lifecycle", "programs", "python-inline", "inline.py");
