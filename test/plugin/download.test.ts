@@ -20,15 +20,9 @@ import { emulatorRead, requestCount, RunningEmulator } from "../support/emulator
 import { repoRoot } from "../support/packed-program";
 import { assertNoOpUp } from "../support/plugin-program";
 import { CliStack } from "../support/pulumi-cli";
-import { releaseForTests, ReleaseMirror, serveRelease, testTarget } from "../support/release";
+import { downloadingEnv, releaseForTests, ReleaseMirror, serveRelease, testTarget } from "../support/release";
 
 const archive = `pulumi-resource-crm-v${releaseVersion}-${testTarget}.tar.gz`;
-
-/** The CLI's environment with the download allowed (the tests' CLI runs forbid it), the mirror, and PATH holding the CLI alone. */
-function downloadingEnv(mirror: ReleaseMirror): NodeJS.ProcessEnv {
-  const { cliBin } = ensureToolchain();
-  return { PATH: cliBin, PULUMI_DISABLE_AUTOMATIC_PLUGIN_ACQUISITION: "false", PULUMI_PLUGIN_DOWNLOAD_URL_OVERRIDES: mirror.overrides };
-}
 
 /** The plugins installed in a PULUMI_HOME's plugin cache: its folders (beside them, the CLI's lock, last-used and schema files). */
 const pluginCache = (home: string) =>

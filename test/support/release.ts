@@ -11,6 +11,7 @@ import { AddressInfo } from "node:net";
 import { join } from "node:path";
 import { pluginDownloadURL } from "../../scripts/package-schema";
 import { releaseVersion } from "../../scripts/release";
+import { ensureToolchain } from "../../scripts/toolchain";
 import { onceThisRun, packedTarball, repoRoot } from "./packed-program";
 
 /** The platform the tests' archives are made for: this machine's. */
@@ -65,4 +66,13 @@ export async function serveRelease(folder: string): Promise<ReleaseMirror> {
     requests,
     close: () => new Promise((resolve) => server.close(() => resolve())),
   };
+}
+
+/**
+ * Over a CLI run's offline environment: the download allowed (the tests' CLI runs forbid it),
+ * sent to `mirror`, and PATH holding the CLI's folder alone, as on a machine with no Node.js.
+ */
+export function downloadingEnv(mirror: ReleaseMirror): NodeJS.ProcessEnv {
+  const { cliBin } = ensureToolchain();
+  return { PATH: cliBin, PULUMI_DISABLE_AUTOMATIC_PLUGIN_ACQUISITION: "false", PULUMI_PLUGIN_DOWNLOAD_URL_OVERRIDES: mirror.overrides };
 }
