@@ -9,7 +9,7 @@
 import assert from "node:assert/strict";
 import { execFile, execFileSync } from "node:child_process";
 import { createHash } from "node:crypto";
-import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, relative } from "node:path";
 import { promisify } from "node:util";
@@ -92,12 +92,16 @@ describe("npm run release, and its dry run", function () {
     assert.match(printed, new RegExp(`would run: git tag sdk/v${v}`));
   });
 
-  it("sdk-docs/go.md's program builds on the Go module from the release, at the versions its go get line names", () => {
+  it("sdk-docs/go.md's program and docs/_index.md's Go example build on the Go module from the release, at the versions its go get line names", () => {
     const work = mkdtempSync(join(tmpdir(), "pulumi-crm-go-doc-"));
     try {
       const page = readFileSync(join(repoRoot, "sdk-docs", "go.md"), "utf8");
       const [, program] = /```go\n([\s\S]*?)```/.exec(page)!;
       writeFileSync(join(work, "main.go"), program);
+      // The Registry's page's example too, as a second program of the module.
+      const [, registryExample] = /```go\n([\s\S]*?)```/.exec(readFileSync(join(repoRoot, "docs", "_index.md"), "utf8"))!;
+      mkdirSync(join(work, "registry-example"));
+      writeFileSync(join(work, "registry-example", "main.go"), registryExample);
       // What `go get` of the page's line writes, offline: the SDK module's own requirements (the
       // same Pulumi SDK, every module it needs listed) and the SDK module at the release's version;
       // `go get` itself would walk go.mod files of older versions, which only a proxy has.
@@ -107,7 +111,7 @@ describe("npm run release, and its dry run", function () {
       writeFileSync(join(work, "go.sum"), readFileSync(join(repoRoot, "sdk", "go.sum")));
       // The release's module by its proxy layout; the rest from the module cache the CLI's build filled. Nothing is fetched.
       const env = { ...process.env, CGO_ENABLED: "0", GOPROXY: `file://${join(release, "go")},off`, GOSUMDB: "off", GOFLAGS: "-mod=mod", GOWORK: "off" };
-      execFileSync("go", ["build", "-o", join(work, "agency"), "."], { cwd: work, env, stdio: "pipe" });
+      execFileSync("go", ["build", "-o", join(work, "bin") + "/", ".", "./registry-example"], { cwd: work, env, stdio: "pipe" });
       assert.match(readFileSync(join(work, "go.mod"), "utf8"), new RegExp(`${goModule} v${v}`));
     } finally {
       rmSync(work, { recursive: true, force: true });
