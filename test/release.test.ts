@@ -109,7 +109,9 @@ describe("npm run release, and its dry run", function () {
       const sdkGoMod = readFileSync(join(repoRoot, "sdk", "go.mod"), "utf8").replace(/^module .*$/m, "module agency");
       writeFileSync(join(work, "go.mod"), `${sdkGoMod}\nrequire ${goModule} v${v}\n`);
       writeFileSync(join(work, "go.sum"), readFileSync(join(repoRoot, "sdk", "go.sum")));
-      // The release's module by its proxy layout; the rest from the module cache the CLI's build filled. Nothing is fetched.
+      // The SDK module's requirements in the module cache, fetched as test/sdks.test.ts's build of sdk/ fetches them (a no-op once there).
+      execFileSync("go", ["mod", "download"], { cwd: join(repoRoot, "sdk"), env: { ...process.env, GOFLAGS: "-mod=readonly" }, stdio: "pipe" });
+      // The release's module by its proxy layout; the rest from the module cache. Nothing else is fetched.
       const env = { ...process.env, CGO_ENABLED: "0", GOPROXY: `file://${join(release, "go")},off`, GOSUMDB: "off", GOFLAGS: "-mod=mod", GOWORK: "off" };
       execFileSync("go", ["build", "-o", join(work, "bin") + "/", ".", "./registry-example"], { cwd: work, env, stdio: "pipe" });
       assert.match(readFileSync(join(work, "go.mod"), "utf8"), new RegExp(`${goModule} v${v}`));
