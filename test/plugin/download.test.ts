@@ -8,7 +8,7 @@
 
 import assert from "node:assert/strict";
 import { execFile, execFileSync } from "node:child_process";
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { delimiter, dirname, join } from "node:path";
 import { promisify } from "node:util";
@@ -109,6 +109,30 @@ describe("the CLI downloads the plugin by itself from the project's releases (a 
       assert.deepEqual(pluginCache(env.PULUMI_HOME!), [`resource-crm-v${releaseVersion}`]);
     } finally {
       rmSync(home, { recursive: true, force: true });
+    }
+  });
+
+  it("sdk-docs/python.md's program, as written, on the released wheel: up downloads the plugin and creates the account, destroy deletes it", async () => {
+    const work = mkdtempSync(join(tmpdir(), "pulumi-crm-download-python-doc-"));
+    try {
+      mkdirSync(join(work, "backend"));
+      const [, program] = /```python\n([\s\S]*?)```/.exec(readFileSync(join(repoRoot, "sdk-docs", "python.md"), "utf8"))!;
+      writeFileSync(join(work, "agency.py"), program);
+      const python = ensurePythonVenv();
+      const site = join(work, "site");
+      execFileSync(python, ["-m", "pip", "install", "--quiet", "--no-deps", "--target", site, join(release, `pulumi_crm-${releaseVersion}-py3-none-any.whl`)]);
+      // The page's exports; `pulumi login --local` is a file backend, here the work folder's.
+      const env: NodeJS.ProcessEnv = { ...offlineCliEnvironment(work, ""), ...downloadingEnv(mirror), CRM_API_URL: emulator.crmUrl, CRM_API_TOKEN: emulator.apiToken, PYTHONPATH: site };
+      const before = mirror.requests.length;
+      const up = await promisify(execFile)(python, ["agency.py"], { cwd: work, env, encoding: "utf8" });
+      assert.match(up.stdout, /\{'create': 2\}/);
+      assert.deepEqual(mirror.requests.slice(before).map((path) => path.split("/").pop()), [archive]);
+      assert.deepEqual(await accountNames(emulator), ["Acme"]);
+      const destroy = await promisify(execFile)(python, ["agency.py", "destroy"], { cwd: work, env, encoding: "utf8" });
+      assert.match(destroy.stdout, /\{'delete': 2\}/);
+      assert.deepEqual(await accountNames(emulator), []);
+    } finally {
+      rmSync(work, { recursive: true, force: true });
     }
   });
 
