@@ -3,8 +3,9 @@
 // served on loopback as a mirror of the project's GitHub releases, and the CLI is pointed at it
 // with PULUMI_PLUGIN_DOWNLOAD_URL_OVERRIDES; what it downloads is the linux-amd64 archive, a
 // single executable. A Pulumi YAML program naming `version` and `pluginDownloadURL` in its
-// resource options, a Python inline program on the generated SDK (which carries the URL), and
-// `pulumi plugin install resource crm <version> --server <url>`.
+// resource options, Python programs on the released wheel of the generated SDK (which carries the
+// URL; python.md's as written), a TypeScript program on the generated Node.js SDK (Node.js on PATH
+// for the program only), and `pulumi plugin install resource crm <version> --server <url>`.
 
 import assert from "node:assert/strict";
 import { execFile, execFileSync } from "node:child_process";
@@ -16,8 +17,8 @@ import { startEmulator } from "../../emulator";
 import { pluginDownloadURL } from "../../scripts/package-schema";
 import { releaseVersion } from "../../scripts/release";
 import { ensurePythonVenv, ensureToolchain, ensureYamlLanguageHost, offlineCliEnvironment } from "../../scripts/toolchain";
-import { emulatorRead, requestCount, RunningEmulator } from "../support/emulator";
-import { repoRoot } from "../support/packed-program";
+import { emulatorRead, requestCount, RunningEmulator, stackOnEmulator } from "../support/emulator";
+import { installProgram, repoRoot } from "../support/packed-program";
 import { assertNoOpUp } from "../support/plugin-program";
 import { CliStack } from "../support/pulumi-cli";
 import { downloadingEnv, releaseForTests, ReleaseMirror, serveRelease, testTarget } from "../support/release";
@@ -96,6 +97,25 @@ describe("the CLI downloads the plugin by itself from the project's releases (a 
       assert.equal(destroy.exitCode, 0, destroy.lines.join("\n"));
       assert.deepEqual(await accountNames(emulator), []);
     });
+  });
+
+  it("a TypeScript program on the generated Node.js SDK: up downloads the plugin once and creates the account, destroy deletes it", async () => {
+    const program = installProgram(join(repoRoot, "test", "lifecycle", "programs", "generated-sdk"), "download-node-sdk", { generatedSdks: ["crm"], typeCheck: "once" });
+    // The program runs on Node.js (PATH as the tests' CLI runs have it); the plugin does not need it.
+    const { PATH: _cliAlone, ...download } = downloadingEnv(mirror);
+    const stack = await CliStack.create(program, "dev", { ...stackOnEmulator(emulator, { "generated-sdk:accounts": JSON.stringify(["Acme Node"]) }), env: download });
+    try {
+      const before = mirror.requests.length;
+      const up = await stack.up();
+      assert.equal(up.exitCode, 0, up.lines.join("\n"));
+      assert.deepEqual(mirror.requests.slice(before).map((path) => path.split("/").pop()), [archive]);
+      assert.deepEqual(await accountNames(emulator), ["Acme Node"]);
+      const destroy = await stack.destroy("--skip-preview");
+      assert.equal(destroy.exitCode, 0, destroy.lines.join("\n"));
+      assert.deepEqual(await accountNames(emulator), []);
+    } finally {
+      stack.remove();
+    }
   });
 
   it("pulumi plugin install resource crm <version> --server <pluginDownloadURL> installs it the same way", async () => {
