@@ -14,8 +14,8 @@ import { join } from "node:path";
 import { parseArgs } from "node:util";
 import { startEmulator } from "../emulator";
 import { releaseVersion } from "../scripts/release";
-import { ensureYamlLanguageHost, ensureToolchain } from "../scripts/toolchain";
 import { repoRoot } from "../test/support/packed-program";
+import { copyYamlProgram } from "../test/support/plugin-program";
 import { CliStack } from "../test/support/pulumi-cli";
 import { downloadingEnv, releaseForTests, serveRelease, testTarget } from "../test/support/release";
 
@@ -31,12 +31,11 @@ async function timed(stack: CliStack, args: string[]): Promise<number> {
 }
 
 async function main() {
-  ensureYamlLanguageHost(ensureToolchain());
   const release = releaseForTests();
   const archive = join(release, `pulumi-resource-crm-v${releaseVersion}-${testTarget}.tar.gz`);
   const mirror = await serveRelease(release);
   const emulator = await startEmulator({ port: 0, rateLimit: 5 });
-  const program = join(repoRoot, "test", "plugin", "programs", "yaml-download");
+  const program = copyYamlProgram(join(repoRoot, "test", "plugin", "programs", "yaml-download"), "bench-download");
   const first: number[] = [];
   const cached: number[] = [];
   try {

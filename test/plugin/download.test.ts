@@ -16,10 +16,10 @@ import { promisify } from "node:util";
 import { startEmulator } from "../../emulator";
 import { pluginDownloadURL } from "../../scripts/package-schema";
 import { releaseVersion } from "../../scripts/release";
-import { ensurePythonVenv, ensureToolchain, ensureYamlLanguageHost, offlineCliEnvironment } from "../../scripts/toolchain";
+import { ensurePythonVenv, ensureToolchain, offlineCliEnvironment } from "../../scripts/toolchain";
 import { emulatorRead, requestCount, RunningEmulator, stackOnEmulator } from "../support/emulator";
 import { installProgram, repoRoot } from "../support/packed-program";
-import { assertNoOpUp } from "../support/plugin-program";
+import { assertNoOpUp, copyYamlProgram } from "../support/plugin-program";
 import { CliStack } from "../support/pulumi-cli";
 import { downloadingEnv, releaseForTests, ReleaseMirror, serveRelease, testTarget } from "../support/release";
 
@@ -38,7 +38,6 @@ describe("the CLI downloads the plugin by itself from the project's releases (a 
   let emulator: RunningEmulator;
 
   before(async () => {
-    ensureYamlLanguageHost(ensureToolchain());
     release = releaseForTests();
     mirror = await serveRelease(release);
     emulator = await startEmulator({ port: 0, rateLimit: 5 });
@@ -66,7 +65,7 @@ describe("the CLI downloads the plugin by itself from the project's releases (a 
   describe("a Pulumi YAML program naming version and pluginDownloadURL", () => {
     let stack: CliStack;
     before(async () => {
-      stack = await CliStack.create(join(__dirname, "programs", "yaml-download"), "dev", {
+      stack = await CliStack.create(copyYamlProgram(join(__dirname, "programs", "yaml-download"), "download-yaml"), "dev", {
         config: { "crm:apiUrl": emulator.crmUrl },
         secrets: { "crm:apiToken": emulator.apiToken },
         env: downloadingEnv(mirror),
