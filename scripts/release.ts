@@ -25,7 +25,7 @@ import type { PackageName } from "../provider/plugin/server";
 import { bundlePlugin, pluginPackages } from "./plugin-bundle";
 import { releaseTargets, targetName, writePluginArchive } from "./plugin-sea";
 import { checkSchemas } from "./schema-compat";
-import { packNodeSdk, sdkPackages } from "./sdks";
+import { packNodeSdk, sdkPackages } from "./generate/sdks";
 import { ensurePythonVenv } from "./toolchain";
 
 const repoRoot = join(__dirname, "..");

@@ -7,7 +7,7 @@
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { pluginDownloadURL } from "../scripts/package-schema";
+import { pluginDownloadURL } from "../scripts/generate/package-schema";
 import { repoRoot } from "./support/packed-program";
 
 const page = (name: string) => readFileSync(join(repoRoot, "docs", name), "utf8");

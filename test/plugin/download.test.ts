@@ -14,7 +14,7 @@ import { tmpdir } from "node:os";
 import { delimiter, dirname, join } from "node:path";
 import { promisify } from "node:util";
 import { startEmulator } from "../../emulator";
-import { pluginDownloadURL } from "../../scripts/package-schema";
+import { pluginDownloadURL } from "../../scripts/generate/package-schema";
 import { releaseVersion } from "../../scripts/release";
 import { ensurePythonVenv, ensureToolchain, offlineCliEnvironment } from "../../scripts/toolchain";
 import { emulatorRead, requestCount, RunningEmulator, stackOnEmulator } from "../support/emulator";

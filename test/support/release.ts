@@ -9,7 +9,7 @@ import { createReadStream, existsSync, statSync } from "node:fs";
 import { createServer } from "node:http";
 import { AddressInfo } from "node:net";
 import { join } from "node:path";
-import { pluginDownloadURL } from "../../scripts/package-schema";
+import { pluginDownloadURL } from "../../scripts/generate/package-schema";
 import { releaseVersion } from "../../scripts/release";
 import { ensureToolchain } from "../../scripts/toolchain";
 import { onceThisRun, packedTarball, repoRoot } from "./packed-program";
