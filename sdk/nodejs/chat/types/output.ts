@@ -2,8 +2,8 @@
 // *** Do not edit by hand unless you're certain you know what you are doing! ***
 
 import * as pulumi from "@pulumi/pulumi";
-import * as inputs from "../types/input";
-import * as outputs from "../types/output";
+import * as inputs from "./input";
+import * as outputs from "./output";
 
 /**
  * One contact to run the flow for; every field is optional and passed to the chat service as given.
