@@ -74,6 +74,36 @@ export interface BuiltPlugin {
   bundleBytes: number;
 }
 
+/**
+ * The plugin of package `pkg` as one JavaScript file at `outfile` (esbuild: the plugin, the
+ * resource modules, @pulumi/pulumi and every other dependency in it), which Node.js runs as it
+ * is or a single executable holds. Returns its size in bytes.
+ */
+export async function bundlePlugin(pkg: PackageName, outfile: string): Promise<number> {
+  await build({
+    entryPoints: [join(root, "provider", "plugin", `${pkg}.ts`)],
+    bundle: true,
+    platform: "node",
+    target: "node20",
+    format: "cjs",
+    outfile,
+    plugins: [sdkModulesFromSdkFolder, noTypeScript, noAutomation],
+    // Required by the SDK only where a program runs (its TypeScript support, the Automation API's npm).
+    external: ["typescript", "ts-node", "node-gyp/*"],
+    logLevel: "warning",
+    legalComments: "inline",
+  });
+  return statSync(outfile).size;
+}
+
+/** The sh launcher beside a bundle: runs `<executable>.js` on the Node.js on PATH. */
+export function writeLauncher(pkg: PackageName, folder: string): void {
+  const executable = `pulumi-resource-${pkg}`;
+  const launcher = join(folder, executable);
+  writeFileSync(launcher, `#!/bin/sh\n# The ${pkg} provider plugin of pulumi-crm: runs its bundle on the Node.js on PATH (20.18 or later).\nexec node "$(dirname "$0")/${executable}.js" "$@"\n`);
+  chmodSync(launcher, 0o755);
+}
+
 /** Builds each plugin's bundle, wrapper and tarball into `output`. */
 export async function buildPlugins(output = join(root, "dist", "plugins")): Promise<BuiltPlugin[]> {
   const built: BuiltPlugin[] = [];
@@ -82,26 +112,11 @@ export async function buildPlugins(output = join(root, "dist", "plugins")): Prom
     rmSync(folder, { recursive: true, force: true });
     mkdirSync(folder, { recursive: true });
     const executable = `pulumi-resource-${pkg}`;
-    const bundle = join(folder, `${executable}.js`);
-    await build({
-      entryPoints: [join(root, "provider", "plugin", `${pkg}.ts`)],
-      bundle: true,
-      platform: "node",
-      target: "node20",
-      format: "cjs",
-      outfile: bundle,
-      plugins: [sdkModulesFromSdkFolder, noTypeScript, noAutomation],
-      // Required by the SDK only where a program runs (its TypeScript support, the Automation API's npm).
-      external: ["typescript", "ts-node", "node-gyp/*"],
-      logLevel: "warning",
-      legalComments: "inline",
-    });
-    const wrapper = join(folder, executable);
-    writeFileSync(wrapper, `#!/bin/sh\n# The ${pkg} provider plugin of pulumi-crm: runs its bundle on the Node.js on PATH (20.18 or later).\nexec node "$(dirname "$0")/${executable}.js" "$@"\n`);
-    chmodSync(wrapper, 0o755);
+    const bundleBytes = await bundlePlugin(pkg, join(folder, `${executable}.js`));
+    writeLauncher(pkg, folder);
     const tarball = join(output, `${executable}-v${version}.tar.gz`);
     execFileSync("tar", ["-czf", tarball, "-C", folder, executable, `${executable}.js`]);
-    built.push({ pkg, folder, tarball, bundleBytes: statSync(bundle).size });
+    built.push({ pkg, folder, tarball, bundleBytes });
   }
   return built;
 }

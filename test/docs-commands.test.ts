@@ -1,4 +1,4 @@
-// Every `pulumi` command that README.md, sdk-docs/ and the examples' READMEs show users is one the
+// Every `pulumi` command that README.md, sdk-docs/, docs/ (the Registry's pages) and the examples' READMEs show users is one the
 // real CLI accepts: its subcommand exists and it takes each flag shown. The CLI parses a command's
 // flags before it answers `--help`, so `pulumi <command> <flags> --help` fails on a flag it does
 // not know, and runs nothing. What the commands do is the lifecycle tests' subject.
@@ -13,6 +13,7 @@ import { repoRoot } from "./support/packed-program";
 const documents = () => [
   "README.md",
   ...readdirSync(join(repoRoot, "sdk-docs")).filter((file) => file.endsWith(".md")).map((file) => `sdk-docs/${file}`),
+  ...readdirSync(join(repoRoot, "docs")).map((file) => `docs/${file}`),
   ...readdirSync(join(repoRoot, "examples")).map((example) => `examples/${example}/README.md`).filter((file) => readdirSync(join(repoRoot, file, "..")).includes("README.md")),
 ];
 
@@ -38,7 +39,7 @@ function subcommandAndFlags(command: string): string[] {
 }
 
 /** A value for each documented flag that takes one, so that the CLI does not take `--help` for it. */
-const flagValues: Record<string, string> = { "--stack": "dev", "--file": "plugin.tar.gz" };
+const flagValues: Record<string, string> = { "--stack": "dev", "--file": "plugin.tar.gz", "--server": "github://api.github.com/pulumi-crm/pulumi-crm", "--out": "imported.yaml" };
 
 describe("the pulumi commands the docs show", function () {
   this.timeout(120_000);
@@ -47,7 +48,7 @@ describe("the pulumi commands the docs show", function () {
     for (const command of commandsIn(readFileSync(join(repoRoot, document), "utf8"))) commands.set(command, document);
   }
 
-  it("are found in the docs (README, sdk-docs, the examples)", () => {
+  it("are found in the docs (README, sdk-docs, docs, the examples)", () => {
     assert.ok(commands.size >= 20, `only ${commands.size} pulumi commands found`);
   });
 

@@ -3,7 +3,8 @@
 // test/lifecycle/programs/python-inline and go-inline, each on its generated SDK (pulumi_crm
 // installed from its wheel; sdk/go/crm), declare an account on the emulator and run it through
 // up, a no-op up, the drift check (the Automation API's preview of a refresh expecting no
-// changes: the CLI's exit 7 on drift, which the harness exits with), up with a refresh, and destroy. The SDKs ask for the plugin crm v0.1.0: its tarball is installed into
+// changes: the CLI's exit 7 on drift, which the harness exits with), up with a refresh, and destroy;
+// the Go harness also through an explicit provider (crm.NewProvider) on another account. The SDKs ask for the plugin crm v0.1.0: its tarball is installed into
 // the programs' PULUMI_HOME, as `pulumi plugin install resource crm 0.1.0 --file` does.
 
 import assert from "node:assert/strict";
@@ -56,6 +57,38 @@ describe("Python and Go inline programs on the generated SDKs and the native plu
   after(async () => {
     await emulator?.close();
     rmSync(work, { recursive: true, force: true });
+  });
+
+  it("Go, an explicit provider (crm.NewProvider) with an account and a note in its own account: up, a no-op up with no request, the drift check exit 7, destroy", async () => {
+    const client = await startEmulator({ port: 0, rateLimit: 5 });
+    try {
+      const harness = harnesses.find((entry) => entry.language === "Go")!;
+      const env = { ...harness.env, EXPLICIT_PROVIDER: JSON.stringify({ apiUrl: client.crmUrl, apiToken: client.apiToken }) };
+      const name = "Acme Go Client";
+      const run = async (command: string) => {
+        const { stdout } = await promisify(execFile)(harness.command[0], ["go-explicit", command, name], { env, encoding: "utf8" });
+        return JSON.parse(stdout.trim().split("\n").pop()!);
+      };
+      const clientAccounts = async () => (await emulatorRead(client, "/accounts")).accounts as Array<{ id: string; name: string }>;
+      assert.deepEqual(await run("up"), { create: 4 }); // the stack, the provider, the account, its note
+      const [account] = await clientAccounts();
+      assert.equal(account?.name, name);
+      assert.deepEqual(await accountsNamed(name), [], "the stack's own account got nothing");
+
+      const before = await requestCount(client);
+      assert.deepEqual(await run("up"), { same: 4 });
+      assert.equal(await requestCount(client), before);
+
+      await emulatorCallWhenAdmitted(client, "PUT", `/api/3/accounts/${account.id}`, { account: { name: `${name} Renamed` } });
+      await assert.rejects(run("drift-check"), (error: { code?: number; stderr?: string }) => {
+        assert.equal(error.code, CHANGES_NOT_EXPECTED, error.stderr);
+        return true;
+      });
+      assert.deepEqual(await run("destroy"), { delete: 4 });
+      assert.deepEqual(await clientAccounts(), []);
+    } finally {
+      await client.close();
+    }
   });
 
   for (const language of ["Python", "Go"]) {

@@ -17,6 +17,16 @@ import { alwaysOutput, inputDescription, outputDescription } from "./declaration
 const root = join(__dirname, "..", "..");
 const packageJson = JSON.parse(readFileSync(join(root, "package.json"), "utf8")) as { version: string; license: string; repository: { url: string } };
 
+/** The project's repository, `https://github.com/<org>/<repo>`, as package.json names it. */
+export const repositoryUrl = packageJson.repository.url.replace(/^git\+/, "").replace(/\.git$/, "");
+
+/**
+ * Where the CLI downloads the plugins: the repository's GitHub releases, whose assets are the
+ * archives `npm run release` writes (pulumi-resource-<pkg>-v<version>-<os>-<arch>.tar.gz). Written
+ * into every SDK, and so into each provider resource a program registers.
+ */
+export const pluginDownloadURL = repositoryUrl.replace(/^https:\/\/github\.com\//, "github://api.github.com/");
+
 type Spec = Record<string, unknown>;
 
 interface ConfigVariable {
@@ -152,7 +162,8 @@ export function packageSchemas(): Map<string, Spec> {
       description: about.description,
       keywords: ["pulumi", name, "category/utility"],
       license: packageJson.license,
-      repository: packageJson.repository.url.replace(/^git\+/, "").replace(/\.git$/, ""),
+      repository: repositoryUrl,
+      pluginDownloadURL,
       publisher: "pulumi-crm",
       meta: { moduleFormat: "(.*)" },
       config: { variables },

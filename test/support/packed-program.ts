@@ -201,7 +201,7 @@ const made = new Map<string, string>();
  * the first process to create the folder makes it, the others wait for its outcome. A run's
  * folder goes when a later run finds its process ended.
  */
-function onceThisRun(name: string, make: (dir: string) => string): string {
+export function onceThisRun(name: string, make: (dir: string) => string): string {
   const known = made.get(name);
   if (known) return known;
   const dir = join(testRunDir(), name);

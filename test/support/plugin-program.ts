@@ -33,14 +33,25 @@ export function namePluginFolders(program: string, folders: Record<string, strin
  * with `chat`; the YAML language host built and linked beside the CLI.
  */
 export async function installYamlProgram(source: string | undefined, name: string, options: { chat?: boolean } = {}): Promise<{ program: string; plugin: BuiltPlugin }> {
-  ensureYamlLanguageHost(ensureToolchain());
   const [plugin, chatPlugin] = await buildPlugins(join(repoRoot, ".work", "plugins", name));
+  const program = copyYamlProgram(source, name);
+  namePluginFolders(program, { [plugin.pkg]: plugin.folder, ...(options.chat ? { [chatPlugin.pkg]: chatPlugin.folder } : {}) });
+  return { program, plugin };
+}
+
+/**
+ * The Pulumi YAML program in `source` copied as it is under .work/programs/<name> (an empty
+ * folder without `source`; the CLI writes each stack's settings file beside Pulumi.yaml, which
+ * stays out of the repository), the YAML language host built and linked beside the CLI. Returns
+ * the copy's folder.
+ */
+export function copyYamlProgram(source: string | undefined, name: string): string {
+  ensureYamlLanguageHost(ensureToolchain());
   const program = join(repoRoot, ".work", "programs", name);
   rmSync(program, { recursive: true, force: true });
   if (source) cpSync(source, program, { recursive: true });
   else mkdirSync(program, { recursive: true });
-  namePluginFolders(program, { [plugin.pkg]: plugin.folder, ...(options.chat ? { [chatPlugin.pkg]: chatPlugin.folder } : {}) });
-  return { program, plugin };
+  return program;
 }
 
 /** Adds to a YAML program the code each `pulumi import` printed for it: the entries under its `resources:`. */

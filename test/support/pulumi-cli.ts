@@ -64,6 +64,8 @@ export interface StackOptions {
    * unless given), or "machine", the one this process runs on.
    */
   node?: string;
+  /** Environment of every CLI run of the stack, over the offline one (a PATH without Node.js, say). */
+  env?: NodeJS.ProcessEnv;
 }
 
 export interface RunOptions {
@@ -80,6 +82,7 @@ export class CliStack {
   private readonly toolchain = ensureToolchain();
   /** The folder of the `node` the program and its provider host run on. */
   private readonly nodeBin: string;
+  private stackEnv: NodeJS.ProcessEnv = {};
 
   private constructor(
     readonly program: string,
@@ -93,6 +96,7 @@ export class CliStack {
   /** `pulumi stack init` and the stack's configuration. */
   static async create(program: string, name: string, options: StackOptions = {}): Promise<CliStack> {
     const stack = new CliStack(program, name, options.node ?? programNodeVersion);
+    stack.stackEnv = options.env ?? {};
     await stack.succeed(["stack", "init"]);
     await stack.setConfig(options.config ?? {}, options.secrets ?? {});
     return stack;
@@ -110,6 +114,7 @@ export class CliStack {
       PULUMI_DIY_BACKEND_NO_LEGACY_WARNING: "true",
       // --event-log, for the step counts, is one of the CLI's debug flags (the Automation API sets it too).
       PULUMI_DEBUG_COMMANDS: "true",
+      ...this.stackEnv,
       ...extra,
     };
   }

@@ -10,6 +10,7 @@
 package main
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"flag"
@@ -17,6 +18,7 @@ import (
 	"os"
 	"path"
 	"path/filepath"
+	"regexp"
 	"sort"
 
 	"github.com/blang/semver"
@@ -90,11 +92,26 @@ var sdkGenerators = []sdkGenerator{
 		if readme != nil {
 			files["README.md"] = readme
 		}
+		if pyproject, ok := files["pyproject.toml"]; ok {
+			files["pyproject.toml"] = spdxLicense(pyproject)
+		}
 		return files, err
 	}},
 	{"go", true, func(pkg *schema.Package) (map[string][]byte, error) {
 		return gogen.GeneratePackage(generatedBy, pkg, nil)
 	}},
+}
+
+// licenseTable is how the Python generator writes the license: a TOML table, which setuptools
+// deprecates (PEP 639) and stops building after 2027-02-18.
+var licenseTable = regexp.MustCompile(`\[project\.license\]\s*\n\s*text = ("[^"]*")`)
+
+// spdxLicense writes pyproject.toml's license as the SPDX expression PEP 639 asks for
+// (`license = "Apache-2.0"`, still in [project]: the table stood after its keys), with the
+// setuptools that reads it (77 or later), so that the wheel builds without deprecation warnings.
+func spdxLicense(pyproject []byte) []byte {
+	text := licenseTable.ReplaceAll(pyproject, []byte("license = $1"))
+	return bytes.Replace(text, []byte(`requires = ["setuptools>=61.0"]`), []byte(`requires = ["setuptools>=77.0"]`), 1)
 }
 
 // generateSDKs runs Pulumi's generators for Node.js, Python and Go on the bound package and

@@ -4,7 +4,8 @@
 //
 //	go-inline <stack> <up|up-refresh|preview|refresh|drift-check|destroy> [account name ...]
 //
-// declares a crm.Account per name given (none: a program without resources). The CLI is
+// declares a crm.Account per name given (none: a program without resources); with
+// $EXPLICIT_PROVIDER, through an explicit provider, each with a note. The CLI is
 // $PULUMI_ROOT/bin/pulumi; the stack lives in the backend $PULUMI_BACKEND_URL names, its
 // config is $STACK_CONFIG ({"crm:apiUrl": {"value": "...", "secret": false}, ...}). Prints the
 // operation's resource changes as JSON (a drift check's: what a refresh would change); exits
@@ -28,13 +29,36 @@ import (
 	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
 )
 
-func program(names []string) pulumi.RunFunc {
+// explicitProvider is $EXPLICIT_PROVIDER, {"apiUrl": "...", "apiToken": "..."}: when set, each
+// account goes to that account through an explicit provider (crm.NewProvider), with a note.
+type explicitProvider struct {
+	APIURL   string `json:"apiUrl"`
+	APIToken string `json:"apiToken"`
+}
+
+func program(names []string, explicit *explicitProvider) pulumi.RunFunc {
 	return func(ctx *pulumi.Context) error {
-		ids := pulumi.StringArray{}
-		for _, name := range names {
-			account, err := crm.NewAccount(ctx, name, &crm.AccountArgs{Name: pulumi.String(name)})
+		var options []pulumi.ResourceOption
+		if explicit != nil {
+			client, err := crm.NewProvider(ctx, "client", &crm.ProviderArgs{
+				ApiUrl:   pulumi.String(explicit.APIURL),
+				ApiToken: pulumi.String(explicit.APIToken), // secret in the state: the schema marks it so
+			})
 			if err != nil {
 				return err
+			}
+			options = append(options, pulumi.Provider(client))
+		}
+		ids := pulumi.StringArray{}
+		for _, name := range names {
+			account, err := crm.NewAccount(ctx, name, &crm.AccountArgs{Name: pulumi.String(name)}, options...)
+			if err != nil {
+				return err
+			}
+			if explicit != nil {
+				if _, err := crm.NewAccountNote(ctx, name+"-note", &crm.AccountNoteArgs{AccountId: account.ID().ToStringOutput(), Note: pulumi.String("Managed by Pulumi")}, options...); err != nil {
+					return err
+				}
 			}
 			ids = append(ids, account.ID().ToStringOutput())
 		}
@@ -48,7 +72,14 @@ func run(ctx context.Context, stackName, command string, names []string) (map[st
 	if err != nil {
 		return nil, err
 	}
-	stack, err := auto.UpsertStackInlineSource(ctx, stackName, "go-inline", program(names), auto.Pulumi(cli))
+	var explicit *explicitProvider
+	if settings := os.Getenv("EXPLICIT_PROVIDER"); settings != "" {
+		explicit = &explicitProvider{}
+		if err := json.Unmarshal([]byte(settings), explicit); err != nil {
+			return nil, fmt.Errorf("EXPLICIT_PROVIDER: %w", err)
+		}
+	}
+	stack, err := auto.UpsertStackInlineSource(ctx, stackName, "go-inline", program(names, explicit), auto.Pulumi(cli))
 	if err != nil {
 		return nil, err
 	}
