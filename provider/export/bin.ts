@@ -11,7 +11,8 @@ import { useStackConfig } from "../settings";
 import { importFile, programFiles } from "./program";
 import { ExportKind, exportKinds, readAccount } from "./read-account";
 
-const USAGE = "usage: pulumi-crm fleet ... (see pulumi-crm fleet --help)\n       pulumi-crm export [--api-url URL] [--api-token KEY] [--kinds KIND,...] [--name-filter TEXT] [--out DIR] [--package-spec SPEC] [--import-file FILE] [--help] [--version]";
+const USAGE =
+  "usage: pulumi-crm export [--api-url URL] [--api-token KEY] [--kinds KIND,...] [--name-filter TEXT] [--out DIR] [--package-spec SPEC] [--import-file FILE] [--help] [--version]\n       pulumi-crm fleet ... (see pulumi-crm fleet --help)";
 
 const HELP = [
   USAGE,
