@@ -51,7 +51,7 @@ export function dynamicLifecycle(core: ResourceCore) {
 const lifecycle = ["configure", "check", "diff", "create", "read", "delete"] as const;
 
 /** The resource module's own exports, checked to be a complete provider. */
-export function moduleProvider(resourceModule: NodeModule): pulumi.dynamic.ResourceProvider {
+function moduleProvider(resourceModule: NodeModule): pulumi.dynamic.ResourceProvider {
   const provider = resourceModule.exports as Record<string, unknown>;
   const missing = lifecycle.filter((name) => typeof provider[name] !== "function");
   if (missing.length) throw new Error(`${resourceModule.id} does not export ${missing.join(", ")}`);

@@ -175,7 +175,7 @@ export class ProviderServer {
     const urn = request.getUrn();
     const news = propertiesOf(request.getNews());
     const name = urn.split("::").pop() ?? "";
-    const source = { provider: isDefaultProvider(name) ? undefined : name };
+    const source = { provider: explicitProvider(name) };
     const given = Object.keys(news).filter((key) => !engineProviderInputs.has(key) && !key.startsWith("__"));
     for (const warning of unknownSettingWarnings(given.map((key) => `${this.pkg}:${key}`), projectOfUrn(urn), source)) this.log?.("warning", warning, urn);
     const secrets = this.settingKeys.filter((key) => this.schema.config.variables[key].secret);
@@ -198,7 +198,7 @@ export class ProviderServer {
       : Object.fromEntries([...request.getVariablesMap().entries()].map(([key, value]) => [key.split(":").pop()!, unwrapSecrets(value)]));
     // The provider's name, the URN's last part: `default` or `default_<version>` for a default provider.
     const name = request.getName() || request.getUrn()?.split("::").pop();
-    this.explicitName = name && !isDefaultProvider(name) ? name : undefined;
+    this.explicitName = explicitProvider(name);
     // Secrets are unwrapped here, and secret outputs marked by the plugin itself (structOf).
     return new providerProto.ConfigureResponse().setAcceptsecrets(false).setSupportspreview(false);
   }
@@ -266,8 +266,8 @@ export class ProviderServer {
   }
 }
 
-/** A default provider is named `default` or `default_<version>`; any other name is an explicit provider's. */
-const isDefaultProvider = (name: string) => /^default(_|$)/.test(name);
+/** The name of an explicit provider; undefined for a default provider, named `default` or `default_<version>`. */
+const explicitProvider = (name: string | undefined) => (name && !/^default(_|$)/.test(name) ? name : undefined);
 
 /** Changed settings as DiffConfig answers them: each an update. */
 function changedSettings(changed: string[]): Changes {
