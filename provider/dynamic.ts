@@ -80,18 +80,21 @@ const declaredInProgram = new DeclaredNames();
  */
 export function dynamicClass<Args extends object>(resourceModule: NodeModule, core: ResourceCore): DynamicClass<Args> {
   const { declaration, uniqueName } = core;
-  const declaredOnce = (value: unknown, by: object) => {
-    const refused = declaredInProgram.claim(core, value, by);
+  const declaredOnce = (value: unknown, scope: unknown, by: object) => {
+    const refused = declaredInProgram.claim(core, { [uniqueName!.field]: value, ...(uniqueName!.within ? { [uniqueName!.within]: scope } : {}) }, by);
     if (refused) throw refused;
     return value;
   };
+  const pending = (value: unknown) => pulumi.Output.isInstance(value) || value instanceof Promise;
   return class extends pulumi.dynamic.Resource {
     constructor(name: string, args: Args, opts?: pulumi.CustomResourceOptions) {
       const props: Record<string, unknown> = { ...(args as Record<string, unknown>) };
       if (uniqueName) {
         const by = {};
         const value = props[uniqueName.field];
-        props[uniqueName.field] = pulumi.Output.isInstance(value) || value instanceof Promise ? pulumi.output(value).apply((resolved) => declaredOnce(resolved, by)) : declaredOnce(value, by);
+        const scope = uniqueName.within && props[uniqueName.within];
+        props[uniqueName.field] =
+          pending(value) || pending(scope) ? pulumi.all([value, scope]).apply(([resolved, resolvedScope]) => declaredOnce(resolved, resolvedScope, by)) : declaredOnce(value, scope, by);
       }
       const secretOpts = declaration.secretOutputs.length ? { ...opts, additionalSecretOutputs: [...(opts?.additionalSecretOutputs ?? []), ...declaration.secretOutputs] } : opts;
       super(moduleProvider(resourceModule), name, withEveryOutput(props, declaration.outputs), secretOpts, declaration.namespace, declaration.name);

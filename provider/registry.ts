@@ -21,8 +21,14 @@ import * as accountNote from "./crm/account-note";
 import * as address from "./crm/address";
 import * as branding from "./crm/branding";
 import * as calendarFeed from "./crm/calendar-feed";
+import * as contactCustomField from "./crm/contact-custom-field";
 import * as contactSync from "./crm/contact-sync";
+import * as list from "./crm/list";
 import * as message from "./crm/message";
+import * as personalizationVariable from "./crm/personalization-variable";
+import * as savedResponse from "./crm/saved-response";
+import * as tag from "./crm/tag";
+import * as webhook from "./crm/webhook";
 
 /**
  * A resource module: its provider core (see ./kit/core.ts), which both doors serve; the
@@ -53,6 +59,12 @@ export const resources = [
   { namespace: "crm", className: "AccountCustomFieldValue", name: "account-custom-field-value", module: accountCustomFieldValue },
   { namespace: "crm", className: "AccountNote", name: "account-note", module: accountNote },
   { namespace: "crm", className: "AccountContact", name: "account-contact", module: accountContact },
+  { namespace: "crm", className: "List", name: "list", module: list },
+  { namespace: "crm", className: "Tag", name: "tag", module: tag },
+  { namespace: "crm", className: "ContactCustomField", name: "contact-custom-field", module: contactCustomField },
+  { namespace: "crm", className: "PersonalizationVariable", name: "personalization-variable", module: personalizationVariable },
+  { namespace: "crm", className: "SavedResponse", name: "saved-response", module: savedResponse },
+  { namespace: "crm", className: "Webhook", name: "webhook", module: webhook },
   { namespace: "crm", className: "Address", name: "address", module: address },
   { namespace: "crm", className: "CalendarFeed", name: "calendar-feed", module: calendarFeed },
   { namespace: "crm", className: "Message", name: "message", module: message },

@@ -79,7 +79,7 @@ export const declaration = declareResource({
     listId: input(
       associationId,
       'The id of a list to associate the address with, e.g. `"7"`. The association is made and removed with the address; a change removes the old one and makes the new one.',
-      { wire: wire.optionalId({ request: "listid", answer: "listId" }) },
+      { refersTo: "list", wire: wire.optionalId({ request: "listid", answer: "listId" }) },
     ),
     adoptId: takeOverById("address", "its fields are set to the declared ones where they differ"),
   },

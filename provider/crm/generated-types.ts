@@ -313,6 +313,289 @@ export interface AccountContactOutputs {
   readonly jobTitle: pulumi.Output<string | undefined>;
 }
 
+/** The inputs of a crm.List. */
+export interface ListArgs {
+  /** The list's name. At most 255 characters. A change replaces the resource. */
+  name: pulumi.Input<string>;
+  /** The list's URL-safe name, e.g. `monthly-news`. A change replaces the resource. */
+  stringid: pulumi.Input<string>;
+  /**
+   * The website the list is for, an http(s) URL. At most 1000 characters. A change replaces the
+   * resource.
+   */
+  senderUrl: pulumi.Input<string>;
+  /**
+   * Why contacts are on the list, shown in every message to them. At most 1000 characters. A change
+   * replaces the resource.
+   */
+  senderReminder: pulumi.Input<string>;
+  /**
+   * Whether a new subscriber gets the last campaign sent to the list. Default false. A change replaces
+   * the resource.
+   */
+  sendLastBroadcast?: pulumi.Input<boolean | undefined>;
+  /**
+   * Comma-separated addresses told of each new subscriber. At most 1000 characters. A change replaces
+   * the resource.
+   */
+  subscriptionNotify?: pulumi.Input<string | undefined>;
+  /**
+   * Comma-separated addresses told of each unsubscription. At most 1000 characters. A change replaces
+   * the resource.
+   */
+  unsubscriptionNotify?: pulumi.Input<string | undefined>;
+  /**
+   * The id of an existing list to take over instead of creating one, as `pulumi-crm export` writes it:
+   * its `name`, `stringid`, `senderUrl`, `senderReminder`, `sendLastBroadcast`, `subscriptionNotify` and
+   * `unsubscriptionNotify` are set to the declared ones where they differ. Read only at creation;
+   * changing or removing it later changes nothing.
+   */
+  adoptId?: pulumi.Input<string | undefined>;
+}
+
+/** The outputs of a crm.List, besides its `id` and `urn`. */
+export interface ListOutputs {
+  /** The list's name. At most 255 characters. */
+  readonly name: pulumi.Output<string>;
+  /** The list's URL-safe name, e.g. `monthly-news`. */
+  readonly stringid: pulumi.Output<string>;
+  /** The website the list is for, an http(s) URL. At most 1000 characters. */
+  readonly senderUrl: pulumi.Output<string>;
+  /** Why contacts are on the list, shown in every message to them. At most 1000 characters. */
+  readonly senderReminder: pulumi.Output<string>;
+  /** Whether a new subscriber gets the last campaign sent to the list. */
+  readonly sendLastBroadcast: pulumi.Output<boolean>;
+  /** Comma-separated addresses told of each new subscriber. At most 1000 characters. */
+  readonly subscriptionNotify: pulumi.Output<string | undefined>;
+  /** Comma-separated addresses told of each unsubscription. At most 1000 characters. */
+  readonly unsubscriptionNotify: pulumi.Output<string | undefined>;
+}
+
+/** The inputs of a crm.Tag. */
+export interface TagArgs {
+  /**
+   * The tag's name, unique among the tags of its type (regardless of case). At most 255 characters.
+   * Changed in place.
+   */
+  tag: pulumi.Input<string>;
+  /** What the tag is put on: `contact` or `template`. Default "contact". Changed in place. */
+  tagType?: pulumi.Input<"contact" | "template" | undefined>;
+  /**
+   * The description. Removing it, or setting it to "", clears it. At most 255 characters. Changed in
+   * place.
+   */
+  description?: pulumi.Input<string | undefined>;
+  /**
+   * The id of an existing tag to take over instead of creating one, as `pulumi-crm export` writes it:
+   * its `tag`, `tagType` and `description` are set to the declared ones where they differ. Read only at
+   * creation; changing or removing it later changes nothing.
+   */
+  adoptId?: pulumi.Input<string | undefined>;
+}
+
+/** The outputs of a crm.Tag, besides its `id` and `urn`. */
+export interface TagOutputs {
+  /** The tag's name, unique among the tags of its type (regardless of case). At most 255 characters. */
+  readonly tag: pulumi.Output<string>;
+  /** What the tag is put on: `contact` or `template`. */
+  readonly tagType: pulumi.Output<"contact" | "template">;
+  /** The description. Removing it, or setting it to "", clears it. At most 255 characters. */
+  readonly description: pulumi.Output<string | undefined>;
+}
+
+/** The inputs of a crm.ContactCustomField. */
+export interface ContactCustomFieldArgs {
+  /**
+   * The field's title, unique among contact fields (regardless of case). At most 255 characters. Changed
+   * in place.
+   */
+  title: pulumi.Input<string>;
+  /**
+   * The field's type: text, textarea, date, datetime, dropdown, listbox, radio, checkbox, hidden. A
+   * change replaces the field, and contacts' values of it are lost. A change replaces the resource.
+   */
+  type: pulumi.Input<"text" | "textarea" | "date" | "datetime" | "dropdown" | "listbox" | "radio" | "checkbox" | "hidden">;
+  /**
+   * The description. Removing it, or setting it to "", clears it. At most 1000 characters. Changed in
+   * place.
+   */
+  description?: pulumi.Input<string | undefined>;
+  /**
+   * The default value; of a field with options, one of them. Removing it, or setting it to "", clears
+   * it. At most 255 characters. Changed in place.
+   */
+  defaultValue?: pulumi.Input<string | undefined>;
+  /**
+   * The options, in order, each its own value and label: required for a field of type dropdown, listbox,
+   * radio, checkbox, refused for the others. Made with the field; a change replaces it (the service
+   * cannot remove an option). A change replaces the resource.
+   */
+  options?: pulumi.Input<pulumi.Input<string>[] | undefined>;
+  /**
+   * The ids of the lists (`crm.List` ids) the field shows on; unset, every list. A change adds and
+   * removes the relations in place; kept sorted. Changed in place.
+   */
+  listIds?: pulumi.Input<pulumi.Input<string>[] | undefined>;
+  /**
+   * The id of an existing contact custom field to take over instead of creating one, as `pulumi-crm
+   * export` writes it: its `title`, `type`, `description`, `defaultValue`, `options` and `listIds` are
+   * set to the declared ones where they differ. Read only at creation; changing or removing it later
+   * changes nothing.
+   */
+  adoptId?: pulumi.Input<string | undefined>;
+}
+
+/** The outputs of a crm.ContactCustomField, besides its `id` and `urn`. */
+export interface ContactCustomFieldOutputs {
+  /** The field's title, unique among contact fields (regardless of case). At most 255 characters. */
+  readonly title: pulumi.Output<string>;
+  /**
+   * The field's type: text, textarea, date, datetime, dropdown, listbox, radio, checkbox, hidden. A
+   * change replaces the field, and contacts' values of it are lost.
+   */
+  readonly type: pulumi.Output<"text" | "textarea" | "date" | "datetime" | "dropdown" | "listbox" | "radio" | "checkbox" | "hidden">;
+  /** The description. Removing it, or setting it to "", clears it. At most 1000 characters. */
+  readonly description: pulumi.Output<string | undefined>;
+  /**
+   * The default value; of a field with options, one of them. Removing it, or setting it to "", clears
+   * it. At most 255 characters.
+   */
+  readonly defaultValue: pulumi.Output<string | undefined>;
+  /**
+   * The options, in order, each its own value and label: required for a field of type dropdown, listbox,
+   * radio, checkbox, refused for the others. Made with the field; a change replaces it (the service
+   * cannot remove an option).
+   */
+  readonly options: pulumi.Output<string[] | undefined>;
+  /**
+   * The ids of the lists (`crm.List` ids) the field shows on; unset, every list. A change adds and
+   * removes the relations in place; kept sorted.
+   */
+  readonly listIds: pulumi.Output<string[] | undefined>;
+  /** The tag messages write as `%PERSTAG%` for the contact's value, given by the service. */
+  readonly perstag: pulumi.Output<string>;
+}
+
+/** The inputs of a crm.PersonalizationVariable. */
+export interface PersonalizationVariableArgs {
+  /**
+   * What messages write between % signs: `promo-code` is `%PROMO-CODE%` in a message. Kept in lower case
+   * without the % signs (`%Promo-Code%` is `promo-code`); messages match it regardless of case. Changed
+   * in place.
+   */
+  tag: pulumi.Input<string>;
+  /** The variable's name, as the message editor lists it. At most 255 characters. Changed in place. */
+  name: pulumi.Input<string>;
+  /** The content's format: `html` or `text`. Default "html". Changed in place. */
+  format?: pulumi.Input<"html" | "text" | undefined>;
+  /** What the variable is replaced with in a message. At most 65535 characters. Changed in place. */
+  content: pulumi.Input<string>;
+  /**
+   * The id of an existing personalization variable to take over instead of creating one, as `pulumi-crm
+   * export` writes it: its `tag`, `name`, `format` and `content` are set to the declared ones where they
+   * differ. Read only at creation; changing or removing it later changes nothing.
+   */
+  adoptId?: pulumi.Input<string | undefined>;
+}
+
+/** The outputs of a crm.PersonalizationVariable, besides its `id` and `urn`. */
+export interface PersonalizationVariableOutputs {
+  /**
+   * What messages write between % signs: `promo-code` is `%PROMO-CODE%` in a message. Kept in lower case
+   * without the % signs (`%Promo-Code%` is `promo-code`); messages match it regardless of case.
+   */
+  readonly tag: pulumi.Output<string>;
+  /** The variable's name, as the message editor lists it. At most 255 characters. */
+  readonly name: pulumi.Output<string>;
+  /** The content's format: `html` or `text`. */
+  readonly format: pulumi.Output<"html" | "text">;
+  /** What the variable is replaced with in a message. At most 65535 characters. */
+  readonly content: pulumi.Output<string>;
+}
+
+/** The inputs of a crm.SavedResponse. */
+export interface SavedResponseArgs {
+  /** The title the sales team picks the response by. At most 255 characters. Changed in place. */
+  title: pulumi.Input<string>;
+  /** The email's subject. At most 255 characters. Changed in place. */
+  subject: pulumi.Input<string>;
+  /** The email's body. At most 65535 characters. Changed in place. */
+  body: pulumi.Input<string>;
+  /**
+   * The id of an existing saved response to take over instead of creating one, as `pulumi-crm export`
+   * writes it: its `title`, `subject` and `body` are set to the declared ones where they differ. Read
+   * only at creation; changing or removing it later changes nothing.
+   */
+  adoptId?: pulumi.Input<string | undefined>;
+}
+
+/** The outputs of a crm.SavedResponse, besides its `id` and `urn`. */
+export interface SavedResponseOutputs {
+  /** The title the sales team picks the response by. At most 255 characters. */
+  readonly title: pulumi.Output<string>;
+  /** The email's subject. At most 255 characters. */
+  readonly subject: pulumi.Output<string>;
+  /** The email's body. At most 65535 characters. */
+  readonly body: pulumi.Output<string>;
+}
+
+/** The inputs of a crm.Webhook. */
+export interface WebhookArgs {
+  /** The webhook's name. At most 255 characters. Changed in place. */
+  name: pulumi.Input<string>;
+  /**
+   * The http(s) URL the service POSTs each event to (https on port 443 only). At most 1000 characters.
+   * Changed in place.
+   */
+  url: pulumi.Input<string>;
+  /**
+   * The events that fire it, any of bounce, click, contact_tag_added, contact_tag_removed, deal_add,
+   * deal_note_add, deal_pipeline_add, deal_stage_add, deal_task_add, deal_task_complete,
+   * deal_tasktype_add, deal_update, forward, list_add, open, reply, sent, share, sms_reply, sms_sent,
+   * sms_unsub, subscribe, subscriber_note, unsubscribe, update; kept sorted. At least one. Changed in
+   * place.
+   */
+  events: pulumi.Input<pulumi.Input<"bounce" | "click" | "contact_tag_added" | "contact_tag_removed" | "deal_add" | "deal_note_add" | "deal_pipeline_add" | "deal_stage_add" | "deal_task_add" | "deal_task_complete" | "deal_tasktype_add" | "deal_update" | "forward" | "list_add" | "open" | "reply" | "sent" | "share" | "sms_reply" | "sms_sent" | "sms_unsub" | "subscribe" | "subscriber_note" | "unsubscribe" | "update">[]>;
+  /**
+   * Who causes the events that fire it: any of public, admin, api, system; kept sorted. At least one.
+   * Changed in place.
+   */
+  sources: pulumi.Input<pulumi.Input<"public" | "admin" | "api" | "system">[]>;
+  /**
+   * The id of a list (a `crm.List`'s `id`): only events of that list fire it. Unset, events of every
+   * list do. Changed in place.
+   */
+  listId?: pulumi.Input<string | undefined>;
+  /**
+   * The id of an existing webhook to take over instead of creating one, as `pulumi-crm export` writes
+   * it: its `name`, `url`, `events`, `sources` and `listId` are set to the declared ones where they
+   * differ. Read only at creation; changing or removing it later changes nothing.
+   */
+  adoptId?: pulumi.Input<string | undefined>;
+}
+
+/** The outputs of a crm.Webhook, besides its `id` and `urn`. */
+export interface WebhookOutputs {
+  /** The webhook's name. At most 255 characters. */
+  readonly name: pulumi.Output<string>;
+  /** The http(s) URL the service POSTs each event to (https on port 443 only). At most 1000 characters. */
+  readonly url: pulumi.Output<string>;
+  /**
+   * The events that fire it, any of bounce, click, contact_tag_added, contact_tag_removed, deal_add,
+   * deal_note_add, deal_pipeline_add, deal_stage_add, deal_task_add, deal_task_complete,
+   * deal_tasktype_add, deal_update, forward, list_add, open, reply, sent, share, sms_reply, sms_sent,
+   * sms_unsub, subscribe, subscriber_note, unsubscribe, update; kept sorted. At least one.
+   */
+  readonly events: pulumi.Output<("bounce" | "click" | "contact_tag_added" | "contact_tag_removed" | "deal_add" | "deal_note_add" | "deal_pipeline_add" | "deal_stage_add" | "deal_task_add" | "deal_task_complete" | "deal_tasktype_add" | "deal_update" | "forward" | "list_add" | "open" | "reply" | "sent" | "share" | "sms_reply" | "sms_sent" | "sms_unsub" | "subscribe" | "subscriber_note" | "unsubscribe" | "update")[]>;
+  /** Who causes the events that fire it: any of public, admin, api, system; kept sorted. At least one. */
+  readonly sources: pulumi.Output<("public" | "admin" | "api" | "system")[]>;
+  /**
+   * The id of a list (a `crm.List`'s `id`): only events of that list fire it. Unset, events of every
+   * list do.
+   */
+  readonly listId: pulumi.Output<string | undefined>;
+}
+
 /** The inputs of a crm.Address. */
 export interface AddressArgs {
   /**

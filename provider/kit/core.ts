@@ -11,6 +11,8 @@ export interface UniqueName {
   field: string;
   /** How messages call it: `account name`. */
   what: string;
+  /** The input whose value scopes the name (a tag's type): unique within each value of it. */
+  within?: string;
 }
 
 /** One problem of the inputs: the property path (empty: the resource as a whole) and why. */

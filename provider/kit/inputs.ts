@@ -150,3 +150,14 @@ export function neverComparedFields(schema: z.AnyZodObject): string[] {
 export function withoutUndefined<T extends Record<string, unknown>>(object: T): Partial<T> {
   return Object.fromEntries(Object.entries(object).filter(([, value]) => value !== undefined)) as Partial<T>;
 }
+
+/** A set of at least one of `values`, normalized sorted and without repeats (see oneOf). */
+export const setOf = <Values extends [string, ...string[]]>(values: Values, what: string) =>
+  z
+    .array(oneOf(values), { required_error: `is required: ${what}`, invalid_type_error: `must be a list of ${what}` })
+    .min(1, `must hold at least one of ${values.join(", ")}`)
+    .transform((words) => [...new Set(words)].sort());
+
+/** An http or https URL (see isWebAddress). */
+export const webAddress = (what: string, max = 1000) =>
+  givenText(what, z.string().max(max, `must be at most ${max} characters`).refine(isWebAddress, "must be an http or https URL such as https://hooks.example/crm"));

@@ -208,7 +208,7 @@ export class ProviderServer {
     const result = await core.check(propertiesOf(request.getOlds()), propertiesOf(request.getNews()));
     // The unique-name rule, checked here where one process sees every resource of its provider.
     const unique = core.uniqueName;
-    const refused = !result.failures?.length && result.inputs && unique && this.declaredNames.claim(core, result.inputs[unique.field], request.getUrn());
+    const refused = !result.failures?.length && result.inputs && unique && this.declaredNames.claim(core, result.inputs, request.getUrn());
     const failures = refused ? [{ property: unique!.field, reason: refused.message }] : (result.failures ?? []);
     const response = new providerProto.CheckResponse();
     if (result.inputs && !failures.length) response.setInputs(structOf(result.inputs));

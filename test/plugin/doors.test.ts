@@ -183,7 +183,7 @@ describe("both doors, one core", () => {
     const crm = await plugin("crm:index:Account", { apiUrl: emulator.crmUrl, apiToken: emulator.apiToken });
     assert.deepEqual((await crm.check("first", { name: "Unique Co" })).failures, []);
     const rule = new DeclaredNames();
-    rule.claim(account.core, "Unique Co", "first");
-    assert.deepEqual((await crm.check("second", { name: "UNIQUE co" })).failures, [["name", rule.claim(account.core, "UNIQUE co", "second")!.message]]);
+    rule.claim(account.core, { name: "Unique Co" }, "first");
+    assert.deepEqual((await crm.check("second", { name: "UNIQUE co" })).failures, [["name", rule.claim(account.core, { name: "UNIQUE co" }, "second")!.message]]);
   });
 });

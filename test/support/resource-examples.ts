@@ -86,6 +86,42 @@ export const resourceExamples = {
     // The seed has no list of messages; the reference's GET /messages.
     collection: { path: "/messages", member: "messages", key: (o) => o.subject },
   },
+  "crm.List": {
+    inputs: (_parents, n) => ({ name: `News ${n}`, stringid: `news-${n}`, senderUrl: "https://acme.example", senderReminder: "You signed up on acme.example.", sendLastBroadcast: n % 2 === 1 }),
+    textFields: ["name", "senderReminder"],
+    roundTrip: "create",
+    collection: { path: "/lists", member: "lists", key: (o) => o.name },
+  },
+  "crm.Tag": {
+    inputs: (_parents, n) => ({ tag: `VIP ${n}`, tagType: n % 2 ? "contact" : "template", description: n % 2 ? "Top customers" : undefined }),
+    textFields: ["tag", "description"],
+    roundTrip: "create",
+    collection: { path: "/tags", member: "tags", key: (o) => o.tag },
+  },
+  "crm.ContactCustomField": {
+    inputs: (_parents, n) => (n % 2 ? { title: `Plan ${n}`, type: "dropdown", options: ["Free", "Pro"], defaultValue: "Free" } : { title: `Notes ${n}`, type: "text", description: "Free text" }),
+    textFields: ["title", "description"],
+    roundTrip: "create",
+    collection: { path: "/fields", member: "fields", key: (o) => o.title },
+  },
+  "crm.PersonalizationVariable": {
+    inputs: (_parents, n) => ({ tag: `promo-${n}`, name: `Promo ${n}`, format: n % 2 ? "text" : "html", content: "SPRING24" }),
+    textFields: ["name", "content"],
+    roundTrip: "create",
+    collection: { path: "/personalizations", member: "personalizations", key: (o) => o.tag },
+  },
+  "crm.SavedResponse": {
+    inputs: (_parents, n) => ({ title: `Follow-up ${n}`, subject: "Thanks, %FIRSTNAME%", body: "Here are the slides." }),
+    textFields: ["title", "subject", "body"],
+    roundTrip: "create",
+    collection: { path: "/savedResponses", member: "savedResponses", key: (o) => o.title },
+  },
+  "crm.Webhook": {
+    inputs: (_parents, n) => ({ name: `Hook ${n}`, url: `https://hooks.acme.example/${n}`, events: ["subscribe", "unsubscribe"], sources: n % 2 ? ["public"] : ["api", "system"] }),
+    textFields: ["name"],
+    roundTrip: "create",
+    collection: { path: "/webhooks", member: "webhooks", key: (o) => o.name },
+  },
   "crm.Branding": { inputs: () => ({ siteName: "Acme", headerTextValue: "Acme Inc" }), textFields: ["siteName", "headerTextValue"], roundTrip: "update" },
   "crm.ContactSync": { inputs: (_parents, n) => ({ contacts: [{ email: `ada${n}@example.com`, firstName: "Ada" }] }), textFields: [], roundTrip: false },
   "chat.FlowRun": { inputs: () => ({ flowId: BUILT_IN_FLOWS[0].id, contacts: [{ phone: "+15550100", firstName: "Ada" }] }), textFields: [], roundTrip: false },

@@ -133,6 +133,7 @@ export async function postNew(kind: Kind, client: CrmClient, inputs: Inputs, tur
   const answer = objectIn(response, kind.member);
   const id = String(answer.id);
   recordMade(client, kind.path, id);
+  await kind.afterCreate?.(client, id, inputs);
   return { id, outs: await confirmed(kind, client, id, answer, inputs) };
 }
 

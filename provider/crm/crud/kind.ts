@@ -52,6 +52,8 @@ export interface CrmObjectKind<Schema extends z.AnyZodObject, State extends Reco
    * (an address's first group and list), in the inputs' names.
    */
   relatedForImport?(client: CrmClient, id: string): Promise<ServiceObject>;
+  /** After a create's POST, before it is confirmed: the members made by calls of their own (a field's options and list relations). */
+  afterCreate?(client: CrmClient, id: string, inputs: z.output<Schema>): Promise<void>;
   /** After an update's PUT, before it is confirmed: what the PUT cannot do itself (deleting a replaced association). */
   afterUpdate?(client: CrmClient, id: string, olds: Record<string, unknown>, inputs: z.output<Schema>): Promise<void>;
   /**

@@ -37,10 +37,22 @@ func (m *module) Construct(ctx *pulumi.Context, name, typ, urn string) (r pulumi
 		r = &Branding{}
 	case "crm:index:CalendarFeed":
 		r = &CalendarFeed{}
+	case "crm:index:ContactCustomField":
+		r = &ContactCustomField{}
 	case "crm:index:ContactSync":
 		r = &ContactSync{}
+	case "crm:index:List":
+		r = &List{}
 	case "crm:index:Message":
 		r = &Message{}
+	case "crm:index:PersonalizationVariable":
+		r = &PersonalizationVariable{}
+	case "crm:index:SavedResponse":
+		r = &SavedResponse{}
+	case "crm:index:Tag":
+		r = &Tag{}
+	case "crm:index:Webhook":
+		r = &Webhook{}
 	default:
 		return nil, fmt.Errorf("unknown resource type: %s", typ)
 	}

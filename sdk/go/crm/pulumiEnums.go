@@ -360,13 +360,1016 @@ func (in *calendarFeedTypePtr) ToCalendarFeedTypePtrOutputWithContext(ctx contex
 	return pulumi.ToOutputWithContext(ctx, in).(CalendarFeedTypePtrOutput)
 }
 
+type ContactCustomFieldType string
+
+const (
+	ContactCustomFieldTypeTEXT     = ContactCustomFieldType("text")
+	ContactCustomFieldTypeTEXTAREA = ContactCustomFieldType("textarea")
+	ContactCustomFieldTypeDATE     = ContactCustomFieldType("date")
+	ContactCustomFieldTypeDATETIME = ContactCustomFieldType("datetime")
+	ContactCustomFieldTypeDROPDOWN = ContactCustomFieldType("dropdown")
+	ContactCustomFieldTypeLISTBOX  = ContactCustomFieldType("listbox")
+	ContactCustomFieldTypeRADIO    = ContactCustomFieldType("radio")
+	ContactCustomFieldTypeCHECKBOX = ContactCustomFieldType("checkbox")
+	ContactCustomFieldTypeHIDDEN   = ContactCustomFieldType("hidden")
+)
+
+func (ContactCustomFieldType) ElementType() reflect.Type {
+	return reflect.TypeOf((*ContactCustomFieldType)(nil)).Elem()
+}
+
+func (e ContactCustomFieldType) ToContactCustomFieldTypeOutput() ContactCustomFieldTypeOutput {
+	return pulumi.ToOutput(e).(ContactCustomFieldTypeOutput)
+}
+
+func (e ContactCustomFieldType) ToContactCustomFieldTypeOutputWithContext(ctx context.Context) ContactCustomFieldTypeOutput {
+	return pulumi.ToOutputWithContext(ctx, e).(ContactCustomFieldTypeOutput)
+}
+
+func (e ContactCustomFieldType) ToContactCustomFieldTypePtrOutput() ContactCustomFieldTypePtrOutput {
+	return e.ToContactCustomFieldTypePtrOutputWithContext(context.Background())
+}
+
+func (e ContactCustomFieldType) ToContactCustomFieldTypePtrOutputWithContext(ctx context.Context) ContactCustomFieldTypePtrOutput {
+	return ContactCustomFieldType(e).ToContactCustomFieldTypeOutputWithContext(ctx).ToContactCustomFieldTypePtrOutputWithContext(ctx)
+}
+
+func (e ContactCustomFieldType) ToStringOutput() pulumi.StringOutput {
+	return pulumi.ToOutput(pulumi.String(e)).(pulumi.StringOutput)
+}
+
+func (e ContactCustomFieldType) ToStringOutputWithContext(ctx context.Context) pulumi.StringOutput {
+	return pulumi.ToOutputWithContext(ctx, pulumi.String(e)).(pulumi.StringOutput)
+}
+
+func (e ContactCustomFieldType) ToStringPtrOutput() pulumi.StringPtrOutput {
+	return pulumi.String(e).ToStringPtrOutputWithContext(context.Background())
+}
+
+func (e ContactCustomFieldType) ToStringPtrOutputWithContext(ctx context.Context) pulumi.StringPtrOutput {
+	return pulumi.String(e).ToStringOutputWithContext(ctx).ToStringPtrOutputWithContext(ctx)
+}
+
+type ContactCustomFieldTypeOutput struct{ *pulumi.OutputState }
+
+func (ContactCustomFieldTypeOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*ContactCustomFieldType)(nil)).Elem()
+}
+
+func (o ContactCustomFieldTypeOutput) ToContactCustomFieldTypeOutput() ContactCustomFieldTypeOutput {
+	return o
+}
+
+func (o ContactCustomFieldTypeOutput) ToContactCustomFieldTypeOutputWithContext(ctx context.Context) ContactCustomFieldTypeOutput {
+	return o
+}
+
+func (o ContactCustomFieldTypeOutput) ToContactCustomFieldTypePtrOutput() ContactCustomFieldTypePtrOutput {
+	return o.ToContactCustomFieldTypePtrOutputWithContext(context.Background())
+}
+
+func (o ContactCustomFieldTypeOutput) ToContactCustomFieldTypePtrOutputWithContext(ctx context.Context) ContactCustomFieldTypePtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, v ContactCustomFieldType) *ContactCustomFieldType {
+		return &v
+	}).(ContactCustomFieldTypePtrOutput)
+}
+
+func (o ContactCustomFieldTypeOutput) ToStringOutput() pulumi.StringOutput {
+	return o.ToStringOutputWithContext(context.Background())
+}
+
+func (o ContactCustomFieldTypeOutput) ToStringOutputWithContext(ctx context.Context) pulumi.StringOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, e ContactCustomFieldType) string {
+		return string(e)
+	}).(pulumi.StringOutput)
+}
+
+func (o ContactCustomFieldTypeOutput) ToStringPtrOutput() pulumi.StringPtrOutput {
+	return o.ToStringPtrOutputWithContext(context.Background())
+}
+
+func (o ContactCustomFieldTypeOutput) ToStringPtrOutputWithContext(ctx context.Context) pulumi.StringPtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, e ContactCustomFieldType) *string {
+		v := string(e)
+		return &v
+	}).(pulumi.StringPtrOutput)
+}
+
+type ContactCustomFieldTypePtrOutput struct{ *pulumi.OutputState }
+
+func (ContactCustomFieldTypePtrOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((**ContactCustomFieldType)(nil)).Elem()
+}
+
+func (o ContactCustomFieldTypePtrOutput) ToContactCustomFieldTypePtrOutput() ContactCustomFieldTypePtrOutput {
+	return o
+}
+
+func (o ContactCustomFieldTypePtrOutput) ToContactCustomFieldTypePtrOutputWithContext(ctx context.Context) ContactCustomFieldTypePtrOutput {
+	return o
+}
+
+func (o ContactCustomFieldTypePtrOutput) Elem() ContactCustomFieldTypeOutput {
+	return o.ApplyT(func(v *ContactCustomFieldType) ContactCustomFieldType {
+		if v != nil {
+			return *v
+		}
+		var ret ContactCustomFieldType
+		return ret
+	}).(ContactCustomFieldTypeOutput)
+}
+
+func (o ContactCustomFieldTypePtrOutput) ToStringPtrOutput() pulumi.StringPtrOutput {
+	return o.ToStringPtrOutputWithContext(context.Background())
+}
+
+func (o ContactCustomFieldTypePtrOutput) ToStringPtrOutputWithContext(ctx context.Context) pulumi.StringPtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, e *ContactCustomFieldType) *string {
+		if e == nil {
+			return nil
+		}
+		v := string(*e)
+		return &v
+	}).(pulumi.StringPtrOutput)
+}
+
+// ContactCustomFieldTypeInput is an input type that accepts values of the ContactCustomFieldType enum
+// A concrete instance of `ContactCustomFieldTypeInput` can be one of the following:
+//
+//	ContactCustomFieldTypeTEXT
+//	ContactCustomFieldTypeTEXTAREA
+//	ContactCustomFieldTypeDATE
+//	ContactCustomFieldTypeDATETIME
+//	ContactCustomFieldTypeDROPDOWN
+//	ContactCustomFieldTypeLISTBOX
+//	ContactCustomFieldTypeRADIO
+//	ContactCustomFieldTypeCHECKBOX
+//	ContactCustomFieldTypeHIDDEN
+type ContactCustomFieldTypeInput interface {
+	pulumi.Input
+
+	ToContactCustomFieldTypeOutput() ContactCustomFieldTypeOutput
+	ToContactCustomFieldTypeOutputWithContext(context.Context) ContactCustomFieldTypeOutput
+}
+
+var contactCustomFieldTypePtrType = reflect.TypeOf((**ContactCustomFieldType)(nil)).Elem()
+
+type ContactCustomFieldTypePtrInput interface {
+	pulumi.Input
+
+	ToContactCustomFieldTypePtrOutput() ContactCustomFieldTypePtrOutput
+	ToContactCustomFieldTypePtrOutputWithContext(context.Context) ContactCustomFieldTypePtrOutput
+}
+
+type contactCustomFieldTypePtr string
+
+func ContactCustomFieldTypePtr(v string) ContactCustomFieldTypePtrInput {
+	return (*contactCustomFieldTypePtr)(&v)
+}
+
+func (*contactCustomFieldTypePtr) ElementType() reflect.Type {
+	return contactCustomFieldTypePtrType
+}
+
+func (in *contactCustomFieldTypePtr) ToContactCustomFieldTypePtrOutput() ContactCustomFieldTypePtrOutput {
+	return pulumi.ToOutput(in).(ContactCustomFieldTypePtrOutput)
+}
+
+func (in *contactCustomFieldTypePtr) ToContactCustomFieldTypePtrOutputWithContext(ctx context.Context) ContactCustomFieldTypePtrOutput {
+	return pulumi.ToOutputWithContext(ctx, in).(ContactCustomFieldTypePtrOutput)
+}
+
+type PersonalizationVariableFormat string
+
+const (
+	PersonalizationVariableFormatHTML = PersonalizationVariableFormat("html")
+	PersonalizationVariableFormatTEXT = PersonalizationVariableFormat("text")
+)
+
+func (PersonalizationVariableFormat) ElementType() reflect.Type {
+	return reflect.TypeOf((*PersonalizationVariableFormat)(nil)).Elem()
+}
+
+func (e PersonalizationVariableFormat) ToPersonalizationVariableFormatOutput() PersonalizationVariableFormatOutput {
+	return pulumi.ToOutput(e).(PersonalizationVariableFormatOutput)
+}
+
+func (e PersonalizationVariableFormat) ToPersonalizationVariableFormatOutputWithContext(ctx context.Context) PersonalizationVariableFormatOutput {
+	return pulumi.ToOutputWithContext(ctx, e).(PersonalizationVariableFormatOutput)
+}
+
+func (e PersonalizationVariableFormat) ToPersonalizationVariableFormatPtrOutput() PersonalizationVariableFormatPtrOutput {
+	return e.ToPersonalizationVariableFormatPtrOutputWithContext(context.Background())
+}
+
+func (e PersonalizationVariableFormat) ToPersonalizationVariableFormatPtrOutputWithContext(ctx context.Context) PersonalizationVariableFormatPtrOutput {
+	return PersonalizationVariableFormat(e).ToPersonalizationVariableFormatOutputWithContext(ctx).ToPersonalizationVariableFormatPtrOutputWithContext(ctx)
+}
+
+func (e PersonalizationVariableFormat) ToStringOutput() pulumi.StringOutput {
+	return pulumi.ToOutput(pulumi.String(e)).(pulumi.StringOutput)
+}
+
+func (e PersonalizationVariableFormat) ToStringOutputWithContext(ctx context.Context) pulumi.StringOutput {
+	return pulumi.ToOutputWithContext(ctx, pulumi.String(e)).(pulumi.StringOutput)
+}
+
+func (e PersonalizationVariableFormat) ToStringPtrOutput() pulumi.StringPtrOutput {
+	return pulumi.String(e).ToStringPtrOutputWithContext(context.Background())
+}
+
+func (e PersonalizationVariableFormat) ToStringPtrOutputWithContext(ctx context.Context) pulumi.StringPtrOutput {
+	return pulumi.String(e).ToStringOutputWithContext(ctx).ToStringPtrOutputWithContext(ctx)
+}
+
+type PersonalizationVariableFormatOutput struct{ *pulumi.OutputState }
+
+func (PersonalizationVariableFormatOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*PersonalizationVariableFormat)(nil)).Elem()
+}
+
+func (o PersonalizationVariableFormatOutput) ToPersonalizationVariableFormatOutput() PersonalizationVariableFormatOutput {
+	return o
+}
+
+func (o PersonalizationVariableFormatOutput) ToPersonalizationVariableFormatOutputWithContext(ctx context.Context) PersonalizationVariableFormatOutput {
+	return o
+}
+
+func (o PersonalizationVariableFormatOutput) ToPersonalizationVariableFormatPtrOutput() PersonalizationVariableFormatPtrOutput {
+	return o.ToPersonalizationVariableFormatPtrOutputWithContext(context.Background())
+}
+
+func (o PersonalizationVariableFormatOutput) ToPersonalizationVariableFormatPtrOutputWithContext(ctx context.Context) PersonalizationVariableFormatPtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, v PersonalizationVariableFormat) *PersonalizationVariableFormat {
+		return &v
+	}).(PersonalizationVariableFormatPtrOutput)
+}
+
+func (o PersonalizationVariableFormatOutput) ToStringOutput() pulumi.StringOutput {
+	return o.ToStringOutputWithContext(context.Background())
+}
+
+func (o PersonalizationVariableFormatOutput) ToStringOutputWithContext(ctx context.Context) pulumi.StringOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, e PersonalizationVariableFormat) string {
+		return string(e)
+	}).(pulumi.StringOutput)
+}
+
+func (o PersonalizationVariableFormatOutput) ToStringPtrOutput() pulumi.StringPtrOutput {
+	return o.ToStringPtrOutputWithContext(context.Background())
+}
+
+func (o PersonalizationVariableFormatOutput) ToStringPtrOutputWithContext(ctx context.Context) pulumi.StringPtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, e PersonalizationVariableFormat) *string {
+		v := string(e)
+		return &v
+	}).(pulumi.StringPtrOutput)
+}
+
+type PersonalizationVariableFormatPtrOutput struct{ *pulumi.OutputState }
+
+func (PersonalizationVariableFormatPtrOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((**PersonalizationVariableFormat)(nil)).Elem()
+}
+
+func (o PersonalizationVariableFormatPtrOutput) ToPersonalizationVariableFormatPtrOutput() PersonalizationVariableFormatPtrOutput {
+	return o
+}
+
+func (o PersonalizationVariableFormatPtrOutput) ToPersonalizationVariableFormatPtrOutputWithContext(ctx context.Context) PersonalizationVariableFormatPtrOutput {
+	return o
+}
+
+func (o PersonalizationVariableFormatPtrOutput) Elem() PersonalizationVariableFormatOutput {
+	return o.ApplyT(func(v *PersonalizationVariableFormat) PersonalizationVariableFormat {
+		if v != nil {
+			return *v
+		}
+		var ret PersonalizationVariableFormat
+		return ret
+	}).(PersonalizationVariableFormatOutput)
+}
+
+func (o PersonalizationVariableFormatPtrOutput) ToStringPtrOutput() pulumi.StringPtrOutput {
+	return o.ToStringPtrOutputWithContext(context.Background())
+}
+
+func (o PersonalizationVariableFormatPtrOutput) ToStringPtrOutputWithContext(ctx context.Context) pulumi.StringPtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, e *PersonalizationVariableFormat) *string {
+		if e == nil {
+			return nil
+		}
+		v := string(*e)
+		return &v
+	}).(pulumi.StringPtrOutput)
+}
+
+// PersonalizationVariableFormatInput is an input type that accepts values of the PersonalizationVariableFormat enum
+// A concrete instance of `PersonalizationVariableFormatInput` can be one of the following:
+//
+//	PersonalizationVariableFormatHTML
+//	PersonalizationVariableFormatTEXT
+type PersonalizationVariableFormatInput interface {
+	pulumi.Input
+
+	ToPersonalizationVariableFormatOutput() PersonalizationVariableFormatOutput
+	ToPersonalizationVariableFormatOutputWithContext(context.Context) PersonalizationVariableFormatOutput
+}
+
+var personalizationVariableFormatPtrType = reflect.TypeOf((**PersonalizationVariableFormat)(nil)).Elem()
+
+type PersonalizationVariableFormatPtrInput interface {
+	pulumi.Input
+
+	ToPersonalizationVariableFormatPtrOutput() PersonalizationVariableFormatPtrOutput
+	ToPersonalizationVariableFormatPtrOutputWithContext(context.Context) PersonalizationVariableFormatPtrOutput
+}
+
+type personalizationVariableFormatPtr string
+
+func PersonalizationVariableFormatPtr(v string) PersonalizationVariableFormatPtrInput {
+	return (*personalizationVariableFormatPtr)(&v)
+}
+
+func (*personalizationVariableFormatPtr) ElementType() reflect.Type {
+	return personalizationVariableFormatPtrType
+}
+
+func (in *personalizationVariableFormatPtr) ToPersonalizationVariableFormatPtrOutput() PersonalizationVariableFormatPtrOutput {
+	return pulumi.ToOutput(in).(PersonalizationVariableFormatPtrOutput)
+}
+
+func (in *personalizationVariableFormatPtr) ToPersonalizationVariableFormatPtrOutputWithContext(ctx context.Context) PersonalizationVariableFormatPtrOutput {
+	return pulumi.ToOutputWithContext(ctx, in).(PersonalizationVariableFormatPtrOutput)
+}
+
+type TagTagType string
+
+const (
+	TagTagTypeCONTACT  = TagTagType("contact")
+	TagTagTypeTEMPLATE = TagTagType("template")
+)
+
+func (TagTagType) ElementType() reflect.Type {
+	return reflect.TypeOf((*TagTagType)(nil)).Elem()
+}
+
+func (e TagTagType) ToTagTagTypeOutput() TagTagTypeOutput {
+	return pulumi.ToOutput(e).(TagTagTypeOutput)
+}
+
+func (e TagTagType) ToTagTagTypeOutputWithContext(ctx context.Context) TagTagTypeOutput {
+	return pulumi.ToOutputWithContext(ctx, e).(TagTagTypeOutput)
+}
+
+func (e TagTagType) ToTagTagTypePtrOutput() TagTagTypePtrOutput {
+	return e.ToTagTagTypePtrOutputWithContext(context.Background())
+}
+
+func (e TagTagType) ToTagTagTypePtrOutputWithContext(ctx context.Context) TagTagTypePtrOutput {
+	return TagTagType(e).ToTagTagTypeOutputWithContext(ctx).ToTagTagTypePtrOutputWithContext(ctx)
+}
+
+func (e TagTagType) ToStringOutput() pulumi.StringOutput {
+	return pulumi.ToOutput(pulumi.String(e)).(pulumi.StringOutput)
+}
+
+func (e TagTagType) ToStringOutputWithContext(ctx context.Context) pulumi.StringOutput {
+	return pulumi.ToOutputWithContext(ctx, pulumi.String(e)).(pulumi.StringOutput)
+}
+
+func (e TagTagType) ToStringPtrOutput() pulumi.StringPtrOutput {
+	return pulumi.String(e).ToStringPtrOutputWithContext(context.Background())
+}
+
+func (e TagTagType) ToStringPtrOutputWithContext(ctx context.Context) pulumi.StringPtrOutput {
+	return pulumi.String(e).ToStringOutputWithContext(ctx).ToStringPtrOutputWithContext(ctx)
+}
+
+type TagTagTypeOutput struct{ *pulumi.OutputState }
+
+func (TagTagTypeOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*TagTagType)(nil)).Elem()
+}
+
+func (o TagTagTypeOutput) ToTagTagTypeOutput() TagTagTypeOutput {
+	return o
+}
+
+func (o TagTagTypeOutput) ToTagTagTypeOutputWithContext(ctx context.Context) TagTagTypeOutput {
+	return o
+}
+
+func (o TagTagTypeOutput) ToTagTagTypePtrOutput() TagTagTypePtrOutput {
+	return o.ToTagTagTypePtrOutputWithContext(context.Background())
+}
+
+func (o TagTagTypeOutput) ToTagTagTypePtrOutputWithContext(ctx context.Context) TagTagTypePtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, v TagTagType) *TagTagType {
+		return &v
+	}).(TagTagTypePtrOutput)
+}
+
+func (o TagTagTypeOutput) ToStringOutput() pulumi.StringOutput {
+	return o.ToStringOutputWithContext(context.Background())
+}
+
+func (o TagTagTypeOutput) ToStringOutputWithContext(ctx context.Context) pulumi.StringOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, e TagTagType) string {
+		return string(e)
+	}).(pulumi.StringOutput)
+}
+
+func (o TagTagTypeOutput) ToStringPtrOutput() pulumi.StringPtrOutput {
+	return o.ToStringPtrOutputWithContext(context.Background())
+}
+
+func (o TagTagTypeOutput) ToStringPtrOutputWithContext(ctx context.Context) pulumi.StringPtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, e TagTagType) *string {
+		v := string(e)
+		return &v
+	}).(pulumi.StringPtrOutput)
+}
+
+type TagTagTypePtrOutput struct{ *pulumi.OutputState }
+
+func (TagTagTypePtrOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((**TagTagType)(nil)).Elem()
+}
+
+func (o TagTagTypePtrOutput) ToTagTagTypePtrOutput() TagTagTypePtrOutput {
+	return o
+}
+
+func (o TagTagTypePtrOutput) ToTagTagTypePtrOutputWithContext(ctx context.Context) TagTagTypePtrOutput {
+	return o
+}
+
+func (o TagTagTypePtrOutput) Elem() TagTagTypeOutput {
+	return o.ApplyT(func(v *TagTagType) TagTagType {
+		if v != nil {
+			return *v
+		}
+		var ret TagTagType
+		return ret
+	}).(TagTagTypeOutput)
+}
+
+func (o TagTagTypePtrOutput) ToStringPtrOutput() pulumi.StringPtrOutput {
+	return o.ToStringPtrOutputWithContext(context.Background())
+}
+
+func (o TagTagTypePtrOutput) ToStringPtrOutputWithContext(ctx context.Context) pulumi.StringPtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, e *TagTagType) *string {
+		if e == nil {
+			return nil
+		}
+		v := string(*e)
+		return &v
+	}).(pulumi.StringPtrOutput)
+}
+
+// TagTagTypeInput is an input type that accepts values of the TagTagType enum
+// A concrete instance of `TagTagTypeInput` can be one of the following:
+//
+//	TagTagTypeCONTACT
+//	TagTagTypeTEMPLATE
+type TagTagTypeInput interface {
+	pulumi.Input
+
+	ToTagTagTypeOutput() TagTagTypeOutput
+	ToTagTagTypeOutputWithContext(context.Context) TagTagTypeOutput
+}
+
+var tagTagTypePtrType = reflect.TypeOf((**TagTagType)(nil)).Elem()
+
+type TagTagTypePtrInput interface {
+	pulumi.Input
+
+	ToTagTagTypePtrOutput() TagTagTypePtrOutput
+	ToTagTagTypePtrOutputWithContext(context.Context) TagTagTypePtrOutput
+}
+
+type tagTagTypePtr string
+
+func TagTagTypePtr(v string) TagTagTypePtrInput {
+	return (*tagTagTypePtr)(&v)
+}
+
+func (*tagTagTypePtr) ElementType() reflect.Type {
+	return tagTagTypePtrType
+}
+
+func (in *tagTagTypePtr) ToTagTagTypePtrOutput() TagTagTypePtrOutput {
+	return pulumi.ToOutput(in).(TagTagTypePtrOutput)
+}
+
+func (in *tagTagTypePtr) ToTagTagTypePtrOutputWithContext(ctx context.Context) TagTagTypePtrOutput {
+	return pulumi.ToOutputWithContext(ctx, in).(TagTagTypePtrOutput)
+}
+
+type WebhookEventsItem string
+
+const (
+	WebhookEventsItemBOUNCE               = WebhookEventsItem("bounce")
+	WebhookEventsItemCLICK                = WebhookEventsItem("click")
+	WebhookEventsItem_CONTACT_TAG_ADDED   = WebhookEventsItem("contact_tag_added")
+	WebhookEventsItem_CONTACT_TAG_REMOVED = WebhookEventsItem("contact_tag_removed")
+	WebhookEventsItem_DEAL_ADD            = WebhookEventsItem("deal_add")
+	WebhookEventsItem_DEAL_NOTE_ADD       = WebhookEventsItem("deal_note_add")
+	WebhookEventsItem_DEAL_PIPELINE_ADD   = WebhookEventsItem("deal_pipeline_add")
+	WebhookEventsItem_DEAL_STAGE_ADD      = WebhookEventsItem("deal_stage_add")
+	WebhookEventsItem_DEAL_TASK_ADD       = WebhookEventsItem("deal_task_add")
+	WebhookEventsItem_DEAL_TASK_COMPLETE  = WebhookEventsItem("deal_task_complete")
+	WebhookEventsItem_DEAL_TASKTYPE_ADD   = WebhookEventsItem("deal_tasktype_add")
+	WebhookEventsItem_DEAL_UPDATE         = WebhookEventsItem("deal_update")
+	WebhookEventsItemFORWARD              = WebhookEventsItem("forward")
+	WebhookEventsItem_LIST_ADD            = WebhookEventsItem("list_add")
+	WebhookEventsItemOPEN                 = WebhookEventsItem("open")
+	WebhookEventsItemREPLY                = WebhookEventsItem("reply")
+	WebhookEventsItemSENT                 = WebhookEventsItem("sent")
+	WebhookEventsItemSHARE                = WebhookEventsItem("share")
+	WebhookEventsItem_SMS_REPLY           = WebhookEventsItem("sms_reply")
+	WebhookEventsItem_SMS_SENT            = WebhookEventsItem("sms_sent")
+	WebhookEventsItem_SMS_UNSUB           = WebhookEventsItem("sms_unsub")
+	WebhookEventsItemSUBSCRIBE            = WebhookEventsItem("subscribe")
+	WebhookEventsItem_SUBSCRIBER_NOTE     = WebhookEventsItem("subscriber_note")
+	WebhookEventsItemUNSUBSCRIBE          = WebhookEventsItem("unsubscribe")
+	WebhookEventsItemUPDATE               = WebhookEventsItem("update")
+)
+
+func (WebhookEventsItem) ElementType() reflect.Type {
+	return reflect.TypeOf((*WebhookEventsItem)(nil)).Elem()
+}
+
+func (e WebhookEventsItem) ToWebhookEventsItemOutput() WebhookEventsItemOutput {
+	return pulumi.ToOutput(e).(WebhookEventsItemOutput)
+}
+
+func (e WebhookEventsItem) ToWebhookEventsItemOutputWithContext(ctx context.Context) WebhookEventsItemOutput {
+	return pulumi.ToOutputWithContext(ctx, e).(WebhookEventsItemOutput)
+}
+
+func (e WebhookEventsItem) ToWebhookEventsItemPtrOutput() WebhookEventsItemPtrOutput {
+	return e.ToWebhookEventsItemPtrOutputWithContext(context.Background())
+}
+
+func (e WebhookEventsItem) ToWebhookEventsItemPtrOutputWithContext(ctx context.Context) WebhookEventsItemPtrOutput {
+	return WebhookEventsItem(e).ToWebhookEventsItemOutputWithContext(ctx).ToWebhookEventsItemPtrOutputWithContext(ctx)
+}
+
+func (e WebhookEventsItem) ToStringOutput() pulumi.StringOutput {
+	return pulumi.ToOutput(pulumi.String(e)).(pulumi.StringOutput)
+}
+
+func (e WebhookEventsItem) ToStringOutputWithContext(ctx context.Context) pulumi.StringOutput {
+	return pulumi.ToOutputWithContext(ctx, pulumi.String(e)).(pulumi.StringOutput)
+}
+
+func (e WebhookEventsItem) ToStringPtrOutput() pulumi.StringPtrOutput {
+	return pulumi.String(e).ToStringPtrOutputWithContext(context.Background())
+}
+
+func (e WebhookEventsItem) ToStringPtrOutputWithContext(ctx context.Context) pulumi.StringPtrOutput {
+	return pulumi.String(e).ToStringOutputWithContext(ctx).ToStringPtrOutputWithContext(ctx)
+}
+
+type WebhookEventsItemOutput struct{ *pulumi.OutputState }
+
+func (WebhookEventsItemOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*WebhookEventsItem)(nil)).Elem()
+}
+
+func (o WebhookEventsItemOutput) ToWebhookEventsItemOutput() WebhookEventsItemOutput {
+	return o
+}
+
+func (o WebhookEventsItemOutput) ToWebhookEventsItemOutputWithContext(ctx context.Context) WebhookEventsItemOutput {
+	return o
+}
+
+func (o WebhookEventsItemOutput) ToWebhookEventsItemPtrOutput() WebhookEventsItemPtrOutput {
+	return o.ToWebhookEventsItemPtrOutputWithContext(context.Background())
+}
+
+func (o WebhookEventsItemOutput) ToWebhookEventsItemPtrOutputWithContext(ctx context.Context) WebhookEventsItemPtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, v WebhookEventsItem) *WebhookEventsItem {
+		return &v
+	}).(WebhookEventsItemPtrOutput)
+}
+
+func (o WebhookEventsItemOutput) ToStringOutput() pulumi.StringOutput {
+	return o.ToStringOutputWithContext(context.Background())
+}
+
+func (o WebhookEventsItemOutput) ToStringOutputWithContext(ctx context.Context) pulumi.StringOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, e WebhookEventsItem) string {
+		return string(e)
+	}).(pulumi.StringOutput)
+}
+
+func (o WebhookEventsItemOutput) ToStringPtrOutput() pulumi.StringPtrOutput {
+	return o.ToStringPtrOutputWithContext(context.Background())
+}
+
+func (o WebhookEventsItemOutput) ToStringPtrOutputWithContext(ctx context.Context) pulumi.StringPtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, e WebhookEventsItem) *string {
+		v := string(e)
+		return &v
+	}).(pulumi.StringPtrOutput)
+}
+
+type WebhookEventsItemPtrOutput struct{ *pulumi.OutputState }
+
+func (WebhookEventsItemPtrOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((**WebhookEventsItem)(nil)).Elem()
+}
+
+func (o WebhookEventsItemPtrOutput) ToWebhookEventsItemPtrOutput() WebhookEventsItemPtrOutput {
+	return o
+}
+
+func (o WebhookEventsItemPtrOutput) ToWebhookEventsItemPtrOutputWithContext(ctx context.Context) WebhookEventsItemPtrOutput {
+	return o
+}
+
+func (o WebhookEventsItemPtrOutput) Elem() WebhookEventsItemOutput {
+	return o.ApplyT(func(v *WebhookEventsItem) WebhookEventsItem {
+		if v != nil {
+			return *v
+		}
+		var ret WebhookEventsItem
+		return ret
+	}).(WebhookEventsItemOutput)
+}
+
+func (o WebhookEventsItemPtrOutput) ToStringPtrOutput() pulumi.StringPtrOutput {
+	return o.ToStringPtrOutputWithContext(context.Background())
+}
+
+func (o WebhookEventsItemPtrOutput) ToStringPtrOutputWithContext(ctx context.Context) pulumi.StringPtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, e *WebhookEventsItem) *string {
+		if e == nil {
+			return nil
+		}
+		v := string(*e)
+		return &v
+	}).(pulumi.StringPtrOutput)
+}
+
+// WebhookEventsItemInput is an input type that accepts values of the WebhookEventsItem enum
+// A concrete instance of `WebhookEventsItemInput` can be one of the following:
+//
+//	WebhookEventsItemBOUNCE
+//	WebhookEventsItemCLICK
+//	WebhookEventsItem_CONTACT_TAG_ADDED
+//	WebhookEventsItem_CONTACT_TAG_REMOVED
+//	WebhookEventsItem_DEAL_ADD
+//	WebhookEventsItem_DEAL_NOTE_ADD
+//	WebhookEventsItem_DEAL_PIPELINE_ADD
+//	WebhookEventsItem_DEAL_STAGE_ADD
+//	WebhookEventsItem_DEAL_TASK_ADD
+//	WebhookEventsItem_DEAL_TASK_COMPLETE
+//	WebhookEventsItem_DEAL_TASKTYPE_ADD
+//	WebhookEventsItem_DEAL_UPDATE
+//	WebhookEventsItemFORWARD
+//	WebhookEventsItem_LIST_ADD
+//	WebhookEventsItemOPEN
+//	WebhookEventsItemREPLY
+//	WebhookEventsItemSENT
+//	WebhookEventsItemSHARE
+//	WebhookEventsItem_SMS_REPLY
+//	WebhookEventsItem_SMS_SENT
+//	WebhookEventsItem_SMS_UNSUB
+//	WebhookEventsItemSUBSCRIBE
+//	WebhookEventsItem_SUBSCRIBER_NOTE
+//	WebhookEventsItemUNSUBSCRIBE
+//	WebhookEventsItemUPDATE
+type WebhookEventsItemInput interface {
+	pulumi.Input
+
+	ToWebhookEventsItemOutput() WebhookEventsItemOutput
+	ToWebhookEventsItemOutputWithContext(context.Context) WebhookEventsItemOutput
+}
+
+var webhookEventsItemPtrType = reflect.TypeOf((**WebhookEventsItem)(nil)).Elem()
+
+type WebhookEventsItemPtrInput interface {
+	pulumi.Input
+
+	ToWebhookEventsItemPtrOutput() WebhookEventsItemPtrOutput
+	ToWebhookEventsItemPtrOutputWithContext(context.Context) WebhookEventsItemPtrOutput
+}
+
+type webhookEventsItemPtr string
+
+func WebhookEventsItemPtr(v string) WebhookEventsItemPtrInput {
+	return (*webhookEventsItemPtr)(&v)
+}
+
+func (*webhookEventsItemPtr) ElementType() reflect.Type {
+	return webhookEventsItemPtrType
+}
+
+func (in *webhookEventsItemPtr) ToWebhookEventsItemPtrOutput() WebhookEventsItemPtrOutput {
+	return pulumi.ToOutput(in).(WebhookEventsItemPtrOutput)
+}
+
+func (in *webhookEventsItemPtr) ToWebhookEventsItemPtrOutputWithContext(ctx context.Context) WebhookEventsItemPtrOutput {
+	return pulumi.ToOutputWithContext(ctx, in).(WebhookEventsItemPtrOutput)
+}
+
+// WebhookEventsItemArrayInput is an input type that accepts WebhookEventsItemArray and WebhookEventsItemArrayOutput values.
+// You can construct a concrete instance of `WebhookEventsItemArrayInput` via:
+//
+//	WebhookEventsItemArray{ WebhookEventsItemArgs{...} }
+type WebhookEventsItemArrayInput interface {
+	pulumi.Input
+
+	ToWebhookEventsItemArrayOutput() WebhookEventsItemArrayOutput
+	ToWebhookEventsItemArrayOutputWithContext(context.Context) WebhookEventsItemArrayOutput
+}
+
+type WebhookEventsItemArray []WebhookEventsItem
+
+func (WebhookEventsItemArray) ElementType() reflect.Type {
+	return reflect.TypeOf((*[]WebhookEventsItem)(nil)).Elem()
+}
+
+func (i WebhookEventsItemArray) ToWebhookEventsItemArrayOutput() WebhookEventsItemArrayOutput {
+	return i.ToWebhookEventsItemArrayOutputWithContext(context.Background())
+}
+
+func (i WebhookEventsItemArray) ToWebhookEventsItemArrayOutputWithContext(ctx context.Context) WebhookEventsItemArrayOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(WebhookEventsItemArrayOutput)
+}
+
+type WebhookEventsItemArrayOutput struct{ *pulumi.OutputState }
+
+func (WebhookEventsItemArrayOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*[]WebhookEventsItem)(nil)).Elem()
+}
+
+func (o WebhookEventsItemArrayOutput) ToWebhookEventsItemArrayOutput() WebhookEventsItemArrayOutput {
+	return o
+}
+
+func (o WebhookEventsItemArrayOutput) ToWebhookEventsItemArrayOutputWithContext(ctx context.Context) WebhookEventsItemArrayOutput {
+	return o
+}
+
+func (o WebhookEventsItemArrayOutput) Index(i pulumi.IntInput) WebhookEventsItemOutput {
+	return pulumi.All(o, i).ApplyT(func(vs []interface{}) WebhookEventsItem {
+		return vs[0].([]WebhookEventsItem)[vs[1].(int)]
+	}).(WebhookEventsItemOutput)
+}
+
+type WebhookSourcesItem string
+
+const (
+	WebhookSourcesItemPUBLIC = WebhookSourcesItem("public")
+	WebhookSourcesItemADMIN  = WebhookSourcesItem("admin")
+	WebhookSourcesItemAPI    = WebhookSourcesItem("api")
+	WebhookSourcesItemSYSTEM = WebhookSourcesItem("system")
+)
+
+func (WebhookSourcesItem) ElementType() reflect.Type {
+	return reflect.TypeOf((*WebhookSourcesItem)(nil)).Elem()
+}
+
+func (e WebhookSourcesItem) ToWebhookSourcesItemOutput() WebhookSourcesItemOutput {
+	return pulumi.ToOutput(e).(WebhookSourcesItemOutput)
+}
+
+func (e WebhookSourcesItem) ToWebhookSourcesItemOutputWithContext(ctx context.Context) WebhookSourcesItemOutput {
+	return pulumi.ToOutputWithContext(ctx, e).(WebhookSourcesItemOutput)
+}
+
+func (e WebhookSourcesItem) ToWebhookSourcesItemPtrOutput() WebhookSourcesItemPtrOutput {
+	return e.ToWebhookSourcesItemPtrOutputWithContext(context.Background())
+}
+
+func (e WebhookSourcesItem) ToWebhookSourcesItemPtrOutputWithContext(ctx context.Context) WebhookSourcesItemPtrOutput {
+	return WebhookSourcesItem(e).ToWebhookSourcesItemOutputWithContext(ctx).ToWebhookSourcesItemPtrOutputWithContext(ctx)
+}
+
+func (e WebhookSourcesItem) ToStringOutput() pulumi.StringOutput {
+	return pulumi.ToOutput(pulumi.String(e)).(pulumi.StringOutput)
+}
+
+func (e WebhookSourcesItem) ToStringOutputWithContext(ctx context.Context) pulumi.StringOutput {
+	return pulumi.ToOutputWithContext(ctx, pulumi.String(e)).(pulumi.StringOutput)
+}
+
+func (e WebhookSourcesItem) ToStringPtrOutput() pulumi.StringPtrOutput {
+	return pulumi.String(e).ToStringPtrOutputWithContext(context.Background())
+}
+
+func (e WebhookSourcesItem) ToStringPtrOutputWithContext(ctx context.Context) pulumi.StringPtrOutput {
+	return pulumi.String(e).ToStringOutputWithContext(ctx).ToStringPtrOutputWithContext(ctx)
+}
+
+type WebhookSourcesItemOutput struct{ *pulumi.OutputState }
+
+func (WebhookSourcesItemOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*WebhookSourcesItem)(nil)).Elem()
+}
+
+func (o WebhookSourcesItemOutput) ToWebhookSourcesItemOutput() WebhookSourcesItemOutput {
+	return o
+}
+
+func (o WebhookSourcesItemOutput) ToWebhookSourcesItemOutputWithContext(ctx context.Context) WebhookSourcesItemOutput {
+	return o
+}
+
+func (o WebhookSourcesItemOutput) ToWebhookSourcesItemPtrOutput() WebhookSourcesItemPtrOutput {
+	return o.ToWebhookSourcesItemPtrOutputWithContext(context.Background())
+}
+
+func (o WebhookSourcesItemOutput) ToWebhookSourcesItemPtrOutputWithContext(ctx context.Context) WebhookSourcesItemPtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, v WebhookSourcesItem) *WebhookSourcesItem {
+		return &v
+	}).(WebhookSourcesItemPtrOutput)
+}
+
+func (o WebhookSourcesItemOutput) ToStringOutput() pulumi.StringOutput {
+	return o.ToStringOutputWithContext(context.Background())
+}
+
+func (o WebhookSourcesItemOutput) ToStringOutputWithContext(ctx context.Context) pulumi.StringOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, e WebhookSourcesItem) string {
+		return string(e)
+	}).(pulumi.StringOutput)
+}
+
+func (o WebhookSourcesItemOutput) ToStringPtrOutput() pulumi.StringPtrOutput {
+	return o.ToStringPtrOutputWithContext(context.Background())
+}
+
+func (o WebhookSourcesItemOutput) ToStringPtrOutputWithContext(ctx context.Context) pulumi.StringPtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, e WebhookSourcesItem) *string {
+		v := string(e)
+		return &v
+	}).(pulumi.StringPtrOutput)
+}
+
+type WebhookSourcesItemPtrOutput struct{ *pulumi.OutputState }
+
+func (WebhookSourcesItemPtrOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((**WebhookSourcesItem)(nil)).Elem()
+}
+
+func (o WebhookSourcesItemPtrOutput) ToWebhookSourcesItemPtrOutput() WebhookSourcesItemPtrOutput {
+	return o
+}
+
+func (o WebhookSourcesItemPtrOutput) ToWebhookSourcesItemPtrOutputWithContext(ctx context.Context) WebhookSourcesItemPtrOutput {
+	return o
+}
+
+func (o WebhookSourcesItemPtrOutput) Elem() WebhookSourcesItemOutput {
+	return o.ApplyT(func(v *WebhookSourcesItem) WebhookSourcesItem {
+		if v != nil {
+			return *v
+		}
+		var ret WebhookSourcesItem
+		return ret
+	}).(WebhookSourcesItemOutput)
+}
+
+func (o WebhookSourcesItemPtrOutput) ToStringPtrOutput() pulumi.StringPtrOutput {
+	return o.ToStringPtrOutputWithContext(context.Background())
+}
+
+func (o WebhookSourcesItemPtrOutput) ToStringPtrOutputWithContext(ctx context.Context) pulumi.StringPtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, e *WebhookSourcesItem) *string {
+		if e == nil {
+			return nil
+		}
+		v := string(*e)
+		return &v
+	}).(pulumi.StringPtrOutput)
+}
+
+// WebhookSourcesItemInput is an input type that accepts values of the WebhookSourcesItem enum
+// A concrete instance of `WebhookSourcesItemInput` can be one of the following:
+//
+//	WebhookSourcesItemPUBLIC
+//	WebhookSourcesItemADMIN
+//	WebhookSourcesItemAPI
+//	WebhookSourcesItemSYSTEM
+type WebhookSourcesItemInput interface {
+	pulumi.Input
+
+	ToWebhookSourcesItemOutput() WebhookSourcesItemOutput
+	ToWebhookSourcesItemOutputWithContext(context.Context) WebhookSourcesItemOutput
+}
+
+var webhookSourcesItemPtrType = reflect.TypeOf((**WebhookSourcesItem)(nil)).Elem()
+
+type WebhookSourcesItemPtrInput interface {
+	pulumi.Input
+
+	ToWebhookSourcesItemPtrOutput() WebhookSourcesItemPtrOutput
+	ToWebhookSourcesItemPtrOutputWithContext(context.Context) WebhookSourcesItemPtrOutput
+}
+
+type webhookSourcesItemPtr string
+
+func WebhookSourcesItemPtr(v string) WebhookSourcesItemPtrInput {
+	return (*webhookSourcesItemPtr)(&v)
+}
+
+func (*webhookSourcesItemPtr) ElementType() reflect.Type {
+	return webhookSourcesItemPtrType
+}
+
+func (in *webhookSourcesItemPtr) ToWebhookSourcesItemPtrOutput() WebhookSourcesItemPtrOutput {
+	return pulumi.ToOutput(in).(WebhookSourcesItemPtrOutput)
+}
+
+func (in *webhookSourcesItemPtr) ToWebhookSourcesItemPtrOutputWithContext(ctx context.Context) WebhookSourcesItemPtrOutput {
+	return pulumi.ToOutputWithContext(ctx, in).(WebhookSourcesItemPtrOutput)
+}
+
+// WebhookSourcesItemArrayInput is an input type that accepts WebhookSourcesItemArray and WebhookSourcesItemArrayOutput values.
+// You can construct a concrete instance of `WebhookSourcesItemArrayInput` via:
+//
+//	WebhookSourcesItemArray{ WebhookSourcesItemArgs{...} }
+type WebhookSourcesItemArrayInput interface {
+	pulumi.Input
+
+	ToWebhookSourcesItemArrayOutput() WebhookSourcesItemArrayOutput
+	ToWebhookSourcesItemArrayOutputWithContext(context.Context) WebhookSourcesItemArrayOutput
+}
+
+type WebhookSourcesItemArray []WebhookSourcesItem
+
+func (WebhookSourcesItemArray) ElementType() reflect.Type {
+	return reflect.TypeOf((*[]WebhookSourcesItem)(nil)).Elem()
+}
+
+func (i WebhookSourcesItemArray) ToWebhookSourcesItemArrayOutput() WebhookSourcesItemArrayOutput {
+	return i.ToWebhookSourcesItemArrayOutputWithContext(context.Background())
+}
+
+func (i WebhookSourcesItemArray) ToWebhookSourcesItemArrayOutputWithContext(ctx context.Context) WebhookSourcesItemArrayOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(WebhookSourcesItemArrayOutput)
+}
+
+type WebhookSourcesItemArrayOutput struct{ *pulumi.OutputState }
+
+func (WebhookSourcesItemArrayOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*[]WebhookSourcesItem)(nil)).Elem()
+}
+
+func (o WebhookSourcesItemArrayOutput) ToWebhookSourcesItemArrayOutput() WebhookSourcesItemArrayOutput {
+	return o
+}
+
+func (o WebhookSourcesItemArrayOutput) ToWebhookSourcesItemArrayOutputWithContext(ctx context.Context) WebhookSourcesItemArrayOutput {
+	return o
+}
+
+func (o WebhookSourcesItemArrayOutput) Index(i pulumi.IntInput) WebhookSourcesItemOutput {
+	return pulumi.All(o, i).ApplyT(func(vs []interface{}) WebhookSourcesItem {
+		return vs[0].([]WebhookSourcesItem)[vs[1].(int)]
+	}).(WebhookSourcesItemOutput)
+}
+
 func init() {
 	pulumi.RegisterInputType(reflect.TypeOf((*AccountCustomFieldFieldTypeInput)(nil)).Elem(), AccountCustomFieldFieldType("text"))
 	pulumi.RegisterInputType(reflect.TypeOf((*AccountCustomFieldFieldTypePtrInput)(nil)).Elem(), AccountCustomFieldFieldType("text"))
 	pulumi.RegisterInputType(reflect.TypeOf((*CalendarFeedTypeInput)(nil)).Elem(), CalendarFeedType("All"))
 	pulumi.RegisterInputType(reflect.TypeOf((*CalendarFeedTypePtrInput)(nil)).Elem(), CalendarFeedType("All"))
+	pulumi.RegisterInputType(reflect.TypeOf((*ContactCustomFieldTypeInput)(nil)).Elem(), ContactCustomFieldType("text"))
+	pulumi.RegisterInputType(reflect.TypeOf((*ContactCustomFieldTypePtrInput)(nil)).Elem(), ContactCustomFieldType("text"))
+	pulumi.RegisterInputType(reflect.TypeOf((*PersonalizationVariableFormatInput)(nil)).Elem(), PersonalizationVariableFormat("html"))
+	pulumi.RegisterInputType(reflect.TypeOf((*PersonalizationVariableFormatPtrInput)(nil)).Elem(), PersonalizationVariableFormat("html"))
+	pulumi.RegisterInputType(reflect.TypeOf((*TagTagTypeInput)(nil)).Elem(), TagTagType("contact"))
+	pulumi.RegisterInputType(reflect.TypeOf((*TagTagTypePtrInput)(nil)).Elem(), TagTagType("contact"))
+	pulumi.RegisterInputType(reflect.TypeOf((*WebhookEventsItemInput)(nil)).Elem(), WebhookEventsItem("bounce"))
+	pulumi.RegisterInputType(reflect.TypeOf((*WebhookEventsItemPtrInput)(nil)).Elem(), WebhookEventsItem("bounce"))
+	pulumi.RegisterInputType(reflect.TypeOf((*WebhookEventsItemArrayInput)(nil)).Elem(), WebhookEventsItemArray{})
+	pulumi.RegisterInputType(reflect.TypeOf((*WebhookSourcesItemInput)(nil)).Elem(), WebhookSourcesItem("public"))
+	pulumi.RegisterInputType(reflect.TypeOf((*WebhookSourcesItemPtrInput)(nil)).Elem(), WebhookSourcesItem("public"))
+	pulumi.RegisterInputType(reflect.TypeOf((*WebhookSourcesItemArrayInput)(nil)).Elem(), WebhookSourcesItemArray{})
 	pulumi.RegisterOutputType(AccountCustomFieldFieldTypeOutput{})
 	pulumi.RegisterOutputType(AccountCustomFieldFieldTypePtrOutput{})
 	pulumi.RegisterOutputType(CalendarFeedTypeOutput{})
 	pulumi.RegisterOutputType(CalendarFeedTypePtrOutput{})
+	pulumi.RegisterOutputType(ContactCustomFieldTypeOutput{})
+	pulumi.RegisterOutputType(ContactCustomFieldTypePtrOutput{})
+	pulumi.RegisterOutputType(PersonalizationVariableFormatOutput{})
+	pulumi.RegisterOutputType(PersonalizationVariableFormatPtrOutput{})
+	pulumi.RegisterOutputType(TagTagTypeOutput{})
+	pulumi.RegisterOutputType(TagTagTypePtrOutput{})
+	pulumi.RegisterOutputType(WebhookEventsItemOutput{})
+	pulumi.RegisterOutputType(WebhookEventsItemPtrOutput{})
+	pulumi.RegisterOutputType(WebhookEventsItemArrayOutput{})
+	pulumi.RegisterOutputType(WebhookSourcesItemOutput{})
+	pulumi.RegisterOutputType(WebhookSourcesItemPtrOutput{})
+	pulumi.RegisterOutputType(WebhookSourcesItemArrayOutput{})
 }

@@ -45,6 +45,11 @@ export type CalendarFeed = import("./calendarFeed").CalendarFeed;
 export const CalendarFeed: typeof import("./calendarFeed").CalendarFeed = null as any;
 utilities.lazyLoad(exports, ["CalendarFeed"], () => require("./calendarFeed"));
 
+export { ContactCustomFieldArgs } from "./contactCustomField";
+export type ContactCustomField = import("./contactCustomField").ContactCustomField;
+export const ContactCustomField: typeof import("./contactCustomField").ContactCustomField = null as any;
+utilities.lazyLoad(exports, ["ContactCustomField"], () => require("./contactCustomField"));
+
 export { ContactSyncArgs } from "./contactSync";
 export type ContactSync = import("./contactSync").ContactSync;
 export const ContactSync: typeof import("./contactSync").ContactSync = null as any;
@@ -95,15 +100,40 @@ export const getCustomObjectSchemas: typeof import("./getCustomObjectSchemas").g
 export const getCustomObjectSchemasOutput: typeof import("./getCustomObjectSchemas").getCustomObjectSchemasOutput = null as any;
 utilities.lazyLoad(exports, ["getCustomObjectSchemas","getCustomObjectSchemasOutput"], () => require("./getCustomObjectSchemas"));
 
+export { ListArgs } from "./list";
+export type List = import("./list").List;
+export const List: typeof import("./list").List = null as any;
+utilities.lazyLoad(exports, ["List"], () => require("./list"));
+
 export { MessageArgs } from "./message";
 export type Message = import("./message").Message;
 export const Message: typeof import("./message").Message = null as any;
 utilities.lazyLoad(exports, ["Message"], () => require("./message"));
 
+export { PersonalizationVariableArgs } from "./personalizationVariable";
+export type PersonalizationVariable = import("./personalizationVariable").PersonalizationVariable;
+export const PersonalizationVariable: typeof import("./personalizationVariable").PersonalizationVariable = null as any;
+utilities.lazyLoad(exports, ["PersonalizationVariable"], () => require("./personalizationVariable"));
+
 export { ProviderArgs } from "./provider";
 export type Provider = import("./provider").Provider;
 export const Provider: typeof import("./provider").Provider = null as any;
 utilities.lazyLoad(exports, ["Provider"], () => require("./provider"));
+
+export { SavedResponseArgs } from "./savedResponse";
+export type SavedResponse = import("./savedResponse").SavedResponse;
+export const SavedResponse: typeof import("./savedResponse").SavedResponse = null as any;
+utilities.lazyLoad(exports, ["SavedResponse"], () => require("./savedResponse"));
+
+export { TagArgs } from "./tag";
+export type Tag = import("./tag").Tag;
+export const Tag: typeof import("./tag").Tag = null as any;
+utilities.lazyLoad(exports, ["Tag"], () => require("./tag"));
+
+export { WebhookArgs } from "./webhook";
+export type Webhook = import("./webhook").Webhook;
+export const Webhook: typeof import("./webhook").Webhook = null as any;
+utilities.lazyLoad(exports, ["Webhook"], () => require("./webhook"));
 
 
 // Export enums:
@@ -138,10 +168,22 @@ const _module = {
                 return new Branding(name, <any>undefined, { urn })
             case "crm:index:CalendarFeed":
                 return new CalendarFeed(name, <any>undefined, { urn })
+            case "crm:index:ContactCustomField":
+                return new ContactCustomField(name, <any>undefined, { urn })
             case "crm:index:ContactSync":
                 return new ContactSync(name, <any>undefined, { urn })
+            case "crm:index:List":
+                return new List(name, <any>undefined, { urn })
             case "crm:index:Message":
                 return new Message(name, <any>undefined, { urn })
+            case "crm:index:PersonalizationVariable":
+                return new PersonalizationVariable(name, <any>undefined, { urn })
+            case "crm:index:SavedResponse":
+                return new SavedResponse(name, <any>undefined, { urn })
+            case "crm:index:Tag":
+                return new Tag(name, <any>undefined, { urn })
+            case "crm:index:Webhook":
+                return new Webhook(name, <any>undefined, { urn })
             default:
                 throw new Error(`unknown resource type ${type}`);
         }

@@ -15,6 +15,7 @@ from .account_note import *
 from .address import *
 from .branding import *
 from .calendar_feed import *
+from .contact_custom_field import *
 from .contact_sync import *
 from .get_account import *
 from .get_accounts import *
@@ -25,8 +26,13 @@ from .get_campaigns import *
 from .get_contact import *
 from .get_custom_object_records import *
 from .get_custom_object_schemas import *
+from .list import *
 from .message import *
+from .personalization_variable import *
 from .provider import *
+from .saved_response import *
+from .tag import *
+from .webhook import *
 from ._inputs import *
 from . import outputs
 
@@ -53,8 +59,14 @@ _utilities.register(
    "crm:index:Address": "Address",
    "crm:index:Branding": "Branding",
    "crm:index:CalendarFeed": "CalendarFeed",
+   "crm:index:ContactCustomField": "ContactCustomField",
    "crm:index:ContactSync": "ContactSync",
-   "crm:index:Message": "Message"
+   "crm:index:List": "List",
+   "crm:index:Message": "Message",
+   "crm:index:PersonalizationVariable": "PersonalizationVariable",
+   "crm:index:SavedResponse": "SavedResponse",
+   "crm:index:Tag": "Tag",
+   "crm:index:Webhook": "Webhook"
   }
  }
 ]

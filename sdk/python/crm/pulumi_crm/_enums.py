@@ -9,6 +9,11 @@ from enum import Enum
 __all__ = [
     'AccountCustomFieldFieldType',
     'CalendarFeedType',
+    'ContactCustomFieldType',
+    'PersonalizationVariableFormat',
+    'TagTagType',
+    'WebhookEventsItem',
+    'WebhookSourcesItem',
 ]
 
 
@@ -32,3 +37,65 @@ class CalendarFeedType(_builtins.str, Enum):
     ALL = "All"
     DEALS = "Deals"
     CONTACTS = "Contacts"
+
+
+@pulumi.type_token("crm:index:ContactCustomFieldType")
+class ContactCustomFieldType(_builtins.str, Enum):
+    TEXT = "text"
+    TEXTAREA = "textarea"
+    DATE = "date"
+    DATETIME = "datetime"
+    DROPDOWN = "dropdown"
+    LISTBOX = "listbox"
+    RADIO = "radio"
+    CHECKBOX = "checkbox"
+    HIDDEN = "hidden"
+
+
+@pulumi.type_token("crm:index:PersonalizationVariableFormat")
+class PersonalizationVariableFormat(_builtins.str, Enum):
+    HTML = "html"
+    TEXT = "text"
+
+
+@pulumi.type_token("crm:index:TagTagType")
+class TagTagType(_builtins.str, Enum):
+    CONTACT = "contact"
+    TEMPLATE = "template"
+
+
+@pulumi.type_token("crm:index:WebhookEventsItem")
+class WebhookEventsItem(_builtins.str, Enum):
+    BOUNCE = "bounce"
+    CLICK = "click"
+    CONTACT_TAG_ADDED = "contact_tag_added"
+    CONTACT_TAG_REMOVED = "contact_tag_removed"
+    DEAL_ADD = "deal_add"
+    DEAL_NOTE_ADD = "deal_note_add"
+    DEAL_PIPELINE_ADD = "deal_pipeline_add"
+    DEAL_STAGE_ADD = "deal_stage_add"
+    DEAL_TASK_ADD = "deal_task_add"
+    DEAL_TASK_COMPLETE = "deal_task_complete"
+    DEAL_TASKTYPE_ADD = "deal_tasktype_add"
+    DEAL_UPDATE = "deal_update"
+    FORWARD = "forward"
+    LIST_ADD = "list_add"
+    OPEN = "open"
+    REPLY = "reply"
+    SENT = "sent"
+    SHARE = "share"
+    SMS_REPLY = "sms_reply"
+    SMS_SENT = "sms_sent"
+    SMS_UNSUB = "sms_unsub"
+    SUBSCRIBE = "subscribe"
+    SUBSCRIBER_NOTE = "subscriber_note"
+    UNSUBSCRIBE = "unsubscribe"
+    UPDATE = "update"
+
+
+@pulumi.type_token("crm:index:WebhookSourcesItem")
+class WebhookSourcesItem(_builtins.str, Enum):
+    PUBLIC = "public"
+    ADMIN = "admin"
+    API = "api"
+    SYSTEM = "system"

@@ -25,3 +25,70 @@ export const CalendarFeedType = {
 } as const;
 
 export type CalendarFeedType = (typeof CalendarFeedType)[keyof typeof CalendarFeedType];
+
+export const ContactCustomFieldType = {
+    Text: "text",
+    Textarea: "textarea",
+    Date: "date",
+    Datetime: "datetime",
+    Dropdown: "dropdown",
+    Listbox: "listbox",
+    Radio: "radio",
+    Checkbox: "checkbox",
+    Hidden: "hidden",
+} as const;
+
+export type ContactCustomFieldType = (typeof ContactCustomFieldType)[keyof typeof ContactCustomFieldType];
+
+export const PersonalizationVariableFormat = {
+    Html: "html",
+    Text: "text",
+} as const;
+
+export type PersonalizationVariableFormat = (typeof PersonalizationVariableFormat)[keyof typeof PersonalizationVariableFormat];
+
+export const TagTagType = {
+    Contact: "contact",
+    Template: "template",
+} as const;
+
+export type TagTagType = (typeof TagTagType)[keyof typeof TagTagType];
+
+export const WebhookEventsItem = {
+    Bounce: "bounce",
+    Click: "click",
+    Contact_tag_added: "contact_tag_added",
+    Contact_tag_removed: "contact_tag_removed",
+    Deal_add: "deal_add",
+    Deal_note_add: "deal_note_add",
+    Deal_pipeline_add: "deal_pipeline_add",
+    Deal_stage_add: "deal_stage_add",
+    Deal_task_add: "deal_task_add",
+    Deal_task_complete: "deal_task_complete",
+    Deal_tasktype_add: "deal_tasktype_add",
+    Deal_update: "deal_update",
+    Forward: "forward",
+    List_add: "list_add",
+    Open: "open",
+    Reply: "reply",
+    Sent: "sent",
+    Share: "share",
+    Sms_reply: "sms_reply",
+    Sms_sent: "sms_sent",
+    Sms_unsub: "sms_unsub",
+    Subscribe: "subscribe",
+    Subscriber_note: "subscriber_note",
+    Unsubscribe: "unsubscribe",
+    Update: "update",
+} as const;
+
+export type WebhookEventsItem = (typeof WebhookEventsItem)[keyof typeof WebhookEventsItem];
+
+export const WebhookSourcesItem = {
+    Public: "public",
+    Admin: "admin",
+    Api: "api",
+    System: "system",
+} as const;
+
+export type WebhookSourcesItem = (typeof WebhookSourcesItem)[keyof typeof WebhookSourcesItem];

@@ -1,0 +1,115 @@
+// crm.ContactCustomField: a custom field of contacts, with its options (dropdown, listbox,
+// radio, checkbox) and the lists it shows on, which the service keeps behind calls of their
+// own (/fieldOption/bulk, /fieldRels) and which are made and removed with the field. Its
+// declaration and those calls; the rest is crmModule's (see ./crud/module.ts).
+
+import { z } from "zod";
+import { crmModule } from "./crud/module";
+import { input, output } from "../kit/declaration";
+import { nameText, oneOf, optionalText, requiredText, serviceId } from "../kit/inputs";
+import { types } from "../kit/value-types";
+import type { CrmClient } from "./service/client";
+import { deleteObject, ServiceObject } from "./service/collection";
+import { idOf } from "./service/normalize";
+import type { ContactCustomFieldArgs, ContactCustomFieldOutputs } from "./generated-types";
+import * as wire from "./service/wire-forms";
+
+export type { ContactCustomFieldArgs, ContactCustomFieldOutputs } from "./generated-types";
+
+const fieldTypes: [string, ...string[]] = ["text", "textarea", "date", "datetime", "dropdown", "listbox", "radio", "checkbox", "hidden"];
+/** The types whose values are chosen among options. */
+const optionTypes = ["dropdown", "listbox", "radio", "checkbox"];
+/** A relation to list 0 shows the field on every list. */
+const everyList = "0";
+
+const options = z
+  .array(requiredText("an option", 255), { invalid_type_error: "must be a list of options" })
+  .refine((given) => new Set(given).size === given.length, "must not hold an option twice")
+  .optional();
+const listIds = z.array(serviceId("a list")).optional().transform((ids) => (ids?.length ? [...new Set(ids)].sort((a, b) => Number(a) - Number(b)) : undefined));
+/** Members read from the field's own answer's side lists, never sent with the field. */
+const related = { request: false as const, read: (value: unknown) => value };
+
+interface FieldAnswer {
+  fieldOptions?: Array<{ field: unknown; value: unknown; orderid: unknown }>;
+  fieldRels?: Array<{ id: unknown; field: unknown; relid: unknown }>;
+}
+
+/** The field's answer with its options and list relations, which a list of fields does not carry. */
+async function answerOf(client: CrmClient, id: string): Promise<Required<FieldAnswer>> {
+  const body = (await client.call({ method: "GET", path: `/fields/${id}` })).body as FieldAnswer;
+  const own = <Item extends { field: unknown }>(items: Item[] | undefined) => (items ?? []).filter((item) => idOf(item.field) === id);
+  return { fieldOptions: own(body.fieldOptions), fieldRels: own(body.fieldRels) };
+}
+
+async function relatedOf(client: CrmClient, id: string): Promise<ServiceObject> {
+  const { fieldOptions, fieldRels } = await answerOf(client, id);
+  const values = [...fieldOptions].sort((a, b) => Number(a.orderid) - Number(b.orderid)).map((option) => String(option.value));
+  const lists = fieldRels.map((rel) => idOf(rel.relid)!).filter((relid) => relid !== everyList);
+  return { options: values.length ? values : undefined, listIds: lists.length ? lists.sort((a, b) => Number(a) - Number(b)) : undefined };
+}
+
+const relate = (client: CrmClient, id: string, relid: string) => client.call({ method: "POST", path: "/fieldRels", body: { fieldRel: { field: Number(id), relid: Number(relid) } } });
+
+export const { declaration, inputSchema, core, inputsDeclaring, exported, check, diff, create, read, update, delete: remove, configure, resourceClass } = crmModule(module, {
+  name: "ContactCustomField",
+  noun: "field",
+  namedBy: "title",
+  inputs: {
+    title: input(nameText("the field's title, unique among contact fields", 255), "The field's title, unique among contact fields (regardless of case).", { wire: wire.text() }),
+    type: input(oneOf(fieldTypes), `The field's type: ${fieldTypes.join(", ")}. A change replaces the field, and contacts' values of it are lost.`, {
+      replaceOnChanges: true,
+      wire: wire.text(),
+    }),
+    description: input(optionalText(1000), 'The description. Removing it, or setting it to "", clears it.', { wire: wire.optionalText({ request: "descript" }) }),
+    defaultValue: input(optionalText(255), 'The default value; of a field with options, one of them. Removing it, or setting it to "", clears it.', { wire: wire.optionalText({ request: "defval" }) }),
+    options: input(options, `The options, in order, each its own value and label: required for a field of type ${optionTypes.join(", ")}, refused for the others. Made with the field; a change replaces it (the service cannot remove an option).`, {
+      replaceOnChanges: true,
+      wire: related,
+    }),
+    listIds: input(listIds, "The ids of the lists (`crm.List` ids) the field shows on; unset, every list. A change adds and removes the relations in place; kept sorted.", {
+      refersTo: "list",
+      wire: related,
+    }),
+  },
+  outputs: { perstag: output(types.string, "The tag messages write as `%PERSTAG%` for the contact's value, given by the service.", { wire: wire.text() }) },
+  uniqueName: { field: "title", what: "contact field title" },
+  deleteBeforeReplace: true,
+  kind: (forms) => ({
+    // The type decides which inputs are allowed.
+    refine: (inputs, refuse) => {
+      const chosen = optionTypes.includes(inputs.type);
+      if (chosen && !inputs.options?.length) refuse("options", `is required for a field of type ${inputs.type}: the values to choose from`);
+      if (!chosen && inputs.options) refuse("options", `is allowed only for a field of type ${optionTypes.join(", ")}, not ${inputs.type}`);
+      if (chosen && inputs.defaultValue !== undefined && !inputs.options?.includes(inputs.defaultValue)) refuse("defaultValue", `must be one of the options: ${inputs.options?.join(", ")}`);
+      return inputs;
+    },
+    // The options and relations are in the field's own answer only: single reads.
+    collection: undefined,
+    readRelated: relatedOf,
+    relatedForImport: relatedOf,
+    afterCreate: async (client, id, inputs) => {
+      const given: string[] = inputs.options ?? [];
+      const fieldOptions = given.map((value, index) => ({ field: Number(id), value, label: value, orderid: index + 1, isdefault: value === inputs.defaultValue }));
+      if (fieldOptions.length) await client.call({ method: "POST", path: "/fieldOption/bulk", body: { fieldOptions } });
+      for (const relid of inputs.listIds ?? [everyList]) await relate(client, id, relid);
+    },
+    afterUpdate: async (client, id, _olds, inputs) => {
+      const wanted: string[] = inputs.listIds ?? [everyList];
+      const { fieldRels } = await answerOf(client, id);
+      for (const rel of fieldRels.filter((rel) => !wanted.includes(idOf(rel.relid)!))) await deleteObject(client, `/fieldRels/${idOf(rel.id)}`);
+      for (const relid of wanted.filter((relid) => !fieldRels.some((rel) => idOf(rel.relid) === relid))) await relate(client, id, relid);
+    },
+    // Matched on the field's own members: a list of fields carries neither options nor relations.
+    sameContent: (inputs) => {
+      const { options: _options, listIds: _lists, ...sent } = forms.desiredState(inputs);
+      return { path: "/fields", collection: "fields", sent, stateOf: forms.stateOf, createdMs: (field) => Date.parse(String(field.cdate)) || undefined };
+    },
+  }),
+});
+export { remove as delete };
+
+export interface ContactCustomField extends ContactCustomFieldOutputs {}
+
+/** A custom field of contacts, with its options and the lists it shows on. */
+export class ContactCustomField extends resourceClass<ContactCustomFieldArgs>() {}

@@ -1,0 +1,93 @@
+// A plain CRM kind's module in one call: a resource file names its class, the service's
+// noun and the field that names an object, declares its fields (each once, with its wire
+// form) and what is odd about it; crmModule makes the declaration (with `adoptId`), the
+// core (recovering a lost create by content), the dynamic provider functions, the class,
+// the export's reading and the unique name. The file then exports them by name: deployed
+// stacks require the module's check, diff, create, read, update, delete and configure.
+
+import type { z } from "zod";
+import { configure, dynamicClass, dynamicLifecycle } from "../../dynamic";
+import { labelBy } from "../../kit/check-diff";
+import type { UniqueName } from "../../kit/core";
+import { declareResource, InputField, OutputField, takeOverById } from "../../kit/declaration";
+import { wireForms, WireForms } from "../../kit/wire";
+import type { ExportDeclaration } from "../export-declaration";
+import type { ServiceObject } from "../service/collection";
+import { isoCreated } from "../service/recovery";
+import { crmCore, CrmKindSpec } from "./index";
+
+export interface CrmModuleSpec<Inputs extends Record<string, InputField>> {
+  /** The class's name in `crm`, e.g. `SavedResponse`. */
+  name: string;
+  /** The service's root key of one object, e.g. `savedResponse`: its collection is the plural, at `/savedResponses`. */
+  noun: string;
+  /** The input naming an object: in messages, the export's names and titles. */
+  namedBy: keyof Inputs & string;
+  inputs: Inputs;
+  outputs?: Record<string, OutputField>;
+  /**
+   * The answer's member holding when the object was made (by default `cdate`, an ISO timestamp), and how far off it
+   * may be (a timestamp in the account's unknown time zone): what recovers a lost create.
+   */
+  created?: { member: string; uncertaintyMs?: number };
+  /** What is particular to the kind (see CrmObjectKind), given its fields' wire forms. */
+  kind?(forms: WireForms): Partial<CrmKindSpec<z.AnyZodObject>>;
+  /** The export's reading where it is not the kind's collection and `namedBy` (see ExportDeclaration). */
+  exported?: Partial<ExportDeclaration>;
+  uniqueName?: UniqueName;
+  /** A replacement deletes the old object first: the service refuses a second object of its unique name. */
+  deleteBeforeReplace?: boolean;
+}
+
+/** `SavedResponse` as messages and docs say it: `saved response`. */
+const wordsOf = (name: string) => name.replace(/(?<=[a-z])(?=[A-Z])/g, " ").toLowerCase();
+
+const andList = (names: string[]) => (names.length > 1 ? `${names.slice(0, -1).join(", ")} and ${names.at(-1)}` : names.join(""));
+
+export function crmModule<Inputs extends Record<string, InputField>>(resourceModule: NodeModule, spec: CrmModuleSpec<Inputs>) {
+  const what = wordsOf(spec.name);
+  const fields = Object.keys(spec.inputs).map((field) => `\`${field}\``);
+  const declaration = declareResource({
+    namespace: "crm",
+    name: spec.name,
+    inputs: { ...spec.inputs, adoptId: takeOverById(what, `its ${andList(fields)} are set to the declared ones where they differ`) },
+    outputs: spec.outputs,
+  });
+  const forms = wireForms(declaration.fields);
+  const path = `/${spec.noun}s`;
+  const collection = `${spec.noun}s`;
+  const kind: CrmKindSpec<z.AnyZodObject> = {
+    label: labelBy(declaration.type, spec.namedBy),
+    path,
+    member: spec.noun,
+    collection,
+    sameContent: (inputs) => ({ path, collection, sent: forms.desiredState(inputs), stateOf: forms.stateOf, createdMs: isoCreated(spec.created?.member ?? "cdate"), uncertaintyMs: spec.created?.uncertaintyMs }),
+    ...spec.kind?.(forms),
+  };
+  const made = crmCore(declaration, kind, spec.uniqueName);
+  const replacedFirst = async (id: string, olds: Record<string, unknown>, news: Record<string, unknown>) => {
+    const changes = await made.diff(id, olds, news);
+    return changes.fields.some((change) => change.replace) ? { ...changes, deleteBeforeReplace: true } : changes;
+  };
+  const core: typeof made = spec.deleteBeforeReplace ? { ...made, diff: replacedFirst } : made;
+  const name = (object: ServiceObject) => String(object[spec.namedBy]);
+  const exported: ExportDeclaration = {
+    section: `${what[0].toUpperCase()}${what.slice(1)}s`,
+    path,
+    collection,
+    name,
+    title: (object) => `${name(object)} ${what}`,
+    ...spec.exported,
+  };
+  return {
+    declaration,
+    inputSchema: declaration.inputSchema,
+    core,
+    inputsDeclaring: core.inputsDeclaring,
+    exported,
+    ...dynamicLifecycle(core),
+    configure,
+    /** The resource class, its provider the module's own exports (see dynamicClass). */
+    resourceClass: <Args extends object>() => dynamicClass<Args>(resourceModule, core),
+  };
+}
