@@ -10,6 +10,8 @@ const senderEmail = config.require("senderEmail");
 const street = config.require("street");
 const city = config.require("city");
 const country = config.require("country");
+// The website the client's news list is for.
+const website = config.get("website") ?? "https://agency.example";
 
 // The same custom field of accounts in every client's account.
 const tier = new crm.AccountCustomField("tier", {
@@ -29,9 +31,37 @@ const newsletter = new crm.Message("newsletter", {
   subject: `News from ${clientName}`,
 });
 
+// The list the client's contacts subscribe to (every change replaces a list).
+const news = new crm.List("news", {
+  name: `${clientName} news`,
+  stringid: "news",
+  senderUrl: website,
+  senderReminder: `You signed up for news from ${clientName}.`,
+});
+
+// Two tags the client's automations key on.
+new crm.Tag("customerTag", { tag: "Customer", description: "Bought at least once" });
+new crm.Tag("prospectTag", { tag: "Prospect" });
+
+// A dropdown field of contacts, shown on the news list.
+new crm.ContactCustomField("interest", { title: "Interest", type: "dropdown", options: ["Products", "Events", "Offers"], listIds: [news.id] });
+
+// %SIGNATURE% in the client's messages.
+new crm.PersonalizationVariable("signature", { tag: "signature", name: "Signature", format: "text", content: `The ${clientName} team` });
+
+// Subscriptions to the news list, posted to the agency's reporting.
+new crm.Webhook("subscriptions", {
+  name: `${clientName} subscriptions`,
+  url: "https://reports.agency.example/crm",
+  events: ["subscribe", "unsubscribe"],
+  sources: ["public", "admin", "api", "system"],
+  listId: news.id,
+});
+
 // The client's branding, taken over and put back as found on destroy.
 new crm.Branding("branding", { siteName: clientName, footerTextValue: `${clientName}, ${street}, ${city}` });
 
 export const tierFieldId = tier.id;
 export const addressId = address.id;
 export const newsletterId = newsletter.id;
+export const newsListId = news.id;

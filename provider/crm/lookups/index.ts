@@ -6,3 +6,4 @@ export * from "./automations";
 export * from "./campaigns";
 export * from "./contacts";
 export * from "./custom-objects";
+export * from "./contact-side";

@@ -452,6 +452,87 @@ func (o CampaignArrayOutput) Index(i pulumi.IntInput) CampaignOutput {
 	}).(CampaignOutput)
 }
 
+// A custom field of contacts.
+type ContactCustomFieldInfo struct {
+	// The default value; null when unset.
+	DefaultValue *string `pulumi:"defaultValue"`
+	// The description; null when unset.
+	Description *string `pulumi:"description"`
+	// The field's id, as `crm.ContactCustomField`'s `id`.
+	Id string `pulumi:"id"`
+	// The tag messages write as `%PERSTAG%` for a contact's value.
+	Perstag string `pulumi:"perstag"`
+	// The field's title.
+	Title string `pulumi:"title"`
+	// The field's type, e.g. `dropdown`.
+	Type string `pulumi:"type"`
+}
+
+// A custom field of contacts.
+type ContactCustomFieldInfoOutput struct{ *pulumi.OutputState }
+
+func (ContactCustomFieldInfoOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*ContactCustomFieldInfo)(nil)).Elem()
+}
+
+func (o ContactCustomFieldInfoOutput) ToContactCustomFieldInfoOutput() ContactCustomFieldInfoOutput {
+	return o
+}
+
+func (o ContactCustomFieldInfoOutput) ToContactCustomFieldInfoOutputWithContext(ctx context.Context) ContactCustomFieldInfoOutput {
+	return o
+}
+
+// The default value; null when unset.
+func (o ContactCustomFieldInfoOutput) DefaultValue() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v ContactCustomFieldInfo) *string { return v.DefaultValue }).(pulumi.StringPtrOutput)
+}
+
+// The description; null when unset.
+func (o ContactCustomFieldInfoOutput) Description() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v ContactCustomFieldInfo) *string { return v.Description }).(pulumi.StringPtrOutput)
+}
+
+// The field's id, as `crm.ContactCustomField`'s `id`.
+func (o ContactCustomFieldInfoOutput) Id() pulumi.StringOutput {
+	return o.ApplyT(func(v ContactCustomFieldInfo) string { return v.Id }).(pulumi.StringOutput)
+}
+
+// The tag messages write as `%PERSTAG%` for a contact's value.
+func (o ContactCustomFieldInfoOutput) Perstag() pulumi.StringOutput {
+	return o.ApplyT(func(v ContactCustomFieldInfo) string { return v.Perstag }).(pulumi.StringOutput)
+}
+
+// The field's title.
+func (o ContactCustomFieldInfoOutput) Title() pulumi.StringOutput {
+	return o.ApplyT(func(v ContactCustomFieldInfo) string { return v.Title }).(pulumi.StringOutput)
+}
+
+// The field's type, e.g. `dropdown`.
+func (o ContactCustomFieldInfoOutput) Type() pulumi.StringOutput {
+	return o.ApplyT(func(v ContactCustomFieldInfo) string { return v.Type }).(pulumi.StringOutput)
+}
+
+type ContactCustomFieldInfoArrayOutput struct{ *pulumi.OutputState }
+
+func (ContactCustomFieldInfoArrayOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*[]ContactCustomFieldInfo)(nil)).Elem()
+}
+
+func (o ContactCustomFieldInfoArrayOutput) ToContactCustomFieldInfoArrayOutput() ContactCustomFieldInfoArrayOutput {
+	return o
+}
+
+func (o ContactCustomFieldInfoArrayOutput) ToContactCustomFieldInfoArrayOutputWithContext(ctx context.Context) ContactCustomFieldInfoArrayOutput {
+	return o
+}
+
+func (o ContactCustomFieldInfoArrayOutput) Index(i pulumi.IntInput) ContactCustomFieldInfoOutput {
+	return pulumi.All(o, i).ApplyT(func(vs []interface{}) ContactCustomFieldInfo {
+		return vs[0].([]ContactCustomFieldInfo)[vs[1].(int)]
+	}).(ContactCustomFieldInfoOutput)
+}
+
 // One contact to sync: its email address and the fields the bulk import takes.
 type ContactSyncContact struct {
 	// The name of the contact's account (company). At most 255 characters.
@@ -1411,6 +1492,161 @@ func (o CustomObjectSchemaArrayOutput) Index(i pulumi.IntInput) CustomObjectSche
 	}).(CustomObjectSchemaOutput)
 }
 
+// A list contacts subscribe to.
+type ListInfo struct {
+	// When it was created, ISO 8601.
+	Cdate *string `pulumi:"cdate"`
+	// The list's id, as `crm.List`'s `id`.
+	Id string `pulumi:"id"`
+	// The list's name.
+	Name string `pulumi:"name"`
+	// Why contacts are on the list; null when unset.
+	SenderReminder *string `pulumi:"senderReminder"`
+	// The website the list is for; null when unset.
+	SenderUrl *string `pulumi:"senderUrl"`
+	// The list's URL-safe name.
+	Stringid string `pulumi:"stringid"`
+}
+
+// A list contacts subscribe to.
+type ListInfoOutput struct{ *pulumi.OutputState }
+
+func (ListInfoOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*ListInfo)(nil)).Elem()
+}
+
+func (o ListInfoOutput) ToListInfoOutput() ListInfoOutput {
+	return o
+}
+
+func (o ListInfoOutput) ToListInfoOutputWithContext(ctx context.Context) ListInfoOutput {
+	return o
+}
+
+// When it was created, ISO 8601.
+func (o ListInfoOutput) Cdate() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v ListInfo) *string { return v.Cdate }).(pulumi.StringPtrOutput)
+}
+
+// The list's id, as `crm.List`'s `id`.
+func (o ListInfoOutput) Id() pulumi.StringOutput {
+	return o.ApplyT(func(v ListInfo) string { return v.Id }).(pulumi.StringOutput)
+}
+
+// The list's name.
+func (o ListInfoOutput) Name() pulumi.StringOutput {
+	return o.ApplyT(func(v ListInfo) string { return v.Name }).(pulumi.StringOutput)
+}
+
+// Why contacts are on the list; null when unset.
+func (o ListInfoOutput) SenderReminder() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v ListInfo) *string { return v.SenderReminder }).(pulumi.StringPtrOutput)
+}
+
+// The website the list is for; null when unset.
+func (o ListInfoOutput) SenderUrl() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v ListInfo) *string { return v.SenderUrl }).(pulumi.StringPtrOutput)
+}
+
+// The list's URL-safe name.
+func (o ListInfoOutput) Stringid() pulumi.StringOutput {
+	return o.ApplyT(func(v ListInfo) string { return v.Stringid }).(pulumi.StringOutput)
+}
+
+type ListInfoArrayOutput struct{ *pulumi.OutputState }
+
+func (ListInfoArrayOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*[]ListInfo)(nil)).Elem()
+}
+
+func (o ListInfoArrayOutput) ToListInfoArrayOutput() ListInfoArrayOutput {
+	return o
+}
+
+func (o ListInfoArrayOutput) ToListInfoArrayOutputWithContext(ctx context.Context) ListInfoArrayOutput {
+	return o
+}
+
+func (o ListInfoArrayOutput) Index(i pulumi.IntInput) ListInfoOutput {
+	return pulumi.All(o, i).ApplyT(func(vs []interface{}) ListInfo {
+		return vs[0].([]ListInfo)[vs[1].(int)]
+	}).(ListInfoOutput)
+}
+
+// A tag of contacts or templates.
+type TagInfo struct {
+	// When it was created, ISO 8601.
+	Cdate *string `pulumi:"cdate"`
+	// The description; null when unset.
+	Description *string `pulumi:"description"`
+	// The tag's id, as `crm.Tag`'s `id`.
+	Id string `pulumi:"id"`
+	// The tag's name.
+	Tag string `pulumi:"tag"`
+	// What the tag is put on: `contact` or `template`.
+	TagType string `pulumi:"tagType"`
+}
+
+// A tag of contacts or templates.
+type TagInfoOutput struct{ *pulumi.OutputState }
+
+func (TagInfoOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*TagInfo)(nil)).Elem()
+}
+
+func (o TagInfoOutput) ToTagInfoOutput() TagInfoOutput {
+	return o
+}
+
+func (o TagInfoOutput) ToTagInfoOutputWithContext(ctx context.Context) TagInfoOutput {
+	return o
+}
+
+// When it was created, ISO 8601.
+func (o TagInfoOutput) Cdate() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v TagInfo) *string { return v.Cdate }).(pulumi.StringPtrOutput)
+}
+
+// The description; null when unset.
+func (o TagInfoOutput) Description() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v TagInfo) *string { return v.Description }).(pulumi.StringPtrOutput)
+}
+
+// The tag's id, as `crm.Tag`'s `id`.
+func (o TagInfoOutput) Id() pulumi.StringOutput {
+	return o.ApplyT(func(v TagInfo) string { return v.Id }).(pulumi.StringOutput)
+}
+
+// The tag's name.
+func (o TagInfoOutput) Tag() pulumi.StringOutput {
+	return o.ApplyT(func(v TagInfo) string { return v.Tag }).(pulumi.StringOutput)
+}
+
+// What the tag is put on: `contact` or `template`.
+func (o TagInfoOutput) TagType() pulumi.StringOutput {
+	return o.ApplyT(func(v TagInfo) string { return v.TagType }).(pulumi.StringOutput)
+}
+
+type TagInfoArrayOutput struct{ *pulumi.OutputState }
+
+func (TagInfoArrayOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*[]TagInfo)(nil)).Elem()
+}
+
+func (o TagInfoArrayOutput) ToTagInfoArrayOutput() TagInfoArrayOutput {
+	return o
+}
+
+func (o TagInfoArrayOutput) ToTagInfoArrayOutputWithContext(ctx context.Context) TagInfoArrayOutput {
+	return o
+}
+
+func (o TagInfoArrayOutput) Index(i pulumi.IntInput) TagInfoOutput {
+	return pulumi.All(o, i).ApplyT(func(vs []interface{}) TagInfo {
+		return vs[0].([]TagInfo)[vs[1].(int)]
+	}).(TagInfoOutput)
+}
+
 func init() {
 	pulumi.RegisterInputType(reflect.TypeOf((*ContactSyncContactInput)(nil)).Elem(), ContactSyncContactArgs{})
 	pulumi.RegisterInputType(reflect.TypeOf((*ContactSyncContactArrayInput)(nil)).Elem(), ContactSyncContactArray{})
@@ -1426,6 +1662,8 @@ func init() {
 	pulumi.RegisterOutputType(AutomationArrayOutput{})
 	pulumi.RegisterOutputType(CampaignOutput{})
 	pulumi.RegisterOutputType(CampaignArrayOutput{})
+	pulumi.RegisterOutputType(ContactCustomFieldInfoOutput{})
+	pulumi.RegisterOutputType(ContactCustomFieldInfoArrayOutput{})
 	pulumi.RegisterOutputType(ContactSyncContactOutput{})
 	pulumi.RegisterOutputType(ContactSyncContactArrayOutput{})
 	pulumi.RegisterOutputType(ContactSyncCustomFieldValueOutput{})
@@ -1445,4 +1683,8 @@ func init() {
 	pulumi.RegisterOutputType(CustomObjectRelationshipArrayOutput{})
 	pulumi.RegisterOutputType(CustomObjectSchemaOutput{})
 	pulumi.RegisterOutputType(CustomObjectSchemaArrayOutput{})
+	pulumi.RegisterOutputType(ListInfoOutput{})
+	pulumi.RegisterOutputType(ListInfoArrayOutput{})
+	pulumi.RegisterOutputType(TagInfoOutput{})
+	pulumi.RegisterOutputType(TagInfoArrayOutput{})
 }

@@ -90,6 +90,16 @@ export const getContact: typeof import("./getContact").getContact = null as any;
 export const getContactOutput: typeof import("./getContact").getContactOutput = null as any;
 utilities.lazyLoad(exports, ["getContact","getContactOutput"], () => require("./getContact"));
 
+export { GetContactCustomFieldArgs, GetContactCustomFieldResult, GetContactCustomFieldOutputArgs } from "./getContactCustomField";
+export const getContactCustomField: typeof import("./getContactCustomField").getContactCustomField = null as any;
+export const getContactCustomFieldOutput: typeof import("./getContactCustomField").getContactCustomFieldOutput = null as any;
+utilities.lazyLoad(exports, ["getContactCustomField","getContactCustomFieldOutput"], () => require("./getContactCustomField"));
+
+export { GetContactCustomFieldsArgs, GetContactCustomFieldsResult, GetContactCustomFieldsOutputArgs } from "./getContactCustomFields";
+export const getContactCustomFields: typeof import("./getContactCustomFields").getContactCustomFields = null as any;
+export const getContactCustomFieldsOutput: typeof import("./getContactCustomFields").getContactCustomFieldsOutput = null as any;
+utilities.lazyLoad(exports, ["getContactCustomFields","getContactCustomFieldsOutput"], () => require("./getContactCustomFields"));
+
 export { GetCustomObjectRecordsArgs, GetCustomObjectRecordsResult, GetCustomObjectRecordsOutputArgs } from "./getCustomObjectRecords";
 export const getCustomObjectRecords: typeof import("./getCustomObjectRecords").getCustomObjectRecords = null as any;
 export const getCustomObjectRecordsOutput: typeof import("./getCustomObjectRecords").getCustomObjectRecordsOutput = null as any;
@@ -99,6 +109,26 @@ export { GetCustomObjectSchemasResult } from "./getCustomObjectSchemas";
 export const getCustomObjectSchemas: typeof import("./getCustomObjectSchemas").getCustomObjectSchemas = null as any;
 export const getCustomObjectSchemasOutput: typeof import("./getCustomObjectSchemas").getCustomObjectSchemasOutput = null as any;
 utilities.lazyLoad(exports, ["getCustomObjectSchemas","getCustomObjectSchemasOutput"], () => require("./getCustomObjectSchemas"));
+
+export { GetListArgs, GetListResult, GetListOutputArgs } from "./getList";
+export const getList: typeof import("./getList").getList = null as any;
+export const getListOutput: typeof import("./getList").getListOutput = null as any;
+utilities.lazyLoad(exports, ["getList","getListOutput"], () => require("./getList"));
+
+export { GetListsArgs, GetListsResult, GetListsOutputArgs } from "./getLists";
+export const getLists: typeof import("./getLists").getLists = null as any;
+export const getListsOutput: typeof import("./getLists").getListsOutput = null as any;
+utilities.lazyLoad(exports, ["getLists","getListsOutput"], () => require("./getLists"));
+
+export { GetTagArgs, GetTagResult, GetTagOutputArgs } from "./getTag";
+export const getTag: typeof import("./getTag").getTag = null as any;
+export const getTagOutput: typeof import("./getTag").getTagOutput = null as any;
+utilities.lazyLoad(exports, ["getTag","getTagOutput"], () => require("./getTag"));
+
+export { GetTagsArgs, GetTagsResult, GetTagsOutputArgs } from "./getTags";
+export const getTags: typeof import("./getTags").getTags = null as any;
+export const getTagsOutput: typeof import("./getTags").getTagsOutput = null as any;
+utilities.lazyLoad(exports, ["getTags","getTagsOutput"], () => require("./getTags"));
 
 export { ListArgs } from "./list";
 export type List = import("./list").List;

@@ -209,6 +209,36 @@ export interface Campaign {
 }
 
 /**
+ * A custom field of contacts.
+ */
+export interface ContactCustomFieldInfo {
+    /**
+     * The default value; null when unset.
+     */
+    defaultValue?: string;
+    /**
+     * The description; null when unset.
+     */
+    description?: string;
+    /**
+     * The field's id, as `crm.ContactCustomField`'s `id`.
+     */
+    id: string;
+    /**
+     * The tag messages write as `%PERSTAG%` for a contact's value.
+     */
+    perstag: string;
+    /**
+     * The field's title.
+     */
+    title: string;
+    /**
+     * The field's type, e.g. `dropdown`.
+     */
+    type: string;
+}
+
+/**
  * One contact to sync: its email address and the fields the bulk import takes.
  */
 export interface ContactSyncContact {
@@ -418,5 +448,61 @@ export interface CustomObjectSchema {
      * Who sees the schema's records, as the service says it; null when unset.
      */
     visibility?: string;
+}
+
+/**
+ * A list contacts subscribe to.
+ */
+export interface ListInfo {
+    /**
+     * When it was created, ISO 8601.
+     */
+    cdate?: string;
+    /**
+     * The list's id, as `crm.List`'s `id`.
+     */
+    id: string;
+    /**
+     * The list's name.
+     */
+    name: string;
+    /**
+     * Why contacts are on the list; null when unset.
+     */
+    senderReminder?: string;
+    /**
+     * The website the list is for; null when unset.
+     */
+    senderUrl?: string;
+    /**
+     * The list's URL-safe name.
+     */
+    stringid: string;
+}
+
+/**
+ * A tag of contacts or templates.
+ */
+export interface TagInfo {
+    /**
+     * When it was created, ISO 8601.
+     */
+    cdate?: string;
+    /**
+     * The description; null when unset.
+     */
+    description?: string;
+    /**
+     * The tag's id, as `crm.Tag`'s `id`.
+     */
+    id: string;
+    /**
+     * The tag's name.
+     */
+    tag: string;
+    /**
+     * What the tag is put on: `contact` or `template`.
+     */
+    tagType: string;
 }
 

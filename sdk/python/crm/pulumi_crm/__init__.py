@@ -24,8 +24,14 @@ from .get_automations import *
 from .get_campaign import *
 from .get_campaigns import *
 from .get_contact import *
+from .get_contact_custom_field import *
+from .get_contact_custom_fields import *
 from .get_custom_object_records import *
 from .get_custom_object_schemas import *
+from .get_list import *
+from .get_lists import *
+from .get_tag import *
+from .get_tags import *
 from .list import *
 from .message import *
 from .personalization_variable import *

@@ -20,6 +20,7 @@ __all__ = [
     'AccountInfo',
     'Automation',
     'Campaign',
+    'ContactCustomFieldInfo',
     'ContactSyncContact',
     'ContactSyncCustomFieldValue',
     'ContactSyncFailure',
@@ -28,6 +29,8 @@ __all__ = [
     'CustomObjectRecord',
     'CustomObjectRelationship',
     'CustomObjectSchema',
+    'ListInfo',
+    'TagInfo',
 ]
 
 @pulumi.output_type
@@ -587,6 +590,86 @@ class Campaign(dict):
         The id of the user who made it.
         """
         return pulumi.get(self, "userid")
+
+
+@pulumi.output_type
+class ContactCustomFieldInfo(dict):
+    """
+    A custom field of contacts.
+    """
+    def __init__(__self__, *,
+                 id: _builtins.str,
+                 perstag: _builtins.str,
+                 title: _builtins.str,
+                 type: _builtins.str,
+                 default_value: Optional[_builtins.str] = None,
+                 description: Optional[_builtins.str] = None):
+        """
+        A custom field of contacts.
+
+        :param _builtins.str id: The field's id, as `crm.ContactCustomField`'s `id`.
+        :param _builtins.str perstag: The tag messages write as `%PERSTAG%` for a contact's value.
+        :param _builtins.str title: The field's title.
+        :param _builtins.str type: The field's type, e.g. `dropdown`.
+        :param _builtins.str default_value: The default value; null when unset.
+        :param _builtins.str description: The description; null when unset.
+        """
+        pulumi.set(__self__, "id", id)
+        pulumi.set(__self__, "perstag", perstag)
+        pulumi.set(__self__, "title", title)
+        pulumi.set(__self__, "type", type)
+        if default_value is not None:
+            pulumi.set(__self__, "default_value", default_value)
+        if description is not None:
+            pulumi.set(__self__, "description", description)
+
+    @_builtins.property
+    @pulumi.getter
+    def id(self) -> _builtins.str:
+        """
+        The field's id, as `crm.ContactCustomField`'s `id`.
+        """
+        return pulumi.get(self, "id")
+
+    @_builtins.property
+    @pulumi.getter
+    def perstag(self) -> _builtins.str:
+        """
+        The tag messages write as `%PERSTAG%` for a contact's value.
+        """
+        return pulumi.get(self, "perstag")
+
+    @_builtins.property
+    @pulumi.getter
+    def title(self) -> _builtins.str:
+        """
+        The field's title.
+        """
+        return pulumi.get(self, "title")
+
+    @_builtins.property
+    @pulumi.getter
+    def type(self) -> _builtins.str:
+        """
+        The field's type, e.g. `dropdown`.
+        """
+        return pulumi.get(self, "type")
+
+    @_builtins.property
+    @pulumi.getter(name="defaultValue")
+    def default_value(self) -> Optional[_builtins.str]:
+        """
+        The default value; null when unset.
+        """
+        return pulumi.get(self, "default_value")
+
+    @_builtins.property
+    @pulumi.getter
+    def description(self) -> Optional[_builtins.str]:
+        """
+        The description; null when unset.
+        """
+        return pulumi.get(self, "description")
 
 
 @pulumi.output_type
@@ -1172,5 +1255,155 @@ class CustomObjectSchema(dict):
         Who sees the schema's records, as the service says it; null when unset.
         """
         return pulumi.get(self, "visibility")
+
+
+@pulumi.output_type
+class ListInfo(dict):
+    """
+    A list contacts subscribe to.
+    """
+    def __init__(__self__, *,
+                 id: _builtins.str,
+                 name: _builtins.str,
+                 stringid: _builtins.str,
+                 cdate: Optional[_builtins.str] = None,
+                 sender_reminder: Optional[_builtins.str] = None,
+                 sender_url: Optional[_builtins.str] = None):
+        """
+        A list contacts subscribe to.
+
+        :param _builtins.str id: The list's id, as `crm.List`'s `id`.
+        :param _builtins.str name: The list's name.
+        :param _builtins.str stringid: The list's URL-safe name.
+        :param _builtins.str cdate: When it was created, ISO 8601.
+        :param _builtins.str sender_reminder: Why contacts are on the list; null when unset.
+        :param _builtins.str sender_url: The website the list is for; null when unset.
+        """
+        pulumi.set(__self__, "id", id)
+        pulumi.set(__self__, "name", name)
+        pulumi.set(__self__, "stringid", stringid)
+        if cdate is not None:
+            pulumi.set(__self__, "cdate", cdate)
+        if sender_reminder is not None:
+            pulumi.set(__self__, "sender_reminder", sender_reminder)
+        if sender_url is not None:
+            pulumi.set(__self__, "sender_url", sender_url)
+
+    @_builtins.property
+    @pulumi.getter
+    def id(self) -> _builtins.str:
+        """
+        The list's id, as `crm.List`'s `id`.
+        """
+        return pulumi.get(self, "id")
+
+    @_builtins.property
+    @pulumi.getter
+    def name(self) -> _builtins.str:
+        """
+        The list's name.
+        """
+        return pulumi.get(self, "name")
+
+    @_builtins.property
+    @pulumi.getter
+    def stringid(self) -> _builtins.str:
+        """
+        The list's URL-safe name.
+        """
+        return pulumi.get(self, "stringid")
+
+    @_builtins.property
+    @pulumi.getter
+    def cdate(self) -> Optional[_builtins.str]:
+        """
+        When it was created, ISO 8601.
+        """
+        return pulumi.get(self, "cdate")
+
+    @_builtins.property
+    @pulumi.getter(name="senderReminder")
+    def sender_reminder(self) -> Optional[_builtins.str]:
+        """
+        Why contacts are on the list; null when unset.
+        """
+        return pulumi.get(self, "sender_reminder")
+
+    @_builtins.property
+    @pulumi.getter(name="senderUrl")
+    def sender_url(self) -> Optional[_builtins.str]:
+        """
+        The website the list is for; null when unset.
+        """
+        return pulumi.get(self, "sender_url")
+
+
+@pulumi.output_type
+class TagInfo(dict):
+    """
+    A tag of contacts or templates.
+    """
+    def __init__(__self__, *,
+                 id: _builtins.str,
+                 tag: _builtins.str,
+                 tag_type: _builtins.str,
+                 cdate: Optional[_builtins.str] = None,
+                 description: Optional[_builtins.str] = None):
+        """
+        A tag of contacts or templates.
+
+        :param _builtins.str id: The tag's id, as `crm.Tag`'s `id`.
+        :param _builtins.str tag: The tag's name.
+        :param _builtins.str tag_type: What the tag is put on: `contact` or `template`.
+        :param _builtins.str cdate: When it was created, ISO 8601.
+        :param _builtins.str description: The description; null when unset.
+        """
+        pulumi.set(__self__, "id", id)
+        pulumi.set(__self__, "tag", tag)
+        pulumi.set(__self__, "tag_type", tag_type)
+        if cdate is not None:
+            pulumi.set(__self__, "cdate", cdate)
+        if description is not None:
+            pulumi.set(__self__, "description", description)
+
+    @_builtins.property
+    @pulumi.getter
+    def id(self) -> _builtins.str:
+        """
+        The tag's id, as `crm.Tag`'s `id`.
+        """
+        return pulumi.get(self, "id")
+
+    @_builtins.property
+    @pulumi.getter
+    def tag(self) -> _builtins.str:
+        """
+        The tag's name.
+        """
+        return pulumi.get(self, "tag")
+
+    @_builtins.property
+    @pulumi.getter(name="tagType")
+    def tag_type(self) -> _builtins.str:
+        """
+        What the tag is put on: `contact` or `template`.
+        """
+        return pulumi.get(self, "tag_type")
+
+    @_builtins.property
+    @pulumi.getter
+    def cdate(self) -> Optional[_builtins.str]:
+        """
+        When it was created, ISO 8601.
+        """
+        return pulumi.get(self, "cdate")
+
+    @_builtins.property
+    @pulumi.getter
+    def description(self) -> Optional[_builtins.str]:
+        """
+        The description; null when unset.
+        """
+        return pulumi.get(self, "description")
 
 

@@ -1,0 +1,77 @@
+import assert from "node:assert/strict";
+import * as provider from "../../provider/crm/contact-custom-field";
+import { DeclaredNames } from "../../provider/kit/unique-names";
+import { emulatorCall } from "../support/emulator";
+import { checked } from "../support/provider-steps";
+import { describeResource, emptyAccount } from "../support/describe-resource";
+
+const plan = { title: "Plan", type: "dropdown", options: ["Free", "Pro", "Enterprise"], defaultValue: "Free" };
+const newList = async (emulator: Parameters<typeof emulatorCall>[0], stringid: string) =>
+  String((await emulatorCall(emulator, "POST", "/api/3/lists", { list: { name: stringid, stringid, sender_url: "https://acme.example", sender_reminder: "You signed up." } })).body.list.id);
+
+describeResource(
+  {
+    type: "crm.ContactCustomField",
+    provider,
+    beforeEach: async (service) => {
+      await emptyAccount(service);
+      return { news: await newList(service.emulator, "news"), offers: await newList(service.emulator, "offers") };
+    },
+    adoption: {
+      existing: async ({ emulator }) => {
+        const field = { title: "Notes", type: "textarea", descript: "Free text" };
+        const id = String((await emulatorCall(emulator, "POST", "/api/3/fields", { field })).body.field.id);
+        await emulatorCall(emulator, "POST", "/api/3/fieldRels", { fieldRel: { field: Number(id), relid: 0 } });
+        return { id, inputs: { title: "Notes", type: "textarea", description: "Free text" } };
+      },
+      changes: { description: "Anything worth knowing" },
+      updateRoute: "PUT /api/3/fields/:id",
+    },
+    badInputs: [
+      [{ title: "Plan", type: "select" }, "type", /^crm\.ContactCustomField "Plan": type must be one of text, textarea, date, datetime, dropdown, listbox, radio, checkbox, hidden/],
+      [{ title: "Notes", type: "text", options: ["a"] }, "options", /options is allowed only for a field of type dropdown, listbox, radio, checkbox, not text/],
+      [{ title: "Plan", type: "dropdown" }, "options", /options is required for a field of type dropdown: the values to choose from/],
+      [{ ...plan, defaultValue: "Gold" }, "defaultValue", /defaultValue must be one of the options: Free, Pro, Enterprise/],
+      [{ ...plan, options: ["Free", "Free"] }, "options", /options must not hold an option twice/],
+      [{ ...plan, listIds: ["news"] }, "listIds.0", /listIds\[0\] must be the id of a list/],
+      [{ type: "text" }, "title", /title is required/],
+    ],
+    roundTrip: {
+      inputs: (parents) => [plan, { title: "Notes", type: "text", description: "Free text" }, { title: "Topics", type: "checkbox", options: ["Tips", "Offers"], listIds: [parents.offers, parents.news] }],
+      readInputs: (inputs) => ({ ...inputs, ...(inputs.listIds ? { listIds: [...(inputs.listIds as string[])].sort((a, b) => Number(a) - Number(b)) } : {}) }),
+      created: (created) => assert.match(String(created.outs.perstag), /^[A-Z_]+$/),
+    },
+  },
+  (service) => {
+    it("moves the field between lists in place, and replaces it (the old one first) on a change of type or options", async () => {
+      const { news, offers } = service.parents;
+      const created = await provider.create(await checked(provider, { ...plan, listIds: [news] }));
+      assert.deepEqual(created.outs.listIds, [news]);
+      const moved = await checked(provider, { ...plan, listIds: [offers] });
+      assert.deepEqual((await provider.diff(created.id, created.outs, moved)).replaces, []);
+      const { outs } = await provider.update(created.id, created.outs, moved);
+      assert.deepEqual(outs.listIds, [offers]);
+      const everywhere = (await provider.update(created.id, outs, await checked(provider, plan))).outs;
+      assert.equal(everywhere.listIds, undefined);
+      const fewer = await provider.diff(created.id, everywhere, await checked(provider, { ...plan, options: ["Free", "Pro"] }));
+      assert.deepEqual([fewer.replaces, fewer.deleteBeforeReplace], [["options"], true]);
+      assert.deepEqual((await provider.diff(created.id, everywhere, await checked(provider, { title: "Plan", type: "text" }))).replaces, ["type", "options"]);
+    });
+
+    it("finds an option removed behind its back", async () => {
+      const created = await provider.create(await checked(provider, plan));
+      const field = (await emulatorCall(service.emulator, "GET", `/api/3/fields/${created.id}`)).body;
+      const pro = field.fieldOptions.find((option: { value: string }) => option.value === "Pro");
+      await emulatorCall(service.emulator, "DELETE", `/api/3/fieldOptions/${pro.id}`);
+      const drifted = await provider.read(created.id, created.outs);
+      assert.deepEqual(drifted.props?.options, ["Free", "Enterprise"]);
+      assert.deepEqual((await provider.diff(created.id, drifted.props!, await checked(provider, plan))).replaces, ["options"]);
+    });
+
+    it("refuses a title declared twice (regardless of case)", () => {
+      const names = new DeclaredNames();
+      names.claim(provider.core, { title: "Plan" }, "first");
+      assert.match(names.claim(provider.core, { title: "PLAN" }, "second")!.message, /two resources of this program declare the contact field title "PLAN"/);
+    });
+  },
+);
