@@ -197,6 +197,7 @@ export const exported: ExportDeclaration = {
   path: kind.path,
   collection: kind.collection!,
   name: (address) => String(address.companyName),
+  refersTo: declaration.refersTo,
   // The group and list, which the service keeps behind the address's own links.
   related: (client, address) => associationsOf(client, String(address.id)),
   title: (address) => `${address.companyName} address`,

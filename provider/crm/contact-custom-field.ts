@@ -27,8 +27,8 @@ const options = z
   .refine((given) => new Set(given).size === given.length, "must not hold an option twice")
   .optional();
 const listIds = z.array(serviceId("a list")).optional().transform((ids) => (ids?.length ? [...new Set(ids)].sort((a, b) => Number(a) - Number(b)) : undefined));
-/** Members read from the field's own answer's side lists, never sent with the field. */
-const related = { request: false as const, read: (value: unknown) => value };
+/** Members read from the field's own answer's side lists (see relatedOf), never sent with the field. */
+const related = (answer: string) => ({ request: false as const, answer, read: (value: unknown) => value });
 
 interface FieldAnswer {
   fieldOptions?: Array<{ field: unknown; value: unknown; orderid: unknown }>;
@@ -46,7 +46,8 @@ async function relatedOf(client: CrmClient, id: string): Promise<ServiceObject> 
   const { fieldOptions, fieldRels } = await answerOf(client, id);
   const values = [...fieldOptions].sort((a, b) => Number(a.orderid) - Number(b.orderid)).map((option) => String(option.value));
   const lists = fieldRels.map((rel) => idOf(rel.relid)!).filter((relid) => relid !== everyList);
-  return { options: values.length ? values : undefined, listIds: lists.length ? lists.sort((a, b) => Number(a) - Number(b)) : undefined };
+  // Not `options`: the field's own member of that name holds the options' ids.
+  return { optionValues: values.length ? values : undefined, listIds: lists.length ? lists.sort((a, b) => Number(a) - Number(b)) : undefined };
 }
 
 const relate = (client: CrmClient, id: string, relid: string) => client.call({ method: "POST", path: "/fieldRels", body: { fieldRel: { field: Number(id), relid: Number(relid) } } });
@@ -65,15 +66,16 @@ export const { declaration, inputSchema, core, inputsDeclaring, exported, check,
     defaultValue: input(optionalText(255), 'The default value; of a field with options, one of them. Removing it, or setting it to "", clears it.', { wire: wire.optionalText({ request: "defval" }) }),
     options: input(options, `The options, in order, each its own value and label: required for a field of type ${optionTypes.join(", ")}, refused for the others. Made with the field; a change replaces it (the service cannot remove an option).`, {
       replaceOnChanges: true,
-      wire: related,
+      wire: related("optionValues"),
     }),
     listIds: input(listIds, "The ids of the lists (`crm.List` ids) the field shows on; unset, every list. A change adds and removes the relations in place; kept sorted.", {
       refersTo: "list",
-      wire: related,
+      wire: related("listIds"),
     }),
   },
   outputs: { perstag: output(types.string, "The tag messages write as `%PERSTAG%` for the contact's value, given by the service.", { wire: wire.text() }) },
   uniqueName: { field: "title", what: "contact field title" },
+  exported: { related: (client, field) => relatedOf(client, String(field.id)) },
   deleteBeforeReplace: true,
   kind: (forms) => ({
     // The type decides which inputs are allowed.

@@ -62,10 +62,13 @@ function indexSource(objects: readonly ExportedObject[], apiUrl: string): string
       const { variable, resource } = names.get(`${kind} ${object.id}`)!;
       // null is "not set", as an input left out.
       const declared = Object.entries({ adoptId: object.id, ...object.inputs }).filter(([, value]) => value !== null);
-      const members = declared.map(([input, value]) => {
+      // An id of an exported object is its resource's id; a list of ids, each one.
+      const written = (input: string, value: unknown): string => {
+        if (Array.isArray(value)) return `[${value.map((item) => written(input, item)).join(", ")}]`;
         const reference = variableOf(object.refersTo[input], value);
-        return `  ${input}: ${reference ? `${reference}.id` : literal(value)},`;
-      });
+        return reference ? `${reference}.id` : literal(value);
+      };
+      const members = declared.map(([input, value]) => `  ${input}: ${written(input, value)},`);
       lines.push(`const ${variable} = new crm.${className}(${JSON.stringify(resource)}, {`, ...members, "}, { protect: true });");
     }
   }

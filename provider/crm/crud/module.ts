@@ -77,6 +77,7 @@ export function crmModule<Inputs extends Record<string, InputField>>(resourceMod
     collection,
     name,
     title: (object) => `${name(object)} ${what}`,
+    refersTo: declaration.refersTo,
     ...spec.exported,
   };
   return {
