@@ -11,7 +11,7 @@ export const REFERENCE_DIR = path.resolve(__dirname, "reference");
 export type JsonSchema = { [keyword: string]: unknown };
 
 interface OpenApiOperation {
-  requestBody?: { content?: Record<string, { schema?: JsonSchema }> };
+  requestBody?: { content?: Record<string, { schema?: JsonSchema; examples?: Record<string, { value: unknown }> }> };
   responses: Record<string, { content?: Record<string, { schema?: JsonSchema; examples?: Record<string, { value: unknown }> }> }>;
 }
 
@@ -65,12 +65,15 @@ export class ReferenceOperation {
    * The JSON request schema, read as a request: read-only members are not expected
    * (OpenAPI), booleans also take 0/1 and "0"/"1" (README: the reference's own
    * examples send them), and the {array: item} wrapper of the bulk operations is the
-   * top-level array its examples show (README).
+   * top-level array its examples show (README); a schema of one item whose examples send
+   * the items as a list under one member (`{fieldOptions: [...]}` for /fieldOption/bulk) is
+   * that list's items.
    */
   requestSchema(): JsonSchema | undefined {
-    const schema = this.operation.requestBody?.content?.["application/json"]?.schema;
+    const content = this.operation.requestBody?.content?.["application/json"];
+    const schema = content?.schema;
     if (!schema || Object.keys(schema).length === 0) return undefined;
-    return asRequest(unwrapBulkArray(this.document.resolve(schema)));
+    return asRequest(itemsAsExamplesSend(unwrapBulkArray(this.document.resolve(schema)), Object.values(content?.examples ?? {}).map((example) => example.value)));
   }
 
   /** The response schema for a status, $refs resolved (the chat reference's are exact; the CRM's are inferred from its examples). */
@@ -110,6 +113,18 @@ function unwrapBulkArray(schema: JsonSchema): JsonSchema {
   const members = isSchema(schema.properties) ? Object.keys(schema.properties) : [];
   if (members.length !== 1 || members[0] !== "array") return schema;
   return { type: "array", items: (schema.properties as Record<string, JsonSchema>).array };
+}
+
+/** The item schema as a list under the one member every example sends a list under, when the schema lacks that member. */
+function itemsAsExamplesSend(schema: JsonSchema, examples: unknown[]): JsonSchema {
+  const listMembers = examples.map((example) => {
+    const members = example && typeof example === "object" ? Object.entries(example) : [];
+    return members.length === 1 && Array.isArray(members[0][1]) ? members[0][0] : undefined;
+  });
+  const [member] = listMembers;
+  const properties = isSchema(schema.properties) ? schema.properties : {};
+  if (member === undefined || listMembers.some((other) => other !== member) || member in properties) return schema;
+  return { type: "object", required: [member], properties: { [member]: { type: "array", items: schema } } };
 }
 
 const FLAG_VALUES = [0, 1, "0", "1"];
