@@ -265,6 +265,12 @@ describe("crm lookups", () => {
       getContact: () => crm.getContact({ email: "ada@example.com" }),
       getCustomObjectSchemas: () => crm.getCustomObjectSchemas(),
       getCustomObjectRecords: () => crm.getCustomObjectRecords({ schemaId: SUBSCRIPTIONS }),
+      getLists: () => crm.getLists(),
+      getList: () => crm.getList({ name: "News" }),
+      getTags: () => crm.getTags(),
+      getTag: () => crm.getTag({ name: "VIP" }),
+      getContactCustomFields: () => crm.getContactCustomFields(),
+      getContactCustomField: () => crm.getContactCustomField({ name: "Plan" }),
     };
     const lookupsExported = Object.keys(crm).filter((name) => /^get[A-Z]\w*$/.test(name) && !name.endsWith("Output"));
 
@@ -337,6 +343,41 @@ describe("crm lookups", () => {
       assert.deepEqual(await crm.getAccount({ id: acmeId }), byName);
       await refused(() => crm.getAccount({ name: "Lookup Co" }), "not_found", /no account has the name "Lookup Co"/);
       await refused(() => crm.getAccount({ id: "99999" }), "not_found", /no account has the id 99999/);
+    });
+  });
+
+  describe("getLists, getTags, getContactCustomFields and their single forms", () => {
+    before(async () => {
+      for (let index = 1; index <= 150; index++) {
+        const tag = `Tag ${String(index).padStart(3, "0")}`;
+        await emulatorCall(emulator, "POST", "/api/3/tags", { tag: { tag, tagType: index === 7 ? "template" : "contact" } });
+      }
+      await emulatorCall(emulator, "POST", "/api/3/tags", { tag: { tag: "Tag 007", tagType: "contact", description: "The contacts' one" } });
+      await emulatorCall(emulator, "POST", "/api/3/lists", { list: { name: "Lookup news", stringid: "lookup-news", sender_url: "https://acme.example", sender_reminder: "You signed up." } });
+      await emulatorCall(emulator, "POST", "/api/3/fields", { field: { title: "Lookup plan", type: "dropdown", descript: "The plan" } });
+    });
+
+    it("walk each collection once per run, whatever lookups of it the run makes and in whatever order", async () => {
+      const lookups = async () => [await crm.getTag({ name: "tag 120" }), await crm.getTags({ nameContains: "TAG 01" }), await crm.getTags({ tagType: "template" })];
+      const { result, requests } = await counted(lookups);
+      const [one, some, templates] = result as [crm.TagInfo, crm.GetTagsResult, crm.GetTagsResult];
+      assert.equal(one.tag, "Tag 120");
+      assert.deepEqual(some.tags.map((tag) => tag.tag), ["Tag 010", "Tag 011", "Tag 012", "Tag 013", "Tag 014", "Tag 015", "Tag 016", "Tag 017", "Tag 018", "Tag 019"]);
+      assert.deepEqual(templates.tags.map((tag) => [tag.tag, tag.tagType, tag.description]), [["Tag 007", "template", null]]);
+      assert.deepEqual(requests, { "GET /api/3/tags": 2 });
+    });
+
+    it("find a list by its exact name and a field by its title regardless of case, typed; a tag name of two types is ambiguous", async () => {
+      const list = await crm.getList({ name: "Lookup news" });
+      assert.deepEqual({ ...list, id: "", cdate: "" }, { id: "", name: "Lookup news", stringid: "lookup-news", senderUrl: "https://acme.example", senderReminder: "You signed up.", cdate: "" });
+      assert.equal((await crm.getList({ id: list.id })).name, "Lookup news");
+      await refused(() => crm.getList({ name: "lookup NEWS" }), "not_found", /^crm\.getList: no list has the name "lookup NEWS"\.$/);
+      const field = await crm.getContactCustomField({ name: "LOOKUP PLAN" });
+      assert.deepEqual([field.title, field.type, field.description, field.defaultValue], ["Lookup plan", "dropdown", "The plan", null]);
+      assert.ok(field.perstag);
+      assert.deepEqual((await crm.getContactCustomFields({ nameContains: "plan" })).fields.map((found) => found.id), [field.id]);
+      await refused(() => crm.getTag({ name: "Tag 007" }), "ambiguous", /^crm\.getTag: 2 tags have the name "Tag 007" \(ids \d+, \d+\); look the tag up by its id instead\.$/);
+      await refused(() => crm.getTags({ tagType: "deal" } as never), "invalid_argument", /^crm\.getTags: tagType must be one of contact, template\.$/, true);
     });
   });
 
