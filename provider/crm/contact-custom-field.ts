@@ -27,7 +27,7 @@ const options = z
   .refine((given) => new Set(given).size === given.length, "must not hold an option twice")
   .optional();
 const listIds = z.array(serviceId("a list")).optional().transform((ids) => (ids?.length ? [...new Set(ids)].sort((a, b) => Number(a) - Number(b)) : undefined));
-/** Members read from the field's own answer's side lists (see relatedOf), never sent with the field. */
+/** Members read from what the field's answer carries beside it (see alongside), never sent with the field. */
 const related = (answer: string) => ({ request: false as const, answer, read: (value: unknown) => value });
 
 interface FieldAnswer {
@@ -35,19 +35,19 @@ interface FieldAnswer {
   fieldRels?: Array<{ id: unknown; field: unknown; relid: unknown }>;
 }
 
-/** The field's answer with its options and list relations, which a list of fields does not carry. */
-async function answerOf(client: CrmClient, id: string): Promise<Required<FieldAnswer>> {
-  const body = (await client.call({ method: "GET", path: `/fields/${id}` })).body as FieldAnswer;
+/** The field's options and list relations, which its answer (one field or a page) carries beside it under `fieldOptions` and `fieldRels`. */
+function sideListsOf(id: string, answer: FieldAnswer): Required<FieldAnswer> {
   const own = <Item extends { field: unknown }>(items: Item[] | undefined) => (items ?? []).filter((item) => idOf(item.field) === id);
-  return { fieldOptions: own(body.fieldOptions), fieldRels: own(body.fieldRels) };
+  return { fieldOptions: own(answer.fieldOptions), fieldRels: own(answer.fieldRels) };
 }
 
-async function relatedOf(client: CrmClient, id: string): Promise<ServiceObject> {
-  const { fieldOptions, fieldRels } = await answerOf(client, id);
+/** The field with its options' values in order, and its lists (list 0, every list, left out). */
+function alongside(field: ServiceObject, answer: FieldAnswer): ServiceObject {
+  const { fieldOptions, fieldRels } = sideListsOf(String(field.id), answer);
   const values = [...fieldOptions].sort((a, b) => Number(a.orderid) - Number(b.orderid)).map((option) => String(option.value));
   const lists = fieldRels.map((rel) => idOf(rel.relid)!).filter((relid) => relid !== everyList);
   // Not `options`: the field's own member of that name holds the options' ids.
-  return { optionValues: values.length ? values : undefined, listIds: lists.length ? lists.sort((a, b) => Number(a) - Number(b)) : undefined };
+  return { ...field, optionValues: values.length ? values : undefined, listIds: lists.length ? lists.sort((a, b) => Number(a) - Number(b)) : undefined };
 }
 
 const relate = (client: CrmClient, id: string, relid: string) => client.call({ method: "POST", path: "/fieldRels", body: { fieldRel: { field: Number(id), relid: Number(relid) } } });
@@ -75,7 +75,8 @@ export const { declaration, inputSchema, core, inputsDeclaring, exported, check,
   },
   outputs: { perstag: output(types.string, "The tag messages write as `%PERSTAG%` for the contact's value, given by the service.", { wire: wire.text() }) },
   uniqueName: { field: "title", what: "contact field title" },
-  exported: { related: (client, field) => relatedOf(client, String(field.id)) },
+  // A page of fields carries their options and relations too: the export reads them from its pages.
+  exported: { alongside },
   deleteBeforeReplace: true,
   kind: (forms) => ({
     // The type decides which inputs are allowed.
@@ -86,10 +87,9 @@ export const { declaration, inputSchema, core, inputsDeclaring, exported, check,
       if (chosen && inputs.defaultValue !== undefined && !inputs.options?.includes(inputs.defaultValue)) refuse("defaultValue", `must be one of the options: ${inputs.options?.join(", ")}`);
       return inputs;
     },
-    // The options and relations are in the field's own answer only: single reads.
-    collection: undefined,
-    readRelated: relatedOf,
-    relatedForImport: relatedOf,
+    alongside,
+    // The options and relations are made after the field's own write: what the service holds is read back.
+    readBackAfterWrite: true,
     afterCreate: async (client, id, inputs) => {
       const given: string[] = inputs.options ?? [];
       const fieldOptions = given.map((value, index) => ({ field: Number(id), value, label: value, orderid: index + 1, isdefault: value === inputs.defaultValue }));
@@ -98,7 +98,7 @@ export const { declaration, inputSchema, core, inputsDeclaring, exported, check,
     },
     afterUpdate: async (client, id, _olds, inputs) => {
       const wanted: string[] = inputs.listIds ?? [everyList];
-      const { fieldRels } = await answerOf(client, id);
+      const { fieldRels } = sideListsOf(id, (await client.call({ method: "GET", path: `/fields/${id}` })).body as FieldAnswer);
       for (const rel of fieldRels.filter((rel) => !wanted.includes(idOf(rel.relid)!))) await deleteObject(client, `/fieldRels/${idOf(rel.id)}`);
       for (const relid of wanted.filter((relid) => !fieldRels.some((rel) => idOf(rel.relid) === relid))) await relate(client, id, relid);
     },

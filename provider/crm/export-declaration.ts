@@ -4,7 +4,7 @@
 // resource module imports this file and not the export command.
 
 import type { CrmClient } from "./service/client";
-import type { ServiceObject } from "./service/collection";
+import type { Alongside, ServiceObject } from "./service/collection";
 
 export interface ExportDeclaration {
   /** The comment over the objects' part of the program. */
@@ -36,6 +36,8 @@ export interface ExportDeclaration {
    * in the registry.
    */
   completedFrom?: { input: string; id(object: ServiceObject): string | null | undefined; members(referred: ServiceObject): ServiceObject };
+  /** What a page of the objects carries beside them (see Collection.alongside). */
+  alongside?: Alongside;
   /** Members the service keeps behind calls of their own (an address's group and list), read for each object the name filter keeps. */
   related?(client: CrmClient, object: ServiceObject): Promise<ServiceObject>;
   /**

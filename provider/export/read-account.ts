@@ -93,10 +93,10 @@ export async function readAccount(options: ExportOptions): Promise<ExportedObjec
   for (const resource of exportedResources) {
     const { name: kind, module } = resource;
     if (!wanted(kind) && !needed.has(kind)) continue;
-    const { path, collection, name } = module.exported;
+    const { path, collection, name, alongside } = module.exported;
     // Every object of the collection, and those the export declares, with a progress line saying how many.
     const client = new CrmClient(`pulumi-crm export (${path})`);
-    const objects = await walk<ServiceObject>(client, path, collection, {});
+    const objects = await walk<ServiceObject>(client, path, collection, {}, undefined, undefined, alongside);
     read.set(kind, new Map(objects.map((object) => [String(object.id), object])));
     if (name) kept.set(kind, new Set(objects.filter((object) => named(name(object))).map((object) => String(object.id))));
     const before = exported.length;

@@ -77,7 +77,7 @@ function written(kind: Kind, client: CrmClient, inputs: Inputs, call: Promise<Ht
 
 /** The object as the service holds it after a write, confirmed against the inputs. */
 export async function confirmed(kind: Kind, client: CrmClient, id: string, answer: ServiceObject, inputs: Inputs): Promise<Record<string, unknown>> {
-  const object = kind.readBackAfterWrite ? await getObject(client, `${kind.path}/${id}`, kind.member) : answer;
+  const object = kind.readBackAfterWrite ? await getObject(client, `${kind.path}/${id}`, kind.member, kind.alongside) : answer;
   if (!object) throw new PulumiCrmError(`${client.resource}: the object ${id} was gone right after it was written; run \`pulumi up\` again`);
   const state = await stateAt(kind, client, id, object, inputs);
   confirmWrite(client.resource, id, kind.desiredState(inputs), state);

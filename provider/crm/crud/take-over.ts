@@ -72,7 +72,7 @@ export function adoptById(context: LifecycleContext, props: Record<string, unkno
   const { kind } = context;
   const client = clientFor(kind, props);
   return claimingAdoptId(client, kind.type, id, async () => {
-    const object = await getObject(client, `${kind.path}/${id}`, kind.member);
+    const object = await getObject(client, `${kind.path}/${id}`, kind.member, kind.alongside);
     const other = object && kind.otherKind?.(object);
     if (!object || other) throw notAdoptable(client.resource, kind.type, id, other);
     return takeOver(context, client, id, object, props, `${client.resource}: the object ${id} named by adoptId`, "remove adoptId to create a new one");

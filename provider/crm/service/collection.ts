@@ -20,15 +20,25 @@ export interface Collection {
    * list, or where its items lack members a single read has: such reads stay single.
    */
   collection?: string;
+  /**
+   * The object completed with what its answer carries beside it, one object or a page (a
+   * field's options and list relations, under `fieldOptions` and `fieldRels`).
+   */
+  alongside?: Alongside;
 }
+
+/** See Collection.alongside. */
+export type Alongside = (object: ServiceObject, answer: Record<string, unknown>) => ServiceObject;
 
 /** Items per page: the service's maximum (REAL-WORLD.md), so that a walk costs the fewest requests. */
 export const pageSize = 100;
 
 /** The object at `{path}/{id}`, or undefined when the service has none (either 404 shape). */
-export async function getObject(client: CrmClient, path: string, member: string): Promise<ServiceObject | undefined> {
+export async function getObject(client: CrmClient, path: string, member: string, alongside?: Alongside): Promise<ServiceObject | undefined> {
   const response = await client.call({ method: "GET", path }, { accept: [404] });
-  return response.status === 404 ? undefined : objectIn(response, member);
+  if (response.status === 404) return undefined;
+  const object = objectIn(response, member);
+  return alongside ? alongside(object, response.body as Record<string, unknown>) : object;
 }
 
 /** Deletes `path`; already gone is what delete wants. */
@@ -50,12 +60,20 @@ export interface Page<Item> {
 }
 
 /** One page of `pageSize` items of the list at `path` under `collection`; without an offset, the first. */
-export async function pageOf<Item>(client: CrmClient, path: string, collection: string, query: HttpRequest["query"], offset?: number): Promise<Page<Item>> {
+export async function pageOf<Item>(
+  client: CrmClient,
+  path: string,
+  collection: string,
+  query: HttpRequest["query"],
+  offset?: number,
+  alongside?: Alongside,
+): Promise<Page<Item>> {
   const response = await client.call({ method: "GET", path, query: { ...query, limit: pageSize, ...(offset === undefined ? {} : { offset }) } });
   const body = response.body as Record<string, unknown> | undefined;
   const list = body?.[collection];
+  const items = Array.isArray(list) ? (alongside ? list.map((item) => alongside(item, body!)) : list) : undefined;
   // meta.total is a string, a number, null or absent depending on the collection.
-  return { items: Array.isArray(list) ? (list as Item[]) : undefined, total: numberOf((body?.meta as Record<string, unknown> | undefined)?.total) };
+  return { items: items as Item[] | undefined, total: numberOf((body?.meta as Record<string, unknown> | undefined)?.total) };
 }
 
 /**
@@ -63,9 +81,15 @@ export async function pageOf<Item>(client: CrmClient, path: string, collection: 
  * a usable total, until a short page: `last` marks that one. A page without a list
  * counts as empty, and so is the last.
  */
-export async function* pages<Item>(client: CrmClient, path: string, collection: string, query: HttpRequest["query"]): AsyncGenerator<Page<Item> & { last: boolean }> {
+export async function* pages<Item>(
+  client: CrmClient,
+  path: string,
+  collection: string,
+  query: HttpRequest["query"],
+  alongside?: Alongside,
+): AsyncGenerator<Page<Item> & { last: boolean }> {
   for (let offset = 0; ; offset += pageSize) {
-    const page = await pageOf<Item>(client, path, collection, query, offset);
+    const page = await pageOf<Item>(client, path, collection, query, offset, alongside);
     const length = page.items?.length ?? 0;
     const last = length < pageSize || (page.total !== null && offset + length >= page.total);
     yield { ...page, last };
@@ -93,9 +117,10 @@ export async function walk<Item>(
   query: HttpRequest["query"],
   stop: (item: Item) => boolean = () => false,
   bound?: WalkBound,
+  alongside?: Alongside,
 ): Promise<Item[]> {
   const items: Item[] = [];
-  for await (const page of pages<Item>(client, path, collection, query)) {
+  for await (const page of pages<Item>(client, path, collection, query, alongside)) {
     items.push(...(page.items ?? []));
     if (page.items?.some(stop)) break;
     if (!page.last && bound && Math.max(items.length, page.total ?? 0) > bound.maxRecords) {

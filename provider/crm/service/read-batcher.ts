@@ -60,7 +60,7 @@ const keyOf = (client: CrmClient, source: Collection) => `${client.accountKey} $
 
 /** The object at `{path}/{id}`, or undefined when the service has none; coalesced with the reads arriving with it. */
 export function readObject(client: CrmClient, source: Collection, id: string): Promise<ServiceObject | undefined> {
-  if (!source.collection) return getObject(client, `${source.path}/${id}`, source.member);
+  if (!source.collection) return getObject(client, `${source.path}/${id}`, source.member, source.alongside);
   return readTogether(keyOf(client, source), { client, source, id });
 }
 
@@ -83,7 +83,7 @@ const readTogether = coalescing<PendingRead, ServiceObject | undefined>(async (g
     group.map(async ({ request, resolve, reject }) => {
       try {
         // Missing from the pages is not proof of absence (the page order is the service's): a GET decides.
-        resolve((await fromWalk(request, stream)) ?? (await getObject(request.client, `${source.path}/${request.id}`, source.member)));
+        resolve((await fromWalk(request, stream)) ?? (await getObject(request.client, `${source.path}/${request.id}`, source.member, source.alongside)));
       } catch (error) {
         reject(error);
       }
@@ -136,7 +136,7 @@ async function fromWalk(request: PendingRead, stream: ReadStream): Promise<Servi
 }
 
 /** The collection's pages in an order asked for, so that they neither repeat nor skip objects while the collection is unchanged; none read before the first step. */
-const walkOf = ({ client, source }: PendingRead) => pages<ServiceObject>(client, source.path, source.collection!, { "orders[id]": "ASC" });
+const walkOf = ({ client, source }: PendingRead) => pages<ServiceObject>(client, source.path, source.collection!, { "orders[id]": "ASC" }, source.alongside);
 
 /** One more page of the walk into the stream. A failed page ends the walk: each read left gets its own GET, which reports the failure on its own resource. */
 async function readPage(stream: ReadStream): Promise<void> {
