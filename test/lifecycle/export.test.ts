@@ -116,6 +116,20 @@ describe("pulumi-crm export: the round trip on the pulumi CLI", function () {
     await call("POST", "/messages", { message: { ...sender, subject: "Hello %FIRSTNAME%", preheader_text: "Our news" } });
     await call("POST", "/messages", { message: { ...sender, fromname: "Acme Support" } });
 
+    // The contacts' side: a list, two tags, a dropdown field on the list (its options and
+    // relation made by calls of their own, not counted as objects), a variable, a saved
+    // response and a webhook of the list.
+    const news = (await call("POST", "/lists", { list: { name: "Acme news", stringid: "acme-news", sender_url: "https://acme.example", sender_reminder: "You signed up at acme.example." } })).list.id;
+    await call("POST", "/tags", { tag: { tag: "Customer", tagType: "contact", description: "Bought once" } });
+    await call("POST", "/tags", { tag: { tag: "Newsletter", tagType: "template" } });
+    const interest = (await call("POST", "/fields", { field: { title: "Interest", type: "dropdown" } })).field.id;
+    const options = ["Products", "Events"].map((value, index) => ({ field: Number(interest), value, label: value, orderid: index + 1, isdefault: false }));
+    await emulatorCall(emulator, "POST", "/api/3/fieldOption/bulk", { fieldOptions: options });
+    await emulatorCall(emulator, "POST", "/api/3/fieldRels", { fieldRel: { field: Number(interest), relid: Number(news) } });
+    await call("POST", "/personalizations", { personalization: { tag: "signature", name: "Signature", format: "text", content: "The Acme team" } });
+    await call("POST", "/savedResponses", { savedResponse: { title: "Follow-up", subject: "Thanks", body: "Slides attached." } });
+    await call("POST", "/webhooks", { webhook: { name: "Subscriptions", url: "https://hooks.acme.example/crm", events: ["unsubscribe", "subscribe"], sources: ["public"], listid: Number(news) } });
+
     // The branding exists from the start; sending `links` turns external links off.
     await call("PUT", "/brandings/1", { branding: { siteName: "Acme Marketing", footerTextValue: "© Acme", links: 1 } });
     objectsInAccount += 1;
@@ -158,9 +172,9 @@ describe("pulumi-crm export: the round trip on the pulumi CLI", function () {
     assert.equal(result.code, 0, result.stderr);
     const { answered, limited } = await requestsSince(before);
     console.log(`      the export: ${objectsInAccount} objects, ${answered} requests answered (${limited} more answered 429)`);
-    // One page per collection (9 today), and each of the 2 addresses' group and list.
+    // One page per collection (15 today), and each of the 2 addresses' group and list.
     const collections = exportedResources.map((resource) => resource.module.exported.collection);
-    assert.ok(collections.length >= 9, collections.join(", "));
+    assert.ok(collections.length >= 15, collections.join(", "));
     assert.equal(answered, collections.length + 2 * 2);
     for (const collection of collections) {
       assert.match(result.stderr, new RegExp(`^pulumi-crm export: ${collection}: \\d+ read, \\d+ exported$`, "m"));
@@ -178,6 +192,9 @@ describe("pulumi-crm export: the round trip on the pulumi CLI", function () {
     assert.match(index, /fieldValue: 12500000,\n  fieldCurrency: "EUR",/);
     assert.match(index, /country: "DE",\n  isDefault: true,\n  allgroup: false,\n  groupId: "3",\n  listId: "7",/);
     assert.match(index, /externalLinks: false,/);
+    assert.match(index, /const acmeNewsList = new crm\.List\("acme-news-list", \{/);
+    assert.match(index, /new crm\.ContactCustomField\("interest-contact-custom-field", \{\n  adoptId: "\d+",\n  title: "Interest",\n  type: "dropdown",\n  options: \["Products", "Events"\],\n  listIds: \[acmeNewsList\.id\],/);
+    assert.match(index, /events: \["subscribe", "unsubscribe"\],\n  sources: \["public"\],\n  listId: acmeNewsList\.id,/);
     // Not vacuous: the two feeds' tokens, as the service answered them.
     assert.equal(calendarTokens.filter((token) => typeof token === "string" && token.length > 0).length, 2, `the feeds' tokens: ${JSON.stringify(calendarTokens)}`);
     for (const token of calendarTokens) assert.ok(!index.includes(token), "a calendar feed's token is written out");
