@@ -710,8 +710,8 @@ export interface CalendarFeedArgs {
   notification?: pulumi.Input<boolean | undefined>;
   /**
    * The id of an existing calendar feed to take over instead of creating one, as `pulumi-crm export`
-   * writes it: its title, type and notification are set to the declared ones where they differ. Read
-   * only at creation; changing or removing it later changes nothing.
+   * writes it: its `title`, `type` and `notification` are set to the declared ones where they differ.
+   * Read only at creation; changing or removing it later changes nothing.
    */
   adoptId?: pulumi.Input<string | undefined>;
 }

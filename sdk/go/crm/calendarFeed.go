@@ -93,7 +93,7 @@ func CalendarFeedExists(ctx *pulumi.Context,
 }
 
 type calendarFeedArgs struct {
-	// The id of an existing calendar feed to take over instead of creating one, as `pulumi-crm export` writes it: its title, type and notification are set to the declared ones where they differ. Read only at creation; changing or removing it later changes nothing.
+	// The id of an existing calendar feed to take over instead of creating one, as `pulumi-crm export` writes it: its `title`, `type` and `notification` are set to the declared ones where they differ. Read only at creation; changing or removing it later changes nothing.
 	AdoptId *string `pulumi:"adoptId"`
 	// Whether the feed has notifications. Default false. Changed in place.
 	Notification *bool `pulumi:"notification"`
@@ -105,7 +105,7 @@ type calendarFeedArgs struct {
 
 // The set of arguments for constructing a CalendarFeed resource.
 type CalendarFeedArgs struct {
-	// The id of an existing calendar feed to take over instead of creating one, as `pulumi-crm export` writes it: its title, type and notification are set to the declared ones where they differ. Read only at creation; changing or removing it later changes nothing.
+	// The id of an existing calendar feed to take over instead of creating one, as `pulumi-crm export` writes it: its `title`, `type` and `notification` are set to the declared ones where they differ. Read only at creation; changing or removing it later changes nothing.
 	AdoptId pulumi.StringPtrInput
 	// Whether the feed has notifications. Default false. Changed in place.
 	Notification pulumi.BoolPtrInput

@@ -112,7 +112,7 @@ export class CalendarFeed extends pulumi.CustomResource {
  */
 export interface CalendarFeedArgs {
     /**
-     * The id of an existing calendar feed to take over instead of creating one, as `pulumi-crm export` writes it: its title, type and notification are set to the declared ones where they differ. Read only at creation; changing or removing it later changes nothing.
+     * The id of an existing calendar feed to take over instead of creating one, as `pulumi-crm export` writes it: its `title`, `type` and `notification` are set to the declared ones where they differ. Read only at creation; changing or removing it later changes nothing.
      */
     adoptId?: pulumi.Input<string | undefined>;
     /**

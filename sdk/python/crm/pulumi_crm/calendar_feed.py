@@ -29,7 +29,7 @@ class CalendarFeedArgs:
 
         :param pulumi.Input[_builtins.str] title: The feed's title. At most 255 characters. Changed in place.
         :param pulumi.Input['CalendarFeedType'] type: Which tasks the feed holds. Changed in place.
-        :param pulumi.Input[_builtins.str] adopt_id: The id of an existing calendar feed to take over instead of creating one, as `pulumi-crm export` writes it: its title, type and notification are set to the declared ones where they differ. Read only at creation; changing or removing it later changes nothing.
+        :param pulumi.Input[_builtins.str] adopt_id: The id of an existing calendar feed to take over instead of creating one, as `pulumi-crm export` writes it: its `title`, `type` and `notification` are set to the declared ones where they differ. Read only at creation; changing or removing it later changes nothing.
         :param pulumi.Input[_builtins.bool] notification: Whether the feed has notifications. Default false. Changed in place.
         """
         pulumi.set(__self__, "title", title)
@@ -69,7 +69,7 @@ class CalendarFeedArgs:
     @pulumi.getter(name="adoptId")
     def adopt_id(self) -> pulumi.Input[Optional[_builtins.str]]:
         """
-        The id of an existing calendar feed to take over instead of creating one, as `pulumi-crm export` writes it: its title, type and notification are set to the declared ones where they differ. Read only at creation; changing or removing it later changes nothing.
+        The id of an existing calendar feed to take over instead of creating one, as `pulumi-crm export` writes it: its `title`, `type` and `notification` are set to the declared ones where they differ. Read only at creation; changing or removing it later changes nothing.
         """
         return pulumi.get(self, "adopt_id")
 
@@ -106,7 +106,7 @@ class CalendarFeed(pulumi.CustomResource):
 
         :param str resource_name: The name of the resource.
         :param pulumi.ResourceOptions opts: Options for the resource.
-        :param pulumi.Input[_builtins.str] adopt_id: The id of an existing calendar feed to take over instead of creating one, as `pulumi-crm export` writes it: its title, type and notification are set to the declared ones where they differ. Read only at creation; changing or removing it later changes nothing.
+        :param pulumi.Input[_builtins.str] adopt_id: The id of an existing calendar feed to take over instead of creating one, as `pulumi-crm export` writes it: its `title`, `type` and `notification` are set to the declared ones where they differ. Read only at creation; changing or removing it later changes nothing.
         :param pulumi.Input[_builtins.bool] notification: Whether the feed has notifications. Default false. Changed in place.
         :param pulumi.Input[_builtins.str] title: The feed's title. At most 255 characters. Changed in place.
         :param pulumi.Input['CalendarFeedType'] type: Which tasks the feed holds. Changed in place.
