@@ -46,6 +46,16 @@ export const id: Form = {
   answer: (stored) => stored,
 };
 
+/** A whole number, sent as a number or digits; answered as a number. */
+export const integer: Form = {
+  read(attrs, name) {
+    const value = Number(attrs[name]);
+    if (!Number.isInteger(value)) throw unprocessable(fieldError("field_invalid", name, `The ${name} attribute must be a whole number.`));
+    return value;
+  },
+  answer: (stored) => stored,
+};
+
 /** A list of texts, sent as a JSON array of strings; answered as stored. */
 export const texts: Form = {
   read(attrs, name) {
@@ -67,8 +77,8 @@ export interface Field {
   allowed?: readonly string[];
   /** A further rule: the message of a 422 field_invalid, or undefined when the value is fine. */
   rule?: (value: Stored) => string | undefined;
-  /** Stored when a create does not send it ("" when not said); a function for a value made per object. */
-  default?: Stored | (() => Stored);
+  /** Stored when a create does not send it ("" when not said); a function for a value made per object, from the fields before it. */
+  default?: Stored | ((draft: Record<string, Stored>) => Stored);
   /** Other names a request may send it under, after its own (the answer uses its own). */
   alsoSentAs?: readonly string[];
   /** Made by the service: never taken from a request. */
@@ -84,7 +94,7 @@ export interface Hooks<T extends CollectionRow> {
   /** Members the answer adds besides the fields (an owner, counts). */
   members?(row: T, req: CrmRequest, view: View): Record<string, unknown>;
   /** The answer of a create or an update, where it differs from a read's. */
-  written?(document: Document, row: T, attrs: Attributes): Document;
+  written?(document: Document, row: T, attrs: Attributes, req: CrmRequest): Document;
   /** What goes with the object when it is deleted. */
   removed?(row: T): void;
 }
@@ -107,6 +117,10 @@ export interface CollectionSpec<T extends CollectionRow> {
   /** The operations served; all five unless said. */
   operations?: ReadonlyArray<"create" | "list" | "read" | "update" | "delete">;
   list?: ListOptions<T>;
+  /** The rows a list answers from, where query parameters other than filters[...] select them. */
+  select?(req: CrmRequest, rows: T[]): T[];
+  /** Collections answered beside the object or the page, whatever include= says (a field's options and relations). */
+  alongside?(rows: T[], req: CrmRequest): Document;
   relations?: Record<string, Relation<T>>;
   hooks?: Hooks<T>;
 }
@@ -151,7 +165,8 @@ export function collection<T extends CollectionRow>(crm: CrmContext, spec: Colle
       const sentAs = field.generated ? undefined : [name, ...(field.alsoSentAs ?? [])].find((n) => attrs[n] !== undefined);
       if (sentAs === undefined) continue;
       const value = (field.form ?? text).read(attrs, sentAs);
-      if (field.required && (value === null || String(value).trim() === "")) throw missing(name, field, sentAs);
+      const blank = value === null || String(value).trim() === "" || (field.form === id && value === "0");
+      if (field.required && blank) throw missing(name, field, sentAs);
       if (field.allowed && !field.allowed.includes(String(value))) {
         throw unprocessable(fieldError("field_invalid", sentAs, `The ${sentAs} must be one of ${field.allowed.join(", ")}.`));
       }
@@ -167,7 +182,7 @@ export function collection<T extends CollectionRow>(crm: CrmContext, spec: Colle
     const draft: Record<string, Stored> = {};
     for (const [name, field] of Object.entries(fields)) {
       if (values[name] === undefined && field.required) throw missing(name, field, name);
-      draft[name] = values[name] ?? (typeof field.default === "function" ? field.default() : (field.default ?? ""));
+      draft[name] = values[name] ?? (typeof field.default === "function" ? field.default(draft) : (field.default ?? ""));
     }
     hooks.check?.(draft as T, undefined);
     const now = crm.now();
@@ -180,9 +195,12 @@ export function collection<T extends CollectionRow>(crm: CrmContext, spec: Colle
     return table.update(row, { ...changes, updatedMs: crm.now() } as Partial<Omit<T, "id">>);
   };
 
+  /** {<singular>: object} and what the kind answers alongside it. */
+  const answer = (req: CrmRequest, row: T): Document => ({ ...spec.alongside?.([row], req), ...crm.kinds.one(req, kind, row) });
+
   const written = (req: CrmRequest, row: T, attrs: Attributes, status = 200): ServiceResponse => {
-    const document = crm.kinds.one(req, kind, row);
-    return { status, body: hooks.written ? hooks.written(document, row, attrs) : document };
+    const document = answer(req, row);
+    return { status, body: hooks.written ? hooks.written(document, row, attrs, req) : document };
   };
 
   const operations = new Set(spec.operations ?? ["create", "list", "read", "update", "delete"]);
@@ -201,8 +219,20 @@ export function collection<T extends CollectionRow>(crm: CrmContext, spec: Colle
           },
         ]
       : []),
-    ...(operations.has("list") ? [{ method: "GET", pattern: `/${spec.plural}`, handle: (req: CrmRequest) => ok(crm.kinds.list(req, kind, table.all(), spec.list)) }] : []),
-    ...(operations.has("read") ? [{ method: "GET", pattern: one, handle: (req: CrmRequest) => ok(crm.kinds.one(req, kind, find(req.params.id))) }] : []),
+    ...(operations.has("list")
+      ? [
+          {
+            method: "GET",
+            pattern: `/${spec.plural}`,
+            handle: (req: CrmRequest) => {
+              const document = crm.kinds.list(req, kind, spec.select ? spec.select(req, table.all()) : table.all(), spec.list);
+              const page = (document[spec.plural] as Array<{ id: string }>).map((presented) => table.get(presented.id)!);
+              return ok({ ...spec.alongside?.(page, req), ...document });
+            },
+          },
+        ]
+      : []),
+    ...(operations.has("read") ? [{ method: "GET", pattern: one, handle: (req: CrmRequest) => ok(answer(req, find(req.params.id))) }] : []),
     ...(operations.has("update")
       ? [
           {

@@ -1,12 +1,13 @@
-import { noResultFound, attributesOf, type CrmRequest } from "../api";
+import { noResultFound, attributesOf, type Attributes } from "../api";
 import { collection, id, type CollectionRow } from "../collection";
 import type { CrmContext } from "../context";
 import type { Route } from "../router";
 import { userLink } from "./shared";
 import type { AccountRow } from "../state";
 
-/** Owner types the service reports for each reltype of a note. */
+/** Owner types the service reports for each reltype of a note, and the collections its owners are in. */
 const OWNER_TYPES: Record<string, string> = { CustomerAccount: "account", Subscriber: "contact" };
+const OWNER_COLLECTIONS: Record<string, "accounts" | "contacts"> = { CustomerAccount: "accounts", Subscriber: "contacts" };
 
 export function noteRoutes(crm: CrmContext): Route[] {
   const { accounts } = crm.tables;
@@ -24,7 +25,19 @@ export function noteRoutes(crm: CrmContext): Route[] {
     constants: { user: "1", userid: "1" },
     timestamps: { cdate: "created", mdate: "updated" },
     links: { activities: null, mentions: null, notes: null, owner: null, user: userLink },
-    hooks: { members: (row) => ({ owner: { id: row.relid, type: OWNER_TYPES[String(row.reltype)] ?? String(row.reltype).toLowerCase() } }) },
+    hooks: {
+      members: (row) => ({ owner: { id: row.relid, type: OWNER_TYPES[String(row.reltype)] ?? String(row.reltype).toLowerCase() } }),
+      // A write answers the note with its account or contact, as the reference's examples do.
+      // The relid is answered in the type it was sent in (a number in the reference's example).
+      written(document, row, attrs, req) {
+        const owner = OWNER_COLLECTIONS[String(row.reltype)];
+        const ownerRow = owner && crm.tables[owner].get(String(row.relid));
+        const note = document.note as Attributes;
+        const relid = attrs.relid ?? row.relid;
+        const answered = { ...document, note: { ...note, relid, owner: { ...(note.owner as Attributes), id: relid } } };
+        return ownerRow ? { [owner]: [crm.kinds.get(owner).present(ownerRow, req, "single")], ...answered } : answered;
+      },
+    },
   });
 
   const findAccount = (accountId: string): AccountRow => {
@@ -33,19 +46,13 @@ export function noteRoutes(crm: CrmContext): Route[] {
     return account;
   };
 
-  /** Account note writes answer the note together with its account. */
-  const withAccount = (req: CrmRequest, account: AccountRow, note: CollectionRow, status: number) => {
-    const { body } = notes.written(req, note, {});
-    return { status, body: { accounts: [crm.kinds.get("accounts").present(account, req, "single")], ...(body as object) } };
-  };
-
   return [
     {
       method: "POST",
       pattern: "/accounts/:id/notes",
       handle: (req) => {
         const account = findAccount(req.params.id);
-        return withAccount(req, account, notes.create(attributesOf(req, "note"), { relid: account.id, reltype: "CustomerAccount" }), 201);
+        return notes.written(req, notes.create(attributesOf(req, "note"), { relid: account.id, reltype: "CustomerAccount" }), {}, 201);
       },
     },
     {
@@ -57,7 +64,7 @@ export function noteRoutes(crm: CrmContext): Route[] {
         if (note.reltype !== "CustomerAccount" || note.relid !== account.id) throw noResultFound("Note", note.id);
         // Only its text: the note stays the account's.
         const { note: text } = attributesOf(req, "note");
-        return withAccount(req, account, notes.update(note, text === undefined ? {} : { note: text }), 200);
+        return notes.written(req, notes.update(note, text === undefined ? {} : { note: text }), {});
       },
     },
     ...notes.routes,
