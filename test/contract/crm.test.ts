@@ -55,6 +55,39 @@ const message = () => ({
 });
 const newMessage = async ({ crm }: Clients): Promise<string> => (await crm.create("/messages", message())).message.id;
 
+const list = () => ({ list: { name: unique("Contract List"), stringid: `contract-list-${++serial}`, sender_url: "https://www.example.com", sender_reminder: "You signed up." } });
+const newList = async ({ crm }: Clients): Promise<string> => (await crm.create("/lists", list())).list.id;
+
+const tag = () => ({ tag: { tag: unique("Contract Tag"), tagType: "contact", description: "Tagged by the contract" } });
+const newTag = async ({ crm }: Clients): Promise<string> => (await crm.create("/tags", tag())).tag.id;
+
+const contactField = () => ({ field: { title: unique("Contract Field"), type: "dropdown", descript: "A field", perstag: `CONTRACT_${++serial}`, visible: true } });
+/** A dropdown field with an option, on every list. */
+const newContactField = async ({ crm }: Clients): Promise<string> => {
+  const id = (await crm.create("/fields", contactField())).field.id;
+  await crm.create("/fieldOption/bulk", { fieldOptions: [{ field: Number(id), label: "Option X", value: "X", orderid: 1 }] });
+  await crm.create("/fieldRels", { fieldRel: { field: Number(id), relid: 0 } });
+  return id;
+};
+
+const personalization = () => ({ personalization: { tag: `contract-tag-${++serial}`, name: "Contract variable", format: "text", content: "Hello World!", listids: "" } });
+const newPersonalization = async ({ crm }: Clients): Promise<string> => (await crm.create("/personalizations", personalization())).personalization.id;
+
+const savedResponse = () => ({ savedResponse: { title: unique("Response title"), subject: "Response subject", body: "Response body" } });
+const newSavedResponse = async ({ crm }: Clients): Promise<string> => (await crm.create("/savedResponses", savedResponse())).savedResponse.id;
+
+const webhook = () => ({ webhook: { name: unique("Contract Hook"), url: "http://example.com/my-hook", events: ["subscribe", "unsubscribe", "sent"], sources: ["public", "system"] } });
+const newWebhook = async ({ crm }: Clients): Promise<string> => (await crm.create("/webhooks", webhook())).webhook.id;
+
+/** A contact on a list, with a custom field value and a tag. */
+const newMember = async (clients: Clients): Promise<string> => {
+  const [contact, listId, field, tagId] = [await newContact(clients), await newList(clients), await newContactField(clients), await newTag(clients)];
+  await clients.crm.create("/contactLists", { contactList: { list: listId, contact, status: "1" } });
+  await clients.crm.send("PUT", `/contacts/${contact}`, { contact: { fieldValues: [{ field, value: "X" }] } });
+  await clients.crm.create("/contactTags", { contactTag: { contact: Number(contact), tag: Number(tagId) } });
+  return contact;
+};
+
 /** The first record of a read-only collection the emulator generates. */
 const firstOf = async ({ crm }: Clients, collection: string): Promise<string> => {
   const reply = await crm.send("GET", `/${collection}`);
@@ -65,6 +98,15 @@ const firstOf = async ({ crm }: Clients, collection: string): Promise<string> =>
 const accountWithField = async (clients: Clients, name: string) => ({
   account: { name: unique(name), accountUrl: "https://www.example.com", fields: [{ customFieldId: Number(await newField(clients)), fieldValue: "500-1000" }] },
 });
+
+/** Issue 42: a link the emulator gives must lead somewhere (test/emulator/crmLinks.test.ts). */
+const CONTACT_LINKS_NOT_GIVEN = {
+  "$.contact.links.contactData": "a single record the emulator has nothing for: the link is not given",
+  "$.contact.links.plusAppend": "a single record the emulator has nothing for: the link is not given",
+  "$.contact.links.contactDeals": "its example answers deals beside the contact, and the emulator has none: the link is not given",
+  "$.contact.links.contactTags": "the reference describes no GET /contacts/{id}/contactTags: the link is not given",
+  "$.contact.links.organization": "given only while the contact belongs to an account, and a synced contact belongs to none",
+};
 
 const cases: ContractCase[] = [
   {
@@ -226,7 +268,7 @@ const cases: ContractCase[] = [
   {
     operation: "POST /import/bulk_import",
     request: () => ({ body: bulkImport() }),
-    seedStatus: { status: 202, referenceStatus: 200, why: "the seed: 202 with the id of the background process" },
+    excused: { "$.Success": "REAL-WORLD.md (high), which wins over the reference: the answer's member is success, in lower case" },
   },
   {
     operation: "GET /import/bulk_import",
@@ -240,15 +282,89 @@ const cases: ContractCase[] = [
     operation: "POST /contact/sync",
     request: () => ({ body: { contact: { email: `sync${++serial}@example.com`, firstName: "John", lastName: "Doe", phone: "7223224241" } } }),
     excused: {
-      // Issue 42: a link the emulator gives must lead somewhere (test/emulator/crmLinks.test.ts).
-      "$.contact.links.contactData": "a single record the emulator has nothing for: the link is not given",
-      "$.contact.links.plusAppend": "a single record the emulator has nothing for: the link is not given",
-      "$.contact.links.contactDeals": "its example answers deals beside the contact, and the emulator has none: the link is not given",
-      "$.contact.links.contactTags": "the reference describes no GET /contacts/{id}/contactTags: the link is not given",
-      "$.contact.links.organization": "given only while the contact belongs to an account, and a synced contact belongs to none",
+      ...CONTACT_LINKS_NOT_GIVEN,
       "$.contact.organization": "the reference's examples disagree: this one shows \"\", those of GET /contacts and PUT /contacts/{id} show null",
     },
   },
+
+  {
+    operation: "POST /notes",
+    request: async (clients) => ({ body: { note: { note: "Note for the contact", reltype: "Subscriber", relid: Number(await newContact(clients)) } } }),
+    excused: Object.fromEntries(Object.entries(CONTACT_LINKS_NOT_GIVEN).map(([path, why]) => [path.replace("$.contact.", "$.contacts[]."), why])),
+  },
+  { operation: "GET /contacts/{id}", request: async (clients) => ({ params: { id: await newMember(clients) } }), excused: CONTACT_LINKS_NOT_GIVEN },
+  { operation: "GET /contacts/{id}/contactLists", request: async (clients) => ({ params: { id: await newMember(clients) } }) },
+  { operation: "GET /contacts/{id}/fieldValues", request: async (clients) => ({ params: { id: await newMember(clients) } }) },
+
+  { operation: "POST /lists", request: () => ({ body: list() }) },
+  { operation: "GET /lists", request: async (clients) => (await newList(clients), {}) },
+  { operation: "GET /lists/{id}", request: async (clients) => ({ params: { id: await newList(clients) } }) },
+  { operation: "DELETE /lists/{id}", request: async (clients) => ({ params: { id: await newList(clients) } }) },
+
+  { operation: "POST /tags", request: () => ({ body: tag() }) },
+  { operation: "GET /tags", request: async (clients) => (await newTag(clients), {}) },
+  { operation: "GET /tags/{id}", request: async (clients) => ({ params: { id: await newTag(clients) } }) },
+  { operation: "PUT /tags/{id}", request: async (clients) => ({ params: { id: await newTag(clients) }, body: { tag: { tag: unique("Renamed Tag"), description: "Renamed" } } }) },
+  { operation: "DELETE /tags/{id}", request: async (clients) => ({ params: { id: await newTag(clients) } }) },
+  {
+    operation: "POST /contactTags",
+    request: async (clients) => ({ body: { contactTag: { contact: Number(await newContact(clients)), tag: Number(await newTag(clients)) } } }),
+  },
+  {
+    operation: "DELETE /contactTags/{id}",
+    async request(clients) {
+      const body = { contactTag: { contact: Number(await newContact(clients)), tag: Number(await newTag(clients)) } };
+      return { params: { id: (await clients.crm.create("/contactTags", body)).contactTag.id } };
+    },
+  },
+
+  {
+    operation: "POST /fields",
+    request: () => ({ body: contactField() }),
+    excused: { "$.fields": "the reference's create example is its list example; the create answers the field as GET /fields/{id} does", "$.meta": "the same" },
+  },
+  { operation: "GET /fields", request: async (clients) => (await newContactField(clients), {}) },
+  { operation: "GET /fields/{id}", request: async (clients) => ({ params: { id: await newContactField(clients) } }) },
+  { operation: "PUT /fields/{id}", request: async (clients) => ({ params: { id: await newContactField(clients) }, body: { field: { title: unique("Renamed Field"), descript: "Renamed" } } }) },
+  { operation: "DELETE /fields/{id}", request: async (clients) => ({ params: { id: await newContactField(clients) } }) },
+  {
+    operation: "POST /fieldOption/bulk",
+    request: async (clients) => {
+      const field = Number((await clients.crm.create("/fields", contactField())).field.id);
+      return { body: { fieldOptions: [{ field, label: "Option X", value: "X", orderid: 1 }, { field, label: "Option Y", value: "Y", orderid: 2 }] } };
+    },
+    requestSchemaDefect: "the schema is one option; its 422 example asks for an array of fieldOption objects, which the operation's name (bulk) and 201 example (several options) bear out",
+  },
+  { operation: "POST /fieldRels", request: async (clients) => ({ body: { fieldRel: { field: Number(await newContactField(clients)), relid: Number(await newList(clients)) } } }) },
+  {
+    operation: "DELETE /fieldRels/{fieldRelId}",
+    async request(clients) {
+      const body = { fieldRel: { field: Number(await newContactField(clients)), relid: 0 } };
+      return { params: { fieldRelId: (await clients.crm.create("/fieldRels", body)).fieldRel.id } };
+    },
+  },
+
+  { operation: "POST /personalizations", request: () => ({ body: personalization() }) },
+  { operation: "GET /personalizations", request: async (clients) => (await newPersonalization(clients), {}) },
+  { operation: "GET /personalizations/{variableID}", request: async (clients) => ({ params: { variableID: await newPersonalization(clients) } }) },
+  {
+    operation: "PUT /personalizations/{variableID}",
+    request: async (clients) => ({ params: { variableID: await newPersonalization(clients) }, body: { personalization: { name: "changed name" } } }),
+  },
+  { operation: "DELETE /personalizations/{variableID}", request: async (clients) => ({ params: { variableID: await newPersonalization(clients) } }) },
+
+  { operation: "POST /savedResponses", request: () => ({ body: savedResponse() }) },
+  { operation: "GET /savedResponses", request: async (clients) => (await newSavedResponse(clients), {}) },
+  { operation: "GET /savedResponses/{id}", request: async (clients) => ({ params: { id: await newSavedResponse(clients) } }) },
+  { operation: "PUT /savedResponses/{id}", request: async (clients) => ({ params: { id: await newSavedResponse(clients) }, body: { savedResponse: { title: unique("New Response Title") } } }) },
+  { operation: "DELETE /savedResponses/{id}", request: async (clients) => ({ params: { id: await newSavedResponse(clients) } }) },
+
+  { operation: "POST /webhooks", request: () => ({ body: webhook() }) },
+  // GET /webhooks: its example is not JSON (a trailing comma); test/emulator/crmContactSide.test.ts holds the list to the webhook's examples.
+  { operation: "GET /webhooks/{id}", request: async (clients) => ({ params: { id: await newWebhook(clients) } }) },
+  { operation: "PUT /webhooks/{id}", request: async (clients) => ({ params: { id: await newWebhook(clients) }, body: { webhook: { url: "https://example.com/other-hook", listid: 0 } } }) },
+  { operation: "DELETE /webhooks/{id}", request: async (clients) => ({ params: { id: await newWebhook(clients) } }) },
+  { operation: "GET /webhook/events", request: () => ({}) },
 ];
 
 describeContract("contract: marketing and CRM service", new ReferenceDocument("crm-v3.openapi.json"), "crm", cases);

@@ -98,12 +98,14 @@ describe("CRM links, a contact's account and PUT /contacts/{id}", () => {
   });
 
   describe("PUT /contacts/{id}", () => {
-    it("changes what is sent, keeps the rest, and answers {fieldValues, contact} as the reference", async () => {
+    it("changes what is sent, keeps the rest, stores the fieldValues sent and answers {fieldValues, contact} as the reference", async () => {
       const { contact } = await associated();
-      const reply = await h.api("PUT", `/api/3/contacts/${contact.id}`, { contact: { email: "ann.lee@acme.test", lastName: "Lee", fieldValues: [{ field: "1", value: "x" }] } });
+      const field = (await h.api("POST", "/api/3/fields", { field: { title: "Country", type: "text" } })).body.field;
+      const reply = await h.api("PUT", `/api/3/contacts/${contact.id}`, { contact: { email: "ann.lee@acme.test", lastName: "Lee", fieldValues: [{ field: field.id, value: "x" }] } });
       assert.equal(reply.status, 200, JSON.stringify(reply.body));
       assert.deepEqual(Object.keys(reply.body), ["fieldValues", "contact"]);
-      assert.deepEqual(reply.body.fieldValues, []);
+      assert.deepEqual(reply.body.fieldValues.map((v: { field: string; value: string }) => [v.field, v.value]), [[field.id, "x"]]);
+      assert.deepEqual((await h.api("GET", `/api/3/contacts/${contact.id}/fieldValues`)).body.fieldValues, reply.body.fieldValues);
       const changed = reply.body.contact;
       assert.deepEqual([changed.id, changed.email, changed.firstName, changed.lastName], [contact.id, "ann.lee@acme.test", "Ann", "Lee"]);
       assert.deepEqual((await h.api("GET", `/api/3/contacts/${contact.id}`)).body.contact, changed);

@@ -4,8 +4,8 @@ export const DEFAULT_LIMIT = 20;
 export const MAX_LIMIT = 100;
 
 export interface ListRules<T> {
-  /** filters[name]=value the endpoint understands; other filters are ignored, as by the service. */
-  filters?: Record<string, (row: T, value: string) => boolean>;
+  /** filters[name]=value (or filters[name][operator]=value) the endpoint understands; other filters are ignored, as by the service. */
+  filters?: Record<string, (row: T, value: string, operator: string) => boolean>;
   /** The value orders[field] sorts on; by default a top-level property of the row, a timestamp by its stored milliseconds (see orderedValue). */
   orderValue?: (row: T, field: string) => unknown;
 }
@@ -22,9 +22,9 @@ export function selectPage<T>(req: CrmRequest, rows: T[], rules: ListRules<T> = 
   let selected = rows;
   const orderKeys: Array<{ field: string; descending: boolean }> = [];
   for (const [key, value] of req.query) {
-    const filter = /^filters\[([^\]]+)\]$/.exec(key);
+    const filter = /^filters\[([^\]]+)\](?:\[(\w+)\])?$/.exec(key);
     const predicate = filter && rules.filters?.[filter[1]];
-    if (predicate) selected = selected.filter((row) => predicate(row, value));
+    if (predicate) selected = selected.filter((row) => predicate(row, value, filter[2] ?? "eq"));
     const order = /^orders\[([^\]]+)\]$/.exec(key);
     if (order) orderKeys.push({ field: order[1], descending: value.toUpperCase() === "DESC" });
   }
@@ -76,6 +76,20 @@ export function asNumber(value: unknown): number | undefined {
 /** Equality filter on a stored field, comparing as strings ("2" matches 2). */
 export function equals<T>(field: keyof T): (row: T, value: string) => boolean {
   return (row, value) => String(row[field]) === value;
+}
+
+/**
+ * A text filter with the operators the reference lists for names (eq, neq, contains,
+ * starts_with), ignoring case as the service's collation does; an unknown operator matches nothing.
+ */
+export function matches<T>(field: keyof T): (row: T, value: string, operator: string) => boolean {
+  return (row, value, operator) => {
+    const [text, wanted] = [String(row[field]).toLowerCase(), value.toLowerCase()];
+    if (operator === "eq") return text === wanted;
+    if (operator === "neq") return text !== wanted;
+    if (operator === "contains") return text.includes(wanted);
+    return operator === "starts_with" && text.startsWith(wanted);
+  };
 }
 
 function clamp(value: number, fallback: number, min: number, max: number): number {

@@ -11,7 +11,14 @@ import { addressRoutes } from "./resources/addresses";
 import { brandingRoutes, seedBranding } from "./resources/brandings";
 import { bulkImport } from "./resources/bulkImport";
 import { calendarRoutes } from "./resources/calendars";
+import { contactMembers } from "./resources/contactMembers";
 import { contactRoutes } from "./resources/contacts";
+import { contactFieldRoutes } from "./resources/fields";
+import { listRoutes } from "./resources/lists";
+import { personalizationRoutes } from "./resources/personalizations";
+import { savedResponseRoutes } from "./resources/savedResponses";
+import { tagRoutes } from "./resources/tags";
+import { webhookRoutes } from "./resources/webhooks";
 import { customFieldRoutes } from "./resources/customFields";
 import { customObjectRoutes, seedCustomObjects } from "./resources/customObjects";
 import { messageRoutes } from "./resources/messages";
@@ -42,19 +49,27 @@ export interface CrmService extends MountedService {
 export function createCrmService(options: CrmServiceOptions): CrmService {
   const tables = createTables();
   const crm: CrmContext = { tables, kinds: new KindRegistry(), can: options.can, now: () => Date.now() };
-  const imports = bulkImport(crm, { contactLimit: options.contactLimit, delayMs: options.bulkImportDelayMs, onBackgroundChange: options.onBackgroundChange });
+  const members = contactMembers(crm);
+  const imports = bulkImport(crm, { contactLimit: options.contactLimit, delayMs: options.bulkImportDelayMs, onBackgroundChange: options.onBackgroundChange, members });
   const router = new Router([
     // The API root: clients call it with their key to check it, a bad key being answered 403 before any route.
     { method: "GET", pattern: "/", handle: () => ok({}) },
     ...accountRoutes(crm),
     ...noteRoutes(crm),
-    ...contactRoutes(crm),
+    ...contactRoutes(crm, members),
+    ...members.routes,
     ...accountContactRoutes(crm),
     ...customFieldRoutes(crm),
     ...addressRoutes(crm),
     ...brandingRoutes(crm, { templateEditing: options.templateEditing ?? true }),
     ...calendarRoutes(crm),
     ...messageRoutes(crm),
+    ...listRoutes(crm),
+    ...tagRoutes(crm),
+    ...contactFieldRoutes(crm),
+    ...personalizationRoutes(crm),
+    ...savedResponseRoutes(crm),
+    ...webhookRoutes(crm),
     ...readOnlyRoutes(crm, withGeneratedDefaults(options.fixtures)),
     ...imports.routes,
     ...customObjectRoutes(crm),

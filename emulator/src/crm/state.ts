@@ -1,3 +1,4 @@
+import type { CollectionRow } from "./collection";
 import { Table, type Row, type TableSnapshot } from "./store";
 
 /** The CRM account's data model. Timestamps are epoch milliseconds, formatted on the way out. */
@@ -10,13 +11,6 @@ export interface Timestamps {
 export interface AccountRow extends Row, Timestamps {
   name: string;
   accountUrl: string | null;
-}
-
-export interface NoteRow extends Row, Timestamps {
-  note: string;
-  relid: string;
-  /** "CustomerAccount" for account notes, "Subscriber" for contact notes. */
-  reltype: string;
 }
 
 export interface ContactRow extends Row, Timestamps {
@@ -93,24 +87,6 @@ export interface BrandingRow extends Row {
   favicon: string | null;
 }
 
-export interface CalendarRow extends Row, Timestamps {
-  title: string;
-  type: string;
-  notification: 0 | 1;
-  token: string;
-}
-
-export interface MessageRow extends Row, Timestamps {
-  name: string;
-  fromname: string;
-  fromemail: string;
-  reply2: string;
-  subject: string;
-  preheader_text: string;
-  text: string;
-  html: string;
-}
-
 export interface ImportBatchRow extends Row {
   status: "queued" | "completed";
   /** When the batch was accepted; absent in state files written before it was kept. */
@@ -151,7 +127,7 @@ export function createTables() {
   return {
     // Account names are unique regardless of case: indexed so a create need not scan every account.
     accounts: new Table<AccountRow>({ keyOf: accountNameKey }),
-    notes: new Table<NoteRow>(),
+    notes: new Table<CollectionRow>(),
     contacts: new Table<ContactRow>(),
     accountContacts: new Table<AccountContactRow>(),
     fieldMeta: new Table<FieldMetaRow>(),
@@ -160,8 +136,20 @@ export function createTables() {
     addressGroups: new Table<AddressAssociationRow>(),
     addressLists: new Table<AddressAssociationRow>(),
     brandings: new Table<BrandingRow>(),
-    calendars: new Table<CalendarRow>(),
-    messages: new Table<MessageRow>(),
+    calendars: new Table<CollectionRow>(),
+    messages: new Table<CollectionRow>(),
+    // The contacts' side of an account (resources/lists.ts, tags.ts, fields.ts, personalizations.ts, savedResponses.ts, webhooks.ts, contactMembers.ts).
+    lists: new Table<CollectionRow>(),
+    tags: new Table<CollectionRow>(),
+    fields: new Table<CollectionRow>(),
+    fieldOptions: new Table<CollectionRow>(),
+    fieldRels: new Table<CollectionRow>(),
+    personalizations: new Table<CollectionRow>(),
+    savedResponses: new Table<CollectionRow>(),
+    webhooks: new Table<CollectionRow>(),
+    contactTags: new Table<CollectionRow>(),
+    contactLists: new Table<CollectionRow>(),
+    fieldValues: new Table<CollectionRow>(),
     importBatches: new Table<ImportBatchRow>(),
     schemas: new Table<SchemaRow>(),
     records: new Table<RecordRow>(),

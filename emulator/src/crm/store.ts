@@ -76,6 +76,11 @@ export class Table<T extends Row> {
     return this.rows.delete(id);
   }
 
+  /** Deletes every row the predicate holds for: what goes with a deleted object. */
+  deleteWhere(predicate: (row: T) => boolean): void {
+    for (const row of this.where(predicate)) this.delete(row.id);
+  }
+
   /** Whether the table ever handed out this id, deleted rows included. */
   issued(id: string): boolean {
     return /^\d+$/.test(id) && Number(id) >= 1 && Number(id) < this.nextId;

@@ -15,8 +15,9 @@ export function isoTimestamp(ms: number): string {
   return wallClock(ms) + OFFSET_SUFFIX;
 }
 
-export function sqlTimestamp(ms: number): string {
-  return wallClock(ms).replace("T", " ");
+/** Naive "YYYY-MM-DD HH:MM:SS", in the account's time or (a contact's *_utc_timestamp) in UTC. */
+export function sqlTimestamp(ms: number, zone: "account" | "UTC" = "account"): string {
+  return (zone === "UTC" ? new Date(ms).toISOString().slice(0, 19) : wallClock(ms)).replace("T", " ");
 }
 
 /** "2024-01-08T15:00:00+00:00": the service's own clock, whatever the account's offset. */

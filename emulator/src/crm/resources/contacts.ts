@@ -2,15 +2,16 @@ import { createHash } from "node:crypto";
 import { attributesOf, created, fieldError, orNoResult, ok, optionalString, requiredString, unprocessable, type Attributes, type CrmRequest } from "../api";
 import type { CrmContext } from "../context";
 import type { Route } from "../router";
-import { deleteRoute, linkRoute, linksOf, listRoute, readRoute } from "./shared";
+import type { ContactMembers, FieldValueWrite } from "./contactMembers";
+import { deleteRoute, linkRoute, linksOf, listRoute } from "./shared";
 import type { AccountRow, ContactRow } from "../state";
-import { accountTimeOf, isoTimestamp } from "../time";
+import { accountTimeOf, isoTimestamp, sqlTimestamp } from "../time";
 
 /**
  * A contact's links, in the service's order: the reference's sub-collections of a contact
- * (GET /contacts/{id}/<name>) that the emulator serves. notes, organization and
- * accountContacts answer what it holds; the others are of things it keeps none of (lists,
- * automations, deals, custom field values, logs) and answer an empty collection.
+ * (GET /contacts/{id}/<name>) that the emulator serves. contactLists, fieldValues, notes,
+ * organization and accountContacts answer what it holds; the others are of things it keeps
+ * none of (automations, deals, logs) and answer an empty collection.
  * Left out rather than lead nowhere: contactData and plusAppend (single records it has
  * nothing for), contactDeals (its example answers deals beside the contact, and there are
  * none) and contactTags (not in the reference). organization is given only while the
@@ -32,7 +33,7 @@ const CONTACT_LINKS = [
   "accountContacts",
   "automationEntryCounts",
 ];
-const HELD_CONTACT_LINKS = new Set(["notes", "organization", "accountContacts"]);
+const HELD_CONTACT_LINKS = new Set(["contactLists", "fieldValues", "notes", "organization", "accountContacts"]);
 
 /** The orders[...] the reference lists for the contact list, each by its stored value. */
 const CONTACT_ORDERS: Record<string, (c: ContactRow) => unknown> = {
@@ -51,15 +52,34 @@ function filterTime(value: string, filter: string): number {
   return ms;
 }
 
+/** What the reference's contact examples carry that the emulator neither writes nor tracks. */
+const CONTACT_SETTINGS = {
+  segmentio_id: "",
+  bounced_hard: "0",
+  bounced_soft: "0",
+  bounced_date: null,
+  ip: "0",
+  ua: null,
+  socialdata_lastcheck: null,
+  email_local: "",
+  email_domain: "",
+  sentcnt: "0",
+  rating_tstamp: null,
+  gravatar: "0",
+  adate: null,
+  edate: null,
+  deleted_at: null,
+};
+
 const EMAIL_PATTERN = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 
 export function isEmail(value: string): boolean {
   return EMAIL_PATTERN.test(value);
 }
 
-/** Contacts: just enough to associate them with accounts and to sync them by email. */
-export function contactRoutes(crm: CrmContext): Route[] {
-  const { contacts, accountContacts, accounts, notes } = crm.tables;
+/** Contacts: enough to associate them with accounts, sync them by email, and keep their field values, lists and tags. */
+export function contactRoutes(crm: CrmContext, members: ContactMembers): Route[] {
+  const { contacts, accountContacts, accounts, notes, contactLists, contactTags, fieldValues } = crm.tables;
 
   /** The account the contact belongs to (a contact belongs to one at most), the deprecated "organization". */
   const accountOf = (contact: ContactRow): AccountRow | undefined => {
@@ -70,9 +90,12 @@ export function contactRoutes(crm: CrmContext): Route[] {
   const kind = crm.kinds.register<ContactRow>({
     singular: "contact",
     plural: "contacts",
-    present: (row, req) => {
+    present: (row, req, view) => {
       const account = accountOf(row);
       return {
+        ...CONTACT_SETTINGS,
+        created_utc_timestamp: sqlTimestamp(row.createdMs, "UTC"),
+        updated_utc_timestamp: sqlTimestamp(row.updatedMs, "UTC"),
         cdate: isoTimestamp(row.createdMs),
         email: row.email,
         email_empty: false,
@@ -88,8 +111,17 @@ export function contactRoutes(crm: CrmContext): Route[] {
         links: linksOf(req, "contacts", row.id, account ? CONTACT_LINKS : CONTACT_LINKS.filter((name) => name !== "organization")),
         // The service's hash identifies the contact in tracking links; any stable digest will do.
         hash: createHash("md5").update(row.email.toLowerCase()).digest("hex"),
-        // Ids of the contact's custom field values; the emulator stores none.
-        fieldValues: [],
+        // Ids of the contact's custom field values, and alone (not in a list, where the scans would add up) of what else it has.
+        fieldValues: fieldValues.where((value) => value.contact === row.id).map((value) => value.id),
+        ...(view === "single"
+          ? {
+              contactAutomations: [],
+              contactLists: contactLists.where((cl) => cl.contact === row.id).map((cl) => cl.id),
+              geoIps: [],
+              deals: [],
+              accountContacts: accountContacts.where((ac) => ac.contact === row.id).map((ac) => ac.id),
+            }
+          : {}),
         id: row.id,
         organization: account?.id ?? null,
       };
@@ -103,8 +135,8 @@ export function contactRoutes(crm: CrmContext): Route[] {
 
   /**
    * The list's filters, as the reference describes them; meta.total counts what they let
-   * through. The emulator keeps no lists, tags, forms, segments or automation memberships,
-   * so no contact is in any of them.
+   * through. The emulator keeps no forms, segments or automation memberships, so no contact
+   * is in any of them.
    */
   const matchesQuery = (req: CrmRequest) => {
     const q = req.query;
@@ -118,10 +150,13 @@ export function contactRoutes(crm: CrmContext): Route[] {
       return value === null ? undefined : filterTime(value, name);
     });
     const [exclude, idGreater, idLess, organization] = [q.get("exclude"), number("id_greater"), number("id_less"), q.get("organization")];
-    const inNothingKept = ["listid", "formid", "segmentid", "seriesid", "tagid", "waitid"].some((name) => q.has(name));
-    // -1, the default, is any status; every other is a status in a list, and no contact is in one.
-    const status = q.get("status");
-    if (inNothingKept || (status !== null && status !== "-1")) return () => false;
+    const inNothingKept = ["formid", "segmentid", "seriesid", "waitid"].some((name) => q.has(name));
+    if (inNothingKept) return () => false;
+    // -1, the default, is any status; another is the contact's status on a list (listid's, or any).
+    const [listId, tagId, status] = [q.get("listid"), q.get("tagid"), q.get("status") ?? "-1"];
+    const onList = (c: ContactRow) =>
+      (listId === null && status === "-1") || contactLists.find((cl) => cl.contact === c.id && (listId === null || cl.list === listId) && (status === "-1" || cl.status === status)) !== undefined;
+    const tagged = (c: ContactRow) => tagId === null || contactTags.find((ct) => ct.contact === c.id && ct.tag === tagId) !== undefined;
     return (c: ContactRow): boolean =>
       (ids.length === 0 || ids.includes(c.id)) &&
       (email === undefined || c.email.toLowerCase() === email) &&
@@ -134,7 +169,15 @@ export function contactRoutes(crm: CrmContext): Route[] {
       (createdBefore === undefined || c.createdMs < createdBefore) &&
       (createdAfter === undefined || c.createdMs > createdAfter) &&
       (updatedBefore === undefined || c.updatedMs < updatedBefore) &&
-      (updatedAfter === undefined || c.updatedMs > updatedAfter);
+      (updatedAfter === undefined || c.updatedMs > updatedAfter) &&
+      onList(c) &&
+      tagged(c);
+  };
+
+  /** A write's answer: the values sent stored, then {fieldValues, contact} with every value the contact holds, as the reference. */
+  const withFieldValues = (req: CrmRequest, contact: ContactRow, values: FieldValueWrite[]) => {
+    members.setFieldValues(contact, values);
+    return { fieldValues: members.membersOf(contact, req).fieldValues, ...crm.kinds.one(req, kind, contact) };
   };
 
   const validEmail = (attrs: Attributes): string => {
@@ -151,7 +194,8 @@ export function contactRoutes(crm: CrmContext): Route[] {
         const attrs = attributesOf(req, "contact");
         const email = validEmail(attrs);
         if (findContactByEmail(crm, email)) throw unprocessable(fieldError("duplicate", "email", "Email address already exists in the system"));
-        return created({ fieldValues: [], ...crm.kinds.one(req, kind, upsertContact(crm, { ...attrs, email }).contact) });
+        const values = members.checkFieldValues(attrs.fieldValues, "fieldValues");
+        return created(withFieldValues(req, upsertContact(crm, { ...attrs, email }).contact, values));
       },
     },
     {
@@ -159,13 +203,24 @@ export function contactRoutes(crm: CrmContext): Route[] {
       pattern: "/contact/sync",
       handle: (req) => {
         const attrs = attributesOf(req, "contact");
-        const { contact, isNew } = upsertContact(crm, { ...attrs, email: validEmail(attrs) });
-        const document = { fieldValues: [], ...crm.kinds.one(req, kind, contact) };
+        const email = validEmail(attrs);
+        const values = members.checkFieldValues(attrs.fieldValues, "fieldValues");
+        const { contact, isNew } = upsertContact(crm, { ...attrs, email });
+        const document = withFieldValues(req, contact, values);
         return isNew ? created(document) : ok(document);
       },
     },
     listRoute(crm, kind, (req) => contacts.where(matchesQuery(req)), { orderValue: (c, field) => CONTACT_ORDERS[field]?.(c) }),
-    readRoute(crm, kind, find),
+    {
+      method: "GET",
+      pattern: "/contacts/:id",
+      // The reference's example: the contact with its automations, lists, deals, field values and geography.
+      handle: (req) => {
+        const contact = find(req.params.id);
+        const held = members.membersOf(contact, req);
+        return ok({ contactAutomations: [], contactLists: held.contactLists, deals: [], fieldValues: held.fieldValues, geoAddresses: [], geoIps: [], ...crm.kinds.one(req, kind, contact) });
+      },
+    },
     {
       method: "PUT",
       pattern: "/contacts/:id",
@@ -176,12 +231,14 @@ export function contactRoutes(crm: CrmContext): Route[] {
         const email = attrs.email === undefined ? contact.email : validEmail(attrs);
         const holder = findContactByEmail(crm, email);
         if (holder && holder.id !== contact.id) throw unprocessable(fieldError("duplicate", "email", "Email address already exists in the system"));
+        const values = members.checkFieldValues(attrs.fieldValues, "fieldValues");
         changeContact(contact, { ...attrs, email }, crm.now());
-        // The emulator keeps no custom field values: fieldValues sent are answered as none written.
-        return ok({ fieldValues: [], ...crm.kinds.one(req, kind, contact) });
+        return ok(withFieldValues(req, contact, values));
       },
     },
     ...CONTACT_LINKS.filter((name) => !HELD_CONTACT_LINKS.has(name)).map((name) => linkRoute("contacts", name, find, () => ({ [name]: [] }))),
+    linkRoute("contacts", "contactLists", find, (contact, req) => ({ contactLists: members.membersOf(contact, req).contactLists })),
+    linkRoute("contacts", "fieldValues", find, (contact, req) => ({ fieldValues: members.membersOf(contact, req).fieldValues })),
     linkRoute("contacts", "notes", find, (contact, req) => ({
       notes: notes.where((n) => n.reltype === "Subscriber" && n.relid === contact.id).map((n) => crm.kinds.get("notes").present(n, req, "list")),
     })),
@@ -205,7 +262,8 @@ export function contactRoutes(crm: CrmContext): Route[] {
     }),
     deleteRoute(kind, find, (contact) => {
       for (const ac of accountContacts.where((ac) => ac.contact === contact.id)) accountContacts.delete(ac.id);
-      for (const note of notes.where((n) => n.reltype === "Subscriber" && n.relid === contact.id)) notes.delete(note.id);
+      notes.deleteWhere((n) => n.reltype === "Subscriber" && n.relid === contact.id);
+      for (const table of [contactLists, contactTags, fieldValues]) table.deleteWhere((row) => row.contact === contact.id);
       contacts.delete(contact.id);
     }),
   ];

@@ -1,42 +1,50 @@
-import { attributesOf, created, noResultFound, ok, orNoResult, requiredString, type CrmRequest } from "../api";
+import { noResultFound, attributesOf, type Attributes } from "../api";
+import { collection, id, type CollectionRow } from "../collection";
 import type { CrmContext } from "../context";
 import type { Route } from "../router";
-import { deleteRoute, linksOf, listRoute, readRoute } from "./shared";
-import type { AccountRow, NoteRow } from "../state";
-import { isoTimestamp } from "../time";
+import { userLink } from "./shared";
+import type { AccountRow } from "../state";
 
-/** Owner types the service reports for each reltype of a note. */
+/** Owner types the service reports for each reltype of a note, and the collections its owners are in. */
 const OWNER_TYPES: Record<string, string> = { CustomerAccount: "account", Subscriber: "contact" };
+const OWNER_COLLECTIONS: Record<string, "accounts" | "contacts"> = { CustomerAccount: "accounts", Subscriber: "contacts" };
 
 export function noteRoutes(crm: CrmContext): Route[] {
-  const { notes, accounts } = crm.tables;
-
-  const kind = crm.kinds.register<NoteRow>({
+  const { accounts } = crm.tables;
+  const notes = collection<CollectionRow>(crm, {
     singular: "note",
     plural: "notes",
-    present: (row, req) => ({
-      cdate: isoTimestamp(row.createdMs),
-      id: row.id,
-      links: linksOf(req, "notes", row.id, ["activities", "mentions", "notes", "owner", "user"]),
-      mdate: isoTimestamp(row.updatedMs),
-      note: row.note,
-      owner: { id: row.relid, type: OWNER_TYPES[row.reltype] ?? row.reltype.toLowerCase() },
-      relid: row.relid,
-      reltype: row.reltype,
-      user: "1",
-      userid: "1",
-    }),
+    record: "Note",
+    table: crm.tables.notes,
+    createStatus: 201,
+    fields: {
+      note: { required: "The note was not provided." },
+      relid: { form: id, required: true },
+      reltype: { required: true, allowed: ["Activity", "Deal", "DealTask", "Subscriber", "CustomerAccount"] },
+    },
+    constants: { user: "1", userid: "1" },
+    timestamps: { cdate: "created", mdate: "updated" },
+    links: { activities: null, mentions: null, notes: null, owner: null, user: userLink },
+    hooks: {
+      members: (row) => ({ owner: { id: row.relid, type: OWNER_TYPES[String(row.reltype)] ?? String(row.reltype).toLowerCase() } }),
+      // A write answers the note with its account or contact, as the reference's examples do.
+      // The relid is answered in the type it was sent in (a number in the reference's example).
+      written(document, row, attrs, req) {
+        const owner = OWNER_COLLECTIONS[String(row.reltype)];
+        const ownerRow = owner && crm.tables[owner].get(String(row.relid));
+        const note = document.note as Attributes;
+        const relid = attrs.relid ?? row.relid;
+        const answered = { ...document, note: { ...note, relid, owner: { ...(note.owner as Attributes), id: relid } } };
+        return ownerRow ? { [owner]: [crm.kinds.get(owner).present(ownerRow, req, "single")], ...answered } : answered;
+      },
+    },
   });
 
-  const findNote = (id: string): NoteRow => orNoResult(notes.get(id), "Note", id);
-  const findAccount = (id: string): AccountRow => orNoResult(accounts.get(id), "Account", id);
-  const noteText = (req: CrmRequest): string => requiredString(attributesOf(req, "note"), "note", "The note was not provided.");
-
-  /** Account note writes answer the note together with its account. */
-  const withAccount = (req: CrmRequest, account: AccountRow, note: NoteRow) => ({
-    accounts: [crm.kinds.get("accounts").present(account, req, "single")],
-    ...crm.kinds.one(req, kind, note),
-  });
+  const findAccount = (accountId: string): AccountRow => {
+    const account = accounts.get(accountId);
+    if (!account) throw noResultFound("Account", accountId);
+    return account;
+  };
 
   return [
     {
@@ -44,10 +52,7 @@ export function noteRoutes(crm: CrmContext): Route[] {
       pattern: "/accounts/:id/notes",
       handle: (req) => {
         const account = findAccount(req.params.id);
-        const text = noteText(req);
-        const now = crm.now();
-        const note = notes.insert({ note: text, relid: account.id, reltype: "CustomerAccount", createdMs: now, updatedMs: now });
-        return created(withAccount(req, account, note));
+        return notes.written(req, notes.create(attributesOf(req, "note"), { relid: account.id, reltype: "CustomerAccount" }), {}, 201);
       },
     },
     {
@@ -55,25 +60,13 @@ export function noteRoutes(crm: CrmContext): Route[] {
       pattern: "/accounts/:id/notes/:noteid",
       handle: (req) => {
         const account = findAccount(req.params.id);
-        const note = findNote(req.params.noteid);
+        const note = notes.find(req.params.noteid);
         if (note.reltype !== "CustomerAccount" || note.relid !== account.id) throw noResultFound("Note", note.id);
-        note.note = noteText(req);
-        note.updatedMs = crm.now();
-        return ok(withAccount(req, account, note));
+        // Only its text: the note stays the account's.
+        const { note: text } = attributesOf(req, "note");
+        return notes.written(req, notes.update(note, text === undefined ? {} : { note: text }), {});
       },
     },
-    listRoute(crm, kind, () => notes.all()),
-    readRoute(crm, kind, findNote),
-    {
-      method: "PUT",
-      pattern: "/notes/:id",
-      handle: (req) => {
-        const note = findNote(req.params.id);
-        note.note = noteText(req);
-        note.updatedMs = crm.now();
-        return ok(crm.kinds.one(req, kind, note));
-      },
-    },
-    deleteRoute(kind, findNote, (note) => notes.delete(note.id)),
+    ...notes.routes,
   ];
 }

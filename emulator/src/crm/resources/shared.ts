@@ -26,6 +26,21 @@ export function linkRoute<T extends Row>(collection: string, link: string, find:
   return { method: "GET", pattern: `/${collection}/:id/${link}`, handle: (req) => ok(answer(find(req.params.id), req)) };
 }
 
+/** What a link leads to, from its owner: the related records under one member. */
+export type LinkAnswer<T> = (owner: T, req: CrmRequest) => Record<string, unknown>;
+
+/**
+ * A route for each link the emulator writes on a resource, so that none leads nowhere:
+ * its answer, or (null) an empty collection under the link's name, for what the emulator
+ * keeps none of.
+ */
+export function linkRoutes<T extends Row>(collection: string, find: (id: string) => T, links: Record<string, LinkAnswer<T> | null>): Route[] {
+  return Object.entries(links).map(([name, answer]) => linkRoute(collection, name, find, answer ?? (() => ({ [name]: [] }))));
+}
+
+/** Where a `user` link leads: the account's one user, who owns everything the emulator holds ("userid": "1"). */
+export const userLink: LinkAnswer<unknown> = () => ({ user: { username: "admin", firstName: "Admin", lastName: "User", email: "admin@example.com", id: "1" } });
+
 /** GET /<plural>/:id: the row alone, or a 404. */
 export function readRoute<T extends Row>(crm: CrmContext, kind: Kind<T>, find: (id: string) => T): Route {
   return { method: "GET", pattern: `/${kind.plural}/:id`, handle: (req) => ok(crm.kinds.one(req, kind, find(req.params.id))) };
