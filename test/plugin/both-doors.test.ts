@@ -38,6 +38,7 @@ const yamlResources: Record<string, (config: Record<string, string>) => string[]
   adopt: (config) => ["  adopted:", "    type: crm:Account", "    properties:", "      name: Adopted Co", `      adoptId: "${config.adoptId}"`],
   duplicates: () => ["  first:", "    type: crm:Account", "    properties:", "      name: Dup Co", "  second:", "    type: crm:Account", "    properties:", "      name: DUP co"],
   "one-account": () => ["  only:", "    type: crm:Account", "    properties:", "      name: Only Co"],
+  replace: (config) => ["  tier:", "    type: crm:AccountCustomField", "    properties:", "      fieldLabel: Tier", `      fieldType: ${config.fieldType}`],
 };
 
 const output = (result: CliResult) => result.lines.join("\n");
@@ -74,13 +75,17 @@ describe("both doors alike, on the real CLI: the dynamic classes and the plugin"
       stack = await CliStack.create(tsProgram, `${scenario}-${emulators.length}`, { config: { ...given.config, scenario, ...options.config }, secrets: given.secrets });
     } else {
       const folder = copyYamlProgram(undefined, `both-doors-${scenario}-${emulators.length}`);
-      const resources = options.yaml ?? yamlResources[scenario](options.config ?? {});
-      writeFileSync(join(folder, "Pulumi.yaml"), ["name: both-doors", "runtime: yaml", "resources:", ...resources, ""].join("\n"));
-      namePluginFolders(folder, Object.fromEntries(plugins.map((plugin) => [plugin.pkg, plugin.folder])));
+      writeYaml(folder, options.yaml ?? yamlResources[scenario](options.config ?? {}));
       stack = await CliStack.create(folder, "dev", given);
     }
     stacks.push(stack);
     return stack;
+  }
+
+  /** The YAML program of `resources`, on the plugins built for this test. */
+  function writeYaml(folder: string, resources: string[]): void {
+    writeFileSync(join(folder, "Pulumi.yaml"), ["name: both-doors", "runtime: yaml", "resources:", ...resources, ""].join("\n"));
+    namePluginFolders(folder, Object.fromEntries(plugins.map((plugin) => [plugin.pkg, plugin.folder])));
   }
 
   for (const door of doors) {
@@ -164,6 +169,25 @@ describe("both doors alike, on the real CLI: the dynamic classes and the plugin"
     assert.equal(refusals.dynamic, refusals.plugin);
     assert.equal(refusals.plugin, 'crm.Account "<name>": two resources of this program declare the account name "<name>" (account names are unique regardless of case); give each its own account name.');
   });
+
+  // The dynamic provider protocol carries no detailed diff (the SDK's host forwards `changes`,
+  // `replaces` and `deleteBeforeReplace`): the engine shows the replaced fields it names, and
+  // diffs the old outputs against the new inputs for the rest (sdk-docs/native-plugins.md).
+  for (const door of doors) {
+    it(`${door}: a replace's preview names the field that replaces the object`, async () => {
+      const emulator = await emulatorFor();
+      const stack = await stackOf(door, "replace", emulator, { config: { fieldType: "text" } });
+      await stack.deploy();
+      if (door === "dynamic") await stack.setConfig({ fieldType: "textarea" });
+      else writeYaml(stack.program, yamlResources.replace({ fieldType: "textarea" }));
+      const preview = await stack.run(["preview", "--json"]);
+      assert.equal(preview.exitCode, 0, output(preview));
+      const step = (JSON.parse(preview.stdout) as { steps: Array<{ op: string; urn: string; replaceReasons?: string[]; detailedDiff?: Record<string, unknown> }> }).steps.find((step) => step.urn.endsWith("::tier"))!;
+      assert.deepEqual([step.op, step.replaceReasons], ["replace", ["fieldType"]]);
+      if (door === "plugin") assert.deepEqual(Object.keys(step.detailedDiff ?? {}), ["fieldType"]);
+      else assert.equal(step.detailedDiff ?? undefined, undefined, "the dynamic protocol's: the engine's own diff");
+    });
+  }
 
   it("plugin: explicit providers named default and default_eu are named by their names in a refused key's message", async () => {
     const emulator = await emulatorFor();

@@ -21,6 +21,9 @@ switch (config.require("scenario")) {
     new crm.Account("first", { name: "Dup Co" });
     new crm.Account("second", { name: "DUP co" });
     break;
+  case "replace":
+    new crm.AccountCustomField("tier", { fieldLabel: "Tier", fieldType: config.require("fieldType") as crm.AccountCustomFieldArgs["fieldType"] });
+    break;
   case "one-account":
     new crm.Account("only", { name: "Only Co" });
     break;
