@@ -163,7 +163,11 @@ const cases: ContractCase[] = [
   },
   { operation: "DELETE /accountContacts/{id}", request: async (clients) => ({ params: { id: await newAccountContact(clients) } }) },
 
-  { operation: "POST /accountCustomFieldMeta", request: () => ({ body: textField() }) },
+  {
+    operation: "POST /accountCustomFieldMeta",
+    request: () => ({ body: textField() }),
+    seedStatus: { status: 201, referenceStatus: 200, why: "REAL-WORLD.md, from recorded traffic (high): custom-field definitions are created with 201" },
+  },
   {
     operation: "GET /accountCustomFieldMeta",
     request: async (clients) => (await newField(clients), {}),

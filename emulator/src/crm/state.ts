@@ -104,7 +104,7 @@ export interface SchemaRow extends Row {
   description: string;
   createdTimestamp: string;
   updatedTimestamp: string;
-  fields: Array<{ id: string; labels: { singular: string; plural: string }; type: string; required: boolean; scale?: number }>;
+  fields: Array<{ id: string; labels: { singular: string; plural: string }; type: string; required: boolean; scale?: number; options?: string[] }>;
   icons: { default: string };
   relationships: Array<{ id: string; labels: { singular: string; plural: string }; description: string; namespace: string; hasMany: boolean }>;
 }
