@@ -162,6 +162,14 @@ describe("CRM lists, tags, contact fields, variables, saved responses and webhoo
       assert.deepEqual(errorOf(await post("/personalizations", { personalization: { tag: "x", name: "x", format: "pdf" } })), [422, "field_invalid", "/data/attributes/format"]);
       assert.deepEqual((await get("/personalizations/99")).body, { message: "No Result found for Personalization with id 99" });
     });
+
+    it("DELETE /personalizations/bulkdelete?ids= deletes the ones named", async () => {
+      const ids: string[] = [];
+      for (const tag of ["a", "b", "c"]) ids.push((await post("/personalizations", { personalization: { tag, name: tag } })).body.personalization.id);
+      const reply = await h.api("DELETE", `/api/3/personalizations/bulkdelete?ids=${ids[0]},${ids[2]}`);
+      assert.deepEqual([reply.status, reply.body], [200, "Delete successful"]);
+      assert.deepEqual((await get("/personalizations")).body.personalizations.map((p: { id: string }) => p.id), [ids[1]]);
+    });
   });
 
   describe("saved responses", () => {

@@ -1,5 +1,5 @@
 import { ApiError, attributesOf, fieldError, isObject, ok, unprocessable, type CrmRequest } from "../api";
-import { collection, id, type CollectionRow } from "../collection";
+import { collection, id, type Collection, type CollectionRow } from "../collection";
 import type { CrmContext } from "../context";
 import type { Route } from "../router";
 import type { ContactRow } from "../state";
@@ -25,7 +25,8 @@ export interface ContactMembers {
   membersOf(contact: ContactRow, req: CrmRequest): { fieldValues: unknown[]; contactLists: unknown[] };
 }
 
-export function contactMembers(crm: CrmContext): ContactMembers {
+/** `tagCollection` makes the tags an import names that no contact tag has. */
+export function contactMembers(crm: CrmContext, tagCollection: Collection<CollectionRow>): ContactMembers {
   const { contacts, tags, lists, fields, contactTags, contactLists, fieldValues } = crm.tables;
   const present = (plural: string, row: { id: string } | undefined, req: CrmRequest) => {
     const kind = crm.kinds.get(plural);
@@ -151,7 +152,7 @@ export function contactMembers(crm: CrmContext): ContactMembers {
       for (const name of names.map((n) => n.trim()).filter(Boolean)) {
         const tag =
           tags.find((row) => row.tagType === "contact" && String(row.tag).toLowerCase() === name.toLowerCase()) ??
-          tags.insert({ tag: name, tagType: "contact", description: "", createdMs: crm.now(), updatedMs: crm.now() });
+          tagCollection.create({ tag: name, tagType: "contact" });
         if (!contactTags.find((row) => row.contact === contact.id && row.tag === tag.id)) tagged.create({ contact: contact.id, tag: tag.id });
       }
     },
