@@ -123,6 +123,11 @@ export function accountNameKey(account: { name: string }): string {
   return account.name.toLowerCase();
 }
 
+/** The key of what belongs to one contact. */
+function ofContact(row: CollectionRow): string {
+  return String(row.contact);
+}
+
 export function createTables() {
   return {
     // Account names are unique regardless of case: indexed so a create need not scan every account.
@@ -147,9 +152,10 @@ export function createTables() {
     personalizations: new Table<CollectionRow>(),
     savedResponses: new Table<CollectionRow>(),
     webhooks: new Table<CollectionRow>(),
-    contactTags: new Table<CollectionRow>(),
-    contactLists: new Table<CollectionRow>(),
-    fieldValues: new Table<CollectionRow>(),
+    // A contact's tags, lists and values are indexed by the contact: every contact a list answers reads its values.
+    contactTags: new Table<CollectionRow>({ keyOf: ofContact }),
+    contactLists: new Table<CollectionRow>({ keyOf: ofContact }),
+    fieldValues: new Table<CollectionRow>({ keyOf: ofContact }),
     importBatches: new Table<ImportBatchRow>(),
     schemas: new Table<SchemaRow>(),
     records: new Table<RecordRow>(),

@@ -25,6 +25,11 @@ export interface ContactMembers {
   membersOf(contact: ContactRow, req: CrmRequest): { fieldValues: unknown[]; contactLists: unknown[] };
 }
 
+/** withKey answers in no particular order; answers list in the order made. */
+export function byCreation<T extends { id: string }>(rows: T[]): T[] {
+  return rows.sort((a, b) => Number(a.id) - Number(b.id));
+}
+
 /** `tagCollection` makes the tags an import names that no contact tag has. */
 export function contactMembers(crm: CrmContext, tagCollection: Collection<CollectionRow>): ContactMembers {
   const { contacts, tags, lists, fields, contactTags, contactLists, fieldValues } = crm.tables;
@@ -49,7 +54,7 @@ export function contactMembers(crm: CrmContext, tagCollection: Collection<Collec
       check(draft) {
         if (!contacts.get(String(draft.contact))) throw notFound("Contact");
         if (!tags.get(String(draft.tag))) throw notFound("Tag");
-        if (contactTags.find((row) => row.contact === draft.contact && row.tag === draft.tag)) {
+        if (contactTags.withKey(String(draft.contact)).some((row) => row.tag === draft.tag)) {
           throw unprocessable(fieldError("duplicate", "tag", "The contact already has this tag."));
         }
       },
@@ -123,7 +128,7 @@ export function contactMembers(crm: CrmContext, tagCollection: Collection<Collec
   /** POST /contactLists: the membership's status, made or changed; answered with the contact, as the reference shows. */
   const postContactList = (req: CrmRequest) => {
     const attrs = attributesOf(req, "contactList");
-    const existing = contactLists.find((row) => row.contact === String(attrs.contact) && row.list === String(attrs.list));
+    const existing = contactLists.withKey(String(attrs.contact)).find((row) => row.list === String(attrs.list));
     const row = existing ? subscriptions.update(existing, attrs) : subscriptions.create(attrs);
     const contact = contacts.get(String(row.contact))!;
     return ok({ contacts: [crm.kinds.get("contacts").present(contact, req, "list")], ...crm.kinds.one(req, subscriptions.kind, row) });
@@ -143,7 +148,7 @@ export function contactMembers(crm: CrmContext, tagCollection: Collection<Collec
     },
     setFieldValues(contact, writes) {
       for (const write of writes) {
-        const existing = fieldValues.find((row) => row.contact === contact.id && row.field === write.field);
+        const existing = fieldValues.withKey(contact.id).find((row) => row.field === write.field);
         if (existing) values.update(existing, { value: write.value });
         else values.create({ contact: contact.id, ...write });
       }
@@ -153,12 +158,12 @@ export function contactMembers(crm: CrmContext, tagCollection: Collection<Collec
         const tag =
           tags.find((row) => row.tagType === "contact" && String(row.tag).toLowerCase() === name.toLowerCase()) ??
           tagCollection.create({ tag: name, tagType: "contact" });
-        if (!contactTags.find((row) => row.contact === contact.id && row.tag === tag.id)) tagged.create({ contact: contact.id, tag: tag.id });
+        if (!contactTags.withKey(contact.id).some((row) => row.tag === tag.id)) tagged.create({ contact: contact.id, tag: tag.id });
       }
     },
     setListStatus(contact, listIds, status) {
       for (const listId of listIds) {
-        const existing = contactLists.find((row) => row.contact === contact.id && row.list === listId);
+        const existing = contactLists.withKey(contact.id).find((row) => row.list === listId);
         if (existing) subscriptions.update(existing, { status });
         else subscriptions.create({ contact: contact.id, list: listId, status });
       }
@@ -166,8 +171,8 @@ export function contactMembers(crm: CrmContext, tagCollection: Collection<Collec
     membersOf(contact, req) {
       const of = (plural: string, rows: CollectionRow[]) => rows.map((row) => crm.kinds.get(plural).present(row, req, "list"));
       return {
-        fieldValues: of("fieldValues", fieldValues.where((row) => row.contact === contact.id)),
-        contactLists: of("contactLists", contactLists.where((row) => row.contact === contact.id)),
+        fieldValues: of("fieldValues", byCreation(fieldValues.withKey(contact.id))),
+        contactLists: of("contactLists", byCreation(contactLists.withKey(contact.id))),
       };
     },
   };
