@@ -300,6 +300,11 @@ const cases: ContractCase[] = [
   { operation: "GET /contacts/{id}/contactLists", request: async (clients) => ({ params: { id: await newMember(clients) } }) },
   { operation: "GET /contacts/{id}/fieldValues", request: async (clients) => ({ params: { id: await newMember(clients) } }) },
 
+  {
+    operation: "POST /contactLists",
+    request: async (clients) => ({ body: { contactList: { list: await newList(clients), contact: await newContact(clients), status: "1" } } }),
+    excused: Object.fromEntries(Object.entries(CONTACT_LINKS_NOT_GIVEN).map(([path, why]) => [path.replace("$.contact.", "$.contacts[]."), why])),
+  },
   { operation: "POST /lists", request: () => ({ body: list() }) },
   { operation: "GET /lists", request: async (clients) => (await newList(clients), {}) },
   { operation: "GET /lists/{id}", request: async (clients) => ({ params: { id: await newList(clients) } }) },

@@ -147,6 +147,9 @@ describe("CRM lists, tags, contact fields, variables, saved responses and webhoo
       await post("/fieldOption/bulk", [{ field: Number(plan.id), value: "basic" }]);
       const listed = (await get("/fields?filters[perstag]=PLAN")).body;
       assert.deepEqual([listed.fields.length, listed.fieldOptions.length, listed.meta.total], [1, 1, "1"]);
+      // A page of 100 without limit=, as the reference's default.
+      for (let n = 0; n < 25; n++) await newField(`Field ${n}`, "text");
+      assert.equal((await get("/fields")).body.fields.length, 27);
     });
   });
 

@@ -75,7 +75,7 @@ export function contactMembers(crm: CrmContext, tagCollection: Collection<Collec
       status: { required: "The status field is required.", allowed: ["1", "2"] },
       sourceid: { default: "0" },
     },
-    constants: { form: null, seriesid: "0", responder: "1", sync: "0", unsubreason: null, campaign: null, message: null, ip4Sub: "0", autosyncLog: null },
+    constants: { form: null, seriesid: "0", responder: "1", sync: "0", unsubreason: "", campaign: null, message: null, ip4Sub: "0", autosyncLog: null },
     timestamps: { sdate: "created", udate: "updated" },
     links: {
       automation: null,

@@ -52,23 +52,26 @@ function filterTime(value: string, filter: string): number {
   return ms;
 }
 
-/** What the reference's contact examples carry that the emulator neither writes nor tracks. */
+/**
+ * What the reference's contact examples carry that the emulator neither writes nor tracks;
+ * dates never set as the service writes them, "0000-00-00" (REAL-WORLD.md: empty).
+ */
 const CONTACT_SETTINGS = {
   segmentio_id: "",
   bounced_hard: "0",
   bounced_soft: "0",
-  bounced_date: null,
+  bounced_date: "0000-00-00",
   ip: "0",
-  ua: null,
-  socialdata_lastcheck: null,
+  ua: "",
+  socialdata_lastcheck: "0000-00-00 00:00:00",
   email_local: "",
   email_domain: "",
   sentcnt: "0",
-  rating_tstamp: null,
+  rating_tstamp: "0000-00-00",
   gravatar: "0",
-  adate: null,
+  adate: "0000-00-00 00:00:00",
   edate: null,
-  deleted_at: null,
+  deleted_at: "0000-00-00 00:00:00",
 };
 
 const EMAIL_PATTERN = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
