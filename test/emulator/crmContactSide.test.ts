@@ -247,6 +247,17 @@ describe("CRM lists, tags, contact fields, variables, saved responses and webhoo
       assert.equal((await get("/contacts?email=bob@acme.test")).body.meta.total, "0");
     });
 
+    it("POST /fieldValues makes the contact's value of a field, or changes the one it has; the list filters by field", async () => {
+      const field = (await post("/fields", { field: { title: "Region", type: "text" } })).body.field;
+      const contact = (await post("/contacts", { contact: { email: "ann@acme.test" } })).body.contact;
+      const made = await post("/fieldValues", { fieldValue: { contact: contact.id, field: field.id, value: "North" } });
+      assert.deepEqual([made.status, made.body.fieldValue.value, made.body.contacts[0].id], [200, "North", contact.id]);
+      const changed = await post("/fieldValues", { fieldValue: { contact: contact.id, field: field.id, value: "South" } });
+      assert.deepEqual([changed.body.fieldValue.id, changed.body.fieldValue.value], [made.body.fieldValue.id, "South"]);
+      assert.deepEqual((await get(`/fieldValues?filters[fieldid]=${field.id}`)).body.fieldValues.map((v: { value: string }) => v.value), ["South"]);
+      assert.deepEqual(errorOf(await post("/fieldValues", { fieldValue: { contact: contact.id, field: "99", value: "x" } })), [422, "field_invalid", "/data/attributes/field"]);
+    });
+
     it("GET /contacts/{id} answers the contact with its automations, lists, deals, field values and geography, as the reference's example", async () => {
       const list = await newList();
       const field = (await post("/fields", { field: { title: "Region", type: "text" } })).body.field;

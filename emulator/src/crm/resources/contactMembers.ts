@@ -1,4 +1,5 @@
-import { ApiError, attributesOf, fieldError, isObject, ok, unprocessable, type CrmRequest } from "../api";
+import { ApiError, attributesOf, fieldError, idOf, isObject, ok, unprocessable, type CrmRequest } from "../api";
+import { equals } from "../collections";
 import { collection, id, type Collection, type CollectionRow } from "../collection";
 import type { CrmContext } from "../context";
 import type { Route } from "../router";
@@ -116,14 +117,36 @@ export function contactMembers(crm: CrmContext, tagCollection: Collection<Collec
     record: "FieldValue",
     table: fieldValues,
     createStatus: 200,
-    // Written with a contact (its fieldValues) or by the bulk import (its fields).
-    operations: ["read"],
+    // Also written with a contact (its fieldValues) and by the bulk import (its fields); POST /fieldValues below.
+    operations: ["list", "read", "update", "delete"],
     fields: { contact: { form: id, required: true }, field: { form: id, required: true }, value: {} },
     constants: { created_by: "0", updated_by: "0" },
     timestamps: { cdate: "created", udate: "updated" },
     links: { owner: (row, req) => present("contacts", contacts.get(String(row.contact)), req), field: (row, req) => present("fields", fields.get(String(row.field)), req) },
-    hooks: { members: (row) => ({ owner: row.contact }) },
+    list: { filters: { fieldid: equals("field"), val: equals("value") } },
+    hooks: {
+      check(draft, existing) {
+        if (!contacts.get(String(draft.contact))) throw unprocessable(fieldError("field_invalid", "contact", `No contact with id ${draft.contact}.`));
+        if (!fields.get(String(draft.field))) throw unprocessable(fieldError("field_invalid", "field", `No custom field with id ${draft.field}.`));
+        const taken = fieldValues.withKey(String(draft.contact)).some((row) => row.field === draft.field && row.id !== existing?.id);
+        if (taken) throw unprocessable(fieldError("duplicate", "field", `Contact ${draft.contact} already has a value for field ${draft.field}.`));
+      },
+      members: (row) => ({ owner: row.contact }),
+      // Writes answer the value with its contact, and its ids as numbers, as the reference's examples do.
+      written(document, row, _attrs, req) {
+        const ids = { contact: Number(row.contact), field: Number(row.field), owner: Number(row.contact) };
+        const contact = crm.kinds.get("contacts").present(contacts.get(String(row.contact))!, req, "list");
+        return { contacts: [contact], fieldValue: { ...(document.fieldValue as object), ...ids } };
+      },
+    },
   });
+
+  /** POST /fieldValues: the contact's value of the field, made or (when it has one) changed. */
+  const postFieldValue = (req: CrmRequest) => {
+    const attrs = attributesOf(req, "fieldValue");
+    const existing = fieldValues.withKey(String(idOf(attrs.contact))).find((row) => row.field === idOf(attrs.field));
+    return values.written(req, existing ? values.update(existing, attrs) : values.create(attrs), attrs);
+  };
 
   /** POST /contactLists: the membership's status, made or changed; answered with the contact, as the reference shows. */
   const postContactList = (req: CrmRequest) => {
@@ -135,7 +158,13 @@ export function contactMembers(crm: CrmContext, tagCollection: Collection<Collec
   };
 
   const members: ContactMembers = {
-    routes: [...tagged.routes, { method: "POST", pattern: "/contactLists", handle: postContactList }, ...subscriptions.routes, ...values.routes],
+    routes: [
+      ...tagged.routes,
+      { method: "POST", pattern: "/contactLists", handle: postContactList },
+      ...subscriptions.routes,
+      { method: "POST", pattern: "/fieldValues", handle: postFieldValue },
+      ...values.routes,
+    ],
     checkFieldValues(items, member) {
       if (items === undefined) return [];
       if (!Array.isArray(items) || !items.every(isObject)) throw unprocessable(fieldError("field_invalid", member, `The ${member} attribute must be an array of {field, value} objects.`));

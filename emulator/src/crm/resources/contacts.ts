@@ -70,7 +70,7 @@ const CONTACT_SETTINGS = {
   rating_tstamp: "0000-00-00",
   gravatar: "0",
   adate: "0000-00-00 00:00:00",
-  edate: null,
+  edate: "0000-00-00 00:00:00",
   deleted_at: "0000-00-00 00:00:00",
 };
 
