@@ -182,6 +182,9 @@ async function notAnOption(client: CrmClient, inputs: ValueInputs, field: FieldF
   return problem && `fieldValue ${problem}.`;
 }
 
+/** The id of a value's field, answered under either name. */
+const customFieldIdOf = (value: ServiceObject) => idOf(value.customFieldId ?? value.accountCustomFieldMetumId) ?? "";
+
 /** The account's values, page by page (meta.total is a number here, and not trusted). */
 async function findValue(client: CrmClient, inputs: ValueInputs): Promise<ServiceObject | undefined> {
   const isIt = (value: ServiceObject) =>
@@ -204,15 +207,18 @@ const kind: CrmKindSpec<typeof inputSchema, ValueState> = {
     if (problem) throw new ServiceError(`${await namedForPeople(client, inputs, field)}: ${problem}`, {});
     return { ...inputs, fieldType: field.fieldType, fieldValue: fittedValue(inputs, field.fieldType) };
   },
-  // The type is the field's, known to the inputs of a write and to the state on read: no request.
-  readRelated: async (_client: CrmClient, _id: string, declared: Record<string, unknown>) => withoutUndefined({ fieldType: declared.fieldType }),
+  // The type is the field's, known to the inputs of a write and to the state on refresh: no request. An
+  // import (or a state imported without it) reads it from the field, as a create does.
+  readRelated: async (client: CrmClient, _id: string, declared: Record<string, unknown>, value: ServiceObject) => ({
+    fieldType: typeof declared.fieldType === "string" ? declared.fieldType : (await fieldOf(client, customFieldIdOf(value))).fieldType,
+  }),
   // Foreign keys come back as numbers, multi-values as `||a||b||` or a list, dates in
   // any accepted form; originalValue and timestamps are not outputs.
   stateOf: (value: ServiceObject) => {
     const fieldType = textOf(value.fieldType) ?? undefined;
     return withoutUndefined({
       accountId: idOf(value.accountId ?? value.customerAccountId) ?? "",
-      customFieldId: idOf(value.customFieldId ?? value.accountCustomFieldMetumId) ?? "",
+      customFieldId: customFieldIdOf(value),
       fieldValue: valueFromService(fieldType, value.fieldValue),
       fieldCurrency: currencyCodeOf(value.fieldCurrency) ?? undefined,
       fieldType,
@@ -268,7 +274,7 @@ export const exported: ExportDeclaration = {
   // The value's form depends on its field's type, as it does for the resource.
   completedFrom: {
     input: "customFieldId",
-    id: (value) => idOf(value.customFieldId ?? value.accountCustomFieldMetumId),
+    id: customFieldIdOf,
     members: (field) => ({ fieldType: field.fieldType }),
   },
   title: (_value, _inputs, names) => `${names.accountId} ${names.customFieldId}`,
