@@ -84,6 +84,8 @@ describe("pulumi import of every importable crm resource into a Pulumi YAML prog
 
   it("the program with the printed code previews no change, and up sends no request", async () => {
     await assertImportRoundTrips(stack, emulator);
+    const feed = stack.resources().find((entry) => entry.type === "crm:index:CalendarFeed")!;
+    assert.ok(secretSignature in feed.outputs!.token, "the feed's token stays secret");
     assert.equal(stack.resources().filter((resource) => resource.type.startsWith("crm:index:")).length, importable.length + 1);
   });
 
