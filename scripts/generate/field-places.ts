@@ -36,12 +36,17 @@ function isDeclarationSpec(node: ts.Node): boolean {
   return ts.isObjectLiteralExpression(node) && ts.isCallExpression(node.parent) && node.parent.expression.getText() === "declareResource";
 }
 
-/** Whether the name `node` is the key of an entry of the declaration's `inputs` or `outputs`. */
-function isDeclarationEntry(node: ts.Node): boolean {
-  const entry = node.parent;
-  if (!ts.isPropertyAssignment(entry) || entry.name !== node) return false;
-  const section = entry.parent.parent;
+/** Whether `node` is an entry of the declaration's `inputs` or `outputs`. */
+function isDeclarationEntry(node: ts.Node): node is ts.PropertyAssignment {
+  if (!ts.isPropertyAssignment(node)) return false;
+  const section = node.parent.parent;
   return ts.isPropertyAssignment(section) && ["inputs", "outputs"].includes(section.name.getText()) && isDeclarationSpec(section.parent);
+}
+
+/** The declaration entry of the field `name` that `node` is part of (its key, its check, its wire form), if any. */
+function ownEntryOf(node: ts.Node, name: string): ts.PropertyAssignment | undefined {
+  for (let at: ts.Node | undefined = node; at; at = at.parent) if (isDeclarationEntry(at)) return at.name.getText() === name ? at : undefined;
+  return undefined;
 }
 
 /** The object, type or list whose member or entry `node` names, or whose member's value reads it (not through a function). */
@@ -80,17 +85,28 @@ function restates(node: ts.Node, names: ReadonlySet<string>): boolean {
   return layout !== undefined && fieldsNamedBy(layout, names).size >= 2;
 }
 
-/** For each name of `names`, the lines of one TypeScript file whose code names it, and those that restate it. */
-export function mentions(path: string, names: ReadonlySet<string>): Map<string, { lines: Set<number>; restating: Set<number> }> {
-  const source = ts.createSourceFile(path, readFileSync(path, "utf8"), ts.ScriptTarget.ES2022, true);
-  const found = new Map<string, { lines: Set<number>; restating: Set<number> }>();
+/** Where a file names a field: the lines of its code naming it, and those of them that restate it. */
+export interface Mentions {
+  lines: Set<number>;
+  restating: Set<number>;
+}
+
+/**
+ * For each name of `names`, where the TypeScript `text` names it. Its declaration entry is one
+ * place, on the entry's first line, whatever the entry holds (its wire form's answer names).
+ */
+export function mentionsIn(text: string, names: ReadonlySet<string>): Map<string, Mentions> {
+  const source = ts.createSourceFile("resource.ts", text, ts.ScriptTarget.ES2022, true);
+  const found = new Map<string, Mentions>();
+  const lineOf = (node: ts.Node) => source.getLineAndCharacterOfPosition(node.getStart(source)).line;
   const count = (name: string, node: ts.Node) => {
     if (!names.has(name) || (node.parent && ts.isPropertyAssignment(node.parent) && isDeclarationSpec(node.parent.parent))) return;
     if (!found.has(name)) found.set(name, { lines: new Set(), restating: new Set() });
-    const line = source.getLineAndCharacterOfPosition(node.getStart(source)).line;
-    const entry = found.get(name)!;
-    entry.lines.add(line);
-    if (isDeclarationEntry(node) || restates(node, names)) entry.restating.add(line);
+    const entry = ownEntryOf(node, name);
+    const line = lineOf(entry ?? node);
+    const mentions = found.get(name)!;
+    mentions.lines.add(line);
+    if (entry || restates(node, names)) mentions.restating.add(line);
   };
   (function visit(node: ts.Node): void {
     if (ts.isIdentifier(node) || ts.isStringLiteral(node) || ts.isNoSubstitutionTemplateLiteral(node)) count(node.text, node);
@@ -103,7 +119,7 @@ export function mentions(path: string, names: ReadonlySet<string>): Map<string, 
 export function fieldPlaces(): FieldPlaces[] {
   return resources.flatMap((resource) => {
     const { fields } = resource.module.declaration;
-    const counted = mentions(join(repoRoot, "provider", resource.namespace, `${resource.name}.ts`), new Set(fields.map((field) => field.name)));
+    const counted = mentionsIn(readFileSync(join(repoRoot, "provider", resource.namespace, `${resource.name}.ts`), "utf8"), new Set(fields.map((field) => field.name)));
     return fields.map((field) => {
       const { lines, restating } = counted.get(field.name) ?? { lines: new Set(), restating: new Set() };
       return { resource: typeOf(resource), field: field.name, places: lines.size, inLogic: lines.size - restating.size };
