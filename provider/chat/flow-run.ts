@@ -50,9 +50,9 @@ const contactSchema = inputObject(
   "a contact",
 );
 
-/** An output of following the run: null when it was not waited for (or the service gives none); answered under `answer`. */
 type Contact = z.output<typeof contactSchema>;
 
+/** An output of following the run: null when it was not waited for (or the service gives none); answered under `answer`. */
 const seenWhenWaited = (answer: string) => ({ unset: "nullable", wire: { answer, read: (value: unknown) => value ?? null } }) as const;
 
 export const declaration = declareResource({
