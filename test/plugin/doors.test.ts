@@ -10,7 +10,10 @@ import * as flowRun from "../../provider/chat/flow-run";
 import * as account from "../../provider/crm/account";
 import * as contactSync from "../../provider/crm/contact-sync";
 import { DeclaredNames } from "../../provider/kit/unique-names";
-import { servePlugin } from "../../provider/plugin/server";
+import { unknownValue } from "../../provider/kit/inputs";
+import { PartlyDoneError } from "../../provider/kit/write-errors";
+import { dynamicLifecycle } from "../../provider/dynamic";
+import { explicitProvider, servePlugin } from "../../provider/plugin/server";
 import { providerProto } from "../../provider/plugin/sdk-modules";
 import { unknownSettingWarnings } from "../../provider/settings";
 import { emulatorCall, requestCount, RunningEmulator } from "../support/emulator";
@@ -127,6 +130,29 @@ describe("both doors, one core", () => {
       await assert.rejects(explicit.create("a", { name: "A" }), (error: Error) => error.message.includes(`apiUrl of the provider "client" is ${address}, which refused the connection`));
     });
 
+    it("a refused key", async () => {
+      const explicit = await plugin("crm:index:Account", { apiUrl: emulator.crmUrl, apiToken: "wrong-key-4242" }, "eu");
+      await assert.rejects(explicit.create("a", { name: "Refused Key Co" }), (error: Error) => {
+        assert.match(error.message, /the service refused the key in apiToken of the provider "eu": check that it is valid for this account \(give the provider "eu" its apiToken setting\)/);
+        assert.doesNotMatch(error.message, /crm:apiToken|wrong-key/);
+        return true;
+      });
+    });
+
+    it("tells the default provider from an explicit one by what the engine says, not by a name pattern", () => {
+      const keys = ["apiUrl", "apiToken", "requestsPerSecond"];
+      const stack = JSON.stringify({ apiUrl: "https://acme.api-us1.com", apiToken: "k" });
+      const asStack = { apiUrl: "https://acme.api-us1.com", apiToken: "k" };
+      // The engine's own names for its default provider, with the stack's settings.
+      assert.equal(explicitProvider("default", asStack, keys, stack), undefined);
+      assert.equal(explicitProvider("default_0_1_0", { ...asStack, version: "0.1.0" }, keys, stack), undefined);
+      assert.equal(explicitProvider("default_0_1_0_github_//api.github.com/pulumi-crm/pulumi-crm", { ...asStack, version: "0.1.0" }, keys, stack), undefined);
+      // An explicit provider named like it: another name than the engine gives, or other settings than the stack's.
+      assert.equal(explicitProvider("default_eu", asStack, keys, stack), "default_eu");
+      assert.equal(explicitProvider("default_0_1_0", asStack, keys, stack), "default_0_1_0");
+      assert.equal(explicitProvider("default", { ...asStack, apiToken: "other" }, keys, stack), "default");
+    });
+
     it("a missing key", async () => {
       const explicit = await plugin("crm:index:Account", { apiUrl: emulator.crmUrl }, "client");
       assert.match((await explicit.check("a", { name: "A" })).failures[0][1], /give the provider "client" its apiToken setting/);
@@ -142,7 +168,7 @@ describe("both doors, one core", () => {
     const client = await plugin("crm:index:Account", { apiUrl: emulator.crmUrl, apiToken: emulator.apiToken });
     const explicit = await checkConfig(client, "client", { apiUrl: "https://x.api-us1.com", apiTokn: "t", version: "0.1.0" });
     assert.deepEqual(explicit.getFailuresList(), []);
-    const byDefault = await checkConfig(client, "default_0_1_0", { apiUrl: "https://x.api-us1.com", requestPerSecond: 2 });
+    const byDefault = await checkConfig(client, "default_0_1_0", { apiUrl: "https://x.api-us1.com", requestPerSecond: 2, version: "0.1.0" });
     assert.deepEqual(byDefault.getFailuresList(), []);
     const warnings = engine.lines.filter((line) => line.severity === "warning" && line.urn.includes("pulumi:providers:crm")).map((line) => line.message);
     assert.deepEqual(warnings, [
@@ -177,6 +203,23 @@ describe("both doors, one core", () => {
       takeOvers(),
       [{ severity: "info", message: `crm.Account "Taken Over Co": took over existing object ${id}`, urn: crm.urn("taken") }],
     );
+  });
+
+  it("the dynamic door records what a write that failed after taking effect left behind with its provider, as the host records a write that succeeded", async () => {
+    const { core } = contactSync;
+    const failing = { ...core, create: async () => Promise.reject(new PartlyDoneError("stopped part way", "sync-1", { pending: 50 })) };
+    const providerCode = "exports.handler = require('pulumi-crm/dist/provider/crm/contact-sync.js')";
+    await assert.rejects(dynamicLifecycle(failing).create({ contacts: [], __provider: providerCode }), (error: PartlyDoneError) => {
+      assert.deepEqual([error.id, error.properties], ["sync-1", { pending: 50, __provider: providerCode }]);
+      return true;
+    });
+  });
+
+  it("the dynamic door's check refuses a name its class saw declared twice, on the field, as the plugin's check does", async () => {
+    const refused = 'crm.Account "B": two resources of this program declare the account name "B"';
+    assert.deepEqual(await account.check({}, { name: "B", __declaredTwice: refused }), { failures: [{ property: "name", reason: refused }] });
+    // Unknown in a preview: no refusal yet.
+    assert.doesNotMatch(JSON.stringify(await account.check({}, { name: "B", __declaredTwice: unknownValue })), /two resources/);
   });
 
   it("checks a unique name by the one rule the dynamic classes check it by", async () => {
