@@ -137,17 +137,25 @@ export async function makeParents(emulator: RunningEmulator, n = 1): Promise<Par
   };
 }
 
+/** An object made by its resource module: its id, the inputs it was made with, and the outputs its create read. */
+export interface MadeObject {
+  id: string;
+  inputs: Record<string, unknown>;
+  outs: Record<string, unknown>;
+}
+
 /**
  * An object of each crm resource, made by its module with its example's first inputs (the
- * modules pointed at `emulator` by emulatorForProvider): its id and those inputs, by class name.
+ * modules pointed at `emulator` by emulatorForProvider), by class name.
  */
-export async function makeEveryCrmObject(emulator: RunningEmulator): Promise<Map<string, { id: string; inputs: Record<string, unknown> }>> {
+export async function makeEveryCrmObject(emulator: RunningEmulator): Promise<Map<string, MadeObject>> {
   const parents = await makeParents(emulator);
-  const made = new Map<string, { id: string; inputs: Record<string, unknown> }>();
+  const made = new Map<string, MadeObject>();
   for (const resource of resources.filter((entry) => entry.namespace === "crm")) {
     // JSON's way: an input left undefined is left out.
     const inputs = JSON.parse(JSON.stringify(resourceExamples[`crm.${resource.className}`].inputs(parents, 1)));
-    made.set(resource.className, { id: (await resource.module.create(inputs)).id, inputs });
+    const { id, outs } = await resource.module.create(inputs);
+    made.set(resource.className, { id, inputs, outs: outs ?? {} });
   }
   return made;
 }
