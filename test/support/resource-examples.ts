@@ -127,6 +127,12 @@ export const resourceExamples = {
   "chat.FlowRun": { inputs: () => ({ flowId: BUILT_IN_FLOWS[0].id, contacts: [{ phone: "+15550100", firstName: "Ada" }] }), textFields: [], roundTrip: false },
 } satisfies Record<ResourceType, ResourceExample>;
 
+/** A list made on the emulator through its HTTP API, for resources that refer to one: its id. */
+export async function makeList(emulator: RunningEmulator, stringid: string): Promise<string> {
+  const list = { name: stringid, stringid, sender_url: "https://acme.example", sender_reminder: "You signed up." };
+  return String((await emulatorCall(emulator, "POST", "/api/3/lists", { list })).body.list.id);
+}
+
 /** The n-th set of parents, made on the emulator through its HTTP API. */
 export async function makeParents(emulator: RunningEmulator, n = 1): Promise<Parents> {
   const post = async (path: string, body: unknown) => (await emulatorCall(emulator, "POST", `/api/3${path}`, body)).body;
