@@ -8,15 +8,18 @@ import { createServer } from "node:net";
 import { startEmulator } from "../../emulator";
 import * as flowRun from "../../provider/chat/flow-run";
 import * as account from "../../provider/crm/account";
+import * as contactCustomField from "../../provider/crm/contact-custom-field";
 import * as contactSync from "../../provider/crm/contact-sync";
+import * as tag from "../../provider/crm/tag";
+import * as webhook from "../../provider/crm/webhook";
 import { DeclaredNames } from "../../provider/kit/unique-names";
 import { unknownValue } from "../../provider/kit/inputs";
 import { PartlyDoneError } from "../../provider/kit/write-errors";
 import { dynamicLifecycle } from "../../provider/dynamic";
 import { explicitProvider, servePlugin } from "../../provider/plugin/server";
 import { providerProto } from "../../provider/plugin/sdk-modules";
-import { unknownSettingWarnings } from "../../provider/settings";
-import { emulatorCall, requestCount, RunningEmulator } from "../support/emulator";
+import { unknownSettingWarnings, useStackConfig } from "../../provider/settings";
+import { configOf, emulatorCall, requestCount, RunningEmulator } from "../support/emulator";
 import { startFakeEngine } from "../support/fake-engine";
 import { plain, PluginClient, secret, struct } from "../support/plugin-client";
 import { secretSignature } from "../support/pulumi-cli";
@@ -220,6 +223,33 @@ describe("both doors, one core", () => {
     assert.deepEqual(await account.check({}, { name: "B", __declaredTwice: refused }), { failures: [{ property: "name", reason: refused }] });
     // Unknown in a preview: no refusal yet.
     assert.doesNotMatch(JSON.stringify(await account.check({}, { name: "B", __declaredTwice: unknownValue })), /two resources/);
+  });
+
+  it("refuses the contacts' side's bad inputs as the dynamic door does, naming the field and the rule, before any request", async () => {
+    const hook = { name: "Hook", url: "https://hooks.example/crm", events: ["subscribe"], sources: ["public"] };
+    const cases = [
+      [contactCustomField, "crm:index:ContactCustomField", { title: "Plan", type: "select" }, /type must be one of text, textarea/],
+      [contactCustomField, "crm:index:ContactCustomField", { title: "Notes", type: "text", options: ["a"] }, /options is allowed only for a field of type dropdown, listbox, radio, checkbox, not text/],
+      [webhook, "crm:index:Webhook", { ...hook, events: ["subscribed"] }, /events\[0\] must be one of bounce, click/],
+      [webhook, "crm:index:Webhook", { ...hook, url: "ftp://hooks.example/crm" }, /url must be an http or https URL/],
+      [tag, "crm:index:Tag", { tag: "" }, /tag must not be blank/],
+    ] as const;
+    useStackConfig(configOf({ "crm:apiUrl": emulator.crmUrl, "crm:apiToken": emulator.apiToken }));
+    const before = await requestCount(emulator);
+    for (const [module, type, news, rule] of cases) {
+      const door = await plugin(type, { apiUrl: emulator.crmUrl, apiToken: emulator.apiToken });
+      const dynamic = (await module.check({}, news)).failures!.map((failure) => [failure.property, failure.reason]);
+      assert.match(JSON.stringify(dynamic), rule, type);
+      assert.deepEqual((await door.check("bad", news)).failures, dynamic, type);
+    }
+    assert.equal(await requestCount(emulator), before);
+  });
+
+  it("refuses a tag declared twice in one type, and takes it in the other, as the dynamic classes do", async () => {
+    const door = await plugin("crm:index:Tag", { apiUrl: emulator.crmUrl, apiToken: emulator.apiToken });
+    assert.deepEqual((await door.check("first", { tag: "VIP" })).failures, []);
+    assert.match(JSON.stringify((await door.check("second", { tag: "vip", tagType: "contact" })).failures), /tags are unique regardless of case, per tagType/);
+    assert.deepEqual((await door.check("third", { tag: "VIP", tagType: "template" })).failures, []);
   });
 
   it("checks a unique name by the one rule the dynamic classes check it by", async () => {
