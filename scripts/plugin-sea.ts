@@ -78,13 +78,15 @@ function thisNode(version: string): string {
 }
 
 /**
- * The single executable of `bundle` for `target` at `output`: the preparation blob made by the
- * linux-x64 node of the same release, injected into the target's node binary. The blob carries
- * V8's code cache of the bundle for the platform it is made on (linux-amd64 here and on CI):
- * measured, it took the start to the port from 1.2 s to 0.4 s and 5 MiB off the private memory
- * (bench/plugin-start.ts); a code cache is V8's for one architecture, so the other platforms'
- * blobs go without (a blob without one is the same for every platform). No startup snapshot:
- * it needs the plugin rewritten to start from one, and it too is made for one platform only.
+ * The single executable of `bundle` for `target` at `output`: the preparation blob made by a
+ * node of the same release on this machine (the registry's linux-x64 one, or a macOS runner's
+ * own), injected into the target's node binary. The blob carries V8's code cache of the bundle
+ * for the platform it is made on (linux-amd64, and darwin on its runners): measured
+ * (bench/plugin-start.ts), it took the start to the port from 1.2 s to 0.4 s at load 10.9, and
+ * from 557 ms to 312 ms at load 14.1 once made reproducible (reproducibleCodeCache); so it is
+ * kept. A code cache is V8's for one architecture, so the other platforms' blobs go without. No
+ * startup snapshot: it needs the plugin rewritten to start from one, and it too is made for one
+ * platform only.
  */
 export function writeSingleExecutable(bundle: string, target: ReleaseTarget, output: string, work: string, options: SeaOptions = {}): void {
   if (!madeHere(target)) throw new Error(`${targetName(target)}: no single executable here (${target.needsNode})`);
