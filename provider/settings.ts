@@ -165,6 +165,35 @@ function parseServiceAddress(address: string, spec: ServiceSettingsSpec, resourc
   return `${url.origin}${path}`;
 }
 
+/**
+ * Whether a provider's changed setting `key` (`crm:apiUrl`) moves it to another account. The
+ * address names the account, so a changed address (an unknown one, until it is known, may be
+ * one) means another account, and the provider's resources are replaced into it; any other
+ * setting (the key, the rate, the channel) is the same account's, and changes no resource. An
+ * address given where there was none (or dropped), taken from the environment before (or
+ * after), cannot be told apart from the same account's: not a move.
+ */
+export function movesAccount(key: string, old: unknown, now: unknown, unknownNow: boolean): boolean {
+  const spec = [crmService, chatService].find((service) => service.url.key === key);
+  if (!spec) return false;
+  if (unknownNow) return true;
+  if (typeof old !== "string" || typeof now !== "string" || !old.trim() || !now.trim()) return false;
+  return sameAddress(old, spec) !== sameAddress(now, spec);
+}
+
+/** An address as its account is told: without trailing slashes, the service's root path or the case of its host. */
+function sameAddress(address: string, spec: ServiceSettingsSpec): string {
+  let text = address.trim();
+  try {
+    const url = new URL(text);
+    text = `${url.protocol}//${url.host}${url.pathname}`;
+  } catch {
+    // Not an address at all: compared as written (the check says what is wrong with it).
+  }
+  text = text.replace(/\/+$/, "");
+  return spec.rootPath && text.endsWith(spec.rootPath) ? text.slice(0, -spec.rootPath.length) : text;
+}
+
 /** Every setting pulumi-crm reads, by namespace: what a key of these namespaces may be. */
 const knownSettings: Setting[] = [crmService, chatService].flatMap((spec) => [spec.url, spec.token, spec.rate]).concat(channelSetting);
 

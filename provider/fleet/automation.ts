@@ -71,7 +71,9 @@ export async function runClient(client: Client, operation: Operation, options: D
         await stack.destroy(common);
         return changed(events);
       case "drift": {
-        await stack.previewRefresh(common);
+        // The program runs first, so that the stack's current settings (a new key, say) are read
+        // with, not those stored with the resources at the last up.
+        await stack.previewRefresh({ ...common, runProgram: true });
         const drift = driftOf(events);
         return drift.length ? { status: "drift", drift } : { status: "no change" };
       }

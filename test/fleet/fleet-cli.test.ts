@@ -6,7 +6,6 @@
 // TypeScript program, on the dynamic classes, for two clients: up and a drift.
 
 import assert from "node:assert/strict";
-import { spawn } from "node:child_process";
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -15,32 +14,9 @@ import { ensureToolchain, offlineCliEnvironment, toolchainPath } from "../../scr
 import { installedPackageBin, installProgram, repoRoot } from "../support/packed-program";
 import { installYamlProgram } from "../support/plugin-program";
 import type { RunningEmulator } from "../support/emulator";
-
-/** `pulumi-crm fleet <args> --clients <file>` as installed, on the programs' Node.js, with `env`: its exit code and output. */
-async function runFleet(bin: string, clientsFile: string, env: NodeJS.ProcessEnv, args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  const child = spawn(join(ensureToolchain().nodeBin, "node"), [bin, "fleet", ...args, "--clients", clientsFile], { env, stdio: ["ignore", "pipe", "pipe"] });
-  let stdout = "";
-  let stderr = "";
-  child.stdout.on("data", (chunk) => (stdout += chunk));
-  child.stderr.on("data", (chunk) => (stderr += chunk));
-  const code = await new Promise<number>((resolve) => child.on("close", (exit) => resolve(exit ?? 128)));
-  return { code, stdout, stderr };
-}
-
-/** The messages of an emulator account, read as its owner would. */
-async function messagesOf({ crmUrl, apiToken }: { crmUrl: string; apiToken: string }): Promise<Array<{ id: string; fromname: string }>> {
-  return ((await (await fetch(`${crmUrl}/api/3/messages`, { headers: { "Api-Token": apiToken } })).json()) as { messages: Array<{ id: string; fromname: string }> }).messages;
-}
-
-/** Renames the sender of an account's only message behind its stack's back. */
-async function renameSender(account: { crmUrl: string; apiToken: string }, fromname: string): Promise<void> {
-  const [message] = await messagesOf(account);
-  const changed = await fetch(`${account.crmUrl}/api/3/messages/${message.id}`, { method: "PUT", headers: { "Api-Token": account.apiToken, "Content-Type": "application/json" }, body: JSON.stringify({ message: { fromname } }) });
-  assert.equal(changed.status, 200);
-}
+import { messagesOf, renameSender, runFleet, tokenVariable } from "../support/fleet";
 
 const clients = ["client-1", "client-2", "client-3", "client-4", "client-5", "client-6"];
-const tokenVariable = (stack: string) => `${stack.toUpperCase().replace(/-/g, "_")}_CRM_TOKEN`;
 
 describe("pulumi-crm fleet on the real CLI: six client stacks of examples/agency, two at a time", function () {
   this.timeout(20 * 60_000);
