@@ -197,6 +197,15 @@ function sameAddress(address: string, spec: ServiceSettingsSpec): string {
 /** Every setting pulumi-crm reads, by namespace: what a key of these namespaces may be. */
 const knownSettings: Setting[] = [crmService, chatService].flatMap((spec) => [spec.url, spec.token, spec.rate]).concat(channelSetting);
 
+/** The keys of every setting pulumi-crm reads: `crm:apiUrl`, ... */
+export const knownSettingKeys: readonly string[] = knownSettings.map((setting) => setting.key);
+
+/** `candidates` sorted closest to `key` first (by edit distance, case aside). */
+export function closestFirst(key: string, candidates: readonly string[]): string[] {
+  const distance = (known: string) => editDistance(key.toLowerCase(), known.toLowerCase());
+  return [...candidates].sort((a, b) => distance(a) - distance(b));
+}
+
 /**
  * The one rule of unknown settings, in both doors: a key of pulumi-crm's namespaces (`crm:*`,
  * `chat:*`) that it does not read is warned of, with the known keys of its namespace, closest
@@ -207,10 +216,9 @@ const knownSettings: Setting[] = [crmService, chatService].flatMap((spec) => [sp
 export function unknownSettingWarnings(keys: string[], project: string, source: Pick<ConfigSource, "provider"> = {}): string[] {
   return keys.flatMap((key) => {
     const namespace = key.split(":")[0];
-    const ofNamespace = knownSettings.map((setting) => setting.key).filter((known) => known.startsWith(`${namespace}:`));
+    const ofNamespace = knownSettingKeys.filter((known) => known.startsWith(`${namespace}:`));
     if (namespace === project || !ofNamespace.length || ofNamespace.includes(key)) return [];
-    const distance = (known: string) => editDistance(key.toLowerCase(), known.toLowerCase());
-    const closest = ofNamespace.sort((a, b) => distance(a) - distance(b)).map((known) => settingName(known, source));
+    const closest = closestFirst(key, ofNamespace).map((known) => settingName(known, source));
     return [`pulumi-crm: ${settingName(key, source)} is not a setting of pulumi-crm and is ignored; its settings of ${namespace} are, closest first: ${closest.join(", ")}.`];
   });
 }
