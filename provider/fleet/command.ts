@@ -219,7 +219,7 @@ export async function fleetMain(argv: readonly string[]): Promise<number> {
   // cleanly) starts no more clients; the table follows once the running ones have ended.
   let interrupted = false;
   const onInterrupt = () => {
-    if (!interrupted) say("interrupted: no more clients start; the running ones stop cleanly, then the table (Ctrl-C again stops their CLIs at once)");
+    if (!interrupted) say("interrupted: no more clients start; the running ones stop cleanly, then the table");
     interrupted = true;
   };
   process.on("SIGINT", onInterrupt);

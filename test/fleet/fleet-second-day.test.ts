@@ -3,9 +3,10 @@
 // account; a client's key changes.
 
 import assert from "node:assert/strict";
-import { execFileSync } from "node:child_process";
+import { execFile } from "node:child_process";
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
+import { promisify } from "node:util";
 import { join } from "node:path";
 import { startEmulator } from "../../emulator";
 import { ensureToolchain, offlineCliEnvironment, toolchainPath } from "../../scripts/toolchain";
@@ -13,6 +14,8 @@ import type { RunningEmulator } from "../support/emulator";
 import { messagesOf, renameSender, runFleet, tokenVariable } from "../support/fleet";
 import { installedPackageBin, repoRoot } from "../support/packed-program";
 import { installYamlProgram } from "../support/plugin-program";
+
+const execFileAsync = promisify(execFile);
 
 interface ClientEntry {
   stack: string;
@@ -38,9 +41,10 @@ describe("pulumi-crm fleet on the real CLI: a fleet's second day", function () {
   });
   const writeClients = (clients: ClientEntry[]) => writeFileSync(clientsFile, JSON.stringify({ program, clients }, null, 2));
   const fleet = (...args: string[]) => runFleet(bin, clientsFile, env, args);
-  const pulumi = (...args: string[]) => {
+  // Not execFileSync: the emulator answers from this process's event loop.
+  const pulumi = async (...args: string[]) => {
     try {
-      return execFileSync("pulumi", args, { cwd: program, env, encoding: "utf8", stdio: "pipe" });
+      return (await execFileAsync("pulumi", args, { cwd: program, env, encoding: "utf8" })).stdout;
     } catch (error) {
       const { stdout, stderr } = error as { stdout: string; stderr: string };
       throw new Error(`pulumi ${args.join(" ")} failed:\n${stdout}\n${stderr}`);
@@ -156,7 +160,7 @@ describe("pulumi-crm fleet on the real CLI: a fleet's second day", function () {
       assert.equal(run.code, 1, run.stdout + run.stderr);
       assert.match(run.stdout, /^rekey +locked +\d+\.\d s +locked by ci@runner \(pid 4242\) since 2026-11-28T06:17:00Z; .*`pulumi cancel --stack rekey --yes` deletes its lock$/m, run.stdout);
     }
-    pulumi("cancel", "--stack", "rekey", "--yes");
+    await pulumi("cancel", "--stack", "rekey", "--yes");
     assert.deepEqual(readdirSync(lockFolder("rekey")), []);
 
     // What a run killed while creating leaves in the backend's checkpoint (`pulumi stack import` drops it).
@@ -170,7 +174,7 @@ describe("pulumi-crm fleet on the real CLI: a fleet's second day", function () {
       assert.equal(run.code, 1, run.stdout + run.stderr);
       assert.match(run.stdout, /^rekey +interrupted +\d+\.\d s +an interrupted run left 1 operation pending \(creating crm:index:Message second\): `pulumi refresh --stack rekey --clear-pending-creates --yes` settles them/m, run.stdout);
     }
-    pulumi("refresh", "--stack", "rekey", "--clear-pending-creates", "--yes");
+    await pulumi("refresh", "--stack", "rekey", "--clear-pending-creates", "--yes");
     const clear = await fleet("drift", "--only", "rekey");
     assert.equal(clear.code, 0, clear.stdout + clear.stderr);
   });
@@ -187,12 +191,12 @@ describe("pulumi-crm fleet on the real CLI: a fleet's second day", function () {
     assert.equal(offboard.code, 0, offboard.stdout + offboard.stderr);
     assert.match(offboard.stdout, /^mover +changed +\d+\.\d s +deleted 4 resources, stack removed$/m, offboard.stdout);
     assert.deepEqual(await messagesOf(emulator.accounts["mover-new"]), []);
-    assert.doesNotMatch(pulumi("stack", "ls", "--json"), /"mover"/);
+    assert.doesNotMatch(await pulumi("stack", "ls", "--json"), /"mover"/);
     assert.doesNotMatch((await fleet("drift")).stderr, /no longer names/);
   });
 
-  it("leaves no stack selected", () => {
-    const stacks = JSON.parse(pulumi("stack", "ls", "--json")) as Array<{ name: string; current: boolean }>;
+  it("leaves no stack selected", async () => {
+    const stacks = JSON.parse(await pulumi("stack", "ls", "--json")) as Array<{ name: string; current: boolean }>;
     assert.deepEqual(stacks.filter((stack) => stack.current), []);
   });
 
