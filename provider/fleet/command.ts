@@ -1,6 +1,6 @@
 // `pulumi-crm fleet`: an agency's client stacks, from one clients file. See sdk-docs/agencies.md.
 
-import { mkdirSync, statSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, statSync, writeFileSync } from "node:fs";
 import { availableParallelism, totalmem } from "node:os";
 import { delimiter, dirname, join, resolve } from "node:path";
 import { blockedStack, fileBackendRoot } from "./backend";
@@ -62,7 +62,7 @@ export const FLEET_HELP = [
   "  --refresh           up, preview: refresh each stack from its account first (repairs drift)",
   "  --json              the report as JSON on stdout, for CI (progress stays on stderr)",
   "  --pulumi PATH       the pulumi CLI, or its folder (default: the one on PATH)",
-  "  --out DIR           ci: where the workflows go (default: .github/workflows)",
+  "  --out DIR           ci: where the workflows go (default: the repository root's .github/workflows)",
   "  --cron CRON         ci: when the drift check runs, UTC (default: \"17 6 * * *\")",
   "  --per-job N         ci: stacks per job (default 1)",
   "  --max-parallel N    ci: jobs at once (default 20)",
@@ -83,7 +83,8 @@ interface FleetArguments {
   json: boolean;
   refresh: boolean;
   pulumi?: string;
-  out: string;
+  /** ci: where the workflows go; by default the repository root's .github/workflows. */
+  out?: string;
   cron: string;
   perJob: number;
   maxParallel: number;
@@ -109,7 +110,7 @@ export function parseFleetArguments(argv: readonly string[]): FleetArguments {
   const [command, ...rest] = argv;
   if (command === undefined) throw new Error("fleet needs a command: sync, preview, up, drift, destroy or ci");
   if (command !== "ci" && !(operations as readonly string[]).includes(command)) throw new Error(`unknown fleet command "${command}"; the commands are sync, preview, up, drift, destroy, offboard and ci`);
-  const parsed: FleetArguments = { command: command as FleetArguments["command"], clients: "clients.json", timeout: 1800, json: false, refresh: false, out: join(".github", "workflows"), cron: "17 6 * * *", perJob: 1, maxParallel: 20 };
+  const parsed: FleetArguments = { command: command as FleetArguments["command"], clients: "clients.json", timeout: 1800, json: false, refresh: false, cron: "17 6 * * *", perJob: 1, maxParallel: 20 };
   for (let i = 0; i < rest.length; i++) {
     if (rest[i] === "--json") {
       parsed.json = true;
@@ -146,6 +147,14 @@ function usePulumi(path: string): void {
   process.env.PATH = [folder, process.env.PATH ?? ""].join(delimiter);
 }
 
+/** The git repository's root holding `folder` (the nearest folder above it with `.git`), else `folder`. */
+function repositoryRoot(folder: string): string {
+  for (let candidate = resolve(folder); ; candidate = dirname(candidate)) {
+    if (existsSync(join(candidate, ".git"))) return candidate;
+    if (dirname(candidate) === candidate) return resolve(folder);
+  }
+}
+
 /** `pulumi-crm fleet ...`: the exit code. */
 export async function fleetMain(argv: readonly string[]): Promise<number> {
   if (argv.some((argument) => argument === "--help" || argument === "-h")) {
@@ -173,16 +182,20 @@ export async function fleetMain(argv: readonly string[]): Promise<number> {
   }
 
   if (args.command === "ci") {
+    // GitHub reads workflows from the repository's root, wherever the command runs; their paths are relative to it.
+    const root = repositoryRoot(process.cwd());
+    args.out ??= join(root, ".github", "workflows");
     let workflows: Record<string, string>;
     try {
-      workflows = fleetWorkflows(file, { root: process.cwd(), perJob: args.perJob, maxParallel: args.maxParallel, cron: args.cron });
+      workflows = fleetWorkflows(file, { root, perJob: args.perJob, maxParallel: args.maxParallel, cron: args.cron });
     } catch (error) {
       process.stderr.write(`pulumi-crm fleet ci: ${(error as Error).message}\n`);
       return 2;
     }
-    mkdirSync(args.out, { recursive: true });
-    for (const [name, text] of Object.entries(workflows)) writeFileSync(join(args.out, name), text);
-    process.stdout.write(`Wrote ${Object.keys(workflows).map((name) => join(args.out, name)).join(" and ")}: ${file.clients.length} clients, ${Math.ceil(file.clients.length / args.perJob)} jobs each.\n`);
+    const out = args.out;
+    mkdirSync(out, { recursive: true });
+    for (const [name, text] of Object.entries(workflows)) writeFileSync(join(out, name), text);
+    process.stdout.write(`Wrote ${Object.keys(workflows).map((name) => join(out, name)).join(" and ")}: ${file.clients.length} clients, ${Math.ceil(file.clients.length / args.perJob)} jobs each.\n`);
     return 0;
   }
 

@@ -4,6 +4,7 @@
 
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
+import { ClientsFileError } from "./clients";
 
 export interface ProgramSettings {
   project: string;
@@ -14,10 +15,10 @@ export interface ProgramSettings {
 /** Reads the program's Pulumi.yaml: its `name:` and the keys of its top-level `config:` block. */
 export function programSettings(program: string): ProgramSettings {
   const path = ["Pulumi.yaml", "Pulumi.yml"].map((name) => join(program, name)).find((candidate) => existsSync(candidate));
-  if (!path) throw new Error(`${program} holds no Pulumi.yaml: give the program's folder`);
+  if (!path) throw new ClientsFileError(`${program} holds no Pulumi.yaml: give the program's folder ("program" in the clients file, or --program)`);
   const lines = readFileSync(path, "utf8").split(/\r?\n/);
   const project = lines.map((line) => /^name:\s*["']?([^"'\s#]+)/.exec(line)?.[1]).find(Boolean);
-  if (!project) throw new Error(`${path} names no project (name:)`);
+  if (!project) throw new ClientsFileError(`${path} names no project (name:)`);
   const start = lines.findIndex((line) => /^config:\s*(#.*)?$/.test(line));
   if (start === -1) return { project };
   // The block's keys: its lines at its first indentation, up to the next top-level line.

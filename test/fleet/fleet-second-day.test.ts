@@ -195,6 +195,12 @@ describe("pulumi-crm fleet on the real CLI: a fleet's second day", function () {
     assert.doesNotMatch((await fleet("drift")).stderr, /no longer names/);
   });
 
+  it("says the pulumi CLI is missing when it is not on PATH", async () => {
+    const run = await runFleet(bin, clientsFile, { ...env, PATH: "/nonexistent" }, ["drift"]);
+    assert.equal(run.code, 1, run.stdout + run.stderr);
+    assert.match(run.stderr, /the pulumi CLI was not found: install it .* and put it on PATH, or give --pulumi PATH/, run.stderr);
+  });
+
   it("leaves no stack selected", async () => {
     const stacks = JSON.parse(await pulumi("stack", "ls", "--json")) as Array<{ name: string; current: boolean }>;
     assert.deepEqual(stacks.filter((stack) => stack.current), []);

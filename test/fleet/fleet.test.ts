@@ -3,7 +3,7 @@
 // test/fleet/fleet-cli.test.ts runs the fleet on the real CLI.
 
 import assert from "node:assert/strict";
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { parseClients, readClientsFile, selectClients, type Client, type ClientsFile } from "../../provider/fleet/clients";
@@ -267,6 +267,27 @@ describe("pulumi-crm fleet", () => {
       const drift = readFileSync(join(out, "fleet-drift.yml"), "utf8");
       assert.match(drift, /stacks:\n {10}- "acme"\n {10}- "globex"\n {10}- "initech"\n/);
       assert.match(drift, /npx pulumi-crm fleet drift --clients "examples\/agency\/clients.json" --only "\$STACKS"/);
+    });
+
+    it("writes the workflows into the repository root's .github/workflows when run from a subfolder, paths from the root", async () => {
+      const repository = join(dir, "repository");
+      mkdirSync(join(repository, ".git"), { recursive: true });
+      mkdirSync(join(repository, "fleet", "yaml"), { recursive: true });
+      writeFileSync(join(repository, "fleet", "clients.json"), JSON.stringify({ program: "yaml", clients: [{ stack: "acme", apiUrl: "https://acme.api-us1.com", apiToken: "env:ACME_CRM_TOKEN" }] }));
+      const cwd = process.cwd();
+      const write = process.stdout.write;
+      process.stdout.write = (() => true) as typeof process.stdout.write;
+      let code: number;
+      try {
+        process.chdir(join(repository, "fleet"));
+        code = await fleetMain(["ci", "--clients", "clients.json"]);
+      } finally {
+        process.chdir(cwd);
+        process.stdout.write = write;
+      }
+      assert.equal(code, 0);
+      assert.ok(!existsSync(join(repository, "fleet", ".github")));
+      assert.match(readFileSync(join(repository, ".github", "workflows", "fleet-drift.yml"), "utf8"), /npx pulumi-crm fleet drift --clients "fleet\/clients.json" --only "\$STACKS"/);
     });
 
     it("sets up Node.js as examples/ci-drift's workflows do: the newest 24, not an older one the runner has", () => {
