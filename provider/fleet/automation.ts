@@ -184,13 +184,16 @@ function changed(events: EngineEvent[]): RunResult {
     const metadata = event.resourcePreEvent?.metadata ?? event.resOutputsEvent?.metadata;
     if (!metadata || !ownResource(metadata) || !CHANGING_OPS.has(metadata.op)) continue;
     const how = metadata.op as Planned["how"];
-    const fields = how === "update" || how === "replace" ? [...new Set([...(metadata.diffs ?? []), ...Object.keys(metadata.detailedDiff ?? {}).map((path) => path.split(/[.[]/)[0])])].sort() : [];
+    const fields = how === "update" || how === "replace" ? [...new Set(fieldsOf(metadata))].sort() : [];
     planned.set(metadata.urn, { resource: resourceOf(metadata), how, fields });
   }
   // In the resources' order, whatever order the engine ran them in.
   const sorted = [...planned.values()].sort((a, b) => a.resource.localeCompare(b.resource));
   return sorted.length ? { status: "changed", changes: sorted.length, planned: sorted } : { status: "no change" };
 }
+
+/** The top-level fields a step's diff names (`fromname` of `fromname` or `fieldOptions[0]`). */
+const fieldsOf = (metadata: StepEventMetadata) => [...(metadata.diffs ?? []), ...Object.keys(metadata.detailedDiff ?? {}).map((path) => path.split(/[.[]/)[0])];
 
 /** How the report names a resource: `crm:index:Message newsletter`. */
 const resourceOf = (metadata: StepEventMetadata) => `${metadata.type} ${metadata.urn.slice(metadata.urn.lastIndexOf("::") + 2)}`;
@@ -210,7 +213,7 @@ export function driftOf(events: EngineEvent[]): Drifted[] {
     if (op === "same" || op === "read" || (op === "refresh" && !metadata.diffs?.length)) continue;
     const resource = resourceOf(metadata);
     const gone = op === "delete" || (op === "refresh" && metadata.new === undefined);
-    const named = [...(metadata.diffs ?? []), ...Object.keys(metadata.detailedDiff ?? {}).map((path) => path.split(/[.[]/)[0])];
+    const named = fieldsOf(metadata);
     const fields = named.length ? named : differingOutputs(metadata);
     found.set(resource, { resource, how: gone ? "gone" : "changed", fields: gone ? [] : [...new Set(fields)].sort() });
   }

@@ -1,8 +1,7 @@
-// What the backend holds of the fleet's stacks beyond what a run of the CLI says: the project's
-// stacks (to name those the clients file no longer names), and, on a file backend, a stack's
+// What a file backend holds of the fleet's stacks beyond what a run of the CLI says: a stack's
 // locks and the operations an interrupted run left pending. A preview and a drift check take no
 // lock, and an up runs past pending operations: read here before each client's run, each with
-// the command that clears it. On Pulumi Cloud the service keeps both, and reports them itself.
+// the command that clears it. Other backends (Pulumi Cloud) are not read here.
 
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
@@ -11,15 +10,7 @@ import { gunzipSync } from "node:zlib";
 import type { RunResult } from "./run";
 
 /** The stack's own name: `acme` of `org/project/acme`. */
-export const stackName = (stack: string) => stack.split("/").pop()!;
-
-/** The project's name, from the program's Pulumi.yaml (`name: crm-agency`). */
-export function projectName(program: string): string {
-  const text = readFileSync(join(program, existsSync(join(program, "Pulumi.yaml")) ? "Pulumi.yaml" : "Pulumi.yml"), "utf8");
-  const name = /^name:\s*["']?([^"'\s#]+)/m.exec(text)?.[1];
-  if (!name) throw new Error(`${program}'s Pulumi.yaml names no project (name:)`);
-  return name;
-}
+const stackName = (stack: string) => stack.split("/").pop()!;
 
 /** A file backend's folder (`file:///path`, `file://~/path`); undefined for any other backend. */
 export function fileBackendRoot(url: string | undefined): string | undefined {
