@@ -147,6 +147,9 @@ function usePulumi(path: string): void {
   process.env.PATH = [folder, process.env.PATH ?? ""].join(delimiter);
 }
 
+/** Errors of the CLI's set-up that every client's run meets alike: the secrets passphrase, the backend's login. */
+const EVERY_CLIENTS = /PULUMI_CONFIG_PASSPHRASE|passphrase must be set|incorrect passphrase|pulumi login|PULUMI_ACCESS_TOKEN/i;
+
 /** The git repository's root holding `folder` (the nearest folder above it with `.git`), else `folder`. */
 function repositoryRoot(folder: string): string {
   for (let candidate = resolve(folder); ; candidate = dirname(candidate)) {
@@ -236,14 +239,26 @@ export async function fleetMain(argv: readonly string[]): Promise<number> {
     interrupted = true;
   };
   process.on("SIGINT", onInterrupt);
+  // A problem of every client's (no passphrase, no login) is said once, and stops the fleet.
+  let everyClients: string | undefined;
   let outcomes: ClientOutcome[];
   try {
     outcomes = await runFleet(targets, operation, {
       parallel,
-      stopped: () => interrupted,
+      stopped: () =>
+        interrupted
+          ? { status: "interrupted", error: "not started: interrupted (Ctrl-C)" }
+          : everyClients
+            ? { status: "failed", error: "not started: the problem above is every client's" }
+            : undefined,
       runOne: async (client: { stack: string }, op: Operation) => {
         const result = await runClient(client, op, options);
-        return interrupted && result.status === "failed" ? { ...result, status: "interrupted" } : result;
+        if (interrupted && result.status === "failed") return { ...result, status: "interrupted" };
+        if (result.status !== "failed" || !EVERY_CLIENTS.test(result.error ?? "")) return result;
+        if (everyClients) return { ...result, error: "the problem above, every client's" };
+        everyClients = result.error;
+        say(`no more clients start: ${client.stack}'s error is every client's, not its own`);
+        return result;
       },
       progress: {
         started: (client, index, total) => say(`[${index + 1}/${total}] ${client.stack}: started`),

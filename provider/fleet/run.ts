@@ -56,14 +56,14 @@ export interface FleetProgress {
 
 /**
  * `operation` on every client, at most `parallel` at once, in the clients' order; the outcomes in
- * that order. A driver that throws is a failed client, not a failed fleet. Once `stopped` says so
- * (the first Ctrl-C), no client starts: those not started are `interrupted`, the running ones end
- * as their driver reports them.
+ * that order. A driver that throws is a failed client, not a failed fleet. Once `stopped` answers
+ * a result (the first Ctrl-C, a problem of every client's), no client starts: each not started
+ * gets that result, and the running ones end as their driver reports them.
  */
 export async function runFleet<C extends { stack: string }>(
   clients: C[],
   operation: Operation,
-  options: { parallel: number; runOne: RunOne<C>; progress?: FleetProgress; stopped?: () => boolean },
+  options: { parallel: number; runOne: RunOne<C>; progress?: FleetProgress; stopped?: () => RunResult | undefined },
 ): Promise<ClientOutcome[]> {
   const outcomes: ClientOutcome[] = new Array(clients.length);
   let next = 0;
@@ -72,8 +72,9 @@ export async function runFleet<C extends { stack: string }>(
     while (next < clients.length) {
       const index = next++;
       const client = clients[index];
-      if (options.stopped?.()) {
-        outcomes[index] = { stack: client.stack, status: "interrupted", error: "not started: interrupted (Ctrl-C)", seconds: 0 };
+      const stopped = options.stopped?.();
+      if (stopped) {
+        outcomes[index] = { stack: client.stack, ...stopped, seconds: 0 };
         continue;
       }
       options.progress?.started(client, index, clients.length);

@@ -242,4 +242,15 @@ describe("pulumi-crm fleet on the real CLI: a fleet's second day", function () {
     assert.match(next.stdout, /^stop-2 +changed /m, next.stdout);
     assert.match(next.stdout, /^stop-1 +(changed|no change|interrupted|locked) /m, next.stdout);
   });
+
+  it("says a missing passphrase once, as every client's problem, and starts no more clients", async () => {
+    const withoutPassphrase = { ...env, PULUMI_CONFIG_PASSPHRASE: undefined };
+    const run = await runFleet(bin, clientsFile, withoutPassphrase, ["drift", "--parallel", "1"]);
+    assert.equal(run.code, 1, run.stdout + run.stderr);
+    const mentions = (text: string) => text.split("\n").filter((line) => /PULUMI_CONFIG_PASSPHRASE/.test(line)).length;
+    assert.equal(mentions(run.stdout), 1, run.stdout);
+    assert.equal(mentions(run.stderr), 1, run.stderr);
+    assert.match(run.stdout, /^stop-2 +failed +0\.0 s +not started: the problem above is every client's$/m, run.stdout);
+    assert.match(run.stdout, /^stop-3 +failed +0\.0 s +not started: the problem above is every client's$/m, run.stdout);
+  });
 });
