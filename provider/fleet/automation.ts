@@ -78,13 +78,13 @@ async function clientStack(stack: string, options: DriverOptions): Promise<Stack
 /**
  * Creates the client's stack if it has none, and writes its settings: crm:apiUrl, the key
  * (secret) and the client's config; removes the settings an earlier sync wrote that the file no
- * longer holds. Writes nothing when the stack holds them already. Answers the stack and whether
- * anything was written.
+ * longer holds. Writes nothing when the stack holds them already. Answers the stack, whether it
+ * was made now and whether anything was written.
  */
-export async function syncStack(client: Client, options: DriverOptions): Promise<{ stack: Stack; written: boolean }> {
+export async function syncStack(client: Client, options: DriverOptions): Promise<{ stack: Stack; made: boolean; written: boolean }> {
   const existed = hasStack(options.stacks, client.stack);
-  const stack = await clientStack(client.stack, options);
-  const current = existed ? await stack.getAllConfig() : {};
+  const found = existed ? await clientStack(client.stack, options) : undefined;
+  const current = found ? await found.getAllConfig() : {};
   const desired: ConfigMap = { "crm:apiUrl": { value: client.apiUrl } };
   const fromEnvironment = (variable: string, key: string) => {
     const value = process.env[variable];
@@ -106,10 +106,12 @@ export async function syncStack(client: Client, options: DriverOptions): Promise
   desired[WRITTEN_KEY] = { value: [...held].sort().join(",") };
   const previously = current[WRITTEN_KEY]?.value.split(",").filter(Boolean) ?? [];
   const removed = previously.filter((key) => !held.has(key) && key in current);
+  // Made only now, once its settings are known: a client whose key is missing leaves no empty stack.
+  const stack = found ?? (await clientStack(client.stack, options));
   const changed = Object.fromEntries(Object.entries(desired).filter(([key, setting]) => current[key]?.value !== setting.value || Boolean(current[key]?.secret) !== Boolean(setting.secret)));
   if (Object.keys(changed).length) await stack.setAllConfig(changed);
   if (removed.length) await stack.removeAllConfig(removed);
-  return { stack, written: !existed || Object.keys(changed).length > 0 || removed.length > 0 };
+  return { stack, made: !existed, written: !existed || Object.keys(changed).length > 0 || removed.length > 0 };
 }
 
 /**
@@ -133,7 +135,13 @@ export async function runClient(client: { stack: string } & Partial<Client>, ope
       case "sync":
         return synced!.written ? { status: "changed" } : { status: "no change" };
       case "preview":
-        await stack.preview({ ...common, ...refreshing(options) });
+        try {
+          await stack.preview({ ...common, ...refreshing(options) });
+        } catch (error) {
+          // A preview (a pull request's) leaves no stack it made for a client it could not preview.
+          if (synced!.made) await options.workspace.removeStack(client.stack).then(() => options.stacks.delete(client.stack));
+          throw error;
+        }
         return changed(events);
       case "up":
         await stack.up({ ...common, ...refreshing(options) });

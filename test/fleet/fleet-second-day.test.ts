@@ -253,4 +253,13 @@ describe("pulumi-crm fleet on the real CLI: a fleet's second day", function () {
     assert.match(run.stdout, /^stop-2 +failed +0\.0 s +not started: the problem above is every client's$/m, run.stdout);
     assert.match(run.stdout, /^stop-3 +failed +0\.0 s +not started: the problem above is every client's$/m, run.stdout);
   });
+
+  it("a preview of a new client without its key fails naming the variable, and leaves no stack behind", async () => {
+    writeClients([...interrupted.map((stack) => entry(stack, stack)), entry("newbie", "rekey")]);
+    delete env[tokenVariable("newbie")];
+    const preview = await fleet("preview", "--only", "newbie");
+    assert.equal(preview.code, 1, preview.stdout + preview.stderr);
+    assert.match(preview.stdout, /^newbie +failed +\d+\.\d s +NEWBIE_CRM_TOKEN is not set and the stack holds no crm:apiToken yet/m, preview.stdout);
+    assert.doesNotMatch(await pulumi("stack", "ls", "--json"), /"newbie"/);
+  });
 });

@@ -243,6 +243,12 @@ describe("pulumi-crm fleet", () => {
       assert.match(drift.jobs.drift.steps.at(-1).run, /^set \+e\nnpx pulumi-crm fleet drift .*\ncode=\$\{PIPESTATUS\[0\]\}\n.*>> "\$GITHUB_STEP_SUMMARY"\nexit "\$code"\n$/s);
     });
 
+    it("gives the jobs the clients file's env: variables from the repository's secrets", () => {
+      const file = parseClients({ clients: [client("acme", { config: { street: "env:ACME_STREET" } }), { stack: "initech", apiUrl: "https://initech.api-eu1.com", apiToken: "stack" }] }, join(dir, "clients.json"));
+      const preview = fleetWorkflows(file, { root: dir, perJob: 1, maxParallel: 20, cron: "17 6 * * *" })["fleet-preview.yml"];
+      assert.match(preview, /\n {6}ACME_CRM_TOKEN: \$\{\{ secrets\.ACME_CRM_TOKEN \}\}\n {6}ACME_STREET: \$\{\{ secrets\.ACME_STREET \}\}\n {4}steps:/);
+    });
+
     it("installs a TypeScript program's own dependencies instead of putting the plugin on PATH", () => {
       mkdirSync(join(dir, "typescript"), { recursive: true });
       writeFileSync(join(dir, "typescript", "package.json"), "{}");
