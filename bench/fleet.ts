@@ -6,14 +6,17 @@
 // wall time and the peak of the memory (resident sets summed at each moment) of every process
 // the fleet command runs: itself, the pulumi CLIs, language hosts, programs and plugins. Then,
 // with --explicit K,...: one YAML program with K explicit providers, one per client, the same
-// resources each: its first up's wall time and peak memory, and the slope per provider.
+// resources each: its first up's wall time and peak memory, and the slope per provider. Each
+// step also counts the pulumi CLI processes the fleet started (a shim first on PATH logs each),
+// per client and by command, and prints today's figures beside its own where the issue measured
+// them (issue 48: 100 YAML clients at --parallel 4, the plugin from the npm package's bin).
 //
 //   npx ts-node --transpile-only bench/fleet.ts [--clients 20] [--parallel 2] [--programs yaml,ts] [--explicit 5,10]
 //
 // Not part of npm test: minutes at 20 clients.
 
 import { spawn } from "node:child_process";
-import { appendFileSync, cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { appendFileSync, chmodSync, cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
@@ -114,7 +117,7 @@ async function resetCounters(emulator: RunningEmulatorProcess, accounts: string[
 function statuses(table: string): Record<string, string[]> {
   const found: Record<string, string[]> = {};
   for (const line of table.split("\n")) {
-    const match = /^(client-\d+) +(no change|changed|drift|unreachable|locked|failed) +/.exec(line);
+    const match = /^(client-\d+) +(no change|changed|drift|unreachable|locked|interrupted|failed) +/.exec(line);
     if (match) (found[match[2]] ??= []).push(match[1]);
   }
   return found;
@@ -123,13 +126,47 @@ function statuses(table: string): Record<string, string[]> {
 /** The drift checks' tables, printed after the figures. */
 const tables: string[] = [];
 
-/** A row of the figures, printed as soon as it is measured. */
-const row = (program: string, step: string, m: Measured, result: string) =>
+/**
+ * Today's figures, before issue 48's work, as the issue measured them: 100 YAML clients at
+ * --parallel 4 on 2 cores (load under 1), the plugin from the npm package's bin.
+ */
+const TODAY: Record<string, { seconds: number; peakMiB: number }> = {
+  "first up": { seconds: 156, peakMiB: 1664 },
+  "no-op up": { seconds: 123, peakMiB: 1509 },
+  "drift check": { seconds: 51, peakMiB: 1120 },
+};
+const comparable = (program: string) => program === "yaml" && clientCount === 100 && parallel === "4";
+
+/** A row of the figures, printed as soon as it is measured: today's beside it where comparable, and the CLI calls it made. */
+const row = (program: string, step: string, m: Measured, result: string, calls = "") =>
   console.log(
     `| ${program} | ${step} | ${m.seconds.toFixed(1)} | ${m.peakMiB.toFixed(0)} (${Object.entries(m.atPeak)
       .map(([kind, mib]) => `${kind} ${mib.toFixed(0)}`)
-      .join(", ")}) | ${m.peakProcesses} | ${m.code} | ${result} |`,
+      .join(", ")}) | ${comparable(program) && TODAY[step] ? `${TODAY[step].seconds} s, ${TODAY[step].peakMiB} MiB` : "-"} | ${calls} | ${m.peakProcesses} | ${m.code} | ${result} |`,
   );
+
+/** A `pulumi` first on PATH that logs each call's command (its first two words) to `log`, then runs the real CLI. */
+function countingPulumi(folder: string, log: string): string {
+  mkdirSync(folder, { recursive: true });
+  const shim = join(folder, "pulumi");
+  writeFileSync(shim, `#!/bin/sh\necho "$1 $2" >> '${log}'\nexec '${join(toolchain.cliBin, "pulumi")}' "$@"\n`);
+  chmodSync(shim, 0o755);
+  return folder;
+}
+
+/** The CLI calls logged since the last count, per client and by command (`up 100, config 100`), and the log emptied. */
+function callsSince(log: string): string {
+  if (!existsSync(log)) return "0";
+  const lines = readFileSync(log, "utf8").split("\n").filter(Boolean);
+  writeFileSync(log, "");
+  const byCommand = new Map<string, number>();
+  for (const line of lines) {
+    const [first, second] = line.split(" ");
+    const command = first === "stack" || first === "config" ? `${first} ${second?.startsWith("-") ? "" : (second ?? "")}`.trim() : first;
+    byCommand.set(command, (byCommand.get(command) ?? 0) + 1);
+  }
+  return `${(lines.length / clientCount).toFixed(2)} a client (${[...byCommand].map(([command, count]) => `${command} ${count}`).join(", ")})`;
+}
 
 async function fleetOf(program: "yaml" | "ts", folder: string): Promise<void> {
   const reachable = names.slice(0, clientCount - 1);
@@ -152,18 +189,21 @@ async function fleetOf(program: "yaml" | "ts", folder: string): Promise<void> {
       })),
     }),
   );
+  const calls = join(home, "pulumi-calls.log");
+  const cliEnvironment = offlineCliEnvironment(home, toolchainPath(toolchain));
   const env = {
-    ...offlineCliEnvironment(home, toolchainPath(toolchain)),
+    ...cliEnvironment,
+    PATH: `${countingPulumi(join(home, "counting"), calls)}:${cliEnvironment.PATH}`,
     PULUMI_DIY_BACKEND_NO_LEGACY_WARNING: "true",
     ...Object.fromEntries(names.map((stack) => [tokenVariable(stack), address(stack).apiToken])),
   };
   const fleet = (...args: string[]) => measured(join(toolchain.nodeBin, "node"), [installedPackageBin("pulumi-crm"), "fleet", ...args, "--clients", clientsFile, "--parallel", parallel], env);
   try {
     const first = await fleet("up");
-    row(program, "first up", first, `${(statuses(first.stdout).changed ?? []).length} changed`);
+    row(program, "first up", first, `${(statuses(first.stdout).changed ?? []).length} changed`, callsSince(calls));
     await resetCounters(emulator, reachable);
     const again = await fleet("up");
-    row(program, "no-op up", again, `${(statuses(again.stdout)["no change"] ?? []).length} no change, ${await emulatorRequests(emulator, reachable)} requests`);
+    row(program, "no-op up", again, `${(statuses(again.stdout)["no change"] ?? []).length} no change, ${await emulatorRequests(emulator, reachable)} requests`, callsSince(calls));
 
     const drifted = reachable.slice(0, DRIFTED);
     for (const name of drifted) {
@@ -176,7 +216,7 @@ async function fleetOf(program: "yaml" | "ts", folder: string): Promise<void> {
     const drift = await fleet("drift");
     const found = statuses(drift.stdout);
     const exact = JSON.stringify(found.drift ?? []) === JSON.stringify(drifted) && JSON.stringify(found.unreachable ?? []) === JSON.stringify([unreachableName]);
-    row(program, "drift check", drift, `drift: ${(found.drift ?? []).join(", ")}; unreachable: ${(found.unreachable ?? []).join(", ")}; ${exact ? "exactly those" : "NOT the 3 drifted and the 1 unreachable"}`);
+    row(program, "drift check", drift, `drift: ${(found.drift ?? []).join(", ")}; unreachable: ${(found.unreachable ?? []).join(", ")}; ${exact ? "exactly those" : "NOT the 3 drifted and the 1 unreachable"}`, callsSince(calls));
     tables.push(`${program}, the drift check's table (its clients without drift left out):\n${drift.stdout.split("\n").filter((line) => !/ no drift$/.test(line)).join("\n")}`);
   } finally {
     emulator.child.kill();
@@ -227,7 +267,7 @@ async function explicitProviders(count: number, plugin: string): Promise<void> {
   const stack = await CliStack.create(program, "explicit");
   try {
     const up = await measured(join(toolchain.cliBin, "pulumi"), ["up", "--yes", "--skip-preview", "--stack", "explicit", "--non-interactive"], stack.env(), program);
-    row("yaml", `one program, ${count} explicit providers: first up`, up, up.code === 0 ? `${count} accounts deployed` : "FAILED");
+    row("yaml", `one program, ${count} explicit providers: first up`, up, up.code === 0 ? `${count} accounts deployed` : "FAILED", "1");
   } finally {
     emulator.child.kill();
     stack.remove();
@@ -252,7 +292,7 @@ async function main(): Promise<void> {
     `pulumi ${toolchain.cliVersion}, pulumi-language-yaml, programs and plugins on Node.js ${programNodeVersion}; ${clientCount} clients (the last one unreachable at the drift check), --parallel ${parallel}; ` +
       `machine: ${cpus.length} CPUs (${cpus[0]?.model ?? "unknown"}), ${(os.totalmem() / 2 ** 30).toFixed(1)} GiB, load ${os.loadavg().map((n) => n.toFixed(2)).join(" ")}\n`,
   );
-  console.log("| Program | Step | Wall s | Peak MiB (all processes at once; by kind) | Peak processes | Exit | Result |\n|---|---|---|---|---|---|---|");
+  console.log("| Program | Step | Wall s | Peak MiB (all processes at once; by kind) | Today (issue 48) | pulumi CLI calls | Peak processes | Exit | Result |\n|---|---|---|---|---|---|---|---|---|");
   for (const program of programs) await fleetOf(program as "yaml" | "ts", folders[program]);
   for (const count of values.explicit!.split(",").filter(Boolean).map(Number)) await explicitProviders(count, plugin.folder);
   console.log(`\n${tables.join("\n")}`);

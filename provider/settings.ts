@@ -183,8 +183,46 @@ function parseServiceAddress(address: string, spec: ServiceSettingsSpec, resourc
   return `${url.origin}${path}`;
 }
 
+/**
+ * Whether a provider's changed setting `key` (`crm:apiUrl`) moves it to another account. The
+ * address names the account, so a changed address (an unknown one, until it is known, may be
+ * one) means another account, and the provider's resources are replaced into it; any other
+ * setting (the key, the rate, the channel) is the same account's, and changes no resource. An
+ * address given where there was none (or dropped), taken from the environment before (or
+ * after), cannot be told apart from the same account's: not a move.
+ */
+export function movesAccount(key: string, old: unknown, now: unknown, unknownNow: boolean): boolean {
+  const spec = [crmService, chatService].find((service) => service.url.key === key);
+  if (!spec) return false;
+  if (unknownNow) return true;
+  if (typeof old !== "string" || typeof now !== "string" || !old.trim() || !now.trim()) return false;
+  return sameAddress(old, spec) !== sameAddress(now, spec);
+}
+
+/** An address as its account is told: without trailing slashes, the service's root path or the case of its host. */
+function sameAddress(address: string, spec: ServiceSettingsSpec): string {
+  let text = address.trim();
+  try {
+    const url = new URL(text);
+    text = `${url.protocol}//${url.host}${url.pathname}`;
+  } catch {
+    // Not an address at all: compared as written (the check says what is wrong with it).
+  }
+  text = text.replace(/\/+$/, "");
+  return spec.rootPath && text.endsWith(spec.rootPath) ? text.slice(0, -spec.rootPath.length) : text;
+}
+
 /** Every setting pulumi-crm reads, by namespace: what a key of these namespaces may be. */
 const knownSettings: Setting[] = [crmService, chatService].flatMap((spec) => [spec.url, spec.token, spec.rate]).concat(channelSetting);
+
+/** The keys of every setting pulumi-crm reads: `crm:apiUrl`, ... */
+export const knownSettingKeys: readonly string[] = knownSettings.map((setting) => setting.key);
+
+/** `candidates` sorted closest to `key` first (by edit distance, case aside). */
+export function closestFirst(key: string, candidates: readonly string[]): string[] {
+  const distance = (known: string) => editDistance(key.toLowerCase(), known.toLowerCase());
+  return [...candidates].sort((a, b) => distance(a) - distance(b));
+}
 
 /**
  * The one rule of unknown settings, in both doors: a key of pulumi-crm's namespaces (`crm:*`,
@@ -196,10 +234,9 @@ const knownSettings: Setting[] = [crmService, chatService].flatMap((spec) => [sp
 export function unknownSettingWarnings(keys: string[], project: string, source: Pick<ConfigSource, "provider"> = {}): string[] {
   return keys.flatMap((key) => {
     const namespace = key.split(":")[0];
-    const ofNamespace = knownSettings.map((setting) => setting.key).filter((known) => known.startsWith(`${namespace}:`));
+    const ofNamespace = knownSettingKeys.filter((known) => known.startsWith(`${namespace}:`));
     if (namespace === project || !ofNamespace.length || ofNamespace.includes(key)) return [];
-    const distance = (known: string) => editDistance(key.toLowerCase(), known.toLowerCase());
-    const closest = ofNamespace.sort((a, b) => distance(a) - distance(b)).map((known) => settingName(known, source));
+    const closest = closestFirst(key, ofNamespace).map((known) => settingName(known, source));
     return [`pulumi-crm: ${settingName(key, source)} is not a setting of pulumi-crm and is ignored; its settings of ${namespace} are, closest first: ${closest.join(", ")}.`];
   });
 }

@@ -3,9 +3,13 @@
 // then a preview, an up, a drift check (`refresh --preview-only`) or a destroy, read back as one
 // outcome. The CLI is the `pulumi` on PATH, with the user's own backend and PULUMI_HOME.
 
+import { execFile } from "node:child_process";
+import { promisify } from "node:util";
 import type { ConfigMap, EngineEvent, LocalWorkspace, Stack, StepEventMetadata } from "@pulumi/pulumi/automation";
 import type { Client } from "./clients";
-import { Drifted, firstLine, Operation, RunResult } from "./run";
+import { Drifted, firstLine, Operation, Planned, RunResult } from "./run";
+
+const execFileAsync = promisify(execFile);
 
 type Automation = typeof import("@pulumi/pulumi/automation");
 
@@ -13,76 +17,165 @@ type Automation = typeof import("@pulumi/pulumi/automation");
 let loaded: Automation | undefined;
 const automation = (): Automation => (loaded ??= require("@pulumi/pulumi/automation") as Automation);
 
+/** The fleet's view of the program's stacks, found once for the fleet, shared by every client's run. */
 export interface DriverOptions {
   /** The program's workspace, shared by every client's stack (fleetWorkspace). */
   workspace: LocalWorkspace;
   /** A client's run is stopped after this long (a hung service, a CLI waiting on something): reported as failed. */
   timeoutSeconds: number;
+  /** The project's stacks in the backend. */
+  stacks: Set<string>;
+  /** Why a stack cannot run now (a lock, pending operations), where the backend says (backend.ts). */
+  blocked(stack: string): RunResult | undefined;
+  /** `up --refresh`: each stack is refreshed from its account first, so that drift is repaired. */
+  refresh?: boolean;
+  /** The program's project: its settings' namespace, as the stack config names them (`crm-agency:clientName`). */
+  project: string;
 }
 
 /**
  * The workspace of the program in `program` (the folder holding Pulumi.yaml), for every client's
  * stack: the CLI is found and its version checked once for the fleet, not once a client. Each
- * command names its stack (--stack), so the clients' runs share it.
+ * command names its stack (--stack), so the clients' runs share it and no stack is selected.
  */
 export async function fleetWorkspace(program: string): Promise<LocalWorkspace> {
   const { LocalWorkspace, PulumiCommand } = automation();
   return LocalWorkspace.create({ workDir: program, pulumiCommand: await PulumiCommand.get() });
 }
 
-/** Creates the client's stack if it has none, and writes its settings: crm:apiUrl, the key (secret) and the client's config. */
-export async function syncStack(client: Client, options: DriverOptions): Promise<Stack> {
-  const stack = await automation().Stack.createOrSelect(client.stack, options.workspace);
-  const config: ConfigMap = { "crm:apiUrl": { value: client.apiUrl } };
-  for (const [key, value] of Object.entries(client.config)) config[key] = { value };
-  if ("env" in client.apiToken) {
-    const key = process.env[client.apiToken.env];
-    if (key !== undefined && key.trim() !== "") {
-      config["crm:apiToken"] = { value: key.trim(), secret: true };
-    } else if (!("crm:apiToken" in (await stack.getAllConfig()))) {
-      throw new Error(`${client.apiToken.env} is not set and the stack holds no crm:apiToken yet: set ${client.apiToken.env} to ${client.stack}'s API key`);
-    }
+/** The backend's stacks of the project and where it keeps them: two CLI calls for the whole fleet. */
+export async function backendOf(workspace: LocalWorkspace): Promise<{ stacks: Set<string>; url: string }> {
+  const [stacks, whoami] = await Promise.all([workspace.listStacks(), workspace.whoAmI()]);
+  return { stacks: new Set(stacks.map((stack) => stack.name)), url: whoami.url ?? "" };
+}
+
+/** Whether the backend's stack list holds `stack` (listed as `acme`, or `org/acme`, or `org/project/acme`). */
+export function hasStack(stacks: Set<string>, stack: string): boolean {
+  return stacks.has(stack) || [...stacks].some((listed) => listed.split("/").pop() === stack.split("/").pop());
+}
+
+/** The config key where sync records the settings it wrote, so that it removes those the clients file no longer holds. */
+export const WRITTEN_KEY = "pulumi-crm-fleet:written";
+
+/**
+ * The client's stack, made if missing, without selecting it: every command names its stack, and
+ * the user's selected stack stays theirs. The Automation API's Stack selects; this one does not.
+ */
+async function clientStack(stack: string, options: DriverOptions): Promise<Stack> {
+  const { Stack } = automation();
+  const workspace = options.workspace;
+  if (!hasStack(options.stacks, stack)) {
+    // `stack init --no-select`, which the Automation API's createStack does not give.
+    await execFileAsync(workspace.pulumiCommand.command, ["stack", "init", stack, "--no-select", "--non-interactive"], { cwd: workspace.workDir, env: { ...process.env, ...workspace.envVars } });
+    options.stacks.add(stack);
   }
-  await stack.setAllConfig(config);
-  return stack;
+  const unselected = Object.assign(Object.create(workspace) as LocalWorkspace, { selectStack: async () => undefined });
+  const handle = await Stack.select(stack, unselected);
+  // An up's outputs and summary are three more CLI calls the fleet never reads.
+  return Object.assign(handle, { outputs: async () => ({}), info: async () => undefined });
+}
+
+/**
+ * Creates the client's stack if it has none, and writes its settings: crm:apiUrl, the key
+ * (secret) and the client's config; removes the settings an earlier sync wrote that the file no
+ * longer holds. Writes nothing when the stack holds them already. Answers the stack, whether it
+ * was made now and whether anything was written.
+ */
+export async function syncStack(client: Client, options: DriverOptions): Promise<{ stack: Stack; made: boolean; written: boolean }> {
+  const existed = hasStack(options.stacks, client.stack);
+  const found = existed ? await clientStack(client.stack, options) : undefined;
+  const current = found ? await found.getAllConfig() : {};
+  const desired: ConfigMap = { "crm:apiUrl": { value: client.apiUrl } };
+  const fromEnvironment = (variable: string, key: string) => {
+    const value = process.env[variable];
+    if (value !== undefined && value.trim() !== "") return { value: value.trim(), secret: true };
+    if (key in current) return undefined;
+    throw new Error(`${variable} is not set and the stack holds no ${key} yet: set ${variable} to ${client.stack}'s ${key === "crm:apiToken" ? "API key" : key}`);
+  };
+  // As the stack config names them: a key without a namespace is the project's.
+  const named = (key: string) => (key.includes(":") ? key : `${options.project}:${key}`);
+  const held = new Set(["crm:apiUrl", "crm:apiToken", ...Object.keys(client.config).map(named)]);
+  for (const [key, setting] of Object.entries(client.config)) {
+    const value = "env" in setting ? fromEnvironment(setting.env, named(key)) : setting;
+    if (value) desired[named(key)] = value;
+  }
+  if ("env" in client.apiToken) {
+    const key = fromEnvironment(client.apiToken.env, "crm:apiToken");
+    if (key) desired["crm:apiToken"] = key;
+  }
+  desired[WRITTEN_KEY] = { value: [...held].sort().join(",") };
+  const previously = current[WRITTEN_KEY]?.value.split(",").filter(Boolean) ?? [];
+  const removed = previously.filter((key) => !held.has(key) && key in current);
+  // Made only now, once its settings are known: a client whose key is missing leaves no empty stack.
+  const stack = found ?? (await clientStack(client.stack, options));
+  const changed = Object.fromEntries(Object.entries(desired).filter(([key, setting]) => current[key]?.value !== setting.value || Boolean(current[key]?.secret) !== Boolean(setting.secret)));
+  if (Object.keys(changed).length) await stack.setAllConfig(changed);
+  if (removed.length) await stack.removeAllConfig(removed);
+  return { stack, made: !existed, written: !existed || Object.keys(changed).length > 0 || removed.length > 0 };
 }
 
 /**
  * `operation` on the client's stack: preview and up write its settings first (the clients file is
  * what they deploy); the drift check and destroy run on the stack as it is, which must exist.
+ * A stack the backend holds locked, or with an interrupted run's operations pending, is reported
+ * so, with the command that clears it, and not run.
  */
-export async function runClient(client: Client, operation: Operation, options: DriverOptions): Promise<RunResult> {
-  const { Stack, ConcurrentUpdateError, StackNotFoundError } = automation();
+export async function runClient(client: { stack: string } & Partial<Client>, operation: Operation, options: DriverOptions): Promise<RunResult> {
+  const { ConcurrentUpdateError, StackNotFoundError } = automation();
   const events: EngineEvent[] = [];
   const common = { onEvent: (event: EngineEvent) => events.push(event), signal: AbortSignal.timeout(options.timeoutSeconds * 1000) };
   try {
-    const stack =
-      operation === "sync" || operation === "preview" || operation === "up" ? await syncStack(client, options) : await Stack.select(client.stack, options.workspace);
+    const writes = operation === "sync" || operation === "preview" || operation === "up";
+    if (!writes && !hasStack(options.stacks, client.stack)) return noStack(client.stack);
+    const blocked = hasStack(options.stacks, client.stack) ? options.blocked(client.stack) : undefined;
+    if (blocked) return blocked;
+    const synced = writes ? await syncStack(client as Client, options) : undefined;
+    const stack = synced?.stack ?? (await clientStack(client.stack, options));
     switch (operation) {
       case "sync":
-        return { status: "changed" };
+        return synced!.written ? { status: "changed" } : { status: "no change" };
       case "preview":
-        await stack.preview(common);
+        try {
+          await stack.preview({ ...common, ...refreshing(options) });
+        } catch (error) {
+          // A preview (a pull request's) leaves no stack it made for a client it could not preview.
+          if (synced!.made) await options.workspace.removeStack(client.stack).then(() => options.stacks.delete(client.stack));
+          throw error;
+        }
         return changed(events);
       case "up":
-        await stack.up(common);
+        await stack.up({ ...common, ...refreshing(options) });
         return changed(events);
       case "destroy":
         await stack.destroy(common);
         return changed(events);
+      case "offboard": {
+        await stack.destroy(common);
+        const result = changed(events);
+        await options.workspace.removeStack(client.stack);
+        options.stacks.delete(client.stack);
+        return { ...result, status: "changed" };
+      }
       case "drift": {
-        await stack.previewRefresh(common);
+        // The program runs first, so that the stack's current settings (a new key, say) are read
+        // with, not those stored with the resources at the last up.
+        await stack.previewRefresh({ ...common, runProgram: true });
         const drift = driftOf(events);
         return drift.length ? { status: "drift", drift } : { status: "no change" };
       }
     }
   } catch (error) {
-    if (error instanceof ConcurrentUpdateError) return { status: "locked", error: lockLine(stderrOf(error)) };
-    if (error instanceof StackNotFoundError) return { status: "failed", error: `no stack ${client.stack}: run \`pulumi-crm fleet sync\` (or preview, up) first` };
+    if (error instanceof ConcurrentUpdateError) return { status: "locked", error: lockLine(stderrOf(error), client.stack) };
+    if (error instanceof StackNotFoundError) return noStack(client.stack);
     if ((error as Error).name === "TimeoutError" || common.signal.aborted) return { status: "failed", error: `stopped after ${options.timeoutSeconds} s (--timeout)` };
     return failure(error, events);
   }
 }
+
+/** `--refresh`, the program run first so that the refresh reads with the stack's current settings (as the drift check does). */
+const refreshing = (options: DriverOptions) => (options.refresh ? { refresh: true, runProgram: true } : {});
+
+const noStack = (stack: string): RunResult => ({ status: "failed", error: `no stack ${stack}: run \`pulumi-crm fleet sync\` (or preview, up) first` });
 
 /** The steps that change a resource (a replacement's own create and delete are counted once, as its replace). */
 const CHANGING_OPS = new Set(["create", "update", "delete", "replace"]);
@@ -92,11 +185,26 @@ function ownResource(metadata: StepEventMetadata): boolean {
   return metadata.type !== "pulumi:pulumi:Stack" && !metadata.type.startsWith("pulumi:providers:");
 }
 
-/** How many of the client's resources the run changed (or, in a preview, would change). */
+/** The client's resources the run changed (or, in a preview, would change): how each, and which fields. */
 function changed(events: EngineEvent[]): RunResult {
-  const urns = new Set(events.flatMap((event) => (event.resOutputsEvent && ownResource(event.resOutputsEvent.metadata) && CHANGING_OPS.has(event.resOutputsEvent.metadata.op) ? [event.resOutputsEvent.metadata.urn] : [])));
-  return urns.size ? { status: "changed", changes: urns.size } : { status: "no change" };
+  const planned = new Map<string, Planned>();
+  for (const event of events) {
+    const metadata = event.resourcePreEvent?.metadata ?? event.resOutputsEvent?.metadata;
+    if (!metadata || !ownResource(metadata) || !CHANGING_OPS.has(metadata.op)) continue;
+    const how = metadata.op as Planned["how"];
+    const fields = how === "update" || how === "replace" ? [...new Set(fieldsOf(metadata))].sort() : [];
+    planned.set(metadata.urn, { resource: resourceOf(metadata), how, fields });
+  }
+  // In the resources' order, whatever order the engine ran them in.
+  const sorted = [...planned.values()].sort((a, b) => a.resource.localeCompare(b.resource));
+  return sorted.length ? { status: "changed", changes: sorted.length, planned: sorted } : { status: "no change" };
 }
+
+/** The top-level fields a step's diff names (`fromname` of `fromname` or `fieldOptions[0]`). */
+const fieldsOf = (metadata: StepEventMetadata) => [...(metadata.diffs ?? []), ...Object.keys(metadata.detailedDiff ?? {}).map((path) => path.split(/[.[]/)[0])];
+
+/** How the report names a resource: `crm:index:Message newsletter`. */
+const resourceOf = (metadata: StepEventMetadata) => `${metadata.type} ${metadata.urn.slice(metadata.urn.lastIndexOf("::") + 2)}`;
 
 /**
  * The resources a `refresh --preview-only` found different in the account: a step other than
@@ -111,9 +219,9 @@ export function driftOf(events: EngineEvent[]): Drifted[] {
     if (!metadata || !ownResource(metadata)) continue;
     const op = metadata.op as string;
     if (op === "same" || op === "read" || (op === "refresh" && !metadata.diffs?.length)) continue;
-    const resource = `${metadata.type} ${metadata.urn.slice(metadata.urn.lastIndexOf("::") + 2)}`;
+    const resource = resourceOf(metadata);
     const gone = op === "delete" || (op === "refresh" && metadata.new === undefined);
-    const named = [...(metadata.diffs ?? []), ...Object.keys(metadata.detailedDiff ?? {}).map((path) => path.split(/[.[]/)[0])];
+    const named = fieldsOf(metadata);
     const fields = named.length ? named : differingOutputs(metadata);
     found.set(resource, { resource, how: gone ? "gone" : "changed", fields: gone ? [] : [...new Set(fields)].sort() });
   }
@@ -146,7 +254,7 @@ function stderrOf(error: unknown): string {
   return (error as { commandResult?: { stderr?: string } }).commandResult?.stderr ?? (error instanceof Error ? error.message : String(error));
 }
 
-function lockLine(stderr: string): string {
+function lockLine(stderr: string, stack: string): string {
   const line = stderr.split("\n").find((text) => /locked|in progress/i.test(text));
-  return `another run holds the stack (${firstLine(line ?? stderr)}); not waited on`;
+  return `another run holds the stack (${firstLine(line ?? stderr)}); not waited on. If that run has ended, \`pulumi cancel --stack ${stack} --yes\` deletes its lock`;
 }

@@ -38,6 +38,7 @@ export function fleetWorkflows(file: ClientsFile, options: WorkflowOptions): Rec
   const program = path(file.program);
   const yamlProgram = !existsSync(join(file.program, "package.json"));
   const matrix = matrixOf(file, options.perJob);
+  const variables = [...new Set(file.clients.flatMap((client) => [client.apiToken, ...Object.values(client.config)].flatMap((source) => ("env" in source ? [source.env] : []))))].sort();
   const job = (title: string, command: "drift" | "preview") => [
     `    name: ${title} (\${{ matrix.stacks }})`,
     "    runs-on: ubuntu-latest",
@@ -54,6 +55,7 @@ export function fleetWorkflows(file: ClientsFile, options: WorkflowOptions): Rec
     "      PULUMI_ACCESS_TOKEN: ${{ secrets.PULUMI_ACCESS_TOKEN }}",
     "      PULUMI_BACKEND_URL: ${{ vars.PULUMI_BACKEND_URL }}",
     "      PULUMI_CONFIG_PASSPHRASE: ${{ secrets.PULUMI_CONFIG_PASSPHRASE }}",
+    ...(variables.length ? ["      # The clients file's env: variables, from the repository's secrets: a new client's key, say, before its stack holds it.", ...variables.map((name) => `      ${name}: \${{ secrets.${name} }}`)] : []),
     "    steps:",
     "      - uses: actions/checkout@v4",
     "      # Node.js 24, the newest release of it: 24.7 to 24.18 have the util.inspect loop (nodejs/node#64011),",

@@ -5,9 +5,16 @@
 
 import { readFileSync } from "node:fs";
 import { dirname, resolve } from "node:path";
+import chatSchema from "../../schema/chat.json";
+import crmSchema from "../../schema/crm.json";
+import { closestFirst, knownSettingKeys } from "../settings";
+import type { ProgramSettings } from "./program";
 
 /** Where a client's API key comes from: never the key itself. */
 export type KeySource = { env: string } | { stack: true };
+
+/** A client's value of a setting: written in the file (a secret if marked so, or if the schema calls the setting secret), or read from an environment variable and written as a secret. */
+export type SettingValue = { value: string; secret: boolean } | { env: string };
 
 export interface Client {
   /** The client's stack: `acme`, or `org/project/acme` on Pulumi Cloud. */
@@ -15,8 +22,8 @@ export interface Client {
   /** The client account's API address, set as `crm:apiUrl`. */
   apiUrl: string;
   apiToken: KeySource;
-  /** The client's values of the program's own settings, set as plain stack config (keys without a namespace are the project's). */
-  config: Record<string, string>;
+  /** The client's values of the program's settings (keys without a namespace are the project's). */
+  config: Record<string, SettingValue>;
 }
 
 export interface ClientsFile {
@@ -34,6 +41,12 @@ export class ClientsFileError extends Error {}
 const STACK_NAME = /^(?:[A-Za-z0-9_.-]+\/){0,2}[A-Za-z0-9_.-]+$/;
 const ENV_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
 const CONFIG_KEY = /^(?:[A-Za-z0-9_.-]+:)?[A-Za-z0-9_.-]+$/;
+/** The settings the packages' schemas call secret (`chat:apiToken`): always written as secrets. */
+const SECRET_SETTINGS = new Set(
+  Object.entries({ crm: crmSchema, chat: chatSchema }).flatMap(([pkg, schema]) =>
+    Object.entries(schema.config.variables as Record<string, { secret?: boolean }>).flatMap(([name, variable]) => (variable.secret ? [`${pkg}:${name}`] : [])),
+  ),
+);
 /** Set from apiUrl and apiToken: a client's `config` must not set them too. */
 const RESERVED_KEYS = new Set(["crm:apiUrl", "crm:apiToken"]);
 
@@ -85,11 +98,11 @@ function parseClient(entry: unknown, fail: (message: string) => never): Client {
   const { stack, apiUrl, apiToken, config = {} } = entry;
   if (typeof stack !== "string" || !STACK_NAME.test(stack)) fail('"stack" must be a stack name: letters, digits, "-", "_", "." (or org/stack, org/project/stack)');
   if (typeof apiUrl !== "string" || apiUrl.trim() === "") fail('"apiUrl" must be the account\'s API address, e.g. "https://acme.api-us1.com"');
-  if (!isObject(config) || !Object.values(config).every((value) => ["string", "number", "boolean"].includes(typeof value))) {
-    fail('"config" must be an object of the program\'s settings, each a string, number or boolean');
+  const settingValue = (value: unknown) => ["string", "number", "boolean"].includes(typeof value) || (isObject(value) && Object.keys(value).join() === "secret" && typeof value.secret === "string");
+  if (!isObject(config) || !Object.values(config).every(settingValue)) {
+    fail('"config" must be an object of the program\'s settings, each a string, number or boolean, "env:<VARIABLE>" (read from the environment, written as a secret) or {"secret": "<value>"}');
   }
-  const config_ = config as Record<string, string | number | boolean>;
-  for (const key of Object.keys(config_)) {
+  for (const key of Object.keys(config as object)) {
     if (!CONFIG_KEY.test(key)) fail(`config key "${key}" is not a setting name (name, or namespace:name)`);
     if (RESERVED_KEYS.has(key)) fail(`config key "${key}" is set from "${key === "crm:apiUrl" ? "apiUrl" : "apiToken"}"; give it there`);
   }
@@ -97,8 +110,15 @@ function parseClient(entry: unknown, fail: (message: string) => never): Client {
     stack: stack as string,
     apiUrl: (apiUrl as string).trim(),
     apiToken: keySource(apiToken, fail),
-    config: Object.fromEntries(Object.entries(config_).map(([key, value]) => [key, String(value)])),
+    config: Object.fromEntries(Object.entries(config as Record<string, unknown>).map(([key, value]) => [key, settingOf(key, value)])),
   };
+}
+
+/** A setting's value as written: `env:<VARIABLE>` read from the environment, `{"secret": ...}` and the schema's secret settings as secrets. */
+function settingOf(key: string, value: unknown): SettingValue {
+  if (typeof value === "string" && value.startsWith("env:") && ENV_NAME.test(value.slice(4))) return { env: value.slice(4) };
+  if (isObject(value)) return { value: value.secret as string, secret: true };
+  return { value: String(value), secret: SECRET_SETTINGS.has(key) };
 }
 
 function keySource(value: unknown, fail: (message: string) => never): KeySource {
@@ -121,4 +141,31 @@ export function selectClients(clients: Client[], only: string[] | undefined): Cl
   const unknown = only.filter((stack) => !clients.some((client) => client.stack === stack));
   if (unknown.length) throw new ClientsFileError(`--only: ${unknown.join(", ")} ${unknown.length === 1 ? "is" : "are"} not a client's stack in the clients file`);
   return clients.filter((client) => only.includes(client.stack));
+}
+
+/**
+ * Refuses a client's setting the program does not read, naming the closest one: a key of
+ * pulumi-crm's namespaces (`crm:`, `chat:`) that is none of its settings, and a key of the
+ * project's that its Pulumi.yaml does not declare (where it declares its settings). A misspelt
+ * key would otherwise be written and ignored.
+ */
+export function refuseUnknownSettings(file: ClientsFile, program: ProgramSettings): void {
+  for (const client of file.clients) {
+    for (const key of Object.keys(client.config)) {
+      const namespace = key.includes(":") ? key.split(":")[0] : program.project;
+      const name = key.includes(":") ? key.split(":")[1] : key;
+      const known =
+        namespace === program.project
+          ? program.declared?.flatMap((declared) => (declared.includes(":") ? [] : [declared]))
+          : ["crm", "chat"].includes(namespace)
+            ? knownSettingKeys.filter((setting) => setting.startsWith(`${namespace}:`))
+            : undefined;
+      if (!known || known.includes(namespace === program.project ? name : key)) continue;
+      const closest = closestFirst(namespace === program.project ? name : key, known);
+      const where = namespace === program.project ? `the program ${program.project} declares` : `pulumi-crm reads of ${namespace}`;
+      throw new ClientsFileError(
+        `${file.path}: client "${client.stack}": config key "${key}" is no setting ${where}; did you mean "${closest[0]}"? (${closest.length > 1 ? `the others: ${closest.slice(1).join(", ")}` : "the only one"})`,
+      );
+    }
+  }
 }

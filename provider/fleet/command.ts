@@ -1,15 +1,18 @@
 // `pulumi-crm fleet`: an agency's client stacks, from one clients file. See sdk-docs/agencies.md.
 
-import { mkdirSync, statSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, statSync, writeFileSync } from "node:fs";
 import { availableParallelism, totalmem } from "node:os";
 import { delimiter, dirname, join, resolve } from "node:path";
-import { ClientsFileError, readClientsFile, selectClients } from "./clients";
+import { blockedStack, fileBackendRoot } from "./backend";
+import { ClientsFile, ClientsFileError, readClientsFile, refuseUnknownSettings, selectClients } from "./clients";
 import { fleetWorkflows } from "./ci";
+import { programSettings } from "./program";
 import { formatJson, formatTable } from "./report";
 import { ClientOutcome, exitCodeOf, Operation, operations, runFleet } from "./run";
 
 export const FLEET_USAGE =
-  "usage: pulumi-crm fleet sync|preview|up|drift|destroy [--clients FILE] [--program DIR] [--only STACK,...] [--parallel N] [--timeout SECONDS] [--json] [--pulumi PATH]\n" +
+  "usage: pulumi-crm fleet sync|preview|up|drift|destroy [--clients FILE] [--program DIR] [--only STACK,...] [--parallel N] [--timeout SECONDS] [--refresh] [--json] [--pulumi PATH]\n" +
+  "       pulumi-crm fleet offboard --only STACK,... [--clients FILE] [--program DIR] [--json] [--pulumi PATH]\n" +
   "       pulumi-crm fleet ci [--clients FILE] [--out DIR] [--cron CRON] [--per-job N] [--max-parallel N]";
 
 /**
@@ -38,14 +41,18 @@ export const FLEET_HELP = [
   "            as a secret, the client's config)",
   "  preview   sync, then `pulumi preview` of each stack",
   "  up        sync, then `pulumi up` of each stack",
-  "  drift     `pulumi refresh --preview-only` of each stack: which resources and fields differ in the account",
+  "  drift     `pulumi refresh --preview-only --run-program` of each stack (its current settings):",
+  "            which resources and fields differ in the account",
   "  destroy   `pulumi destroy` of each stack",
+  "  offboard  for stacks the clients file no longer names (--only): `pulumi destroy`, then `pulumi stack rm`",
   "  ci        writes GitHub Actions workflows whose matrix is the clients file: a daily drift check and",
   "            a pull-request preview, each job running this command on its share of the stacks",
   "",
   "A few clients run at once; a client that fails, is unreachable or whose stack another run holds is",
   "reported and never stops the others. At the end, a table: each client's status, time and result.",
-  "Exit code: 1 if any client failed, was unreachable or locked; else 7 if any drifted; else 0.",
+  "A first Ctrl-C starts no more clients and lets the running ones stop cleanly, then prints the table.",
+  "Exit code: 130 if interrupted; 1 if any client failed, was unreachable, locked or left interrupted;",
+  "else 7 if any drifted; else 0.",
   "",
   "options (--parallel 4 or --parallel=4):",
   "  --clients FILE      the clients file (default: clients.json)",
@@ -53,9 +60,10 @@ export const FLEET_HELP = [
   "  --only STACK,...    these clients only",
   `  --parallel N        clients at once (default here: ${defaultParallel()}: two a core, as memory allows)`,
   "  --timeout SECONDS   a client's run is stopped after this long and reported failed (default 1800)",
+  "  --refresh           up, preview: refresh each stack from its account first (repairs drift)",
   "  --json              the report as JSON on stdout, for CI (progress stays on stderr)",
   "  --pulumi PATH       the pulumi CLI, or its folder (default: the one on PATH)",
-  "  --out DIR           ci: where the workflows go (default: .github/workflows)",
+  "  --out DIR           ci: where the workflows go (default: the repository root's .github/workflows)",
   "  --cron CRON         ci: when the drift check runs, UTC (default: \"17 6 * * *\")",
   "  --per-job N         ci: stacks per job (default 1)",
   "  --max-parallel N    ci: jobs at once (default 20)",
@@ -74,8 +82,10 @@ interface FleetArguments {
   parallel?: number;
   timeout: number;
   json: boolean;
+  refresh: boolean;
   pulumi?: string;
-  out: string;
+  /** ci: where the workflows go; by default the repository root's .github/workflows. */
+  out?: string;
   cron: string;
   perJob: number;
   maxParallel: number;
@@ -100,11 +110,16 @@ const CI_FLAGS = new Set<keyof FleetArguments>(["out", "cron", "perJob", "maxPar
 export function parseFleetArguments(argv: readonly string[]): FleetArguments {
   const [command, ...rest] = argv;
   if (command === undefined) throw new Error("fleet needs a command: sync, preview, up, drift, destroy or ci");
-  if (command !== "ci" && !(operations as readonly string[]).includes(command)) throw new Error(`unknown fleet command "${command}"; the commands are sync, preview, up, drift, destroy and ci`);
-  const parsed: FleetArguments = { command: command as FleetArguments["command"], clients: "clients.json", timeout: 1800, json: false, out: join(".github", "workflows"), cron: "17 6 * * *", perJob: 1, maxParallel: 20 };
+  if (command !== "ci" && !(operations as readonly string[]).includes(command)) throw new Error(`unknown fleet command "${command}"; the commands are sync, preview, up, drift, destroy, offboard and ci`);
+  const parsed: FleetArguments = { command: command as FleetArguments["command"], clients: "clients.json", timeout: 1800, json: false, refresh: false, cron: "17 6 * * *", perJob: 1, maxParallel: 20 };
   for (let i = 0; i < rest.length; i++) {
     if (rest[i] === "--json") {
       parsed.json = true;
+      continue;
+    }
+    if (rest[i] === "--refresh") {
+      if (command !== "up" && command !== "preview") throw new Error("--refresh is an option of fleet up and fleet preview");
+      parsed.refresh = true;
       continue;
     }
     const [name, inlineValue] = rest[i].split(/=(.*)/s, 2);
@@ -123,6 +138,7 @@ export function parseFleetArguments(argv: readonly string[]): FleetArguments {
     }
   }
   if (command === "ci" && parsed.json) throw new Error("--json is not an option of fleet ci");
+  if (command === "offboard" && !parsed.only?.length) throw new Error("fleet offboard needs --only: the stacks to destroy and remove, which the clients file no longer names");
   return parsed;
 }
 
@@ -132,6 +148,17 @@ function usePulumi(path: string): void {
   process.env.PATH = [folder, process.env.PATH ?? ""].join(delimiter);
 }
 
+/** Errors of the CLI's set-up that every client's run meets alike: the secrets passphrase, the backend's login. */
+const EVERY_CLIENTS = /PULUMI_CONFIG_PASSPHRASE|passphrase must be set|incorrect passphrase|pulumi login|PULUMI_ACCESS_TOKEN/i;
+
+/** The git repository's root holding `folder` (the nearest folder above it with `.git`), else `folder`. */
+function repositoryRoot(folder: string): string {
+  for (let candidate = resolve(folder); ; candidate = dirname(candidate)) {
+    if (existsSync(join(candidate, ".git"))) return candidate;
+    if (dirname(candidate) === candidate) return resolve(folder);
+  }
+}
+
 /** `pulumi-crm fleet ...`: the exit code. */
 export async function fleetMain(argv: readonly string[]): Promise<number> {
   if (argv.some((argument) => argument === "--help" || argument === "-h")) {
@@ -139,11 +166,19 @@ export async function fleetMain(argv: readonly string[]): Promise<number> {
     return 0;
   }
   let args: FleetArguments;
-  let file;
+  let file: ClientsFile;
+  let offboarded: string[] = [];
   try {
     args = parseFleetArguments(argv);
     file = readClientsFile(args.clients, args.program);
-    file = { ...file, clients: selectClients(file.clients, args.only) };
+    if (args.command === "offboard") {
+      offboarded = args.only!;
+      const named = offboarded.filter((stack) => file.clients.some((client) => client.stack === stack));
+      if (named.length) throw new ClientsFileError(`fleet offboard: ${named.join(", ")} ${named.length === 1 ? "is" : "are"} still a client in ${file.path}: remove ${named.length === 1 ? "it" : "them"} from the file first`);
+    } else {
+      file = { ...file, clients: selectClients(file.clients, args.only) };
+      if (args.command !== "ci") refuseUnknownSettings(file, programSettings(file.program));
+    }
     if (args.pulumi) usePulumi(args.pulumi);
   } catch (error) {
     process.stderr.write(`pulumi-crm fleet: ${(error as Error).message}\n${error instanceof ClientsFileError ? "" : `${FLEET_USAGE}\n(pulumi-crm fleet --help explains each option)\n`}`);
@@ -151,39 +186,102 @@ export async function fleetMain(argv: readonly string[]): Promise<number> {
   }
 
   if (args.command === "ci") {
+    // GitHub reads workflows from the repository's root, wherever the command runs; their paths are relative to it.
+    const root = repositoryRoot(process.cwd());
+    args.out ??= join(root, ".github", "workflows");
     let workflows: Record<string, string>;
     try {
-      workflows = fleetWorkflows(file, { root: process.cwd(), perJob: args.perJob, maxParallel: args.maxParallel, cron: args.cron });
+      workflows = fleetWorkflows(file, { root, perJob: args.perJob, maxParallel: args.maxParallel, cron: args.cron });
     } catch (error) {
       process.stderr.write(`pulumi-crm fleet ci: ${(error as Error).message}\n`);
       return 2;
     }
-    mkdirSync(args.out, { recursive: true });
-    for (const [name, text] of Object.entries(workflows)) writeFileSync(join(args.out, name), text);
-    process.stdout.write(`Wrote ${Object.keys(workflows).map((name) => join(args.out, name)).join(" and ")}: ${file.clients.length} clients, ${Math.ceil(file.clients.length / args.perJob)} jobs each.\n`);
+    const out = args.out;
+    mkdirSync(out, { recursive: true });
+    for (const [name, text] of Object.entries(workflows)) writeFileSync(join(out, name), text);
+    process.stdout.write(`Wrote ${Object.keys(workflows).map((name) => join(out, name)).join(" and ")}: ${file.clients.length} clients, ${Math.ceil(file.clients.length / args.perJob)} jobs each.\n`);
     return 0;
   }
 
   const operation = args.command;
+  const targets: Array<{ stack: string }> = operation === "offboard" ? offboarded.map((stack) => ({ stack })) : file.clients;
   const parallel = args.parallel ?? defaultParallel();
   const say = (line: string) => process.stderr.write(`pulumi-crm fleet ${operation}: ${line}\n`);
-  say(`${file.clients.length} client${file.clients.length === 1 ? "" : "s"} of ${file.path}, ${Math.min(parallel, file.clients.length)} at a time, program ${file.program}`);
-  const { fleetWorkspace, runClient } = await import("./automation");
+  say(`${targets.length} client${targets.length === 1 ? "" : "s"} of ${file.path}, ${Math.min(parallel, targets.length)} at a time, program ${file.program}`);
+  const { backendOf, fleetWorkspace, hasStack, runClient } = await import("./automation");
   let options;
   try {
-    options = { workspace: await fleetWorkspace(file.program), timeoutSeconds: args.timeout };
+    const workspace = await fleetWorkspace(file.program);
+    const backend = await backendOf(workspace);
+    const root = fileBackendRoot(backend.url);
+    const { project } = programSettings(file.program);
+    options = { workspace, project, timeoutSeconds: args.timeout, stacks: backend.stacks, refresh: args.refresh, blocked: (stack: string) => (root ? blockedStack(root, project, stack) : undefined) };
   } catch (error) {
-    process.stderr.write(`pulumi-crm fleet: the pulumi CLI or the program ${file.program} could not be used: ${(error as Error).message.split("\n")[0]}\n`);
+    process.stderr.write(`pulumi-crm fleet: ${cliProblem(error, file.program)}\n`);
     return 1;
   }
-  const outcomes: ClientOutcome[] = await runFleet(file.clients, operation, {
-    parallel,
-    runOne: (client, op) => runClient(client, op, options),
-    progress: {
-      started: (client, index, total) => say(`[${index + 1}/${total}] ${client.stack}: started`),
-      finished: (outcome, done, total) => say(`[${done}/${total} done] ${outcome.stack}: ${outcome.status}${outcome.error ? ` (${outcome.error})` : ""} in ${outcome.seconds.toFixed(1)} s`),
-    },
-  });
-  process.stdout.write(args.json ? formatJson(outcomes, operation) : formatTable(outcomes, operation));
-  return exitCodeOf(outcomes);
+  const unnamed = [...options.stacks].filter((stack) => !file!.clients.some((client) => hasStack(new Set([stack]), client.stack)) && !offboarded.some((gone) => hasStack(new Set([stack]), gone)));
+  if (unnamed.length) {
+    say(`warning: the backend holds stack${unnamed.length === 1 ? "" : "s"} that ${file.path} no longer names: ${unnamed.join(", ")}; their objects stay in their accounts. \`pulumi-crm fleet offboard --only ${unnamed.join(",")}\` destroys them and removes the stacks`);
+  }
+  if (operation === "offboard") {
+    const missing = offboarded.filter((stack) => !hasStack(options.stacks, stack));
+    if (missing.length) {
+      process.stderr.write(`pulumi-crm fleet: offboard: the backend holds no stack ${missing.join(", ")}\n`);
+      return 2;
+    }
+  }
+
+  // The first Ctrl-C (which a terminal also sends the running CLIs, and each stops its update
+  // cleanly) starts no more clients; the table follows once the running ones have ended.
+  let interrupted = false;
+  const onInterrupt = () => {
+    if (!interrupted) say("interrupted: no more clients start; the running ones stop cleanly, then the table");
+    interrupted = true;
+  };
+  process.on("SIGINT", onInterrupt);
+  // A problem of every client's (no passphrase, no login) is said once, and stops the fleet.
+  let everyClients: string | undefined;
+  let outcomes: ClientOutcome[];
+  try {
+    outcomes = await runFleet(targets, operation, {
+      parallel,
+      stopped: () =>
+        interrupted
+          ? { status: "interrupted", error: "not started: interrupted (Ctrl-C)" }
+          : everyClients
+            ? { status: "failed", error: "not started: the problem above is every client's" }
+            : undefined,
+      runOne: async (client: { stack: string }, op: Operation) => {
+        const result = await runClient(client, op, options);
+        if (interrupted && result.status === "failed") return { ...result, status: "interrupted" };
+        if (result.status !== "failed" || !EVERY_CLIENTS.test(result.error ?? "")) return result;
+        if (everyClients) return { ...result, error: "the problem above, every client's" };
+        everyClients = result.error;
+        say(`no more clients start: ${client.stack}'s error is every client's, not its own`);
+        return result;
+      },
+      progress: {
+        started: (client, index, total) => say(`[${index + 1}/${total}] ${client.stack}: started`),
+        finished: (outcome, done, total) => say(`[${done}/${total} done] ${outcome.stack}: ${outcome.status}${outcome.error ? ` (${outcome.error})` : ""} in ${outcome.seconds.toFixed(1)} s`),
+      },
+    });
+  } finally {
+    process.off("SIGINT", onInterrupt);
+  }
+  process.stdout.write(args.json ? formatJson(outcomes, operation, interrupted) : formatTable(outcomes, operation, interrupted));
+  if (interrupted) {
+    const stopped = outcomes.filter((outcome) => outcome.status === "interrupted" && outcome.seconds > 0).map((outcome) => outcome.stack);
+    if (stopped.length) say(`the next \`pulumi-crm fleet ${operation}\` names any lock or pending operation the stopped runs left (${stopped.join(", ")}), with the command that clears it`);
+  }
+  return exitCodeOf(outcomes, interrupted);
+}
+
+/** Why the fleet could not start: the pulumi CLI missing, named as such, else the CLI's first line. */
+function cliProblem(error: unknown, program: string): string {
+  const text = error instanceof Error ? error.message : String(error);
+  if ((error as NodeJS.ErrnoException).code === "ENOENT" || /ENOENT|\bcode: -2\b/.test(text)) {
+    return "the pulumi CLI was not found: install it (https://www.pulumi.com/docs/install/) and put it on PATH, or give --pulumi PATH";
+  }
+  return `the pulumi CLI or the program ${program} could not be used: ${text.split("\n")[0]}`;
 }

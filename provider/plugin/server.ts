@@ -26,7 +26,7 @@ import { containsUnknown } from "../kit/inputs";
 import { LogSink, Severity, useProcessLog, withLog } from "../kit/log";
 import { DeclaredNames } from "../kit/unique-names";
 import { resources } from "../registry";
-import { ConfigSource, unknownSettingWarnings, withProviderSettings } from "../settings";
+import { ConfigSource, movesAccount, unknownSettingWarnings, withProviderSettings } from "../settings";
 import { Properties, propertiesOf, structOf, unwrapSecrets } from "./properties";
 import { anyProto, emptyProto, engineProto, engineServices, grpc, pluginProto, providerProto, providerServices, statusProto } from "./sdk-modules";
 
@@ -192,12 +192,13 @@ export class ProviderServer {
     return new providerProto.CheckResponse().setInputs(structOf(news, secrets));
   }
 
-  /** A changed setting updates the provider; its resources stay (they are read from the new settings' account next). */
+  /** A changed address is another account: the provider is replaced, and its resources with it (settings.movesAccount); any other changed setting updates it. */
   private diffConfig(request: provider.DiffRequest) {
     const olds = propertiesOf(request.getOldInputs() ?? request.getOlds());
     const news = propertiesOf(request.getNews());
     const changed = this.settingKeys.filter((key) => containsUnknown(news[key]) || !sameValue(olds[key], news[key]));
-    return detailedDiff(changedSettings(changed), olds, news);
+    const fields = changed.map((key) => ({ field: key, replace: movesAccount(`${this.pkg}:${key}`, olds[key], news[key], containsUnknown(news[key])) }));
+    return detailedDiff({ fields }, olds, news);
   }
 
   private configure(request: provider.ConfigureRequest) {
@@ -296,11 +297,6 @@ export function explicitProvider(name: string | undefined, inputs: Properties, s
   const stack = JSON.parse(stackConfig) as Record<string, unknown>;
   const given = (value: unknown) => (value === undefined || value === null || value === "" ? undefined : String(value));
   return settingKeys.every((key) => given(inputs[key]) === given(stack[key])) ? undefined : name;
-}
-
-/** Changed settings as DiffConfig answers them: each an update. */
-function changedSettings(changed: string[]): Changes {
-  return { fields: changed.map((field) => ({ field, replace: false })) };
 }
 
 /**

@@ -6,7 +6,6 @@
 // TypeScript program, on the dynamic classes, for two clients: up and a drift.
 
 import assert from "node:assert/strict";
-import { spawn } from "node:child_process";
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -15,36 +14,9 @@ import { ensureToolchain, offlineCliEnvironment, toolchainPath } from "../../scr
 import { installedPackageBin, installProgram, repoRoot } from "../support/packed-program";
 import { installYamlProgram } from "../support/plugin-program";
 import type { RunningEmulator } from "../support/emulator";
-
-/** `pulumi-crm fleet <args> --clients <file>` as installed, on the programs' Node.js, with `env`: its exit code and output. */
-async function runFleet(bin: string, clientsFile: string, env: NodeJS.ProcessEnv, args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  const child = spawn(join(ensureToolchain().nodeBin, "node"), [bin, "fleet", ...args, "--clients", clientsFile], { env, stdio: ["ignore", "pipe", "pipe"] });
-  let stdout = "";
-  let stderr = "";
-  child.stdout.on("data", (chunk) => (stdout += chunk));
-  child.stderr.on("data", (chunk) => (stderr += chunk));
-  const code = await new Promise<number>((resolve) => child.on("close", (exit) => resolve(exit ?? 128)));
-  return { code, stdout, stderr };
-}
-
-/** The messages of an emulator account, read as its owner would. */
-/** The account's messages, waiting out its rate limit, which a stack's run may have used up. */
-async function messagesOf({ crmUrl, apiToken }: { crmUrl: string; apiToken: string }): Promise<Array<{ id: string; fromname: string }>> {
-  const response = await fetch(`${crmUrl}/api/3/messages`, { headers: { "Api-Token": apiToken } });
-  if (response.status !== 429) return ((await response.json()) as { messages: Array<{ id: string; fromname: string }> }).messages;
-  await new Promise((resolve) => setTimeout(resolve, 1000));
-  return messagesOf({ crmUrl, apiToken });
-}
-
-/** Renames the sender of an account's only message behind its stack's back. */
-async function renameSender(account: { crmUrl: string; apiToken: string }, fromname: string): Promise<void> {
-  const [message] = await messagesOf(account);
-  const changed = await fetch(`${account.crmUrl}/api/3/messages/${message.id}`, { method: "PUT", headers: { "Api-Token": account.apiToken, "Content-Type": "application/json" }, body: JSON.stringify({ message: { fromname } }) });
-  assert.equal(changed.status, 200);
-}
+import { messagesOf, renameSender, runFleet, tokenVariable } from "../support/fleet";
 
 const clients = ["client-1", "client-2", "client-3", "client-4", "client-5", "client-6"];
-const tokenVariable = (stack: string) => `${stack.toUpperCase().replace(/-/g, "_")}_CRM_TOKEN`;
 
 describe("pulumi-crm fleet on the real CLI: six client stacks of examples/agency, two at a time", function () {
   this.timeout(20 * 60_000);
@@ -90,7 +62,7 @@ describe("pulumi-crm fleet on the real CLI: six client stacks of examples/agency
   it("up makes each client's stack from the clients file and deploys it into the client's own account", async () => {
     const up = await fleet("up", "--parallel", "2");
     assert.equal(up.code, 0, up.stdout + up.stderr);
-    for (const stack of clients) assert.match(up.stdout, new RegExp(`^${stack} +changed +\\d+\\.\\d s +changed 10 resources$`, "m"), up.stdout);
+    for (const stack of clients) assert.match(up.stdout, new RegExp(`^${stack} +changed +\\d+\\.\\d s +changed 10 resources: 10 created \\(crm:index:AccountCustomField tier, crm:index:Address address, crm:index:Branding branding, crm:index:ContactCustomField interest, .*crm:index:Webhook subscriptions\\)$`, "m"), up.stdout);
     assert.match(up.stdout, /^6 clients: 6 changed; exit code 0$/m);
     assert.match(up.stderr, /6 clients of .*clients\.json, 2 at a time/);
     for (const stack of clients) assert.deepEqual((await messages(stack)).map((message) => message.fromname), [`Client ${stack.slice(-1)}`]);
@@ -104,7 +76,7 @@ describe("pulumi-crm fleet on the real CLI: six client stacks of examples/agency
     try {
       const up = await fleet("up", "--only", "client-1,client-2", "--parallel", "2");
       assert.equal(up.code, 1, up.stdout + up.stderr);
-      assert.match(up.stdout, /^client-1 +locked +\d+\.\d s +another run holds the stack \(the stack is currently locked by 1 lock\(s\)\..*\); not waited on$/m, up.stdout);
+      assert.match(up.stdout, /^client-1 +locked +\d+\.\d s +locked by ci@runner \(pid 1\) since .*; not waited on\. If that run has ended \(killed, interrupted\), `pulumi cancel --stack client-1 --yes` deletes its lock$/m, up.stdout);
       // The second up of a client changes nothing.
       assert.match(up.stdout, /^client-2 +no change +\d+\.\d s +no change$/m, up.stdout);
     } finally {
@@ -120,7 +92,7 @@ describe("pulumi-crm fleet on the real CLI: six client stacks of examples/agency
     assert.match(drift.stdout, /^client-3 +drift +\d+\.\d s +crm:index:Message newsletter \(fromname\)$/m, drift.stdout);
     assert.match(drift.stdout, /^client-6 +unreachable +\d+\.\d s +.*refused the connection/m, drift.stdout);
     for (const stack of ["client-1", "client-2", "client-4", "client-5"]) assert.match(drift.stdout, new RegExp(`^${stack} +no change +\\d+\\.\\d s +no drift$`, "m"), drift.stdout);
-    assert.match(drift.stdout, /^6 clients: .*; exit code 1: a client failed, was unreachable or locked$/m);
+    assert.match(drift.stdout, /^6 clients: .*; exit code 1: a client failed, was unreachable, locked or interrupted$/m);
   });
 
   it("drift of the drifted client alone exits 7, its JSON naming the resource and field", async () => {
@@ -180,7 +152,7 @@ describe("pulumi-crm fleet on the real CLI: two client stacks of examples/agency
   it("up deploys each client, and drift names the changed field of a dynamic resource, exit code 7", async () => {
     const up = await runFleet(bin, clientsFile, env, ["up", "--parallel", "2"]);
     assert.equal(up.code, 0, up.stdout + up.stderr);
-    for (const stack of stacks) assert.match(up.stdout, new RegExp(`^${stack} +changed +\\d+\\.\\d s +changed 10 resources$`, "m"), up.stdout);
+    for (const stack of stacks) assert.match(up.stdout, new RegExp(`^${stack} +changed +\\d+\\.\\d s +changed 10 resources: 10 created `, "m"), up.stdout);
     assert.deepEqual((await messagesOf(emulator.accounts.south)).map((message) => message.fromname), ["south Ltd"]);
     await renameSender(emulator.accounts.south, "Someone Else");
     const drift = await runFleet(bin, clientsFile, env, ["drift", "--parallel", "2", "--json"]);

@@ -3,7 +3,7 @@
 // test/fleet/fleet-cli.test.ts runs the fleet on the real CLI.
 
 import assert from "node:assert/strict";
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { parseClients, readClientsFile, selectClients, type Client, type ClientsFile } from "../../provider/fleet/clients";
@@ -18,6 +18,8 @@ const repoRoot = join(__dirname, "..", "..");
 const file = "/agency/clients.json";
 const client = (stack: string, extra: Record<string, unknown> = {}) => ({ stack, apiUrl: `https://${stack}.api-us1.com`, apiToken: `env:${stack.toUpperCase().replace(/[^A-Z0-9]/g, "_")}_CRM_TOKEN`, ...extra });
 const fleetOf = (...stacks: string[]): Client[] => parseClients({ clients: stacks.map((stack) => client(stack)) }, file).clients;
+
+const plain = (value: string) => ({ value, secret: false });
 
 describe("pulumi-crm fleet", () => {
   describe("the clients file", () => {
@@ -34,7 +36,7 @@ describe("pulumi-crm fleet", () => {
       );
       assert.equal(parsed.program, "/agency/yaml");
       assert.deepEqual(parsed.clients, [
-        { stack: "acme", apiUrl: "https://acme.api-us1.com", apiToken: { env: "ACME_CRM_TOKEN" }, config: { clientName: "Acme", seats: "5", "crm:requestsPerSecond": "2" } },
+        { stack: "acme", apiUrl: "https://acme.api-us1.com", apiToken: { env: "ACME_CRM_TOKEN" }, config: { clientName: plain("Acme"), seats: plain("5"), "crm:requestsPerSecond": plain("2") } },
         { stack: "org/crm-agency/globex", apiUrl: "https://globex.api-us1.com", apiToken: { stack: true }, config: {} },
       ]);
       assert.equal(parseClients({ clients: [client("acme")] }, file, "/elsewhere/ts").program, "/elsewhere/ts");
@@ -128,12 +130,26 @@ describe("pulumi-crm fleet", () => {
           "globex   drift        1.3 s  crm:index:Message newsletter (fromname, subject); crm:index:Address address (gone)",
           "initech  unreachable  1.3 s  crm:apiUrl (http://127.0.0.1:9) refused the connection",
           "",
-          "3 clients: 1 no change, 1 drift, 1 unreachable; exit code 1: a client failed, was unreachable or locked",
+          "3 clients: 1 no change, 1 drift, 1 unreachable; exit code 1: a client failed, was unreachable, locked or interrupted",
           "",
         ].join("\n"),
       );
       assert.match(formatTable([outcome("acme", { status: "changed", changes: 4 })], "up"), /acme +changed +1\.3 s +changed 4 resources\n\n1 client: 1 changed; exit code 0\n$/);
-      assert.deepEqual(JSON.parse(formatJson(outcomes, "drift")), { operation: "drift", exitCode: 1, clients: outcomes });
+      assert.deepEqual(JSON.parse(formatJson(outcomes, "drift")), { operation: "drift", exitCode: 1, interrupted: false, clients: outcomes });
+    });
+
+    it("names what a preview would change, creates apart from updates, and the interrupted clients with exit code 130", () => {
+      const planned = [
+        { resource: "crm:index:Address address", how: "create" as const, fields: [] },
+        { resource: "crm:index:Message newsletter", how: "update" as const, fields: ["fromname", "subject"] },
+      ];
+      assert.match(
+        formatTable([outcome("acme", { status: "changed", changes: 2, planned })], "preview"),
+        /^acme +changed +1\.3 s +would change 2 resources: 1 to be created \(crm:index:Address address\); 1 to be updated \(crm:index:Message newsletter: fromname, subject\)$/m,
+      );
+      const stopped = [outcome("acme", { status: "changed", changes: 2, planned }), { stack: "globex", status: "interrupted" as const, error: "not started: interrupted (Ctrl-C)", seconds: 0 }];
+      assert.match(formatTable(stopped, "up", true), /^globex +interrupted +0\.0 s +not started: interrupted \(Ctrl-C\)\n\n2 clients: 1 changed, 1 interrupted; exit code 130: interrupted \(Ctrl-C\)$/m);
+      assert.equal(JSON.parse(formatJson(stopped, "up", true)).exitCode, 130);
     });
   });
 
@@ -175,7 +191,7 @@ describe("pulumi-crm fleet", () => {
 
     const refused: Array<[string[], RegExp]> = [
       [[], /fleet needs a command/],
-      [["deploy"], /unknown fleet command "deploy"; the commands are sync, preview, up, drift, destroy and ci/],
+      [["deploy"], /unknown fleet command "deploy"; the commands are sync, preview, up, drift, destroy, offboard and ci/],
       [["up", "--parallel", "0"], /--parallel must be a whole number of at least 1, got "0"/],
       [["up", "--out", "x"], /--out is an option of fleet ci only/],
       [["ci", "--parallel", "2"], /--parallel is not an option of fleet ci/],
@@ -227,6 +243,12 @@ describe("pulumi-crm fleet", () => {
       assert.match(drift.jobs.drift.steps.at(-1).run, /^set \+e\nnpx pulumi-crm fleet drift .*\ncode=\$\{PIPESTATUS\[0\]\}\n.*>> "\$GITHUB_STEP_SUMMARY"\nexit "\$code"\n$/s);
     });
 
+    it("gives the jobs the clients file's env: variables from the repository's secrets", () => {
+      const file = parseClients({ clients: [client("acme", { config: { street: "env:ACME_STREET" } }), { stack: "initech", apiUrl: "https://initech.api-eu1.com", apiToken: "stack" }] }, join(dir, "clients.json"));
+      const preview = fleetWorkflows(file, { root: dir, perJob: 1, maxParallel: 20, cron: "17 6 * * *" })["fleet-preview.yml"];
+      assert.match(preview, /\n {6}ACME_CRM_TOKEN: \$\{\{ secrets\.ACME_CRM_TOKEN \}\}\n {6}ACME_STREET: \$\{\{ secrets\.ACME_STREET \}\}\n {4}steps:/);
+    });
+
     it("installs a TypeScript program's own dependencies instead of putting the plugin on PATH", () => {
       mkdirSync(join(dir, "typescript"), { recursive: true });
       writeFileSync(join(dir, "typescript", "package.json"), "{}");
@@ -251,6 +273,27 @@ describe("pulumi-crm fleet", () => {
       const drift = readFileSync(join(out, "fleet-drift.yml"), "utf8");
       assert.match(drift, /stacks:\n {10}- "acme"\n {10}- "globex"\n {10}- "initech"\n/);
       assert.match(drift, /npx pulumi-crm fleet drift --clients "examples\/agency\/clients.json" --only "\$STACKS"/);
+    });
+
+    it("writes the workflows into the repository root's .github/workflows when run from a subfolder, paths from the root", async () => {
+      const repository = join(dir, "repository");
+      mkdirSync(join(repository, ".git"), { recursive: true });
+      mkdirSync(join(repository, "fleet", "yaml"), { recursive: true });
+      writeFileSync(join(repository, "fleet", "clients.json"), JSON.stringify({ program: "yaml", clients: [{ stack: "acme", apiUrl: "https://acme.api-us1.com", apiToken: "env:ACME_CRM_TOKEN" }] }));
+      const cwd = process.cwd();
+      const write = process.stdout.write;
+      process.stdout.write = (() => true) as typeof process.stdout.write;
+      let code: number;
+      try {
+        process.chdir(join(repository, "fleet"));
+        code = await fleetMain(["ci", "--clients", "clients.json"]);
+      } finally {
+        process.chdir(cwd);
+        process.stdout.write = write;
+      }
+      assert.equal(code, 0);
+      assert.ok(!existsSync(join(repository, "fleet", ".github")));
+      assert.match(readFileSync(join(repository, ".github", "workflows", "fleet-drift.yml"), "utf8"), /npx pulumi-crm fleet drift --clients "fleet\/clients.json" --only "\$STACKS"/);
     });
 
     it("sets up Node.js as examples/ci-drift's workflows do: the newest 24, not an older one the runner has", () => {

@@ -51,6 +51,17 @@ describe("native plugin (pulumi-resource-crm), over gRPC", () => {
     assert.deepEqual(response.getDiffsList(), ["apiUrl"]);
   });
 
+  it("answers a changed address as a replacement (another account), a changed key or the same address spelt otherwise as an update", async () => {
+    const diffConfig = (olds: Record<string, unknown>, news: Record<string, unknown>) =>
+      a.call<InstanceType<typeof providerProto.DiffResponse>>("diffConfig", new providerProto.DiffRequest().setOldInputs(struct(olds)).setOlds(struct({})).setNews(struct(news)));
+    const moved = await diffConfig({ apiUrl: "https://a.api-us1.com", apiToken: secret("t") }, { apiUrl: "https://b.api-us1.com", apiToken: secret("u") });
+    assert.deepEqual(moved.getReplacesList(), ["apiUrl"]);
+    assert.deepEqual(moved.getDiffsList().sort(), ["apiToken", "apiUrl"]);
+    const rekeyed = await diffConfig({ apiUrl: "https://a.api-us1.com", apiToken: secret("t") }, { apiUrl: "https://a.api-us1.com/api/3/", apiToken: secret("u") });
+    assert.deepEqual(rekeyed.getReplacesList(), []);
+    assert.deepEqual(rekeyed.getDiffsList().sort(), ["apiToken", "apiUrl"]);
+  });
+
   it("sends each provider's resources to its own account", async () => {
     const [inA, inB] = await Promise.all([a.create("acme", { name: "Acme" }), b.create("globex", { name: "Globex" })]);
     const names = async (emulator: RunningEmulator) => {

@@ -1,0 +1,34 @@
+// What the fleet reads of the program every client's stack runs: its project's name and the
+// settings its Pulumi.yaml declares (`config:`), so that a clients file's misspelt key is refused
+// before any stack is written.
+
+import { existsSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import { ClientsFileError } from "./clients";
+
+export interface ProgramSettings {
+  project: string;
+  /** The project's settings its Pulumi.yaml declares under `config:`; undefined where it declares none (a TypeScript program reading its config in code). */
+  declared?: string[];
+}
+
+/** Reads the program's Pulumi.yaml: its `name:` and the keys of its top-level `config:` block. */
+export function programSettings(program: string): ProgramSettings {
+  const path = ["Pulumi.yaml", "Pulumi.yml"].map((name) => join(program, name)).find((candidate) => existsSync(candidate));
+  if (!path) throw new ClientsFileError(`${program} holds no Pulumi.yaml: give the program's folder ("program" in the clients file, or --program)`);
+  const lines = readFileSync(path, "utf8").split(/\r?\n/);
+  const project = lines.map((line) => /^name:\s*["']?([^"'\s#]+)/.exec(line)?.[1]).find(Boolean);
+  if (!project) throw new ClientsFileError(`${path} names no project (name:)`);
+  const start = lines.findIndex((line) => /^config:\s*(#.*)?$/.test(line));
+  if (start === -1) return { project };
+  // The block's keys: its lines at its first indentation, up to the next top-level line.
+  const block = lines.slice(start + 1);
+  const end = block.findIndex((line) => /^\S/.test(line));
+  const body = (end === -1 ? block : block.slice(0, end)).filter((line) => line.trim() && !line.trim().startsWith("#"));
+  const indent = body.length ? /^\s*/.exec(body[0])![0].length : 0;
+  const declared = body.flatMap((line) => {
+    const match = /^(\s*)["']?([^"':\s]+(?::[^"':\s]+)?)["']?\s*:/.exec(line);
+    return match && match[1].length === indent ? [match[2]] : [];
+  });
+  return { project, declared };
+}

@@ -1,0 +1,265 @@
+// A fleet's second day on the real CLI: the YAML program of examples/agency through the
+// installed `pulumi-crm fleet`, on one emulator's named accounts. A client moves to another
+// account; a client's key changes.
+
+import assert from "node:assert/strict";
+import { execFile } from "node:child_process";
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { promisify } from "node:util";
+import { join } from "node:path";
+import { startEmulator } from "../../emulator";
+import { ensureToolchain, offlineCliEnvironment, toolchainPath } from "../../scripts/toolchain";
+import type { RunningEmulator } from "../support/emulator";
+import { messagesOf, renameSender, runFleet, tokenVariable } from "../support/fleet";
+import { installedPackageBin, repoRoot } from "../support/packed-program";
+import { installYamlProgram } from "../support/plugin-program";
+
+const execFileAsync = promisify(execFile);
+
+interface ClientEntry {
+  stack: string;
+  apiUrl: string;
+  apiToken: string;
+  config: Record<string, string>;
+}
+
+describe("pulumi-crm fleet on the real CLI: a fleet's second day", function () {
+  this.timeout(20 * 60_000);
+  let emulator: RunningEmulator;
+  let home: string;
+  let program: string;
+  let clientsFile: string;
+  let env: NodeJS.ProcessEnv;
+  let bin: string;
+
+  const entry = (stack: string, account: string): ClientEntry => ({
+    stack,
+    apiUrl: emulator.accounts[account].crmUrl,
+    apiToken: `env:${tokenVariable(stack)}`,
+    config: { clientName: `${stack} Ltd`, senderEmail: `news@${stack}.example`, street: "1 Main Street", city: "Chicago", country: "US" },
+  });
+  const writeClients = (clients: ClientEntry[]) => writeFileSync(clientsFile, JSON.stringify({ program, clients }, null, 2));
+  const fleet = (...args: string[]) => runFleet(bin, clientsFile, env, args);
+  // Not execFileSync: the emulator answers from this process's event loop.
+  const pulumi = async (...args: string[]) => {
+    try {
+      return (await execFileAsync("pulumi", args, { cwd: program, env, encoding: "utf8" })).stdout;
+    } catch (error) {
+      const { stdout, stderr } = error as { stdout: string; stderr: string };
+      throw new Error(`pulumi ${args.join(" ")} failed:\n${stdout}\n${stderr}`);
+    }
+  };
+  const stackSettings = (stack: string) => readFileSync(join(program, `Pulumi.${stack}.yaml`), "utf8");
+  const lockFolder = (stack: string) => join(home, "backend", ".pulumi", "locks", "organization", "crm-agency", stack);
+  const interrupted = ["stop-1", "stop-2", "stop-3"];
+
+  before(async () => {
+    emulator = await startEmulator({ accounts: ["mover-old", "mover-new", "rekey", ...interrupted].map((name) => ({ name })) });
+    ({ program } = await installYamlProgram(join(repoRoot, "examples", "agency", "yaml"), "fleet-second-day"));
+    bin = installedPackageBin("pulumi-crm");
+    home = mkdtempSync(join(tmpdir(), "pulumi-crm-fleet-day2-"));
+    mkdirSync(join(home, "backend"));
+    clientsFile = join(home, "clients.json");
+    env = {
+      ...offlineCliEnvironment(home, toolchainPath(ensureToolchain())),
+      PULUMI_DIY_BACKEND_NO_LEGACY_WARNING: "true",
+      [tokenVariable("mover")]: emulator.accounts["mover-old"].apiToken,
+      [tokenVariable("rekey")]: emulator.accounts.rekey.apiToken,
+    };
+    writeClients([entry("mover", "mover-old"), entry("rekey", "rekey")]);
+    const up = await fleet("up", "--parallel", "2");
+    assert.equal(up.code, 0, up.stdout + up.stderr);
+  });
+  after(async () => {
+    await emulator?.close();
+    if (home) rmSync(home, { recursive: true, force: true });
+  });
+
+  it("a client moved to another account has its resources replaced into it, and the old account emptied", async () => {
+    writeClients([entry("mover", "mover-new"), entry("rekey", "rekey")]);
+    env[tokenVariable("mover")] = emulator.accounts["mover-new"].apiToken;
+    const up = await fleet("up", "--only", "mover");
+    assert.equal(up.code, 0, up.stdout + up.stderr);
+    assert.match(up.stdout, /^mover +changed +\d+\.\d s +changed 10 resources: 10 replaced \(/m, up.stdout);
+    assert.deepEqual((await messagesOf(emulator.accounts["mover-new"])).map((message) => message.fromname), ["mover Ltd"]);
+    assert.deepEqual(await messagesOf(emulator.accounts["mover-old"]), []);
+    const drift = await fleet("drift", "--only", "mover");
+    assert.equal(drift.code, 0, drift.stdout + drift.stderr);
+    assert.match(drift.stdout, /^mover +no change +\d+\.\d s +no drift$/m, drift.stdout);
+  });
+
+  it("a changed key is the same account's: a wrong one and then the right one, the drift check reads with the stack's current key", async () => {
+    env[tokenVariable("rekey")] = "not-the-key";
+    const wrong = await fleet("up", "--only", "rekey");
+    assert.equal(wrong.code, 0, wrong.stdout + wrong.stderr);
+    env[tokenVariable("rekey")] = emulator.accounts.rekey.apiToken;
+    const sync = await fleet("sync", "--only", "rekey");
+    assert.equal(sync.code, 0, sync.stdout + sync.stderr);
+    const drift = await fleet("drift", "--only", "rekey");
+    assert.equal(drift.code, 0, drift.stdout + drift.stderr);
+    assert.match(drift.stdout, /^rekey +no change +\d+\.\d s +no drift$/m, drift.stdout);
+  });
+
+  it("sync writes only what changed, removes a setting it wrote that the file no longer holds, and refuses a key the program does not read, naming the closest", async () => {
+    const rekey = entry("rekey", "rekey");
+    writeClients([entry("mover", "mover-new"), { ...rekey, config: { ...rekey.config, "crm:requestsPerSecond": "4" } }]);
+    assert.equal((await fleet("sync", "--only", "rekey")).code, 0);
+    assert.match(stackSettings("rekey"), /crm:requestsPerSecond: "4"/);
+    writeClients([entry("mover", "mover-new"), rekey]);
+    const removed = await fleet("sync", "--only", "rekey");
+    assert.match(removed.stdout, /^rekey +changed /m, removed.stdout);
+    assert.doesNotMatch(stackSettings("rekey"), /requestsPerSecond/);
+    const again = await fleet("sync", "--only", "rekey");
+    assert.match(again.stdout, /^rekey +no change +\d+\.\d s +no change$/m, again.stdout);
+    for (const [key, closest] of [
+      ["senderEmial", "senderEmail"],
+      ["crm:requestPerSecond", "crm:requestsPerSecond"],
+    ]) {
+      writeClients([entry("mover", "mover-new"), { ...rekey, config: { ...rekey.config, [key]: "x" } }]);
+      const refused = await fleet("sync", "--only", "rekey");
+      assert.equal(refused.code, 2, refused.stdout + refused.stderr);
+      assert.match(refused.stderr, new RegExp(`client "rekey": config key "${key}" is no setting .*; did you mean "${closest}"\\?`), refused.stderr);
+      assert.doesNotMatch(stackSettings("rekey"), new RegExp(key));
+    }
+  });
+
+  it("writes a setting from env: or marked secret, and a setting the schema calls secret, as secrets", async () => {
+    const rekey = entry("rekey", "rekey");
+    writeClients([entry("mover", "mover-new"), { ...rekey, config: { ...rekey.config, street: "env:REKEY_STREET", city: { secret: "Hidden City" }, "chat:apiToken": "chat-key-in-plain" } as never }]);
+    env.REKEY_STREET = "7 Secret Lane";
+    const sync = await fleet("sync", "--only", "rekey");
+    assert.equal(sync.code, 0, sync.stdout + sync.stderr);
+    const settings = stackSettings("rekey");
+    for (const key of ["crm-agency:street", "crm-agency:city", "chat:apiToken"]) assert.match(settings, new RegExp(`${key}:\\n +secure: `), settings);
+    for (const plain of ["7 Secret Lane", "Hidden City", "chat-key-in-plain"]) assert.ok(!settings.includes(plain), plain);
+    writeClients([entry("mover", "mover-new"), rekey]);
+    assert.equal((await fleet("sync", "--only", "rekey")).code, 0);
+    assert.doesNotMatch(stackSettings("rekey"), /chat:apiToken/);
+  });
+
+  it("up --refresh repairs drift; a preview names the resources and fields it would change", async () => {
+    await renameSender(emulator.accounts.rekey, "Someone Else");
+    const repaired = await fleet("up", "--only", "rekey", "--refresh");
+    assert.equal(repaired.code, 0, repaired.stdout + repaired.stderr);
+    assert.match(repaired.stdout, /^rekey +changed +\d+\.\d s +changed 1 resource: 1 updated \(crm:index:Message newsletter: fromname\)$/m, repaired.stdout);
+    assert.deepEqual((await messagesOf(emulator.accounts.rekey)).map((message) => message.fromname), ["rekey Ltd"]);
+    const rekey = entry("rekey", "rekey");
+    writeClients([entry("mover", "mover-new"), { ...rekey, config: { ...rekey.config, senderEmail: "hello@rekey.example" } }]);
+    const preview = await fleet("preview", "--only", "rekey", "--json");
+    assert.equal(preview.code, 0, preview.stdout + preview.stderr);
+    assert.deepEqual(JSON.parse(preview.stdout).clients[0].planned, [{ resource: "crm:index:Message newsletter", how: "update", fields: ["fromemail", "reply2"] }]);
+    writeClients([entry("mover", "mover-new"), rekey]);
+  });
+
+  it("drift and preview report a stale lock and an interrupted run's pending operation, each with the command that clears it", async () => {
+    mkdirSync(lockFolder("rekey"), { recursive: true });
+    writeFileSync(join(lockFolder("rekey"), "killed-run.json"), JSON.stringify({ pid: 4242, username: "ci", hostname: "runner", timestamp: "2026-11-28T06:17:00Z" }));
+    for (const command of ["drift", "preview"]) {
+      const run = await fleet(command, "--only", "rekey");
+      assert.equal(run.code, 1, run.stdout + run.stderr);
+      assert.match(run.stdout, /^rekey +locked +\d+\.\d s +locked by ci@runner \(pid 4242\) since 2026-11-28T06:17:00Z; .*`pulumi cancel --stack rekey --yes` deletes its lock$/m, run.stdout);
+    }
+    await pulumi("cancel", "--stack", "rekey", "--yes");
+    assert.deepEqual(readdirSync(lockFolder("rekey")), []);
+
+    // What a run killed while creating leaves in the backend's checkpoint (`pulumi stack import` drops it).
+    const checkpoint = join(home, "backend", ".pulumi", "stacks", "crm-agency", "rekey.json");
+    const state = JSON.parse(readFileSync(checkpoint, "utf8"));
+    const newsletter = state.checkpoint.latest.resources.find((resource: { type: string }) => resource.type === "crm:index:Message");
+    state.checkpoint.latest.pending_operations = [{ resource: { ...newsletter, urn: newsletter.urn.replace(/newsletter$/, "second"), id: "" }, type: "creating" }];
+    writeFileSync(checkpoint, JSON.stringify(state));
+    for (const command of ["drift", "preview"]) {
+      const run = await fleet(command, "--only", "rekey");
+      assert.equal(run.code, 1, run.stdout + run.stderr);
+      assert.match(run.stdout, /^rekey +interrupted +\d+\.\d s +an interrupted run left 1 operation pending \(creating crm:index:Message second\): `pulumi refresh --stack rekey --clear-pending-creates --yes` settles them/m, run.stdout);
+    }
+    await pulumi("refresh", "--stack", "rekey", "--clear-pending-creates", "--yes");
+    const clear = await fleet("drift", "--only", "rekey");
+    assert.equal(clear.code, 0, clear.stdout + clear.stderr);
+  });
+
+  it("warns of a stack the clients file no longer names, with the command that offboards it, which destroys its objects and removes it", async () => {
+    writeClients([entry("rekey", "rekey")]);
+    const drift = await fleet("drift");
+    assert.equal(drift.code, 0, drift.stdout + drift.stderr);
+    assert.match(drift.stderr, /warning: the backend holds stack that .*clients\.json no longer names: mover; .*`pulumi-crm fleet offboard --only mover` destroys them and removes the stacks/, drift.stderr);
+    const refused = await fleet("offboard", "--only", "rekey");
+    assert.equal(refused.code, 2, refused.stdout + refused.stderr);
+    assert.match(refused.stderr, /rekey is still a client in .*: remove it from the file first/);
+    const offboard = await fleet("offboard", "--only", "mover");
+    assert.equal(offboard.code, 0, offboard.stdout + offboard.stderr);
+    assert.match(offboard.stdout, /^mover +changed +\d+\.\d s +deleted 10 resources, stack removed$/m, offboard.stdout);
+    assert.deepEqual(await messagesOf(emulator.accounts["mover-new"]), []);
+    assert.doesNotMatch(await pulumi("stack", "ls", "--json"), /"mover"/);
+    assert.doesNotMatch((await fleet("drift")).stderr, /no longer names/);
+  });
+
+  it("says the pulumi CLI is missing when it is not on PATH", async () => {
+    const run = await runFleet(bin, clientsFile, { ...env, PATH: "/nonexistent" }, ["drift"]);
+    assert.equal(run.code, 1, run.stdout + run.stderr);
+    assert.match(run.stderr, /the pulumi CLI was not found: install it .* and put it on PATH, or give --pulumi PATH/, run.stderr);
+  });
+
+  it("leaves no stack selected", async () => {
+    const stacks = JSON.parse(await pulumi("stack", "ls", "--json")) as Array<{ name: string; current: boolean }>;
+    assert.deepEqual(stacks.filter((stack) => stack.current), []);
+  });
+
+  it("on Ctrl-C starts no more clients, lets the running one stop, prints the table with interrupted rows, exits 130 and leaves no process or lock behind", async () => {
+    writeClients(interrupted.map((stack) => entry(stack, stack)));
+    for (const stack of interrupted) env[tokenVariable(stack)] = emulator.accounts[stack].apiToken;
+    let group = 0;
+    const run = await runFleet(bin, clientsFile, env, ["up", "--parallel", "1"], (child, stderr) => {
+      group = child.pid!;
+      // As a terminal's Ctrl-C: SIGINT to the command's whole process group, once the first client's CLI runs.
+      const poll = setInterval(() => {
+        if (/stop-1: started/.test(stderr())) {
+          clearInterval(poll);
+          setTimeout(() => process.kill(-group, "SIGINT"), 1500);
+        }
+      }, 100);
+      child.on("close", () => clearInterval(poll));
+    });
+    assert.equal(run.code, 130, run.stdout + run.stderr);
+    assert.match(run.stdout, /^stop-2 +interrupted +0\.0 s +not started: interrupted \(Ctrl-C\)$/m, run.stdout);
+    assert.match(run.stdout, /^stop-3 +interrupted +0\.0 s +not started: interrupted \(Ctrl-C\)$/m, run.stdout);
+    assert.match(run.stdout, /^stop-1 +(changed|interrupted) /m, run.stdout);
+    assert.match(run.stdout, /exit code 130: interrupted \(Ctrl-C\)$/m);
+    // Every process of the command's group has ended with it: the CLI, the language host, the plugins.
+    let alive = true;
+    for (let waited = 0; alive && waited < 100; waited++) {
+      try {
+        process.kill(-group, 0);
+        await new Promise((resolve) => setTimeout(resolve, 100));
+      } catch {
+        alive = false;
+      }
+    }
+    assert.equal(alive, false, "a process of the interrupted fleet is still running");
+    assert.ok(!existsSync(lockFolder("stop-1")) || readdirSync(lockFolder("stop-1")).length === 0, "stop-1's lock was left behind");
+    const next = await fleet("up", "--parallel", "2");
+    assert.match(next.stdout, /^stop-2 +changed /m, next.stdout);
+    assert.match(next.stdout, /^stop-1 +(changed|no change|interrupted|locked) /m, next.stdout);
+  });
+
+  it("says a missing passphrase once, as every client's problem, and starts no more clients", async () => {
+    const withoutPassphrase = { ...env, PULUMI_CONFIG_PASSPHRASE: undefined };
+    const run = await runFleet(bin, clientsFile, withoutPassphrase, ["drift", "--parallel", "1"]);
+    assert.equal(run.code, 1, run.stdout + run.stderr);
+    const mentions = (text: string) => text.split("\n").filter((line) => /PULUMI_CONFIG_PASSPHRASE/.test(line)).length;
+    assert.equal(mentions(run.stdout), 1, run.stdout);
+    assert.equal(mentions(run.stderr), 1, run.stderr);
+    assert.match(run.stdout, /^stop-2 +failed +0\.0 s +not started: the problem above is every client's$/m, run.stdout);
+    assert.match(run.stdout, /^stop-3 +failed +0\.0 s +not started: the problem above is every client's$/m, run.stdout);
+  });
+
+  it("a preview of a new client without its key fails naming the variable, and leaves no stack behind", async () => {
+    writeClients([...interrupted.map((stack) => entry(stack, stack)), entry("newbie", "rekey")]);
+    delete env[tokenVariable("newbie")];
+    const preview = await fleet("preview", "--only", "newbie");
+    assert.equal(preview.code, 1, preview.stdout + preview.stderr);
+    assert.match(preview.stdout, /^newbie +failed +\d+\.\d s +NEWBIE_CRM_TOKEN is not set and the stack holds no crm:apiToken yet/m, preview.stdout);
+    assert.doesNotMatch(await pulumi("stack", "ls", "--json"), /"newbie"/);
+  });
+});
