@@ -7,7 +7,7 @@ import { Created, Found, ReadFrom, storedOutputs, Updated } from "../../kit/core
 import type { z } from "zod";
 import { withoutProvider, withoutUndefined } from "../../kit/inputs";
 import { unrecordedObjectAdvice } from "../../kit/adoption";
-import { confirmWrite } from "../../kit/write-errors";
+import { confirmWrite, PartlyDoneError } from "../../kit/write-errors";
 import { PulumiCrmError, ServiceError } from "../../transport/errors";
 import type { Answered } from "../../transport/limiter";
 import type { HttpResponse } from "../../transport/transport";
@@ -144,8 +144,25 @@ export async function postNew(kind: Kind, client: CrmClient, inputs: Inputs, tur
   const answer = objectIn(response, kind.member);
   const id = String(answer.id);
   recordMade(client, kind.path, id);
-  await kind.afterCreate?.(client, id, inputs);
+  try {
+    await kind.afterCreate?.(client, id, inputs);
+  } catch (error) {
+    throw await madeButUnfinished(kind, client, id, inputs, error);
+  }
   return { id, outs: await confirmed(kind, client, id, answer, inputs) };
+}
+
+/**
+ * A create whose object was made, but whose own calls after it (a field's options, its lists)
+ * failed: the object is recorded as made (Pulumi's "failed to initialize"), in the state the
+ * service holds, so that the next `up` finishes it instead of leaving it unmanaged and then
+ * refusing to make its twin.
+ */
+async function madeButUnfinished(kind: Kind, client: CrmClient, id: string, inputs: Inputs, error: unknown): Promise<unknown> {
+  if (!(error instanceof Error)) return error;
+  const object = await getObject(client, `${kind.path}/${id}`, kind.member, kind.alongside).catch(() => undefined);
+  const state = object && (await stateAt(kind, client, id, object, inputs).catch(() => undefined));
+  return new PartlyDoneError(`${error.message} The ${kind.type} ${id} was made; run \`pulumi up\` again to finish it.`, id, state ?? {});
 }
 
 /**
