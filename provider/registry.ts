@@ -28,6 +28,7 @@ import * as message from "./crm/message";
 import * as personalizationVariable from "./crm/personalization-variable";
 import * as savedResponse from "./crm/saved-response";
 import * as tag from "./crm/tag";
+import * as taskType from "./crm/task-type";
 import * as webhook from "./crm/webhook";
 
 /**
@@ -69,6 +70,7 @@ export const resources = [
   { namespace: "crm", className: "CalendarFeed", name: "calendar-feed", module: calendarFeed },
   { namespace: "crm", className: "Message", name: "message", module: message },
   { namespace: "crm", className: "Branding", name: "branding", module: branding },
+  { namespace: "crm", className: "TaskType", name: "task-type", module: taskType },
   { namespace: "crm", className: "ContactSync", name: "contact-sync", module: contactSync },
   { namespace: "chat", className: "FlowRun", name: "flow-run", module: flowRun },
 ] as const satisfies readonly Registered[];

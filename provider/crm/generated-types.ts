@@ -890,6 +890,31 @@ export interface BrandingOutputs {
   readonly originalValues: pulumi.Output<Record<string, string | boolean>>;
 }
 
+/** The inputs of a crm.TaskType. */
+export interface TaskTypeArgs {
+  /** The task type's title, unique among the task types. At most 255 characters. Changed in place. */
+  title: pulumi.Input<string>;
+  /**
+   * Whether the task type is disabled: kept, but offered for no new task. Default false. Changed in
+   * place.
+   */
+  disabled?: pulumi.Input<boolean | undefined>;
+  /**
+   * The id of an existing task type to take over instead of creating one, as `pulumi-crm export` writes
+   * it: its `title` and `disabled` are set to the declared ones where they differ. Read only at
+   * creation; changing or removing it later changes nothing.
+   */
+  adoptId?: pulumi.Input<string | undefined>;
+}
+
+/** The outputs of a crm.TaskType, besides its `id` and `urn`. */
+export interface TaskTypeOutputs {
+  /** The task type's title, unique among the task types. At most 255 characters. */
+  readonly title: pulumi.Output<string>;
+  /** Whether the task type is disabled: kept, but offered for no new task. */
+  readonly disabled: pulumi.Output<boolean>;
+}
+
 /** The inputs of a crm.ContactSync. */
 export interface ContactSyncArgs {
   /**

@@ -122,6 +122,12 @@ export const resourceExamples = {
     roundTrip: "create",
     collection: { path: "/webhooks", member: "webhooks", key: (o) => o.name },
   },
+  "crm.TaskType": {
+    inputs: (_parents, n) => ({ title: `Demo call ${n}`, disabled: n % 2 === 0 }),
+    textFields: ["title"],
+    roundTrip: "create",
+    collection: { path: "/dealTasktypes", member: "dealTasktypes", key: (o) => o.title },
+  },
   "crm.Branding": { inputs: () => ({ siteName: "Acme", headerTextValue: "Acme Inc" }), textFields: ["siteName", "headerTextValue"], roundTrip: "update" },
   "crm.ContactSync": { inputs: (_parents, n) => ({ contacts: [{ email: `ada${n}@example.com`, firstName: "Ada" }] }), textFields: [], roundTrip: false },
   "chat.FlowRun": { inputs: () => ({ flowId: BUILT_IN_FLOWS[0].id, contacts: [{ phone: "+15550100", firstName: "Ada" }] }), textFields: [], roundTrip: false },

@@ -19,6 +19,7 @@ import { personalizationRoutes } from "./resources/personalizations";
 import { savedResponseRoutes } from "./resources/savedResponses";
 import { tagRoutes } from "./resources/tags";
 import { webhookRoutes } from "./resources/webhooks";
+import { dealTasktypeRoutes } from "./resources/dealTasktypes";
 import { customFieldRoutes } from "./resources/customFields";
 import { customObjectRoutes, seedCustomObjects } from "./resources/customObjects";
 import { messageRoutes } from "./resources/messages";
@@ -70,6 +71,7 @@ export function createCrmService(options: CrmServiceOptions): CrmService {
     ...personalizationRoutes(crm),
     ...savedResponseRoutes(crm),
     ...webhookRoutes(crm),
+    ...dealTasktypeRoutes(crm),
     ...readOnlyRoutes(crm, withGeneratedDefaults(options.fixtures)),
     ...imports.routes,
     ...customObjectRoutes(crm),

@@ -150,6 +150,8 @@ export function createTables() {
     contactTags: new Table<CollectionRow>(),
     contactLists: new Table<CollectionRow>(),
     fieldValues: new Table<CollectionRow>(),
+    // The sales side (resources/dealTasktypes.ts).
+    dealTasktypes: new Table<CollectionRow>(),
     importBatches: new Table<ImportBatchRow>(),
     schemas: new Table<SchemaRow>(),
     records: new Table<RecordRow>(),

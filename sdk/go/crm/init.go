@@ -51,6 +51,8 @@ func (m *module) Construct(ctx *pulumi.Context, name, typ, urn string) (r pulumi
 		r = &SavedResponse{}
 	case "crm:index:Tag":
 		r = &Tag{}
+	case "crm:index:TaskType":
+		r = &TaskType{}
 	case "crm:index:Webhook":
 		r = &Webhook{}
 	default:

@@ -160,6 +160,11 @@ export type Tag = import("./tag").Tag;
 export const Tag: typeof import("./tag").Tag = null as any;
 utilities.lazyLoad(exports, ["Tag"], () => require("./tag"));
 
+export { TaskTypeArgs } from "./taskType";
+export type TaskType = import("./taskType").TaskType;
+export const TaskType: typeof import("./taskType").TaskType = null as any;
+utilities.lazyLoad(exports, ["TaskType"], () => require("./taskType"));
+
 export { WebhookArgs } from "./webhook";
 export type Webhook = import("./webhook").Webhook;
 export const Webhook: typeof import("./webhook").Webhook = null as any;
@@ -212,6 +217,8 @@ const _module = {
                 return new SavedResponse(name, <any>undefined, { urn })
             case "crm:index:Tag":
                 return new Tag(name, <any>undefined, { urn })
+            case "crm:index:TaskType":
+                return new TaskType(name, <any>undefined, { urn })
             case "crm:index:Webhook":
                 return new Webhook(name, <any>undefined, { urn })
             default:

@@ -38,6 +38,7 @@ from .personalization_variable import *
 from .provider import *
 from .saved_response import *
 from .tag import *
+from .task_type import *
 from .webhook import *
 from ._inputs import *
 from . import outputs
@@ -72,6 +73,7 @@ _utilities.register(
    "crm:index:PersonalizationVariable": "PersonalizationVariable",
    "crm:index:SavedResponse": "SavedResponse",
    "crm:index:Tag": "Tag",
+   "crm:index:TaskType": "TaskType",
    "crm:index:Webhook": "Webhook"
   }
  }
