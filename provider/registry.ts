@@ -25,6 +25,8 @@ import * as contactCustomField from "./crm/contact-custom-field";
 import * as contactSync from "./crm/contact-sync";
 import * as list from "./crm/list";
 import * as message from "./crm/message";
+import * as pipeline from "./crm/pipeline";
+import * as pipelineStage from "./crm/pipeline-stage";
 import * as personalizationVariable from "./crm/personalization-variable";
 import * as savedResponse from "./crm/saved-response";
 import * as tag from "./crm/tag";
@@ -70,6 +72,8 @@ export const resources = [
   { namespace: "crm", className: "CalendarFeed", name: "calendar-feed", module: calendarFeed },
   { namespace: "crm", className: "Message", name: "message", module: message },
   { namespace: "crm", className: "Branding", name: "branding", module: branding },
+  { namespace: "crm", className: "Pipeline", name: "pipeline", module: pipeline },
+  { namespace: "crm", className: "PipelineStage", name: "pipeline-stage", module: pipelineStage },
   { namespace: "crm", className: "TaskType", name: "task-type", module: taskType },
   { namespace: "crm", className: "ContactSync", name: "contact-sync", module: contactSync },
   { namespace: "chat", className: "FlowRun", name: "flow-run", module: flowRun },

@@ -890,6 +890,103 @@ export interface BrandingOutputs {
   readonly originalValues: pulumi.Output<Record<string, string | boolean>>;
 }
 
+/** The inputs of a crm.Pipeline. */
+export interface PipelineArgs {
+  /** The pipeline's title. At most 255 characters. Changed in place. */
+  title: pulumi.Input<string>;
+  /** The 3-letter code, in lower case, of the currency new deals of the pipeline get. Changed in place. */
+  currency: pulumi.Input<string>;
+  /** Whether every user group may manage the pipeline. Default true. Changed in place. */
+  allUserGroups?: pulumi.Input<boolean | undefined>;
+  /**
+   * Whether new deals are assigned to any user (when `autoAssign` is not `off`). Default false. Changed
+   * in place.
+   */
+  allUsers?: pulumi.Input<boolean | undefined>;
+  /**
+   * How new deals are assigned: `off`, `roundRobin`, or `byValue` (distributed by the deals' values).
+   * Default "roundRobin". Changed in place.
+   */
+  autoAssign?: pulumi.Input<"off" | "roundRobin" | "byValue" | undefined>;
+  /**
+   * The id of an existing pipeline to take over instead of creating one, as `pulumi-crm export` writes
+   * it: its `title`, `currency`, `allUserGroups`, `allUsers` and `autoAssign` are set to the declared
+   * ones where they differ. Read only at creation; changing or removing it later changes nothing.
+   */
+  adoptId?: pulumi.Input<string | undefined>;
+}
+
+/** The outputs of a crm.Pipeline, besides its `id` and `urn`. */
+export interface PipelineOutputs {
+  /** The pipeline's title. At most 255 characters. */
+  readonly title: pulumi.Output<string>;
+  /** The 3-letter code, in lower case, of the currency new deals of the pipeline get. */
+  readonly currency: pulumi.Output<string>;
+  /** Whether every user group may manage the pipeline. */
+  readonly allUserGroups: pulumi.Output<boolean>;
+  /** Whether new deals are assigned to any user (when `autoAssign` is not `off`). */
+  readonly allUsers: pulumi.Output<boolean>;
+  /** How new deals are assigned: `off`, `roundRobin`, or `byValue` (distributed by the deals' values). */
+  readonly autoAssign: pulumi.Output<"off" | "roundRobin" | "byValue">;
+}
+
+/** The inputs of a crm.PipelineStage. */
+export interface PipelineStageArgs {
+  /** The stage's title. At most 255 characters. Changed in place. */
+  title: pulumi.Input<string>;
+  /**
+   * The id of the pipeline (a `crm.Pipeline`'s `id`) the stage is in. A change moves the stage in place,
+   * deals and all. Changed in place.
+   */
+  pipelineId: pulumi.Input<string>;
+  /**
+   * The stage's position in its pipeline, from the left. Unset: the service puts it last, and the stack
+   * leaves its position alone. A whole number from 0. Changed in place.
+   */
+  order?: pulumi.Input<number | undefined>;
+  /** The stage's color: 6 hex digits without the #. Default "3f3f3f". Changed in place. */
+  color?: pulumi.Input<string | undefined>;
+  /**
+   * The stage's width on the deals' board, in pixels. A whole number from 1. Default 280. Changed in
+   * place.
+   */
+  width?: pulumi.Input<number | undefined>;
+  /**
+   * How deals are sorted in the stage: an option and ASC or DESC, such as "title ASC". Default
+   * "next-action DESC". Changed in place.
+   */
+  dealOrder?: pulumi.Input<string | undefined>;
+  /**
+   * The id of an existing pipeline stage to take over instead of creating one, as `pulumi-crm export`
+   * writes it: its `title`, `pipelineId`, `order`, `color`, `width` and `dealOrder` are set to the
+   * declared ones where they differ. Read only at creation; changing or removing it later changes
+   * nothing.
+   */
+  adoptId?: pulumi.Input<string | undefined>;
+}
+
+/** The outputs of a crm.PipelineStage, besides its `id` and `urn`. */
+export interface PipelineStageOutputs {
+  /** The stage's title. At most 255 characters. */
+  readonly title: pulumi.Output<string>;
+  /**
+   * The id of the pipeline (a `crm.Pipeline`'s `id`) the stage is in. A change moves the stage in place,
+   * deals and all.
+   */
+  readonly pipelineId: pulumi.Output<string>;
+  /**
+   * The stage's position in its pipeline, from the left. Unset: the service puts it last, and the stack
+   * leaves its position alone. A whole number from 0.
+   */
+  readonly order: pulumi.Output<number | undefined>;
+  /** The stage's color: 6 hex digits without the #. */
+  readonly color: pulumi.Output<string>;
+  /** The stage's width on the deals' board, in pixels. A whole number from 1. */
+  readonly width: pulumi.Output<number>;
+  /** How deals are sorted in the stage: an option and ASC or DESC, such as "title ASC". */
+  readonly dealOrder: pulumi.Output<string>;
+}
+
 /** The inputs of a crm.TaskType. */
 export interface TaskTypeArgs {
   /** The task type's title, unique among the task types. At most 255 characters. Changed in place. */

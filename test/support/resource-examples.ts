@@ -12,6 +12,8 @@ export interface Parents {
   contact: string;
   /** A custom account field of type text. */
   textField: string;
+  /** A pipeline of deals, without stages. */
+  pipeline: string;
 }
 
 export interface ResourceExample {
@@ -128,6 +130,18 @@ export const resourceExamples = {
     roundTrip: "create",
     collection: { path: "/dealTasktypes", member: "dealTasktypes", key: (o) => o.title },
   },
+  "crm.Pipeline": {
+    inputs: (_parents, n) => ({ title: `Sales ${n}`, currency: n % 2 ? "usd" : "eur", autoAssign: n % 2 ? "roundRobin" : "off", allUsers: n % 2 === 0 }),
+    textFields: ["title"],
+    roundTrip: "create",
+    collection: { path: "/dealGroups", member: "dealGroups", key: (o) => o.title },
+  },
+  "crm.PipelineStage": {
+    inputs: (parents, n) => ({ title: `Qualified ${n}`, pipelineId: parents.pipeline, color: n % 2 ? "32B0FC" : undefined, width: n % 2 ? 300 : undefined }),
+    textFields: ["title"],
+    roundTrip: "create",
+    collection: { path: "/dealStages", member: "dealStages", key: (o) => o.title },
+  },
   "crm.Branding": { inputs: () => ({ siteName: "Acme", headerTextValue: "Acme Inc" }), textFields: ["siteName", "headerTextValue"], roundTrip: "update" },
   "crm.ContactSync": { inputs: (_parents, n) => ({ contacts: [{ email: `ada${n}@example.com`, firstName: "Ada" }] }), textFields: [], roundTrip: false },
   "chat.FlowRun": { inputs: () => ({ flowId: BUILT_IN_FLOWS[0].id, contacts: [{ phone: "+15550100", firstName: "Ada" }] }), textFields: [], roundTrip: false },
@@ -140,7 +154,15 @@ export async function makeParents(emulator: RunningEmulator, n = 1): Promise<Par
     account: String((await post("/accounts", { account: { name: `Parent ${n}` } })).account.id),
     contact: String((await post("/contacts", { contact: { email: `parent${n}@example.com` } })).contact.id),
     textField: String((await post("/accountCustomFieldMeta", { accountCustomFieldMetum: { fieldLabel: `Parent text ${n}`, fieldType: "text" } })).accountCustomFieldMetum.id),
+    pipeline: await pipelineWithoutStages(emulator, `Parent pipeline ${n}`),
   };
+}
+
+/** A pipeline made through the emulator's API, its default stages deleted (as crm.Pipeline does). */
+export async function pipelineWithoutStages(emulator: RunningEmulator, title: string): Promise<string> {
+  const { dealGroup } = (await emulatorCall(emulator, "POST", "/api/3/dealGroups", { dealGroup: { title, currency: "usd" } })).body;
+  for (const stage of dealGroup.stages) await emulatorCall(emulator, "DELETE", `/api/3/dealStages/${stage}`);
+  return String(dealGroup.id);
 }
 
 /**

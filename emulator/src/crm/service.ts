@@ -19,6 +19,7 @@ import { personalizationRoutes } from "./resources/personalizations";
 import { savedResponseRoutes } from "./resources/savedResponses";
 import { tagRoutes } from "./resources/tags";
 import { webhookRoutes } from "./resources/webhooks";
+import { dealGroupRoutes } from "./resources/dealGroups";
 import { dealTasktypeRoutes } from "./resources/dealTasktypes";
 import { customFieldRoutes } from "./resources/customFields";
 import { customObjectRoutes, seedCustomObjects } from "./resources/customObjects";
@@ -72,6 +73,7 @@ export function createCrmService(options: CrmServiceOptions): CrmService {
     ...savedResponseRoutes(crm),
     ...webhookRoutes(crm),
     ...dealTasktypeRoutes(crm),
+    ...dealGroupRoutes(crm),
     ...readOnlyRoutes(crm, withGeneratedDefaults(options.fixtures)),
     ...imports.routes,
     ...customObjectRoutes(crm),

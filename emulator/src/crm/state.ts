@@ -150,7 +150,9 @@ export function createTables() {
     contactTags: new Table<CollectionRow>(),
     contactLists: new Table<CollectionRow>(),
     fieldValues: new Table<CollectionRow>(),
-    // The sales side (resources/dealTasktypes.ts).
+    // The sales side (resources/dealTasktypes.ts, dealGroups.ts).
+    dealGroups: new Table<CollectionRow>(),
+    dealStages: new Table<CollectionRow>(),
     dealTasktypes: new Table<CollectionRow>(),
     importBatches: new Table<ImportBatchRow>(),
     schemas: new Table<SchemaRow>(),

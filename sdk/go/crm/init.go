@@ -47,6 +47,10 @@ func (m *module) Construct(ctx *pulumi.Context, name, typ, urn string) (r pulumi
 		r = &Message{}
 	case "crm:index:PersonalizationVariable":
 		r = &PersonalizationVariable{}
+	case "crm:index:Pipeline":
+		r = &Pipeline{}
+	case "crm:index:PipelineStage":
+		r = &PipelineStage{}
 	case "crm:index:SavedResponse":
 		r = &SavedResponse{}
 	case "crm:index:Tag":

@@ -145,6 +145,16 @@ export type PersonalizationVariable = import("./personalizationVariable").Person
 export const PersonalizationVariable: typeof import("./personalizationVariable").PersonalizationVariable = null as any;
 utilities.lazyLoad(exports, ["PersonalizationVariable"], () => require("./personalizationVariable"));
 
+export { PipelineArgs } from "./pipeline";
+export type Pipeline = import("./pipeline").Pipeline;
+export const Pipeline: typeof import("./pipeline").Pipeline = null as any;
+utilities.lazyLoad(exports, ["Pipeline"], () => require("./pipeline"));
+
+export { PipelineStageArgs } from "./pipelineStage";
+export type PipelineStage = import("./pipelineStage").PipelineStage;
+export const PipelineStage: typeof import("./pipelineStage").PipelineStage = null as any;
+utilities.lazyLoad(exports, ["PipelineStage"], () => require("./pipelineStage"));
+
 export { ProviderArgs } from "./provider";
 export type Provider = import("./provider").Provider;
 export const Provider: typeof import("./provider").Provider = null as any;
@@ -213,6 +223,10 @@ const _module = {
                 return new Message(name, <any>undefined, { urn })
             case "crm:index:PersonalizationVariable":
                 return new PersonalizationVariable(name, <any>undefined, { urn })
+            case "crm:index:Pipeline":
+                return new Pipeline(name, <any>undefined, { urn })
+            case "crm:index:PipelineStage":
+                return new PipelineStage(name, <any>undefined, { urn })
             case "crm:index:SavedResponse":
                 return new SavedResponse(name, <any>undefined, { urn })
             case "crm:index:Tag":

@@ -35,6 +35,8 @@ from .get_tags import *
 from .list import *
 from .message import *
 from .personalization_variable import *
+from .pipeline import *
+from .pipeline_stage import *
 from .provider import *
 from .saved_response import *
 from .tag import *
@@ -71,6 +73,8 @@ _utilities.register(
    "crm:index:List": "List",
    "crm:index:Message": "Message",
    "crm:index:PersonalizationVariable": "PersonalizationVariable",
+   "crm:index:Pipeline": "Pipeline",
+   "crm:index:PipelineStage": "PipelineStage",
    "crm:index:SavedResponse": "SavedResponse",
    "crm:index:Tag": "Tag",
    "crm:index:TaskType": "TaskType",
