@@ -14,10 +14,10 @@ import { checked, providerCode, ResourceModule } from "../support/provider-steps
 /** Reads every object, at most `parallel` at once, as a refresh does. */
 async function refresh(provider: ResourceModule, objects: Array<{ id: string; props: Record<string, unknown> }>, parallel = 8) {
   const queue = [...objects];
-  const results: Record<string, unknown>[] = [];
+  const results: Array<{ props?: Record<string, unknown> }> = [];
   await Promise.all(
     Array.from({ length: parallel }, async () => {
-      for (let object = queue.shift(); object; object = queue.shift()) results.push(asHostSends(await provider.read(object.id, object.props)));
+      for (let object = queue.shift(); object; object = queue.shift()) results.push(asHostSends(await provider.read(object.id, object.props)) as { props?: Record<string, unknown> });
     }),
   );
   return results;
