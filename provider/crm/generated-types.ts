@@ -2,6 +2,104 @@
 
 import type * as pulumi from "@pulumi/pulumi";
 
+/** What the group's users may do: each permission true or false (unset: false). */
+export interface UserGroupPermissions {
+  /** Permission for adding lists. */
+  listAdd?: pulumi.Input<boolean>;
+  /** Permission for editing lists. */
+  listEdit?: pulumi.Input<boolean>;
+  /** Permission for deleting lists. */
+  listDelete?: pulumi.Input<boolean>;
+  /** Permission for managing custom email headers. */
+  listHeaders?: pulumi.Input<boolean>;
+  /** Permission for managing Unsubscribe By Email. */
+  listEmailAccount?: pulumi.Input<boolean>;
+  /** Permission for accessing list bounce settings. */
+  listBounce?: pulumi.Input<boolean>;
+  /** Permission for adding messages. */
+  messageAdd?: pulumi.Input<boolean>;
+  /** Permission for editing messages. */
+  messageEdit?: pulumi.Input<boolean>;
+  /** Permission for deleting messages. */
+  messageDelete?: pulumi.Input<boolean>;
+  /** Permission for sending messages. */
+  messageSend?: pulumi.Input<boolean>;
+  /** Permission for adding contacts. */
+  contactAdd?: pulumi.Input<boolean>;
+  /** Permission for editing contacts. */
+  contactEdit?: pulumi.Input<boolean>;
+  /** Permission for deleting contacts. */
+  contactDelete?: pulumi.Input<boolean>;
+  /** Permission for merging contacts. */
+  contactMerge?: pulumi.Input<boolean>;
+  /** Permission for importing contacts. */
+  contactImport?: pulumi.Input<boolean>;
+  /** Permission for approving contacts. */
+  contactApprove?: pulumi.Input<boolean>;
+  /** Permission for exporting contacts. */
+  contactExport?: pulumi.Input<boolean>;
+  /** Permission for syncing contacts. */
+  contactSync?: pulumi.Input<boolean>;
+  /** Permission for managing contact list segments. */
+  contactFilters?: pulumi.Input<boolean>;
+  /** Permission for managing contact actions. */
+  contactActions?: pulumi.Input<boolean>;
+  /** Permission for managing contact custom fields. */
+  contactFields?: pulumi.Input<boolean>;
+  /** Permission for adding users. */
+  userAdd?: pulumi.Input<boolean>;
+  /** Permission for editing users. */
+  userEdit?: pulumi.Input<boolean>;
+  /** Permission for deleting users. */
+  userDelete?: pulumi.Input<boolean>;
+  /** Permission for adding groups. */
+  groupAdd?: pulumi.Input<boolean>;
+  /** Permission for editing groups. */
+  groupEdit?: pulumi.Input<boolean>;
+  /** Permission for deleting groups. */
+  groupDelete?: pulumi.Input<boolean>;
+  /** Permission for adding templates. */
+  templateAdd?: pulumi.Input<boolean>;
+  /** Permission for editing templates. */
+  templateEdit?: pulumi.Input<boolean>;
+  /** Permission for deleting templates. */
+  templateDelete?: pulumi.Input<boolean>;
+  /** Permission for adding personalization tags. */
+  personalizationAdd?: pulumi.Input<boolean>;
+  /** Permission for editing personalization tags. */
+  personalizationEdit?: pulumi.Input<boolean>;
+  /** Permission for deleting personalization tags. */
+  personalizationDelete?: pulumi.Input<boolean>;
+  /** Permission for managing automations. */
+  automationManage?: pulumi.Input<boolean>;
+  /** Permission for editing subscription forms. */
+  formEdit?: pulumi.Input<boolean>;
+  /** Permission for viewing campaign reports. */
+  reportsCampaign?: pulumi.Input<boolean>;
+  /** Permission for viewing list reports. */
+  reportsList?: pulumi.Input<boolean>;
+  /** Permission for viewing user reports. */
+  reportsUser?: pulumi.Input<boolean>;
+  /** Permission for viewing trend reports. */
+  reportsTrend?: pulumi.Input<boolean>;
+  /** Permission for viewing deals. */
+  deal?: pulumi.Input<boolean>;
+  /** Permission for deleting deals. */
+  dealDelete?: pulumi.Input<boolean>;
+  /** Permission for reassigning deals. */
+  dealReassign?: pulumi.Input<boolean>;
+  /** Permission for adding pipelines. */
+  dealGroupAdd?: pulumi.Input<boolean>;
+  /** Permission for editing pipelines. */
+  dealGroupEdit?: pulumi.Input<boolean>;
+  /** Permission for deleting pipelines. */
+  dealGroupDelete?: pulumi.Input<boolean>;
+  /** Permission for managing saved responses. */
+  savedResponsesManage?: pulumi.Input<boolean>;
+  /** Permission for managing tags. */
+  tagManage?: pulumi.Input<boolean>;
+}
+
 /** A custom field value of a synced contact. */
 export interface ContactSyncCustomFieldValue {
   /** The custom field's id. */
@@ -1010,6 +1108,48 @@ export interface TaskTypeOutputs {
   readonly title: pulumi.Output<string>;
   /** Whether the task type is disabled: kept, but offered for no new task. */
   readonly disabled: pulumi.Output<boolean>;
+}
+
+/** The inputs of a crm.UserGroup. */
+export interface UserGroupArgs {
+  /** The group's title. At most 255 characters. Changed in place. */
+  title: pulumi.Input<string>;
+  /**
+   * The description. Removing it, or setting it to "", clears it. At most 1000 characters. Changed in
+   * place.
+   */
+  description?: pulumi.Input<string | undefined>;
+  /**
+   * What the group's users may do; every permission left out is false. Default
+   * {"listAdd":false,"listEdit":false,"listDelete":false,"listHeaders":false,"listEmailAccount":false,"listBounce":false,"messageAdd":false,"messageEdit":false,"messageDelete":false,"messageSend":false,"contactAdd":false,"contactEdit":false,"contactDelete":false,"contactMerge":false,"contactImport":false,"contactApprove":false,"contactExport":false,"contactSync":false,"contactFilters":false,"contactActions":false,"contactFields":false,"userAdd":false,"userEdit":false,"userDelete":false,"groupAdd":false,"groupEdit":false,"groupDelete":false,"templateAdd":false,"templateEdit":false,"templateDelete":false,"personalizationAdd":false,"personalizationEdit":false,"personalizationDelete":false,"automationManage":false,"formEdit":false,"reportsCampaign":false,"reportsList":false,"reportsUser":false,"reportsTrend":false,"deal":false,"dealDelete":false,"dealReassign":false,"dealGroupAdd":false,"dealGroupEdit":false,"dealGroupDelete":false,"savedResponsesManage":false,"tagManage":false}.
+   * Changed in place.
+   */
+  permissions?: pulumi.Input<UserGroupPermissions | undefined>;
+  /** Whether every campaign of the group must hold an unsubscribe link. Default false. Changed in place. */
+  forceUnsubscribeLink?: pulumi.Input<boolean | undefined>;
+  /** Whether the group's forms must confirm an opt-in. Default false. Changed in place. */
+  forceOptInConfirmation?: pulumi.Input<boolean | undefined>;
+  /**
+   * The id of an existing user group to take over instead of creating one, as `pulumi-crm export` writes
+   * it: its `title`, `description`, `permissions`, `forceUnsubscribeLink` and `forceOptInConfirmation`
+   * are set to the declared ones where they differ. Read only at creation; changing or removing it later
+   * changes nothing.
+   */
+  adoptId?: pulumi.Input<string | undefined>;
+}
+
+/** The outputs of a crm.UserGroup, besides its `id` and `urn`. */
+export interface UserGroupOutputs {
+  /** The group's title. At most 255 characters. */
+  readonly title: pulumi.Output<string>;
+  /** The description. Removing it, or setting it to "", clears it. At most 1000 characters. */
+  readonly description: pulumi.Output<string | undefined>;
+  /** What the group's users may do; every permission left out is false. */
+  readonly permissions: pulumi.Output<UserGroupPermissions>;
+  /** Whether every campaign of the group must hold an unsubscribe link. */
+  readonly forceUnsubscribeLink: pulumi.Output<boolean>;
+  /** Whether the group's forms must confirm an opt-in. */
+  readonly forceOptInConfirmation: pulumi.Output<boolean>;
 }
 
 /** The inputs of a crm.ContactSync. */

@@ -16,6 +16,7 @@ export { Webhook, WebhookArgs } from "./webhook";
 export { Pipeline, PipelineArgs } from "./pipeline";
 export { PipelineStage, PipelineStageArgs } from "./pipeline-stage";
 export { TaskType, TaskTypeArgs } from "./task-type";
+export { UserGroup, UserGroupArgs } from "./user-group";
 export { ContactSync, ContactSyncArgs, ContactSyncContact, ContactSyncFailure } from "./contact-sync";
 export * from "./lookups";
 export type * from "./generated-types";

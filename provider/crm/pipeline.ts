@@ -37,7 +37,6 @@ export const { declaration, inputSchema, core, inputsDeclaring, exported, check,
       wire: { request: "autoassign", answer: "autoassign", read: autoAssignOf, send: (name) => Number(autoAssignments[name as string]) },
     }),
   },
-  exported: { section: "Pipelines" },
   kind: () => ({
     // The default stages are the service's, not the program's: removed before the create is confirmed.
     afterCreate: async (client, id) => {

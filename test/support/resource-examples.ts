@@ -142,6 +142,12 @@ export const resourceExamples = {
     roundTrip: "create",
     collection: { path: "/dealStages", member: "dealStages", key: (o) => o.title },
   },
+  "crm.UserGroup": {
+    inputs: (_parents, n) => ({ title: `Sales reps ${n}`, description: n % 2 ? "The sales team" : undefined, permissions: { contactAdd: true, contactEdit: n % 2 === 1, deal: true } }),
+    textFields: ["title", "description"],
+    roundTrip: "create",
+    collection: { path: "/groups", member: "groups", key: (o) => o.title },
+  },
   "crm.Branding": { inputs: () => ({ siteName: "Acme", headerTextValue: "Acme Inc" }), textFields: ["siteName", "headerTextValue"], roundTrip: "update" },
   "crm.ContactSync": { inputs: (_parents, n) => ({ contacts: [{ email: `ada${n}@example.com`, firstName: "Ada" }] }), textFields: [], roundTrip: false },
   "chat.FlowRun": { inputs: () => ({ flowId: BUILT_IN_FLOWS[0].id, contacts: [{ phone: "+15550100", firstName: "Ada" }] }), textFields: [], roundTrip: false },

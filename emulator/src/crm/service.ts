@@ -20,6 +20,7 @@ import { savedResponseRoutes } from "./resources/savedResponses";
 import { tagRoutes } from "./resources/tags";
 import { webhookRoutes } from "./resources/webhooks";
 import { dealGroupRoutes } from "./resources/dealGroups";
+import { groupRoutes } from "./resources/groups";
 import { dealTasktypeRoutes } from "./resources/dealTasktypes";
 import { customFieldRoutes } from "./resources/customFields";
 import { customObjectRoutes, seedCustomObjects } from "./resources/customObjects";
@@ -74,6 +75,7 @@ export function createCrmService(options: CrmServiceOptions): CrmService {
     ...webhookRoutes(crm),
     ...dealTasktypeRoutes(crm),
     ...dealGroupRoutes(crm),
+    ...groupRoutes(crm),
     ...readOnlyRoutes(crm, withGeneratedDefaults(options.fixtures)),
     ...imports.routes,
     ...customObjectRoutes(crm),

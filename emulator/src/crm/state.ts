@@ -150,9 +150,10 @@ export function createTables() {
     contactTags: new Table<CollectionRow>(),
     contactLists: new Table<CollectionRow>(),
     fieldValues: new Table<CollectionRow>(),
-    // The sales side (resources/dealTasktypes.ts, dealGroups.ts).
+    // The sales side (resources/dealTasktypes.ts, dealGroups.ts, groups.ts).
     dealGroups: new Table<CollectionRow>(),
     dealStages: new Table<CollectionRow>(),
+    groups: new Table<CollectionRow>(),
     dealTasktypes: new Table<CollectionRow>(),
     importBatches: new Table<ImportBatchRow>(),
     schemas: new Table<SchemaRow>(),

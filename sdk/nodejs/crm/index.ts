@@ -175,6 +175,11 @@ export type TaskType = import("./taskType").TaskType;
 export const TaskType: typeof import("./taskType").TaskType = null as any;
 utilities.lazyLoad(exports, ["TaskType"], () => require("./taskType"));
 
+export { UserGroupArgs } from "./userGroup";
+export type UserGroup = import("./userGroup").UserGroup;
+export const UserGroup: typeof import("./userGroup").UserGroup = null as any;
+utilities.lazyLoad(exports, ["UserGroup"], () => require("./userGroup"));
+
 export { WebhookArgs } from "./webhook";
 export type Webhook = import("./webhook").Webhook;
 export const Webhook: typeof import("./webhook").Webhook = null as any;
@@ -233,6 +238,8 @@ const _module = {
                 return new Tag(name, <any>undefined, { urn })
             case "crm:index:TaskType":
                 return new TaskType(name, <any>undefined, { urn })
+            case "crm:index:UserGroup":
+                return new UserGroup(name, <any>undefined, { urn })
             case "crm:index:Webhook":
                 return new Webhook(name, <any>undefined, { urn })
             default:

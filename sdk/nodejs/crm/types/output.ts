@@ -506,3 +506,197 @@ export interface TagInfo {
     tagType: string;
 }
 
+/**
+ * What the group's users may do: each permission true or false (unset: false).
+ */
+export interface UserGroupPermissions {
+    /**
+     * Permission for managing automations.
+     */
+    automationManage?: boolean;
+    /**
+     * Permission for managing contact actions.
+     */
+    contactActions?: boolean;
+    /**
+     * Permission for adding contacts.
+     */
+    contactAdd?: boolean;
+    /**
+     * Permission for approving contacts.
+     */
+    contactApprove?: boolean;
+    /**
+     * Permission for deleting contacts.
+     */
+    contactDelete?: boolean;
+    /**
+     * Permission for editing contacts.
+     */
+    contactEdit?: boolean;
+    /**
+     * Permission for exporting contacts.
+     */
+    contactExport?: boolean;
+    /**
+     * Permission for managing contact custom fields.
+     */
+    contactFields?: boolean;
+    /**
+     * Permission for managing contact list segments.
+     */
+    contactFilters?: boolean;
+    /**
+     * Permission for importing contacts.
+     */
+    contactImport?: boolean;
+    /**
+     * Permission for merging contacts.
+     */
+    contactMerge?: boolean;
+    /**
+     * Permission for syncing contacts.
+     */
+    contactSync?: boolean;
+    /**
+     * Permission for viewing deals.
+     */
+    deal?: boolean;
+    /**
+     * Permission for deleting deals.
+     */
+    dealDelete?: boolean;
+    /**
+     * Permission for adding pipelines.
+     */
+    dealGroupAdd?: boolean;
+    /**
+     * Permission for deleting pipelines.
+     */
+    dealGroupDelete?: boolean;
+    /**
+     * Permission for editing pipelines.
+     */
+    dealGroupEdit?: boolean;
+    /**
+     * Permission for reassigning deals.
+     */
+    dealReassign?: boolean;
+    /**
+     * Permission for editing subscription forms.
+     */
+    formEdit?: boolean;
+    /**
+     * Permission for adding groups.
+     */
+    groupAdd?: boolean;
+    /**
+     * Permission for deleting groups.
+     */
+    groupDelete?: boolean;
+    /**
+     * Permission for editing groups.
+     */
+    groupEdit?: boolean;
+    /**
+     * Permission for adding lists.
+     */
+    listAdd?: boolean;
+    /**
+     * Permission for accessing list bounce settings.
+     */
+    listBounce?: boolean;
+    /**
+     * Permission for deleting lists.
+     */
+    listDelete?: boolean;
+    /**
+     * Permission for editing lists.
+     */
+    listEdit?: boolean;
+    /**
+     * Permission for managing Unsubscribe By Email.
+     */
+    listEmailAccount?: boolean;
+    /**
+     * Permission for managing custom email headers.
+     */
+    listHeaders?: boolean;
+    /**
+     * Permission for adding messages.
+     */
+    messageAdd?: boolean;
+    /**
+     * Permission for deleting messages.
+     */
+    messageDelete?: boolean;
+    /**
+     * Permission for editing messages.
+     */
+    messageEdit?: boolean;
+    /**
+     * Permission for sending messages.
+     */
+    messageSend?: boolean;
+    /**
+     * Permission for adding personalization tags.
+     */
+    personalizationAdd?: boolean;
+    /**
+     * Permission for deleting personalization tags.
+     */
+    personalizationDelete?: boolean;
+    /**
+     * Permission for editing personalization tags.
+     */
+    personalizationEdit?: boolean;
+    /**
+     * Permission for viewing campaign reports.
+     */
+    reportsCampaign?: boolean;
+    /**
+     * Permission for viewing list reports.
+     */
+    reportsList?: boolean;
+    /**
+     * Permission for viewing trend reports.
+     */
+    reportsTrend?: boolean;
+    /**
+     * Permission for viewing user reports.
+     */
+    reportsUser?: boolean;
+    /**
+     * Permission for managing saved responses.
+     */
+    savedResponsesManage?: boolean;
+    /**
+     * Permission for managing tags.
+     */
+    tagManage?: boolean;
+    /**
+     * Permission for adding templates.
+     */
+    templateAdd?: boolean;
+    /**
+     * Permission for deleting templates.
+     */
+    templateDelete?: boolean;
+    /**
+     * Permission for editing templates.
+     */
+    templateEdit?: boolean;
+    /**
+     * Permission for adding users.
+     */
+    userAdd?: boolean;
+    /**
+     * Permission for deleting users.
+     */
+    userDelete?: boolean;
+    /**
+     * Permission for editing users.
+     */
+    userEdit?: boolean;
+}
+
