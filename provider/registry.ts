@@ -32,6 +32,7 @@ import * as savedResponse from "./crm/saved-response";
 import * as tag from "./crm/tag";
 import * as taskType from "./crm/task-type";
 import * as userGroup from "./crm/user-group";
+import * as user from "./crm/user";
 import * as webhook from "./crm/webhook";
 
 /**
@@ -77,6 +78,7 @@ export const resources = [
   { namespace: "crm", className: "PipelineStage", name: "pipeline-stage", module: pipelineStage },
   { namespace: "crm", className: "TaskType", name: "task-type", module: taskType },
   { namespace: "crm", className: "UserGroup", name: "user-group", module: userGroup },
+  { namespace: "crm", className: "User", name: "user", module: user },
   { namespace: "crm", className: "ContactSync", name: "contact-sync", module: contactSync },
   { namespace: "chat", className: "FlowRun", name: "flow-run", module: flowRun },
 ] as const satisfies readonly Registered[];

@@ -1152,6 +1152,59 @@ export interface UserGroupOutputs {
   readonly forceOptInConfirmation: pulumi.Output<boolean>;
 }
 
+/** The inputs of a crm.User. */
+export interface UserArgs {
+  /**
+   * The user's login name, unique in the account. The service cannot change it: a change replaces the
+   * user. At most 255 characters. A change replaces the resource.
+   */
+  username: pulumi.Input<string>;
+  /** The user's email address. An email address, at most 255 characters. Changed in place. */
+  email: pulumi.Input<string>;
+  /** The user's first name. At most 255 characters. Changed in place. */
+  firstName: pulumi.Input<string>;
+  /** The user's last name. At most 255 characters. Changed in place. */
+  lastName: pulumi.Input<string>;
+  /** The id of the user's group (a `crm.UserGroup`'s `id`): what the user may do. Changed in place. */
+  groupId: pulumi.Input<string>;
+  /**
+   * The user's password: write-only and secret (encrypted in state, hidden in plans and logs). A change
+   * is an update; the service never answers it, so a password changed in the service is not seen. Unset:
+   * the stack leaves the user's password alone. 8 to 255 characters. Changed in place.
+   */
+  password?: pulumi.Input<string | undefined>;
+  /**
+   * The id of an existing user to take over instead of creating one, as `pulumi-crm export` writes it:
+   * its `username`, `email`, `firstName`, `lastName`, `groupId` and `password` are set to the declared
+   * ones where they differ. Read only at creation; changing or removing it later changes nothing.
+   */
+  adoptId?: pulumi.Input<string | undefined>;
+}
+
+/** The outputs of a crm.User, besides its `id` and `urn`. */
+export interface UserOutputs {
+  /**
+   * The user's login name, unique in the account. The service cannot change it: a change replaces the
+   * user. At most 255 characters.
+   */
+  readonly username: pulumi.Output<string>;
+  /** The user's email address. An email address, at most 255 characters. */
+  readonly email: pulumi.Output<string>;
+  /** The user's first name. At most 255 characters. */
+  readonly firstName: pulumi.Output<string>;
+  /** The user's last name. At most 255 characters. */
+  readonly lastName: pulumi.Output<string>;
+  /** The id of the user's group (a `crm.UserGroup`'s `id`): what the user may do. */
+  readonly groupId: pulumi.Output<string>;
+  /**
+   * The user's password: write-only and secret (encrypted in state, hidden in plans and logs). A change
+   * is an update; the service never answers it, so a password changed in the service is not seen. Unset:
+   * the stack leaves the user's password alone. 8 to 255 characters. Secret: kept encrypted in the
+   * state, shown as [secret].
+   */
+  readonly password: pulumi.Output<string | undefined>;
+}
+
 /** The inputs of a crm.ContactSync. */
 export interface ContactSyncArgs {
   /**

@@ -17,6 +17,7 @@ export { Pipeline, PipelineArgs } from "./pipeline";
 export { PipelineStage, PipelineStageArgs } from "./pipeline-stage";
 export { TaskType, TaskTypeArgs } from "./task-type";
 export { UserGroup, UserGroupArgs } from "./user-group";
+export { User, UserArgs } from "./user";
 export { ContactSync, ContactSyncArgs, ContactSyncContact, ContactSyncFailure } from "./contact-sync";
 export * from "./lookups";
 export type * from "./generated-types";

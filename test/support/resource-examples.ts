@@ -14,6 +14,8 @@ export interface Parents {
   textField: string;
   /** A pipeline of deals, without stages. */
   pipeline: string;
+  /** A user group. */
+  userGroup: string;
 }
 
 export interface ResourceExample {
@@ -148,6 +150,12 @@ export const resourceExamples = {
     roundTrip: "create",
     collection: { path: "/groups", member: "groups", key: (o) => o.title },
   },
+  "crm.User": {
+    inputs: (parents, n) => ({ username: `rep${n}`, email: `rep${n}@acme.example`, firstName: "Ada", lastName: `Rep ${n}`, groupId: parents.userGroup, ...(n % 2 ? {} : { password: `correct horse ${n}` }) }),
+    textFields: ["firstName", "lastName"],
+    roundTrip: "create",
+    collection: { path: "/users", member: "users", key: (o) => o.username },
+  },
   "crm.Branding": { inputs: () => ({ siteName: "Acme", headerTextValue: "Acme Inc" }), textFields: ["siteName", "headerTextValue"], roundTrip: "update" },
   "crm.ContactSync": { inputs: (_parents, n) => ({ contacts: [{ email: `ada${n}@example.com`, firstName: "Ada" }] }), textFields: [], roundTrip: false },
   "chat.FlowRun": { inputs: () => ({ flowId: BUILT_IN_FLOWS[0].id, contacts: [{ phone: "+15550100", firstName: "Ada" }] }), textFields: [], roundTrip: false },
@@ -161,6 +169,7 @@ export async function makeParents(emulator: RunningEmulator, n = 1): Promise<Par
     contact: String((await post("/contacts", { contact: { email: `parent${n}@example.com` } })).contact.id),
     textField: String((await post("/accountCustomFieldMeta", { accountCustomFieldMetum: { fieldLabel: `Parent text ${n}`, fieldType: "text" } })).accountCustomFieldMetum.id),
     pipeline: await pipelineWithoutStages(emulator, `Parent pipeline ${n}`),
+    userGroup: String((await post("/groups", { group: { title: `Parent group ${n}` } })).group.id),
   };
 }
 

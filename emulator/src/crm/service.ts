@@ -21,6 +21,7 @@ import { tagRoutes } from "./resources/tags";
 import { webhookRoutes } from "./resources/webhooks";
 import { dealGroupRoutes } from "./resources/dealGroups";
 import { groupRoutes } from "./resources/groups";
+import { userRoutes } from "./resources/users";
 import { dealTasktypeRoutes } from "./resources/dealTasktypes";
 import { customFieldRoutes } from "./resources/customFields";
 import { customObjectRoutes, seedCustomObjects } from "./resources/customObjects";
@@ -76,6 +77,7 @@ export function createCrmService(options: CrmServiceOptions): CrmService {
     ...dealTasktypeRoutes(crm),
     ...dealGroupRoutes(crm),
     ...groupRoutes(crm),
+    ...userRoutes(crm),
     ...readOnlyRoutes(crm, withGeneratedDefaults(options.fixtures)),
     ...imports.routes,
     ...customObjectRoutes(crm),

@@ -150,10 +150,11 @@ export function createTables() {
     contactTags: new Table<CollectionRow>(),
     contactLists: new Table<CollectionRow>(),
     fieldValues: new Table<CollectionRow>(),
-    // The sales side (resources/dealTasktypes.ts, dealGroups.ts, groups.ts).
+    // The sales side (resources/dealTasktypes.ts, dealGroups.ts, groups.ts, users.ts).
     dealGroups: new Table<CollectionRow>(),
     dealStages: new Table<CollectionRow>(),
     groups: new Table<CollectionRow>(),
+    users: new Table<CollectionRow>(),
     dealTasktypes: new Table<CollectionRow>(),
     importBatches: new Table<ImportBatchRow>(),
     schemas: new Table<SchemaRow>(),

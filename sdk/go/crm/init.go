@@ -57,6 +57,8 @@ func (m *module) Construct(ctx *pulumi.Context, name, typ, urn string) (r pulumi
 		r = &Tag{}
 	case "crm:index:TaskType":
 		r = &TaskType{}
+	case "crm:index:User":
+		r = &User{}
 	case "crm:index:UserGroup":
 		r = &UserGroup{}
 	case "crm:index:Webhook":

@@ -175,6 +175,11 @@ export type TaskType = import("./taskType").TaskType;
 export const TaskType: typeof import("./taskType").TaskType = null as any;
 utilities.lazyLoad(exports, ["TaskType"], () => require("./taskType"));
 
+export { UserArgs } from "./user";
+export type User = import("./user").User;
+export const User: typeof import("./user").User = null as any;
+utilities.lazyLoad(exports, ["User"], () => require("./user"));
+
 export { UserGroupArgs } from "./userGroup";
 export type UserGroup = import("./userGroup").UserGroup;
 export const UserGroup: typeof import("./userGroup").UserGroup = null as any;
@@ -238,6 +243,8 @@ const _module = {
                 return new Tag(name, <any>undefined, { urn })
             case "crm:index:TaskType":
                 return new TaskType(name, <any>undefined, { urn })
+            case "crm:index:User":
+                return new User(name, <any>undefined, { urn })
             case "crm:index:UserGroup":
                 return new UserGroup(name, <any>undefined, { urn })
             case "crm:index:Webhook":

@@ -41,6 +41,7 @@ from .provider import *
 from .saved_response import *
 from .tag import *
 from .task_type import *
+from .user import *
 from .user_group import *
 from .webhook import *
 from ._inputs import *
@@ -79,6 +80,7 @@ _utilities.register(
    "crm:index:SavedResponse": "SavedResponse",
    "crm:index:Tag": "Tag",
    "crm:index:TaskType": "TaskType",
+   "crm:index:User": "User",
    "crm:index:UserGroup": "UserGroup",
    "crm:index:Webhook": "Webhook"
   }
