@@ -14,6 +14,7 @@
 
 import * as pulumi from "@pulumi/pulumi";
 import { hasChanges, replacedFields, ResourceCore } from "./kit/core";
+import { providerKey, unknownValue } from "./kit/inputs";
 import { DeclaredNames } from "./kit/unique-names";
 import { keepHostMemorySmall } from "./host-memory";
 import * as settings from "./settings";
@@ -27,10 +28,20 @@ export async function configure(req: pulumi.dynamic.ConfigureRequest): Promise<v
   keepHostMemorySmall();
 }
 
+/**
+ * The input by which a class hands its check the refusal of a unique name the program declared
+ * already (kit/unique-names.ts): the class sees the whole program, the provider host one resource.
+ */
+const declaredTwiceKey = "__declaredTwice";
+
 /** A resource module's dynamic provider functions, each its core's call translated. */
 export function dynamicLifecycle(core: ResourceCore) {
   return {
-    check: (olds: Record<string, unknown>, news: Record<string, unknown>): Promise<pulumi.dynamic.CheckResult> => core.check(olds, news),
+    async check(olds: Record<string, unknown>, news: Record<string, unknown>): Promise<pulumi.dynamic.CheckResult> {
+      const { [declaredTwiceKey]: declaredTwice, ...inputs } = news;
+      if (core.uniqueName && typeof declaredTwice === "string" && declaredTwice !== unknownValue) return { failures: [{ property: core.uniqueName.field, reason: declaredTwice }] };
+      return core.check(olds, inputs);
+    },
     // The host forwards changes, replaces and deleteBeforeReplace: a change tied to no input (an action to carry on) is a change with no replace.
     async diff(id: string, olds: Record<string, unknown>, news: Record<string, unknown>): Promise<pulumi.dynamic.DiffResult> {
       const changes = await core.diff(id, olds, news);
@@ -41,10 +52,28 @@ export function dynamicLifecycle(core: ResourceCore) {
       const found = await core.read(id, { refresh: props });
       return found ? { id: found.id, props: found.outputs, inputs: found.inputs } : {};
     },
-    create: (inputs: Record<string, unknown>): Promise<pulumi.dynamic.CreateResult> => core.create(inputs),
-    update: (id: string, olds: Record<string, unknown>, news: Record<string, unknown>): Promise<pulumi.dynamic.UpdateResult> => core.update(id, olds, news),
+    create: (inputs: Record<string, unknown>): Promise<pulumi.dynamic.CreateResult> => keepingProvider(inputs, () => core.create(inputs)),
+    update: (id: string, olds: Record<string, unknown>, news: Record<string, unknown>): Promise<pulumi.dynamic.UpdateResult> =>
+      keepingProvider(news, () => core.update(id, olds, news)),
     delete: (id: string, props: Record<string, unknown>): Promise<void> => core.delete(id, props),
   };
+}
+
+/**
+ * A write that took effect and then failed (an action stopped part way, a write the service did
+ * not take) carries the object it left behind, which the host records as "failed to initialize".
+ * The host adds `__provider` to the outputs of a write that succeeded, never to those of a
+ * failure: without it the next refresh or destroy cannot find the provider and fails. So the
+ * object left behind keeps the provider it was written with.
+ */
+async function keepingProvider<T>(inputs: Record<string, unknown>, write: () => Promise<T>): Promise<T> {
+  try {
+    return await write();
+  } catch (error) {
+    const leftBehind = error as { id?: unknown; properties?: Record<string, unknown> };
+    if (leftBehind.id && leftBehind.properties) leftBehind.properties = { ...leftBehind.properties, [providerKey]: inputs[providerKey] };
+    throw error;
+  }
 }
 
 // update is optional: a resource whose every change replaces it has none.
@@ -75,26 +104,26 @@ const declaredInProgram = new DeclaredNames();
  * The resource class of a core, whose provider is `resourceModule`'s exports: it hands
  * pulumi.dynamic.Resource every argument the user passed (so that check names a misspelt
  * one instead of it being dropped) and every output name (so that each becomes an output
- * whether set or not), marks the secret outputs, and refuses a unique name the program
- * declared already, before any request (a name known only later, an Output, once it resolves).
+ * whether set or not), and marks the secret outputs. A unique name the program declared
+ * already (a name known only later, an Output, once it resolves) is handed to check, which
+ * refuses the resource before any request, as the plugin's check does. A key the stack holds
+ * in plain text keeps the program from running (settings.plainKeyRefusal).
  */
 export function dynamicClass<Args extends object>(resourceModule: NodeModule, core: ResourceCore): DynamicClass<Args> {
   const { declaration, uniqueName } = core;
-  const declaredOnce = (value: unknown, scope: unknown, by: object) => {
-    const refused = declaredInProgram.claim(core, { [uniqueName!.field]: value, ...(uniqueName!.within ? { [uniqueName!.within]: scope } : {}) }, by);
-    if (refused) throw refused;
-    return value;
-  };
   const pending = (value: unknown) => pulumi.Output.isInstance(value) || value instanceof Promise;
   return class extends pulumi.dynamic.Resource {
     constructor(name: string, args: Args, opts?: pulumi.CustomResourceOptions) {
+      const refusal = settings.plainKeyRefusal();
+      if (refusal) throw new pulumi.RunError(refusal);
       const props: Record<string, unknown> = { ...(args as Record<string, unknown>) };
       if (uniqueName) {
         const by = {};
         const value = props[uniqueName.field];
         const scope = uniqueName.within && props[uniqueName.within];
-        props[uniqueName.field] =
-          pending(value) || pending(scope) ? pulumi.all([value, scope]).apply(([resolved, resolvedScope]) => declaredOnce(resolved, resolvedScope, by)) : declaredOnce(value, scope, by);
+        const declaredTwice = (resolved: unknown, resolvedScope: unknown) =>
+          declaredInProgram.claim(core, { [uniqueName.field]: resolved, ...(uniqueName.within ? { [uniqueName.within]: resolvedScope } : {}) }, by)?.message;
+        props[declaredTwiceKey] = pending(value) || pending(scope) ? pulumi.all([value, scope]).apply(([resolved, resolvedScope]) => declaredTwice(resolved, resolvedScope)) : declaredTwice(value, scope);
       }
       // A secret input is secret in state whatever the program gave.
       for (const field of declaration.fields) if (field.secret && field.role !== "output" && props[field.name] !== undefined) props[field.name] = pulumi.secret(props[field.name]);

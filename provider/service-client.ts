@@ -1,7 +1,7 @@
 // A service client: the shared transport bound, at call time, to the account in
 // the current settings, naming one resource in every error.
 
-import { endpointFor, ServiceSettingsSpec } from "./settings";
+import { endpointFor, ServiceEndpoint, ServiceSettingsSpec } from "./settings";
 import type { Answered } from "./transport/limiter";
 import { CallOptions, HttpRequest, HttpResponse, Transport } from "./transport/transport";
 
@@ -11,15 +11,18 @@ export class ServiceClient {
   readonly accountKey: string;
   /** The API's root address, e.g. `https://acme.api-us1.com/api/3` (no credential in it). */
   readonly rootUrl: string;
+  /** How messages name the key and the rate settings: resolved with the endpoint, under the settings of the provider serving the call. */
+  private readonly named: Pick<ServiceEndpoint, "tokenSetting" | "rateSetting">;
 
   constructor(
-    private readonly spec: ServiceSettingsSpec,
+    spec: ServiceSettingsSpec,
     /** e.g. `crm.Account "Acme"`. */
     readonly resource: string,
   ) {
     const endpoint = endpointFor(spec, resource);
     this.accountKey = endpoint.accountKey;
     this.rootUrl = endpoint.rootUrl;
+    this.named = { tokenSetting: endpoint.tokenSetting, rateSetting: endpoint.rateSetting };
     this.transport = new Transport(endpoint);
   }
 
@@ -29,6 +32,6 @@ export class ServiceClient {
   }
 
   call(request: HttpRequest, options: Omit<CallOptions, "resource"> = {}): Promise<HttpResponse> {
-    return this.transport.call(request, { ...options, resource: this.resource, credentialSetting: this.spec.token.key, rateSetting: this.spec.rate.key });
+    return this.transport.call(request, { ...options, resource: this.resource, credentialSetting: this.named.tokenSetting, rateSetting: this.named.rateSetting });
   }
 }

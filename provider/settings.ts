@@ -9,6 +9,7 @@ import { AsyncLocalStorage } from "node:async_hooks";
 import { createHash } from "node:crypto";
 import * as pulumi from "@pulumi/pulumi";
 import { PulumiCrmError } from "./transport/errors";
+import type { CredentialSetting } from "./transport/errors";
 import { AccountEndpoint } from "./transport/transport";
 
 /** The subset of the dynamic provider's config object this module uses. */
@@ -106,19 +107,34 @@ export function settingName(key: string, source: Pick<ConfigSource, "provider"> 
   return source.provider === undefined ? key : `${key.split(":")[1]} of the provider "${source.provider}"`;
 }
 
+/**
+ * How every message tells the user to give a setting: the command that sets the stack key for
+ * the default provider, the explicit provider's own setting by the provider's name otherwise.
+ */
+export function howToSet(setting: Setting, what: string, secret: boolean, source: Pick<ConfigSource, "provider"> = settingsSource()): string {
+  return source.provider === undefined
+    ? `run \`pulumi config set ${secret ? "--secret " : ""}${setting.key} <${what}>\``
+    : `give the provider "${source.provider}" its ${setting.key.split(":")[1]} setting`;
+}
+
+const tokenWhat = (spec: ServiceSettingsSpec) => `${spec.service} API token`;
+
 function requireSetting(setting: Setting, what: string, secret: boolean, resource: string): string {
   const value = read(setting);
   if (value !== undefined) return value;
-  const { provider } = settingsSource();
-  const give =
-    provider === undefined ? `run \`pulumi config set ${secret ? "--secret " : ""}${setting.key} <${what}>\`` : `give the provider "${provider}" its ${setting.key.split(":")[1]} setting`;
-  throw new SettingsError(`${resource}: no ${what} is configured; ${give} or set the ${setting.env} environment variable.`);
+  throw new SettingsError(`${resource}: no ${what} is configured; ${howToSet(setting, what, secret)} or set the ${setting.env} environment variable.`);
+}
+
+/** An account endpoint, and how messages name the settings behind it (see settingName). */
+export interface ServiceEndpoint extends AccountEndpoint {
+  tokenSetting: CredentialSetting;
+  rateSetting: string;
 }
 
 /** The account endpoint for one service call, resolved now from config or environment. */
-export function endpointFor(spec: ServiceSettingsSpec, resource: string): AccountEndpoint {
+export function endpointFor(spec: ServiceSettingsSpec, resource: string): ServiceEndpoint {
   const address = requireSetting(spec.url, `${spec.service} API address`, false, resource);
-  const token = requireSetting(spec.token, `${spec.service} API token`, true, resource);
+  const token = requireSetting(spec.token, tokenWhat(spec), true, resource);
   const base = parseServiceAddress(address, spec, resource);
   const rate = read(spec.rate);
   const requestsPerSecond = rate === undefined ? defaultRequestsPerSecond : Number(rate);
@@ -130,6 +146,8 @@ export function endpointFor(spec: ServiceSettingsSpec, resource: string): Accoun
   return {
     rootUrl: base + spec.rootPath,
     urlSetting: settingName(spec.url.key),
+    tokenSetting: { name: settingName(spec.token.key), howToSet: howToSet(spec.token, tokenWhat(spec), true) },
+    rateSetting: settingName(spec.rate.key),
     headers: spec.authHeaders(token),
     secret: token,
     // The account at this service is the service plus the address and the credential (each service limits
@@ -206,6 +224,29 @@ function editDistance(from: string, to: string): number {
 export function warnOfUnknownSettings(): void {
   if (!pulumi.runtime.hasMonitor()) return;
   for (const warning of unknownSettingWarnings(Object.keys(pulumi.runtime.allConfig()), pulumi.getProject())) pulumi.log.warn(warning);
+}
+
+/**
+ * Why a program of dynamic resources must not run, if it must not: an API key in the stack's
+ * configuration in plain text (`pulumi config set crm:apiToken <key>` without `--secret`). The
+ * dynamic provider host's resource holds the whole stack configuration as its inputs, secret only
+ * where the stack marks it so: such a key would be stored in plain text in the state, its
+ * checkpoints, backups and update history. The plugin marks its settings secret itself (CheckConfig).
+ */
+export function plainKeyRefusal(): string | undefined {
+  if (!pulumi.runtime.hasMonitor()) return undefined;
+  // Not in the SDK's declarations, but in every release since 3.x's first secrets: what Config.getSecret reads.
+  const { isConfigSecret } = require("@pulumi/pulumi/runtime/config") as { isConfigSecret(key: string): boolean };
+  const config = pulumi.runtime.allConfig();
+  const plain = [crmService, chatService].map((spec) => spec.token).filter((token) => config[token.key] !== undefined && !isConfigSecret(token.key));
+  if (!plain.length) return undefined;
+  const keys = plain.map((token) => token.key).join(" and ");
+  return (
+    `pulumi-crm: ${keys} ${plain.length > 1 ? "are" : "is"} in the stack's configuration in plain text, which the dynamic resources' provider would store ` +
+    `as it is in the state (its checkpoints, backups and update history); nothing was sent or stored. Store the key as a secret: ` +
+    `${plain.map((token) => `\`pulumi config set --secret ${token.key} <key>\``).join(", ")}, or remove it from the configuration ` +
+    `(\`pulumi config rm ${plain[0].key}\`) and set ${plain.map((token) => token.env).join(" or ")} in the environment.`
+  );
 }
 
 /**

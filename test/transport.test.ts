@@ -261,7 +261,7 @@ describe("failure messages", () => {
   it("names the setting whose key the service refused", async () => {
     server = await startScriptedServer((_req, res) => sendJson(res, 403, { detail: "Invalid token." }));
     await assert.rejects(
-      new Transport(endpoint(server)).call({ method: "GET", path: "/x" }, { resource: "chat.FlowRun", credentialSetting: "chat:apiToken" }),
+      new Transport(endpoint(server)).call({ method: "GET", path: "/x" }, { resource: "chat.FlowRun", credentialSetting: { name: "chat:apiToken", howToSet: "run `pulumi config set --secret chat:apiToken <chat API token>`" } }),
       (error: Error) => {
         assert.match(error.message, /^chat\.FlowRun: the service answered 403: Invalid token; the service refused the key in chat:apiToken/);
         assert.ok(!error.message.includes(token));
@@ -292,7 +292,7 @@ describe("failure messages", () => {
         : sendJson(res, 403, { message: "Forbidden" }),
     );
     const transport = new Transport(endpoint(server));
-    const context = { resource: 'crm.Account "acme"', credentialSetting: "crm:apiToken" };
+    const context = { resource: 'crm.Account "acme"', credentialSetting: { name: "crm:apiToken", howToSet: "run `pulumi config set --secret crm:apiToken <CRM API token>`" } };
     const failures = [
       await failureOf(transport.call({ method: "GET", path: "/accounts/1" }, context)),
       await failureOf(transport.call({ method: "POST", path: "/accounts", body: { account: { name: "Acme" } } }, context)),

@@ -16,6 +16,8 @@ import { checkInputs } from "../kit/check-diff";
 import { PartlyDoneError } from "../kit/write-errors";
 import { ServiceClient } from "../service-client";
 import { chatChannel, chatService } from "../settings";
+import type * as pulumi from "@pulumi/pulumi";
+import { sentOnly, wireForms } from "../kit/wire";
 import type { FlowRunArgs, FlowRunOutputs } from "./generated-types";
 
 export type { FlowRunArgs, FlowRunContact, FlowRunOutputs } from "./generated-types";
@@ -48,7 +50,10 @@ const contactSchema = inputObject(
   "a contact",
 );
 
-const nullWhenNotWaited = { unset: "nullable" } as const;
+type Contact = z.output<typeof contactSchema>;
+
+/** An output of following the run: null when it was not waited for (or the service gives none); answered under `answer`. */
+const seenWhenWaited = (answer: string) => ({ unset: "nullable", wire: { answer, read: (value: unknown) => value ?? null } }) as const;
 
 export const declaration = declareResource({
   namespace: "chat",
@@ -57,19 +62,20 @@ export const declaration = declareResource({
     flowId: input(
       givenText("the UUID of the flow to run", z.string().uuid("must be the flow's UUID, such as 2f1c6a8e-3b7d-4c1e-9a2f-5d8e7c6b4a31")),
       "The flow to run. A change runs the flow again.",
-      { replaceOnChanges: true },
+      // The run's path names it.
+      { replaceOnChanges: true, wire: sentOnly({ request: false }) },
     ),
     contacts: input(
       z
         .array(contactSchema, { required_error: "is required: the contacts to run the flow for", invalid_type_error: "must be a list of contacts" })
         .min(1, "must name at least one contact"),
       "The contacts to run it for. A change runs the flow again.",
-      { replaceOnChanges: true },
+      { replaceOnChanges: true, wire: sentOnly({ request: "contact_list", send: (contacts) => (contacts as Contact[]).map(serviceContact) }) },
     ),
     hasPriority: input(
       z.boolean({ invalid_type_error: "must be true or false" }).default(false),
       "Close the contacts' other running flows and conversations first. A change runs the flow again.",
-      { replaceOnChanges: true },
+      { replaceOnChanges: true, wire: sentOnly({ request: "has_priority" }) },
     ),
     triggers: input(triggersInput, "Any values, kept in the state and never sent to the service; when they change, the flow runs again.", { replaceOnChanges: true }),
     // No defaults: a stack made before these existed must not show a change.
@@ -88,14 +94,18 @@ export const declaration = declareResource({
     ),
   },
   outputs: {
-    executionId: output(types.string, "The flow execution's id, also the resource's id."),
-    createdOn: output(types.string, "When the service created the execution, ISO 8601."),
-    status: output(types.string, "With waitForCompletion, the service's word for how the run ended, e.g. COMPLETED; null when not waited for.", nullWhenNotWaited),
-    finishedOn: output(types.string, "With waitForCompletion, when the run ended, ISO 8601; null when not waited for.", nullWhenNotWaited),
+    executionId: output(types.string, "The flow execution's id, also the resource's id.", { wire: { answer: "id", read: String } }),
+    createdOn: output(types.string, "When the service created the execution, ISO 8601.", { wire: { answer: "created_on", read: String } }),
+    status: output(
+      types.string,
+      "With waitForCompletion, the service's word for how the run ended, e.g. COMPLETED; null when not waited for.",
+      seenWhenWaited("status"),
+    ),
+    finishedOn: output(types.string, "With waitForCompletion, when the run ended, ISO 8601; null when not waited for.", seenWhenWaited("status_last_change_on")),
     statusReason: output(
       types.string,
       "With waitForCompletion, the service's reason for the run's status (why it failed or was canceled); null when it gives none.",
-      nullWhenNotWaited,
+      seenWhenWaited("status_reason"),
     ),
   },
 });
@@ -118,16 +128,20 @@ interface FlowExecution {
   expired: number;
 }
 
-/** What the outputs say of a run that was not waited for. */
-const notFollowed = { status: null, finishedOn: null, statusReason: null };
+const forms = wireForms(declaration.fields);
+/** The outputs of a run as its execution shows them: all of them once it was followed, its id and creation alone when it started. */
+const runOf = (execution: Partial<FlowExecution>) => forms.stateOf(execution) as Omit<RecordedRun, keyof FlowRunInputs>;
+/** What the outputs say of a run that was not waited for: each output of following it null, as declared. */
+const notFollowed = Object.fromEntries(declaration.fields.filter((field) => field.nullable).map((field) => [field.name, null]));
+const outputFields = declaration.fields.filter((field) => field.role === "output").map((field) => field.name);
 
 const resourceType = declaration.type;
 const describe = (flowId: unknown) =>
   typeof flowId === "string" && flowId.trim() && flowId !== unknownValue ? `${resourceType} of flow ${flowId}` : resourceType;
 const kind = actionKind(declaration, {
   label: (inputs) => describe(inputs.flowId),
-  // A run cannot be changed after the fact: a change of what it runs is a new run, with its own execution id.
-  runOn: ["flowId", "contacts", "hasPriority"],
+  // A run cannot be changed after the fact: a change of what it runs (the inputs declared replaced on change) is a new run, with its own execution id.
+  runOn: declaration.replaceOnChanges,
   runAgainAs: "replace",
   checkSettings: chatChannel,
 });
@@ -147,7 +161,7 @@ async function startRun(props: Record<string, unknown>): Promise<Created> {
     {
       method: "POST",
       path: `/channel/${channel}/flow/${inputs.flowId}/run`,
-      body: { execute_for: "LIST", has_priority: inputs.hasPriority, contact_list: inputs.contacts.map(serviceContact) },
+      body: { execute_for: "LIST", ...forms.createBody(inputs) },
     },
     {
       advice: {
@@ -157,7 +171,7 @@ async function startRun(props: Record<string, unknown>): Promise<Created> {
     },
   );
   const execution = response.body as FlowExecution;
-  const run = { ...inputs, executionId: execution.id, createdOn: execution.created_on, ...notFollowed };
+  const run = { ...inputs, ...notFollowed, ...runOf({ id: execution.id, created_on: execution.created_on }) } as RecordedRun;
   if (!inputs.waitForCompletion) return { id: execution.id, outs: run };
   try {
     return { id: execution.id, outs: await followRun(client, channel, run) };
@@ -176,14 +190,8 @@ async function followAgain(_id: string, olds: Record<string, unknown>, news: Rec
   const inputs = inputSchema.parse(withoutProvider(news));
   const resource = describe(inputs.flowId);
   // The same run, now with the new wait settings.
-  const run: RecordedRun = {
-    ...inputs,
-    executionId: String(olds.executionId),
-    createdOn: String(olds.createdOn),
-    status: (olds.status as string | undefined) ?? null,
-    finishedOn: (olds.finishedOn as string | undefined) ?? null,
-    statusReason: (olds.statusReason as string | undefined) ?? null,
-  };
+  const recorded = Object.fromEntries(outputFields.flatMap((field) => (olds[field] === undefined ? [] : [[field, olds[field]]])));
+  const run = { ...inputs, ...notFollowed, ...recorded } as RecordedRun;
   if (!inputs.waitForCompletion) return { outs: run };
   if (hasEnded(run.status)) {
     if (run.status !== completed) {
@@ -224,13 +232,7 @@ export { remove as delete };
 export { configure } from "../dynamic";
 
 /** The outputs of a run: its inputs, its execution, and what following it saw. */
-type RecordedRun = FlowRunInputs & {
-  executionId: string;
-  createdOn: string;
-  status: string | null;
-  finishedOn: string | null;
-  statusReason: string | null;
-};
+type RecordedRun = pulumi.Unwrap<FlowRunOutputs>;
 
 const completed = "COMPLETED";
 // The reference's execution statuses end in COMPLETED or CANCELED; the contact statuses add FAILED and EXPIRED.
@@ -273,7 +275,7 @@ async function followRun(client: ServiceClient, channel: string, run: RecordedRu
 
 /** The outputs of a run that ended; unless it completed, the failure that records them. */
 function ended(resource: string, run: RecordedRun, execution: FlowExecution): RecordedRun {
-  const outs = { ...run, status: execution.status, finishedOn: execution.status_last_change_on, statusReason: execution.status_reason ?? null };
+  const outs = { ...run, ...runOf(execution) };
   if (execution.status.toUpperCase() === completed) return outs;
   const reason = execution.status_reason ? `: ${execution.status_reason.trim().replace(/\.+$/, "")}` : "";
   throw new PartlyDoneError(
@@ -293,7 +295,7 @@ function progressLine(resource: string, executionId: string, execution: FlowExec
   return `${resource}: execution ${executionId} ${execution.status}, ${done} of ${execution.num_contacts} contacts done${outcomes.length ? ` (${outcomes.join(", ")})` : ""}`;
 }
 
-function serviceContact(contact: z.output<typeof contactSchema>): Record<string, unknown> {
+function serviceContact(contact: Contact): Record<string, unknown> {
   return {
     phone: contact.phone,
     first_name: contact.firstName,

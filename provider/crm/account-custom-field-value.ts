@@ -9,7 +9,7 @@ import { z } from "zod";
 import { dynamicClass, dynamicLifecycle } from "../dynamic";
 import type { ExportDeclaration } from "./export-declaration";
 import { declareResource, input, output, takeOverById } from "../kit/declaration";
-import { checkOnly, containsUnknown, serviceId, withoutProvider, withoutUndefined } from "../kit/inputs";
+import { checkOnly, containsUnknown, serviceId, withoutProvider } from "../kit/inputs";
 import { types } from "../kit/value-types";
 import { labelByIds } from "../kit/check-diff";
 import type { Changes, Checked } from "../kit/core";
@@ -19,8 +19,11 @@ import { coalescing } from "./service/coalesce";
 import { getObject, pageOf, ServiceObject, walk } from "./service/collection";
 import { crmCore, CrmCore, CrmKindSpec } from "./crud";
 import { madeHere } from "./service/made-here";
-import { currencyCodeInput, FieldValue, fieldValueInput, fitValue, notAmongOptions, optionsOf, optionTypes, valueForService, valueFromService } from "./custom-field-types";
+import { currencyCodeInput, FieldValue, fieldValueInput, fitValue, notAmongOptions, optionTypes, valueForService, valueFromService } from "./custom-field-types";
+import { fieldStateOf } from "./account-custom-field";
 import { currencyCodeOf, idOf, multiValueOf, textOf } from "./service/normalize";
+import { wireForms } from "../kit/wire";
+import * as wire from "./service/wire-forms";
 import type { AccountCustomFieldValueArgs, AccountCustomFieldValueOutputs } from "./generated-types";
 
 export type { AccountCustomFieldValueArgs, AccountCustomFieldValueOutputs } from "./generated-types";
@@ -29,19 +32,31 @@ export const declaration = declareResource({
   namespace: "crm",
   name: "AccountCustomFieldValue",
   inputs: {
-    accountId: input(serviceId("the account, such as a crm.Account's id"), "The account's id, e.g. a crm.Account's `id`.", { replaceOnChanges: true, refersTo: "account" }),
+    // Sent with a create only (a change replaces the value); answered as a number, under either name.
+    accountId: input(serviceId("the account, such as a crm.Account's id"), "The account's id, e.g. a crm.Account's `id`.", {
+      replaceOnChanges: true,
+      refersTo: "account",
+      wire: { ...wire.id({ request: "customerAccountId", answer: ["accountId", "customerAccountId"] }), createOnly: true },
+    }),
     customFieldId: input(
       serviceId("the custom field, such as a crm.AccountCustomField's id"),
       "The custom field's id, e.g. a crm.AccountCustomField's `id`.",
-      { replaceOnChanges: true, refersTo: "account-custom-field" },
+      {
+        replaceOnChanges: true,
+        refersTo: "account-custom-field",
+        wire: { ...wire.id({ answer: ["customFieldId", "accountCustomFieldMetumId"] }), createOnly: true },
+      },
     ),
     fieldValue: input(
       fieldValueInput("the value, in the form of the field's type"),
       "The value, in the form of the field's type: a list of options for multiselect and checkbox; a whole amount in minor units (10050 for 100.50) for currency; a number for number; a date as YYYY-MM-DD, YYYY/MM/DD or MM/DD/YYYY for date (all three are the same value); `YYYY-MM-DD HH:MM:SS` (UTC) for datetime; else a string. A value that does not fit the type is refused before anything is written.",
+      // In the form of the field's type (see readRelated), both ways: multi-values as `||a||b||` or a list, dates in any accepted form.
+      { wire: { read: (value, datum) => valueFromService(textOf(datum.fieldType) ?? undefined, value), send: (value) => valueForService(value as FieldValue) } },
     ),
     fieldCurrency: input(
       currencyCodeInput.optional(),
       "3-letter currency code of a currency value (compared in capitals); currency fields only. Unset: the field's default currency, left alone.",
+      { wire: { read: (code) => currencyCodeOf(code) ?? undefined } },
     ),
     adoptExisting: input(
       z.boolean({ invalid_type_error: "must be true or false" }).default(false),
@@ -54,23 +69,24 @@ export const declaration = declareResource({
     ),
   },
   outputs: {
-    fieldType: output(types.string, "The field's type, read when the value was created: a field never changes type (a new type is a new field)."),
+    // Not in the service's answer: the field's (see readRelated).
+    fieldType: output(types.string, "The field's type, read when the value was created: a field never changes type (a new type is a new field).", {
+      wire: { read: (type) => textOf(type) ?? undefined },
+    }),
   },
 });
 
 export const inputSchema = declaration.inputSchema;
 
 /** The inputs, with the field's type once a write has looked it up (see prepareWrite). */
-type ValueInputs = z.output<typeof inputSchema> & { fieldType?: string };
+type ValueInputs = z.output<typeof inputSchema> & Partial<Typed>;
 
-interface ValueState extends Record<string, unknown> {
-  accountId: string;
-  customFieldId: string;
-  fieldValue?: FieldValue;
-  fieldCurrency?: string;
-  /** The field's type, read when the value was created: a field never changes type (that replaces it, and so its values). */
-  fieldType?: string;
-}
+/**
+ * The value's type, as the state and a write's inputs hold it: its field's, read when the value
+ * is written or imported; a field never changes type (that replaces it, and so its values).
+ */
+const typed = (fieldType: string) => ({ fieldType });
+type Typed = ReturnType<typeof typed>;
 
 const resourceType = declaration.type;
 
@@ -102,18 +118,9 @@ async function namedForPeople(client: CrmClient, inputs: ValueInputs, field: Fie
   return `${resourceType} of field ${name(field.fieldLabel, inputs.customFieldId)} for account ${name(account?.name, inputs.accountId)}`;
 }
 
-/** What a value needs of its field: the type, the options of an option field, and the label its messages name. */
-interface FieldFacts {
-  fieldType: string;
-  fieldOptions?: string[];
-  fieldLabel?: string;
-}
-
-const factsOf = (field: ServiceObject): FieldFacts => ({
-  fieldType: String(field.fieldType),
-  fieldOptions: optionsOf(field.fieldOptions),
-  fieldLabel: typeof field.fieldLabel === "string" ? field.fieldLabel : undefined,
-});
+/** What a value needs of its field (the type, the options of an option field, and the label its messages name), as crm.AccountCustomField reads it. */
+type FieldFacts = Typed & Omit<ReturnType<typeof fieldStateOf>, keyof Typed>;
+const factsOf = (field: ServiceObject) => fieldStateOf(field) as FieldFacts;
 
 /**
  * Fields read in this host, or being read, by account and field: a field never
@@ -123,17 +130,17 @@ const factsOf = (field: ServiceObject): FieldFacts => ({
 const fieldTypes = new Map<string, Promise<FieldFacts>>();
 const fieldKey = (client: CrmClient, customFieldId: string) => `${client.accountKey} ${customFieldId}`;
 
-function fieldOf(client: CrmClient, customFieldId: string): Promise<FieldFacts> {
-  const key = fieldKey(client, customFieldId);
-  let fieldType = fieldTypes.get(key);
-  if (!fieldType) {
+function fieldOf(client: CrmClient, fieldId: string): Promise<FieldFacts> {
+  const key = fieldKey(client, fieldId);
+  let facts = fieldTypes.get(key);
+  if (!facts) {
     // The read is the field's, not the first value's: its failure is told in the name of each value waiting for it.
-    const reader = new CrmClient(`reading custom field ${customFieldId}`);
-    fieldTypes.set(key, (fieldType = lookUpTogether(client.accountKey, { client: reader, customFieldId })));
+    const reader = new CrmClient(`reading custom field ${fieldId}`);
+    fieldTypes.set(key, (facts = lookUpTogether(client.accountKey, { client: reader, fieldId })));
     // A failed read is tried again by the next value of the field.
-    fieldType.catch(() => fieldTypes.delete(key));
+    facts.catch(() => fieldTypes.delete(key));
   }
-  return fieldType.catch((error: unknown) => {
+  return facts.catch((error: unknown) => {
     throw sharedFailureFor(client.resource, error);
   });
 }
@@ -143,10 +150,10 @@ function fieldOf(client: CrmClient, customFieldId: string): Promise<FieldFacts> 
  * the definitions' pages, all of which are remembered; a lone one, and one the pages
  * lack, by its own GET.
  */
-const lookUpTogether = coalescing<{ client: CrmClient; customFieldId: string }, FieldFacts>(async (group) => {
+const lookUpTogether = coalescing<{ client: CrmClient; fieldId: string }, FieldFacts>(async (group) => {
   const { client } = group[0].request;
   const listed = new Map<string, FieldFacts>();
-  if (new Set(group.map((waiting) => waiting.request.customFieldId)).size > 1) {
+  if (new Set(group.map((waiting) => waiting.request.fieldId)).size > 1) {
     // A failed walk leaves each look-up to its own GET, which reports on its own resource.
     const fields = await walk<ServiceObject>(client, "/accountCustomFieldMeta", "accountCustomFieldMeta", { "orders[id]": "ASC" }).catch(() => []);
     for (const field of fields) listed.set(String(field.id), factsOf(field));
@@ -154,15 +161,15 @@ const lookUpTogether = coalescing<{ client: CrmClient; customFieldId: string }, 
   }
   await Promise.all(
     group.map(({ request, resolve, reject }) => {
-      const known = listed.get(request.customFieldId);
-      return (known ? Promise.resolve(known) : fetchedField(request.client, request.customFieldId)).then(resolve, reject);
+      const known = listed.get(request.fieldId);
+      return (known ? Promise.resolve(known) : fetchedField(request.client, request.fieldId)).then(resolve, reject);
     }),
   );
 });
 
-async function fetchedField(client: CrmClient, customFieldId: string): Promise<FieldFacts> {
-  const field = await getObject(client, `/accountCustomFieldMeta/${customFieldId}`, "accountCustomFieldMetum");
-  if (!field) throw new ServiceError(`${client.resource}: customFieldId ${customFieldId} is not a custom account field of this CRM account.`, { status: 404, field: "customFieldId" });
+async function fetchedField(client: CrmClient, fieldId: string): Promise<FieldFacts> {
+  const field = await getObject(client, `/accountCustomFieldMeta/${fieldId}`, "accountCustomFieldMetum");
+  if (!field) throw new ServiceError(`${client.resource}: customFieldId ${fieldId} is not a custom account field of this CRM account.`, { status: 404, field: "customFieldId" });
   return factsOf(field);
 }
 
@@ -190,7 +197,11 @@ async function findValue(client: CrmClient, inputs: ValueInputs): Promise<Servic
   return values.find(isIt);
 }
 
-const kind: CrmKindSpec<typeof inputSchema, ValueState> = {
+const forms = wireForms(declaration.fields);
+/** The id of a value's field, as its state holds it. */
+const fieldIdOf = (value: ServiceObject) => forms.stateOf(value).customFieldId as string;
+
+const kind: CrmKindSpec<typeof inputSchema> = {
   label,
   serviceAssigned: ["fieldCurrency"],
   path: "/accountCustomFieldData",
@@ -199,39 +210,15 @@ const kind: CrmKindSpec<typeof inputSchema, ValueState> = {
   async prepareWrite(client: CrmClient, inputs: ValueInputs, olds?: Record<string, unknown>): Promise<ValueInputs> {
     // An update's state holds the type; an option field's options are read, since they change.
     const typeHeld = typeof olds?.fieldType === "string" && !optionTypes.has(olds.fieldType) ? olds.fieldType : undefined;
-    const field = typeHeld ? { fieldType: typeHeld } : await fieldOf(client, inputs.customFieldId);
+    const field: FieldFacts = typeHeld ? typed(typeHeld) : await fieldOf(client, inputs.customFieldId);
     const problem = misfit(inputs, field.fieldType) ?? (await notAnOption(client, inputs, field));
     if (problem) throw new ServiceError(`${await namedForPeople(client, inputs, field)}: ${problem}`, {});
-    return { ...inputs, fieldType: field.fieldType, fieldValue: fittedValue(inputs, field.fieldType) };
+    return { ...inputs, ...typed(field.fieldType), fieldValue: fittedValue(inputs, field.fieldType) };
   },
-  // The type is the field's, known to the inputs of a write and to the state on read: no request.
-  readRelated: async (_client: CrmClient, _id: string, declared: Record<string, unknown>) => withoutUndefined({ fieldType: declared.fieldType }),
-  // Foreign keys come back as numbers, multi-values as `||a||b||` or a list, dates in
-  // any accepted form; originalValue and timestamps are not outputs.
-  stateOf: (value: ServiceObject) => {
-    const fieldType = textOf(value.fieldType) ?? undefined;
-    return withoutUndefined({
-      accountId: idOf(value.accountId ?? value.customerAccountId) ?? "",
-      customFieldId: idOf(value.customFieldId ?? value.accountCustomFieldMetumId) ?? "",
-      fieldValue: valueFromService(fieldType, value.fieldValue),
-      fieldCurrency: currencyCodeOf(value.fieldCurrency) ?? undefined,
-      fieldType,
-    }) as ValueState;
-  },
-  desiredState: (inputs: ValueInputs) => ({
-    accountId: inputs.accountId,
-    customFieldId: inputs.customFieldId,
-    fieldValue: inputs.fieldValue,
-    fieldCurrency: inputs.fieldCurrency,
-  }),
-  createBody: (inputs: ValueInputs) =>
-    withoutUndefined({
-      customerAccountId: Number(inputs.accountId),
-      customFieldId: Number(inputs.customFieldId),
-      fieldValue: valueForService(inputs.fieldValue),
-      fieldCurrency: inputs.fieldCurrency,
-    }),
-  updateBody: (inputs: ValueInputs) => withoutUndefined({ fieldValue: valueForService(inputs.fieldValue), fieldCurrency: inputs.fieldCurrency }),
+  // The type is the field's, known to the inputs of a write and to the state on refresh: no request. An
+  // import (or a state imported without it) reads it from the field, as a create does.
+  readRelated: async (client: CrmClient, _id: string, declared: Record<string, unknown>, value: ServiceObject) =>
+    typed(typeof declared.fieldType === "string" ? declared.fieldType : (await fieldOf(client, fieldIdOf(value))).fieldType),
   adoption: {
     key: (inputs: ValueInputs) => `${inputs.accountId}/${inputs.customFieldId}`,
     describe: (inputs: ValueInputs) => `a value of field ${inputs.customFieldId} for account ${inputs.accountId}`,
@@ -268,8 +255,8 @@ export const exported: ExportDeclaration = {
   // The value's form depends on its field's type, as it does for the resource.
   completedFrom: {
     input: "customFieldId",
-    id: (value) => idOf(value.customFieldId ?? value.accountCustomFieldMetumId),
-    members: (field) => ({ fieldType: field.fieldType }),
+    id: fieldIdOf,
+    members: (field) => typed(String(field.fieldType)),
   },
   title: (_value, _inputs, names) => `${names.accountId} ${names.customFieldId}`,
 };

@@ -11,6 +11,7 @@ import { labelBy } from "../kit/check-diff";
 import { CrmClient } from "./service/client";
 import { ServiceObject, walk } from "./service/collection";
 import { crmCore, CrmKindSpec } from "./crud";
+import { wireForms } from "../kit/wire";
 import {
   currencyCodeInput,
   fieldTypes,
@@ -98,6 +99,11 @@ export const declaration = declareResource({
 export const inputSchema = declaration.inputSchema;
 
 type FieldInputs = z.output<typeof inputSchema>;
+
+const forms = wireForms(declaration.fields);
+
+/** A field as the service answers it, in this resource's state form: what a value of the field reads of it (its type, options and label). */
+export const fieldStateOf = (field: ServiceObject) => forms.stateOf(field) as Partial<FieldInputs>;
 
 const resourceType = declaration.type;
 

@@ -19,34 +19,24 @@ import { PulumiCrmError, ServiceError } from "../transport/errors";
 import { CrmClient } from "./service/client";
 import { getObject, objectIn, ServiceObject } from "./service/collection";
 import { flagOf, idOf } from "./service/normalize";
+import { Wire, wireForms } from "../kit/wire";
 import type { BrandingArgs, BrandingOutputs } from "./generated-types";
 
 export type { BrandingArgs, BrandingOutputs } from "./generated-types";
 
-const brandingFields = [
-  "siteName",
-  "siteLogo",
-  "siteLogoSmall",
-  "headerTextValue",
-  "headerHtmlValue",
-  "footerTextValue",
-  "footerHtmlValue",
-  "help",
-  "favicon",
-  "adminTemplateHtm",
-  "adminTemplateCss",
-  "publicTemplateHtm",
-  "publicTemplateCss",
-] as const;
-type BrandingField = (typeof brandingFields)[number];
-type FieldValues = Partial<Record<BrandingField, string>>;
-const templateFields: readonly BrandingField[] = ["adminTemplateHtm", "adminTemplateCss", "publicTemplateHtm", "publicTemplateCss"];
+/** The branding's texts, managed field by field: a null (an unset favicon) reads as "", which is also how it is cleared. */
+const brandingText: Wire = { read: (value) => (value === null || value === undefined ? "" : String(value)) };
+/** A template: a text the service takes only on plans that include template editing (see templateAdvice). */
+const templateText: Wire = { ...brandingText };
 
 const text = (max: number) => z.string({ invalid_type_error: "must be a string" }).max(max, `must be at most ${max} characters`).optional();
 const webAddressOrNone = text(1000).refine(
   (value) => value === undefined || value === "" || isWebAddress(value),
   'must be an http or https URL such as https://example.com/logo.png, or "" for none',
 );
+/** A text field of the branding, with its check and description. */
+const brandingInput = (check: z.ZodTypeAny, description: string) => input(check, description, { wire: brandingText });
+const templateInput = (description: string) => input(text(65535), `${description} Only on plans that include template editing.`, { wire: templateText });
 
 export const declaration = declareResource({
   namespace: "crm",
@@ -60,22 +50,24 @@ export const declaration = declareResource({
       "The id of the branding to manage. Default: the first one the service lists (an account has one). Read at creation: a different id replaces the resource (the old branding is put back, the new one taken over); removing it later changes nothing. The resource's id is the managed branding's id.",
       { replaceOnChanges: true },
     ),
-    siteName: input(text(255), "The software's title."),
-    siteLogo: input(webAddressOrNone, 'The logo\'s http(s) URL, or "" for none.'),
-    siteLogoSmall: input(webAddressOrNone, 'The http(s) URL of the small logo in the admin panel\'s header, or "" for none.'),
-    headerTextValue: input(text(65535), "The non-removable header as text."),
-    headerHtmlValue: input(text(65535), "The non-removable header as HTML."),
-    footerTextValue: input(text(65535), "The non-removable footer as text."),
-    footerHtmlValue: input(text(65535), "The non-removable footer as HTML."),
-    help: input(text(1000), "The help setting."),
-    favicon: input(webAddressOrNone, 'The favicon\'s http(s) URL, or "" for none.'),
-    adminTemplateHtm: input(text(65535), "The admin HTML template. Only on plans that include template editing."),
-    adminTemplateCss: input(text(65535), "The admin CSS. Only on plans that include template editing."),
-    publicTemplateHtm: input(text(65535), "The public HTML template. Only on plans that include template editing."),
-    publicTemplateCss: input(text(65535), "The public CSS. Only on plans that include template editing."),
+    siteName: brandingInput(text(255), "The software's title."),
+    siteLogo: brandingInput(webAddressOrNone, 'The logo\'s http(s) URL, or "" for none.'),
+    siteLogoSmall: brandingInput(webAddressOrNone, 'The http(s) URL of the small logo in the admin panel\'s header, or "" for none.'),
+    headerTextValue: brandingInput(text(65535), "The non-removable header as text."),
+    headerHtmlValue: brandingInput(text(65535), "The non-removable header as HTML."),
+    footerTextValue: brandingInput(text(65535), "The non-removable footer as text."),
+    footerHtmlValue: brandingInput(text(65535), "The non-removable footer as HTML."),
+    help: brandingInput(text(1000), "The help setting."),
+    favicon: brandingInput(webAddressOrNone, 'The favicon\'s http(s) URL, or "" for none.'),
+    adminTemplateHtm: templateInput("The admin HTML template."),
+    adminTemplateCss: templateInput("The admin CSS."),
+    publicTemplateHtm: templateInput("The public HTML template."),
+    publicTemplateCss: templateInput("The public CSS."),
     externalLinks: input(
       z.boolean({ invalid_type_error: "must be true or false" }).default(true),
       "Whether the service's external links (its own branding) show. The API can turn them off; it turns them back on only by a write that leaves its `links` flag out: a service that keeps them off fails the update, naming this field.",
+      // Answered as `links`, "1" while they show; sent only to turn them off (see putBranding).
+      { wire: { answer: "links", read: flagOf } },
     ),
     adoptId: input(
       adoptIdInput,
@@ -92,16 +84,20 @@ export const declaration = declareResource({
 
 export const inputSchema = declaration.inputSchema;
 
-/** What the stack found before managing each field; destroy puts it back. */
-type OriginalValues = FieldValues & { externalLinks?: boolean };
+const forms = wireForms(declaration.fields);
+const wired = declaration.fields.filter((field) => field.wire);
+/** The texts, managed one by one: only those the inputs set. */
+const brandingFields = wired.filter((field) => field.type.kind === "string").map((field) => field.name);
+/** What is managed whatever the inputs set: the external links. */
+const alwaysManaged = wired.filter((field) => field.type.kind !== "string").map((field) => field.name);
+const templateFields = wired.filter((field) => field.wire === templateText).map((field) => field.name);
 
-/** The outputs: the managed fields as the service holds them, and what to restore. */
-type BrandingState = FieldValues & {
-  /** The input, as given: unset when the resource took the first branding listed. */
-  brandingId?: string;
-  externalLinks: boolean;
-  originalValues: OriginalValues;
-};
+type FieldValues = Record<string, string | boolean | undefined>;
+/** What the stack found before managing each field (the texts managed, the external links); destroy puts it back. */
+type OriginalValues = Record<string, string | boolean>;
+
+/** The outputs: the brandingId as given (unset when the resource took the first branding listed), the managed fields as the service holds them, and what to restore. */
+type BrandingState = Record<string, unknown>;
 
 const resourceType = declaration.type;
 
@@ -117,27 +113,24 @@ const kind: ResourceKind<typeof inputSchema> = {
 const clientFor = (id: string) => new CrmClient(`${resourceType} ${id}`);
 const parse = (props: Record<string, unknown>) => inputSchema.parse(withoutProvider(props));
 const managedFields = (values: Record<string, unknown>) => brandingFields.filter((field) => values[field] !== undefined);
-const pick = (values: Record<string, unknown>, fields: readonly BrandingField[]): FieldValues =>
-  Object.fromEntries(fields.map((field) => [field, values[field]]));
+const pick = (values: Record<string, unknown>, fields: readonly string[]): FieldValues =>
+  Object.fromEntries(fields.map((field) => [field, values[field]])) as FieldValues;
 const originalsOf = (state: Record<string, unknown>): OriginalValues => (state.originalValues ?? {}) as OriginalValues;
+/** What a take-over remembers of `values`: the texts it manages, and the external links. */
+const originalsFrom = (values: Record<string, unknown>, managed: readonly string[]) => pick(values, [...managed, ...alwaysManaged]) as OriginalValues;
 
-/** Every field as the service holds it; a null (an unset favicon) reads as "", which is also how it is cleared. */
-function valuesOf(branding: ServiceObject): Required<FieldValues> & { externalLinks: boolean } {
-  const values = Object.fromEntries(brandingFields.map((field) => [field, branding[field] === null || branding[field] === undefined ? "" : String(branding[field])]));
-  // `links` is the external-links flag here, "1" while they show.
-  return { ...(values as Required<FieldValues>), externalLinks: flagOf(branding.links) };
-}
+/** Every field as the service holds it (see the fields' wire forms). */
+const valuesOf = (branding: ServiceObject) => forms.stateOf(branding) as Record<string, string | boolean>;
 
-function stateOf(branding: ServiceObject, managed: readonly BrandingField[], brandingId: unknown, originalValues: OriginalValues): BrandingState {
-  const values = valuesOf(branding);
+function stateOf(branding: ServiceObject, managed: readonly string[], brandingId: unknown, originalValues: OriginalValues): BrandingState {
   // An unset brandingId is left out: the provider host's protobuf Struct refuses undefined members.
   const given = idOf(brandingId);
-  return { ...(given === null ? {} : { brandingId: given }), ...pick(values, managed), externalLinks: values.externalLinks, originalValues };
+  return { ...(given === null ? {} : { brandingId: given }), ...pick(valuesOf(branding), [...managed, ...alwaysManaged]), originalValues };
 }
 
 /** The inputs read gives back: exactly those the stack manages, as check normalizes them. */
 function inputsOf(state: BrandingState): Record<string, unknown> {
-  return withoutUndefined({ brandingId: state.brandingId, ...pick(state, managedFields(state)), externalLinks: state.externalLinks });
+  return withoutUndefined({ brandingId: state.brandingId, ...pick(state, [...managedFields(state), ...alwaysManaged]) });
 }
 
 /** Templates are a plan feature: a refusal of a write that carried them names them and the limit. */
@@ -215,7 +208,7 @@ async function takeOver(props: Record<string, unknown>): Promise<Created> {
   try {
     const managed = managedFields(inputs);
     const current = valuesOf(found);
-    const originalValues: OriginalValues = { ...pick(current, managed), externalLinks: current.externalLinks };
+    const originalValues = originalsFrom(current, managed);
     const stateFrom = (branding: ServiceObject) => stateOf(branding, managed, inputs.brandingId, originalValues);
     const values = pick(inputs, managed);
     // A branding that holds the declared values already gets no write.
@@ -238,8 +231,7 @@ async function readBranding(id: string, from: ReadFrom): Promise<Found | undefin
   // them, remembering them as found (a destroy puts them back), rather than managing none.
   if ("import" in from) {
     const declared = declaredFields(branding);
-    const found = valuesOf(branding);
-    const state = stateOf(branding, declared, undefined, { ...pick(found, declared), externalLinks: found.externalLinks });
+    const state = stateOf(branding, declared, undefined, originalsFrom(valuesOf(branding), declared));
     return { id, outputs: state, inputs: inputsOf(state) };
   }
   const remembered = originalsOf(from.refresh);
@@ -254,21 +246,22 @@ async function readBranding(id: string, from: ReadFrom): Promise<Found | undefin
  */
 async function updateBranding(id: string, olds: Record<string, unknown>, news: Record<string, unknown>): Promise<Updated> {
   const inputs = parse(news);
+  const given: Record<string, unknown> = inputs;
   const client = clientFor(id);
   const remembered = originalsOf(olds);
   const managed = managedFields(inputs);
   const newlyManaged = managed.filter((field) => !(field in remembered));
-  const released = managedFields(remembered).filter((field) => inputs[field] === undefined);
+  const released = managedFields(remembered).filter((field) => given[field] === undefined);
   let current: FieldValues = {};
   if (newlyManaged.length) {
     const branding = await getObject(client, `/brandings/${id}`, "branding");
     if (!branding) throw new PulumiCrmError(`${client.resource}: the branding no longer exists; run \`pulumi refresh\` to drop it from the state`);
     current = valuesOf(branding);
   }
-  const originalValues: OriginalValues = {
-    ...Object.fromEntries(Object.entries(remembered).filter(([field]) => !released.includes(field as BrandingField))),
+  const originalValues = {
+    ...Object.fromEntries(Object.entries(remembered).filter(([field]) => !released.includes(field))),
     ...pick(current, newlyManaged),
-  };
+  } as OriginalValues;
   const values = { ...pick(inputs, managed), ...pick(remembered, released) };
   const state = await putBranding(client, id, values, inputs.externalLinks, (answer) => stateOf(answer, managed, inputs.brandingId, originalValues));
   if (!state) throw new PulumiCrmError(`${client.resource}: the branding no longer exists; run \`pulumi refresh\` to drop it from the state`);
@@ -280,7 +273,7 @@ async function restoreBranding(id: string, props: Record<string, unknown>): Prom
   const { externalLinks, ...values } = originalsOf(props);
   // Nothing was taken over (a create that failed before its write): a write would only turn external links on.
   if (externalLinks === undefined) return;
-  await putBranding(clientFor(id), id, values, externalLinks, (answer) => stateOf(answer, [], props.brandingId, {}));
+  await putBranding(clientFor(id), id, values, externalLinks as boolean, (answer) => stateOf(answer, [], props.brandingId, {}));
 }
 
 export const core: ResourceCore = {
@@ -307,7 +300,7 @@ export function inputsDeclaring(branding: ServiceObject): Record<string, unknown
 }
 
 /** Every field, except templates left empty, which a write may send only on plans with template editing. */
-function declaredFields(branding: ServiceObject): BrandingField[] {
+function declaredFields(branding: ServiceObject): string[] {
   const values = valuesOf(branding);
   return brandingFields.filter((field) => !(templateFields.includes(field) && values[field] === ""));
 }

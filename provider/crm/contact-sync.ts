@@ -15,7 +15,8 @@ import { givenText, serviceId, withoutProvider } from "../kit/inputs";
 import { types } from "../kit/value-types";
 import { checkInputs } from "../kit/check-diff";
 import { CrmClient } from "./service/client";
-import type { ContactSyncArgs, ContactSyncFailure, ContactSyncOutputs } from "./generated-types";
+import type * as pulumi from "@pulumi/pulumi";
+import type { ContactSyncArgs, ContactSyncOutputs } from "./generated-types";
 import { numberOf } from "./service/normalize";
 import { PulumiCrmError } from "../transport/errors";
 
@@ -112,18 +113,11 @@ export const inputSchema = declaration.inputSchema;
 type ContactSyncInputs = z.output<typeof inputSchema>;
 type SyncContact = z.output<typeof contactSchema>;
 
-/** The outputs: the inputs and what the last sync did. */
-interface SyncState extends ContactSyncInputs, Record<string, unknown> {
-  created: number;
-  updated: number;
-  failed: number;
-  failures: ContactSyncFailure[];
-  /** Rows queued whose outcome could not be read: never sent again. */
-  unconfirmed: number;
-  /** Rows not sent yet, after a sync that stopped: the next up sends them. */
-  pending: number;
-  batchIds: string[];
-}
+/** The outputs: the inputs and what the last sync did (see the declaration), as a sync tallies them. */
+type SyncState = ContactSyncInputs & { -readonly [Output in Exclude<keyof ContactSyncOutputs, keyof ContactSyncInputs>]: pulumi.Unwrap<ContactSyncOutputs[Output]> };
+
+/** The report of a sync before it sends anything: every count 0, every list empty. */
+const emptyReport = Object.fromEntries(declaration.fields.filter((field) => field.role === "output").map((field) => [field.name, field.type.kind === "list" ? [] : 0]));
 
 const resourceType = declaration.type;
 const describe = (contacts: unknown) => (Array.isArray(contacts) ? `${resourceType} of ${contacts.length} contacts` : resourceType);
@@ -182,7 +176,7 @@ export { remove as delete };
 export { configure } from "../dynamic";
 
 function freshState(inputs: ContactSyncInputs): SyncState {
-  return { ...inputs, created: 0, updated: 0, failed: 0, failures: [], unconfirmed: 0, pending: inputs.contacts.length, batchIds: [] };
+  return { ...inputs, ...structuredClone(emptyReport), pending: inputs.contacts.length } as SyncState;
 }
 
 /**
@@ -193,7 +187,8 @@ function freshState(inputs: ContactSyncInputs): SyncState {
 async function sync(id: string, inputs: ContactSyncInputs, state: SyncState): Promise<SyncState> {
   const client = new CrmClient(describe(inputs.contacts));
   const total = inputs.contacts.length;
-  const progress: SyncState = { ...state, ...inputs, failures: [...state.failures], batchIds: [...state.batchIds] };
+  // A copy: the state given is the one recorded until this sync says otherwise.
+  const progress: SyncState = { ...structuredClone(state), ...inputs };
   if (progress.pending === 0) return progress;
   const stopped = (error: unknown) => {
     if (progress.pending === total || !(error instanceof Error)) return error;

@@ -578,8 +578,7 @@ export interface ContactCustomFieldOutputs {
 export interface PersonalizationVariableArgs {
   /**
    * What messages write between % signs: `promo-code` is `%PROMO-CODE%` in a message. Kept in lower case
-   * without the % signs (`%Promo-Code%` is `promo-code`); messages match it regardless of case. Changed
-   * in place.
+   * without the % signs: `%Promo-Code%` is `promo-code`. Changed in place.
    */
   tag: pulumi.Input<string>;
   /** The variable's name, as the message editor lists it. At most 255 characters. Changed in place. */
@@ -600,7 +599,7 @@ export interface PersonalizationVariableArgs {
 export interface PersonalizationVariableOutputs {
   /**
    * What messages write between % signs: `promo-code` is `%PROMO-CODE%` in a message. Kept in lower case
-   * without the % signs (`%Promo-Code%` is `promo-code`); messages match it regardless of case.
+   * without the % signs: `%Promo-Code%` is `promo-code`.
    */
   readonly tag: pulumi.Output<string>;
   /** The variable's name, as the message editor lists it. At most 255 characters. */

@@ -24,7 +24,7 @@ export const { declaration, inputSchema, core, inputsDeclaring, exported, check,
   noun: "personalization",
   namedBy: "tag",
   inputs: {
-    tag: input(variableTag, "What messages write between % signs: `promo-code` is `%PROMO-CODE%` in a message. Kept in lower case without the % signs (`%Promo-Code%` is `promo-code`); messages match it regardless of case.", { wire: wire.text() }),
+    tag: input(variableTag, "What messages write between % signs: `promo-code` is `%PROMO-CODE%` in a message. Kept in lower case without the % signs: `%Promo-Code%` is `promo-code`.", { wire: wire.text() }),
     name: input(requiredText("the variable's name", 255), "The variable's name, as the message editor lists it.", { wire: wire.text() }),
     format: input(oneOf(["html", "text"]).default("html"), "The content's format: `html` or `text`.", { wire: wire.text() }),
     content: input(requiredText("what the variable is replaced with", 65535), "What the variable is replaced with in a message.", { wire: wire.text() }),

@@ -18,7 +18,7 @@ export const triggersInput = z.array(z.unknown(), { invalid_type_error: "must be
 
 /** What an action declares besides its declaration: whose change runs it again, and how. */
 export interface ActionKind<Schema extends z.AnyZodObject> extends Omit<ResourceKind<Schema>, DeclaredInKind> {
-  /** The inputs, besides `triggers`, whose change runs the action again. */
+  /** The inputs whose change runs the action again; `triggers` always among them. */
   runOn: readonly string[];
   /**
    * How running again shows: `replace` when each run is its own object on the service
@@ -32,7 +32,7 @@ export type Action<Schema extends z.AnyZodObject> = ResourceKind<Schema> & { run
 
 /** The resource kind of an action: its run inputs replace it or update it in place, as it runs again. */
 export function actionKind<Schema extends z.AnyZodObject>(declaration: Declared<Schema>, { runOn, runAgainAs, ...kind }: ActionKind<Schema>): Action<Schema> {
-  const runInputs = [...runOn, "triggers"];
+  const runInputs = [...new Set([...runOn, "triggers"])];
   // Every other input (how long to wait, say) changes in place without a run (see updatableFields).
   return { ...declaredKind(declaration), ...kind, replaceOn: runAgainAs === "replace" ? runInputs : [], runInputs };
 }

@@ -66,24 +66,36 @@ let adoptedInDeployment = 0;
 /**
  * Every adoption is said once, in a short line, when it has succeeded: what the stack now
  * manages. What a destroy then does depends on resource options (protect, retainOnDelete)
- * that a dynamic provider never sees, so the line leaves it to the summary.
+ * that a provider never sees, so the line leaves it to the summary.
  */
 export function announceAdoption(resource: string, id: string): void {
-  if (adoptedInDeployment++ === 0) process.once("SIGINT", summarizeAdoptions);
+  if (adoptedInDeployment++ === 0) process.once("SIGINT", summarizeAtSignal);
   log.info(`${resource}: took over existing object ${id}`);
 }
 
 /**
- * The engine ends a deployment's provider host with SIGINT, then reads what it has left
- * on its output: the host's last line counts the adoptions, then it goes as the signal
+ * The line counting this deployment's adoptions, once: undefined when there were none, or
+ * when it was taken already. Said when the deployment ends: by a plugin when the engine
+ * cancels it, by a dynamic provider host when the engine ends it with SIGINT.
+ */
+export function takeAdoptionSummary(): string | undefined {
+  if (adoptedInDeployment === 0) return undefined;
+  const objects = adoptedInDeployment === 1 ? "1 existing object" : `${adoptedInDeployment} existing objects`;
+  adoptedInDeployment = 0;
+  return (
+    `pulumi-crm: this deployment took over ${objects}, now managed by this stack: a destroy, or removing one from the program, ` +
+    "deletes it unless it is protected or has retainOnDelete (a branding gets its old values back)"
+  );
+}
+
+/**
+ * The engine ends a deployment's dynamic provider host with SIGINT, then reads what it has
+ * left on its output: the host's last line counts the adoptions, then it goes as the signal
  * would have taken it.
  */
-function summarizeAdoptions(): void {
-  const objects = adoptedInDeployment === 1 ? "1 existing object" : `${adoptedInDeployment} existing objects`;
-  log.info(
-    `pulumi-crm: this deployment took over ${objects}, now managed by this stack: a destroy, or removing one from the program, ` +
-      "deletes it unless it is protected or has retainOnDelete (a branding gets its old values back)",
-  );
+function summarizeAtSignal(): void {
+  const summary = takeAdoptionSummary();
+  if (summary) log.info(summary);
   // Written after the line above: the signal once it is out.
   process.stdout.write("", () => process.kill(process.pid, "SIGINT"));
 }

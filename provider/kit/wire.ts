@@ -8,8 +8,8 @@ import { withoutUndefined } from "./inputs";
 export interface Wire {
   /** The member's name in requests; false: never sent (the path names it). By default the field's name. */
   request?: string | false;
-  /** Its name in answers, when not the request's. */
-  answer?: string;
+  /** Its name in answers, when not the request's; several: the first the answer holds (a value's account, answered under two names). */
+  answer?: string | readonly string[];
   /** The state's value of the answer's member (`object`: the whole answer, for a value read in the form of another member). */
   read(value: unknown, object: Record<string, unknown>): unknown;
   /** The request's value of the input, when not the input itself (`inputs`: all of them, for a value sent in the form of another). */
@@ -26,6 +26,9 @@ export interface Wire {
   spread?: boolean;
 }
 
+/** An input the service takes but never answers (a run's contacts): the state keeps the input as given. */
+export const sentOnly = (names: Pick<Wire, "request" | "send">): Wire => ({ ...names, read: () => undefined });
+
 /** A declared field with its wire form, as the forms below read it. */
 export interface WiredField {
   name: string;
@@ -34,6 +37,12 @@ export interface WiredField {
 }
 
 const requestName = (field: WiredField) => (field.wire?.request === undefined ? field.name : field.wire.request);
+
+/** The answer's member holding the field: the first of its answer names that is set. */
+function answered(field: WiredField & { wire: Wire }, object: Record<string, unknown>): unknown {
+  const names = [field.wire.answer ?? (requestName(field) || field.name)].flat();
+  return object[names.find((name) => object[name] !== undefined && object[name] !== null) ?? names[0]];
+}
 const wired = (fields: readonly WiredField[]) => fields.filter((field): field is WiredField & { wire: Wire } => field.wire !== undefined);
 
 /** What a resource's declaration gives its lifecycle: its state, desired state and request bodies, from the wire forms. */
@@ -72,7 +81,7 @@ export function wireForms(fields: readonly WiredField[]): WireForms {
       ),
     );
   return {
-    stateOf: (object) => withoutUndefined(Object.fromEntries(all.map((field) => [field.name, field.wire.read(object[field.wire.answer ?? (requestName(field) || field.name)], object)]))),
+    stateOf: (object) => withoutUndefined(Object.fromEntries(all.map((field) => [field.name, field.wire.read(answered(field, object), object)]))),
     desiredState: (values) => Object.fromEntries(inputs.map((field) => [field.name, values[field.name] ?? null])),
     createBody: (values) => body(values, "create"),
     updateBody: (values, olds) => body(values, "update", olds),

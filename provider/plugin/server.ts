@@ -19,6 +19,7 @@ import chatSchema from "../../schema/chat.json";
 import crmSchema from "../../schema/crm.json";
 import * as lookups from "../crm/lookups";
 import { keepHostMemorySmall } from "../host-memory";
+import { takeAdoptionSummary } from "../kit/adoption";
 import { sameValue } from "../kit/check-diff";
 import { Changes, hasChanges, ResourceCore } from "../kit/core";
 import { containsUnknown } from "../kit/inputs";
@@ -51,17 +52,21 @@ const { DiffResponse, PropertyDiff } = providerProto;
 const typeOfUrn = (urn: string) => urn.split("::")[2]?.split("$").pop() ?? "";
 const projectOfUrn = (urn: string) => urn.split("::")[1] ?? "";
 
-/** The engine's log, where the plugin's lines go: each attached to the resource of the call that said it (`urn`), if any. */
-type EngineLog = (severity: Severity, message: string, urn?: string) => void;
+/** The engine's log, where the plugin's lines go: each attached to the resource of the call that said it (`urn`), if any; settled once the engine took it. */
+type EngineLog = (severity: Severity, message: string, urn?: string) => Promise<void>;
 
 function engineLog(address: string): EngineLog {
   const engine = new engineServices.EngineClient(address, grpc.credentials.createInsecure());
   const severities = { info: engineProto.LogSeverity.INFO, warning: engineProto.LogSeverity.WARNING };
-  return (severity, message, urn = "") => {
-    const request = new engineProto.LogRequest().setSeverity(severities[severity]).setMessage(message).setUrn(urn);
-    // A line the engine did not take goes to stderr, which the engine shows too.
-    engine.log(request, (error) => error && console.error(message));
-  };
+  return (severity, message, urn = "") =>
+    new Promise((resolve) => {
+      const request = new engineProto.LogRequest().setSeverity(severities[severity]).setMessage(message).setUrn(urn);
+      engine.log(request, (error) => {
+        // A line the engine did not take goes to stderr, which the engine shows too.
+        if (error) console.error(message);
+        resolve();
+      });
+    });
 }
 
 /** An error for the engine: its message alone (never a stack); with the object it left behind, for "failed to initialize". */
@@ -138,7 +143,7 @@ export class ProviderServer {
       (call: ServerUnaryCall<Request, unknown>, callback: sendUnaryData<unknown>) => {
         const urn = (call.request as { getUrn?(): string }).getUrn?.() ?? "";
         const log = this.log;
-        const sink: LogSink | undefined = log && ((severity, message) => log(severity, message, urn));
+        const sink: LogSink | undefined = log && ((severity, message) => void log(severity, message, urn));
         const answer = () => withProviderSettings(this.settingsSource(), async () => handler(call.request));
         (sink ? withLog(sink, answer) : answer()).then(
           (response) => callback(null, response),
@@ -161,8 +166,13 @@ export class ProviderServer {
       update: serve((request: provider.UpdateRequest) => this.update(request)),
       delete: serve((request: provider.DeleteRequest) => this.delete(request)),
       invoke: serve((request: provider.InvokeRequest) => this.invoke(request)),
-      // Each call ends on its own (the transport's timeout); nothing is left to stop.
-      cancel: serve(() => new emptyProto.Empty()),
+      // The engine cancels each plugin as the deployment ends, before it ends the process. Each call ends on its
+      // own (the transport's timeout): what is left is to say what the deployment took over, while the engine listens.
+      cancel: serve(async () => {
+        const summary = takeAdoptionSummary();
+        if (summary) await this.log?.("info", summary);
+        return new emptyProto.Empty();
+      }),
     };
   }
 
@@ -175,7 +185,7 @@ export class ProviderServer {
     const urn = request.getUrn();
     const news = propertiesOf(request.getNews());
     const name = urn.split("::").pop() ?? "";
-    const source = { provider: explicitProvider(name) };
+    const source = { provider: explicitProvider(name, news, this.settingKeys) };
     const given = Object.keys(news).filter((key) => !engineProviderInputs.has(key) && !key.startsWith("__"));
     for (const warning of unknownSettingWarnings(given.map((key) => `${this.pkg}:${key}`), projectOfUrn(urn), source)) this.log?.("warning", warning, urn);
     const secrets = this.settingKeys.filter((key) => this.schema.config.variables[key].secret);
@@ -198,7 +208,7 @@ export class ProviderServer {
       : Object.fromEntries([...request.getVariablesMap().entries()].map(([key, value]) => [key.split(":").pop()!, unwrapSecrets(value)]));
     // The provider's name, the URN's last part: `default` or `default_<version>` for a default provider.
     const name = request.getName() || request.getUrn()?.split("::").pop();
-    this.explicitName = explicitProvider(name);
+    this.explicitName = explicitProvider(name, this.settings, this.settingKeys);
     // Secrets are unwrapped here, and secret outputs marked by the plugin itself (structOf).
     return new providerProto.ConfigureResponse().setAcceptsecrets(false).setSupportspreview(false);
   }
@@ -267,8 +277,27 @@ export class ProviderServer {
   }
 }
 
-/** The name of an explicit provider; undefined for a default provider, named `default` or `default_<version>`. */
-const explicitProvider = (name: string | undefined) => (name && !/^default(_|$)/.test(name) ? name : undefined);
+/**
+ * The name of an explicit provider; undefined for the package's default provider, told by what the
+ * engine says of it rather than by a name pattern (an explicit provider may be named `default_eu`):
+ * the engine names its default provider `default`, then the version it gives in the provider's
+ * inputs (`default_0_1_0`), then a download URL it keeps to itself (`_github_//api.github.com/...`); and configures it with the
+ * stack's settings of the package, which it also hands the plugin's process as PULUMI_CONFIG.
+ * (After the stack's settings change, a refresh or destroy configures the default provider from
+ * the state until an up: it is then named as an explicit provider, whose settings it has.)
+ */
+export function explicitProvider(name: string | undefined, inputs: Properties, settingKeys: string[], stackConfig = process.env.PULUMI_CONFIG): string | undefined {
+  if (!name) return undefined;
+  const version = typeof inputs.version === "string" ? inputs.version : undefined;
+  const defaultName = version ? `default_${version.replace(/[.+-]/g, "_")}` : "default";
+  const downloadUrlPart = name.startsWith(`${defaultName}_`) && name.includes("/");
+  if (name !== defaultName && !downloadUrlPart) return name;
+  // Every engine hands it; a plugin served by a test's own client has the name alone.
+  if (stackConfig === undefined) return undefined;
+  const stack = JSON.parse(stackConfig) as Record<string, unknown>;
+  const given = (value: unknown) => (value === undefined || value === null || value === "" ? undefined : String(value));
+  return settingKeys.every((key) => given(inputs[key]) === given(stack[key])) ? undefined : name;
+}
 
 /** Changed settings as DiffConfig answers them: each an update. */
 function changedSettings(changed: string[]): Changes {
@@ -305,7 +334,7 @@ export async function servePlugin(pkg: PackageName, options: { address?: string;
   keepHostMemorySmall();
   const log = options.engine ? engineLog(options.engine) : undefined;
   // Lines said outside a call (the adoption summary) go to the engine too, attached to no resource.
-  if (log) useProcessLog((severity, message) => log(severity, message));
+  if (log) useProcessLog((severity, message) => void log(severity, message));
   const server = new grpc.Server({ "grpc.max_receive_message_length": maxMessageBytes });
   server.addService(providerServices.ResourceProviderService, new ProviderServer(pkg, log).handlers());
   const port = await new Promise<number>((resolve, reject) =>

@@ -76,10 +76,17 @@ export interface CallContext {
    * create that may have taken effect although it failed), overriding the defaults.
    */
   advice?: Record<string, string>;
-  /** The setting that holds the key sent, e.g. `crm:apiToken`, named when the service refuses it. */
-  credentialSetting?: string;
+  /** The setting that holds the key sent, named when the service refuses it. */
+  credentialSetting?: CredentialSetting;
   /** The setting that paces requests to the service called, e.g. `chat:requestsPerSecond`, named when its limit is still exceeded. */
   rateSetting?: string;
+}
+
+/** A setting holding a key, as messages name it (`crm:apiToken`, or an explicit provider's own) and how to give it. */
+export interface CredentialSetting {
+  name: string;
+  /** e.g. run `pulumi config set --secret crm:apiToken <CRM API token>`. */
+  howToSet: string;
 }
 
 const defaultAdvice: Record<string, string> = {
@@ -119,8 +126,8 @@ export function unsentFailure(context: CallContext, reason: string): ServiceErro
 /** A refused key: which setting holds it, so the user knows which one to fix. */
 function credentialAdvice(context: CallContext, status: number | undefined): string | undefined {
   if ((status !== 401 && status !== 403) || !context.credentialSetting || context.advice?.[String(status)]) return undefined;
-  const setting = context.credentialSetting;
-  return `the service refused the key in ${setting}: check that it is valid for this account (\`pulumi config set --secret ${setting} <key>\`) and that its user has permission for this resource`;
+  const { name, howToSet } = context.credentialSetting;
+  return `the service refused the key in ${name}: check that it is valid for this account (${howToSet}) and that its user has permission for this resource`;
 }
 
 /** An exhausted rate limit: the setting that paces the service that answered, not the other service's. */

@@ -4,10 +4,9 @@ import { DeclaredNames } from "../../provider/kit/unique-names";
 import { emulatorCall } from "../support/emulator";
 import { checked } from "../support/provider-steps";
 import { describeResource, emptyAccount } from "../support/describe-resource";
+import { makeList } from "../support/resource-examples";
 
 const plan = { title: "Plan", type: "dropdown", options: ["Free", "Pro", "Enterprise"], defaultValue: "Free" };
-const newList = async (emulator: Parameters<typeof emulatorCall>[0], stringid: string) =>
-  String((await emulatorCall(emulator, "POST", "/api/3/lists", { list: { name: stringid, stringid, sender_url: "https://acme.example", sender_reminder: "You signed up." } })).body.list.id);
 
 describeResource(
   {
@@ -15,7 +14,7 @@ describeResource(
     provider,
     beforeEach: async (service) => {
       await emptyAccount(service);
-      return { news: await newList(service.emulator, "news"), offers: await newList(service.emulator, "offers") };
+      return { news: await makeList(service.emulator, "news"), offers: await makeList(service.emulator, "offers") };
     },
     adoption: {
       existing: async ({ emulator }) => {

@@ -3,10 +3,9 @@ import * as provider from "../../provider/crm/webhook";
 import { emulatorCall } from "../support/emulator";
 import { checked } from "../support/provider-steps";
 import { describeResource, emptyAccount } from "../support/describe-resource";
+import { makeList } from "../support/resource-examples";
 
 const hook = { name: "Subscriptions", url: "https://hooks.acme.example/crm", events: ["unsubscribe", "subscribe"], sources: ["public", "api"] };
-const newList = async (emulator: Parameters<typeof emulatorCall>[0], stringid: string) =>
-  String((await emulatorCall(emulator, "POST", "/api/3/lists", { list: { name: stringid, stringid, sender_url: "https://acme.example", sender_reminder: "You signed up." } })).body.list.id);
 
 describeResource(
   {
@@ -14,7 +13,7 @@ describeResource(
     provider,
     beforeEach: async (service) => {
       await emptyAccount(service);
-      return { list: await newList(service.emulator, "news") };
+      return { list: await makeList(service.emulator, "news") };
     },
     adoption: {
       existing: async ({ emulator }) => {

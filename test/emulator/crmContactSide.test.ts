@@ -147,6 +147,9 @@ describe("CRM lists, tags, contact fields, variables, saved responses and webhoo
       await post("/fieldOption/bulk", [{ field: Number(plan.id), value: "basic" }]);
       const listed = (await get("/fields?filters[perstag]=PLAN")).body;
       assert.deepEqual([listed.fields.length, listed.fieldOptions.length, listed.meta.total], [1, 1, "1"]);
+      // A page of 100 without limit=, as the reference's default.
+      for (let n = 0; n < 25; n++) await newField(`Field ${n}`, "text");
+      assert.equal((await get("/fields")).body.fields.length, 27);
     });
   });
 
@@ -161,6 +164,14 @@ describe("CRM lists, tags, contact fields, variables, saved responses and webhoo
       assert.deepEqual(errorOf(await post("/personalizations", { personalization: { tag: "COMPANY-ADDRESS", name: "Other" } })), [422, "duplicate", "/data/attributes/tag"]);
       assert.deepEqual(errorOf(await post("/personalizations", { personalization: { tag: "x", name: "x", format: "pdf" } })), [422, "field_invalid", "/data/attributes/format"]);
       assert.deepEqual((await get("/personalizations/99")).body, { message: "No Result found for Personalization with id 99" });
+    });
+
+    it("DELETE /personalizations/bulkdelete?ids= deletes the ones named", async () => {
+      const ids: string[] = [];
+      for (const tag of ["a", "b", "c"]) ids.push((await post("/personalizations", { personalization: { tag, name: tag } })).body.personalization.id);
+      const reply = await h.api("DELETE", `/api/3/personalizations/bulkdelete?ids=${ids[0]},${ids[2]}`);
+      assert.deepEqual([reply.status, reply.body], [200, "Delete successful"]);
+      assert.deepEqual((await get("/personalizations")).body.personalizations.map((p: { id: string }) => p.id), [ids[1]]);
     });
   });
 
@@ -234,6 +245,17 @@ describe("CRM lists, tags, contact fields, variables, saved responses and webhoo
         "/data/attributes/fieldValues/0/field",
       ]);
       assert.equal((await get("/contacts?email=bob@acme.test")).body.meta.total, "0");
+    });
+
+    it("POST /fieldValues makes the contact's value of a field, or changes the one it has; the list filters by field", async () => {
+      const field = (await post("/fields", { field: { title: "Region", type: "text" } })).body.field;
+      const contact = (await post("/contacts", { contact: { email: "ann@acme.test" } })).body.contact;
+      const made = await post("/fieldValues", { fieldValue: { contact: contact.id, field: field.id, value: "North" } });
+      assert.deepEqual([made.status, made.body.fieldValue.value, made.body.contacts[0].id], [200, "North", contact.id]);
+      const changed = await post("/fieldValues", { fieldValue: { contact: contact.id, field: field.id, value: "South" } });
+      assert.deepEqual([changed.body.fieldValue.id, changed.body.fieldValue.value], [made.body.fieldValue.id, "South"]);
+      assert.deepEqual((await get(`/fieldValues?filters[fieldid]=${field.id}`)).body.fieldValues.map((v: { value: string }) => v.value), ["South"]);
+      assert.deepEqual(errorOf(await post("/fieldValues", { fieldValue: { contact: contact.id, field: "99", value: "x" } })), [422, "field_invalid", "/data/attributes/field"]);
     });
 
     it("GET /contacts/{id} answers the contact with its automations, lists, deals, field values and geography, as the reference's example", async () => {

@@ -21,14 +21,14 @@ describe("CRM custom account fields", () => {
 
   const createField = async (metum: Record<string, unknown>) => {
     const reply = await h.api("POST", "/api/3/accountCustomFieldMeta", { accountCustomFieldMetum: metum });
-    assert.equal(reply.status, 200, JSON.stringify(reply.body));
+    assert.equal(reply.status, 201, JSON.stringify(reply.body));
     return reply.body.accountCustomFieldMetum;
   };
   const createAccount = async (name: string) => (await h.api("POST", "/api/3/accounts", { account: { name } })).body.account;
   const createDatum = (datum: Record<string, unknown>) => h.api("POST", "/api/3/accountCustomFieldData", { accountCustomFieldDatum: datum });
 
   describe("definitions (accountCustomFieldMeta)", () => {
-    it("POST creates with 200, 0/1 flags and timestamps in UTC at +00:00", async () => {
+    it("POST creates with 201 (REAL-WORLD.md), 0/1 flags and timestamps in UTC at +00:00", async () => {
       const startedMs = Date.now();
       const metum = await createField({ fieldLabel: "Size", fieldType: "dropdown", fieldOptions: ["S", "M"], fieldDefault: "S", isFormVisible: true, displayOrder: 4 });
       assert.equal(metum.id, "1");

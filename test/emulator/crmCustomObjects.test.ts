@@ -28,6 +28,14 @@ describe("CRM custom objects", () => {
       assert.deepEqual(await labels("filters[slug]=support-ticket"), ["Support Ticket"]);
     });
 
+    it("filters on a relationship's members: filters[relationships.id] and filters[relationships.namespace][eq]", async () => {
+      const labels = async (query: string) =>
+        (await h.api("GET", `/api/3/customObjects/schemas?${query}`)).body.schemas.map((s: { labels: { singular: string } }) => s.labels.singular);
+      assert.deepEqual(await labels("filters[relationships.id][eq]=primary-contact"), ["Subscription"]);
+      assert.deepEqual(await labels("filters[relationships.id]=account"), ["Subscription", "Support Ticket"]);
+      assert.deepEqual(await labels("filters[relationships.namespace][eq]=deals"), []);
+    });
+
     it("GET one answers {schema}; unknown ids answer 404 {message: Not Found}", async () => {
       const schema = (await h.api("GET", `/api/3/customObjects/schemas/${SUBSCRIPTIONS}`)).body.schema;
       assert.equal(schema.slug, "subscription");
@@ -112,6 +120,20 @@ describe("CRM custom objects", () => {
       assert.equal((await h.api("POST", `/api/3/customObjects/records/${SUBSCRIPTIONS}`, { record: { fields: [{ id: "colour", value: 1 }] } })).status, 422);
       assert.equal((await h.api("DELETE", path)).status, 202);
       assert.equal((await h.api("GET", path)).status, 404);
+    });
+
+    it("holds a record to its schema: a required field missing, or a choice outside a dropdown's options, is the reference's 422", async () => {
+      const post = (fields: unknown[]) => h.api("POST", `/api/3/customObjects/records/${SUBSCRIPTIONS}`, { record: { externalId: "sub-10", fields } });
+      const outside = await post([{ id: "plan", value: "Platinum" }]);
+      assert.deepEqual([outside.status, outside.body.errors[0].detail, outside.body.errors[0].source], [
+        422,
+        "plan cannot accept a value that is not defined in the schema.",
+        { type: "pointer", value: "/data/attributes/plan" },
+      ]);
+      const missing = await post([{ id: "seats", value: 3 }]);
+      assert.deepEqual([missing.status, missing.body.errors[0].title], [422, 'Invalid value for field "plan"']);
+      assert.equal((await subscriptions("filters[externalId]=sub-10")).length, 0);
+      assert.equal((await post([{ id: "plan", value: "Enterprise" }])).status, 201);
     });
   });
 });

@@ -123,6 +123,44 @@ describe("CRM links, a contact's account and PUT /contacts/{id}", () => {
     });
   });
 
+  it("every link the emulator writes, on any object of any collection, answers 200 JSON", async () => {
+    const { account, contact } = await associated();
+    const list = (await h.api("POST", "/api/3/lists", { list: { name: "News", stringid: "news", sender_url: "https://acme.test", sender_reminder: "Signed up" } })).body.list;
+    const tag = (await h.api("POST", "/api/3/tags", { tag: { tag: "VIP" } })).body.tag;
+    const field = (await h.api("POST", "/api/3/fields", { field: { title: "Plan", type: "dropdown" } })).body.field;
+    await h.api("POST", "/api/3/fieldOption/bulk", [{ field: field.id, value: "basic" }]);
+    await h.api("PUT", `/api/3/contacts/${contact.id}`, { contact: { fieldValues: [{ field: field.id, value: "basic" }] } });
+    await h.api("POST", "/api/3/contactLists", { contactList: { list: list.id, contact: contact.id, status: "1" } });
+    const tagged = (await h.api("POST", "/api/3/contactTags", { contactTag: { contact: contact.id, tag: tag.id } })).body;
+    await h.api("POST", "/api/3/addresses", { address: { company_name: "Acme", address_1: "1 Main St", country: "US", listid: list.id } });
+    await h.api("POST", "/api/3/calendars", { calendar: { title: "Tasks", type: "All" } });
+    await h.api("POST", "/api/3/messages", { message: { fromname: "Acme", fromemail: "news@acme.test", reply2: "help@acme.test" } });
+    await h.api("POST", "/api/3/savedResponses", { savedResponse: { title: "Thanks", body: "Thank you" } });
+    const answers = [tagged];
+    for (const path of ["/accounts", `/accounts/${account.id}`, "/accountContacts", "/accountCustomFieldMeta", "/accountCustomFieldData", "/addresses", "/notes", "/calendars", "/messages", "/automations", "/campaigns?limit=10", "/lists", "/tags", `/fields/${field.id}`, "/savedResponses", "/webhooks", `/contacts/${contact.id}`]) {
+      answers.push((await h.api("GET", `/api/3${path}`)).body);
+    }
+    // Every {links: {name: url}} anywhere in the answers; one object per collection and link name is enough.
+    const links = new Map<string, string>();
+    const walk = (value: unknown): void => {
+      if (Array.isArray(value)) return value.forEach(walk);
+      if (typeof value !== "object" || value === null) return;
+      const record = value as Record<string, unknown>;
+      if (typeof record.links === "object" && record.links !== null && !Array.isArray(record.links)) {
+        for (const link of Object.values(record.links as Record<string, string>)) links.set(pathOf(link).replace(/\/\d+\//, "/{id}/"), link);
+      }
+      Object.values(record).forEach(walk);
+    };
+    walk(answers);
+    assert.ok(links.size >= 69, `${links.size} kinds of link`);
+    const broken: string[] = [];
+    for (const [kind, link] of links) {
+      const reply = await h.api("GET", `/api/3${pathOf(link)}`);
+      if (reply.status !== 200 || !/json/.test(reply.headers.get("content-type") ?? "")) broken.push(`${kind}: ${reply.status}`);
+    }
+    assert.deepEqual(broken, []);
+  });
+
   it("sdk-docs/emulator.md lists exactly the operations the CRM router serves", () => {
     const doc = readFileSync(join(__dirname, "../../sdk-docs/emulator.md"), "utf8");
     const table = doc.slice(doc.indexOf("| Resource | Operations |"), doc.indexOf("\n\n", doc.indexOf("| Resource | Operations |")));

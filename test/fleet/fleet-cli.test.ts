@@ -28,8 +28,12 @@ async function runFleet(bin: string, clientsFile: string, env: NodeJS.ProcessEnv
 }
 
 /** The messages of an emulator account, read as its owner would. */
+/** The account's messages, waiting out its rate limit, which a stack's run may have used up. */
 async function messagesOf({ crmUrl, apiToken }: { crmUrl: string; apiToken: string }): Promise<Array<{ id: string; fromname: string }>> {
-  return ((await (await fetch(`${crmUrl}/api/3/messages`, { headers: { "Api-Token": apiToken } })).json()) as { messages: Array<{ id: string; fromname: string }> }).messages;
+  const response = await fetch(`${crmUrl}/api/3/messages`, { headers: { "Api-Token": apiToken } });
+  if (response.status !== 429) return ((await response.json()) as { messages: Array<{ id: string; fromname: string }> }).messages;
+  await new Promise((resolve) => setTimeout(resolve, 1000));
+  return messagesOf({ crmUrl, apiToken });
 }
 
 /** Renames the sender of an account's only message behind its stack's back. */

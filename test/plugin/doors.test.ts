@@ -8,12 +8,18 @@ import { createServer } from "node:net";
 import { startEmulator } from "../../emulator";
 import * as flowRun from "../../provider/chat/flow-run";
 import * as account from "../../provider/crm/account";
+import * as contactCustomField from "../../provider/crm/contact-custom-field";
 import * as contactSync from "../../provider/crm/contact-sync";
+import * as tag from "../../provider/crm/tag";
+import * as webhook from "../../provider/crm/webhook";
 import { DeclaredNames } from "../../provider/kit/unique-names";
-import { servePlugin } from "../../provider/plugin/server";
+import { unknownValue } from "../../provider/kit/inputs";
+import { PartlyDoneError } from "../../provider/kit/write-errors";
+import { dynamicLifecycle } from "../../provider/dynamic";
+import { explicitProvider, servePlugin } from "../../provider/plugin/server";
 import { providerProto } from "../../provider/plugin/sdk-modules";
-import { unknownSettingWarnings } from "../../provider/settings";
-import { emulatorCall, requestCount, RunningEmulator } from "../support/emulator";
+import { unknownSettingWarnings, useStackConfig } from "../../provider/settings";
+import { configOf, emulatorCall, requestCount, RunningEmulator } from "../support/emulator";
 import { startFakeEngine } from "../support/fake-engine";
 import { plain, PluginClient, secret, struct } from "../support/plugin-client";
 import { secretSignature } from "../support/pulumi-cli";
@@ -127,6 +133,29 @@ describe("both doors, one core", () => {
       await assert.rejects(explicit.create("a", { name: "A" }), (error: Error) => error.message.includes(`apiUrl of the provider "client" is ${address}, which refused the connection`));
     });
 
+    it("a refused key", async () => {
+      const explicit = await plugin("crm:index:Account", { apiUrl: emulator.crmUrl, apiToken: "wrong-key-4242" }, "eu");
+      await assert.rejects(explicit.create("a", { name: "Refused Key Co" }), (error: Error) => {
+        assert.match(error.message, /the service refused the key in apiToken of the provider "eu": check that it is valid for this account \(give the provider "eu" its apiToken setting\)/);
+        assert.doesNotMatch(error.message, /crm:apiToken|wrong-key/);
+        return true;
+      });
+    });
+
+    it("tells the default provider from an explicit one by what the engine says, not by a name pattern", () => {
+      const keys = ["apiUrl", "apiToken", "requestsPerSecond"];
+      const stack = JSON.stringify({ apiUrl: "https://acme.api-us1.com", apiToken: "k" });
+      const asStack = { apiUrl: "https://acme.api-us1.com", apiToken: "k" };
+      // The engine's own names for its default provider, with the stack's settings.
+      assert.equal(explicitProvider("default", asStack, keys, stack), undefined);
+      assert.equal(explicitProvider("default_0_1_0", { ...asStack, version: "0.1.0" }, keys, stack), undefined);
+      assert.equal(explicitProvider("default_0_1_0_github_//api.github.com/pulumi-crm/pulumi-crm", { ...asStack, version: "0.1.0" }, keys, stack), undefined);
+      // An explicit provider named like it: another name than the engine gives, or other settings than the stack's.
+      assert.equal(explicitProvider("default_eu", asStack, keys, stack), "default_eu");
+      assert.equal(explicitProvider("default_0_1_0", asStack, keys, stack), "default_0_1_0");
+      assert.equal(explicitProvider("default", { ...asStack, apiToken: "other" }, keys, stack), "default");
+    });
+
     it("a missing key", async () => {
       const explicit = await plugin("crm:index:Account", { apiUrl: emulator.crmUrl }, "client");
       assert.match((await explicit.check("a", { name: "A" })).failures[0][1], /give the provider "client" its apiToken setting/);
@@ -142,7 +171,7 @@ describe("both doors, one core", () => {
     const client = await plugin("crm:index:Account", { apiUrl: emulator.crmUrl, apiToken: emulator.apiToken });
     const explicit = await checkConfig(client, "client", { apiUrl: "https://x.api-us1.com", apiTokn: "t", version: "0.1.0" });
     assert.deepEqual(explicit.getFailuresList(), []);
-    const byDefault = await checkConfig(client, "default_0_1_0", { apiUrl: "https://x.api-us1.com", requestPerSecond: 2 });
+    const byDefault = await checkConfig(client, "default_0_1_0", { apiUrl: "https://x.api-us1.com", requestPerSecond: 2, version: "0.1.0" });
     assert.deepEqual(byDefault.getFailuresList(), []);
     const warnings = engine.lines.filter((line) => line.severity === "warning" && line.urn.includes("pulumi:providers:crm")).map((line) => line.message);
     assert.deepEqual(warnings, [
@@ -177,6 +206,50 @@ describe("both doors, one core", () => {
       takeOvers(),
       [{ severity: "info", message: `crm.Account "Taken Over Co": took over existing object ${id}`, urn: crm.urn("taken") }],
     );
+  });
+
+  it("the dynamic door records what a write that failed after taking effect left behind with its provider, as the host records a write that succeeded", async () => {
+    const { core } = contactSync;
+    const failing = { ...core, create: async () => Promise.reject(new PartlyDoneError("stopped part way", "sync-1", { pending: 50 })) };
+    const providerCode = "exports.handler = require('pulumi-crm/dist/provider/crm/contact-sync.js')";
+    await assert.rejects(dynamicLifecycle(failing).create({ contacts: [], __provider: providerCode }), (error: PartlyDoneError) => {
+      assert.deepEqual([error.id, error.properties], ["sync-1", { pending: 50, __provider: providerCode }]);
+      return true;
+    });
+  });
+
+  it("the dynamic door's check refuses a name its class saw declared twice, on the field, as the plugin's check does", async () => {
+    const refused = 'crm.Account "B": two resources of this program declare the account name "B"';
+    assert.deepEqual(await account.check({}, { name: "B", __declaredTwice: refused }), { failures: [{ property: "name", reason: refused }] });
+    // Unknown in a preview: no refusal yet.
+    assert.doesNotMatch(JSON.stringify(await account.check({}, { name: "B", __declaredTwice: unknownValue })), /two resources/);
+  });
+
+  it("refuses the contacts' side's bad inputs as the dynamic door does, naming the field and the rule, before any request", async () => {
+    const hook = { name: "Hook", url: "https://hooks.example/crm", events: ["subscribe"], sources: ["public"] };
+    const cases = [
+      [contactCustomField, "crm:index:ContactCustomField", { title: "Plan", type: "select" }, /type must be one of text, textarea/],
+      [contactCustomField, "crm:index:ContactCustomField", { title: "Notes", type: "text", options: ["a"] }, /options is allowed only for a field of type dropdown, listbox, radio, checkbox, not text/],
+      [webhook, "crm:index:Webhook", { ...hook, events: ["subscribed"] }, /events\[0\] must be one of bounce, click/],
+      [webhook, "crm:index:Webhook", { ...hook, url: "ftp://hooks.example/crm" }, /url must be an http or https URL/],
+      [tag, "crm:index:Tag", { tag: "" }, /tag must not be blank/],
+    ] as const;
+    useStackConfig(configOf({ "crm:apiUrl": emulator.crmUrl, "crm:apiToken": emulator.apiToken }));
+    const before = await requestCount(emulator);
+    for (const [module, type, news, rule] of cases) {
+      const door = await plugin(type, { apiUrl: emulator.crmUrl, apiToken: emulator.apiToken });
+      const dynamic = (await module.check({}, news)).failures!.map((failure) => [failure.property, failure.reason]);
+      assert.match(JSON.stringify(dynamic), rule, type);
+      assert.deepEqual((await door.check("bad", news)).failures, dynamic, type);
+    }
+    assert.equal(await requestCount(emulator), before);
+  });
+
+  it("refuses a tag declared twice in one type, and takes it in the other, as the dynamic classes do", async () => {
+    const door = await plugin("crm:index:Tag", { apiUrl: emulator.crmUrl, apiToken: emulator.apiToken });
+    assert.deepEqual((await door.check("first", { tag: "VIP" })).failures, []);
+    assert.match(JSON.stringify((await door.check("second", { tag: "vip", tagType: "contact" })).failures), /tags are unique regardless of case, per tagType/);
+    assert.deepEqual((await door.check("third", { tag: "VIP", tagType: "template" })).failures, []);
   });
 
   it("checks a unique name by the one rule the dynamic classes check it by", async () => {

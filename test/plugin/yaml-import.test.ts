@@ -1,8 +1,8 @@
 // `pulumi import` of every importable crm resource by its id alone, into a Pulumi YAML program
 // on the native plugin: an object of each type made outside the stack (by the resource modules,
 // with the inputs of test/support/resource-examples.ts), imported with `pulumi import <token>
-// <name> <id>`, the code the YAML host prints added to the program; the next preview shows no
-// change and `up` sends no request. An action (crm:index:ContactSync; chat:index:FlowRun, in
+// <name> <id>`, the code the YAML host prints added to the program; the import reads what a
+// create's read reads; the next preview shows no change and `up` sends no request. An action (crm:index:ContactSync; chat:index:FlowRun, in
 // test/plugin/server.test.ts) is refused: its id alone does not give what it was declared with.
 
 import assert from "node:assert/strict";
@@ -10,7 +10,7 @@ import { join } from "node:path";
 import { resources } from "../../provider/registry";
 import { emulatorCall, emulatorForProvider, RunningEmulator, stackOnEmulator } from "../support/emulator";
 import { addPrintedCode, assertImportRoundTrips, installYamlProgram } from "../support/plugin-program";
-import { CliStack } from "../support/pulumi-cli";
+import { CliStack, secretSignature } from "../support/pulumi-cli";
 import { makeEveryCrmObject, resourceExamples } from "../support/resource-examples";
 
 describe("pulumi import of every importable crm resource into a Pulumi YAML program on the native plugin", function () {
@@ -64,8 +64,30 @@ describe("pulumi import of every importable crm resource into a Pulumi YAML prog
     }
   });
 
+  it("reads what a create's read reads: every output, a secret one marked secret, and what the service chose", async () => {
+    const secretMarked = (value: unknown) => typeof value === "object" && value !== null && secretSignature in value;
+    for (const resource of importable) {
+      const { outputs = {} } = stack.resources().find((entry) => entry.type === tokenOf(resource))!;
+      const { outs } = made.get(resource.className)!;
+      assert.deepEqual(Object.keys(outputs).filter((key) => key in outs).sort(), Object.keys(outs).sort(), tokenOf(resource));
+      for (const output of resource.module.declaration.secretOutputs) assert.ok(secretMarked(outputs[output]), `${tokenOf(resource)} ${output}`);
+    }
+    const outputsOf = (type: string) => stack.resources().find((entry) => entry.type === type)!.outputs!;
+    assert.equal(outputsOf("crm:index:AccountCustomFieldValue").fieldType, "text");
+    // The position the service gave the field, which export declares too.
+    assert.equal(typeof outputsOf("crm:index:AccountCustomField").displayOrder, "number");
+    const refreshed = await stack.refresh();
+    assert.equal(refreshed.exitCode, 0, refreshed.lines.join("\n"));
+    assert.equal(outputsOf("crm:index:AccountCustomFieldValue").fieldType, "text");
+    assert.ok(secretMarked(outputsOf("crm:index:CalendarFeed").token));
+  });
+
   it("the program with the printed code previews no change, and up sends no request", async () => {
     await assertImportRoundTrips(stack, emulator);
+    // The engine records an import with no list of secret outputs; the program's first up writes it.
+    const feed = stack.resources().find((entry) => entry.type === "crm:index:CalendarFeed")!;
+    assert.ok(secretSignature in feed.outputs!.token, "the feed's token stays secret");
+    assert.deepEqual(feed.additionalSecretOutputs, ["token"]);
     assert.equal(stack.resources().filter((resource) => resource.type.startsWith("crm:index:")).length, importable.length + 1);
   });
 

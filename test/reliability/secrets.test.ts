@@ -161,7 +161,7 @@ describe("reliability: transport errors carry no token", function () {
       });
       try {
         const transport = transportFor(spec, server.url);
-        const error = await failureOf(transport.call({ method: "GET", path: "/accounts/1" }, { resource: "crm.Test", credentialSetting: spec.token.key }));
+        const error = await failureOf(transport.call({ method: "GET", path: "/accounts/1" }, { resource: "crm.Test", credentialSetting: { name: spec.token.key, howToSet: "give it" } }));
         assert.ok(everythingIn(error).includes(server.url.replace("http://", "")), "the error carries the address");
         assert.ok(!everythingIn(error).includes(token), everythingIn(error));
         assert.ok(server.requests[0].headers[spec === crmService ? "api-token" : "authorization"]?.includes(token), "the token was sent");

@@ -23,7 +23,8 @@ export interface EveryResourceStack {
   objects: number;
 }
 
-export function everyResourceStack(copies: number, contactIds: readonly string[]): EveryResourceStack {
+/** The program's resources: `copies` of each of `registered` (by default every registered resource). */
+export function everyResourceStack(copies: number, contactIds: readonly string[], registered: readonly RegisteredResource[] = resources): EveryResourceStack {
   const exampleOf = (type: string) => resourceExamples[type as keyof typeof resourceExamples] as ResourceExample;
   // The parents the examples take, named by resources of the program: the copy's own account, pipeline and user group, and a text field.
   const parentsOf = (n: number) => ({ account: `account-${n}`, contact: contactIds[n - 1], textField: `text-field-${n}`, pipeline: `pipeline-${n}`, userGroup: `user-group-${n}` });
@@ -37,9 +38,9 @@ export function everyResourceStack(copies: number, contactIds: readonly string[]
   const declared: DeclaredResource[] = [];
   for (let n = 1; n <= copies; n++) {
     declared.push({ type: "crm.AccountCustomField", name: parentsOf(n).textField, inputs: { fieldLabel: `Soak text ${n}`, fieldType: "text" }, references: {} });
-    for (const resource of resources) if (exampleOf(typeOf(resource)).roundTrip === "create") declared.push(declare(resource, `${resource.name}-${n}`, n));
+    for (const resource of registered) if (exampleOf(typeOf(resource)).roundTrip === "create") declared.push(declare(resource, `${resource.name}-${n}`, n));
   }
-  for (const resource of resources) if (exampleOf(typeOf(resource)).roundTrip === "update") declared.push(declare(resource, resource.name, 1));
+  for (const resource of registered) if (exampleOf(typeOf(resource)).roundTrip === "update") declared.push(declare(resource, resource.name, 1));
   return {
     config: { resources: JSON.stringify(declared) },
     objects: declared.filter((resource) => exampleOf(resource.type).collection).length,

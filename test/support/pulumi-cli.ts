@@ -228,6 +228,7 @@ export interface StateResource {
   inputs?: Record<string, any>;
   outputs?: Record<string, any>;
   parent?: string;
+  additionalSecretOutputs?: string[];
 }
 
 export interface Deployment {

@@ -139,7 +139,7 @@ export const resourceExamples = {
     collection: { path: "/dealGroups", member: "dealGroups", key: (o) => o.title },
   },
   "crm.PipelineStage": {
-    inputs: (parents, n) => ({ title: `Qualified ${n}`, pipelineId: parents.pipeline, color: n % 2 ? "32B0FC" : undefined, width: n % 2 ? 300 : undefined }),
+    inputs: (parents, n) => ({ title: `Qualified ${n}`, pipelineId: parents.pipeline, order: n % 2 ? n : undefined, color: n % 2 ? "32B0FC" : undefined, width: n % 2 ? 300 : undefined }),
     textFields: ["title"],
     roundTrip: "create",
     collection: { path: "/dealStages", member: "dealStages", key: (o) => o.title },
@@ -161,6 +161,12 @@ export const resourceExamples = {
   "chat.FlowRun": { inputs: () => ({ flowId: BUILT_IN_FLOWS[0].id, contacts: [{ phone: "+15550100", firstName: "Ada" }] }), textFields: [], roundTrip: false },
 } satisfies Record<ResourceType, ResourceExample>;
 
+/** A list made on the emulator through its HTTP API, for resources that refer to one: its id. */
+export async function makeList(emulator: RunningEmulator, stringid: string): Promise<string> {
+  const list = { name: stringid, stringid, sender_url: "https://acme.example", sender_reminder: "You signed up." };
+  return String((await emulatorCall(emulator, "POST", "/api/3/lists", { list })).body.list.id);
+}
+
 /** The n-th set of parents, made on the emulator through its HTTP API. */
 export async function makeParents(emulator: RunningEmulator, n = 1): Promise<Parents> {
   const post = async (path: string, body: unknown) => (await emulatorCall(emulator, "POST", `/api/3${path}`, body)).body;
@@ -180,17 +186,25 @@ export async function pipelineWithoutStages(emulator: RunningEmulator, title: st
   return String(dealGroup.id);
 }
 
+/** An object made by its resource module: its id, the inputs it was made with, and the outputs its create read. */
+export interface MadeObject {
+  id: string;
+  inputs: Record<string, unknown>;
+  outs: Record<string, unknown>;
+}
+
 /**
  * An object of each crm resource, made by its module with its example's first inputs (the
- * modules pointed at `emulator` by emulatorForProvider): its id and those inputs, by class name.
+ * modules pointed at `emulator` by emulatorForProvider), by class name.
  */
-export async function makeEveryCrmObject(emulator: RunningEmulator): Promise<Map<string, { id: string; inputs: Record<string, unknown> }>> {
+export async function makeEveryCrmObject(emulator: RunningEmulator): Promise<Map<string, MadeObject>> {
   const parents = await makeParents(emulator);
-  const made = new Map<string, { id: string; inputs: Record<string, unknown> }>();
+  const made = new Map<string, MadeObject>();
   for (const resource of resources.filter((entry) => entry.namespace === "crm")) {
     // JSON's way: an input left undefined is left out.
     const inputs = JSON.parse(JSON.stringify(resourceExamples[`crm.${resource.className}`].inputs(parents, 1)));
-    made.set(resource.className, { id: (await resource.module.create(inputs)).id, inputs });
+    const { id, outs } = await resource.module.create(inputs);
+    made.set(resource.className, { id, inputs, outs: outs ?? {} });
   }
   return made;
 }

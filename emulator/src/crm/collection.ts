@@ -68,6 +68,9 @@ export const texts: Form = {
   answer: (stored) => stored,
 };
 
+const OPERATIONS = ["create", "list", "read", "update", "delete"] as const;
+type Operation = (typeof OPERATIONS)[number];
+
 export interface Field {
   /** text unless said otherwise. */
   form?: Form;
@@ -115,7 +118,7 @@ export interface CollectionSpec<T extends CollectionRow> {
   /** Links in the service's order, each answering (GET /<plural>/{id}/<name>); none: `links: []`. */
   links?: Links<T>;
   /** The operations served; all five unless said. */
-  operations?: ReadonlyArray<"create" | "list" | "read" | "update" | "delete">;
+  operations?: readonly Operation[];
   list?: ListOptions<T>;
   /** The rows a list answers from, where query parameters other than filters[...] select them. */
   select?(req: CrmRequest, rows: T[]): T[];
@@ -165,6 +168,7 @@ export function collection<T extends CollectionRow>(crm: CrmContext, spec: Colle
       const sentAs = field.generated ? undefined : [name, ...(field.alsoSentAs ?? [])].find((n) => attrs[n] !== undefined);
       if (sentAs === undefined) continue;
       const value = (field.form ?? text).read(attrs, sentAs);
+      // An id of 0 is none.
       const blank = value === null || String(value).trim() === "" || (field.form === id && value === "0");
       if (field.required && blank) throw missing(name, field, sentAs);
       if (field.allowed && !field.allowed.includes(String(value))) {
@@ -203,64 +207,48 @@ export function collection<T extends CollectionRow>(crm: CrmContext, spec: Colle
     return { status, body: hooks.written ? hooks.written(document, row, attrs, req) : document };
   };
 
-  const operations = new Set(spec.operations ?? ["create", "list", "read", "update", "delete"]);
   const member = (req: CrmRequest) => attributesOf(req, spec.singular);
   const one = `/${spec.plural}/:id`;
-  const routes: Route[] = [
-    ...(operations.has("create")
-      ? [
-          {
-            method: "POST",
-            pattern: `/${spec.plural}`,
-            handle: (req: CrmRequest) => {
-              const attrs = member(req);
-              return written(req, create(attrs), attrs, spec.createStatus);
-            },
-          },
-        ]
-      : []),
-    ...(operations.has("list")
-      ? [
-          {
-            method: "GET",
-            pattern: `/${spec.plural}`,
-            handle: (req: CrmRequest) => {
-              const document = crm.kinds.list(req, kind, spec.select ? spec.select(req, table.all()) : table.all(), spec.list);
-              const page = (document[spec.plural] as Array<{ id: string }>).map((presented) => table.get(presented.id)!);
-              return ok({ ...spec.alongside?.(page, req), ...document });
-            },
-          },
-        ]
-      : []),
-    ...(operations.has("read") ? [{ method: "GET", pattern: one, handle: (req: CrmRequest) => ok(answer(req, find(req.params.id))) }] : []),
-    ...(operations.has("update")
-      ? [
-          {
-            method: "PUT",
-            pattern: one,
-            handle: (req: CrmRequest) => {
-              const attrs = member(req);
-              return written(req, update(find(req.params.id), attrs), attrs);
-            },
-          },
-        ]
-      : []),
-    ...(operations.has("delete")
-      ? [
-          {
-            method: "DELETE",
-            pattern: one,
-            handle: (req: CrmRequest) => {
-              const row = find(req.params.id);
-              hooks.removed?.(row);
-              table.delete(row.id);
-              return ok({});
-            },
-          },
-        ]
-      : []),
-    ...linkRoutes(spec.plural, find, links),
-  ];
+  const routeOf: Record<Operation, Route> = {
+    create: {
+      method: "POST",
+      pattern: `/${spec.plural}`,
+      handle: (req) => {
+        const attrs = member(req);
+        return written(req, create(attrs), attrs, spec.createStatus);
+      },
+    },
+    list: {
+      method: "GET",
+      pattern: `/${spec.plural}`,
+      handle: (req) => {
+        const document = crm.kinds.list(req, kind, spec.select ? spec.select(req, table.all()) : table.all(), spec.list);
+        const page = (document[spec.plural] as Array<{ id: string }>).map((presented) => table.get(presented.id)!);
+        return ok({ ...spec.alongside?.(page, req), ...document });
+      },
+    },
+    read: { method: "GET", pattern: one, handle: (req) => ok(answer(req, find(req.params.id))) },
+    update: {
+      method: "PUT",
+      pattern: one,
+      handle: (req) => {
+        const attrs = member(req);
+        return written(req, update(find(req.params.id), attrs), attrs);
+      },
+    },
+    delete: {
+      method: "DELETE",
+      pattern: one,
+      handle: (req) => {
+        const row = find(req.params.id);
+        hooks.removed?.(row);
+        table.delete(row.id);
+        return ok({});
+      },
+    },
+  };
+  const served = spec.operations ?? OPERATIONS;
+  const routes = [...OPERATIONS.filter((operation) => served.includes(operation)).map((operation) => routeOf[operation]), ...linkRoutes(spec.plural, find, links)];
   return { kind, routes, find, create, update, written };
 }
 

@@ -6,6 +6,8 @@ export const MAX_LIMIT = 100;
 export interface ListRules<T> {
   /** filters[name]=value (or filters[name][operator]=value) the endpoint understands; other filters are ignored, as by the service. */
   filters?: Record<string, (row: T, value: string, operator: string) => boolean>;
+  /** The page size without limit=: DEFAULT_LIMIT unless the reference says otherwise (100 for /fields). */
+  defaultLimit?: number;
   /** The value orders[field] sorts on; by default a top-level property of the row, a timestamp by its stored milliseconds (see orderedValue). */
   orderValue?: (row: T, field: string) => unknown;
 }
@@ -38,7 +40,7 @@ export function selectPage<T>(req: CrmRequest, rows: T[], rules: ListRules<T> = 
       return 0;
     });
   }
-  const limit = clamp(parseInt(req.query.get("limit") ?? "", 10), DEFAULT_LIMIT, 1, MAX_LIMIT);
+  const limit = clamp(parseInt(req.query.get("limit") ?? "", 10), rules.defaultLimit ?? DEFAULT_LIMIT, 1, MAX_LIMIT);
   const offset = clamp(parseInt(req.query.get("offset") ?? "", 10), 0, 0, Number.MAX_SAFE_INTEGER);
   return { rows: selected.slice(offset, offset + limit), total: selected.length, limit, offset };
 }

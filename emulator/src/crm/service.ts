@@ -17,7 +17,7 @@ import { contactFieldRoutes } from "./resources/fields";
 import { listRoutes } from "./resources/lists";
 import { personalizationRoutes } from "./resources/personalizations";
 import { savedResponseRoutes } from "./resources/savedResponses";
-import { tagRoutes } from "./resources/tags";
+import { tagCollection } from "./resources/tags";
 import { webhookRoutes } from "./resources/webhooks";
 import { dealGroupRoutes } from "./resources/dealGroups";
 import { groupRoutes } from "./resources/groups";
@@ -53,7 +53,8 @@ export interface CrmService extends MountedService {
 export function createCrmService(options: CrmServiceOptions): CrmService {
   const tables = createTables();
   const crm: CrmContext = { tables, kinds: new KindRegistry(), can: options.can, now: () => Date.now() };
-  const members = contactMembers(crm);
+  const tags = tagCollection(crm);
+  const members = contactMembers(crm, tags);
   const imports = bulkImport(crm, { contactLimit: options.contactLimit, delayMs: options.bulkImportDelayMs, onBackgroundChange: options.onBackgroundChange, members });
   const router = new Router([
     // The API root: clients call it with their key to check it, a bad key being answered 403 before any route.
@@ -69,7 +70,7 @@ export function createCrmService(options: CrmServiceOptions): CrmService {
     ...calendarRoutes(crm),
     ...messageRoutes(crm),
     ...listRoutes(crm),
-    ...tagRoutes(crm),
+    ...tags.routes,
     ...contactFieldRoutes(crm),
     ...personalizationRoutes(crm),
     ...savedResponseRoutes(crm),

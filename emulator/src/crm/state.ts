@@ -104,7 +104,7 @@ export interface SchemaRow extends Row {
   description: string;
   createdTimestamp: string;
   updatedTimestamp: string;
-  fields: Array<{ id: string; labels: { singular: string; plural: string }; type: string; required: boolean; scale?: number }>;
+  fields: Array<{ id: string; labels: { singular: string; plural: string }; type: string; required: boolean; scale?: number; options?: string[] }>;
   icons: { default: string };
   relationships: Array<{ id: string; labels: { singular: string; plural: string }; description: string; namespace: string; hasMany: boolean }>;
 }
@@ -121,6 +121,11 @@ export interface RecordRow extends Row {
 /** The key account names are compared by: the service's collation ignores case. */
 export function accountNameKey(account: { name: string }): string {
   return account.name.toLowerCase();
+}
+
+/** The key of what belongs to one contact. */
+function ofContact(row: CollectionRow): string {
+  return String(row.contact);
 }
 
 export function createTables() {
@@ -147,9 +152,10 @@ export function createTables() {
     personalizations: new Table<CollectionRow>(),
     savedResponses: new Table<CollectionRow>(),
     webhooks: new Table<CollectionRow>(),
-    contactTags: new Table<CollectionRow>(),
-    contactLists: new Table<CollectionRow>(),
-    fieldValues: new Table<CollectionRow>(),
+    // A contact's tags, lists and values are indexed by the contact: every contact a list answers reads its values.
+    contactTags: new Table<CollectionRow>({ keyOf: ofContact }),
+    contactLists: new Table<CollectionRow>({ keyOf: ofContact }),
+    fieldValues: new Table<CollectionRow>({ keyOf: ofContact }),
     // The sales side (resources/dealTasktypes.ts, dealGroups.ts, groups.ts, users.ts).
     dealGroups: new Table<CollectionRow>(),
     dealStages: new Table<CollectionRow>(),

@@ -55,11 +55,22 @@ function declaredOnly(kind: Kind, state: Record<string, unknown>, declared: Reco
   return Object.fromEntries(Object.entries(state).filter(([field]) => !undeclared.includes(field)));
 }
 
-/** The state of `object`, with what readRelated adds. */
-export async function stateAt(kind: Kind, client: CrmClient, id: string, object: ServiceObject, declared: Record<string, unknown>): Promise<Record<string, unknown>> {
-  const related = kind.readRelated ? { ...object, ...(await kind.readRelated(client, id, declared)) } : object;
+/**
+ * The state of `object`, with what readRelated adds; the service-assigned fields only where
+ * `declared` holds them, unless `everyField` (an import, which declares what export declares).
+ */
+export async function stateAt(
+  kind: Kind,
+  client: CrmClient,
+  id: string,
+  object: ServiceObject,
+  declared: Record<string, unknown>,
+  everyField = false,
+): Promise<Record<string, unknown>> {
+  const related = kind.readRelated ? { ...object, ...(await kind.readRelated(client, id, declared, object)) } : object;
+  const state = kind.stateOf(related);
   // Undefined members left out: the provider host's protobuf Struct refuses them.
-  return withoutUndefined(declaredOnly(kind, kind.stateOf(related), declared));
+  return withoutUndefined(everyField ? state : declaredOnly(kind, state, declared));
 }
 
 /** The inputs of a write, completed by the kind (see prepareWrite). */
@@ -148,8 +159,10 @@ export async function read(kind: Kind, id: string, from: ReadFrom): Promise<Foun
   const object = await readObject(client, kind, id);
   // Undefined: the object is gone, and refresh drops it from the state.
   if (!object) return undefined;
-  const declared = "import" in from ? ((await kind.relatedForImport?.(client, id)) ?? {}) : props;
-  const state = await stateAt(kind, client, id, object, declared);
+  const importing = "import" in from;
+  const declared = importing ? ((await kind.relatedForImport?.(client, id)) ?? {}) : props;
+  // An import declares what the service chose too (a field's display order), as the export does.
+  const state = await stateAt(kind, client, id, object, declared, importing);
   return { id, outputs: state, inputs: inputsOf(kind, state) };
 }
 

@@ -44,9 +44,10 @@ export interface CrmObjectKind<Schema extends z.AnyZodObject, State extends Reco
   /**
    * Members the service keeps behind calls of their own (an address's group and list
    * associations), merged into the object before stateOf. `declared` is what the stack
-   * manages: the inputs after a write, the stored state on read.
+   * manages: the inputs after a write, the stored state on read (nothing on import); `object` is
+   * the service's object as read.
    */
-  readRelated?(client: CrmClient, id: string, declared: Record<string, unknown>): Promise<ServiceObject>;
+  readRelated?(client: CrmClient, id: string, declared: Record<string, unknown>, object: ServiceObject): Promise<ServiceObject>;
   /**
    * Those members as an import from the id alone, and the export, declare them: all of them
    * (an address's first group and list), in the inputs' names.

@@ -22,7 +22,7 @@ type PersonalizationVariable struct {
 	Format PersonalizationVariableFormatOutput `pulumi:"format"`
 	// The variable's name, as the message editor lists it. At most 255 characters.
 	Name pulumi.StringOutput `pulumi:"name"`
-	// What messages write between % signs: `promo-code` is `%PROMO-CODE%` in a message. Kept in lower case without the % signs (`%Promo-Code%` is `promo-code`); messages match it regardless of case.
+	// What messages write between % signs: `promo-code` is `%PROMO-CODE%` in a message. Kept in lower case without the % signs: `%Promo-Code%` is `promo-code`.
 	Tag pulumi.StringOutput `pulumi:"tag"`
 }
 
@@ -98,7 +98,7 @@ type personalizationVariableArgs struct {
 	Format *PersonalizationVariableFormat `pulumi:"format"`
 	// The variable's name, as the message editor lists it. At most 255 characters. Changed in place.
 	Name string `pulumi:"name"`
-	// What messages write between % signs: `promo-code` is `%PROMO-CODE%` in a message. Kept in lower case without the % signs (`%Promo-Code%` is `promo-code`); messages match it regardless of case. Changed in place.
+	// What messages write between % signs: `promo-code` is `%PROMO-CODE%` in a message. Kept in lower case without the % signs: `%Promo-Code%` is `promo-code`. Changed in place.
 	Tag string `pulumi:"tag"`
 }
 
@@ -112,7 +112,7 @@ type PersonalizationVariableArgs struct {
 	Format PersonalizationVariableFormatPtrInput
 	// The variable's name, as the message editor lists it. At most 255 characters. Changed in place.
 	Name pulumi.StringInput
-	// What messages write between % signs: `promo-code` is `%PROMO-CODE%` in a message. Kept in lower case without the % signs (`%Promo-Code%` is `promo-code`); messages match it regardless of case. Changed in place.
+	// What messages write between % signs: `promo-code` is `%PROMO-CODE%` in a message. Kept in lower case without the % signs: `%Promo-Code%` is `promo-code`. Changed in place.
 	Tag pulumi.StringInput
 }
 
@@ -218,7 +218,7 @@ func (o PersonalizationVariableOutput) Name() pulumi.StringOutput {
 	return o.ApplyT(func(v *PersonalizationVariable) pulumi.StringOutput { return v.Name }).(pulumi.StringOutput)
 }
 
-// What messages write between % signs: `promo-code` is `%PROMO-CODE%` in a message. Kept in lower case without the % signs (`%Promo-Code%` is `promo-code`); messages match it regardless of case.
+// What messages write between % signs: `promo-code` is `%PROMO-CODE%` in a message. Kept in lower case without the % signs: `%Promo-Code%` is `promo-code`.
 func (o PersonalizationVariableOutput) Tag() pulumi.StringOutput {
 	return o.ApplyT(func(v *PersonalizationVariable) pulumi.StringOutput { return v.Tag }).(pulumi.StringOutput)
 }

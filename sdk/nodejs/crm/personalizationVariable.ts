@@ -60,7 +60,7 @@ export class PersonalizationVariable extends pulumi.CustomResource {
      */
     declare public readonly name: pulumi.Output<string>;
     /**
-     * What messages write between % signs: `promo-code` is `%PROMO-CODE%` in a message. Kept in lower case without the % signs (`%Promo-Code%` is `promo-code`); messages match it regardless of case.
+     * What messages write between % signs: `promo-code` is `%PROMO-CODE%` in a message. Kept in lower case without the % signs: `%Promo-Code%` is `promo-code`.
      */
     declare public readonly tag: pulumi.Output<string>;
 
@@ -123,7 +123,7 @@ export interface PersonalizationVariableArgs {
      */
     name: pulumi.Input<string>;
     /**
-     * What messages write between % signs: `promo-code` is `%PROMO-CODE%` in a message. Kept in lower case without the % signs (`%Promo-Code%` is `promo-code`); messages match it regardless of case. Changed in place.
+     * What messages write between % signs: `promo-code` is `%PROMO-CODE%` in a message. Kept in lower case without the % signs: `%Promo-Code%` is `promo-code`. Changed in place.
      */
     tag: pulumi.Input<string>;
 }

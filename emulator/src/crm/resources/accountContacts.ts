@@ -2,7 +2,7 @@ import { attributesOf, created, fieldError, orNoResult, ok, optionalString, requ
 import { equals } from "../collections";
 import type { CrmContext } from "../context";
 import type { Route } from "../router";
-import { deleteRoute, linksOf, listRoute } from "./shared";
+import { deleteRoute, linkRoutes, linksOf, listRoute } from "./shared";
 import type { AccountContactRow } from "../state";
 import { listOf } from "../store";
 import { isoTimestamp } from "../time";
@@ -81,5 +81,9 @@ export function accountContactRoutes(crm: CrmContext): Route[] {
       },
     },
     deleteRoute(kind, find, (row) => accountContacts.delete(row.id)),
+    ...linkRoutes("accountContacts", find, {
+      account: (row, req) => ({ account: crm.kinds.get("accounts").present(orNoResult(accounts.get(row.account), "Account", row.account), req, "single") }),
+      contact: (row, req) => ({ contact: crm.kinds.get("contacts").present(orNoResult(contacts.get(row.contact), "Subscriber", row.contact), req, "single") }),
+    }),
   ];
 }

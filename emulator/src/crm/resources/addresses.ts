@@ -1,7 +1,7 @@
 import { attributesOf, created, fieldError, flagOf, idOf, ok, orNoResult, optionalString, unprocessable, type Attributes, type CrmRequest } from "../api";
 import type { CrmContext } from "../context";
 import type { Route } from "../router";
-import { deleteRoute, linksOf, listRoute, readRoute } from "./shared";
+import { deleteRoute, linkRoutes, linksOf, listRoute, readRoute } from "./shared";
 import type { AddressAssociationRow, AddressRow } from "../state";
 import type { Table } from "../store";
 import { sqlTimestamp } from "../time";
@@ -183,6 +183,7 @@ export function addressRoutes(crm: CrmContext): Route[] {
       pattern: "/addresses/:id/addressList",
       handle: (req) => ok(crm.kinds.list(req, listKind, addressLists.where((a) => a.addressId === find(req.params.id).id))),
     },
+    ...linkRoutes("addresses", find, { forms: null }),
     { method: "DELETE", pattern: "/addressGroups/:id", handle: deleteAssociation(addressGroups, "AddressGroup") },
     { method: "DELETE", pattern: "/addressLists/:id", handle: deleteAssociation(addressLists, "AddressList") },
   ];

@@ -1,5 +1,6 @@
-import { ApiError, attributesOf, fieldError, isObject, ok, unprocessable, type CrmRequest } from "../api";
-import { collection, id, type CollectionRow } from "../collection";
+import { ApiError, attributesOf, fieldError, idOf, isObject, ok, unprocessable, type CrmRequest } from "../api";
+import { equals } from "../collections";
+import { collection, id, type Collection, type CollectionRow } from "../collection";
 import type { CrmContext } from "../context";
 import type { Route } from "../router";
 import type { ContactRow } from "../state";
@@ -25,7 +26,13 @@ export interface ContactMembers {
   membersOf(contact: ContactRow, req: CrmRequest): { fieldValues: unknown[]; contactLists: unknown[] };
 }
 
-export function contactMembers(crm: CrmContext): ContactMembers {
+/** withKey answers in no particular order; answers list in the order made. */
+export function byCreation<T extends { id: string }>(rows: T[]): T[] {
+  return rows.sort((a, b) => Number(a.id) - Number(b.id));
+}
+
+/** `tagCollection` makes the tags an import names that no contact tag has. */
+export function contactMembers(crm: CrmContext, tagCollection: Collection<CollectionRow>): ContactMembers {
   const { contacts, tags, lists, fields, contactTags, contactLists, fieldValues } = crm.tables;
   const present = (plural: string, row: { id: string } | undefined, req: CrmRequest) => {
     const kind = crm.kinds.get(plural);
@@ -48,7 +55,7 @@ export function contactMembers(crm: CrmContext): ContactMembers {
       check(draft) {
         if (!contacts.get(String(draft.contact))) throw notFound("Contact");
         if (!tags.get(String(draft.tag))) throw notFound("Tag");
-        if (contactTags.find((row) => row.contact === draft.contact && row.tag === draft.tag)) {
+        if (contactTags.withKey(String(draft.contact)).some((row) => row.tag === draft.tag)) {
           throw unprocessable(fieldError("duplicate", "tag", "The contact already has this tag."));
         }
       },
@@ -69,7 +76,7 @@ export function contactMembers(crm: CrmContext): ContactMembers {
       status: { required: "The status field is required.", allowed: ["1", "2"] },
       sourceid: { default: "0" },
     },
-    constants: { form: null, seriesid: "0", responder: "1", sync: "0", unsubreason: null, campaign: null, message: null, ip4Sub: "0", autosyncLog: null },
+    constants: { form: null, seriesid: "0", responder: "1", sync: "0", unsubreason: "", campaign: null, message: null, ip4Sub: "0", autosyncLog: null },
     timestamps: { sdate: "created", udate: "updated" },
     links: {
       automation: null,
@@ -110,26 +117,54 @@ export function contactMembers(crm: CrmContext): ContactMembers {
     record: "FieldValue",
     table: fieldValues,
     createStatus: 200,
-    // Written with a contact (its fieldValues) or by the bulk import (its fields).
-    operations: ["read"],
+    // Also written with a contact (its fieldValues) and by the bulk import (its fields); POST /fieldValues below.
+    operations: ["list", "read", "update", "delete"],
     fields: { contact: { form: id, required: true }, field: { form: id, required: true }, value: {} },
     constants: { created_by: "0", updated_by: "0" },
     timestamps: { cdate: "created", udate: "updated" },
     links: { owner: (row, req) => present("contacts", contacts.get(String(row.contact)), req), field: (row, req) => present("fields", fields.get(String(row.field)), req) },
-    hooks: { members: (row) => ({ owner: row.contact }) },
+    list: { filters: { fieldid: equals("field"), val: equals("value") } },
+    hooks: {
+      check(draft, existing) {
+        if (!contacts.get(String(draft.contact))) throw unprocessable(fieldError("field_invalid", "contact", `No contact with id ${draft.contact}.`));
+        if (!fields.get(String(draft.field))) throw unprocessable(fieldError("field_invalid", "field", `No custom field with id ${draft.field}.`));
+        const taken = fieldValues.withKey(String(draft.contact)).some((row) => row.field === draft.field && row.id !== existing?.id);
+        if (taken) throw unprocessable(fieldError("duplicate", "field", `Contact ${draft.contact} already has a value for field ${draft.field}.`));
+      },
+      members: (row) => ({ owner: row.contact }),
+      // Writes answer the value with its contact, and its ids as numbers, as the reference's examples do.
+      written(document, row, _attrs, req) {
+        const ids = { contact: Number(row.contact), field: Number(row.field), owner: Number(row.contact) };
+        const contact = crm.kinds.get("contacts").present(contacts.get(String(row.contact))!, req, "list");
+        return { contacts: [contact], fieldValue: { ...(document.fieldValue as object), ...ids } };
+      },
+    },
   });
+
+  /** POST /fieldValues: the contact's value of the field, made or (when it has one) changed. */
+  const postFieldValue = (req: CrmRequest) => {
+    const attrs = attributesOf(req, "fieldValue");
+    const existing = fieldValues.withKey(String(idOf(attrs.contact))).find((row) => row.field === idOf(attrs.field));
+    return values.written(req, existing ? values.update(existing, attrs) : values.create(attrs), attrs);
+  };
 
   /** POST /contactLists: the membership's status, made or changed; answered with the contact, as the reference shows. */
   const postContactList = (req: CrmRequest) => {
     const attrs = attributesOf(req, "contactList");
-    const existing = contactLists.find((row) => row.contact === String(attrs.contact) && row.list === String(attrs.list));
+    const existing = contactLists.withKey(String(attrs.contact)).find((row) => row.list === String(attrs.list));
     const row = existing ? subscriptions.update(existing, attrs) : subscriptions.create(attrs);
     const contact = contacts.get(String(row.contact))!;
     return ok({ contacts: [crm.kinds.get("contacts").present(contact, req, "list")], ...crm.kinds.one(req, subscriptions.kind, row) });
   };
 
   const members: ContactMembers = {
-    routes: [...tagged.routes, { method: "POST", pattern: "/contactLists", handle: postContactList }, ...subscriptions.routes, ...values.routes],
+    routes: [
+      ...tagged.routes,
+      { method: "POST", pattern: "/contactLists", handle: postContactList },
+      ...subscriptions.routes,
+      { method: "POST", pattern: "/fieldValues", handle: postFieldValue },
+      ...values.routes,
+    ],
     checkFieldValues(items, member) {
       if (items === undefined) return [];
       if (!Array.isArray(items) || !items.every(isObject)) throw unprocessable(fieldError("field_invalid", member, `The ${member} attribute must be an array of {field, value} objects.`));
@@ -142,7 +177,7 @@ export function contactMembers(crm: CrmContext): ContactMembers {
     },
     setFieldValues(contact, writes) {
       for (const write of writes) {
-        const existing = fieldValues.find((row) => row.contact === contact.id && row.field === write.field);
+        const existing = fieldValues.withKey(contact.id).find((row) => row.field === write.field);
         if (existing) values.update(existing, { value: write.value });
         else values.create({ contact: contact.id, ...write });
       }
@@ -151,13 +186,13 @@ export function contactMembers(crm: CrmContext): ContactMembers {
       for (const name of names.map((n) => n.trim()).filter(Boolean)) {
         const tag =
           tags.find((row) => row.tagType === "contact" && String(row.tag).toLowerCase() === name.toLowerCase()) ??
-          tags.insert({ tag: name, tagType: "contact", description: "", createdMs: crm.now(), updatedMs: crm.now() });
-        if (!contactTags.find((row) => row.contact === contact.id && row.tag === tag.id)) tagged.create({ contact: contact.id, tag: tag.id });
+          tagCollection.create({ tag: name, tagType: "contact" });
+        if (!contactTags.withKey(contact.id).some((row) => row.tag === tag.id)) tagged.create({ contact: contact.id, tag: tag.id });
       }
     },
     setListStatus(contact, listIds, status) {
       for (const listId of listIds) {
-        const existing = contactLists.find((row) => row.contact === contact.id && row.list === listId);
+        const existing = contactLists.withKey(contact.id).find((row) => row.list === listId);
         if (existing) subscriptions.update(existing, { status });
         else subscriptions.create({ contact: contact.id, list: listId, status });
       }
@@ -165,8 +200,8 @@ export function contactMembers(crm: CrmContext): ContactMembers {
     membersOf(contact, req) {
       const of = (plural: string, rows: CollectionRow[]) => rows.map((row) => crm.kinds.get(plural).present(row, req, "list"));
       return {
-        fieldValues: of("fieldValues", fieldValues.where((row) => row.contact === contact.id)),
-        contactLists: of("contactLists", contactLists.where((row) => row.contact === contact.id)),
+        fieldValues: of("fieldValues", byCreation(fieldValues.withKey(contact.id))),
+        contactLists: of("contactLists", byCreation(contactLists.withKey(contact.id))),
       };
     },
   };

@@ -2,7 +2,7 @@ import { createHash } from "node:crypto";
 import { attributesOf, created, fieldError, orNoResult, ok, optionalString, requiredString, unprocessable, type Attributes, type CrmRequest } from "../api";
 import type { CrmContext } from "../context";
 import type { Route } from "../router";
-import type { ContactMembers, FieldValueWrite } from "./contactMembers";
+import { byCreation, type ContactMembers, type FieldValueWrite } from "./contactMembers";
 import { deleteRoute, linkRoute, linksOf, listRoute } from "./shared";
 import type { AccountRow, ContactRow } from "../state";
 import { accountTimeOf, isoTimestamp, sqlTimestamp } from "../time";
@@ -52,23 +52,26 @@ function filterTime(value: string, filter: string): number {
   return ms;
 }
 
-/** What the reference's contact examples carry that the emulator neither writes nor tracks. */
+/**
+ * What the reference's contact examples carry that the emulator neither writes nor tracks;
+ * dates never set as the service writes them, "0000-00-00" (REAL-WORLD.md: empty).
+ */
 const CONTACT_SETTINGS = {
   segmentio_id: "",
   bounced_hard: "0",
   bounced_soft: "0",
-  bounced_date: null,
+  bounced_date: "0000-00-00",
   ip: "0",
-  ua: null,
-  socialdata_lastcheck: null,
+  ua: "",
+  socialdata_lastcheck: "0000-00-00 00:00:00",
   email_local: "",
   email_domain: "",
   sentcnt: "0",
-  rating_tstamp: null,
+  rating_tstamp: "0000-00-00",
   gravatar: "0",
-  adate: null,
-  edate: null,
-  deleted_at: null,
+  adate: "0000-00-00 00:00:00",
+  edate: "0000-00-00 00:00:00",
+  deleted_at: "0000-00-00 00:00:00",
 };
 
 const EMAIL_PATTERN = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
@@ -112,11 +115,11 @@ export function contactRoutes(crm: CrmContext, members: ContactMembers): Route[]
         // The service's hash identifies the contact in tracking links; any stable digest will do.
         hash: createHash("md5").update(row.email.toLowerCase()).digest("hex"),
         // Ids of the contact's custom field values, and alone (not in a list, where the scans would add up) of what else it has.
-        fieldValues: fieldValues.where((value) => value.contact === row.id).map((value) => value.id),
+        fieldValues: byCreation(fieldValues.withKey(row.id)).map((value) => value.id),
         ...(view === "single"
           ? {
               contactAutomations: [],
-              contactLists: contactLists.where((cl) => cl.contact === row.id).map((cl) => cl.id),
+              contactLists: byCreation(contactLists.withKey(row.id)).map((cl) => cl.id),
               geoIps: [],
               deals: [],
               accountContacts: accountContacts.where((ac) => ac.contact === row.id).map((ac) => ac.id),
@@ -155,8 +158,8 @@ export function contactRoutes(crm: CrmContext, members: ContactMembers): Route[]
     // -1, the default, is any status; another is the contact's status on a list (listid's, or any).
     const [listId, tagId, status] = [q.get("listid"), q.get("tagid"), q.get("status") ?? "-1"];
     const onList = (c: ContactRow) =>
-      (listId === null && status === "-1") || contactLists.find((cl) => cl.contact === c.id && (listId === null || cl.list === listId) && (status === "-1" || cl.status === status)) !== undefined;
-    const tagged = (c: ContactRow) => tagId === null || contactTags.find((ct) => ct.contact === c.id && ct.tag === tagId) !== undefined;
+      (listId === null && status === "-1") || contactLists.withKey(c.id).some((cl) => (listId === null || cl.list === listId) && (status === "-1" || cl.status === status));
+    const tagged = (c: ContactRow) => tagId === null || contactTags.withKey(c.id).some((ct) => ct.tag === tagId);
     return (c: ContactRow): boolean =>
       (ids.length === 0 || ids.includes(c.id)) &&
       (email === undefined || c.email.toLowerCase() === email) &&
@@ -263,7 +266,7 @@ export function contactRoutes(crm: CrmContext, members: ContactMembers): Route[]
     deleteRoute(kind, find, (contact) => {
       for (const ac of accountContacts.where((ac) => ac.contact === contact.id)) accountContacts.delete(ac.id);
       notes.deleteWhere((n) => n.reltype === "Subscriber" && n.relid === contact.id);
-      for (const table of [contactLists, contactTags, fieldValues]) table.deleteWhere((row) => row.contact === contact.id);
+      for (const table of [contactLists, contactTags, fieldValues]) for (const row of table.withKey(contact.id)) table.delete(row.id);
       contacts.delete(contact.id);
     }),
   ];

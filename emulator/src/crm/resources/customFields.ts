@@ -1,5 +1,6 @@
 import {
   attributesOf,
+  created,
   fieldError,
   flagOf,
   idOf,
@@ -7,6 +8,7 @@ import {
   noResultFound,
   notFound,
   ok,
+  orNoResult,
   optionalString,
   requiredString,
   unprocessable,
@@ -17,7 +19,7 @@ import { equals } from "../collections";
 import { requirePermission, type CrmContext } from "../context";
 import type { Document } from "../kinds";
 import type { Route } from "../router";
-import { linksOf } from "./shared";
+import { linkRoutes, linksOf } from "./shared";
 import type { FieldDataRow, FieldMetaRow } from "../state";
 import { listOf, type Row, type Table } from "../store";
 import { utcTimestamp } from "../time";
@@ -175,7 +177,8 @@ export function customFieldRoutes(crm: CrmContext): Route[] {
           updatedMs: now,
         };
         applyMeta(draft, attrs);
-        return ok(crm.kinds.one(req, metaKind, fieldMeta.insert(draft)));
+        // REAL-WORLD.md (high): 201, where the reference writes 200.
+        return created(crm.kinds.one(req, metaKind, fieldMeta.insert(draft)));
       },
     },
     { method: "GET", pattern: "/accountCustomFieldMeta", handle: (req) => ok(crm.kinds.list(req, metaKind, fieldMeta.all(), { withoutMeta: true })) },
@@ -280,6 +283,13 @@ export function customFieldRoutes(crm: CrmContext): Route[] {
         return ok(withOriginalValue(crm.kinds.one(req, dataKind, datum), attrs));
       },
     },
+    ...linkRoutes("accountCustomFieldMeta", findMeta, {
+      accountCustomFieldData: (meta, req) => ({ accountCustomFieldData: fieldData.where((d) => d.customFieldId === meta.id).map((d) => dataKind.present(d, req, "list")) }),
+    }),
+    ...linkRoutes("accountCustomFieldData", findDatum, {
+      account: (datum, req) => ({ account: crm.kinds.get("accounts").present(orNoResult(accounts.get(datum.accountId), "Account", datum.accountId), req, "single") }),
+      accountCustomFieldMetum: (datum, req) => ({ accountCustomFieldMetum: metaKind.present(findMeta(datum.customFieldId), req, "single") }),
+    }),
     {
       method: "DELETE",
       pattern: "/accountCustomFieldData/:id",

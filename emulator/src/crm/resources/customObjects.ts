@@ -48,13 +48,29 @@ function wildcardPattern(operand: string): RegExp {
 
 /**
  * The value a filter or order path names: fields.<id> (a record field), relationships.<name>
- * (related ids), or a root property, dotted for nested ones (labels.singular).
+ * (related ids), or a root property, dotted for nested ones (labels.singular); through a list,
+ * each element's (a schema's relationships.id: the ids of its relationships).
  */
 function valueAt(resource: SchemaRow | RecordRow, path: string): unknown {
   const [head, ...rest] = path.split(".");
   if ("schemaId" in resource && head === "fields") return resource.fields.find((f) => f.id === rest.join("."))?.value;
   if ("schemaId" in resource && head === "relationships") return resource.relationships[rest.join(".")];
-  return path.split(".").reduce<unknown>((value, key) => (isObject(value) ? value[key] : undefined), resource);
+  const member = (value: unknown, key: string): unknown =>
+    Array.isArray(value) ? value.flatMap((element) => member(element, key) ?? []) : isObject(value) ? value[key] : undefined;
+  return path.split(".").reduce<unknown>(member, resource);
+}
+
+/** Fields whose values are chosen from the schema's options. */
+const CHOICE_TYPES = new Set(["dropdown", "multiselect"]);
+
+/** A record's field values held to its schema: required fields given, a choice among the field's options. */
+function checkAgainstSchema(schema: SchemaRow, fields: Array<{ id: string; value: unknown }>): void {
+  for (const field of schema.fields) {
+    const value = fields.find((f) => f.id === field.id)?.value;
+    if (field.required && isBlank(value)) throw invalid(field.id, `${field.id} is required.`);
+    const outside = (Array.isArray(value) ? value : [value]).some((choice) => !isBlank(choice) && !field.options?.includes(String(choice)));
+    if (CHOICE_TYPES.has(field.type) && field.options && outside) throw invalid(field.id, `${field.id} cannot accept a value that is not defined in the schema.`);
+  }
 }
 
 /** filters[<path>][<operator>]=<value>, or filters[<path>]=<value> for eq; all must hold. */
@@ -105,7 +121,16 @@ export function customObjectRoutes(crm: CrmContext): Route[] {
       updatedTimestamp: now,
       fields: fields.map((field) => {
         if (!isObject(field) || typeof field.id !== "string" || typeof field.type !== "string") throw invalid("schema.fields", "Schema fields must provide an id and a type");
-        return { id: field.id, labels: labelsOf(field.labels, "schema.fields"), type: field.type, required: field.required === true || field.isRequired === true, scale: typeof field.scale === "number" ? field.scale : 0 };
+        // A choice field's options, as strings or {value}.
+        const options = Array.isArray(field.options) ? field.options.map((option) => String(isObject(option) ? option.value : option)) : undefined;
+        return {
+          id: field.id,
+          labels: labelsOf(field.labels, "schema.fields"),
+          type: field.type,
+          required: field.required === true || field.isRequired === true,
+          scale: typeof field.scale === "number" ? field.scale : 0,
+          ...(options ? { options } : {}),
+        };
       }),
       icons: { default: ICON },
       relationships: relationships.map((relationship) => {
@@ -129,6 +154,7 @@ export function customObjectRoutes(crm: CrmContext): Route[] {
     for (const field of fields) {
       if (!isObject(field) || !schema.fields.some((f) => f.id === field.id)) throw invalid("record.fields", `Unknown field ${JSON.stringify(isObject(field) ? field.id : field)}`);
     }
+    checkAgainstSchema(schema, fields as RecordRow["fields"]);
     const relationships: Record<string, string[]> = {};
     for (const [name, ids] of Object.entries(isObject(attrs.relationships) ? attrs.relationships : {})) {
       if (!schema.relationships.some((r) => r.id === name)) throw invalid("record.relationships", `Unknown relationship ${name}`);
@@ -202,7 +228,7 @@ export function seedCustomObjects(tables: CrmTables): void {
     createdTimestamp: created,
     updatedTimestamp: created,
     fields: [
-      { id: "plan", labels: labels("Plan"), type: "dropdown", required: true },
+      { id: "plan", labels: labels("Plan"), type: "dropdown", required: true, options: ["Basic", "Pro", "Enterprise"] },
       { id: "seats", labels: labels("Seats", "Seats"), type: "number", required: false, scale: 0 },
       { id: "renewal-date", labels: labels("Renewal date"), type: "date", required: false },
       { id: "notes", labels: labels("Notes", "Notes"), type: "textarea", required: false },

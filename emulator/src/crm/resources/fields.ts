@@ -45,7 +45,7 @@ export function contactFieldRoutes(crm: CrmContext): Route[] {
       options: (field, req) => ({ fieldOptions: present("fieldOptions", optionsOf(field), req) }),
       relations: (field, req) => ({ fieldRels: present("fieldRels", relationsOf(field), req) }),
     },
-    list: { filters: { perstag: matches("perstag") } },
+    list: { filters: { perstag: matches("perstag") }, defaultLimit: 100 },
     alongside: (rows, req) => ({ fieldOptions: present("fieldOptions", rows.flatMap(optionsOf), req), fieldRels: present("fieldRels", rows.flatMap(relationsOf), req) }),
     hooks: {
       check(draft, existing) {

@@ -4,10 +4,7 @@ import type { CrmContext } from "../context";
 import type { Route } from "../router";
 import { userLink } from "./shared";
 
-/**
- * Lists. The reference has no update of a list (no PUT /lists/{id}; REAL-WORLD.md says
- * nothing of one): a PUT answers 405, and a changed list is a new one.
- */
+/** Lists. The reference has no update of a list (no PUT /lists/{id}; REAL-WORLD.md says nothing of one): a PUT answers 405. */
 export function listRoutes(crm: CrmContext): Route[] {
   const { lists, addressLists, contactLists, fieldRels } = crm.tables;
   return collection<CollectionRow>(crm, {

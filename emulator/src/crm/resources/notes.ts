@@ -5,8 +5,7 @@ import type { Route } from "../router";
 import { userLink } from "./shared";
 import type { AccountRow } from "../state";
 
-/** Owner types the service reports for each reltype of a note, and the collections its owners are in. */
-const OWNER_TYPES: Record<string, string> = { CustomerAccount: "account", Subscriber: "contact" };
+/** The collections a note's owner is in, by reltype: its owner's type is the collection's singular ("account"). */
 const OWNER_COLLECTIONS: Record<string, "accounts" | "contacts"> = { CustomerAccount: "accounts", Subscriber: "contacts" };
 
 export function noteRoutes(crm: CrmContext): Route[] {
@@ -26,7 +25,10 @@ export function noteRoutes(crm: CrmContext): Route[] {
     timestamps: { cdate: "created", mdate: "updated" },
     links: { activities: null, mentions: null, notes: null, owner: null, user: userLink },
     hooks: {
-      members: (row) => ({ owner: { id: row.relid, type: OWNER_TYPES[String(row.reltype)] ?? String(row.reltype).toLowerCase() } }),
+      members(row) {
+        const owner = OWNER_COLLECTIONS[String(row.reltype)];
+        return { owner: { id: row.relid, type: owner ? crm.kinds.get(owner).singular : String(row.reltype).toLowerCase() } };
+      },
       // A write answers the note with its account or contact, as the reference's examples do.
       // The relid is answered in the type it was sent in (a number in the reference's example).
       written(document, row, attrs, req) {

@@ -1,4 +1,4 @@
-import { fieldError, unprocessable } from "../api";
+import { fieldError, ok, unprocessable, type CrmRequest } from "../api";
 import { collection, type CollectionRow } from "../collection";
 import type { CrmContext } from "../context";
 import type { Route } from "../router";
@@ -12,7 +12,7 @@ import { sqlTimestamp } from "../time";
 export function personalizationRoutes(crm: CrmContext): Route[] {
   const { personalizations, lists } = crm.tables;
   const listIdsOf = (row: CollectionRow) => String(row.listids).split(",").map((listId) => listId.trim()).filter(Boolean);
-  return collection<CollectionRow>(crm, {
+  const variables = collection<CollectionRow>(crm, {
     singular: "personalization",
     plural: "personalizations",
     record: "Personalization",
@@ -44,5 +44,12 @@ export function personalizationRoutes(crm: CrmContext): Route[] {
         };
       },
     },
-  }).routes;
+  });
+  // ids=1,2,3: the ones that exist are deleted; the reference's answer is the text "Delete successful".
+  const bulkDelete = (req: CrmRequest) => {
+    const ids = (req.query.get("ids") ?? "").split(",").map((variableId) => variableId.trim());
+    personalizations.deleteWhere((row) => ids.includes(row.id));
+    return ok("Delete successful");
+  };
+  return [{ method: "DELETE", pattern: "/personalizations/bulkdelete", handle: bulkDelete }, ...variables.routes];
 }

@@ -6,7 +6,7 @@ import type { ReadOnlyFixtures } from "../fixtures";
 import type { Route } from "../router";
 import type { Row } from "../store";
 import { JsonBytes } from "../../service";
-import { linksOf } from "./shared";
+import { linkRoutes, linksOf, noneHeld, userLink } from "./shared";
 
 type FixtureRow = Row & Record<string, unknown>;
 
@@ -81,6 +81,8 @@ export function readOnlyRoutes(crm: CrmContext, fixtures: Required<ReadOnlyFixtu
       return record;
     };
   };
+  const findAutomation = (id: string) => orNoResult(automations.find((a) => a.id === id), "Series", id);
+  const findCampaign = (id: string) => orNoResult(campaigns.find((c) => c.id === id), "Campaign", id);
   const automationKind = crm.kinds.register<FixtureRow>({ singular: "automation", plural: "automations", present: withLinks("automations", AUTOMATION_LINKS) });
   const campaignKind = crm.kinds.register<FixtureRow>({ singular: "campaign", plural: "campaigns", present: withLinks("campaigns", CAMPAIGN_LINKS) });
 
@@ -99,10 +101,19 @@ export function readOnlyRoutes(crm: CrmContext, fixtures: Required<ReadOnlyFixtu
       pattern: "/campaigns",
       handle: (req) => ok(listJson(crm.kinds.list(req, campaignKind, campaigns, { filters: { seriesid: equals("seriesid") } }), campaignKind.plural)),
     },
-    {
-      method: "GET",
-      pattern: "/campaigns/:id",
-      handle: (req) => ok(crm.kinds.one(req, campaignKind, orNoResult(campaigns.find((c) => c.id === req.params.id), "Campaign", req.params.id))),
-    },
+    { method: "GET", pattern: "/campaigns/:id", handle: (req) => ok(crm.kinds.one(req, campaignKind, findCampaign(req.params.id))) },
+    // Where their links lead: an automation's campaigns and a campaign's user and automation; empty collections for the rest.
+    ...linkRoutes("automations", findAutomation, {
+      ...noneHeld(AUTOMATION_LINKS),
+      campaigns: (automation, req) => ({ campaigns: campaigns.filter((c) => c.seriesid === automation.id).map((c) => campaignKind.present(c, req, "list")) }),
+    }),
+    ...linkRoutes("campaigns", findCampaign, {
+      ...noneHeld(CAMPAIGN_LINKS),
+      user: userLink,
+      automation: (campaign, req) => {
+        const automation = automations.find((a) => a.id === campaign.automation);
+        return { automation: automation ? automationKind.present(automation, req, "single") : null };
+      },
+    }),
   ];
 }

@@ -38,6 +38,11 @@ export function linkRoutes<T extends Row>(collection: string, find: (id: string)
   return Object.entries(links).map(([name, answer]) => linkRoute(collection, name, find, answer ?? (() => ({ [name]: [] }))));
 }
 
+/** Links to what the emulator keeps none of, each answering an empty collection. */
+export function noneHeld(names: readonly string[]): Record<string, null> {
+  return Object.fromEntries(names.map((name) => [name, null]));
+}
+
 /** Where a `user` link leads: the account's one user, who owns everything the emulator holds ("userid": "1"). */
 export const userLink: LinkAnswer<unknown> = () => ({ user: { username: "admin", firstName: "Admin", lastName: "User", email: "admin@example.com", id: "1" } });
 

@@ -1,10 +1,9 @@
 import { fieldError, unprocessable } from "../api";
 import { matches } from "../collections";
-import { collection, type CollectionRow } from "../collection";
+import { collection, type Collection, type CollectionRow } from "../collection";
 import type { CrmContext } from "../context";
-import type { Route } from "../router";
 
-export function tagRoutes(crm: CrmContext): Route[] {
+export function tagCollection(crm: CrmContext): Collection<CollectionRow> {
   const { tags, contactTags } = crm.tables;
   return collection<CollectionRow>(crm, {
     singular: "tag",
@@ -33,5 +32,5 @@ export function tagRoutes(crm: CrmContext): Route[] {
       members: (row, _req, view) => (view === "single" ? { subscriber_count: String(contactTags.where((ct) => ct.tag === row.id).length) } : {}),
       removed: (row) => contactTags.deleteWhere((ct) => ct.tag === row.id),
     },
-  }).routes;
+  });
 }

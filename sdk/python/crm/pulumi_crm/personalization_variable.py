@@ -30,7 +30,7 @@ class PersonalizationVariableArgs:
 
         :param pulumi.Input[_builtins.str] content: What the variable is replaced with in a message. At most 65535 characters. Changed in place.
         :param pulumi.Input[_builtins.str] name: The variable's name, as the message editor lists it. At most 255 characters. Changed in place.
-        :param pulumi.Input[_builtins.str] tag: What messages write between % signs: `promo-code` is `%PROMO-CODE%` in a message. Kept in lower case without the % signs (`%Promo-Code%` is `promo-code`); messages match it regardless of case. Changed in place.
+        :param pulumi.Input[_builtins.str] tag: What messages write between % signs: `promo-code` is `%PROMO-CODE%` in a message. Kept in lower case without the % signs: `%Promo-Code%` is `promo-code`. Changed in place.
         :param pulumi.Input[_builtins.str] adopt_id: The id of an existing personalization variable to take over instead of creating one, as `pulumi-crm export` writes it: its `tag`, `name`, `format` and `content` are set to the declared ones where they differ. Read only at creation; changing or removing it later changes nothing.
         :param pulumi.Input['PersonalizationVariableFormat'] format: The content's format: `html` or `text`. Default "html". Changed in place.
         """
@@ -72,7 +72,7 @@ class PersonalizationVariableArgs:
     @pulumi.getter
     def tag(self) -> pulumi.Input[_builtins.str]:
         """
-        What messages write between % signs: `promo-code` is `%PROMO-CODE%` in a message. Kept in lower case without the % signs (`%Promo-Code%` is `promo-code`); messages match it regardless of case. Changed in place.
+        What messages write between % signs: `promo-code` is `%PROMO-CODE%` in a message. Kept in lower case without the % signs: `%Promo-Code%` is `promo-code`. Changed in place.
         """
         return pulumi.get(self, "tag")
 
@@ -126,7 +126,7 @@ class PersonalizationVariable(pulumi.CustomResource):
         :param pulumi.Input[_builtins.str] content: What the variable is replaced with in a message. At most 65535 characters. Changed in place.
         :param pulumi.Input['PersonalizationVariableFormat'] format: The content's format: `html` or `text`. Default "html". Changed in place.
         :param pulumi.Input[_builtins.str] name: The variable's name, as the message editor lists it. At most 255 characters. Changed in place.
-        :param pulumi.Input[_builtins.str] tag: What messages write between % signs: `promo-code` is `%PROMO-CODE%` in a message. Kept in lower case without the % signs (`%Promo-Code%` is `promo-code`); messages match it regardless of case. Changed in place.
+        :param pulumi.Input[_builtins.str] tag: What messages write between % signs: `promo-code` is `%PROMO-CODE%` in a message. Kept in lower case without the % signs: `%Promo-Code%` is `promo-code`. Changed in place.
         """
         ...
     @overload
@@ -243,7 +243,7 @@ class PersonalizationVariable(pulumi.CustomResource):
     @pulumi.getter
     def tag(self) -> pulumi.Output[_builtins.str]:
         """
-        What messages write between % signs: `promo-code` is `%PROMO-CODE%` in a message. Kept in lower case without the % signs (`%Promo-Code%` is `promo-code`); messages match it regardless of case.
+        What messages write between % signs: `promo-code` is `%PROMO-CODE%` in a message. Kept in lower case without the % signs: `%Promo-Code%` is `promo-code`.
         """
         return pulumi.get(self, "tag")
 
