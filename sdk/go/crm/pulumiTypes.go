@@ -1573,6 +1573,80 @@ func (o ListInfoArrayOutput) Index(i pulumi.IntInput) ListInfoOutput {
 	}).(ListInfoOutput)
 }
 
+// A pipeline deals move through.
+type PipelineInfo struct {
+	// When it was created, ISO 8601.
+	Cdate *string `pulumi:"cdate"`
+	// The currency of its new deals, a 3-letter code in lower case.
+	Currency string `pulumi:"currency"`
+	// The pipeline's id, as `crm.Pipeline`'s `id`.
+	Id string `pulumi:"id"`
+	// The ids of its stages, in the order the service answers them.
+	StageIds []string `pulumi:"stageIds"`
+	// The pipeline's title.
+	Title string `pulumi:"title"`
+}
+
+// A pipeline deals move through.
+type PipelineInfoOutput struct{ *pulumi.OutputState }
+
+func (PipelineInfoOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*PipelineInfo)(nil)).Elem()
+}
+
+func (o PipelineInfoOutput) ToPipelineInfoOutput() PipelineInfoOutput {
+	return o
+}
+
+func (o PipelineInfoOutput) ToPipelineInfoOutputWithContext(ctx context.Context) PipelineInfoOutput {
+	return o
+}
+
+// When it was created, ISO 8601.
+func (o PipelineInfoOutput) Cdate() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v PipelineInfo) *string { return v.Cdate }).(pulumi.StringPtrOutput)
+}
+
+// The currency of its new deals, a 3-letter code in lower case.
+func (o PipelineInfoOutput) Currency() pulumi.StringOutput {
+	return o.ApplyT(func(v PipelineInfo) string { return v.Currency }).(pulumi.StringOutput)
+}
+
+// The pipeline's id, as `crm.Pipeline`'s `id`.
+func (o PipelineInfoOutput) Id() pulumi.StringOutput {
+	return o.ApplyT(func(v PipelineInfo) string { return v.Id }).(pulumi.StringOutput)
+}
+
+// The ids of its stages, in the order the service answers them.
+func (o PipelineInfoOutput) StageIds() pulumi.StringArrayOutput {
+	return o.ApplyT(func(v PipelineInfo) []string { return v.StageIds }).(pulumi.StringArrayOutput)
+}
+
+// The pipeline's title.
+func (o PipelineInfoOutput) Title() pulumi.StringOutput {
+	return o.ApplyT(func(v PipelineInfo) string { return v.Title }).(pulumi.StringOutput)
+}
+
+type PipelineInfoArrayOutput struct{ *pulumi.OutputState }
+
+func (PipelineInfoArrayOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*[]PipelineInfo)(nil)).Elem()
+}
+
+func (o PipelineInfoArrayOutput) ToPipelineInfoArrayOutput() PipelineInfoArrayOutput {
+	return o
+}
+
+func (o PipelineInfoArrayOutput) ToPipelineInfoArrayOutputWithContext(ctx context.Context) PipelineInfoArrayOutput {
+	return o
+}
+
+func (o PipelineInfoArrayOutput) Index(i pulumi.IntInput) PipelineInfoOutput {
+	return pulumi.All(o, i).ApplyT(func(vs []interface{}) PipelineInfo {
+		return vs[0].([]PipelineInfo)[vs[1].(int)]
+	}).(PipelineInfoOutput)
+}
+
 // A tag of contacts or templates.
 type TagInfo struct {
 	// When it was created, ISO 8601.
@@ -1645,6 +1719,66 @@ func (o TagInfoArrayOutput) Index(i pulumi.IntInput) TagInfoOutput {
 	return pulumi.All(o, i).ApplyT(func(vs []interface{}) TagInfo {
 		return vs[0].([]TagInfo)[vs[1].(int)]
 	}).(TagInfoOutput)
+}
+
+// A group of users.
+type UserGroupInfo struct {
+	// The description; null when unset.
+	Description *string `pulumi:"description"`
+	// The group's id, as `crm.UserGroup`'s `id`.
+	Id string `pulumi:"id"`
+	// The group's title.
+	Title string `pulumi:"title"`
+}
+
+// A group of users.
+type UserGroupInfoOutput struct{ *pulumi.OutputState }
+
+func (UserGroupInfoOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*UserGroupInfo)(nil)).Elem()
+}
+
+func (o UserGroupInfoOutput) ToUserGroupInfoOutput() UserGroupInfoOutput {
+	return o
+}
+
+func (o UserGroupInfoOutput) ToUserGroupInfoOutputWithContext(ctx context.Context) UserGroupInfoOutput {
+	return o
+}
+
+// The description; null when unset.
+func (o UserGroupInfoOutput) Description() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v UserGroupInfo) *string { return v.Description }).(pulumi.StringPtrOutput)
+}
+
+// The group's id, as `crm.UserGroup`'s `id`.
+func (o UserGroupInfoOutput) Id() pulumi.StringOutput {
+	return o.ApplyT(func(v UserGroupInfo) string { return v.Id }).(pulumi.StringOutput)
+}
+
+// The group's title.
+func (o UserGroupInfoOutput) Title() pulumi.StringOutput {
+	return o.ApplyT(func(v UserGroupInfo) string { return v.Title }).(pulumi.StringOutput)
+}
+
+type UserGroupInfoArrayOutput struct{ *pulumi.OutputState }
+
+func (UserGroupInfoArrayOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*[]UserGroupInfo)(nil)).Elem()
+}
+
+func (o UserGroupInfoArrayOutput) ToUserGroupInfoArrayOutput() UserGroupInfoArrayOutput {
+	return o
+}
+
+func (o UserGroupInfoArrayOutput) ToUserGroupInfoArrayOutputWithContext(ctx context.Context) UserGroupInfoArrayOutput {
+	return o
+}
+
+func (o UserGroupInfoArrayOutput) Index(i pulumi.IntInput) UserGroupInfoOutput {
+	return pulumi.All(o, i).ApplyT(func(vs []interface{}) UserGroupInfo {
+		return vs[0].([]UserGroupInfo)[vs[1].(int)]
+	}).(UserGroupInfoOutput)
 }
 
 // What the group's users may do: each permission true or false (unset: false).
@@ -2661,6 +2795,80 @@ func (o UserGroupPermissionsPtrOutput) UserEdit() pulumi.BoolPtrOutput {
 	}).(pulumi.BoolPtrOutput)
 }
 
+// A user of the account.
+type UserInfo struct {
+	// The user's email address.
+	Email string `pulumi:"email"`
+	// The user's first name; null when unset.
+	FirstName *string `pulumi:"firstName"`
+	// The user's id, as `crm.User`'s `id`.
+	Id string `pulumi:"id"`
+	// The user's last name; null when unset.
+	LastName *string `pulumi:"lastName"`
+	// The user's login name.
+	Username string `pulumi:"username"`
+}
+
+// A user of the account.
+type UserInfoOutput struct{ *pulumi.OutputState }
+
+func (UserInfoOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*UserInfo)(nil)).Elem()
+}
+
+func (o UserInfoOutput) ToUserInfoOutput() UserInfoOutput {
+	return o
+}
+
+func (o UserInfoOutput) ToUserInfoOutputWithContext(ctx context.Context) UserInfoOutput {
+	return o
+}
+
+// The user's email address.
+func (o UserInfoOutput) Email() pulumi.StringOutput {
+	return o.ApplyT(func(v UserInfo) string { return v.Email }).(pulumi.StringOutput)
+}
+
+// The user's first name; null when unset.
+func (o UserInfoOutput) FirstName() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v UserInfo) *string { return v.FirstName }).(pulumi.StringPtrOutput)
+}
+
+// The user's id, as `crm.User`'s `id`.
+func (o UserInfoOutput) Id() pulumi.StringOutput {
+	return o.ApplyT(func(v UserInfo) string { return v.Id }).(pulumi.StringOutput)
+}
+
+// The user's last name; null when unset.
+func (o UserInfoOutput) LastName() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v UserInfo) *string { return v.LastName }).(pulumi.StringPtrOutput)
+}
+
+// The user's login name.
+func (o UserInfoOutput) Username() pulumi.StringOutput {
+	return o.ApplyT(func(v UserInfo) string { return v.Username }).(pulumi.StringOutput)
+}
+
+type UserInfoArrayOutput struct{ *pulumi.OutputState }
+
+func (UserInfoArrayOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*[]UserInfo)(nil)).Elem()
+}
+
+func (o UserInfoArrayOutput) ToUserInfoArrayOutput() UserInfoArrayOutput {
+	return o
+}
+
+func (o UserInfoArrayOutput) ToUserInfoArrayOutputWithContext(ctx context.Context) UserInfoArrayOutput {
+	return o
+}
+
+func (o UserInfoArrayOutput) Index(i pulumi.IntInput) UserInfoOutput {
+	return pulumi.All(o, i).ApplyT(func(vs []interface{}) UserInfo {
+		return vs[0].([]UserInfo)[vs[1].(int)]
+	}).(UserInfoOutput)
+}
+
 func init() {
 	pulumi.RegisterInputType(reflect.TypeOf((*ContactSyncContactInput)(nil)).Elem(), ContactSyncContactArgs{})
 	pulumi.RegisterInputType(reflect.TypeOf((*ContactSyncContactArrayInput)(nil)).Elem(), ContactSyncContactArray{})
@@ -2701,8 +2909,14 @@ func init() {
 	pulumi.RegisterOutputType(CustomObjectSchemaArrayOutput{})
 	pulumi.RegisterOutputType(ListInfoOutput{})
 	pulumi.RegisterOutputType(ListInfoArrayOutput{})
+	pulumi.RegisterOutputType(PipelineInfoOutput{})
+	pulumi.RegisterOutputType(PipelineInfoArrayOutput{})
 	pulumi.RegisterOutputType(TagInfoOutput{})
 	pulumi.RegisterOutputType(TagInfoArrayOutput{})
+	pulumi.RegisterOutputType(UserGroupInfoOutput{})
+	pulumi.RegisterOutputType(UserGroupInfoArrayOutput{})
 	pulumi.RegisterOutputType(UserGroupPermissionsOutput{})
 	pulumi.RegisterOutputType(UserGroupPermissionsPtrOutput{})
+	pulumi.RegisterOutputType(UserInfoOutput{})
+	pulumi.RegisterOutputType(UserInfoArrayOutput{})
 }

@@ -343,3 +343,4 @@ export interface UserGroupPermissionsArgs {
      */
     userEdit?: pulumi.Input<boolean | undefined>;
 }
+

@@ -481,6 +481,32 @@ export interface ListInfo {
 }
 
 /**
+ * A pipeline deals move through.
+ */
+export interface PipelineInfo {
+    /**
+     * When it was created, ISO 8601.
+     */
+    cdate?: string;
+    /**
+     * The currency of its new deals, a 3-letter code in lower case.
+     */
+    currency: string;
+    /**
+     * The pipeline's id, as `crm.Pipeline`'s `id`.
+     */
+    id: string;
+    /**
+     * The ids of its stages, in the order the service answers them.
+     */
+    stageIds: string[];
+    /**
+     * The pipeline's title.
+     */
+    title: string;
+}
+
+/**
  * A tag of contacts or templates.
  */
 export interface TagInfo {
@@ -504,6 +530,24 @@ export interface TagInfo {
      * What the tag is put on: `contact` or `template`.
      */
     tagType: string;
+}
+
+/**
+ * A group of users.
+ */
+export interface UserGroupInfo {
+    /**
+     * The description; null when unset.
+     */
+    description?: string;
+    /**
+     * The group's id, as `crm.UserGroup`'s `id`.
+     */
+    id: string;
+    /**
+     * The group's title.
+     */
+    title: string;
 }
 
 /**
@@ -698,5 +742,31 @@ export interface UserGroupPermissions {
      * Permission for editing users.
      */
     userEdit?: boolean;
+}
+
+/**
+ * A user of the account.
+ */
+export interface UserInfo {
+    /**
+     * The user's email address.
+     */
+    email: string;
+    /**
+     * The user's first name; null when unset.
+     */
+    firstName?: string;
+    /**
+     * The user's id, as `crm.User`'s `id`.
+     */
+    id: string;
+    /**
+     * The user's last name; null when unset.
+     */
+    lastName?: string;
+    /**
+     * The user's login name.
+     */
+    username: string;
 }
 

@@ -30,8 +30,14 @@ from .get_custom_object_records import *
 from .get_custom_object_schemas import *
 from .get_list import *
 from .get_lists import *
+from .get_pipeline import *
+from .get_pipelines import *
 from .get_tag import *
 from .get_tags import *
+from .get_user import *
+from .get_user_group import *
+from .get_user_groups import *
+from .get_users import *
 from .list import *
 from .message import *
 from .personalization_variable import *

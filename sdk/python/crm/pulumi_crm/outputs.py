@@ -30,8 +30,11 @@ __all__ = [
     'CustomObjectRelationship',
     'CustomObjectSchema',
     'ListInfo',
+    'PipelineInfo',
     'TagInfo',
+    'UserGroupInfo',
     'UserGroupPermissions',
+    'UserInfo',
 ]
 
 @pulumi.output_type
@@ -1340,6 +1343,74 @@ class ListInfo(dict):
 
 
 @pulumi.output_type
+class PipelineInfo(dict):
+    """
+    A pipeline deals move through.
+    """
+    def __init__(__self__, *,
+                 currency: _builtins.str,
+                 id: _builtins.str,
+                 stage_ids: Sequence[_builtins.str],
+                 title: _builtins.str,
+                 cdate: Optional[_builtins.str] = None):
+        """
+        A pipeline deals move through.
+
+        :param _builtins.str currency: The currency of its new deals, a 3-letter code in lower case.
+        :param _builtins.str id: The pipeline's id, as `crm.Pipeline`'s `id`.
+        :param Sequence[_builtins.str] stage_ids: The ids of its stages, in the order the service answers them.
+        :param _builtins.str title: The pipeline's title.
+        :param _builtins.str cdate: When it was created, ISO 8601.
+        """
+        pulumi.set(__self__, "currency", currency)
+        pulumi.set(__self__, "id", id)
+        pulumi.set(__self__, "stage_ids", stage_ids)
+        pulumi.set(__self__, "title", title)
+        if cdate is not None:
+            pulumi.set(__self__, "cdate", cdate)
+
+    @_builtins.property
+    @pulumi.getter
+    def currency(self) -> _builtins.str:
+        """
+        The currency of its new deals, a 3-letter code in lower case.
+        """
+        return pulumi.get(self, "currency")
+
+    @_builtins.property
+    @pulumi.getter
+    def id(self) -> _builtins.str:
+        """
+        The pipeline's id, as `crm.Pipeline`'s `id`.
+        """
+        return pulumi.get(self, "id")
+
+    @_builtins.property
+    @pulumi.getter(name="stageIds")
+    def stage_ids(self) -> Sequence[_builtins.str]:
+        """
+        The ids of its stages, in the order the service answers them.
+        """
+        return pulumi.get(self, "stage_ids")
+
+    @_builtins.property
+    @pulumi.getter
+    def title(self) -> _builtins.str:
+        """
+        The pipeline's title.
+        """
+        return pulumi.get(self, "title")
+
+    @_builtins.property
+    @pulumi.getter
+    def cdate(self) -> Optional[_builtins.str]:
+        """
+        When it was created, ISO 8601.
+        """
+        return pulumi.get(self, "cdate")
+
+
+@pulumi.output_type
 class TagInfo(dict):
     """
     A tag of contacts or templates.
@@ -1398,6 +1469,52 @@ class TagInfo(dict):
         When it was created, ISO 8601.
         """
         return pulumi.get(self, "cdate")
+
+    @_builtins.property
+    @pulumi.getter
+    def description(self) -> Optional[_builtins.str]:
+        """
+        The description; null when unset.
+        """
+        return pulumi.get(self, "description")
+
+
+@pulumi.output_type
+class UserGroupInfo(dict):
+    """
+    A group of users.
+    """
+    def __init__(__self__, *,
+                 id: _builtins.str,
+                 title: _builtins.str,
+                 description: Optional[_builtins.str] = None):
+        """
+        A group of users.
+
+        :param _builtins.str id: The group's id, as `crm.UserGroup`'s `id`.
+        :param _builtins.str title: The group's title.
+        :param _builtins.str description: The description; null when unset.
+        """
+        pulumi.set(__self__, "id", id)
+        pulumi.set(__self__, "title", title)
+        if description is not None:
+            pulumi.set(__self__, "description", description)
+
+    @_builtins.property
+    @pulumi.getter
+    def id(self) -> _builtins.str:
+        """
+        The group's id, as `crm.UserGroup`'s `id`.
+        """
+        return pulumi.get(self, "id")
+
+    @_builtins.property
+    @pulumi.getter
+    def title(self) -> _builtins.str:
+        """
+        The group's title.
+        """
+        return pulumi.get(self, "title")
 
     @_builtins.property
     @pulumi.getter
@@ -2089,5 +2206,74 @@ class UserGroupPermissions(dict):
         Permission for editing users.
         """
         return pulumi.get(self, "user_edit")
+
+
+@pulumi.output_type
+class UserInfo(dict):
+    """
+    A user of the account.
+    """
+    def __init__(__self__, *,
+                 email: _builtins.str,
+                 id: _builtins.str,
+                 username: _builtins.str,
+                 first_name: Optional[_builtins.str] = None,
+                 last_name: Optional[_builtins.str] = None):
+        """
+        A user of the account.
+
+        :param _builtins.str email: The user's email address.
+        :param _builtins.str id: The user's id, as `crm.User`'s `id`.
+        :param _builtins.str username: The user's login name.
+        :param _builtins.str first_name: The user's first name; null when unset.
+        :param _builtins.str last_name: The user's last name; null when unset.
+        """
+        pulumi.set(__self__, "email", email)
+        pulumi.set(__self__, "id", id)
+        pulumi.set(__self__, "username", username)
+        if first_name is not None:
+            pulumi.set(__self__, "first_name", first_name)
+        if last_name is not None:
+            pulumi.set(__self__, "last_name", last_name)
+
+    @_builtins.property
+    @pulumi.getter
+    def email(self) -> _builtins.str:
+        """
+        The user's email address.
+        """
+        return pulumi.get(self, "email")
+
+    @_builtins.property
+    @pulumi.getter
+    def id(self) -> _builtins.str:
+        """
+        The user's id, as `crm.User`'s `id`.
+        """
+        return pulumi.get(self, "id")
+
+    @_builtins.property
+    @pulumi.getter
+    def username(self) -> _builtins.str:
+        """
+        The user's login name.
+        """
+        return pulumi.get(self, "username")
+
+    @_builtins.property
+    @pulumi.getter(name="firstName")
+    def first_name(self) -> Optional[_builtins.str]:
+        """
+        The user's first name; null when unset.
+        """
+        return pulumi.get(self, "first_name")
+
+    @_builtins.property
+    @pulumi.getter(name="lastName")
+    def last_name(self) -> Optional[_builtins.str]:
+        """
+        The user's last name; null when unset.
+        """
+        return pulumi.get(self, "last_name")
 
 
