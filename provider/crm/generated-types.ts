@@ -740,8 +740,9 @@ export interface AddressArgs {
    */
   allgroup?: pulumi.Input<boolean | undefined>;
   /**
-   * The id of a user group to associate the address with, e.g. `"3"`. The association is made and
-   * removed with the address; a change removes the old one and makes the new one. Changed in place.
+   * The id of a user group (a `crm.UserGroup`'s `id`) to associate the address with, e.g. `"3"`. The
+   * association is made and removed with the address; a change removes the old one and makes the new
+   * one. Changed in place.
    */
   groupId?: pulumi.Input<string | undefined>;
   /**
@@ -786,8 +787,9 @@ export interface AddressOutputs {
   /** Whether every user group may use the address (the service's `allgroup`). */
   readonly allgroup: pulumi.Output<boolean>;
   /**
-   * The id of a user group to associate the address with, e.g. `"3"`. The association is made and
-   * removed with the address; a change removes the old one and makes the new one.
+   * The id of a user group (a `crm.UserGroup`'s `id`) to associate the address with, e.g. `"3"`. The
+   * association is made and removed with the address; a change removes the old one and makes the new
+   * one.
    */
   readonly groupId: pulumi.Output<string | undefined>;
   /**
