@@ -70,15 +70,17 @@ export const resources = [
   { namespace: "crm", className: "PersonalizationVariable", name: "personalization-variable", module: personalizationVariable },
   { namespace: "crm", className: "SavedResponse", name: "saved-response", module: savedResponse },
   { namespace: "crm", className: "Webhook", name: "webhook", module: webhook },
+  // The sales side, before the addresses that refer to a user group.
+  { namespace: "crm", className: "TaskType", name: "task-type", module: taskType },
+  { namespace: "crm", className: "UserGroup", name: "user-group", module: userGroup },
+  { namespace: "crm", className: "User", name: "user", module: user },
+  // After the users and groups a pipeline refers to.
+  { namespace: "crm", className: "Pipeline", name: "pipeline", module: pipeline },
+  { namespace: "crm", className: "PipelineStage", name: "pipeline-stage", module: pipelineStage },
   { namespace: "crm", className: "Address", name: "address", module: address },
   { namespace: "crm", className: "CalendarFeed", name: "calendar-feed", module: calendarFeed },
   { namespace: "crm", className: "Message", name: "message", module: message },
   { namespace: "crm", className: "Branding", name: "branding", module: branding },
-  { namespace: "crm", className: "Pipeline", name: "pipeline", module: pipeline },
-  { namespace: "crm", className: "PipelineStage", name: "pipeline-stage", module: pipelineStage },
-  { namespace: "crm", className: "TaskType", name: "task-type", module: taskType },
-  { namespace: "crm", className: "UserGroup", name: "user-group", module: userGroup },
-  { namespace: "crm", className: "User", name: "user", module: user },
   { namespace: "crm", className: "ContactSync", name: "contact-sync", module: contactSync },
   { namespace: "chat", className: "FlowRun", name: "flow-run", module: flowRun },
 ] as const satisfies readonly Registered[];

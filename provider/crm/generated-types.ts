@@ -693,6 +693,244 @@ export interface WebhookOutputs {
   readonly listId: pulumi.Output<string | undefined>;
 }
 
+/** The inputs of a crm.TaskType. */
+export interface TaskTypeArgs {
+  /** The task type's title, unique among the task types. At most 255 characters. Changed in place. */
+  title: pulumi.Input<string>;
+  /**
+   * Whether the task type is disabled: kept, but offered for no new task. Default false. Changed in
+   * place.
+   */
+  disabled?: pulumi.Input<boolean | undefined>;
+  /**
+   * The id of an existing task type to take over instead of creating one, as `pulumi-crm export` writes
+   * it: its `title` and `disabled` are set to the declared ones where they differ. Read only at
+   * creation; changing or removing it later changes nothing.
+   */
+  adoptId?: pulumi.Input<string | undefined>;
+}
+
+/** The outputs of a crm.TaskType, besides its `id` and `urn`. */
+export interface TaskTypeOutputs {
+  /** The task type's title, unique among the task types. At most 255 characters. */
+  readonly title: pulumi.Output<string>;
+  /** Whether the task type is disabled: kept, but offered for no new task. */
+  readonly disabled: pulumi.Output<boolean>;
+}
+
+/** The inputs of a crm.UserGroup. */
+export interface UserGroupArgs {
+  /** The group's title. At most 255 characters. Changed in place. */
+  title: pulumi.Input<string>;
+  /**
+   * The description. Removing it, or setting it to "", clears it. At most 1000 characters. Changed in
+   * place.
+   */
+  description?: pulumi.Input<string | undefined>;
+  /**
+   * What the group's users may do; every permission left out is false. Default
+   * {"listAdd":false,"listEdit":false,"listDelete":false,"listHeaders":false,"listEmailAccount":false,"listBounce":false,"messageAdd":false,"messageEdit":false,"messageDelete":false,"messageSend":false,"contactAdd":false,"contactEdit":false,"contactDelete":false,"contactMerge":false,"contactImport":false,"contactApprove":false,"contactExport":false,"contactSync":false,"contactFilters":false,"contactActions":false,"contactFields":false,"userAdd":false,"userEdit":false,"userDelete":false,"groupAdd":false,"groupEdit":false,"groupDelete":false,"templateAdd":false,"templateEdit":false,"templateDelete":false,"personalizationAdd":false,"personalizationEdit":false,"personalizationDelete":false,"automationManage":false,"formEdit":false,"reportsCampaign":false,"reportsList":false,"reportsUser":false,"reportsTrend":false,"deal":false,"dealDelete":false,"dealReassign":false,"dealGroupAdd":false,"dealGroupEdit":false,"dealGroupDelete":false,"savedResponsesManage":false,"tagManage":false}.
+   * Changed in place.
+   */
+  permissions?: pulumi.Input<UserGroupPermissions | undefined>;
+  /** Whether every campaign of the group must hold an unsubscribe link. Default false. Changed in place. */
+  forceUnsubscribeLink?: pulumi.Input<boolean | undefined>;
+  /** Whether the group's forms must confirm an opt-in. Default false. Changed in place. */
+  forceOptInConfirmation?: pulumi.Input<boolean | undefined>;
+  /**
+   * The id of an existing user group to take over instead of creating one, as `pulumi-crm export` writes
+   * it: its `title`, `description`, `permissions`, `forceUnsubscribeLink` and `forceOptInConfirmation`
+   * are set to the declared ones where they differ. Read only at creation; changing or removing it later
+   * changes nothing.
+   */
+  adoptId?: pulumi.Input<string | undefined>;
+}
+
+/** The outputs of a crm.UserGroup, besides its `id` and `urn`. */
+export interface UserGroupOutputs {
+  /** The group's title. At most 255 characters. */
+  readonly title: pulumi.Output<string>;
+  /** The description. Removing it, or setting it to "", clears it. At most 1000 characters. */
+  readonly description: pulumi.Output<string | undefined>;
+  /** What the group's users may do; every permission left out is false. */
+  readonly permissions: pulumi.Output<UserGroupPermissions>;
+  /** Whether every campaign of the group must hold an unsubscribe link. */
+  readonly forceUnsubscribeLink: pulumi.Output<boolean>;
+  /** Whether the group's forms must confirm an opt-in. */
+  readonly forceOptInConfirmation: pulumi.Output<boolean>;
+}
+
+/** The inputs of a crm.User. */
+export interface UserArgs {
+  /**
+   * The user's login name, unique in the account. The service cannot change it: a change replaces the
+   * user. At most 255 characters. A change replaces the resource.
+   */
+  username: pulumi.Input<string>;
+  /** The user's email address. An email address, at most 255 characters. Changed in place. */
+  email: pulumi.Input<string>;
+  /** The user's first name. At most 255 characters. Changed in place. */
+  firstName: pulumi.Input<string>;
+  /** The user's last name. At most 255 characters. Changed in place. */
+  lastName: pulumi.Input<string>;
+  /** The id of the user's group (a `crm.UserGroup`'s `id`): what the user may do. Changed in place. */
+  groupId: pulumi.Input<string>;
+  /**
+   * The user's password: write-only and secret (encrypted in state, hidden in plans and logs). A change
+   * is an update; the service never answers it, so a password changed in the service is not seen. Unset:
+   * the stack leaves the user's password alone. 8 to 255 characters. Changed in place.
+   */
+  password?: pulumi.Input<string | undefined>;
+  /**
+   * The id of an existing user to take over instead of creating one, as `pulumi-crm export` writes it:
+   * its `username`, `email`, `firstName`, `lastName`, `groupId` and `password` are set to the declared
+   * ones where they differ. Read only at creation; changing or removing it later changes nothing.
+   */
+  adoptId?: pulumi.Input<string | undefined>;
+}
+
+/** The outputs of a crm.User, besides its `id` and `urn`. */
+export interface UserOutputs {
+  /**
+   * The user's login name, unique in the account. The service cannot change it: a change replaces the
+   * user. At most 255 characters.
+   */
+  readonly username: pulumi.Output<string>;
+  /** The user's email address. An email address, at most 255 characters. */
+  readonly email: pulumi.Output<string>;
+  /** The user's first name. At most 255 characters. */
+  readonly firstName: pulumi.Output<string>;
+  /** The user's last name. At most 255 characters. */
+  readonly lastName: pulumi.Output<string>;
+  /** The id of the user's group (a `crm.UserGroup`'s `id`): what the user may do. */
+  readonly groupId: pulumi.Output<string>;
+  /**
+   * The user's password: write-only and secret (encrypted in state, hidden in plans and logs). A change
+   * is an update; the service never answers it, so a password changed in the service is not seen. Unset:
+   * the stack leaves the user's password alone. 8 to 255 characters. Secret: kept encrypted in the
+   * state, shown as [secret].
+   */
+  readonly password: pulumi.Output<string | undefined>;
+}
+
+/** The inputs of a crm.Pipeline. */
+export interface PipelineArgs {
+  /** The pipeline's title. At most 255 characters. Changed in place. */
+  title: pulumi.Input<string>;
+  /** The 3-letter code, in lower case, of the currency new deals of the pipeline get. Changed in place. */
+  currency: pulumi.Input<string>;
+  /** Whether every user group may manage the pipeline. Default true. Changed in place. */
+  allUserGroups?: pulumi.Input<boolean | undefined>;
+  /**
+   * Whether new deals are assigned to any user (when `autoAssign` is not `off`). Default false. Changed
+   * in place.
+   */
+  allUsers?: pulumi.Input<boolean | undefined>;
+  /**
+   * How new deals are assigned: `off`, `roundRobin`, or `byValue` (distributed by the deals' values).
+   * Default "roundRobin". Changed in place.
+   */
+  autoAssign?: pulumi.Input<"off" | "roundRobin" | "byValue" | undefined>;
+  /**
+   * The ids of the users (`crm.User` ids) new deals are assigned to when `allUsers` is false; kept
+   * sorted. Changed in place.
+   */
+  userIds?: pulumi.Input<pulumi.Input<string>[] | undefined>;
+  /**
+   * The ids of the user groups (`crm.UserGroup` ids) that may manage the pipeline when `allUserGroups`
+   * is false; kept sorted. Changed in place.
+   */
+  userGroupIds?: pulumi.Input<pulumi.Input<string>[] | undefined>;
+  /**
+   * The id of an existing pipeline to take over instead of creating one, as `pulumi-crm export` writes
+   * it: its `title`, `currency`, `allUserGroups`, `allUsers`, `autoAssign`, `userIds` and `userGroupIds`
+   * are set to the declared ones where they differ. Read only at creation; changing or removing it later
+   * changes nothing.
+   */
+  adoptId?: pulumi.Input<string | undefined>;
+}
+
+/** The outputs of a crm.Pipeline, besides its `id` and `urn`. */
+export interface PipelineOutputs {
+  /** The pipeline's title. At most 255 characters. */
+  readonly title: pulumi.Output<string>;
+  /** The 3-letter code, in lower case, of the currency new deals of the pipeline get. */
+  readonly currency: pulumi.Output<string>;
+  /** Whether every user group may manage the pipeline. */
+  readonly allUserGroups: pulumi.Output<boolean>;
+  /** Whether new deals are assigned to any user (when `autoAssign` is not `off`). */
+  readonly allUsers: pulumi.Output<boolean>;
+  /** How new deals are assigned: `off`, `roundRobin`, or `byValue` (distributed by the deals' values). */
+  readonly autoAssign: pulumi.Output<"off" | "roundRobin" | "byValue">;
+  /**
+   * The ids of the users (`crm.User` ids) new deals are assigned to when `allUsers` is false; kept
+   * sorted.
+   */
+  readonly userIds: pulumi.Output<string[] | undefined>;
+  /**
+   * The ids of the user groups (`crm.UserGroup` ids) that may manage the pipeline when `allUserGroups`
+   * is false; kept sorted.
+   */
+  readonly userGroupIds: pulumi.Output<string[] | undefined>;
+}
+
+/** The inputs of a crm.PipelineStage. */
+export interface PipelineStageArgs {
+  /** The stage's title. At most 255 characters. Changed in place. */
+  title: pulumi.Input<string>;
+  /**
+   * The id of the pipeline (a `crm.Pipeline`'s `id`) the stage is in. A change moves the stage in place,
+   * deals and all. Changed in place.
+   */
+  pipelineId: pulumi.Input<string>;
+  /**
+   * The stage's position in its pipeline, from the left. Unset: the service puts it last, and the stack
+   * leaves its position alone. A whole number from 0. Changed in place.
+   */
+  order?: pulumi.Input<number | undefined>;
+  /** The stage's color: 6 hex digits without the #. Default "3f3f3f". Changed in place. */
+  color?: pulumi.Input<string | undefined>;
+  /**
+   * The stage's width on the deals' board, in pixels. A whole number from 1. Default 280. Changed in
+   * place.
+   */
+  width?: pulumi.Input<number | undefined>;
+  /**
+   * How deals are sorted in the stage: an option and ASC or DESC, such as "title ASC". Default
+   * "next-action DESC". Changed in place.
+   */
+  dealOrder?: pulumi.Input<string | undefined>;
+  /**
+   * The id of an existing pipeline stage to take over instead of creating one, as `pulumi-crm export`
+   * writes it: its `title`, `pipelineId`, `order`, `color`, `width` and `dealOrder` are set to the
+   * declared ones where they differ. Read only at creation; changing or removing it later changes
+   * nothing.
+   */
+  adoptId?: pulumi.Input<string | undefined>;
+}
+
+/** The outputs of a crm.PipelineStage, besides its `id` and `urn`. */
+export interface PipelineStageOutputs {
+  /** The stage's title. At most 255 characters. */
+  readonly title: pulumi.Output<string>;
+  /**
+   * The id of the pipeline (a `crm.Pipeline`'s `id`) the stage is in. A change moves the stage in place,
+   * deals and all.
+   */
+  readonly pipelineId: pulumi.Output<string>;
+  /**
+   * The stage's position in its pipeline, from the left. Unset: the service puts it last, and the stack
+   * leaves its position alone. A whole number from 0.
+   */
+  readonly order: pulumi.Output<number | undefined>;
+  /** The stage's color: 6 hex digits without the #. */
+  readonly color: pulumi.Output<string>;
+  /** The stage's width on the deals' board, in pixels. A whole number from 1. */
+  readonly width: pulumi.Output<number>;
+  /** How deals are sorted in the stage: an option and ASC or DESC, such as "title ASC". */
+  readonly dealOrder: pulumi.Output<string>;
+}
+
 /** The inputs of a crm.Address. */
 export interface AddressArgs {
   /**
@@ -987,223 +1225,6 @@ export interface BrandingOutputs {
   readonly externalLinks: pulumi.Output<boolean>;
   /** The value each managed field had before this stack first changed it; destroy puts them back. */
   readonly originalValues: pulumi.Output<Record<string, string | boolean>>;
-}
-
-/** The inputs of a crm.Pipeline. */
-export interface PipelineArgs {
-  /** The pipeline's title. At most 255 characters. Changed in place. */
-  title: pulumi.Input<string>;
-  /** The 3-letter code, in lower case, of the currency new deals of the pipeline get. Changed in place. */
-  currency: pulumi.Input<string>;
-  /** Whether every user group may manage the pipeline. Default true. Changed in place. */
-  allUserGroups?: pulumi.Input<boolean | undefined>;
-  /**
-   * Whether new deals are assigned to any user (when `autoAssign` is not `off`). Default false. Changed
-   * in place.
-   */
-  allUsers?: pulumi.Input<boolean | undefined>;
-  /**
-   * How new deals are assigned: `off`, `roundRobin`, or `byValue` (distributed by the deals' values).
-   * Default "roundRobin". Changed in place.
-   */
-  autoAssign?: pulumi.Input<"off" | "roundRobin" | "byValue" | undefined>;
-  /**
-   * The id of an existing pipeline to take over instead of creating one, as `pulumi-crm export` writes
-   * it: its `title`, `currency`, `allUserGroups`, `allUsers` and `autoAssign` are set to the declared
-   * ones where they differ. Read only at creation; changing or removing it later changes nothing.
-   */
-  adoptId?: pulumi.Input<string | undefined>;
-}
-
-/** The outputs of a crm.Pipeline, besides its `id` and `urn`. */
-export interface PipelineOutputs {
-  /** The pipeline's title. At most 255 characters. */
-  readonly title: pulumi.Output<string>;
-  /** The 3-letter code, in lower case, of the currency new deals of the pipeline get. */
-  readonly currency: pulumi.Output<string>;
-  /** Whether every user group may manage the pipeline. */
-  readonly allUserGroups: pulumi.Output<boolean>;
-  /** Whether new deals are assigned to any user (when `autoAssign` is not `off`). */
-  readonly allUsers: pulumi.Output<boolean>;
-  /** How new deals are assigned: `off`, `roundRobin`, or `byValue` (distributed by the deals' values). */
-  readonly autoAssign: pulumi.Output<"off" | "roundRobin" | "byValue">;
-}
-
-/** The inputs of a crm.PipelineStage. */
-export interface PipelineStageArgs {
-  /** The stage's title. At most 255 characters. Changed in place. */
-  title: pulumi.Input<string>;
-  /**
-   * The id of the pipeline (a `crm.Pipeline`'s `id`) the stage is in. A change moves the stage in place,
-   * deals and all. Changed in place.
-   */
-  pipelineId: pulumi.Input<string>;
-  /**
-   * The stage's position in its pipeline, from the left. Unset: the service puts it last, and the stack
-   * leaves its position alone. A whole number from 0. Changed in place.
-   */
-  order?: pulumi.Input<number | undefined>;
-  /** The stage's color: 6 hex digits without the #. Default "3f3f3f". Changed in place. */
-  color?: pulumi.Input<string | undefined>;
-  /**
-   * The stage's width on the deals' board, in pixels. A whole number from 1. Default 280. Changed in
-   * place.
-   */
-  width?: pulumi.Input<number | undefined>;
-  /**
-   * How deals are sorted in the stage: an option and ASC or DESC, such as "title ASC". Default
-   * "next-action DESC". Changed in place.
-   */
-  dealOrder?: pulumi.Input<string | undefined>;
-  /**
-   * The id of an existing pipeline stage to take over instead of creating one, as `pulumi-crm export`
-   * writes it: its `title`, `pipelineId`, `order`, `color`, `width` and `dealOrder` are set to the
-   * declared ones where they differ. Read only at creation; changing or removing it later changes
-   * nothing.
-   */
-  adoptId?: pulumi.Input<string | undefined>;
-}
-
-/** The outputs of a crm.PipelineStage, besides its `id` and `urn`. */
-export interface PipelineStageOutputs {
-  /** The stage's title. At most 255 characters. */
-  readonly title: pulumi.Output<string>;
-  /**
-   * The id of the pipeline (a `crm.Pipeline`'s `id`) the stage is in. A change moves the stage in place,
-   * deals and all.
-   */
-  readonly pipelineId: pulumi.Output<string>;
-  /**
-   * The stage's position in its pipeline, from the left. Unset: the service puts it last, and the stack
-   * leaves its position alone. A whole number from 0.
-   */
-  readonly order: pulumi.Output<number | undefined>;
-  /** The stage's color: 6 hex digits without the #. */
-  readonly color: pulumi.Output<string>;
-  /** The stage's width on the deals' board, in pixels. A whole number from 1. */
-  readonly width: pulumi.Output<number>;
-  /** How deals are sorted in the stage: an option and ASC or DESC, such as "title ASC". */
-  readonly dealOrder: pulumi.Output<string>;
-}
-
-/** The inputs of a crm.TaskType. */
-export interface TaskTypeArgs {
-  /** The task type's title, unique among the task types. At most 255 characters. Changed in place. */
-  title: pulumi.Input<string>;
-  /**
-   * Whether the task type is disabled: kept, but offered for no new task. Default false. Changed in
-   * place.
-   */
-  disabled?: pulumi.Input<boolean | undefined>;
-  /**
-   * The id of an existing task type to take over instead of creating one, as `pulumi-crm export` writes
-   * it: its `title` and `disabled` are set to the declared ones where they differ. Read only at
-   * creation; changing or removing it later changes nothing.
-   */
-  adoptId?: pulumi.Input<string | undefined>;
-}
-
-/** The outputs of a crm.TaskType, besides its `id` and `urn`. */
-export interface TaskTypeOutputs {
-  /** The task type's title, unique among the task types. At most 255 characters. */
-  readonly title: pulumi.Output<string>;
-  /** Whether the task type is disabled: kept, but offered for no new task. */
-  readonly disabled: pulumi.Output<boolean>;
-}
-
-/** The inputs of a crm.UserGroup. */
-export interface UserGroupArgs {
-  /** The group's title. At most 255 characters. Changed in place. */
-  title: pulumi.Input<string>;
-  /**
-   * The description. Removing it, or setting it to "", clears it. At most 1000 characters. Changed in
-   * place.
-   */
-  description?: pulumi.Input<string | undefined>;
-  /**
-   * What the group's users may do; every permission left out is false. Default
-   * {"listAdd":false,"listEdit":false,"listDelete":false,"listHeaders":false,"listEmailAccount":false,"listBounce":false,"messageAdd":false,"messageEdit":false,"messageDelete":false,"messageSend":false,"contactAdd":false,"contactEdit":false,"contactDelete":false,"contactMerge":false,"contactImport":false,"contactApprove":false,"contactExport":false,"contactSync":false,"contactFilters":false,"contactActions":false,"contactFields":false,"userAdd":false,"userEdit":false,"userDelete":false,"groupAdd":false,"groupEdit":false,"groupDelete":false,"templateAdd":false,"templateEdit":false,"templateDelete":false,"personalizationAdd":false,"personalizationEdit":false,"personalizationDelete":false,"automationManage":false,"formEdit":false,"reportsCampaign":false,"reportsList":false,"reportsUser":false,"reportsTrend":false,"deal":false,"dealDelete":false,"dealReassign":false,"dealGroupAdd":false,"dealGroupEdit":false,"dealGroupDelete":false,"savedResponsesManage":false,"tagManage":false}.
-   * Changed in place.
-   */
-  permissions?: pulumi.Input<UserGroupPermissions | undefined>;
-  /** Whether every campaign of the group must hold an unsubscribe link. Default false. Changed in place. */
-  forceUnsubscribeLink?: pulumi.Input<boolean | undefined>;
-  /** Whether the group's forms must confirm an opt-in. Default false. Changed in place. */
-  forceOptInConfirmation?: pulumi.Input<boolean | undefined>;
-  /**
-   * The id of an existing user group to take over instead of creating one, as `pulumi-crm export` writes
-   * it: its `title`, `description`, `permissions`, `forceUnsubscribeLink` and `forceOptInConfirmation`
-   * are set to the declared ones where they differ. Read only at creation; changing or removing it later
-   * changes nothing.
-   */
-  adoptId?: pulumi.Input<string | undefined>;
-}
-
-/** The outputs of a crm.UserGroup, besides its `id` and `urn`. */
-export interface UserGroupOutputs {
-  /** The group's title. At most 255 characters. */
-  readonly title: pulumi.Output<string>;
-  /** The description. Removing it, or setting it to "", clears it. At most 1000 characters. */
-  readonly description: pulumi.Output<string | undefined>;
-  /** What the group's users may do; every permission left out is false. */
-  readonly permissions: pulumi.Output<UserGroupPermissions>;
-  /** Whether every campaign of the group must hold an unsubscribe link. */
-  readonly forceUnsubscribeLink: pulumi.Output<boolean>;
-  /** Whether the group's forms must confirm an opt-in. */
-  readonly forceOptInConfirmation: pulumi.Output<boolean>;
-}
-
-/** The inputs of a crm.User. */
-export interface UserArgs {
-  /**
-   * The user's login name, unique in the account. The service cannot change it: a change replaces the
-   * user. At most 255 characters. A change replaces the resource.
-   */
-  username: pulumi.Input<string>;
-  /** The user's email address. An email address, at most 255 characters. Changed in place. */
-  email: pulumi.Input<string>;
-  /** The user's first name. At most 255 characters. Changed in place. */
-  firstName: pulumi.Input<string>;
-  /** The user's last name. At most 255 characters. Changed in place. */
-  lastName: pulumi.Input<string>;
-  /** The id of the user's group (a `crm.UserGroup`'s `id`): what the user may do. Changed in place. */
-  groupId: pulumi.Input<string>;
-  /**
-   * The user's password: write-only and secret (encrypted in state, hidden in plans and logs). A change
-   * is an update; the service never answers it, so a password changed in the service is not seen. Unset:
-   * the stack leaves the user's password alone. 8 to 255 characters. Changed in place.
-   */
-  password?: pulumi.Input<string | undefined>;
-  /**
-   * The id of an existing user to take over instead of creating one, as `pulumi-crm export` writes it:
-   * its `username`, `email`, `firstName`, `lastName`, `groupId` and `password` are set to the declared
-   * ones where they differ. Read only at creation; changing or removing it later changes nothing.
-   */
-  adoptId?: pulumi.Input<string | undefined>;
-}
-
-/** The outputs of a crm.User, besides its `id` and `urn`. */
-export interface UserOutputs {
-  /**
-   * The user's login name, unique in the account. The service cannot change it: a change replaces the
-   * user. At most 255 characters.
-   */
-  readonly username: pulumi.Output<string>;
-  /** The user's email address. An email address, at most 255 characters. */
-  readonly email: pulumi.Output<string>;
-  /** The user's first name. At most 255 characters. */
-  readonly firstName: pulumi.Output<string>;
-  /** The user's last name. At most 255 characters. */
-  readonly lastName: pulumi.Output<string>;
-  /** The id of the user's group (a `crm.UserGroup`'s `id`): what the user may do. */
-  readonly groupId: pulumi.Output<string>;
-  /**
-   * The user's password: write-only and secret (encrypted in state, hidden in plans and logs). A change
-   * is an update; the service never answers it, so a password changed in the service is not seen. Unset:
-   * the stack leaves the user's password alone. 8 to 255 characters. Secret: kept encrypted in the
-   * state, shown as [secret].
-   */
-  readonly password: pulumi.Output<string | undefined>;
 }
 
 /** The inputs of a crm.ContactSync. */

@@ -6,7 +6,8 @@
 import { z } from "zod";
 import { crmModule } from "./crud/module";
 import { input } from "../kit/declaration";
-import { givenText, nameText } from "../kit/inputs";
+import { givenText, idSet, nameText } from "../kit/inputs";
+import type { CrmClient } from "./service/client";
 import { deleteObject } from "./service/collection";
 import type { PipelineArgs, PipelineOutputs } from "./generated-types";
 import * as wire from "./service/wire-forms";
@@ -17,6 +18,17 @@ export type { PipelineArgs, PipelineOutputs } from "./generated-types";
 const autoAssignments: Record<string, string> = { off: "0", roundRobin: "1", byValue: "2" };
 const autoAssignNames = Object.keys(autoAssignments) as [string, ...string[]];
 const autoAssignOf = (value: unknown) => autoAssignNames.find((name) => autoAssignments[name] === String(value));
+
+/** Ids the service lists at one of the pipeline's links (`dealGroupUsers`: `user` of each). */
+async function linked(client: CrmClient, id: string, link: string, member: string): Promise<string[] | undefined> {
+  const rows = ((await client.call({ method: "GET", path: `/dealGroups/${id}/${link}` })).body as Record<string, Array<Record<string, unknown>>>)[link] ?? [];
+  const ids = rows.map((row) => String(row[member])).sort((a, b) => Number(a) - Number(b));
+  return ids.length ? ids : undefined;
+}
+const usersAndGroups = async (client: CrmClient, id: string) => ({ userIds: await linked(client, id, "dealGroupUsers", "user"), userGroupIds: await linked(client, id, "dealGroupGroups", "group") });
+
+/** A set of ids sent as the service's list of digits, answered behind a link (see usersAndGroups), cleared with an empty list. */
+const idList = (request: string, answer: string) => ({ request, answer, read: (ids: unknown) => ids ?? undefined, clearWith: [] });
 
 const flagInput = (byDefault: boolean) => z.boolean({ invalid_type_error: "must be true or false" }).default(byDefault);
 
@@ -36,8 +48,20 @@ export const { declaration, inputSchema, core, inputsDeclaring, exported, check,
     autoAssign: input(z.enum(autoAssignNames, { errorMap: () => ({ message: `must be one of ${autoAssignNames.join(", ")}` }) }).default("roundRobin"), "How new deals are assigned: `off`, `roundRobin`, or `byValue` (distributed by the deals' values).", {
       wire: { request: "autoassign", answer: "autoassign", read: autoAssignOf, send: (name) => Number(autoAssignments[name as string]) },
     }),
+    userIds: input(idSet("a user"), "The ids of the users (`crm.User` ids) new deals are assigned to when `allUsers` is false; kept sorted.", {
+      refersTo: "user",
+      wire: idList("users", "userIds"),
+    }),
+    userGroupIds: input(idSet("a user group"), "The ids of the user groups (`crm.UserGroup` ids) that may manage the pipeline when `allUserGroups` is false; kept sorted.", {
+      refersTo: "user-group",
+      wire: idList("groups", "userGroupIds"),
+    }),
   },
+  // Its users and groups are read from its links, as the export reads them.
+  exported: { related: (client, pipeline) => usersAndGroups(client, String(pipeline.id)) },
   kind: () => ({
+    readRelated: (client, id) => usersAndGroups(client, id),
+    relatedForImport: usersAndGroups,
     // The default stages are the service's, not the program's: removed before the create is confirmed.
     afterCreate: async (client, id) => {
       const { dealGroup } = (await client.call({ method: "GET", path: `/dealGroups/${id}` })).body as { dealGroup: { stages?: unknown[] } };

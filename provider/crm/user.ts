@@ -45,6 +45,8 @@ export const { declaration, inputSchema, core, inputsDeclaring, exported, check,
     ),
   },
   uniqueName: { field: "username", what: "username" },
+  // The export reads each user's group as the resource does.
+  exported: { related: (client, user) => groupOf(client, String(user.id)) },
   deleteBeforeReplace: true,
   kind: () => ({
     // The group from its link; the password, never answered, as the stack last sent it.

@@ -26,6 +26,7 @@ describeResource(
       [{ title: "Sales", currency: "USD" }, "currency", /currency must be a 3-letter currency code in lower case, such as usd/],
       [{ ...sales, autoAssign: "random" }, "autoAssign", /autoAssign must be one of off, roundRobin, byValue/],
       [{ ...sales, allUsers: "yes" }, "allUsers", /allUsers must be true or false/],
+      [{ ...sales, userIds: ["ada"] }, "userIds.0", /must be the id of a user/],
     ],
     roundTrip: {
       inputs: [sales, { title: "Partners", currency: "eur", allUserGroups: false, allUsers: true, autoAssign: "off" }],
@@ -38,6 +39,25 @@ describeResource(
       const { dealGroup } = (await emulatorCall(service.emulator, "GET", `/api/3/dealGroups/${created.id}`)).body;
       assert.deepEqual(dealGroup.stages, []);
       assert.equal((await emulatorCall(service.emulator, "GET", `/api/3/dealStages?filters[d_groupid]=${created.id}`)).body.dealStages.length, 0);
+    });
+
+    it("assigns deals to its users and is managed by its groups, read from its links; clears them when unset; finds one added behind its back", async () => {
+      const group = String((await emulatorCall(service.emulator, "POST", "/api/3/groups", { group: { title: "Reps" } })).body.group.id);
+      const user = async (username: string) =>
+        String((await emulatorCall(service.emulator, "POST", "/api/3/users", { user: { username, email: `${username}@acme.example`, group: Number(group) } })).body.user.id);
+      const [ada, grace] = [await user("ada"), await user("grace")];
+      const declared = { ...sales, allUserGroups: false, userIds: [grace, ada, ada], userGroupIds: [group] };
+      const created = await provider.create(await checked(provider, declared));
+      assert.deepEqual([created.outs.userIds, created.outs.userGroupIds], [[ada, grace].sort((a, b) => Number(a) - Number(b)), [group]]);
+      assert.deepEqual((await provider.read(created.id, created.outs)).props, created.outs);
+      const imported = await provider.read(created.id, {});
+      assert.deepEqual([imported.inputs?.userIds, imported.inputs?.userGroupIds], [created.outs.userIds, [group]]);
+      const cleared = await provider.update(created.id, created.outs, await checked(provider, { ...sales, allUserGroups: false }));
+      assert.deepEqual([cleared.outs.userIds, cleared.outs.userGroupIds], [undefined, undefined]);
+      await emulatorCall(service.emulator, "PUT", `/api/3/dealGroups/${created.id}`, { dealGroup: { users: [ada] } });
+      const drifted = await provider.read(created.id, cleared.outs);
+      assert.deepEqual(drifted.props?.userIds, [ada]);
+      assert.equal((await provider.diff(created.id, drifted.props!, await checked(provider, { ...sales, allUserGroups: false }))).changes, true);
     });
 
     it("updates in place and finds the auto-assignment changed behind its back", async () => {

@@ -26,6 +26,10 @@ type Pipeline struct {
 	Currency pulumi.StringOutput `pulumi:"currency"`
 	// The pipeline's title. At most 255 characters.
 	Title pulumi.StringOutput `pulumi:"title"`
+	// The ids of the user groups (`crm.UserGroup` ids) that may manage the pipeline when `allUserGroups` is false; kept sorted.
+	UserGroupIds pulumi.StringArrayOutput `pulumi:"userGroupIds"`
+	// The ids of the users (`crm.User` ids) new deals are assigned to when `allUsers` is false; kept sorted.
+	UserIds pulumi.StringArrayOutput `pulumi:"userIds"`
 }
 
 // NewPipeline registers a new resource with the given unique name, arguments, and options.
@@ -95,7 +99,7 @@ func PipelineExists(ctx *pulumi.Context,
 }
 
 type pipelineArgs struct {
-	// The id of an existing pipeline to take over instead of creating one, as `pulumi-crm export` writes it: its `title`, `currency`, `allUserGroups`, `allUsers` and `autoAssign` are set to the declared ones where they differ. Read only at creation; changing or removing it later changes nothing.
+	// The id of an existing pipeline to take over instead of creating one, as `pulumi-crm export` writes it: its `title`, `currency`, `allUserGroups`, `allUsers`, `autoAssign`, `userIds` and `userGroupIds` are set to the declared ones where they differ. Read only at creation; changing or removing it later changes nothing.
 	AdoptId *string `pulumi:"adoptId"`
 	// Whether every user group may manage the pipeline. Default true. Changed in place.
 	AllUserGroups *bool `pulumi:"allUserGroups"`
@@ -107,11 +111,15 @@ type pipelineArgs struct {
 	Currency string `pulumi:"currency"`
 	// The pipeline's title. At most 255 characters. Changed in place.
 	Title string `pulumi:"title"`
+	// The ids of the user groups (`crm.UserGroup` ids) that may manage the pipeline when `allUserGroups` is false; kept sorted. Changed in place.
+	UserGroupIds []string `pulumi:"userGroupIds"`
+	// The ids of the users (`crm.User` ids) new deals are assigned to when `allUsers` is false; kept sorted. Changed in place.
+	UserIds []string `pulumi:"userIds"`
 }
 
 // The set of arguments for constructing a Pipeline resource.
 type PipelineArgs struct {
-	// The id of an existing pipeline to take over instead of creating one, as `pulumi-crm export` writes it: its `title`, `currency`, `allUserGroups`, `allUsers` and `autoAssign` are set to the declared ones where they differ. Read only at creation; changing or removing it later changes nothing.
+	// The id of an existing pipeline to take over instead of creating one, as `pulumi-crm export` writes it: its `title`, `currency`, `allUserGroups`, `allUsers`, `autoAssign`, `userIds` and `userGroupIds` are set to the declared ones where they differ. Read only at creation; changing or removing it later changes nothing.
 	AdoptId pulumi.StringPtrInput
 	// Whether every user group may manage the pipeline. Default true. Changed in place.
 	AllUserGroups pulumi.BoolPtrInput
@@ -123,6 +131,10 @@ type PipelineArgs struct {
 	Currency pulumi.StringInput
 	// The pipeline's title. At most 255 characters. Changed in place.
 	Title pulumi.StringInput
+	// The ids of the user groups (`crm.UserGroup` ids) that may manage the pipeline when `allUserGroups` is false; kept sorted. Changed in place.
+	UserGroupIds pulumi.StringArrayInput
+	// The ids of the users (`crm.User` ids) new deals are assigned to when `allUsers` is false; kept sorted. Changed in place.
+	UserIds pulumi.StringArrayInput
 }
 
 func (PipelineArgs) ElementType() reflect.Type {
@@ -235,6 +247,16 @@ func (o PipelineOutput) Currency() pulumi.StringOutput {
 // The pipeline's title. At most 255 characters.
 func (o PipelineOutput) Title() pulumi.StringOutput {
 	return o.ApplyT(func(v *Pipeline) pulumi.StringOutput { return v.Title }).(pulumi.StringOutput)
+}
+
+// The ids of the user groups (`crm.UserGroup` ids) that may manage the pipeline when `allUserGroups` is false; kept sorted.
+func (o PipelineOutput) UserGroupIds() pulumi.StringArrayOutput {
+	return o.ApplyT(func(v *Pipeline) pulumi.StringArrayOutput { return v.UserGroupIds }).(pulumi.StringArrayOutput)
+}
+
+// The ids of the users (`crm.User` ids) new deals are assigned to when `allUsers` is false; kept sorted.
+func (o PipelineOutput) UserIds() pulumi.StringArrayOutput {
+	return o.ApplyT(func(v *Pipeline) pulumi.StringArrayOutput { return v.UserIds }).(pulumi.StringArrayOutput)
 }
 
 type PipelineArrayOutput struct{ *pulumi.OutputState }

@@ -67,6 +67,14 @@ export class Pipeline extends pulumi.CustomResource {
      * The pipeline's title. At most 255 characters.
      */
     declare public readonly title: pulumi.Output<string>;
+    /**
+     * The ids of the user groups (`crm.UserGroup` ids) that may manage the pipeline when `allUserGroups` is false; kept sorted.
+     */
+    declare public readonly userGroupIds: pulumi.Output<string[] | undefined>;
+    /**
+     * The ids of the users (`crm.User` ids) new deals are assigned to when `allUsers` is false; kept sorted.
+     */
+    declare public readonly userIds: pulumi.Output<string[] | undefined>;
 
     /**
      * Create a Pipeline resource with the given unique name, arguments, and options.
@@ -91,12 +99,16 @@ export class Pipeline extends pulumi.CustomResource {
             resourceInputs["autoAssign"] = (args?.autoAssign) ?? "roundRobin";
             resourceInputs["currency"] = args?.currency;
             resourceInputs["title"] = args?.title;
+            resourceInputs["userGroupIds"] = args?.userGroupIds;
+            resourceInputs["userIds"] = args?.userIds;
         } else {
             resourceInputs["allUserGroups"] = undefined /*out*/;
             resourceInputs["allUsers"] = undefined /*out*/;
             resourceInputs["autoAssign"] = undefined /*out*/;
             resourceInputs["currency"] = undefined /*out*/;
             resourceInputs["title"] = undefined /*out*/;
+            resourceInputs["userGroupIds"] = undefined /*out*/;
+            resourceInputs["userIds"] = undefined /*out*/;
         }
         opts = pulumi.mergeOptions(utilities.resourceOptsDefaults(), opts);
         const aliasOpts = { aliases: [{ type: "pulumi-nodejs:dynamic/crm:Pipeline" }] };
@@ -110,7 +122,7 @@ export class Pipeline extends pulumi.CustomResource {
  */
 export interface PipelineArgs {
     /**
-     * The id of an existing pipeline to take over instead of creating one, as `pulumi-crm export` writes it: its `title`, `currency`, `allUserGroups`, `allUsers` and `autoAssign` are set to the declared ones where they differ. Read only at creation; changing or removing it later changes nothing.
+     * The id of an existing pipeline to take over instead of creating one, as `pulumi-crm export` writes it: its `title`, `currency`, `allUserGroups`, `allUsers`, `autoAssign`, `userIds` and `userGroupIds` are set to the declared ones where they differ. Read only at creation; changing or removing it later changes nothing.
      */
     adoptId?: pulumi.Input<string | undefined>;
     /**
@@ -133,4 +145,12 @@ export interface PipelineArgs {
      * The pipeline's title. At most 255 characters. Changed in place.
      */
     title: pulumi.Input<string>;
+    /**
+     * The ids of the user groups (`crm.UserGroup` ids) that may manage the pipeline when `allUserGroups` is false; kept sorted. Changed in place.
+     */
+    userGroupIds?: pulumi.Input<pulumi.Input<string>[] | undefined>;
+    /**
+     * The ids of the users (`crm.User` ids) new deals are assigned to when `allUsers` is false; kept sorted. Changed in place.
+     */
+    userIds?: pulumi.Input<pulumi.Input<string>[] | undefined>;
 }

@@ -1,6 +1,6 @@
 import { attributesOf, fieldError, unprocessable, type CrmRequest } from "../api";
 import { equals, matches } from "../collections";
-import { collection, flag, id, integer, type CollectionRow } from "../collection";
+import { collection, flag, id, integer, texts, type CollectionRow, type Form } from "../collection";
 import type { CrmContext } from "../context";
 import type { Route } from "../router";
 
@@ -18,6 +18,13 @@ const DEFAULT_STAGES = [
  * in `group`, which an update may change; its order is the pipeline's highest + 1 when
  * not sent.
  */
+/** Taken from requests, answered behind the pipeline's links. */
+const behindLinks: Form = { read: texts.read, answer: () => undefined };
+
+/** The pipeline's users or groups as the service lists them at its links: an association each, numbered after the pipeline. */
+const associations = (pipeline: CollectionRow, member: "users" | "groups", name: "user" | "group") =>
+  (pipeline[member] as string[]).map((target, index) => ({ dealGroup: pipeline.id, id: String(Number(pipeline.id) * 1000 + index + 1), [name]: target }));
+
 export function dealGroupRoutes(crm: CrmContext): Route[] {
   const { dealGroups, dealStages } = crm.tables;
   const stagesOf = (pipelineId: string) => dealStages.where((stage) => stage.group === pipelineId).sort((a, b) => Number(a.order) - Number(b.order) || Number(a.id) - Number(b.id));
@@ -65,11 +72,14 @@ export function dealGroupRoutes(crm: CrmContext): Route[] {
       allgroups: { form: flag, default: 1 },
       allusers: { form: flag, default: 0 },
       autoassign: { allowed: ["0", "1", "2"], default: "1" },
+      // Who gets new deals and which groups manage the pipeline: answered behind its links, not on it.
+      users: { form: behindLinks, default: () => [] },
+      groups: { form: behindLinks, default: () => [] },
     },
     timestamps: { cdate: "created", udate: "updated" },
     links: {
-      dealGroupGroups: null,
-      dealGroupUsers: null,
+      dealGroupGroups: (pipeline) => ({ dealGroupGroups: associations(pipeline, "groups", "group") }),
+      dealGroupUsers: (pipeline) => ({ dealGroupUsers: associations(pipeline, "users", "user") }),
       stages: (pipeline, req) => presentStages([pipeline], req),
     },
     list: { filters: { title: matches("title"), have_stages: (row, value) => (stagesOf(row.id).length > 0) === (value === "1") } },

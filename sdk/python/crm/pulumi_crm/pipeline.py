@@ -25,16 +25,20 @@ class PipelineArgs:
                  adopt_id: pulumi.Input[Optional[_builtins.str]] = None,
                  all_user_groups: pulumi.Input[Optional[_builtins.bool]] = None,
                  all_users: pulumi.Input[Optional[_builtins.bool]] = None,
-                 auto_assign: pulumi.Input[Optional['PipelineAutoAssign']] = None):
+                 auto_assign: pulumi.Input[Optional['PipelineAutoAssign']] = None,
+                 user_group_ids: pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]] = None,
+                 user_ids: pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]] = None):
         """
         The set of arguments for constructing a Pipeline resource.
 
         :param pulumi.Input[_builtins.str] currency: The 3-letter code, in lower case, of the currency new deals of the pipeline get. Changed in place.
         :param pulumi.Input[_builtins.str] title: The pipeline's title. At most 255 characters. Changed in place.
-        :param pulumi.Input[_builtins.str] adopt_id: The id of an existing pipeline to take over instead of creating one, as `pulumi-crm export` writes it: its `title`, `currency`, `allUserGroups`, `allUsers` and `autoAssign` are set to the declared ones where they differ. Read only at creation; changing or removing it later changes nothing.
+        :param pulumi.Input[_builtins.str] adopt_id: The id of an existing pipeline to take over instead of creating one, as `pulumi-crm export` writes it: its `title`, `currency`, `allUserGroups`, `allUsers`, `autoAssign`, `userIds` and `userGroupIds` are set to the declared ones where they differ. Read only at creation; changing or removing it later changes nothing.
         :param pulumi.Input[_builtins.bool] all_user_groups: Whether every user group may manage the pipeline. Default true. Changed in place.
         :param pulumi.Input[_builtins.bool] all_users: Whether new deals are assigned to any user (when `autoAssign` is not `off`). Default false. Changed in place.
         :param pulumi.Input['PipelineAutoAssign'] auto_assign: How new deals are assigned: `off`, `roundRobin`, or `byValue` (distributed by the deals' values). Default "roundRobin". Changed in place.
+        :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] user_group_ids: The ids of the user groups (`crm.UserGroup` ids) that may manage the pipeline when `allUserGroups` is false; kept sorted. Changed in place.
+        :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] user_ids: The ids of the users (`crm.User` ids) new deals are assigned to when `allUsers` is false; kept sorted. Changed in place.
         """
         pulumi.set(__self__, "currency", currency)
         pulumi.set(__self__, "title", title)
@@ -52,6 +56,10 @@ class PipelineArgs:
             auto_assign = 'roundRobin'
         if auto_assign is not None:
             pulumi.set(__self__, "auto_assign", auto_assign)
+        if user_group_ids is not None:
+            pulumi.set(__self__, "user_group_ids", user_group_ids)
+        if user_ids is not None:
+            pulumi.set(__self__, "user_ids", user_ids)
 
     @_builtins.property
     @pulumi.getter
@@ -81,7 +89,7 @@ class PipelineArgs:
     @pulumi.getter(name="adoptId")
     def adopt_id(self) -> pulumi.Input[Optional[_builtins.str]]:
         """
-        The id of an existing pipeline to take over instead of creating one, as `pulumi-crm export` writes it: its `title`, `currency`, `allUserGroups`, `allUsers` and `autoAssign` are set to the declared ones where they differ. Read only at creation; changing or removing it later changes nothing.
+        The id of an existing pipeline to take over instead of creating one, as `pulumi-crm export` writes it: its `title`, `currency`, `allUserGroups`, `allUsers`, `autoAssign`, `userIds` and `userGroupIds` are set to the declared ones where they differ. Read only at creation; changing or removing it later changes nothing.
         """
         return pulumi.get(self, "adopt_id")
 
@@ -125,6 +133,30 @@ class PipelineArgs:
     def auto_assign(self, value: pulumi.Input[Optional['PipelineAutoAssign']]):
         pulumi.set(self, "auto_assign", value)
 
+    @_builtins.property
+    @pulumi.getter(name="userGroupIds")
+    def user_group_ids(self) -> pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]]:
+        """
+        The ids of the user groups (`crm.UserGroup` ids) that may manage the pipeline when `allUserGroups` is false; kept sorted. Changed in place.
+        """
+        return pulumi.get(self, "user_group_ids")
+
+    @user_group_ids.setter
+    def user_group_ids(self, value: pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]]):
+        pulumi.set(self, "user_group_ids", value)
+
+    @_builtins.property
+    @pulumi.getter(name="userIds")
+    def user_ids(self) -> pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]]:
+        """
+        The ids of the users (`crm.User` ids) new deals are assigned to when `allUsers` is false; kept sorted. Changed in place.
+        """
+        return pulumi.get(self, "user_ids")
+
+    @user_ids.setter
+    def user_ids(self, value: pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]]):
+        pulumi.set(self, "user_ids", value)
+
 
 @pulumi.type_token("crm:index:Pipeline")
 class Pipeline(pulumi.CustomResource):
@@ -138,18 +170,22 @@ class Pipeline(pulumi.CustomResource):
                  auto_assign: pulumi.Input[Optional['PipelineAutoAssign']] = None,
                  currency: pulumi.Input[Optional[_builtins.str]] = None,
                  title: pulumi.Input[Optional[_builtins.str]] = None,
+                 user_group_ids: pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]] = None,
+                 user_ids: pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]] = None,
                  __props__=None):
         """
         A pipeline deals move through; its stages are crm.PipelineStage resources.
 
         :param str resource_name: The name of the resource.
         :param pulumi.ResourceOptions opts: Options for the resource.
-        :param pulumi.Input[_builtins.str] adopt_id: The id of an existing pipeline to take over instead of creating one, as `pulumi-crm export` writes it: its `title`, `currency`, `allUserGroups`, `allUsers` and `autoAssign` are set to the declared ones where they differ. Read only at creation; changing or removing it later changes nothing.
+        :param pulumi.Input[_builtins.str] adopt_id: The id of an existing pipeline to take over instead of creating one, as `pulumi-crm export` writes it: its `title`, `currency`, `allUserGroups`, `allUsers`, `autoAssign`, `userIds` and `userGroupIds` are set to the declared ones where they differ. Read only at creation; changing or removing it later changes nothing.
         :param pulumi.Input[_builtins.bool] all_user_groups: Whether every user group may manage the pipeline. Default true. Changed in place.
         :param pulumi.Input[_builtins.bool] all_users: Whether new deals are assigned to any user (when `autoAssign` is not `off`). Default false. Changed in place.
         :param pulumi.Input['PipelineAutoAssign'] auto_assign: How new deals are assigned: `off`, `roundRobin`, or `byValue` (distributed by the deals' values). Default "roundRobin". Changed in place.
         :param pulumi.Input[_builtins.str] currency: The 3-letter code, in lower case, of the currency new deals of the pipeline get. Changed in place.
         :param pulumi.Input[_builtins.str] title: The pipeline's title. At most 255 characters. Changed in place.
+        :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] user_group_ids: The ids of the user groups (`crm.UserGroup` ids) that may manage the pipeline when `allUserGroups` is false; kept sorted. Changed in place.
+        :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] user_ids: The ids of the users (`crm.User` ids) new deals are assigned to when `allUsers` is false; kept sorted. Changed in place.
         """
         ...
     @overload
@@ -181,6 +217,8 @@ class Pipeline(pulumi.CustomResource):
                  auto_assign: pulumi.Input[Optional['PipelineAutoAssign']] = None,
                  currency: pulumi.Input[Optional[_builtins.str]] = None,
                  title: pulumi.Input[Optional[_builtins.str]] = None,
+                 user_group_ids: pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]] = None,
+                 user_ids: pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]] = None,
                  __props__=None):
         opts = pulumi.ResourceOptions.merge(_utilities.get_resource_opts_defaults(), opts)
         if not isinstance(opts, pulumi.ResourceOptions):
@@ -206,6 +244,8 @@ class Pipeline(pulumi.CustomResource):
             if title is None and not opts.urn:
                 raise TypeError("Missing required property 'title'")
             __props__.__dict__["title"] = title
+            __props__.__dict__["user_group_ids"] = user_group_ids
+            __props__.__dict__["user_ids"] = user_ids
         alias_opts = pulumi.ResourceOptions(aliases=[pulumi.Alias(type_="pulumi-nodejs:dynamic/crm:Pipeline")])
         opts = pulumi.ResourceOptions.merge(opts, alias_opts)
         super(Pipeline, __self__).__init__(
@@ -235,6 +275,8 @@ class Pipeline(pulumi.CustomResource):
         __props__.__dict__["auto_assign"] = None
         __props__.__dict__["currency"] = None
         __props__.__dict__["title"] = None
+        __props__.__dict__["user_group_ids"] = None
+        __props__.__dict__["user_ids"] = None
         return Pipeline(resource_name, opts=opts, __props__=__props__)
 
     @staticmethod
@@ -282,4 +324,20 @@ class Pipeline(pulumi.CustomResource):
         The pipeline's title. At most 255 characters.
         """
         return pulumi.get(self, "title")
+
+    @_builtins.property
+    @pulumi.getter(name="userGroupIds")
+    def user_group_ids(self) -> pulumi.Output[Optional[Sequence[_builtins.str]]]:
+        """
+        The ids of the user groups (`crm.UserGroup` ids) that may manage the pipeline when `allUserGroups` is false; kept sorted.
+        """
+        return pulumi.get(self, "user_group_ids")
+
+    @_builtins.property
+    @pulumi.getter(name="userIds")
+    def user_ids(self) -> pulumi.Output[Optional[Sequence[_builtins.str]]]:
+        """
+        The ids of the users (`crm.User` ids) new deals are assigned to when `allUsers` is false; kept sorted.
+        """
+        return pulumi.get(self, "user_ids")
 
