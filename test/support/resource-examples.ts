@@ -3,6 +3,7 @@
 // service tally) take their cases from here. A resource missing here fails to compile.
 
 import { BUILT_IN_FLOWS } from "../../emulator/src/chat";
+import { inputSchema as userGroupInputs } from "../../provider/crm/user-group";
 import { resources, ResourceType } from "../../provider/registry";
 import { emulatorCall, RunningEmulator } from "./emulator";
 
@@ -145,7 +146,7 @@ export const resourceExamples = {
     collection: { path: "/dealStages", member: "dealStages", key: (o) => o.title },
   },
   "crm.UserGroup": {
-    inputs: (_parents, n) => ({ title: `Sales reps ${n}`, description: n % 2 ? "The sales team" : undefined, permissions: { contactAdd: true, contactEdit: n % 2 === 1, deal: true } }),
+    inputs: (_parents, n) => ({ title: `Sales reps ${n}`, description: n % 2 ? "The sales team" : undefined, permissions: everyPermission({ contactAdd: true, contactEdit: n % 2 === 1, deal: true }) }),
     textFields: ["title", "description"],
     roundTrip: "create",
     collection: { path: "/groups", member: "groups", key: (o) => o.title },
@@ -165,6 +166,11 @@ export const resourceExamples = {
 export async function makeList(emulator: RunningEmulator, stringid: string): Promise<string> {
   const list = { name: stringid, stringid, sender_url: "https://acme.example", sender_reminder: "You signed up." };
   return String((await emulatorCall(emulator, "POST", "/api/3/lists", { list })).body.list.id);
+}
+
+/** A user group's permissions, every one spelt out as a read (an import) declares them. */
+function everyPermission(granted: Record<string, boolean>): Record<string, boolean> {
+  return userGroupInputs.shape.permissions.parse(granted);
 }
 
 /** The n-th set of parents, made on the emulator through its HTTP API. */
