@@ -9,12 +9,12 @@
 // Writes <output>/<pkg>/pulumi-resource-<pkg>{,.js} (a folder Pulumi.yaml's
 // plugins.providers can name) and <output>/pulumi-resource-<pkg>-v<version>.tar.gz.
 
-import { execFileSync } from "node:child_process";
 import { chmodSync, mkdirSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { build, Plugin } from "esbuild";
 import { sdkModuleNames } from "../provider/plugin/sdk-modules";
 import type { PackageName } from "../provider/plugin/server";
+import { releaseEpoch, writeReproducibleTarGz } from "./reproducible-archive";
 
 const root = join(__dirname, "..");
 const version = (require("../package.json") as { version: string }).version;
@@ -96,11 +96,26 @@ export async function bundlePlugin(pkg: PackageName, outfile: string): Promise<n
   return statSync(outfile).size;
 }
 
-/** The sh launcher beside a bundle: runs `<executable>.js` on the Node.js on PATH. */
+/**
+ * The sh launcher beside a bundle: runs `<executable>.js` on the Node.js on PATH; without one,
+ * it says what it needs and where to get it (the CLI shows a plugin's stderr when it fails to start).
+ */
 export function writeLauncher(pkg: PackageName, folder: string): void {
   const executable = `pulumi-resource-${pkg}`;
   const launcher = join(folder, executable);
-  writeFileSync(launcher, `#!/bin/sh\n# The ${pkg} provider plugin of pulumi-crm: runs its bundle on the Node.js on PATH (20.18 or later).\nexec node "$(dirname "$0")/${executable}.js" "$@"\n`);
+  writeFileSync(
+    launcher,
+    [
+      "#!/bin/sh",
+      `# The ${pkg} provider plugin of pulumi-crm: runs its bundle on the Node.js on PATH (20.18 or later).`,
+      "if ! command -v node >/dev/null 2>&1; then",
+      `  echo "${executable}: this plugin runs on Node.js 20.18 or later, and there is no node on PATH. Install Node.js 24 (https://nodejs.org/en/download, or: brew install node@24), put it on PATH, and run the pulumi command again." >&2`,
+      "  exit 127",
+      "fi",
+      `exec node "$(dirname "$0")/${executable}.js" "$@"`,
+      "",
+    ].join("\n"),
+  );
   chmodSync(launcher, 0o755);
 }
 
@@ -115,7 +130,7 @@ export async function buildPlugins(output = join(root, "dist", "plugins")): Prom
     const bundleBytes = await bundlePlugin(pkg, join(folder, `${executable}.js`));
     writeLauncher(pkg, folder);
     const tarball = join(output, `${executable}-v${version}.tar.gz`);
-    execFileSync("tar", ["-czf", tarball, "-C", folder, executable, `${executable}.js`]);
+    writeReproducibleTarGz(tarball, folder, [executable, `${executable}.js`], releaseEpoch(root));
     built.push({ pkg, folder, tarball, bundleBytes });
   }
   return built;

@@ -6,6 +6,9 @@
 // each distribution, the Go module read back from its proxy layout by `go mod download`; the
 // GitHub release and the tag push are printed. test/release.test.ts runs the dry run.
 //
+// Each step first looks for what an earlier run did (the release, a published version, the tag)
+// and does only the rest, so that a run that failed half-way is completed by running it again.
+//
 //   npm run publish-release -- [--dry-run] [--out <release folder>]     (default dist/release)
 
 import { spawnSync } from "node:child_process";
@@ -14,7 +17,7 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "n
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { parseArgs } from "node:util";
-import { checksumsFile, goModule, goTag, releaseVersion } from "./release";
+import { checksumsFile, goModule, goTag, releaseAssets, releaseVersion } from "./release";
 import { ensurePythonVenv } from "./toolchain";
 
 const repoRoot = join(__dirname, "..");
@@ -32,15 +35,21 @@ function run(command: string, args: string[], options: { cwd?: string; env?: Nod
   return ran.stdout + ran.stderr;
 }
 
-/** Each file the checksums list has that sum: a file changed or missing since `npm run release` stops the publication. */
+/**
+ * The checksums file lists exactly the release's assets, each with its sum: a file changed,
+ * missing or added since `npm run release` stops the publication.
+ */
 function verifyChecksums(folder: string): string {
   const lines = readFileSync(join(folder, checksumsFile), "utf8").trim().split("\n");
+  const listed = lines.map((line) => line.split("  ")[1]);
+  const assets = releaseAssets(folder);
+  if (listed.join("\n") !== assets.join("\n")) throw new Error(`${checksumsFile} lists ${listed.join(", ")}; the release's assets are ${assets.join(", ")}`);
   for (const line of lines) {
     const [sum, file] = line.split("  ");
     const actual = createHash("sha256").update(readFileSync(join(folder, file))).digest("hex");
     if (actual !== sum) throw new Error(`${file}: SHA-256 ${actual}, the checksums file says ${sum}`);
   }
-  return `${lines.length} files match ${checksumsFile}`;
+  return `${lines.length} assets match ${checksumsFile}`;
 }
 
 export function publishSteps(folder: string): Step[] {
@@ -51,15 +60,28 @@ export function publishSteps(folder: string): Step[] {
   return [
     { name: "checksums", run: () => verifyChecksums(folder) },
     {
-      name: "GitHub release assets (the plugin archives, where pluginDownloadURL points)",
+      name: "GitHub release assets (the plugin archives, where pluginDownloadURL points; the packages; the checksums)",
       run: (dryRun) => {
-        const args = ["release", "create", `v${releaseVersion}`, "--verify-tag", "--title", `v${releaseVersion}`, ...[...archives, checksumsFile].map((file) => join(folder, file))];
-        return dryRun ? `would run: gh ${args.join(" ")}` : run("gh", args);
+        // Made if missing, then every asset uploaded over what a failed run left: a re-run completes it.
+        const tag = `v${releaseVersion}`;
+        const create = ["release", "create", tag, "--verify-tag", "--title", tag];
+        const upload = ["release", "upload", tag, "--clobber", ...[...releaseAssets(folder), checksumsFile].map((file) => join(folder, file))];
+        if (dryRun) return `would run: gh ${create.join(" ")} (unless it exists)\nwould run: gh ${upload.join(" ")}`;
+        const exists = spawnSync("gh", ["release", "view", tag], { stdio: "ignore" }).status === 0;
+        return (exists ? `release ${tag} exists\n` : run("gh", create)) + run("gh", upload);
       },
     },
     ...npmPackages.map((file) => ({
       name: `npm ${file}`,
-      run: (dryRun: boolean) => run("npm", ["publish", join(folder, file), "--access", "public", ...(dryRun ? ["--dry-run"] : [])]),
+      run: (dryRun: boolean) => {
+        const publish = ["publish", join(folder, file), "--access", "public"];
+        if (dryRun) return run("npm", [...publish, "--dry-run"]);
+        // A version the registry has is not published again (npm would refuse it): a re-run goes on.
+        const { name, version } = JSON.parse(run("tar", ["-xzOf", join(folder, file), "package/package.json"])) as { name: string; version: string };
+        const published = spawnSync("npm", ["view", `${name}@${version}`, "version"], { encoding: "utf8" });
+        if (published.status === 0 && published.stdout.trim() === version) return `${name}@${version} is published already`;
+        return run("npm", publish);
+      },
     })),
     {
       name: `PyPI ${pythonDistributions.join(", ")}`,
@@ -67,7 +89,7 @@ export function publishSteps(folder: string): Step[] {
         const python = ensurePythonVenv();
         const paths = pythonDistributions.map((file) => join(folder, file));
         const checked = run(python, ["-m", "twine", "check", "--strict", ...paths]);
-        return dryRun ? checked : checked + run(python, ["-m", "twine", "upload", "--non-interactive", ...paths]);
+        return dryRun ? checked : checked + run(python, ["-m", "twine", "upload", "--non-interactive", "--skip-existing", ...paths]);
       },
     },
     {
@@ -80,8 +102,10 @@ export function publishSteps(folder: string): Step[] {
           const env = { ...process.env, GOPROXY: `file://${join(folder, "go")}`, GOSUMDB: "off", GOFLAGS: "-mod=mod", GOWORK: "off", GOMODCACHE: join(scratch, "mod") };
           const downloaded = JSON.parse(run("go", ["mod", "download", "-json", `${goModule}@v${releaseVersion}`], { cwd: scratch, env })) as { Version: string; Sum: string };
           const read = `${goModule}@${downloaded.Version} ${downloaded.Sum}`;
-          if (dryRun) return `${read}; would run: git tag ${goTag} && git push origin ${goTag}`;
-          run("git", ["tag", goTag], { cwd: repoRoot });
+          if (dryRun) return `${read}; would run: git tag ${goTag} && git push origin ${goTag} (unless the tag exists)`;
+          const tagged = (args: string[]) => run("git", args, { cwd: repoRoot }).trim() !== "";
+          if (!tagged(["tag", "--list", goTag])) run("git", ["tag", goTag], { cwd: repoRoot });
+          if (tagged(["ls-remote", "--tags", "origin", `refs/tags/${goTag}`])) return `${read}; ${goTag} is pushed already`;
           return read + run("git", ["push", "origin", goTag], { cwd: repoRoot });
         } finally {
           rmSync(scratch, { recursive: true, force: true });

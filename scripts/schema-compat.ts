@@ -1,9 +1,11 @@
 // Whether a change to a package schema breaks a user: the schema of each package's last release
 // is kept in schema/released/<package>.json, and the schema now (schema/<package>.json) is held
 // to it, as Pulumi's schema-tools compare holds its providers' on pull requests. A break is a
-// removed resource, function, type, config variable or property, a property whose type changed,
-// an enum value removed, or an input that is required now and was not; none counts when the
-// major version changes. Additions break nothing.
+// removed resource, function, type, config variable or property; a property whose type changed
+// (narrowed among them), whose default changed, or made secret or no longer secret; an enum value
+// removed; an input that is required now and was not; an output that was required and is not (Go
+// and TypeScript read it as always there). None counts when the major version changes. Additions
+// break nothing.
 //
 //   npx ts-node --transpile-only scripts/schema-compat.ts            check every package; exit 1 on a break
 //   npx ts-node --transpile-only scripts/schema-compat.ts --keep     after a release: keep today's schemas as the released ones
@@ -32,17 +34,40 @@ function typeOf(property: Spec | undefined): string {
 }
 
 /**
- * The breaks between two sets of properties: `required` are the names a user must give
- * (inputs), so a name required now and not before breaks; for outputs pass `undefined`.
+ * The required names of a set of properties on either side, by what a user relies on: an input
+ * required now and not before breaks the programs that leave it out; an output no longer required
+ * (it may now be missing) breaks the Go and TypeScript programs that read it as always there.
  */
-function propertyBreaks(where: string, before: Spec = {}, after: Spec = {}, requiredBefore?: string[], requiredAfter?: string[]): string[] {
+interface Required {
+  inputs?: [before: string[] | undefined, after: string[] | undefined];
+  outputs?: [before: string[] | undefined, after: string[] | undefined];
+}
+
+/**
+ * The breaks between two sets of properties: one removed; its type changed (narrowed or other:
+ * `string|number` to `string` refuses what a program sent); its default changed (a program that
+ * leaves it out gets another value); made secret or no longer secret (the state and the SDKs'
+ * outputs change form); and the required names as `required` says.
+ */
+function propertyBreaks(where: string, before: Spec = {}, after: Spec = {}, required: Required = {}): string[] {
   const breaks: string[] = [];
   for (const [name, property] of Object.entries(before)) {
-    if (!(name in after)) breaks.push(`${where}: property "${name}" removed`);
-    else if (typeOf(property) !== typeOf(after[name])) breaks.push(`${where}: property "${name}" changed type from ${typeOf(property)} to ${typeOf(after[name])}`);
+    const now = after[name];
+    if (!now) {
+      breaks.push(`${where}: property "${name}" removed`);
+      continue;
+    }
+    if (typeOf(property) !== typeOf(now)) breaks.push(`${where}: property "${name}" changed type from ${typeOf(property)} to ${typeOf(now)}`);
+    if (JSON.stringify(property.default) !== JSON.stringify(now.default)) breaks.push(`${where}: property "${name}" changed its default from ${JSON.stringify(property.default) ?? "none"} to ${JSON.stringify(now.default) ?? "none"}`);
+    if (Boolean(property.secret) !== Boolean(now.secret)) breaks.push(`${where}: property "${name}" ${now.secret ? "is secret now" : "is no longer secret"}`);
   }
-  if (requiredAfter) {
-    for (const name of requiredAfter) if (!(requiredBefore ?? []).includes(name)) breaks.push(`${where}: input "${name}" is required now`);
+  if (required.inputs) {
+    const [was, is] = required.inputs;
+    for (const name of is ?? []) if (!(was ?? []).includes(name)) breaks.push(`${where}: input "${name}" is required now`);
+  }
+  if (required.outputs) {
+    const [was, is] = required.outputs;
+    for (const name of was ?? []) if (name in after && !(is ?? []).includes(name)) breaks.push(`${where}: output "${name}" is no longer required (it may be missing)`);
   }
   return breaks;
 }
@@ -53,15 +78,15 @@ export function breakingChanges(before: Spec, after: Spec): string[] {
   const breaks: string[] = [];
   const config = (spec: Spec) => spec.config?.variables ?? {};
   breaks.push(...propertyBreaks("config", config(before), config(after)));
-  breaks.push(...propertyBreaks("provider input", before.provider?.inputProperties, after.provider?.inputProperties, before.provider?.requiredInputs, after.provider?.requiredInputs));
+  breaks.push(...propertyBreaks("provider input", before.provider?.inputProperties, after.provider?.inputProperties, { inputs: [before.provider?.requiredInputs, after.provider?.requiredInputs] }));
   for (const [token, resource] of Object.entries<Spec>(before.resources ?? {})) {
     const now = after.resources?.[token];
     if (!now) {
       breaks.push(`resource ${token} removed`);
       continue;
     }
-    breaks.push(...propertyBreaks(`${token} input`, resource.inputProperties, now.inputProperties, resource.requiredInputs, now.requiredInputs));
-    breaks.push(...propertyBreaks(`${token} output`, resource.properties, now.properties));
+    breaks.push(...propertyBreaks(`${token} input`, resource.inputProperties, now.inputProperties, { inputs: [resource.requiredInputs, now.requiredInputs] }));
+    breaks.push(...propertyBreaks(`${token} output`, resource.properties, now.properties, { outputs: [resource.required, now.required] }));
   }
   for (const [token, fn] of Object.entries<Spec>(before.functions ?? {})) {
     const now = after.functions?.[token];
@@ -69,8 +94,8 @@ export function breakingChanges(before: Spec, after: Spec): string[] {
       breaks.push(`function ${token} removed`);
       continue;
     }
-    breaks.push(...propertyBreaks(`${token} input`, fn.inputs?.properties, now.inputs?.properties, fn.inputs?.required, now.inputs?.required));
-    breaks.push(...propertyBreaks(`${token} output`, fn.outputs?.properties, now.outputs?.properties));
+    breaks.push(...propertyBreaks(`${token} input`, fn.inputs?.properties, now.inputs?.properties, { inputs: [fn.inputs?.required, now.inputs?.required] }));
+    breaks.push(...propertyBreaks(`${token} output`, fn.outputs?.properties, now.outputs?.properties, { outputs: [fn.outputs?.required, now.outputs?.required] }));
   }
   for (const [token, type] of Object.entries<Spec>(before.types ?? {})) {
     const now = after.types?.[token];
@@ -82,8 +107,8 @@ export function breakingChanges(before: Spec, after: Spec): string[] {
       const values = new Set((now.enum ?? []).map((entry: Spec) => entry.value));
       for (const { value } of type.enum) if (!values.has(value)) breaks.push(`type ${token}: enum value ${JSON.stringify(value)} removed`);
     } else {
-      // An object type may be an input: a member required now breaks its users as an input does.
-      breaks.push(...propertyBreaks(`type ${token}`, type.properties, now.properties, type.required, now.required));
+      // An object type may be an input or an output: a member required now, or no longer, breaks one of them.
+      breaks.push(...propertyBreaks(`type ${token}`, type.properties, now.properties, { inputs: [type.required, now.required], outputs: [type.required, now.required] }));
     }
   }
   return breaks;

@@ -13,7 +13,7 @@ import { repoRoot } from "./support/packed-program";
 const documents = () => [
   "README.md",
   ...readdirSync(join(repoRoot, "sdk-docs")).filter((file) => file.endsWith(".md")).map((file) => `sdk-docs/${file}`),
-  ...readdirSync(join(repoRoot, "docs")).map((file) => `docs/${file}`),
+  ...readdirSync(join(repoRoot, "docs"), { recursive: true }).map(String).filter((file) => file.endsWith(".md")).map((file) => `docs/${file}`),
   ...readdirSync(join(repoRoot, "examples")).map((example) => `examples/${example}/README.md`).filter((file) => readdirSync(join(repoRoot, file, "..")).includes("README.md")),
 ];
 

@@ -1,7 +1,8 @@
 // The schema compatibility check (scripts/schema-compat.ts): the schemas now break no user of the
 // schemas of the last release (schema/released/), and the check fails, naming the break, on each
-// kind of breaking change made to a copy of schema/crm.json; additions pass, and so does any
-// change with a new major version.
+// kind of breaking change made to a copy of schema/crm.json (Pulumi's schema tools' classes among
+// them: a required output made optional, a type narrowed, an enum value removed, a default
+// changed, a secret flag changed); additions pass, and so does any change with a new major version.
 
 import assert from "node:assert/strict";
 import { execFile } from "node:child_process";
@@ -35,6 +36,21 @@ describe("schema compatibility with the last release (scripts/schema-compat.ts)"
     ["a newly required input", (schema) => schema.resources["crm:index:Account"].requiredInputs.push("accountUrl"), /^crm:index:Account input: input "accountUrl" is required now$/],
     ["a removed config variable", (schema) => delete schema.config.variables.apiUrl, /^config: property "apiUrl" removed$/],
     ["a removed function input", (schema) => delete schema.functions["crm:index:getAccount"].inputs.properties.name, /^crm:index:getAccount input: property "name" removed$/],
+    // The classes of Pulumi's own schema tools.
+    ["a required output made optional", (schema) => schema.resources["crm:index:Account"].required.splice(schema.resources["crm:index:Account"].required.indexOf("name"), 1), /^crm:index:Account output: output "name" is no longer required \(it may be missing\)$/],
+    ["a function's required output made optional", (schema) => (schema.functions["crm:index:getAccount"].outputs.required = ["id", "name", "contactCount"]), /^crm:index:getAccount output: output "dealCount" is no longer required/],
+    ["an object type's required member made optional", (schema) => (schema.types["crm:index:ContactSyncFailure"].required = ["email"]), /^type crm:index:ContactSyncFailure: output "reason" is no longer required/],
+    [
+      "a type narrowed",
+      (schema) => (schema.resources["crm:index:AccountCustomField"].inputProperties.fieldDefault = { type: "string", description: "text only now" }),
+      /^crm:index:AccountCustomField input: property "fieldDefault" changed type from string\|number\|array<string> to string$/,
+    ],
+    ["an enum value removed", (schema) => schema.types["crm:index:CalendarFeedType"].enum.pop(), /^type crm:index:CalendarFeedType: enum value "Contacts" removed$/],
+    ["a default changed", (schema) => (schema.resources["crm:index:Address"].inputProperties.isDefault.default = true), /^crm:index:Address input: property "isDefault" changed its default from false to true$/],
+    ["a default removed", (schema) => delete schema.resources["crm:index:Address"].inputProperties.allgroup.default, /^crm:index:Address input: property "allgroup" changed its default from false to none$/],
+    ["an output made secret", (schema) => (schema.resources["crm:index:Account"].properties.accountUrl.secret = true), /^crm:index:Account output: property "accountUrl" is secret now$/],
+    ["an output no longer secret", (schema) => delete schema.resources["crm:index:CalendarFeed"].properties.token.secret, /^crm:index:CalendarFeed output: property "token" is no longer secret$/],
+    ["a config variable no longer secret", (schema) => delete schema.config.variables.apiToken.secret, /^config: property "apiToken" is no longer secret$/],
   ];
   for (const [what, change, expected] of breaking) {
     it(`fails on ${what}`, () => {

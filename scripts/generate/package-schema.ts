@@ -20,6 +20,9 @@ const packageJson = JSON.parse(readFileSync(join(root, "package.json"), "utf8"))
 /** The project's repository, `https://github.com/<org>/<repo>`, as package.json names it. */
 export const repositoryUrl = packageJson.repository.url.replace(/^git\+/, "").replace(/\.git$/, "");
 
+/** The logo the Registry shows (docs/logo.svg, as the repository's main branch serves it). */
+const logoUrl = `${repositoryUrl.replace(/^https:\/\/github\.com\//, "https://raw.githubusercontent.com/")}/main/docs/logo.svg`;
+
 /**
  * Where the CLI downloads the plugins: the repository's GitHub releases, whose assets are the
  * archives `npm run release` writes (pulumi-resource-<pkg>-v<version>-<os>-<arch>.tar.gz). Written
@@ -160,11 +163,13 @@ export function packageSchemas(): Map<string, Spec> {
       displayName: about.displayName,
       version: packageJson.version,
       description: about.description,
-      keywords: ["pulumi", name, "category/utility"],
+      // kind/native: the Registry's badge for a provider of its own (not a bridged Terraform one).
+      keywords: ["pulumi", name, "category/utility", "kind/native"],
       license: packageJson.license,
       repository: repositoryUrl,
       pluginDownloadURL,
       publisher: "pulumi-crm",
+      logoUrl,
       meta: { moduleFormat: "(.*)" },
       config: { variables },
       provider: {

@@ -41,7 +41,10 @@ export function writeSdks(out: string = join(repoRoot, "sdk")): void {
 export function packNodeSdk(name: string, into: string): string {
   const source = join(repoRoot, "sdk", "nodejs", name);
   const bin = join(into, "bin");
-  execFileSync(process.execPath, [require.resolve("typescript/bin/tsc"), "-p", join(source, "tsconfig.json"), "--outDir", bin], { stdio: ["ignore", "inherit", "inherit"] });
+  // No source maps: the package holds no TypeScript sources for them to point at, and they would
+  // carry the path from the build's folder to the clone's, so that two packs of one commit differed.
+  const compile = ["-p", join(source, "tsconfig.json"), "--outDir", bin, "--sourceMap", "false", "--declarationMap", "false"];
+  execFileSync(process.execPath, [require.resolve("typescript/bin/tsc"), ...compile], { stdio: ["ignore", "inherit", "inherit"] });
   for (const file of ["package.json", "README.md"]) copyFileSync(join(source, file), join(bin, file));
   const output = execFileSync("npm", ["pack", "--json", "--pack-destination", into], { cwd: bin, encoding: "utf8", stdio: ["ignore", "pipe", "inherit"] });
   const [{ filename }] = JSON.parse(output.slice(output.indexOf("["))) as Array<{ filename: string }>;

@@ -98,6 +98,22 @@ describe("the CLI downloads the plugin by itself from the project's releases (a 
     });
   });
 
+  it("a Pulumi YAML program naming no version: up fails with the CLI's message, as sdk-docs/yaml.md says", async () => {
+    const program = copyYamlProgram(join(__dirname, "programs", "yaml-download"), "download-yaml-no-version");
+    const text = readFileSync(join(program, "Pulumi.yaml"), "utf8");
+    writeFileSync(join(program, "Pulumi.yaml"), text.replace(/^ {6}version: .*\n/m, ""));
+    assert.doesNotMatch(readFileSync(join(program, "Pulumi.yaml"), "utf8"), /version:/);
+    const stack = await CliStack.create(program, "dev", { config: { "crm:apiUrl": emulator.crmUrl }, secrets: { "crm:apiToken": emulator.apiToken }, env: downloadingEnv(mirror) });
+    try {
+      const up = await stack.up();
+      assert.notEqual(up.exitCode, 0);
+      assert.match(up.lines.join("\n"), /GetLatestVersion is not supported for plugins from http sources/);
+      assert.match(readFileSync(join(repoRoot, "sdk-docs", "yaml.md"), "utf8"), /GetLatestVersion is not supported for plugins from http sources/);
+    } finally {
+      stack.remove();
+    }
+  });
+
   it("a TypeScript program on the generated Node.js SDK: up downloads the plugin once and creates the account, destroy deletes it", async () => {
     const program = installProgram(join(repoRoot, "test", "lifecycle", "programs", "generated-sdk"), "download-node-sdk", { generatedSdks: ["crm"], typeCheck: "once" });
     // The program runs on Node.js (PATH as the tests' CLI runs have it); the plugin does not need it.

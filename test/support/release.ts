@@ -19,12 +19,19 @@ export const testTarget = "linux-amd64";
 
 /** The release folder of this test run (linux-amd64's archives). */
 export function releaseForTests(): string {
-  const tarball = packedTarball();
-  return onceThisRun("release", (dir) => {
-    const script = join(repoRoot, "scripts", "release.ts");
-    execFileSync(process.execPath, ["-r", "ts-node/register/transpile-only", script, "--out", dir, "--targets", `${testTarget},darwin-arm64`, "--npm-package", tarball], { cwd: repoRoot, stdio: ["ignore", "ignore", "inherit"] });
-    return dir;
-  });
+  return onceThisRun("release", writeTestRelease);
+}
+
+/** Writes into `dir` the release the tests take: linux-amd64's and darwin-arm64's archives, the run's packed pulumi-crm. */
+export function writeTestRelease(dir: string): string {
+  runRelease(["--out", dir, "--targets", `${testTarget},darwin-arm64`, "--npm-package", packedTarball()]);
+  return dir;
+}
+
+/** Runs `npm run release -- <args>` (scripts/release.ts). */
+export function runRelease(args: string[]): void {
+  const script = join(repoRoot, "scripts", "release.ts");
+  execFileSync(process.execPath, ["-r", "ts-node/register/transpile-only", script, ...args], { cwd: repoRoot, stdio: ["ignore", "ignore", "inherit"] });
 }
 
 export interface ReleaseMirror {
