@@ -221,8 +221,7 @@ export class ProviderServer {
     const refused = !result.failures?.length && result.inputs && unique && this.declaredNames.claim(core, result.inputs, request.getUrn());
     const failures = refused ? [{ property: unique!.field, reason: refused.message }] : (result.failures ?? []);
     const response = new providerProto.CheckResponse();
-    // A secret input is secret in state whatever the program gave (see secretOutputs).
-    if (result.inputs && !failures.length) response.setInputs(structOf(result.inputs, core.declaration.secretOutputs));
+    if (result.inputs && !failures.length) response.setInputs(structOf(result.inputs));
     return response.setFailuresList(failures.map((failure) => new providerProto.CheckFailure().setProperty(failure.property).setReason(failure.reason)));
   }
 
@@ -250,7 +249,7 @@ export class ProviderServer {
     const response = new providerProto.ReadResponse();
     // No id: the object is gone.
     if (!found) return response;
-    return response.setId(found.id).setProperties(structOf(found.outputs, core.declaration.secretOutputs)).setInputs(structOf(found.inputs, core.declaration.secretOutputs));
+    return response.setId(found.id).setProperties(structOf(found.outputs, core.declaration.secretOutputs)).setInputs(structOf(found.inputs));
   }
 
   private async update(request: provider.UpdateRequest) {
