@@ -125,6 +125,8 @@ export function dynamicClass<Args extends object>(resourceModule: NodeModule, co
           declaredInProgram.claim(core, { [uniqueName.field]: resolved, ...(uniqueName.within ? { [uniqueName.within]: resolvedScope } : {}) }, by)?.message;
         props[declaredTwiceKey] = pending(value) || pending(scope) ? pulumi.all([value, scope]).apply(([resolved, resolvedScope]) => declaredTwice(resolved, resolvedScope)) : declaredTwice(value, scope);
       }
+      // A secret input is secret in state whatever the program gave.
+      for (const field of declaration.fields) if (field.secret && field.role !== "output" && props[field.name] !== undefined) props[field.name] = pulumi.secret(props[field.name]);
       const secretOpts = declaration.secretOutputs.length ? { ...opts, additionalSecretOutputs: [...(opts?.additionalSecretOutputs ?? []), ...declaration.secretOutputs] } : opts;
       super(moduleProvider(resourceModule), name, withEveryOutput(props, declaration.outputs), secretOpts, declaration.namespace, declaration.name);
     }

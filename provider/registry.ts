@@ -25,9 +25,14 @@ import * as contactCustomField from "./crm/contact-custom-field";
 import * as contactSync from "./crm/contact-sync";
 import * as list from "./crm/list";
 import * as message from "./crm/message";
+import * as pipeline from "./crm/pipeline";
+import * as pipelineStage from "./crm/pipeline-stage";
 import * as personalizationVariable from "./crm/personalization-variable";
 import * as savedResponse from "./crm/saved-response";
 import * as tag from "./crm/tag";
+import * as taskType from "./crm/task-type";
+import * as userGroup from "./crm/user-group";
+import * as user from "./crm/user";
 import * as webhook from "./crm/webhook";
 
 /**
@@ -65,6 +70,13 @@ export const resources = [
   { namespace: "crm", className: "PersonalizationVariable", name: "personalization-variable", module: personalizationVariable },
   { namespace: "crm", className: "SavedResponse", name: "saved-response", module: savedResponse },
   { namespace: "crm", className: "Webhook", name: "webhook", module: webhook },
+  // The sales side, before the addresses that refer to a user group.
+  { namespace: "crm", className: "TaskType", name: "task-type", module: taskType },
+  { namespace: "crm", className: "UserGroup", name: "user-group", module: userGroup },
+  { namespace: "crm", className: "User", name: "user", module: user },
+  // After the users and groups a pipeline refers to.
+  { namespace: "crm", className: "Pipeline", name: "pipeline", module: pipeline },
+  { namespace: "crm", className: "PipelineStage", name: "pipeline-stage", module: pipelineStage },
   { namespace: "crm", className: "Address", name: "address", module: address },
   { namespace: "crm", className: "CalendarFeed", name: "calendar-feed", module: calendarFeed },
   { namespace: "crm", className: "Message", name: "message", module: message },

@@ -17,7 +17,7 @@ import { inputDescription, outputDescription } from "../scripts/generate/declara
 import { generatedFiles, repoRoot } from "../scripts/generate/index";
 import { resourceExamples } from "./support/resource-examples";
 
-const parents = { account: "3", contact: "4", textField: "5" };
+const parents = { account: "3", contact: "4", textField: "5", pipeline: "6", userGroup: "7" };
 
 /** Another valid-looking value of a field's type, for diff (which compares, and does not check). */
 function changed(type: ValueType, current: unknown): unknown {

@@ -73,8 +73,8 @@ export const declaration = declareResource({
     // The associations are made by sending the target's id with the address, and read from the address's links (see readRelated).
     groupId: input(
       associationId,
-      'The id of a user group to associate the address with, e.g. `"3"`. The association is made and removed with the address; a change removes the old one and makes the new one.',
-      { wire: wire.optionalId({ request: "groupid", answer: "groupId" }) },
+      'The id of a user group (a `crm.UserGroup`\'s `id`) to associate the address with, e.g. `"3"`. The association is made and removed with the address; a change removes the old one and makes the new one.',
+      { refersTo: "user-group", wire: wire.optionalId({ request: "groupid", answer: "groupId" }) },
     ),
     listId: input(
       associationId,

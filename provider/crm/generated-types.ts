@@ -2,6 +2,104 @@
 
 import type * as pulumi from "@pulumi/pulumi";
 
+/** What the group's users may do: each permission true or false (unset: false). */
+export interface UserGroupPermissions {
+  /** Permission for adding lists. */
+  listAdd?: pulumi.Input<boolean>;
+  /** Permission for editing lists. */
+  listEdit?: pulumi.Input<boolean>;
+  /** Permission for deleting lists. */
+  listDelete?: pulumi.Input<boolean>;
+  /** Permission for managing custom email headers. */
+  listHeaders?: pulumi.Input<boolean>;
+  /** Permission for managing Unsubscribe By Email. */
+  listEmailAccount?: pulumi.Input<boolean>;
+  /** Permission for accessing list bounce settings. */
+  listBounce?: pulumi.Input<boolean>;
+  /** Permission for adding messages. */
+  messageAdd?: pulumi.Input<boolean>;
+  /** Permission for editing messages. */
+  messageEdit?: pulumi.Input<boolean>;
+  /** Permission for deleting messages. */
+  messageDelete?: pulumi.Input<boolean>;
+  /** Permission for sending messages. */
+  messageSend?: pulumi.Input<boolean>;
+  /** Permission for adding contacts. */
+  contactAdd?: pulumi.Input<boolean>;
+  /** Permission for editing contacts. */
+  contactEdit?: pulumi.Input<boolean>;
+  /** Permission for deleting contacts. */
+  contactDelete?: pulumi.Input<boolean>;
+  /** Permission for merging contacts. */
+  contactMerge?: pulumi.Input<boolean>;
+  /** Permission for importing contacts. */
+  contactImport?: pulumi.Input<boolean>;
+  /** Permission for approving contacts. */
+  contactApprove?: pulumi.Input<boolean>;
+  /** Permission for exporting contacts. */
+  contactExport?: pulumi.Input<boolean>;
+  /** Permission for syncing contacts. */
+  contactSync?: pulumi.Input<boolean>;
+  /** Permission for managing contact list segments. */
+  contactFilters?: pulumi.Input<boolean>;
+  /** Permission for managing contact actions. */
+  contactActions?: pulumi.Input<boolean>;
+  /** Permission for managing contact custom fields. */
+  contactFields?: pulumi.Input<boolean>;
+  /** Permission for adding users. */
+  userAdd?: pulumi.Input<boolean>;
+  /** Permission for editing users. */
+  userEdit?: pulumi.Input<boolean>;
+  /** Permission for deleting users. */
+  userDelete?: pulumi.Input<boolean>;
+  /** Permission for adding groups. */
+  groupAdd?: pulumi.Input<boolean>;
+  /** Permission for editing groups. */
+  groupEdit?: pulumi.Input<boolean>;
+  /** Permission for deleting groups. */
+  groupDelete?: pulumi.Input<boolean>;
+  /** Permission for adding templates. */
+  templateAdd?: pulumi.Input<boolean>;
+  /** Permission for editing templates. */
+  templateEdit?: pulumi.Input<boolean>;
+  /** Permission for deleting templates. */
+  templateDelete?: pulumi.Input<boolean>;
+  /** Permission for adding personalization tags. */
+  personalizationAdd?: pulumi.Input<boolean>;
+  /** Permission for editing personalization tags. */
+  personalizationEdit?: pulumi.Input<boolean>;
+  /** Permission for deleting personalization tags. */
+  personalizationDelete?: pulumi.Input<boolean>;
+  /** Permission for managing automations. */
+  automationManage?: pulumi.Input<boolean>;
+  /** Permission for editing subscription forms. */
+  formEdit?: pulumi.Input<boolean>;
+  /** Permission for viewing campaign reports. */
+  reportsCampaign?: pulumi.Input<boolean>;
+  /** Permission for viewing list reports. */
+  reportsList?: pulumi.Input<boolean>;
+  /** Permission for viewing user reports. */
+  reportsUser?: pulumi.Input<boolean>;
+  /** Permission for viewing trend reports. */
+  reportsTrend?: pulumi.Input<boolean>;
+  /** Permission for viewing deals. */
+  deal?: pulumi.Input<boolean>;
+  /** Permission for deleting deals. */
+  dealDelete?: pulumi.Input<boolean>;
+  /** Permission for reassigning deals. */
+  dealReassign?: pulumi.Input<boolean>;
+  /** Permission for adding pipelines. */
+  dealGroupAdd?: pulumi.Input<boolean>;
+  /** Permission for editing pipelines. */
+  dealGroupEdit?: pulumi.Input<boolean>;
+  /** Permission for deleting pipelines. */
+  dealGroupDelete?: pulumi.Input<boolean>;
+  /** Permission for managing saved responses. */
+  savedResponsesManage?: pulumi.Input<boolean>;
+  /** Permission for managing tags. */
+  tagManage?: pulumi.Input<boolean>;
+}
+
 /** A custom field value of a synced contact. */
 export interface ContactSyncCustomFieldValue {
   /** The custom field's id. */
@@ -595,6 +693,244 @@ export interface WebhookOutputs {
   readonly listId: pulumi.Output<string | undefined>;
 }
 
+/** The inputs of a crm.TaskType. */
+export interface TaskTypeArgs {
+  /** The task type's title, unique among the task types. At most 255 characters. Changed in place. */
+  title: pulumi.Input<string>;
+  /**
+   * Whether the task type is disabled: kept, but offered for no new task. Default false. Changed in
+   * place.
+   */
+  disabled?: pulumi.Input<boolean | undefined>;
+  /**
+   * The id of an existing task type to take over instead of creating one, as `pulumi-crm export` writes
+   * it: its `title` and `disabled` are set to the declared ones where they differ. Read only at
+   * creation; changing or removing it later changes nothing.
+   */
+  adoptId?: pulumi.Input<string | undefined>;
+}
+
+/** The outputs of a crm.TaskType, besides its `id` and `urn`. */
+export interface TaskTypeOutputs {
+  /** The task type's title, unique among the task types. At most 255 characters. */
+  readonly title: pulumi.Output<string>;
+  /** Whether the task type is disabled: kept, but offered for no new task. */
+  readonly disabled: pulumi.Output<boolean>;
+}
+
+/** The inputs of a crm.UserGroup. */
+export interface UserGroupArgs {
+  /** The group's title. At most 255 characters. Changed in place. */
+  title: pulumi.Input<string>;
+  /**
+   * The description. Removing it, or setting it to "", clears it. At most 1000 characters. Changed in
+   * place.
+   */
+  description?: pulumi.Input<string | undefined>;
+  /**
+   * What the group's users may do; every permission left out is false. Default
+   * {"listAdd":false,"listEdit":false,"listDelete":false,"listHeaders":false,"listEmailAccount":false,"listBounce":false,"messageAdd":false,"messageEdit":false,"messageDelete":false,"messageSend":false,"contactAdd":false,"contactEdit":false,"contactDelete":false,"contactMerge":false,"contactImport":false,"contactApprove":false,"contactExport":false,"contactSync":false,"contactFilters":false,"contactActions":false,"contactFields":false,"userAdd":false,"userEdit":false,"userDelete":false,"groupAdd":false,"groupEdit":false,"groupDelete":false,"templateAdd":false,"templateEdit":false,"templateDelete":false,"personalizationAdd":false,"personalizationEdit":false,"personalizationDelete":false,"automationManage":false,"formEdit":false,"reportsCampaign":false,"reportsList":false,"reportsUser":false,"reportsTrend":false,"deal":false,"dealDelete":false,"dealReassign":false,"dealGroupAdd":false,"dealGroupEdit":false,"dealGroupDelete":false,"savedResponsesManage":false,"tagManage":false}.
+   * Changed in place.
+   */
+  permissions?: pulumi.Input<UserGroupPermissions | undefined>;
+  /** Whether every campaign of the group must hold an unsubscribe link. Default false. Changed in place. */
+  forceUnsubscribeLink?: pulumi.Input<boolean | undefined>;
+  /** Whether the group's forms must confirm an opt-in. Default false. Changed in place. */
+  forceOptInConfirmation?: pulumi.Input<boolean | undefined>;
+  /**
+   * The id of an existing user group to take over instead of creating one, as `pulumi-crm export` writes
+   * it: its `title`, `description`, `permissions`, `forceUnsubscribeLink` and `forceOptInConfirmation`
+   * are set to the declared ones where they differ. Read only at creation; changing or removing it later
+   * changes nothing.
+   */
+  adoptId?: pulumi.Input<string | undefined>;
+}
+
+/** The outputs of a crm.UserGroup, besides its `id` and `urn`. */
+export interface UserGroupOutputs {
+  /** The group's title. At most 255 characters. */
+  readonly title: pulumi.Output<string>;
+  /** The description. Removing it, or setting it to "", clears it. At most 1000 characters. */
+  readonly description: pulumi.Output<string | undefined>;
+  /** What the group's users may do; every permission left out is false. */
+  readonly permissions: pulumi.Output<UserGroupPermissions>;
+  /** Whether every campaign of the group must hold an unsubscribe link. */
+  readonly forceUnsubscribeLink: pulumi.Output<boolean>;
+  /** Whether the group's forms must confirm an opt-in. */
+  readonly forceOptInConfirmation: pulumi.Output<boolean>;
+}
+
+/** The inputs of a crm.User. */
+export interface UserArgs {
+  /**
+   * The user's login name, unique in the account. The service cannot change it: a change replaces the
+   * user. At most 255 characters. A change replaces the resource.
+   */
+  username: pulumi.Input<string>;
+  /** The user's email address. An email address, at most 255 characters. Changed in place. */
+  email: pulumi.Input<string>;
+  /** The user's first name. At most 255 characters. Changed in place. */
+  firstName: pulumi.Input<string>;
+  /** The user's last name. At most 255 characters. Changed in place. */
+  lastName: pulumi.Input<string>;
+  /** The id of the user's group (a `crm.UserGroup`'s `id`): what the user may do. Changed in place. */
+  groupId: pulumi.Input<string>;
+  /**
+   * The user's password: write-only and secret (encrypted in state, hidden in plans and logs). A change
+   * is an update; the service never answers it, so a password changed in the service is not seen. Unset:
+   * the stack leaves the user's password alone. 8 to 255 characters. Changed in place.
+   */
+  password?: pulumi.Input<string | undefined>;
+  /**
+   * The id of an existing user to take over instead of creating one, as `pulumi-crm export` writes it:
+   * its `username`, `email`, `firstName`, `lastName`, `groupId` and `password` are set to the declared
+   * ones where they differ. Read only at creation; changing or removing it later changes nothing.
+   */
+  adoptId?: pulumi.Input<string | undefined>;
+}
+
+/** The outputs of a crm.User, besides its `id` and `urn`. */
+export interface UserOutputs {
+  /**
+   * The user's login name, unique in the account. The service cannot change it: a change replaces the
+   * user. At most 255 characters.
+   */
+  readonly username: pulumi.Output<string>;
+  /** The user's email address. An email address, at most 255 characters. */
+  readonly email: pulumi.Output<string>;
+  /** The user's first name. At most 255 characters. */
+  readonly firstName: pulumi.Output<string>;
+  /** The user's last name. At most 255 characters. */
+  readonly lastName: pulumi.Output<string>;
+  /** The id of the user's group (a `crm.UserGroup`'s `id`): what the user may do. */
+  readonly groupId: pulumi.Output<string>;
+  /**
+   * The user's password: write-only and secret (encrypted in state, hidden in plans and logs). A change
+   * is an update; the service never answers it, so a password changed in the service is not seen. Unset:
+   * the stack leaves the user's password alone. 8 to 255 characters. Secret: kept encrypted in the
+   * state, shown as [secret].
+   */
+  readonly password: pulumi.Output<string | undefined>;
+}
+
+/** The inputs of a crm.Pipeline. */
+export interface PipelineArgs {
+  /** The pipeline's title. At most 255 characters. Changed in place. */
+  title: pulumi.Input<string>;
+  /** The 3-letter code, in lower case, of the currency new deals of the pipeline get. Changed in place. */
+  currency: pulumi.Input<string>;
+  /** Whether every user group may manage the pipeline. Default true. Changed in place. */
+  allUserGroups?: pulumi.Input<boolean | undefined>;
+  /**
+   * Whether new deals are assigned to any user (when `autoAssign` is not `off`). Default false. Changed
+   * in place.
+   */
+  allUsers?: pulumi.Input<boolean | undefined>;
+  /**
+   * How new deals are assigned: `off`, `roundRobin`, or `byValue` (distributed by the deals' values).
+   * Default "roundRobin". Changed in place.
+   */
+  autoAssign?: pulumi.Input<"off" | "roundRobin" | "byValue" | undefined>;
+  /**
+   * The ids of the users (`crm.User` ids) new deals are assigned to when `allUsers` is false; kept
+   * sorted. Changed in place.
+   */
+  userIds?: pulumi.Input<pulumi.Input<string>[] | undefined>;
+  /**
+   * The ids of the user groups (`crm.UserGroup` ids) that may manage the pipeline when `allUserGroups`
+   * is false; kept sorted. Changed in place.
+   */
+  userGroupIds?: pulumi.Input<pulumi.Input<string>[] | undefined>;
+  /**
+   * The id of an existing pipeline to take over instead of creating one, as `pulumi-crm export` writes
+   * it: its `title`, `currency`, `allUserGroups`, `allUsers`, `autoAssign`, `userIds` and `userGroupIds`
+   * are set to the declared ones where they differ. Read only at creation; changing or removing it later
+   * changes nothing.
+   */
+  adoptId?: pulumi.Input<string | undefined>;
+}
+
+/** The outputs of a crm.Pipeline, besides its `id` and `urn`. */
+export interface PipelineOutputs {
+  /** The pipeline's title. At most 255 characters. */
+  readonly title: pulumi.Output<string>;
+  /** The 3-letter code, in lower case, of the currency new deals of the pipeline get. */
+  readonly currency: pulumi.Output<string>;
+  /** Whether every user group may manage the pipeline. */
+  readonly allUserGroups: pulumi.Output<boolean>;
+  /** Whether new deals are assigned to any user (when `autoAssign` is not `off`). */
+  readonly allUsers: pulumi.Output<boolean>;
+  /** How new deals are assigned: `off`, `roundRobin`, or `byValue` (distributed by the deals' values). */
+  readonly autoAssign: pulumi.Output<"off" | "roundRobin" | "byValue">;
+  /**
+   * The ids of the users (`crm.User` ids) new deals are assigned to when `allUsers` is false; kept
+   * sorted.
+   */
+  readonly userIds: pulumi.Output<string[] | undefined>;
+  /**
+   * The ids of the user groups (`crm.UserGroup` ids) that may manage the pipeline when `allUserGroups`
+   * is false; kept sorted.
+   */
+  readonly userGroupIds: pulumi.Output<string[] | undefined>;
+}
+
+/** The inputs of a crm.PipelineStage. */
+export interface PipelineStageArgs {
+  /** The stage's title. At most 255 characters. Changed in place. */
+  title: pulumi.Input<string>;
+  /**
+   * The id of the pipeline (a `crm.Pipeline`'s `id`) the stage is in. A change moves the stage in place,
+   * deals and all. Changed in place.
+   */
+  pipelineId: pulumi.Input<string>;
+  /**
+   * The stage's position in its pipeline, from the left. Unset: the service puts it last, and the stack
+   * leaves its position alone. A whole number from 0. Changed in place.
+   */
+  order?: pulumi.Input<number | undefined>;
+  /** The stage's color: 6 hex digits without the #. Default "3f3f3f". Changed in place. */
+  color?: pulumi.Input<string | undefined>;
+  /**
+   * The stage's width on the deals' board, in pixels. A whole number from 1. Default 280. Changed in
+   * place.
+   */
+  width?: pulumi.Input<number | undefined>;
+  /**
+   * How deals are sorted in the stage: an option and ASC or DESC, such as "title ASC". Default
+   * "next-action DESC". Changed in place.
+   */
+  dealOrder?: pulumi.Input<string | undefined>;
+  /**
+   * The id of an existing pipeline stage to take over instead of creating one, as `pulumi-crm export`
+   * writes it: its `title`, `pipelineId`, `order`, `color`, `width` and `dealOrder` are set to the
+   * declared ones where they differ. Read only at creation; changing or removing it later changes
+   * nothing.
+   */
+  adoptId?: pulumi.Input<string | undefined>;
+}
+
+/** The outputs of a crm.PipelineStage, besides its `id` and `urn`. */
+export interface PipelineStageOutputs {
+  /** The stage's title. At most 255 characters. */
+  readonly title: pulumi.Output<string>;
+  /**
+   * The id of the pipeline (a `crm.Pipeline`'s `id`) the stage is in. A change moves the stage in place,
+   * deals and all.
+   */
+  readonly pipelineId: pulumi.Output<string>;
+  /**
+   * The stage's position in its pipeline, from the left. Unset: the service puts it last, and the stack
+   * leaves its position alone. A whole number from 0.
+   */
+  readonly order: pulumi.Output<number | undefined>;
+  /** The stage's color: 6 hex digits without the #. */
+  readonly color: pulumi.Output<string>;
+  /** The stage's width on the deals' board, in pixels. A whole number from 1. */
+  readonly width: pulumi.Output<number>;
+  /** How deals are sorted in the stage: an option and ASC or DESC, such as "title ASC". */
+  readonly dealOrder: pulumi.Output<string>;
+}
+
 /** The inputs of a crm.Address. */
 export interface AddressArgs {
   /**
@@ -642,8 +978,9 @@ export interface AddressArgs {
    */
   allgroup?: pulumi.Input<boolean | undefined>;
   /**
-   * The id of a user group to associate the address with, e.g. `"3"`. The association is made and
-   * removed with the address; a change removes the old one and makes the new one. Changed in place.
+   * The id of a user group (a `crm.UserGroup`'s `id`) to associate the address with, e.g. `"3"`. The
+   * association is made and removed with the address; a change removes the old one and makes the new
+   * one. Changed in place.
    */
   groupId?: pulumi.Input<string | undefined>;
   /**
@@ -688,8 +1025,9 @@ export interface AddressOutputs {
   /** Whether every user group may use the address (the service's `allgroup`). */
   readonly allgroup: pulumi.Output<boolean>;
   /**
-   * The id of a user group to associate the address with, e.g. `"3"`. The association is made and
-   * removed with the address; a change removes the old one and makes the new one.
+   * The id of a user group (a `crm.UserGroup`'s `id`) to associate the address with, e.g. `"3"`. The
+   * association is made and removed with the address; a change removes the old one and makes the new
+   * one.
    */
   readonly groupId: pulumi.Output<string | undefined>;
   /**

@@ -13,6 +13,11 @@ export { ContactCustomField, ContactCustomFieldArgs } from "./contact-custom-fie
 export { PersonalizationVariable, PersonalizationVariableArgs } from "./personalization-variable";
 export { SavedResponse, SavedResponseArgs } from "./saved-response";
 export { Webhook, WebhookArgs } from "./webhook";
+export { Pipeline, PipelineArgs } from "./pipeline";
+export { PipelineStage, PipelineStageArgs } from "./pipeline-stage";
+export { TaskType, TaskTypeArgs } from "./task-type";
+export { UserGroup, UserGroupArgs } from "./user-group";
+export { User, UserArgs } from "./user";
 export { ContactSync, ContactSyncArgs, ContactSyncContact, ContactSyncFailure } from "./contact-sync";
 export * from "./lookups";
 export type * from "./generated-types";

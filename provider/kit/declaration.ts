@@ -27,6 +27,8 @@ export interface InputField<Check extends z.ZodTypeAny = z.ZodTypeAny> {
   refersTo?: string;
   /** Its form in the service's requests and answers (see ./wire.ts). */
   wire?: Wire;
+  /** Encrypted in state and hidden in plans whatever the program gave (a password): both doors mark the input and its output secret. */
+  secret?: boolean;
 }
 
 /** A field only the provider sets. */
@@ -121,7 +123,7 @@ export function declareResource<Inputs extends Record<string, InputField>>(spec:
         ...(read.default === undefined ? {} : { default: read.default }),
         ...(readAt ? { readAt } : {}),
         replaceOnChanges: field.replaceOnChanges ?? false,
-        secret: false,
+        secret: field.secret ?? false,
         nullable: field.nullWhenUnset ?? false,
         ...(field.wire ? { wire: field.wire } : {}),
       };

@@ -161,3 +161,10 @@ export const setOf = <Values extends [string, ...string[]]>(values: Values, what
 /** An http or https URL (see isWebAddress). */
 export const webAddress = (what: string, max = 1000) =>
   givenText(what, z.string().max(max, `must be at most ${max} characters`).refine(isWebAddress, "must be an http or https URL such as https://hooks.example/crm"));
+
+/** A set of service ids (`what` names one), kept sorted; an empty set is unset. */
+export const idSet = (what: string) =>
+  z
+    .array(serviceId(what), { invalid_type_error: `must be a list of ids of ${what}s` })
+    .optional()
+    .transform((ids) => (ids?.length ? [...new Set(ids)].sort((a, b) => Number(a) - Number(b)) : undefined));

@@ -22,6 +22,8 @@ export interface Wire {
   clearsOnlyHeld?: boolean;
   /** A create leaves the member out when the input is unset or null; by default only when unset. */
   createLeavesOutNull?: boolean;
+  /** The sent value, an object, goes as members of the request's own, each under its name (a user group's permissions). */
+  spread?: boolean;
 }
 
 /** An input the service takes but never answers (a run's contacts): the state keeps the input as given. */
@@ -60,7 +62,13 @@ export function wireForms(fields: readonly WiredField[]): WireForms {
   const inputs = all.filter((field) => field.role === "both");
   const sent = inputs.filter((field) => requestName(field) !== false);
   const unset = (value: unknown) => value === undefined || value === null;
-  const body = (values: Record<string, unknown>, step: "create" | "update", olds: Record<string, unknown> = {}) =>
+  const spread = sent.filter((field) => field.wire.spread).map(requestName) as string[];
+  const body = (values: Record<string, unknown>, step: "create" | "update", olds: Record<string, unknown> = {}) => {
+    const members: Record<string, unknown> = sentMembers(values, step, olds);
+    for (const name of spread) Object.assign(members, members[name], { [name]: undefined });
+    return withoutUndefined(members);
+  };
+  const sentMembers = (values: Record<string, unknown>, step: "create" | "update", olds: Record<string, unknown>) =>
     withoutUndefined(
       Object.fromEntries(
         sent.filter((field) => step === "create" || !field.wire.createOnly).map((field) => {

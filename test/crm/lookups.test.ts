@@ -271,6 +271,12 @@ describe("crm lookups", () => {
       getTag: () => crm.getTag({ name: "VIP" }),
       getContactCustomFields: () => crm.getContactCustomFields(),
       getContactCustomField: () => crm.getContactCustomField({ name: "Plan" }),
+      getPipelines: () => crm.getPipelines(),
+      getPipeline: () => crm.getPipeline({ name: "Sales" }),
+      getUserGroups: () => crm.getUserGroups(),
+      getUserGroup: () => crm.getUserGroup({ name: "Reps" }),
+      getUsers: () => crm.getUsers(),
+      getUser: () => crm.getUser({ name: "ada" }),
     };
     const lookupsExported = Object.keys(crm).filter((name) => /^get[A-Z]\w*$/.test(name) && !name.endsWith("Output"));
 

@@ -130,6 +130,15 @@ describe("pulumi-crm export: the round trip on the pulumi CLI", function () {
     await call("POST", "/savedResponses", { savedResponse: { title: "Follow-up", subject: "Thanks", body: "Slides attached." } });
     await call("POST", "/webhooks", { webhook: { name: "Subscriptions", url: "https://hooks.acme.example/crm", events: ["unsubscribe", "subscribe"], sources: ["public"], listid: Number(news) } });
 
+    // The sales side: a pipeline (made with its three default stages) and a stage added to it, a
+    // task type, a user group and a user in it.
+    const pipeline = (await call("POST", "/dealGroups", { dealGroup: { title: "Sales", currency: "eur", autoassign: 0 } })).dealGroup.id;
+    objectsInAccount += 3;
+    await call("POST", "/dealStages", { dealStage: { title: "Won", group: pipeline, color: "18D499" } });
+    await call("POST", "/dealTasktypes", { dealTasktype: { title: "Demo", status: "0" } });
+    const reps = (await call("POST", "/groups", { group: { title: "Reps", pgDeal: true, pgContactAdd: true } })).group.id;
+    await call("POST", "/users", { user: { username: "ada", email: "ada@acme.example", firstName: "Ada", lastName: "Lovelace", group: Number(reps), password: "not exported" } });
+
     // The branding exists from the start; sending `links` turns external links off.
     await call("PUT", "/brandings/1", { branding: { siteName: "Acme Marketing", footerTextValue: "© Acme", links: 1 } });
     objectsInAccount += 1;
@@ -172,10 +181,10 @@ describe("pulumi-crm export: the round trip on the pulumi CLI", function () {
     assert.equal(result.code, 0, result.stderr);
     const { answered, limited } = await requestsSince(before);
     console.log(`      the export: ${objectsInAccount} objects, ${answered} requests answered (${limited} more answered 429)`);
-    // One page per collection (15 today), and each of the 2 addresses' group and list.
+    // One page per collection (15 today), each of the 2 addresses' group and list, the user's group, and the pipeline's users and groups.
     const collections = exportedResources.map((resource) => resource.module.exported.collection);
     assert.ok(collections.length >= 15, collections.join(", "));
-    assert.equal(answered, collections.length + 2 * 2);
+    assert.equal(answered, collections.length + 2 * 2 + 1 + 2);
     for (const collection of collections) {
       assert.match(result.stderr, new RegExp(`^pulumi-crm export: ${collection}: \\d+ read, \\d+ exported$`, "m"));
     }

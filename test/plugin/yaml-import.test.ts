@@ -70,7 +70,8 @@ describe("pulumi import of every importable crm resource into a Pulumi YAML prog
       const { outputs = {} } = stack.resources().find((entry) => entry.type === tokenOf(resource))!;
       const { outs } = made.get(resource.className)!;
       assert.deepEqual(Object.keys(outputs).filter((key) => key in outs).sort(), Object.keys(outs).sort(), tokenOf(resource));
-      for (const output of resource.module.declaration.secretOutputs) assert.ok(secretMarked(outputs[output]), `${tokenOf(resource)} ${output}`);
+      // A write-only secret (a user's password) is never read: an import has none.
+      for (const output of resource.module.declaration.secretOutputs.filter((name) => name in outs)) assert.ok(secretMarked(outputs[output]), `${tokenOf(resource)} ${output}`);
     }
     const outputsOf = (type: string) => stack.resources().find((entry) => entry.type === type)!.outputs!;
     assert.equal(outputsOf("crm:index:AccountCustomFieldValue").fieldType, "text");

@@ -26,13 +26,13 @@ export interface EveryResourceStack {
 /** The program's resources: `copies` of each of `registered` (by default every registered resource). */
 export function everyResourceStack(copies: number, contactIds: readonly string[], registered: readonly RegisteredResource[] = resources): EveryResourceStack {
   const exampleOf = (type: string) => resourceExamples[type as keyof typeof resourceExamples] as ResourceExample;
-  // The parents the examples take, named by resources of the program: the copy's own account, and a text field.
-  const parentsOf = (n: number) => ({ account: `account-${n}`, contact: contactIds[n - 1], textField: `text-field-${n}` });
+  // The parents the examples take, named by resources of the program: the copy's own account, pipeline and user group, and a text field.
+  const parentsOf = (n: number) => ({ account: `account-${n}`, contact: contactIds[n - 1], textField: `text-field-${n}`, pipeline: `pipeline-${n}`, userGroup: `user-group-${n}` });
   const declare = (resource: RegisteredResource, name: string, n: number): DeclaredResource => {
     const parents = parentsOf(n);
     // JSON leaves out what is undefined, as an input left out.
     const inputs = exampleOf(typeOf(resource)).inputs(parents, n);
-    const references = Object.fromEntries(Object.entries(inputs).filter(([, value]) => value === parents.account || value === parents.textField));
+    const references = Object.fromEntries(Object.entries(inputs).filter(([, value]) => [parents.account, parents.textField, parents.pipeline, parents.userGroup].includes(value as string)));
     return { type: typeOf(resource), name, inputs, references: references as Record<string, string> };
   };
   const declared: DeclaredResource[] = [];

@@ -3,6 +3,7 @@
 // service tally) take their cases from here. A resource missing here fails to compile.
 
 import { BUILT_IN_FLOWS } from "../../emulator/src/chat";
+import { inputSchema as userGroupInputs } from "../../provider/crm/user-group";
 import { resources, ResourceType } from "../../provider/registry";
 import { emulatorCall, RunningEmulator } from "./emulator";
 
@@ -12,6 +13,10 @@ export interface Parents {
   contact: string;
   /** A custom account field of type text. */
   textField: string;
+  /** A pipeline of deals, without stages. */
+  pipeline: string;
+  /** A user group. */
+  userGroup: string;
 }
 
 export interface ResourceExample {
@@ -122,6 +127,36 @@ export const resourceExamples = {
     roundTrip: "create",
     collection: { path: "/webhooks", member: "webhooks", key: (o) => o.name },
   },
+  "crm.TaskType": {
+    inputs: (_parents, n) => ({ title: `Demo call ${n}`, disabled: n % 2 === 0 }),
+    textFields: ["title"],
+    roundTrip: "create",
+    collection: { path: "/dealTasktypes", member: "dealTasktypes", key: (o) => o.title },
+  },
+  "crm.Pipeline": {
+    inputs: (_parents, n) => ({ title: `Sales ${n}`, currency: n % 2 ? "usd" : "eur", autoAssign: n % 2 ? "roundRobin" : "off", allUsers: n % 2 === 0 }),
+    textFields: ["title"],
+    roundTrip: "create",
+    collection: { path: "/dealGroups", member: "dealGroups", key: (o) => o.title },
+  },
+  "crm.PipelineStage": {
+    inputs: (parents, n) => ({ title: `Qualified ${n}`, pipelineId: parents.pipeline, order: n % 2 ? n : undefined, color: n % 2 ? "32B0FC" : undefined, width: n % 2 ? 300 : undefined }),
+    textFields: ["title"],
+    roundTrip: "create",
+    collection: { path: "/dealStages", member: "dealStages", key: (o) => o.title },
+  },
+  "crm.UserGroup": {
+    inputs: (_parents, n) => ({ title: `Sales reps ${n}`, description: n % 2 ? "The sales team" : undefined, permissions: everyPermission({ contactAdd: true, contactEdit: n % 2 === 1, deal: true }) }),
+    textFields: ["title", "description"],
+    roundTrip: "create",
+    collection: { path: "/groups", member: "groups", key: (o) => o.title },
+  },
+  "crm.User": {
+    inputs: (parents, n) => ({ username: `rep${n}`, email: `rep${n}@acme.example`, firstName: "Ada", lastName: `Rep ${n}`, groupId: parents.userGroup, ...(n % 2 ? {} : { password: `correct horse ${n}` }) }),
+    textFields: ["firstName", "lastName"],
+    roundTrip: "create",
+    collection: { path: "/users", member: "users", key: (o) => o.username },
+  },
   "crm.Branding": { inputs: () => ({ siteName: "Acme", headerTextValue: "Acme Inc" }), textFields: ["siteName", "headerTextValue"], roundTrip: "update" },
   "crm.ContactSync": { inputs: (_parents, n) => ({ contacts: [{ email: `ada${n}@example.com`, firstName: "Ada" }] }), textFields: [], roundTrip: false },
   "chat.FlowRun": { inputs: () => ({ flowId: BUILT_IN_FLOWS[0].id, contacts: [{ phone: "+15550100", firstName: "Ada" }] }), textFields: [], roundTrip: false },
@@ -133,6 +168,11 @@ export async function makeList(emulator: RunningEmulator, stringid: string): Pro
   return String((await emulatorCall(emulator, "POST", "/api/3/lists", { list })).body.list.id);
 }
 
+/** A user group's permissions, every one spelt out as a read (an import) declares them. */
+function everyPermission(granted: Record<string, boolean>): Record<string, boolean> {
+  return userGroupInputs.shape.permissions.parse(granted);
+}
+
 /** The n-th set of parents, made on the emulator through its HTTP API. */
 export async function makeParents(emulator: RunningEmulator, n = 1): Promise<Parents> {
   const post = async (path: string, body: unknown) => (await emulatorCall(emulator, "POST", `/api/3${path}`, body)).body;
@@ -140,7 +180,16 @@ export async function makeParents(emulator: RunningEmulator, n = 1): Promise<Par
     account: String((await post("/accounts", { account: { name: `Parent ${n}` } })).account.id),
     contact: String((await post("/contacts", { contact: { email: `parent${n}@example.com` } })).contact.id),
     textField: String((await post("/accountCustomFieldMeta", { accountCustomFieldMetum: { fieldLabel: `Parent text ${n}`, fieldType: "text" } })).accountCustomFieldMetum.id),
+    pipeline: await pipelineWithoutStages(emulator, `Parent pipeline ${n}`),
+    userGroup: String((await post("/groups", { group: { title: `Parent group ${n}` } })).group.id),
   };
+}
+
+/** A pipeline made through the emulator's API, its default stages deleted (as crm.Pipeline does). */
+export async function pipelineWithoutStages(emulator: RunningEmulator, title: string): Promise<string> {
+  const { dealGroup } = (await emulatorCall(emulator, "POST", "/api/3/dealGroups", { dealGroup: { title, currency: "usd" } })).body;
+  for (const stage of dealGroup.stages) await emulatorCall(emulator, "DELETE", `/api/3/dealStages/${stage}`);
+  return String(dealGroup.id);
 }
 
 /** An object made by its resource module: its id, the inputs it was made with, and the outputs its create read. */

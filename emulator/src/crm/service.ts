@@ -19,6 +19,10 @@ import { personalizationRoutes } from "./resources/personalizations";
 import { savedResponseRoutes } from "./resources/savedResponses";
 import { tagCollection } from "./resources/tags";
 import { webhookRoutes } from "./resources/webhooks";
+import { dealGroupRoutes } from "./resources/dealGroups";
+import { groupRoutes } from "./resources/groups";
+import { userRoutes } from "./resources/users";
+import { dealTasktypeRoutes } from "./resources/dealTasktypes";
 import { customFieldRoutes } from "./resources/customFields";
 import { customObjectRoutes, seedCustomObjects } from "./resources/customObjects";
 import { messageRoutes } from "./resources/messages";
@@ -71,6 +75,10 @@ export function createCrmService(options: CrmServiceOptions): CrmService {
     ...personalizationRoutes(crm),
     ...savedResponseRoutes(crm),
     ...webhookRoutes(crm),
+    ...dealTasktypeRoutes(crm),
+    ...dealGroupRoutes(crm),
+    ...groupRoutes(crm),
+    ...userRoutes(crm),
     ...readOnlyRoutes(crm, withGeneratedDefaults(options.fixtures)),
     ...imports.routes,
     ...customObjectRoutes(crm),

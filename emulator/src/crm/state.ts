@@ -156,6 +156,12 @@ export function createTables() {
     contactTags: new Table<CollectionRow>({ keyOf: ofContact }),
     contactLists: new Table<CollectionRow>({ keyOf: ofContact }),
     fieldValues: new Table<CollectionRow>({ keyOf: ofContact }),
+    // The sales side (resources/dealTasktypes.ts, dealGroups.ts, groups.ts, users.ts).
+    dealGroups: new Table<CollectionRow>(),
+    dealStages: new Table<CollectionRow>(),
+    groups: new Table<CollectionRow>(),
+    users: new Table<CollectionRow>(),
+    dealTasktypes: new Table<CollectionRow>(),
     importBatches: new Table<ImportBatchRow>(),
     schemas: new Table<SchemaRow>(),
     records: new Table<RecordRow>(),

@@ -56,13 +56,21 @@ export function crmModule<Inputs extends Record<string, InputField>>(resourceMod
   const forms = wireForms(declaration.fields);
   const path = `/${spec.noun}s`;
   const collection = `${spec.noun}s`;
+  const particular = spec.kind?.(forms);
+  // A field the service assigns when unset (a stage's order) is not what tells a lost create's object.
+  const unassigned = (inputs: Record<string, unknown>) => (particular?.serviceAssigned ?? []).filter((field) => inputs[field] === undefined);
+  const sent = (inputs: Record<string, unknown>) => {
+    const desired = forms.desiredState(inputs);
+    for (const field of unassigned(inputs)) delete desired[field];
+    return desired;
+  };
   const kind: CrmKindSpec<z.AnyZodObject> = {
     label: labelBy(declaration.type, spec.namedBy),
     path,
     member: spec.noun,
     collection,
-    sameContent: (inputs) => ({ path, collection, sent: forms.desiredState(inputs), stateOf: forms.stateOf, createdMs: isoCreated(spec.created?.member ?? "cdate"), uncertaintyMs: spec.created?.uncertaintyMs }),
-    ...spec.kind?.(forms),
+    sameContent: (inputs) => ({ path, collection, sent: sent(inputs), stateOf: forms.stateOf, createdMs: isoCreated(spec.created?.member ?? "cdate"), uncertaintyMs: spec.created?.uncertaintyMs }),
+    ...particular,
   };
   const made = crmCore(declaration, kind, spec.uniqueName);
   const replacedFirst = async (id: string, olds: Record<string, unknown>, news: Record<string, unknown>) => {

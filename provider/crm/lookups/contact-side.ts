@@ -4,10 +4,9 @@
 
 import { z } from "zod";
 import { strictObject } from "../../kit/inputs";
-import type { ServiceObject } from "../service/collection";
 import { textOf, timestampOf } from "../service/normalize";
-import { exactlyOne, idOrName, LookupOptions, outputForm, startLookup } from "./kit";
-import { sharedWalk } from "./shared-walks";
+import { LookupOptions, outputForm } from "./kit";
+import { every, Looked, nameContains, one } from "./named-collections";
 
 /** A list contacts subscribe to. */
 export interface ListInfo {
@@ -93,17 +92,6 @@ export type GetByIdOrNameArgs =
       name: string;
     };
 
-/** A collection as these lookups read it: where, what its objects are called, and how one reads. */
-interface Looked<Info> {
-  what: string;
-  path: string;
-  collection: string;
-  infoOf(object: ServiceObject): Info;
-  nameOf(info: Info): string;
-  /** Names compared regardless of case (the service's unique names). */
-  anyCase: boolean;
-}
-
 const lists: Looked<ListInfo> = {
   what: "list",
   path: "/lists",
@@ -144,26 +132,6 @@ const fields: Looked<ContactCustomFieldInfo> = {
     defaultValue: textOf(field.defval),
   }),
 };
-
-const nameContains = z.string({ invalid_type_error: "must be a string" }).min(1, "must not be empty").optional();
-
-/** Every object of the collection, or those whose name contains `contains`. */
-async function every<Info>(looked: Looked<Info>, name: string, schema: z.AnyZodObject, args: unknown, opts?: LookupOptions): Promise<{ found: Info[]; args: Record<string, unknown> }> {
-  const lookup = startLookup(name, schema, args, opts);
-  const all = await sharedWalk<ServiceObject>(lookup, looked.path, looked.collection, `the service cannot filter ${looked.what}s here`);
-  const contains = (lookup.args.nameContains as string | undefined)?.toLowerCase();
-  return { found: all.map(looked.infoOf).filter((info) => contains === undefined || looked.nameOf(info).toLowerCase().includes(contains)), args: lookup.args };
-}
-
-/** The one object of this id or name; an error when none or several match. */
-async function one<Info extends { id: string }>(looked: Looked<Info>, name: string, args: GetByIdOrNameArgs, opts?: LookupOptions): Promise<Info> {
-  const lookup = startLookup(name, idOrName(looked.what), args, opts);
-  const key = lookup.args;
-  const all = (await sharedWalk<ServiceObject>(lookup, looked.path, looked.collection, `look the ${looked.what} up by id`)).map(looked.infoOf);
-  const same = (a: string, b: string) => (looked.anyCase ? a.toLowerCase() === b.toLowerCase() : a === b);
-  const matches = (info: Info) => (key.id !== undefined ? info.id === key.id : same(looked.nameOf(info), key.name!));
-  return exactlyOne(lookup.client.resource, looked.what, key, all.filter(matches));
-}
 
 const listsArgs = strictObject({ nameContains }, "the arguments of getLists");
 const tagsArgs = strictObject({ nameContains, tagType: z.enum(["contact", "template"], { errorMap: () => ({ message: "must be one of contact, template" }) }).optional() }, "the arguments of getTags");

@@ -7,3 +7,4 @@ export * from "./campaigns";
 export * from "./contacts";
 export * from "./custom-objects";
 export * from "./contact-side";
+export * from "./sales-side";

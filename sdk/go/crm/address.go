@@ -30,7 +30,7 @@ type Address struct {
 	Country pulumi.StringOutput `pulumi:"country"`
 	// The district, for countries that use one. Removing it, or setting it to "", clears it. At most 255 characters.
 	District pulumi.StringPtrOutput `pulumi:"district"`
-	// The id of a user group to associate the address with, e.g. `"3"`. The association is made and removed with the address; a change removes the old one and makes the new one.
+	// The id of a user group (a `crm.UserGroup`'s `id`) to associate the address with, e.g. `"3"`. The association is made and removed with the address; a change removes the old one and makes the new one.
 	GroupId pulumi.StringPtrOutput `pulumi:"groupId"`
 	// Whether this is the account's default address. The account has one default address: setting it here unsets it on the previous default.
 	IsDefault pulumi.BoolOutput `pulumi:"isDefault"`
@@ -125,7 +125,7 @@ type addressArgs struct {
 	Country string `pulumi:"country"`
 	// The district, for countries that use one. Removing it, or setting it to "", clears it. At most 255 characters. Changed in place.
 	District *string `pulumi:"district"`
-	// The id of a user group to associate the address with, e.g. `"3"`. The association is made and removed with the address; a change removes the old one and makes the new one. Changed in place.
+	// The id of a user group (a `crm.UserGroup`'s `id`) to associate the address with, e.g. `"3"`. The association is made and removed with the address; a change removes the old one and makes the new one. Changed in place.
 	GroupId *string `pulumi:"groupId"`
 	// Whether this is the account's default address. The account has one default address: setting it here unsets it on the previous default. Default false. Changed in place.
 	IsDefault *bool `pulumi:"isDefault"`
@@ -155,7 +155,7 @@ type AddressArgs struct {
 	Country pulumi.StringInput
 	// The district, for countries that use one. Removing it, or setting it to "", clears it. At most 255 characters. Changed in place.
 	District pulumi.StringPtrInput
-	// The id of a user group to associate the address with, e.g. `"3"`. The association is made and removed with the address; a change removes the old one and makes the new one. Changed in place.
+	// The id of a user group (a `crm.UserGroup`'s `id`) to associate the address with, e.g. `"3"`. The association is made and removed with the address; a change removes the old one and makes the new one. Changed in place.
 	GroupId pulumi.StringPtrInput
 	// Whether this is the account's default address. The account has one default address: setting it here unsets it on the previous default. Default false. Changed in place.
 	IsDefault pulumi.BoolPtrInput
@@ -289,7 +289,7 @@ func (o AddressOutput) District() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v *Address) pulumi.StringPtrOutput { return v.District }).(pulumi.StringPtrOutput)
 }
 
-// The id of a user group to associate the address with, e.g. `"3"`. The association is made and removed with the address; a change removes the old one and makes the new one.
+// The id of a user group (a `crm.UserGroup`'s `id`) to associate the address with, e.g. `"3"`. The association is made and removed with the address; a change removes the old one and makes the new one.
 func (o AddressOutput) GroupId() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v *Address) pulumi.StringPtrOutput { return v.GroupId }).(pulumi.StringPtrOutput)
 }

@@ -47,10 +47,20 @@ func (m *module) Construct(ctx *pulumi.Context, name, typ, urn string) (r pulumi
 		r = &Message{}
 	case "crm:index:PersonalizationVariable":
 		r = &PersonalizationVariable{}
+	case "crm:index:Pipeline":
+		r = &Pipeline{}
+	case "crm:index:PipelineStage":
+		r = &PipelineStage{}
 	case "crm:index:SavedResponse":
 		r = &SavedResponse{}
 	case "crm:index:Tag":
 		r = &Tag{}
+	case "crm:index:TaskType":
+		r = &TaskType{}
+	case "crm:index:User":
+		r = &User{}
+	case "crm:index:UserGroup":
+		r = &UserGroup{}
 	case "crm:index:Webhook":
 		r = &Webhook{}
 	default:

@@ -704,6 +704,173 @@ func (in *personalizationVariableFormatPtr) ToPersonalizationVariableFormatPtrOu
 	return pulumi.ToOutputWithContext(ctx, in).(PersonalizationVariableFormatPtrOutput)
 }
 
+type PipelineAutoAssign string
+
+const (
+	PipelineAutoAssignOFF          = PipelineAutoAssign("off")
+	PipelineAutoAssign_ROUND_ROBIN = PipelineAutoAssign("roundRobin")
+	PipelineAutoAssign_BY_VALUE    = PipelineAutoAssign("byValue")
+)
+
+func (PipelineAutoAssign) ElementType() reflect.Type {
+	return reflect.TypeOf((*PipelineAutoAssign)(nil)).Elem()
+}
+
+func (e PipelineAutoAssign) ToPipelineAutoAssignOutput() PipelineAutoAssignOutput {
+	return pulumi.ToOutput(e).(PipelineAutoAssignOutput)
+}
+
+func (e PipelineAutoAssign) ToPipelineAutoAssignOutputWithContext(ctx context.Context) PipelineAutoAssignOutput {
+	return pulumi.ToOutputWithContext(ctx, e).(PipelineAutoAssignOutput)
+}
+
+func (e PipelineAutoAssign) ToPipelineAutoAssignPtrOutput() PipelineAutoAssignPtrOutput {
+	return e.ToPipelineAutoAssignPtrOutputWithContext(context.Background())
+}
+
+func (e PipelineAutoAssign) ToPipelineAutoAssignPtrOutputWithContext(ctx context.Context) PipelineAutoAssignPtrOutput {
+	return PipelineAutoAssign(e).ToPipelineAutoAssignOutputWithContext(ctx).ToPipelineAutoAssignPtrOutputWithContext(ctx)
+}
+
+func (e PipelineAutoAssign) ToStringOutput() pulumi.StringOutput {
+	return pulumi.ToOutput(pulumi.String(e)).(pulumi.StringOutput)
+}
+
+func (e PipelineAutoAssign) ToStringOutputWithContext(ctx context.Context) pulumi.StringOutput {
+	return pulumi.ToOutputWithContext(ctx, pulumi.String(e)).(pulumi.StringOutput)
+}
+
+func (e PipelineAutoAssign) ToStringPtrOutput() pulumi.StringPtrOutput {
+	return pulumi.String(e).ToStringPtrOutputWithContext(context.Background())
+}
+
+func (e PipelineAutoAssign) ToStringPtrOutputWithContext(ctx context.Context) pulumi.StringPtrOutput {
+	return pulumi.String(e).ToStringOutputWithContext(ctx).ToStringPtrOutputWithContext(ctx)
+}
+
+type PipelineAutoAssignOutput struct{ *pulumi.OutputState }
+
+func (PipelineAutoAssignOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*PipelineAutoAssign)(nil)).Elem()
+}
+
+func (o PipelineAutoAssignOutput) ToPipelineAutoAssignOutput() PipelineAutoAssignOutput {
+	return o
+}
+
+func (o PipelineAutoAssignOutput) ToPipelineAutoAssignOutputWithContext(ctx context.Context) PipelineAutoAssignOutput {
+	return o
+}
+
+func (o PipelineAutoAssignOutput) ToPipelineAutoAssignPtrOutput() PipelineAutoAssignPtrOutput {
+	return o.ToPipelineAutoAssignPtrOutputWithContext(context.Background())
+}
+
+func (o PipelineAutoAssignOutput) ToPipelineAutoAssignPtrOutputWithContext(ctx context.Context) PipelineAutoAssignPtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, v PipelineAutoAssign) *PipelineAutoAssign {
+		return &v
+	}).(PipelineAutoAssignPtrOutput)
+}
+
+func (o PipelineAutoAssignOutput) ToStringOutput() pulumi.StringOutput {
+	return o.ToStringOutputWithContext(context.Background())
+}
+
+func (o PipelineAutoAssignOutput) ToStringOutputWithContext(ctx context.Context) pulumi.StringOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, e PipelineAutoAssign) string {
+		return string(e)
+	}).(pulumi.StringOutput)
+}
+
+func (o PipelineAutoAssignOutput) ToStringPtrOutput() pulumi.StringPtrOutput {
+	return o.ToStringPtrOutputWithContext(context.Background())
+}
+
+func (o PipelineAutoAssignOutput) ToStringPtrOutputWithContext(ctx context.Context) pulumi.StringPtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, e PipelineAutoAssign) *string {
+		v := string(e)
+		return &v
+	}).(pulumi.StringPtrOutput)
+}
+
+type PipelineAutoAssignPtrOutput struct{ *pulumi.OutputState }
+
+func (PipelineAutoAssignPtrOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((**PipelineAutoAssign)(nil)).Elem()
+}
+
+func (o PipelineAutoAssignPtrOutput) ToPipelineAutoAssignPtrOutput() PipelineAutoAssignPtrOutput {
+	return o
+}
+
+func (o PipelineAutoAssignPtrOutput) ToPipelineAutoAssignPtrOutputWithContext(ctx context.Context) PipelineAutoAssignPtrOutput {
+	return o
+}
+
+func (o PipelineAutoAssignPtrOutput) Elem() PipelineAutoAssignOutput {
+	return o.ApplyT(func(v *PipelineAutoAssign) PipelineAutoAssign {
+		if v != nil {
+			return *v
+		}
+		var ret PipelineAutoAssign
+		return ret
+	}).(PipelineAutoAssignOutput)
+}
+
+func (o PipelineAutoAssignPtrOutput) ToStringPtrOutput() pulumi.StringPtrOutput {
+	return o.ToStringPtrOutputWithContext(context.Background())
+}
+
+func (o PipelineAutoAssignPtrOutput) ToStringPtrOutputWithContext(ctx context.Context) pulumi.StringPtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, e *PipelineAutoAssign) *string {
+		if e == nil {
+			return nil
+		}
+		v := string(*e)
+		return &v
+	}).(pulumi.StringPtrOutput)
+}
+
+// PipelineAutoAssignInput is an input type that accepts values of the PipelineAutoAssign enum
+// A concrete instance of `PipelineAutoAssignInput` can be one of the following:
+//
+//	PipelineAutoAssignOFF
+//	PipelineAutoAssign_ROUND_ROBIN
+//	PipelineAutoAssign_BY_VALUE
+type PipelineAutoAssignInput interface {
+	pulumi.Input
+
+	ToPipelineAutoAssignOutput() PipelineAutoAssignOutput
+	ToPipelineAutoAssignOutputWithContext(context.Context) PipelineAutoAssignOutput
+}
+
+var pipelineAutoAssignPtrType = reflect.TypeOf((**PipelineAutoAssign)(nil)).Elem()
+
+type PipelineAutoAssignPtrInput interface {
+	pulumi.Input
+
+	ToPipelineAutoAssignPtrOutput() PipelineAutoAssignPtrOutput
+	ToPipelineAutoAssignPtrOutputWithContext(context.Context) PipelineAutoAssignPtrOutput
+}
+
+type pipelineAutoAssignPtr string
+
+func PipelineAutoAssignPtr(v string) PipelineAutoAssignPtrInput {
+	return (*pipelineAutoAssignPtr)(&v)
+}
+
+func (*pipelineAutoAssignPtr) ElementType() reflect.Type {
+	return pipelineAutoAssignPtrType
+}
+
+func (in *pipelineAutoAssignPtr) ToPipelineAutoAssignPtrOutput() PipelineAutoAssignPtrOutput {
+	return pulumi.ToOutput(in).(PipelineAutoAssignPtrOutput)
+}
+
+func (in *pipelineAutoAssignPtr) ToPipelineAutoAssignPtrOutputWithContext(ctx context.Context) PipelineAutoAssignPtrOutput {
+	return pulumi.ToOutputWithContext(ctx, in).(PipelineAutoAssignPtrOutput)
+}
+
 type TagTagType string
 
 const (
@@ -1348,6 +1515,8 @@ func init() {
 	pulumi.RegisterInputType(reflect.TypeOf((*ContactCustomFieldTypePtrInput)(nil)).Elem(), ContactCustomFieldType("text"))
 	pulumi.RegisterInputType(reflect.TypeOf((*PersonalizationVariableFormatInput)(nil)).Elem(), PersonalizationVariableFormat("html"))
 	pulumi.RegisterInputType(reflect.TypeOf((*PersonalizationVariableFormatPtrInput)(nil)).Elem(), PersonalizationVariableFormat("html"))
+	pulumi.RegisterInputType(reflect.TypeOf((*PipelineAutoAssignInput)(nil)).Elem(), PipelineAutoAssign("off"))
+	pulumi.RegisterInputType(reflect.TypeOf((*PipelineAutoAssignPtrInput)(nil)).Elem(), PipelineAutoAssign("off"))
 	pulumi.RegisterInputType(reflect.TypeOf((*TagTagTypeInput)(nil)).Elem(), TagTagType("contact"))
 	pulumi.RegisterInputType(reflect.TypeOf((*TagTagTypePtrInput)(nil)).Elem(), TagTagType("contact"))
 	pulumi.RegisterInputType(reflect.TypeOf((*WebhookEventsItemInput)(nil)).Elem(), WebhookEventsItem("bounce"))
@@ -1364,6 +1533,8 @@ func init() {
 	pulumi.RegisterOutputType(ContactCustomFieldTypePtrOutput{})
 	pulumi.RegisterOutputType(PersonalizationVariableFormatOutput{})
 	pulumi.RegisterOutputType(PersonalizationVariableFormatPtrOutput{})
+	pulumi.RegisterOutputType(PipelineAutoAssignOutput{})
+	pulumi.RegisterOutputType(PipelineAutoAssignPtrOutput{})
 	pulumi.RegisterOutputType(TagTagTypeOutput{})
 	pulumi.RegisterOutputType(TagTagTypePtrOutput{})
 	pulumi.RegisterOutputType(WebhookEventsItemOutput{})

@@ -1573,6 +1573,80 @@ func (o ListInfoArrayOutput) Index(i pulumi.IntInput) ListInfoOutput {
 	}).(ListInfoOutput)
 }
 
+// A pipeline deals move through.
+type PipelineInfo struct {
+	// When it was created, ISO 8601.
+	Cdate *string `pulumi:"cdate"`
+	// The currency of its new deals, a 3-letter code in lower case.
+	Currency string `pulumi:"currency"`
+	// The pipeline's id, as `crm.Pipeline`'s `id`.
+	Id string `pulumi:"id"`
+	// The ids of its stages, in the order the service answers them.
+	StageIds []string `pulumi:"stageIds"`
+	// The pipeline's title.
+	Title string `pulumi:"title"`
+}
+
+// A pipeline deals move through.
+type PipelineInfoOutput struct{ *pulumi.OutputState }
+
+func (PipelineInfoOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*PipelineInfo)(nil)).Elem()
+}
+
+func (o PipelineInfoOutput) ToPipelineInfoOutput() PipelineInfoOutput {
+	return o
+}
+
+func (o PipelineInfoOutput) ToPipelineInfoOutputWithContext(ctx context.Context) PipelineInfoOutput {
+	return o
+}
+
+// When it was created, ISO 8601.
+func (o PipelineInfoOutput) Cdate() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v PipelineInfo) *string { return v.Cdate }).(pulumi.StringPtrOutput)
+}
+
+// The currency of its new deals, a 3-letter code in lower case.
+func (o PipelineInfoOutput) Currency() pulumi.StringOutput {
+	return o.ApplyT(func(v PipelineInfo) string { return v.Currency }).(pulumi.StringOutput)
+}
+
+// The pipeline's id, as `crm.Pipeline`'s `id`.
+func (o PipelineInfoOutput) Id() pulumi.StringOutput {
+	return o.ApplyT(func(v PipelineInfo) string { return v.Id }).(pulumi.StringOutput)
+}
+
+// The ids of its stages, in the order the service answers them.
+func (o PipelineInfoOutput) StageIds() pulumi.StringArrayOutput {
+	return o.ApplyT(func(v PipelineInfo) []string { return v.StageIds }).(pulumi.StringArrayOutput)
+}
+
+// The pipeline's title.
+func (o PipelineInfoOutput) Title() pulumi.StringOutput {
+	return o.ApplyT(func(v PipelineInfo) string { return v.Title }).(pulumi.StringOutput)
+}
+
+type PipelineInfoArrayOutput struct{ *pulumi.OutputState }
+
+func (PipelineInfoArrayOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*[]PipelineInfo)(nil)).Elem()
+}
+
+func (o PipelineInfoArrayOutput) ToPipelineInfoArrayOutput() PipelineInfoArrayOutput {
+	return o
+}
+
+func (o PipelineInfoArrayOutput) ToPipelineInfoArrayOutputWithContext(ctx context.Context) PipelineInfoArrayOutput {
+	return o
+}
+
+func (o PipelineInfoArrayOutput) Index(i pulumi.IntInput) PipelineInfoOutput {
+	return pulumi.All(o, i).ApplyT(func(vs []interface{}) PipelineInfo {
+		return vs[0].([]PipelineInfo)[vs[1].(int)]
+	}).(PipelineInfoOutput)
+}
+
 // A tag of contacts or templates.
 type TagInfo struct {
 	// When it was created, ISO 8601.
@@ -1647,6 +1721,1154 @@ func (o TagInfoArrayOutput) Index(i pulumi.IntInput) TagInfoOutput {
 	}).(TagInfoOutput)
 }
 
+// A group of users.
+type UserGroupInfo struct {
+	// The description; null when unset.
+	Description *string `pulumi:"description"`
+	// The group's id, as `crm.UserGroup`'s `id`.
+	Id string `pulumi:"id"`
+	// The group's title.
+	Title string `pulumi:"title"`
+}
+
+// A group of users.
+type UserGroupInfoOutput struct{ *pulumi.OutputState }
+
+func (UserGroupInfoOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*UserGroupInfo)(nil)).Elem()
+}
+
+func (o UserGroupInfoOutput) ToUserGroupInfoOutput() UserGroupInfoOutput {
+	return o
+}
+
+func (o UserGroupInfoOutput) ToUserGroupInfoOutputWithContext(ctx context.Context) UserGroupInfoOutput {
+	return o
+}
+
+// The description; null when unset.
+func (o UserGroupInfoOutput) Description() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v UserGroupInfo) *string { return v.Description }).(pulumi.StringPtrOutput)
+}
+
+// The group's id, as `crm.UserGroup`'s `id`.
+func (o UserGroupInfoOutput) Id() pulumi.StringOutput {
+	return o.ApplyT(func(v UserGroupInfo) string { return v.Id }).(pulumi.StringOutput)
+}
+
+// The group's title.
+func (o UserGroupInfoOutput) Title() pulumi.StringOutput {
+	return o.ApplyT(func(v UserGroupInfo) string { return v.Title }).(pulumi.StringOutput)
+}
+
+type UserGroupInfoArrayOutput struct{ *pulumi.OutputState }
+
+func (UserGroupInfoArrayOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*[]UserGroupInfo)(nil)).Elem()
+}
+
+func (o UserGroupInfoArrayOutput) ToUserGroupInfoArrayOutput() UserGroupInfoArrayOutput {
+	return o
+}
+
+func (o UserGroupInfoArrayOutput) ToUserGroupInfoArrayOutputWithContext(ctx context.Context) UserGroupInfoArrayOutput {
+	return o
+}
+
+func (o UserGroupInfoArrayOutput) Index(i pulumi.IntInput) UserGroupInfoOutput {
+	return pulumi.All(o, i).ApplyT(func(vs []interface{}) UserGroupInfo {
+		return vs[0].([]UserGroupInfo)[vs[1].(int)]
+	}).(UserGroupInfoOutput)
+}
+
+// What the group's users may do: each permission true or false (unset: false).
+type UserGroupPermissions struct {
+	// Permission for managing automations.
+	AutomationManage *bool `pulumi:"automationManage"`
+	// Permission for managing contact actions.
+	ContactActions *bool `pulumi:"contactActions"`
+	// Permission for adding contacts.
+	ContactAdd *bool `pulumi:"contactAdd"`
+	// Permission for approving contacts.
+	ContactApprove *bool `pulumi:"contactApprove"`
+	// Permission for deleting contacts.
+	ContactDelete *bool `pulumi:"contactDelete"`
+	// Permission for editing contacts.
+	ContactEdit *bool `pulumi:"contactEdit"`
+	// Permission for exporting contacts.
+	ContactExport *bool `pulumi:"contactExport"`
+	// Permission for managing contact custom fields.
+	ContactFields *bool `pulumi:"contactFields"`
+	// Permission for managing contact list segments.
+	ContactFilters *bool `pulumi:"contactFilters"`
+	// Permission for importing contacts.
+	ContactImport *bool `pulumi:"contactImport"`
+	// Permission for merging contacts.
+	ContactMerge *bool `pulumi:"contactMerge"`
+	// Permission for syncing contacts.
+	ContactSync *bool `pulumi:"contactSync"`
+	// Permission for viewing deals.
+	Deal *bool `pulumi:"deal"`
+	// Permission for deleting deals.
+	DealDelete *bool `pulumi:"dealDelete"`
+	// Permission for adding pipelines.
+	DealGroupAdd *bool `pulumi:"dealGroupAdd"`
+	// Permission for deleting pipelines.
+	DealGroupDelete *bool `pulumi:"dealGroupDelete"`
+	// Permission for editing pipelines.
+	DealGroupEdit *bool `pulumi:"dealGroupEdit"`
+	// Permission for reassigning deals.
+	DealReassign *bool `pulumi:"dealReassign"`
+	// Permission for editing subscription forms.
+	FormEdit *bool `pulumi:"formEdit"`
+	// Permission for adding groups.
+	GroupAdd *bool `pulumi:"groupAdd"`
+	// Permission for deleting groups.
+	GroupDelete *bool `pulumi:"groupDelete"`
+	// Permission for editing groups.
+	GroupEdit *bool `pulumi:"groupEdit"`
+	// Permission for adding lists.
+	ListAdd *bool `pulumi:"listAdd"`
+	// Permission for accessing list bounce settings.
+	ListBounce *bool `pulumi:"listBounce"`
+	// Permission for deleting lists.
+	ListDelete *bool `pulumi:"listDelete"`
+	// Permission for editing lists.
+	ListEdit *bool `pulumi:"listEdit"`
+	// Permission for managing Unsubscribe By Email.
+	ListEmailAccount *bool `pulumi:"listEmailAccount"`
+	// Permission for managing custom email headers.
+	ListHeaders *bool `pulumi:"listHeaders"`
+	// Permission for adding messages.
+	MessageAdd *bool `pulumi:"messageAdd"`
+	// Permission for deleting messages.
+	MessageDelete *bool `pulumi:"messageDelete"`
+	// Permission for editing messages.
+	MessageEdit *bool `pulumi:"messageEdit"`
+	// Permission for sending messages.
+	MessageSend *bool `pulumi:"messageSend"`
+	// Permission for adding personalization tags.
+	PersonalizationAdd *bool `pulumi:"personalizationAdd"`
+	// Permission for deleting personalization tags.
+	PersonalizationDelete *bool `pulumi:"personalizationDelete"`
+	// Permission for editing personalization tags.
+	PersonalizationEdit *bool `pulumi:"personalizationEdit"`
+	// Permission for viewing campaign reports.
+	ReportsCampaign *bool `pulumi:"reportsCampaign"`
+	// Permission for viewing list reports.
+	ReportsList *bool `pulumi:"reportsList"`
+	// Permission for viewing trend reports.
+	ReportsTrend *bool `pulumi:"reportsTrend"`
+	// Permission for viewing user reports.
+	ReportsUser *bool `pulumi:"reportsUser"`
+	// Permission for managing saved responses.
+	SavedResponsesManage *bool `pulumi:"savedResponsesManage"`
+	// Permission for managing tags.
+	TagManage *bool `pulumi:"tagManage"`
+	// Permission for adding templates.
+	TemplateAdd *bool `pulumi:"templateAdd"`
+	// Permission for deleting templates.
+	TemplateDelete *bool `pulumi:"templateDelete"`
+	// Permission for editing templates.
+	TemplateEdit *bool `pulumi:"templateEdit"`
+	// Permission for adding users.
+	UserAdd *bool `pulumi:"userAdd"`
+	// Permission for deleting users.
+	UserDelete *bool `pulumi:"userDelete"`
+	// Permission for editing users.
+	UserEdit *bool `pulumi:"userEdit"`
+}
+
+// UserGroupPermissionsInput is an input type that accepts UserGroupPermissionsArgs and UserGroupPermissionsOutput values.
+// You can construct a concrete instance of `UserGroupPermissionsInput` via:
+//
+//	UserGroupPermissionsArgs{...}
+type UserGroupPermissionsInput interface {
+	pulumi.Input
+
+	ToUserGroupPermissionsOutput() UserGroupPermissionsOutput
+	ToUserGroupPermissionsOutputWithContext(context.Context) UserGroupPermissionsOutput
+}
+
+// What the group's users may do: each permission true or false (unset: false).
+type UserGroupPermissionsArgs struct {
+	// Permission for managing automations.
+	AutomationManage pulumi.BoolPtrInput `pulumi:"automationManage"`
+	// Permission for managing contact actions.
+	ContactActions pulumi.BoolPtrInput `pulumi:"contactActions"`
+	// Permission for adding contacts.
+	ContactAdd pulumi.BoolPtrInput `pulumi:"contactAdd"`
+	// Permission for approving contacts.
+	ContactApprove pulumi.BoolPtrInput `pulumi:"contactApprove"`
+	// Permission for deleting contacts.
+	ContactDelete pulumi.BoolPtrInput `pulumi:"contactDelete"`
+	// Permission for editing contacts.
+	ContactEdit pulumi.BoolPtrInput `pulumi:"contactEdit"`
+	// Permission for exporting contacts.
+	ContactExport pulumi.BoolPtrInput `pulumi:"contactExport"`
+	// Permission for managing contact custom fields.
+	ContactFields pulumi.BoolPtrInput `pulumi:"contactFields"`
+	// Permission for managing contact list segments.
+	ContactFilters pulumi.BoolPtrInput `pulumi:"contactFilters"`
+	// Permission for importing contacts.
+	ContactImport pulumi.BoolPtrInput `pulumi:"contactImport"`
+	// Permission for merging contacts.
+	ContactMerge pulumi.BoolPtrInput `pulumi:"contactMerge"`
+	// Permission for syncing contacts.
+	ContactSync pulumi.BoolPtrInput `pulumi:"contactSync"`
+	// Permission for viewing deals.
+	Deal pulumi.BoolPtrInput `pulumi:"deal"`
+	// Permission for deleting deals.
+	DealDelete pulumi.BoolPtrInput `pulumi:"dealDelete"`
+	// Permission for adding pipelines.
+	DealGroupAdd pulumi.BoolPtrInput `pulumi:"dealGroupAdd"`
+	// Permission for deleting pipelines.
+	DealGroupDelete pulumi.BoolPtrInput `pulumi:"dealGroupDelete"`
+	// Permission for editing pipelines.
+	DealGroupEdit pulumi.BoolPtrInput `pulumi:"dealGroupEdit"`
+	// Permission for reassigning deals.
+	DealReassign pulumi.BoolPtrInput `pulumi:"dealReassign"`
+	// Permission for editing subscription forms.
+	FormEdit pulumi.BoolPtrInput `pulumi:"formEdit"`
+	// Permission for adding groups.
+	GroupAdd pulumi.BoolPtrInput `pulumi:"groupAdd"`
+	// Permission for deleting groups.
+	GroupDelete pulumi.BoolPtrInput `pulumi:"groupDelete"`
+	// Permission for editing groups.
+	GroupEdit pulumi.BoolPtrInput `pulumi:"groupEdit"`
+	// Permission for adding lists.
+	ListAdd pulumi.BoolPtrInput `pulumi:"listAdd"`
+	// Permission for accessing list bounce settings.
+	ListBounce pulumi.BoolPtrInput `pulumi:"listBounce"`
+	// Permission for deleting lists.
+	ListDelete pulumi.BoolPtrInput `pulumi:"listDelete"`
+	// Permission for editing lists.
+	ListEdit pulumi.BoolPtrInput `pulumi:"listEdit"`
+	// Permission for managing Unsubscribe By Email.
+	ListEmailAccount pulumi.BoolPtrInput `pulumi:"listEmailAccount"`
+	// Permission for managing custom email headers.
+	ListHeaders pulumi.BoolPtrInput `pulumi:"listHeaders"`
+	// Permission for adding messages.
+	MessageAdd pulumi.BoolPtrInput `pulumi:"messageAdd"`
+	// Permission for deleting messages.
+	MessageDelete pulumi.BoolPtrInput `pulumi:"messageDelete"`
+	// Permission for editing messages.
+	MessageEdit pulumi.BoolPtrInput `pulumi:"messageEdit"`
+	// Permission for sending messages.
+	MessageSend pulumi.BoolPtrInput `pulumi:"messageSend"`
+	// Permission for adding personalization tags.
+	PersonalizationAdd pulumi.BoolPtrInput `pulumi:"personalizationAdd"`
+	// Permission for deleting personalization tags.
+	PersonalizationDelete pulumi.BoolPtrInput `pulumi:"personalizationDelete"`
+	// Permission for editing personalization tags.
+	PersonalizationEdit pulumi.BoolPtrInput `pulumi:"personalizationEdit"`
+	// Permission for viewing campaign reports.
+	ReportsCampaign pulumi.BoolPtrInput `pulumi:"reportsCampaign"`
+	// Permission for viewing list reports.
+	ReportsList pulumi.BoolPtrInput `pulumi:"reportsList"`
+	// Permission for viewing trend reports.
+	ReportsTrend pulumi.BoolPtrInput `pulumi:"reportsTrend"`
+	// Permission for viewing user reports.
+	ReportsUser pulumi.BoolPtrInput `pulumi:"reportsUser"`
+	// Permission for managing saved responses.
+	SavedResponsesManage pulumi.BoolPtrInput `pulumi:"savedResponsesManage"`
+	// Permission for managing tags.
+	TagManage pulumi.BoolPtrInput `pulumi:"tagManage"`
+	// Permission for adding templates.
+	TemplateAdd pulumi.BoolPtrInput `pulumi:"templateAdd"`
+	// Permission for deleting templates.
+	TemplateDelete pulumi.BoolPtrInput `pulumi:"templateDelete"`
+	// Permission for editing templates.
+	TemplateEdit pulumi.BoolPtrInput `pulumi:"templateEdit"`
+	// Permission for adding users.
+	UserAdd pulumi.BoolPtrInput `pulumi:"userAdd"`
+	// Permission for deleting users.
+	UserDelete pulumi.BoolPtrInput `pulumi:"userDelete"`
+	// Permission for editing users.
+	UserEdit pulumi.BoolPtrInput `pulumi:"userEdit"`
+}
+
+func (UserGroupPermissionsArgs) ElementType() reflect.Type {
+	return reflect.TypeOf((*UserGroupPermissions)(nil)).Elem()
+}
+
+func (i UserGroupPermissionsArgs) ToUserGroupPermissionsOutput() UserGroupPermissionsOutput {
+	return i.ToUserGroupPermissionsOutputWithContext(context.Background())
+}
+
+func (i UserGroupPermissionsArgs) ToUserGroupPermissionsOutputWithContext(ctx context.Context) UserGroupPermissionsOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(UserGroupPermissionsOutput)
+}
+
+func (i UserGroupPermissionsArgs) ToUserGroupPermissionsPtrOutput() UserGroupPermissionsPtrOutput {
+	return i.ToUserGroupPermissionsPtrOutputWithContext(context.Background())
+}
+
+func (i UserGroupPermissionsArgs) ToUserGroupPermissionsPtrOutputWithContext(ctx context.Context) UserGroupPermissionsPtrOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(UserGroupPermissionsOutput).ToUserGroupPermissionsPtrOutputWithContext(ctx)
+}
+
+// UserGroupPermissionsPtrInput is an input type that accepts UserGroupPermissionsArgs, UserGroupPermissionsPtr and UserGroupPermissionsPtrOutput values.
+// You can construct a concrete instance of `UserGroupPermissionsPtrInput` via:
+//
+//	        UserGroupPermissionsArgs{...}
+//
+//	or:
+//
+//	        nil
+type UserGroupPermissionsPtrInput interface {
+	pulumi.Input
+
+	ToUserGroupPermissionsPtrOutput() UserGroupPermissionsPtrOutput
+	ToUserGroupPermissionsPtrOutputWithContext(context.Context) UserGroupPermissionsPtrOutput
+}
+
+type userGroupPermissionsPtrType UserGroupPermissionsArgs
+
+func UserGroupPermissionsPtr(v *UserGroupPermissionsArgs) UserGroupPermissionsPtrInput {
+	return (*userGroupPermissionsPtrType)(v)
+}
+
+func (*userGroupPermissionsPtrType) ElementType() reflect.Type {
+	return reflect.TypeOf((**UserGroupPermissions)(nil)).Elem()
+}
+
+func (i *userGroupPermissionsPtrType) ToUserGroupPermissionsPtrOutput() UserGroupPermissionsPtrOutput {
+	return i.ToUserGroupPermissionsPtrOutputWithContext(context.Background())
+}
+
+func (i *userGroupPermissionsPtrType) ToUserGroupPermissionsPtrOutputWithContext(ctx context.Context) UserGroupPermissionsPtrOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(UserGroupPermissionsPtrOutput)
+}
+
+// What the group's users may do: each permission true or false (unset: false).
+type UserGroupPermissionsOutput struct{ *pulumi.OutputState }
+
+func (UserGroupPermissionsOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*UserGroupPermissions)(nil)).Elem()
+}
+
+func (o UserGroupPermissionsOutput) ToUserGroupPermissionsOutput() UserGroupPermissionsOutput {
+	return o
+}
+
+func (o UserGroupPermissionsOutput) ToUserGroupPermissionsOutputWithContext(ctx context.Context) UserGroupPermissionsOutput {
+	return o
+}
+
+func (o UserGroupPermissionsOutput) ToUserGroupPermissionsPtrOutput() UserGroupPermissionsPtrOutput {
+	return o.ToUserGroupPermissionsPtrOutputWithContext(context.Background())
+}
+
+func (o UserGroupPermissionsOutput) ToUserGroupPermissionsPtrOutputWithContext(ctx context.Context) UserGroupPermissionsPtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, v UserGroupPermissions) *UserGroupPermissions {
+		return &v
+	}).(UserGroupPermissionsPtrOutput)
+}
+
+// Permission for managing automations.
+func (o UserGroupPermissionsOutput) AutomationManage() pulumi.BoolPtrOutput {
+	return o.ApplyT(func(v UserGroupPermissions) *bool { return v.AutomationManage }).(pulumi.BoolPtrOutput)
+}
+
+// Permission for managing contact actions.
+func (o UserGroupPermissionsOutput) ContactActions() pulumi.BoolPtrOutput {
+	return o.ApplyT(func(v UserGroupPermissions) *bool { return v.ContactActions }).(pulumi.BoolPtrOutput)
+}
+
+// Permission for adding contacts.
+func (o UserGroupPermissionsOutput) ContactAdd() pulumi.BoolPtrOutput {
+	return o.ApplyT(func(v UserGroupPermissions) *bool { return v.ContactAdd }).(pulumi.BoolPtrOutput)
+}
+
+// Permission for approving contacts.
+func (o UserGroupPermissionsOutput) ContactApprove() pulumi.BoolPtrOutput {
+	return o.ApplyT(func(v UserGroupPermissions) *bool { return v.ContactApprove }).(pulumi.BoolPtrOutput)
+}
+
+// Permission for deleting contacts.
+func (o UserGroupPermissionsOutput) ContactDelete() pulumi.BoolPtrOutput {
+	return o.ApplyT(func(v UserGroupPermissions) *bool { return v.ContactDelete }).(pulumi.BoolPtrOutput)
+}
+
+// Permission for editing contacts.
+func (o UserGroupPermissionsOutput) ContactEdit() pulumi.BoolPtrOutput {
+	return o.ApplyT(func(v UserGroupPermissions) *bool { return v.ContactEdit }).(pulumi.BoolPtrOutput)
+}
+
+// Permission for exporting contacts.
+func (o UserGroupPermissionsOutput) ContactExport() pulumi.BoolPtrOutput {
+	return o.ApplyT(func(v UserGroupPermissions) *bool { return v.ContactExport }).(pulumi.BoolPtrOutput)
+}
+
+// Permission for managing contact custom fields.
+func (o UserGroupPermissionsOutput) ContactFields() pulumi.BoolPtrOutput {
+	return o.ApplyT(func(v UserGroupPermissions) *bool { return v.ContactFields }).(pulumi.BoolPtrOutput)
+}
+
+// Permission for managing contact list segments.
+func (o UserGroupPermissionsOutput) ContactFilters() pulumi.BoolPtrOutput {
+	return o.ApplyT(func(v UserGroupPermissions) *bool { return v.ContactFilters }).(pulumi.BoolPtrOutput)
+}
+
+// Permission for importing contacts.
+func (o UserGroupPermissionsOutput) ContactImport() pulumi.BoolPtrOutput {
+	return o.ApplyT(func(v UserGroupPermissions) *bool { return v.ContactImport }).(pulumi.BoolPtrOutput)
+}
+
+// Permission for merging contacts.
+func (o UserGroupPermissionsOutput) ContactMerge() pulumi.BoolPtrOutput {
+	return o.ApplyT(func(v UserGroupPermissions) *bool { return v.ContactMerge }).(pulumi.BoolPtrOutput)
+}
+
+// Permission for syncing contacts.
+func (o UserGroupPermissionsOutput) ContactSync() pulumi.BoolPtrOutput {
+	return o.ApplyT(func(v UserGroupPermissions) *bool { return v.ContactSync }).(pulumi.BoolPtrOutput)
+}
+
+// Permission for viewing deals.
+func (o UserGroupPermissionsOutput) Deal() pulumi.BoolPtrOutput {
+	return o.ApplyT(func(v UserGroupPermissions) *bool { return v.Deal }).(pulumi.BoolPtrOutput)
+}
+
+// Permission for deleting deals.
+func (o UserGroupPermissionsOutput) DealDelete() pulumi.BoolPtrOutput {
+	return o.ApplyT(func(v UserGroupPermissions) *bool { return v.DealDelete }).(pulumi.BoolPtrOutput)
+}
+
+// Permission for adding pipelines.
+func (o UserGroupPermissionsOutput) DealGroupAdd() pulumi.BoolPtrOutput {
+	return o.ApplyT(func(v UserGroupPermissions) *bool { return v.DealGroupAdd }).(pulumi.BoolPtrOutput)
+}
+
+// Permission for deleting pipelines.
+func (o UserGroupPermissionsOutput) DealGroupDelete() pulumi.BoolPtrOutput {
+	return o.ApplyT(func(v UserGroupPermissions) *bool { return v.DealGroupDelete }).(pulumi.BoolPtrOutput)
+}
+
+// Permission for editing pipelines.
+func (o UserGroupPermissionsOutput) DealGroupEdit() pulumi.BoolPtrOutput {
+	return o.ApplyT(func(v UserGroupPermissions) *bool { return v.DealGroupEdit }).(pulumi.BoolPtrOutput)
+}
+
+// Permission for reassigning deals.
+func (o UserGroupPermissionsOutput) DealReassign() pulumi.BoolPtrOutput {
+	return o.ApplyT(func(v UserGroupPermissions) *bool { return v.DealReassign }).(pulumi.BoolPtrOutput)
+}
+
+// Permission for editing subscription forms.
+func (o UserGroupPermissionsOutput) FormEdit() pulumi.BoolPtrOutput {
+	return o.ApplyT(func(v UserGroupPermissions) *bool { return v.FormEdit }).(pulumi.BoolPtrOutput)
+}
+
+// Permission for adding groups.
+func (o UserGroupPermissionsOutput) GroupAdd() pulumi.BoolPtrOutput {
+	return o.ApplyT(func(v UserGroupPermissions) *bool { return v.GroupAdd }).(pulumi.BoolPtrOutput)
+}
+
+// Permission for deleting groups.
+func (o UserGroupPermissionsOutput) GroupDelete() pulumi.BoolPtrOutput {
+	return o.ApplyT(func(v UserGroupPermissions) *bool { return v.GroupDelete }).(pulumi.BoolPtrOutput)
+}
+
+// Permission for editing groups.
+func (o UserGroupPermissionsOutput) GroupEdit() pulumi.BoolPtrOutput {
+	return o.ApplyT(func(v UserGroupPermissions) *bool { return v.GroupEdit }).(pulumi.BoolPtrOutput)
+}
+
+// Permission for adding lists.
+func (o UserGroupPermissionsOutput) ListAdd() pulumi.BoolPtrOutput {
+	return o.ApplyT(func(v UserGroupPermissions) *bool { return v.ListAdd }).(pulumi.BoolPtrOutput)
+}
+
+// Permission for accessing list bounce settings.
+func (o UserGroupPermissionsOutput) ListBounce() pulumi.BoolPtrOutput {
+	return o.ApplyT(func(v UserGroupPermissions) *bool { return v.ListBounce }).(pulumi.BoolPtrOutput)
+}
+
+// Permission for deleting lists.
+func (o UserGroupPermissionsOutput) ListDelete() pulumi.BoolPtrOutput {
+	return o.ApplyT(func(v UserGroupPermissions) *bool { return v.ListDelete }).(pulumi.BoolPtrOutput)
+}
+
+// Permission for editing lists.
+func (o UserGroupPermissionsOutput) ListEdit() pulumi.BoolPtrOutput {
+	return o.ApplyT(func(v UserGroupPermissions) *bool { return v.ListEdit }).(pulumi.BoolPtrOutput)
+}
+
+// Permission for managing Unsubscribe By Email.
+func (o UserGroupPermissionsOutput) ListEmailAccount() pulumi.BoolPtrOutput {
+	return o.ApplyT(func(v UserGroupPermissions) *bool { return v.ListEmailAccount }).(pulumi.BoolPtrOutput)
+}
+
+// Permission for managing custom email headers.
+func (o UserGroupPermissionsOutput) ListHeaders() pulumi.BoolPtrOutput {
+	return o.ApplyT(func(v UserGroupPermissions) *bool { return v.ListHeaders }).(pulumi.BoolPtrOutput)
+}
+
+// Permission for adding messages.
+func (o UserGroupPermissionsOutput) MessageAdd() pulumi.BoolPtrOutput {
+	return o.ApplyT(func(v UserGroupPermissions) *bool { return v.MessageAdd }).(pulumi.BoolPtrOutput)
+}
+
+// Permission for deleting messages.
+func (o UserGroupPermissionsOutput) MessageDelete() pulumi.BoolPtrOutput {
+	return o.ApplyT(func(v UserGroupPermissions) *bool { return v.MessageDelete }).(pulumi.BoolPtrOutput)
+}
+
+// Permission for editing messages.
+func (o UserGroupPermissionsOutput) MessageEdit() pulumi.BoolPtrOutput {
+	return o.ApplyT(func(v UserGroupPermissions) *bool { return v.MessageEdit }).(pulumi.BoolPtrOutput)
+}
+
+// Permission for sending messages.
+func (o UserGroupPermissionsOutput) MessageSend() pulumi.BoolPtrOutput {
+	return o.ApplyT(func(v UserGroupPermissions) *bool { return v.MessageSend }).(pulumi.BoolPtrOutput)
+}
+
+// Permission for adding personalization tags.
+func (o UserGroupPermissionsOutput) PersonalizationAdd() pulumi.BoolPtrOutput {
+	return o.ApplyT(func(v UserGroupPermissions) *bool { return v.PersonalizationAdd }).(pulumi.BoolPtrOutput)
+}
+
+// Permission for deleting personalization tags.
+func (o UserGroupPermissionsOutput) PersonalizationDelete() pulumi.BoolPtrOutput {
+	return o.ApplyT(func(v UserGroupPermissions) *bool { return v.PersonalizationDelete }).(pulumi.BoolPtrOutput)
+}
+
+// Permission for editing personalization tags.
+func (o UserGroupPermissionsOutput) PersonalizationEdit() pulumi.BoolPtrOutput {
+	return o.ApplyT(func(v UserGroupPermissions) *bool { return v.PersonalizationEdit }).(pulumi.BoolPtrOutput)
+}
+
+// Permission for viewing campaign reports.
+func (o UserGroupPermissionsOutput) ReportsCampaign() pulumi.BoolPtrOutput {
+	return o.ApplyT(func(v UserGroupPermissions) *bool { return v.ReportsCampaign }).(pulumi.BoolPtrOutput)
+}
+
+// Permission for viewing list reports.
+func (o UserGroupPermissionsOutput) ReportsList() pulumi.BoolPtrOutput {
+	return o.ApplyT(func(v UserGroupPermissions) *bool { return v.ReportsList }).(pulumi.BoolPtrOutput)
+}
+
+// Permission for viewing trend reports.
+func (o UserGroupPermissionsOutput) ReportsTrend() pulumi.BoolPtrOutput {
+	return o.ApplyT(func(v UserGroupPermissions) *bool { return v.ReportsTrend }).(pulumi.BoolPtrOutput)
+}
+
+// Permission for viewing user reports.
+func (o UserGroupPermissionsOutput) ReportsUser() pulumi.BoolPtrOutput {
+	return o.ApplyT(func(v UserGroupPermissions) *bool { return v.ReportsUser }).(pulumi.BoolPtrOutput)
+}
+
+// Permission for managing saved responses.
+func (o UserGroupPermissionsOutput) SavedResponsesManage() pulumi.BoolPtrOutput {
+	return o.ApplyT(func(v UserGroupPermissions) *bool { return v.SavedResponsesManage }).(pulumi.BoolPtrOutput)
+}
+
+// Permission for managing tags.
+func (o UserGroupPermissionsOutput) TagManage() pulumi.BoolPtrOutput {
+	return o.ApplyT(func(v UserGroupPermissions) *bool { return v.TagManage }).(pulumi.BoolPtrOutput)
+}
+
+// Permission for adding templates.
+func (o UserGroupPermissionsOutput) TemplateAdd() pulumi.BoolPtrOutput {
+	return o.ApplyT(func(v UserGroupPermissions) *bool { return v.TemplateAdd }).(pulumi.BoolPtrOutput)
+}
+
+// Permission for deleting templates.
+func (o UserGroupPermissionsOutput) TemplateDelete() pulumi.BoolPtrOutput {
+	return o.ApplyT(func(v UserGroupPermissions) *bool { return v.TemplateDelete }).(pulumi.BoolPtrOutput)
+}
+
+// Permission for editing templates.
+func (o UserGroupPermissionsOutput) TemplateEdit() pulumi.BoolPtrOutput {
+	return o.ApplyT(func(v UserGroupPermissions) *bool { return v.TemplateEdit }).(pulumi.BoolPtrOutput)
+}
+
+// Permission for adding users.
+func (o UserGroupPermissionsOutput) UserAdd() pulumi.BoolPtrOutput {
+	return o.ApplyT(func(v UserGroupPermissions) *bool { return v.UserAdd }).(pulumi.BoolPtrOutput)
+}
+
+// Permission for deleting users.
+func (o UserGroupPermissionsOutput) UserDelete() pulumi.BoolPtrOutput {
+	return o.ApplyT(func(v UserGroupPermissions) *bool { return v.UserDelete }).(pulumi.BoolPtrOutput)
+}
+
+// Permission for editing users.
+func (o UserGroupPermissionsOutput) UserEdit() pulumi.BoolPtrOutput {
+	return o.ApplyT(func(v UserGroupPermissions) *bool { return v.UserEdit }).(pulumi.BoolPtrOutput)
+}
+
+type UserGroupPermissionsPtrOutput struct{ *pulumi.OutputState }
+
+func (UserGroupPermissionsPtrOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((**UserGroupPermissions)(nil)).Elem()
+}
+
+func (o UserGroupPermissionsPtrOutput) ToUserGroupPermissionsPtrOutput() UserGroupPermissionsPtrOutput {
+	return o
+}
+
+func (o UserGroupPermissionsPtrOutput) ToUserGroupPermissionsPtrOutputWithContext(ctx context.Context) UserGroupPermissionsPtrOutput {
+	return o
+}
+
+func (o UserGroupPermissionsPtrOutput) Elem() UserGroupPermissionsOutput {
+	return o.ApplyT(func(v *UserGroupPermissions) UserGroupPermissions {
+		if v != nil {
+			return *v
+		}
+		var ret UserGroupPermissions
+		return ret
+	}).(UserGroupPermissionsOutput)
+}
+
+// Permission for managing automations.
+func (o UserGroupPermissionsPtrOutput) AutomationManage() pulumi.BoolPtrOutput {
+	return o.ApplyT(func(v *UserGroupPermissions) *bool {
+		if v == nil {
+			return nil
+		}
+		return v.AutomationManage
+	}).(pulumi.BoolPtrOutput)
+}
+
+// Permission for managing contact actions.
+func (o UserGroupPermissionsPtrOutput) ContactActions() pulumi.BoolPtrOutput {
+	return o.ApplyT(func(v *UserGroupPermissions) *bool {
+		if v == nil {
+			return nil
+		}
+		return v.ContactActions
+	}).(pulumi.BoolPtrOutput)
+}
+
+// Permission for adding contacts.
+func (o UserGroupPermissionsPtrOutput) ContactAdd() pulumi.BoolPtrOutput {
+	return o.ApplyT(func(v *UserGroupPermissions) *bool {
+		if v == nil {
+			return nil
+		}
+		return v.ContactAdd
+	}).(pulumi.BoolPtrOutput)
+}
+
+// Permission for approving contacts.
+func (o UserGroupPermissionsPtrOutput) ContactApprove() pulumi.BoolPtrOutput {
+	return o.ApplyT(func(v *UserGroupPermissions) *bool {
+		if v == nil {
+			return nil
+		}
+		return v.ContactApprove
+	}).(pulumi.BoolPtrOutput)
+}
+
+// Permission for deleting contacts.
+func (o UserGroupPermissionsPtrOutput) ContactDelete() pulumi.BoolPtrOutput {
+	return o.ApplyT(func(v *UserGroupPermissions) *bool {
+		if v == nil {
+			return nil
+		}
+		return v.ContactDelete
+	}).(pulumi.BoolPtrOutput)
+}
+
+// Permission for editing contacts.
+func (o UserGroupPermissionsPtrOutput) ContactEdit() pulumi.BoolPtrOutput {
+	return o.ApplyT(func(v *UserGroupPermissions) *bool {
+		if v == nil {
+			return nil
+		}
+		return v.ContactEdit
+	}).(pulumi.BoolPtrOutput)
+}
+
+// Permission for exporting contacts.
+func (o UserGroupPermissionsPtrOutput) ContactExport() pulumi.BoolPtrOutput {
+	return o.ApplyT(func(v *UserGroupPermissions) *bool {
+		if v == nil {
+			return nil
+		}
+		return v.ContactExport
+	}).(pulumi.BoolPtrOutput)
+}
+
+// Permission for managing contact custom fields.
+func (o UserGroupPermissionsPtrOutput) ContactFields() pulumi.BoolPtrOutput {
+	return o.ApplyT(func(v *UserGroupPermissions) *bool {
+		if v == nil {
+			return nil
+		}
+		return v.ContactFields
+	}).(pulumi.BoolPtrOutput)
+}
+
+// Permission for managing contact list segments.
+func (o UserGroupPermissionsPtrOutput) ContactFilters() pulumi.BoolPtrOutput {
+	return o.ApplyT(func(v *UserGroupPermissions) *bool {
+		if v == nil {
+			return nil
+		}
+		return v.ContactFilters
+	}).(pulumi.BoolPtrOutput)
+}
+
+// Permission for importing contacts.
+func (o UserGroupPermissionsPtrOutput) ContactImport() pulumi.BoolPtrOutput {
+	return o.ApplyT(func(v *UserGroupPermissions) *bool {
+		if v == nil {
+			return nil
+		}
+		return v.ContactImport
+	}).(pulumi.BoolPtrOutput)
+}
+
+// Permission for merging contacts.
+func (o UserGroupPermissionsPtrOutput) ContactMerge() pulumi.BoolPtrOutput {
+	return o.ApplyT(func(v *UserGroupPermissions) *bool {
+		if v == nil {
+			return nil
+		}
+		return v.ContactMerge
+	}).(pulumi.BoolPtrOutput)
+}
+
+// Permission for syncing contacts.
+func (o UserGroupPermissionsPtrOutput) ContactSync() pulumi.BoolPtrOutput {
+	return o.ApplyT(func(v *UserGroupPermissions) *bool {
+		if v == nil {
+			return nil
+		}
+		return v.ContactSync
+	}).(pulumi.BoolPtrOutput)
+}
+
+// Permission for viewing deals.
+func (o UserGroupPermissionsPtrOutput) Deal() pulumi.BoolPtrOutput {
+	return o.ApplyT(func(v *UserGroupPermissions) *bool {
+		if v == nil {
+			return nil
+		}
+		return v.Deal
+	}).(pulumi.BoolPtrOutput)
+}
+
+// Permission for deleting deals.
+func (o UserGroupPermissionsPtrOutput) DealDelete() pulumi.BoolPtrOutput {
+	return o.ApplyT(func(v *UserGroupPermissions) *bool {
+		if v == nil {
+			return nil
+		}
+		return v.DealDelete
+	}).(pulumi.BoolPtrOutput)
+}
+
+// Permission for adding pipelines.
+func (o UserGroupPermissionsPtrOutput) DealGroupAdd() pulumi.BoolPtrOutput {
+	return o.ApplyT(func(v *UserGroupPermissions) *bool {
+		if v == nil {
+			return nil
+		}
+		return v.DealGroupAdd
+	}).(pulumi.BoolPtrOutput)
+}
+
+// Permission for deleting pipelines.
+func (o UserGroupPermissionsPtrOutput) DealGroupDelete() pulumi.BoolPtrOutput {
+	return o.ApplyT(func(v *UserGroupPermissions) *bool {
+		if v == nil {
+			return nil
+		}
+		return v.DealGroupDelete
+	}).(pulumi.BoolPtrOutput)
+}
+
+// Permission for editing pipelines.
+func (o UserGroupPermissionsPtrOutput) DealGroupEdit() pulumi.BoolPtrOutput {
+	return o.ApplyT(func(v *UserGroupPermissions) *bool {
+		if v == nil {
+			return nil
+		}
+		return v.DealGroupEdit
+	}).(pulumi.BoolPtrOutput)
+}
+
+// Permission for reassigning deals.
+func (o UserGroupPermissionsPtrOutput) DealReassign() pulumi.BoolPtrOutput {
+	return o.ApplyT(func(v *UserGroupPermissions) *bool {
+		if v == nil {
+			return nil
+		}
+		return v.DealReassign
+	}).(pulumi.BoolPtrOutput)
+}
+
+// Permission for editing subscription forms.
+func (o UserGroupPermissionsPtrOutput) FormEdit() pulumi.BoolPtrOutput {
+	return o.ApplyT(func(v *UserGroupPermissions) *bool {
+		if v == nil {
+			return nil
+		}
+		return v.FormEdit
+	}).(pulumi.BoolPtrOutput)
+}
+
+// Permission for adding groups.
+func (o UserGroupPermissionsPtrOutput) GroupAdd() pulumi.BoolPtrOutput {
+	return o.ApplyT(func(v *UserGroupPermissions) *bool {
+		if v == nil {
+			return nil
+		}
+		return v.GroupAdd
+	}).(pulumi.BoolPtrOutput)
+}
+
+// Permission for deleting groups.
+func (o UserGroupPermissionsPtrOutput) GroupDelete() pulumi.BoolPtrOutput {
+	return o.ApplyT(func(v *UserGroupPermissions) *bool {
+		if v == nil {
+			return nil
+		}
+		return v.GroupDelete
+	}).(pulumi.BoolPtrOutput)
+}
+
+// Permission for editing groups.
+func (o UserGroupPermissionsPtrOutput) GroupEdit() pulumi.BoolPtrOutput {
+	return o.ApplyT(func(v *UserGroupPermissions) *bool {
+		if v == nil {
+			return nil
+		}
+		return v.GroupEdit
+	}).(pulumi.BoolPtrOutput)
+}
+
+// Permission for adding lists.
+func (o UserGroupPermissionsPtrOutput) ListAdd() pulumi.BoolPtrOutput {
+	return o.ApplyT(func(v *UserGroupPermissions) *bool {
+		if v == nil {
+			return nil
+		}
+		return v.ListAdd
+	}).(pulumi.BoolPtrOutput)
+}
+
+// Permission for accessing list bounce settings.
+func (o UserGroupPermissionsPtrOutput) ListBounce() pulumi.BoolPtrOutput {
+	return o.ApplyT(func(v *UserGroupPermissions) *bool {
+		if v == nil {
+			return nil
+		}
+		return v.ListBounce
+	}).(pulumi.BoolPtrOutput)
+}
+
+// Permission for deleting lists.
+func (o UserGroupPermissionsPtrOutput) ListDelete() pulumi.BoolPtrOutput {
+	return o.ApplyT(func(v *UserGroupPermissions) *bool {
+		if v == nil {
+			return nil
+		}
+		return v.ListDelete
+	}).(pulumi.BoolPtrOutput)
+}
+
+// Permission for editing lists.
+func (o UserGroupPermissionsPtrOutput) ListEdit() pulumi.BoolPtrOutput {
+	return o.ApplyT(func(v *UserGroupPermissions) *bool {
+		if v == nil {
+			return nil
+		}
+		return v.ListEdit
+	}).(pulumi.BoolPtrOutput)
+}
+
+// Permission for managing Unsubscribe By Email.
+func (o UserGroupPermissionsPtrOutput) ListEmailAccount() pulumi.BoolPtrOutput {
+	return o.ApplyT(func(v *UserGroupPermissions) *bool {
+		if v == nil {
+			return nil
+		}
+		return v.ListEmailAccount
+	}).(pulumi.BoolPtrOutput)
+}
+
+// Permission for managing custom email headers.
+func (o UserGroupPermissionsPtrOutput) ListHeaders() pulumi.BoolPtrOutput {
+	return o.ApplyT(func(v *UserGroupPermissions) *bool {
+		if v == nil {
+			return nil
+		}
+		return v.ListHeaders
+	}).(pulumi.BoolPtrOutput)
+}
+
+// Permission for adding messages.
+func (o UserGroupPermissionsPtrOutput) MessageAdd() pulumi.BoolPtrOutput {
+	return o.ApplyT(func(v *UserGroupPermissions) *bool {
+		if v == nil {
+			return nil
+		}
+		return v.MessageAdd
+	}).(pulumi.BoolPtrOutput)
+}
+
+// Permission for deleting messages.
+func (o UserGroupPermissionsPtrOutput) MessageDelete() pulumi.BoolPtrOutput {
+	return o.ApplyT(func(v *UserGroupPermissions) *bool {
+		if v == nil {
+			return nil
+		}
+		return v.MessageDelete
+	}).(pulumi.BoolPtrOutput)
+}
+
+// Permission for editing messages.
+func (o UserGroupPermissionsPtrOutput) MessageEdit() pulumi.BoolPtrOutput {
+	return o.ApplyT(func(v *UserGroupPermissions) *bool {
+		if v == nil {
+			return nil
+		}
+		return v.MessageEdit
+	}).(pulumi.BoolPtrOutput)
+}
+
+// Permission for sending messages.
+func (o UserGroupPermissionsPtrOutput) MessageSend() pulumi.BoolPtrOutput {
+	return o.ApplyT(func(v *UserGroupPermissions) *bool {
+		if v == nil {
+			return nil
+		}
+		return v.MessageSend
+	}).(pulumi.BoolPtrOutput)
+}
+
+// Permission for adding personalization tags.
+func (o UserGroupPermissionsPtrOutput) PersonalizationAdd() pulumi.BoolPtrOutput {
+	return o.ApplyT(func(v *UserGroupPermissions) *bool {
+		if v == nil {
+			return nil
+		}
+		return v.PersonalizationAdd
+	}).(pulumi.BoolPtrOutput)
+}
+
+// Permission for deleting personalization tags.
+func (o UserGroupPermissionsPtrOutput) PersonalizationDelete() pulumi.BoolPtrOutput {
+	return o.ApplyT(func(v *UserGroupPermissions) *bool {
+		if v == nil {
+			return nil
+		}
+		return v.PersonalizationDelete
+	}).(pulumi.BoolPtrOutput)
+}
+
+// Permission for editing personalization tags.
+func (o UserGroupPermissionsPtrOutput) PersonalizationEdit() pulumi.BoolPtrOutput {
+	return o.ApplyT(func(v *UserGroupPermissions) *bool {
+		if v == nil {
+			return nil
+		}
+		return v.PersonalizationEdit
+	}).(pulumi.BoolPtrOutput)
+}
+
+// Permission for viewing campaign reports.
+func (o UserGroupPermissionsPtrOutput) ReportsCampaign() pulumi.BoolPtrOutput {
+	return o.ApplyT(func(v *UserGroupPermissions) *bool {
+		if v == nil {
+			return nil
+		}
+		return v.ReportsCampaign
+	}).(pulumi.BoolPtrOutput)
+}
+
+// Permission for viewing list reports.
+func (o UserGroupPermissionsPtrOutput) ReportsList() pulumi.BoolPtrOutput {
+	return o.ApplyT(func(v *UserGroupPermissions) *bool {
+		if v == nil {
+			return nil
+		}
+		return v.ReportsList
+	}).(pulumi.BoolPtrOutput)
+}
+
+// Permission for viewing trend reports.
+func (o UserGroupPermissionsPtrOutput) ReportsTrend() pulumi.BoolPtrOutput {
+	return o.ApplyT(func(v *UserGroupPermissions) *bool {
+		if v == nil {
+			return nil
+		}
+		return v.ReportsTrend
+	}).(pulumi.BoolPtrOutput)
+}
+
+// Permission for viewing user reports.
+func (o UserGroupPermissionsPtrOutput) ReportsUser() pulumi.BoolPtrOutput {
+	return o.ApplyT(func(v *UserGroupPermissions) *bool {
+		if v == nil {
+			return nil
+		}
+		return v.ReportsUser
+	}).(pulumi.BoolPtrOutput)
+}
+
+// Permission for managing saved responses.
+func (o UserGroupPermissionsPtrOutput) SavedResponsesManage() pulumi.BoolPtrOutput {
+	return o.ApplyT(func(v *UserGroupPermissions) *bool {
+		if v == nil {
+			return nil
+		}
+		return v.SavedResponsesManage
+	}).(pulumi.BoolPtrOutput)
+}
+
+// Permission for managing tags.
+func (o UserGroupPermissionsPtrOutput) TagManage() pulumi.BoolPtrOutput {
+	return o.ApplyT(func(v *UserGroupPermissions) *bool {
+		if v == nil {
+			return nil
+		}
+		return v.TagManage
+	}).(pulumi.BoolPtrOutput)
+}
+
+// Permission for adding templates.
+func (o UserGroupPermissionsPtrOutput) TemplateAdd() pulumi.BoolPtrOutput {
+	return o.ApplyT(func(v *UserGroupPermissions) *bool {
+		if v == nil {
+			return nil
+		}
+		return v.TemplateAdd
+	}).(pulumi.BoolPtrOutput)
+}
+
+// Permission for deleting templates.
+func (o UserGroupPermissionsPtrOutput) TemplateDelete() pulumi.BoolPtrOutput {
+	return o.ApplyT(func(v *UserGroupPermissions) *bool {
+		if v == nil {
+			return nil
+		}
+		return v.TemplateDelete
+	}).(pulumi.BoolPtrOutput)
+}
+
+// Permission for editing templates.
+func (o UserGroupPermissionsPtrOutput) TemplateEdit() pulumi.BoolPtrOutput {
+	return o.ApplyT(func(v *UserGroupPermissions) *bool {
+		if v == nil {
+			return nil
+		}
+		return v.TemplateEdit
+	}).(pulumi.BoolPtrOutput)
+}
+
+// Permission for adding users.
+func (o UserGroupPermissionsPtrOutput) UserAdd() pulumi.BoolPtrOutput {
+	return o.ApplyT(func(v *UserGroupPermissions) *bool {
+		if v == nil {
+			return nil
+		}
+		return v.UserAdd
+	}).(pulumi.BoolPtrOutput)
+}
+
+// Permission for deleting users.
+func (o UserGroupPermissionsPtrOutput) UserDelete() pulumi.BoolPtrOutput {
+	return o.ApplyT(func(v *UserGroupPermissions) *bool {
+		if v == nil {
+			return nil
+		}
+		return v.UserDelete
+	}).(pulumi.BoolPtrOutput)
+}
+
+// Permission for editing users.
+func (o UserGroupPermissionsPtrOutput) UserEdit() pulumi.BoolPtrOutput {
+	return o.ApplyT(func(v *UserGroupPermissions) *bool {
+		if v == nil {
+			return nil
+		}
+		return v.UserEdit
+	}).(pulumi.BoolPtrOutput)
+}
+
+// A user of the account.
+type UserInfo struct {
+	// The user's email address.
+	Email string `pulumi:"email"`
+	// The user's first name; null when unset.
+	FirstName *string `pulumi:"firstName"`
+	// The user's id, as `crm.User`'s `id`.
+	Id string `pulumi:"id"`
+	// The user's last name; null when unset.
+	LastName *string `pulumi:"lastName"`
+	// The user's login name.
+	Username string `pulumi:"username"`
+}
+
+// A user of the account.
+type UserInfoOutput struct{ *pulumi.OutputState }
+
+func (UserInfoOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*UserInfo)(nil)).Elem()
+}
+
+func (o UserInfoOutput) ToUserInfoOutput() UserInfoOutput {
+	return o
+}
+
+func (o UserInfoOutput) ToUserInfoOutputWithContext(ctx context.Context) UserInfoOutput {
+	return o
+}
+
+// The user's email address.
+func (o UserInfoOutput) Email() pulumi.StringOutput {
+	return o.ApplyT(func(v UserInfo) string { return v.Email }).(pulumi.StringOutput)
+}
+
+// The user's first name; null when unset.
+func (o UserInfoOutput) FirstName() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v UserInfo) *string { return v.FirstName }).(pulumi.StringPtrOutput)
+}
+
+// The user's id, as `crm.User`'s `id`.
+func (o UserInfoOutput) Id() pulumi.StringOutput {
+	return o.ApplyT(func(v UserInfo) string { return v.Id }).(pulumi.StringOutput)
+}
+
+// The user's last name; null when unset.
+func (o UserInfoOutput) LastName() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v UserInfo) *string { return v.LastName }).(pulumi.StringPtrOutput)
+}
+
+// The user's login name.
+func (o UserInfoOutput) Username() pulumi.StringOutput {
+	return o.ApplyT(func(v UserInfo) string { return v.Username }).(pulumi.StringOutput)
+}
+
+type UserInfoArrayOutput struct{ *pulumi.OutputState }
+
+func (UserInfoArrayOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*[]UserInfo)(nil)).Elem()
+}
+
+func (o UserInfoArrayOutput) ToUserInfoArrayOutput() UserInfoArrayOutput {
+	return o
+}
+
+func (o UserInfoArrayOutput) ToUserInfoArrayOutputWithContext(ctx context.Context) UserInfoArrayOutput {
+	return o
+}
+
+func (o UserInfoArrayOutput) Index(i pulumi.IntInput) UserInfoOutput {
+	return pulumi.All(o, i).ApplyT(func(vs []interface{}) UserInfo {
+		return vs[0].([]UserInfo)[vs[1].(int)]
+	}).(UserInfoOutput)
+}
+
 func init() {
 	pulumi.RegisterInputType(reflect.TypeOf((*ContactSyncContactInput)(nil)).Elem(), ContactSyncContactArgs{})
 	pulumi.RegisterInputType(reflect.TypeOf((*ContactSyncContactArrayInput)(nil)).Elem(), ContactSyncContactArray{})
@@ -1656,6 +2878,8 @@ func init() {
 	pulumi.RegisterInputType(reflect.TypeOf((*CustomObjectFilterArrayInput)(nil)).Elem(), CustomObjectFilterArray{})
 	pulumi.RegisterInputType(reflect.TypeOf((*CustomObjectOrderInput)(nil)).Elem(), CustomObjectOrderArgs{})
 	pulumi.RegisterInputType(reflect.TypeOf((*CustomObjectOrderArrayInput)(nil)).Elem(), CustomObjectOrderArray{})
+	pulumi.RegisterInputType(reflect.TypeOf((*UserGroupPermissionsInput)(nil)).Elem(), UserGroupPermissionsArgs{})
+	pulumi.RegisterInputType(reflect.TypeOf((*UserGroupPermissionsPtrInput)(nil)).Elem(), UserGroupPermissionsArgs{})
 	pulumi.RegisterOutputType(AccountInfoOutput{})
 	pulumi.RegisterOutputType(AccountInfoArrayOutput{})
 	pulumi.RegisterOutputType(AutomationOutput{})
@@ -1685,6 +2909,14 @@ func init() {
 	pulumi.RegisterOutputType(CustomObjectSchemaArrayOutput{})
 	pulumi.RegisterOutputType(ListInfoOutput{})
 	pulumi.RegisterOutputType(ListInfoArrayOutput{})
+	pulumi.RegisterOutputType(PipelineInfoOutput{})
+	pulumi.RegisterOutputType(PipelineInfoArrayOutput{})
 	pulumi.RegisterOutputType(TagInfoOutput{})
 	pulumi.RegisterOutputType(TagInfoArrayOutput{})
+	pulumi.RegisterOutputType(UserGroupInfoOutput{})
+	pulumi.RegisterOutputType(UserGroupInfoArrayOutput{})
+	pulumi.RegisterOutputType(UserGroupPermissionsOutput{})
+	pulumi.RegisterOutputType(UserGroupPermissionsPtrOutput{})
+	pulumi.RegisterOutputType(UserInfoOutput{})
+	pulumi.RegisterOutputType(UserInfoArrayOutput{})
 }

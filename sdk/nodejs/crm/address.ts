@@ -73,7 +73,7 @@ export class Address extends pulumi.CustomResource {
      */
     declare public readonly district: pulumi.Output<string | undefined>;
     /**
-     * The id of a user group to associate the address with, e.g. `"3"`. The association is made and removed with the address; a change removes the old one and makes the new one.
+     * The id of a user group (a `crm.UserGroup`'s `id`) to associate the address with, e.g. `"3"`. The association is made and removed with the address; a change removes the old one and makes the new one.
      */
     declare public readonly groupId: pulumi.Output<string | undefined>;
     /**
@@ -184,7 +184,7 @@ export interface AddressArgs {
      */
     district?: pulumi.Input<string | undefined>;
     /**
-     * The id of a user group to associate the address with, e.g. `"3"`. The association is made and removed with the address; a change removes the old one and makes the new one. Changed in place.
+     * The id of a user group (a `crm.UserGroup`'s `id`) to associate the address with, e.g. `"3"`. The association is made and removed with the address; a change removes the old one and makes the new one. Changed in place.
      */
     groupId?: pulumi.Input<string | undefined>;
     /**

@@ -120,6 +120,16 @@ export const getLists: typeof import("./getLists").getLists = null as any;
 export const getListsOutput: typeof import("./getLists").getListsOutput = null as any;
 utilities.lazyLoad(exports, ["getLists","getListsOutput"], () => require("./getLists"));
 
+export { GetPipelineArgs, GetPipelineResult, GetPipelineOutputArgs } from "./getPipeline";
+export const getPipeline: typeof import("./getPipeline").getPipeline = null as any;
+export const getPipelineOutput: typeof import("./getPipeline").getPipelineOutput = null as any;
+utilities.lazyLoad(exports, ["getPipeline","getPipelineOutput"], () => require("./getPipeline"));
+
+export { GetPipelinesArgs, GetPipelinesResult, GetPipelinesOutputArgs } from "./getPipelines";
+export const getPipelines: typeof import("./getPipelines").getPipelines = null as any;
+export const getPipelinesOutput: typeof import("./getPipelines").getPipelinesOutput = null as any;
+utilities.lazyLoad(exports, ["getPipelines","getPipelinesOutput"], () => require("./getPipelines"));
+
 export { GetTagArgs, GetTagResult, GetTagOutputArgs } from "./getTag";
 export const getTag: typeof import("./getTag").getTag = null as any;
 export const getTagOutput: typeof import("./getTag").getTagOutput = null as any;
@@ -129,6 +139,26 @@ export { GetTagsArgs, GetTagsResult, GetTagsOutputArgs } from "./getTags";
 export const getTags: typeof import("./getTags").getTags = null as any;
 export const getTagsOutput: typeof import("./getTags").getTagsOutput = null as any;
 utilities.lazyLoad(exports, ["getTags","getTagsOutput"], () => require("./getTags"));
+
+export { GetUserArgs, GetUserResult, GetUserOutputArgs } from "./getUser";
+export const getUser: typeof import("./getUser").getUser = null as any;
+export const getUserOutput: typeof import("./getUser").getUserOutput = null as any;
+utilities.lazyLoad(exports, ["getUser","getUserOutput"], () => require("./getUser"));
+
+export { GetUserGroupArgs, GetUserGroupResult, GetUserGroupOutputArgs } from "./getUserGroup";
+export const getUserGroup: typeof import("./getUserGroup").getUserGroup = null as any;
+export const getUserGroupOutput: typeof import("./getUserGroup").getUserGroupOutput = null as any;
+utilities.lazyLoad(exports, ["getUserGroup","getUserGroupOutput"], () => require("./getUserGroup"));
+
+export { GetUserGroupsArgs, GetUserGroupsResult, GetUserGroupsOutputArgs } from "./getUserGroups";
+export const getUserGroups: typeof import("./getUserGroups").getUserGroups = null as any;
+export const getUserGroupsOutput: typeof import("./getUserGroups").getUserGroupsOutput = null as any;
+utilities.lazyLoad(exports, ["getUserGroups","getUserGroupsOutput"], () => require("./getUserGroups"));
+
+export { GetUsersArgs, GetUsersResult, GetUsersOutputArgs } from "./getUsers";
+export const getUsers: typeof import("./getUsers").getUsers = null as any;
+export const getUsersOutput: typeof import("./getUsers").getUsersOutput = null as any;
+utilities.lazyLoad(exports, ["getUsers","getUsersOutput"], () => require("./getUsers"));
 
 export { ListArgs } from "./list";
 export type List = import("./list").List;
@@ -145,6 +175,16 @@ export type PersonalizationVariable = import("./personalizationVariable").Person
 export const PersonalizationVariable: typeof import("./personalizationVariable").PersonalizationVariable = null as any;
 utilities.lazyLoad(exports, ["PersonalizationVariable"], () => require("./personalizationVariable"));
 
+export { PipelineArgs } from "./pipeline";
+export type Pipeline = import("./pipeline").Pipeline;
+export const Pipeline: typeof import("./pipeline").Pipeline = null as any;
+utilities.lazyLoad(exports, ["Pipeline"], () => require("./pipeline"));
+
+export { PipelineStageArgs } from "./pipelineStage";
+export type PipelineStage = import("./pipelineStage").PipelineStage;
+export const PipelineStage: typeof import("./pipelineStage").PipelineStage = null as any;
+utilities.lazyLoad(exports, ["PipelineStage"], () => require("./pipelineStage"));
+
 export { ProviderArgs } from "./provider";
 export type Provider = import("./provider").Provider;
 export const Provider: typeof import("./provider").Provider = null as any;
@@ -159,6 +199,21 @@ export { TagArgs } from "./tag";
 export type Tag = import("./tag").Tag;
 export const Tag: typeof import("./tag").Tag = null as any;
 utilities.lazyLoad(exports, ["Tag"], () => require("./tag"));
+
+export { TaskTypeArgs } from "./taskType";
+export type TaskType = import("./taskType").TaskType;
+export const TaskType: typeof import("./taskType").TaskType = null as any;
+utilities.lazyLoad(exports, ["TaskType"], () => require("./taskType"));
+
+export { UserArgs } from "./user";
+export type User = import("./user").User;
+export const User: typeof import("./user").User = null as any;
+utilities.lazyLoad(exports, ["User"], () => require("./user"));
+
+export { UserGroupArgs } from "./userGroup";
+export type UserGroup = import("./userGroup").UserGroup;
+export const UserGroup: typeof import("./userGroup").UserGroup = null as any;
+utilities.lazyLoad(exports, ["UserGroup"], () => require("./userGroup"));
 
 export { WebhookArgs } from "./webhook";
 export type Webhook = import("./webhook").Webhook;
@@ -208,10 +263,20 @@ const _module = {
                 return new Message(name, <any>undefined, { urn })
             case "crm:index:PersonalizationVariable":
                 return new PersonalizationVariable(name, <any>undefined, { urn })
+            case "crm:index:Pipeline":
+                return new Pipeline(name, <any>undefined, { urn })
+            case "crm:index:PipelineStage":
+                return new PipelineStage(name, <any>undefined, { urn })
             case "crm:index:SavedResponse":
                 return new SavedResponse(name, <any>undefined, { urn })
             case "crm:index:Tag":
                 return new Tag(name, <any>undefined, { urn })
+            case "crm:index:TaskType":
+                return new TaskType(name, <any>undefined, { urn })
+            case "crm:index:User":
+                return new User(name, <any>undefined, { urn })
+            case "crm:index:UserGroup":
+                return new UserGroup(name, <any>undefined, { urn })
             case "crm:index:Webhook":
                 return new Webhook(name, <any>undefined, { urn })
             default:

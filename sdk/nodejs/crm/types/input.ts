@@ -150,3 +150,197 @@ export interface CustomObjectOrderArgs {
     property?: pulumi.Input<string | undefined>;
 }
 
+/**
+ * What the group's users may do: each permission true or false (unset: false).
+ */
+export interface UserGroupPermissionsArgs {
+    /**
+     * Permission for managing automations.
+     */
+    automationManage?: pulumi.Input<boolean | undefined>;
+    /**
+     * Permission for managing contact actions.
+     */
+    contactActions?: pulumi.Input<boolean | undefined>;
+    /**
+     * Permission for adding contacts.
+     */
+    contactAdd?: pulumi.Input<boolean | undefined>;
+    /**
+     * Permission for approving contacts.
+     */
+    contactApprove?: pulumi.Input<boolean | undefined>;
+    /**
+     * Permission for deleting contacts.
+     */
+    contactDelete?: pulumi.Input<boolean | undefined>;
+    /**
+     * Permission for editing contacts.
+     */
+    contactEdit?: pulumi.Input<boolean | undefined>;
+    /**
+     * Permission for exporting contacts.
+     */
+    contactExport?: pulumi.Input<boolean | undefined>;
+    /**
+     * Permission for managing contact custom fields.
+     */
+    contactFields?: pulumi.Input<boolean | undefined>;
+    /**
+     * Permission for managing contact list segments.
+     */
+    contactFilters?: pulumi.Input<boolean | undefined>;
+    /**
+     * Permission for importing contacts.
+     */
+    contactImport?: pulumi.Input<boolean | undefined>;
+    /**
+     * Permission for merging contacts.
+     */
+    contactMerge?: pulumi.Input<boolean | undefined>;
+    /**
+     * Permission for syncing contacts.
+     */
+    contactSync?: pulumi.Input<boolean | undefined>;
+    /**
+     * Permission for viewing deals.
+     */
+    deal?: pulumi.Input<boolean | undefined>;
+    /**
+     * Permission for deleting deals.
+     */
+    dealDelete?: pulumi.Input<boolean | undefined>;
+    /**
+     * Permission for adding pipelines.
+     */
+    dealGroupAdd?: pulumi.Input<boolean | undefined>;
+    /**
+     * Permission for deleting pipelines.
+     */
+    dealGroupDelete?: pulumi.Input<boolean | undefined>;
+    /**
+     * Permission for editing pipelines.
+     */
+    dealGroupEdit?: pulumi.Input<boolean | undefined>;
+    /**
+     * Permission for reassigning deals.
+     */
+    dealReassign?: pulumi.Input<boolean | undefined>;
+    /**
+     * Permission for editing subscription forms.
+     */
+    formEdit?: pulumi.Input<boolean | undefined>;
+    /**
+     * Permission for adding groups.
+     */
+    groupAdd?: pulumi.Input<boolean | undefined>;
+    /**
+     * Permission for deleting groups.
+     */
+    groupDelete?: pulumi.Input<boolean | undefined>;
+    /**
+     * Permission for editing groups.
+     */
+    groupEdit?: pulumi.Input<boolean | undefined>;
+    /**
+     * Permission for adding lists.
+     */
+    listAdd?: pulumi.Input<boolean | undefined>;
+    /**
+     * Permission for accessing list bounce settings.
+     */
+    listBounce?: pulumi.Input<boolean | undefined>;
+    /**
+     * Permission for deleting lists.
+     */
+    listDelete?: pulumi.Input<boolean | undefined>;
+    /**
+     * Permission for editing lists.
+     */
+    listEdit?: pulumi.Input<boolean | undefined>;
+    /**
+     * Permission for managing Unsubscribe By Email.
+     */
+    listEmailAccount?: pulumi.Input<boolean | undefined>;
+    /**
+     * Permission for managing custom email headers.
+     */
+    listHeaders?: pulumi.Input<boolean | undefined>;
+    /**
+     * Permission for adding messages.
+     */
+    messageAdd?: pulumi.Input<boolean | undefined>;
+    /**
+     * Permission for deleting messages.
+     */
+    messageDelete?: pulumi.Input<boolean | undefined>;
+    /**
+     * Permission for editing messages.
+     */
+    messageEdit?: pulumi.Input<boolean | undefined>;
+    /**
+     * Permission for sending messages.
+     */
+    messageSend?: pulumi.Input<boolean | undefined>;
+    /**
+     * Permission for adding personalization tags.
+     */
+    personalizationAdd?: pulumi.Input<boolean | undefined>;
+    /**
+     * Permission for deleting personalization tags.
+     */
+    personalizationDelete?: pulumi.Input<boolean | undefined>;
+    /**
+     * Permission for editing personalization tags.
+     */
+    personalizationEdit?: pulumi.Input<boolean | undefined>;
+    /**
+     * Permission for viewing campaign reports.
+     */
+    reportsCampaign?: pulumi.Input<boolean | undefined>;
+    /**
+     * Permission for viewing list reports.
+     */
+    reportsList?: pulumi.Input<boolean | undefined>;
+    /**
+     * Permission for viewing trend reports.
+     */
+    reportsTrend?: pulumi.Input<boolean | undefined>;
+    /**
+     * Permission for viewing user reports.
+     */
+    reportsUser?: pulumi.Input<boolean | undefined>;
+    /**
+     * Permission for managing saved responses.
+     */
+    savedResponsesManage?: pulumi.Input<boolean | undefined>;
+    /**
+     * Permission for managing tags.
+     */
+    tagManage?: pulumi.Input<boolean | undefined>;
+    /**
+     * Permission for adding templates.
+     */
+    templateAdd?: pulumi.Input<boolean | undefined>;
+    /**
+     * Permission for deleting templates.
+     */
+    templateDelete?: pulumi.Input<boolean | undefined>;
+    /**
+     * Permission for editing templates.
+     */
+    templateEdit?: pulumi.Input<boolean | undefined>;
+    /**
+     * Permission for adding users.
+     */
+    userAdd?: pulumi.Input<boolean | undefined>;
+    /**
+     * Permission for deleting users.
+     */
+    userDelete?: pulumi.Input<boolean | undefined>;
+    /**
+     * Permission for editing users.
+     */
+    userEdit?: pulumi.Input<boolean | undefined>;
+}
+

@@ -481,6 +481,32 @@ export interface ListInfo {
 }
 
 /**
+ * A pipeline deals move through.
+ */
+export interface PipelineInfo {
+    /**
+     * When it was created, ISO 8601.
+     */
+    cdate?: string;
+    /**
+     * The currency of its new deals, a 3-letter code in lower case.
+     */
+    currency: string;
+    /**
+     * The pipeline's id, as `crm.Pipeline`'s `id`.
+     */
+    id: string;
+    /**
+     * The ids of its stages, in the order the service answers them.
+     */
+    stageIds: string[];
+    /**
+     * The pipeline's title.
+     */
+    title: string;
+}
+
+/**
  * A tag of contacts or templates.
  */
 export interface TagInfo {
@@ -504,5 +530,243 @@ export interface TagInfo {
      * What the tag is put on: `contact` or `template`.
      */
     tagType: string;
+}
+
+/**
+ * A group of users.
+ */
+export interface UserGroupInfo {
+    /**
+     * The description; null when unset.
+     */
+    description?: string;
+    /**
+     * The group's id, as `crm.UserGroup`'s `id`.
+     */
+    id: string;
+    /**
+     * The group's title.
+     */
+    title: string;
+}
+
+/**
+ * What the group's users may do: each permission true or false (unset: false).
+ */
+export interface UserGroupPermissions {
+    /**
+     * Permission for managing automations.
+     */
+    automationManage?: boolean;
+    /**
+     * Permission for managing contact actions.
+     */
+    contactActions?: boolean;
+    /**
+     * Permission for adding contacts.
+     */
+    contactAdd?: boolean;
+    /**
+     * Permission for approving contacts.
+     */
+    contactApprove?: boolean;
+    /**
+     * Permission for deleting contacts.
+     */
+    contactDelete?: boolean;
+    /**
+     * Permission for editing contacts.
+     */
+    contactEdit?: boolean;
+    /**
+     * Permission for exporting contacts.
+     */
+    contactExport?: boolean;
+    /**
+     * Permission for managing contact custom fields.
+     */
+    contactFields?: boolean;
+    /**
+     * Permission for managing contact list segments.
+     */
+    contactFilters?: boolean;
+    /**
+     * Permission for importing contacts.
+     */
+    contactImport?: boolean;
+    /**
+     * Permission for merging contacts.
+     */
+    contactMerge?: boolean;
+    /**
+     * Permission for syncing contacts.
+     */
+    contactSync?: boolean;
+    /**
+     * Permission for viewing deals.
+     */
+    deal?: boolean;
+    /**
+     * Permission for deleting deals.
+     */
+    dealDelete?: boolean;
+    /**
+     * Permission for adding pipelines.
+     */
+    dealGroupAdd?: boolean;
+    /**
+     * Permission for deleting pipelines.
+     */
+    dealGroupDelete?: boolean;
+    /**
+     * Permission for editing pipelines.
+     */
+    dealGroupEdit?: boolean;
+    /**
+     * Permission for reassigning deals.
+     */
+    dealReassign?: boolean;
+    /**
+     * Permission for editing subscription forms.
+     */
+    formEdit?: boolean;
+    /**
+     * Permission for adding groups.
+     */
+    groupAdd?: boolean;
+    /**
+     * Permission for deleting groups.
+     */
+    groupDelete?: boolean;
+    /**
+     * Permission for editing groups.
+     */
+    groupEdit?: boolean;
+    /**
+     * Permission for adding lists.
+     */
+    listAdd?: boolean;
+    /**
+     * Permission for accessing list bounce settings.
+     */
+    listBounce?: boolean;
+    /**
+     * Permission for deleting lists.
+     */
+    listDelete?: boolean;
+    /**
+     * Permission for editing lists.
+     */
+    listEdit?: boolean;
+    /**
+     * Permission for managing Unsubscribe By Email.
+     */
+    listEmailAccount?: boolean;
+    /**
+     * Permission for managing custom email headers.
+     */
+    listHeaders?: boolean;
+    /**
+     * Permission for adding messages.
+     */
+    messageAdd?: boolean;
+    /**
+     * Permission for deleting messages.
+     */
+    messageDelete?: boolean;
+    /**
+     * Permission for editing messages.
+     */
+    messageEdit?: boolean;
+    /**
+     * Permission for sending messages.
+     */
+    messageSend?: boolean;
+    /**
+     * Permission for adding personalization tags.
+     */
+    personalizationAdd?: boolean;
+    /**
+     * Permission for deleting personalization tags.
+     */
+    personalizationDelete?: boolean;
+    /**
+     * Permission for editing personalization tags.
+     */
+    personalizationEdit?: boolean;
+    /**
+     * Permission for viewing campaign reports.
+     */
+    reportsCampaign?: boolean;
+    /**
+     * Permission for viewing list reports.
+     */
+    reportsList?: boolean;
+    /**
+     * Permission for viewing trend reports.
+     */
+    reportsTrend?: boolean;
+    /**
+     * Permission for viewing user reports.
+     */
+    reportsUser?: boolean;
+    /**
+     * Permission for managing saved responses.
+     */
+    savedResponsesManage?: boolean;
+    /**
+     * Permission for managing tags.
+     */
+    tagManage?: boolean;
+    /**
+     * Permission for adding templates.
+     */
+    templateAdd?: boolean;
+    /**
+     * Permission for deleting templates.
+     */
+    templateDelete?: boolean;
+    /**
+     * Permission for editing templates.
+     */
+    templateEdit?: boolean;
+    /**
+     * Permission for adding users.
+     */
+    userAdd?: boolean;
+    /**
+     * Permission for deleting users.
+     */
+    userDelete?: boolean;
+    /**
+     * Permission for editing users.
+     */
+    userEdit?: boolean;
+}
+
+/**
+ * A user of the account.
+ */
+export interface UserInfo {
+    /**
+     * The user's email address.
+     */
+    email: string;
+    /**
+     * The user's first name; null when unset.
+     */
+    firstName?: string;
+    /**
+     * The user's id, as `crm.User`'s `id`.
+     */
+    id: string;
+    /**
+     * The user's last name; null when unset.
+     */
+    lastName?: string;
+    /**
+     * The user's login name.
+     */
+    username: string;
 }
 

@@ -30,14 +30,25 @@ from .get_custom_object_records import *
 from .get_custom_object_schemas import *
 from .get_list import *
 from .get_lists import *
+from .get_pipeline import *
+from .get_pipelines import *
 from .get_tag import *
 from .get_tags import *
+from .get_user import *
+from .get_user_group import *
+from .get_user_groups import *
+from .get_users import *
 from .list import *
 from .message import *
 from .personalization_variable import *
+from .pipeline import *
+from .pipeline_stage import *
 from .provider import *
 from .saved_response import *
 from .tag import *
+from .task_type import *
+from .user import *
+from .user_group import *
 from .webhook import *
 from ._inputs import *
 from . import outputs
@@ -70,8 +81,13 @@ _utilities.register(
    "crm:index:List": "List",
    "crm:index:Message": "Message",
    "crm:index:PersonalizationVariable": "PersonalizationVariable",
+   "crm:index:Pipeline": "Pipeline",
+   "crm:index:PipelineStage": "PipelineStage",
    "crm:index:SavedResponse": "SavedResponse",
    "crm:index:Tag": "Tag",
+   "crm:index:TaskType": "TaskType",
+   "crm:index:User": "User",
+   "crm:index:UserGroup": "UserGroup",
    "crm:index:Webhook": "Webhook"
   }
  }

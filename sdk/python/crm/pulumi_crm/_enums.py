@@ -11,6 +11,7 @@ __all__ = [
     'CalendarFeedType',
     'ContactCustomFieldType',
     'PersonalizationVariableFormat',
+    'PipelineAutoAssign',
     'TagTagType',
     'WebhookEventsItem',
     'WebhookSourcesItem',
@@ -56,6 +57,13 @@ class ContactCustomFieldType(_builtins.str, Enum):
 class PersonalizationVariableFormat(_builtins.str, Enum):
     HTML = "html"
     TEXT = "text"
+
+
+@pulumi.type_token("crm:index:PipelineAutoAssign")
+class PipelineAutoAssign(_builtins.str, Enum):
+    OFF = "off"
+    ROUND_ROBIN = "roundRobin"
+    BY_VALUE = "byValue"
 
 
 @pulumi.type_token("crm:index:TagTagType")

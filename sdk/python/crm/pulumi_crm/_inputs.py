@@ -24,6 +24,8 @@ __all__ = [
     'CustomObjectFilterDict',
     'CustomObjectOrder',
     'CustomObjectOrderDict',
+    'UserGroupPermissionsArgs',
+    'UserGroupPermissionsArgsDict',
 ]
 
 class ContactSyncContactArgsDict(TypedDict):
@@ -456,5 +458,959 @@ class CustomObjectOrder:
     @property.setter
     def property(self, value: Optional[_builtins.str]):
         pulumi.set(self, "property", value)
+
+
+class UserGroupPermissionsArgsDict(TypedDict):
+    """
+    What the group's users may do: each permission true or false (unset: false).
+    """
+    automation_manage: NotRequired[pulumi.Input[Optional[_builtins.bool]]]
+    """
+    Permission for managing automations.
+    """
+    contact_actions: NotRequired[pulumi.Input[Optional[_builtins.bool]]]
+    """
+    Permission for managing contact actions.
+    """
+    contact_add: NotRequired[pulumi.Input[Optional[_builtins.bool]]]
+    """
+    Permission for adding contacts.
+    """
+    contact_approve: NotRequired[pulumi.Input[Optional[_builtins.bool]]]
+    """
+    Permission for approving contacts.
+    """
+    contact_delete: NotRequired[pulumi.Input[Optional[_builtins.bool]]]
+    """
+    Permission for deleting contacts.
+    """
+    contact_edit: NotRequired[pulumi.Input[Optional[_builtins.bool]]]
+    """
+    Permission for editing contacts.
+    """
+    contact_export: NotRequired[pulumi.Input[Optional[_builtins.bool]]]
+    """
+    Permission for exporting contacts.
+    """
+    contact_fields: NotRequired[pulumi.Input[Optional[_builtins.bool]]]
+    """
+    Permission for managing contact custom fields.
+    """
+    contact_filters: NotRequired[pulumi.Input[Optional[_builtins.bool]]]
+    """
+    Permission for managing contact list segments.
+    """
+    contact_import: NotRequired[pulumi.Input[Optional[_builtins.bool]]]
+    """
+    Permission for importing contacts.
+    """
+    contact_merge: NotRequired[pulumi.Input[Optional[_builtins.bool]]]
+    """
+    Permission for merging contacts.
+    """
+    contact_sync: NotRequired[pulumi.Input[Optional[_builtins.bool]]]
+    """
+    Permission for syncing contacts.
+    """
+    deal: NotRequired[pulumi.Input[Optional[_builtins.bool]]]
+    """
+    Permission for viewing deals.
+    """
+    deal_delete: NotRequired[pulumi.Input[Optional[_builtins.bool]]]
+    """
+    Permission for deleting deals.
+    """
+    deal_group_add: NotRequired[pulumi.Input[Optional[_builtins.bool]]]
+    """
+    Permission for adding pipelines.
+    """
+    deal_group_delete: NotRequired[pulumi.Input[Optional[_builtins.bool]]]
+    """
+    Permission for deleting pipelines.
+    """
+    deal_group_edit: NotRequired[pulumi.Input[Optional[_builtins.bool]]]
+    """
+    Permission for editing pipelines.
+    """
+    deal_reassign: NotRequired[pulumi.Input[Optional[_builtins.bool]]]
+    """
+    Permission for reassigning deals.
+    """
+    form_edit: NotRequired[pulumi.Input[Optional[_builtins.bool]]]
+    """
+    Permission for editing subscription forms.
+    """
+    group_add: NotRequired[pulumi.Input[Optional[_builtins.bool]]]
+    """
+    Permission for adding groups.
+    """
+    group_delete: NotRequired[pulumi.Input[Optional[_builtins.bool]]]
+    """
+    Permission for deleting groups.
+    """
+    group_edit: NotRequired[pulumi.Input[Optional[_builtins.bool]]]
+    """
+    Permission for editing groups.
+    """
+    list_add: NotRequired[pulumi.Input[Optional[_builtins.bool]]]
+    """
+    Permission for adding lists.
+    """
+    list_bounce: NotRequired[pulumi.Input[Optional[_builtins.bool]]]
+    """
+    Permission for accessing list bounce settings.
+    """
+    list_delete: NotRequired[pulumi.Input[Optional[_builtins.bool]]]
+    """
+    Permission for deleting lists.
+    """
+    list_edit: NotRequired[pulumi.Input[Optional[_builtins.bool]]]
+    """
+    Permission for editing lists.
+    """
+    list_email_account: NotRequired[pulumi.Input[Optional[_builtins.bool]]]
+    """
+    Permission for managing Unsubscribe By Email.
+    """
+    list_headers: NotRequired[pulumi.Input[Optional[_builtins.bool]]]
+    """
+    Permission for managing custom email headers.
+    """
+    message_add: NotRequired[pulumi.Input[Optional[_builtins.bool]]]
+    """
+    Permission for adding messages.
+    """
+    message_delete: NotRequired[pulumi.Input[Optional[_builtins.bool]]]
+    """
+    Permission for deleting messages.
+    """
+    message_edit: NotRequired[pulumi.Input[Optional[_builtins.bool]]]
+    """
+    Permission for editing messages.
+    """
+    message_send: NotRequired[pulumi.Input[Optional[_builtins.bool]]]
+    """
+    Permission for sending messages.
+    """
+    personalization_add: NotRequired[pulumi.Input[Optional[_builtins.bool]]]
+    """
+    Permission for adding personalization tags.
+    """
+    personalization_delete: NotRequired[pulumi.Input[Optional[_builtins.bool]]]
+    """
+    Permission for deleting personalization tags.
+    """
+    personalization_edit: NotRequired[pulumi.Input[Optional[_builtins.bool]]]
+    """
+    Permission for editing personalization tags.
+    """
+    reports_campaign: NotRequired[pulumi.Input[Optional[_builtins.bool]]]
+    """
+    Permission for viewing campaign reports.
+    """
+    reports_list: NotRequired[pulumi.Input[Optional[_builtins.bool]]]
+    """
+    Permission for viewing list reports.
+    """
+    reports_trend: NotRequired[pulumi.Input[Optional[_builtins.bool]]]
+    """
+    Permission for viewing trend reports.
+    """
+    reports_user: NotRequired[pulumi.Input[Optional[_builtins.bool]]]
+    """
+    Permission for viewing user reports.
+    """
+    saved_responses_manage: NotRequired[pulumi.Input[Optional[_builtins.bool]]]
+    """
+    Permission for managing saved responses.
+    """
+    tag_manage: NotRequired[pulumi.Input[Optional[_builtins.bool]]]
+    """
+    Permission for managing tags.
+    """
+    template_add: NotRequired[pulumi.Input[Optional[_builtins.bool]]]
+    """
+    Permission for adding templates.
+    """
+    template_delete: NotRequired[pulumi.Input[Optional[_builtins.bool]]]
+    """
+    Permission for deleting templates.
+    """
+    template_edit: NotRequired[pulumi.Input[Optional[_builtins.bool]]]
+    """
+    Permission for editing templates.
+    """
+    user_add: NotRequired[pulumi.Input[Optional[_builtins.bool]]]
+    """
+    Permission for adding users.
+    """
+    user_delete: NotRequired[pulumi.Input[Optional[_builtins.bool]]]
+    """
+    Permission for deleting users.
+    """
+    user_edit: NotRequired[pulumi.Input[Optional[_builtins.bool]]]
+    """
+    Permission for editing users.
+    """
+
+@pulumi.input_type
+class UserGroupPermissionsArgs:
+    def __init__(__self__, *,
+                 automation_manage: pulumi.Input[Optional[_builtins.bool]] = None,
+                 contact_actions: pulumi.Input[Optional[_builtins.bool]] = None,
+                 contact_add: pulumi.Input[Optional[_builtins.bool]] = None,
+                 contact_approve: pulumi.Input[Optional[_builtins.bool]] = None,
+                 contact_delete: pulumi.Input[Optional[_builtins.bool]] = None,
+                 contact_edit: pulumi.Input[Optional[_builtins.bool]] = None,
+                 contact_export: pulumi.Input[Optional[_builtins.bool]] = None,
+                 contact_fields: pulumi.Input[Optional[_builtins.bool]] = None,
+                 contact_filters: pulumi.Input[Optional[_builtins.bool]] = None,
+                 contact_import: pulumi.Input[Optional[_builtins.bool]] = None,
+                 contact_merge: pulumi.Input[Optional[_builtins.bool]] = None,
+                 contact_sync: pulumi.Input[Optional[_builtins.bool]] = None,
+                 deal: pulumi.Input[Optional[_builtins.bool]] = None,
+                 deal_delete: pulumi.Input[Optional[_builtins.bool]] = None,
+                 deal_group_add: pulumi.Input[Optional[_builtins.bool]] = None,
+                 deal_group_delete: pulumi.Input[Optional[_builtins.bool]] = None,
+                 deal_group_edit: pulumi.Input[Optional[_builtins.bool]] = None,
+                 deal_reassign: pulumi.Input[Optional[_builtins.bool]] = None,
+                 form_edit: pulumi.Input[Optional[_builtins.bool]] = None,
+                 group_add: pulumi.Input[Optional[_builtins.bool]] = None,
+                 group_delete: pulumi.Input[Optional[_builtins.bool]] = None,
+                 group_edit: pulumi.Input[Optional[_builtins.bool]] = None,
+                 list_add: pulumi.Input[Optional[_builtins.bool]] = None,
+                 list_bounce: pulumi.Input[Optional[_builtins.bool]] = None,
+                 list_delete: pulumi.Input[Optional[_builtins.bool]] = None,
+                 list_edit: pulumi.Input[Optional[_builtins.bool]] = None,
+                 list_email_account: pulumi.Input[Optional[_builtins.bool]] = None,
+                 list_headers: pulumi.Input[Optional[_builtins.bool]] = None,
+                 message_add: pulumi.Input[Optional[_builtins.bool]] = None,
+                 message_delete: pulumi.Input[Optional[_builtins.bool]] = None,
+                 message_edit: pulumi.Input[Optional[_builtins.bool]] = None,
+                 message_send: pulumi.Input[Optional[_builtins.bool]] = None,
+                 personalization_add: pulumi.Input[Optional[_builtins.bool]] = None,
+                 personalization_delete: pulumi.Input[Optional[_builtins.bool]] = None,
+                 personalization_edit: pulumi.Input[Optional[_builtins.bool]] = None,
+                 reports_campaign: pulumi.Input[Optional[_builtins.bool]] = None,
+                 reports_list: pulumi.Input[Optional[_builtins.bool]] = None,
+                 reports_trend: pulumi.Input[Optional[_builtins.bool]] = None,
+                 reports_user: pulumi.Input[Optional[_builtins.bool]] = None,
+                 saved_responses_manage: pulumi.Input[Optional[_builtins.bool]] = None,
+                 tag_manage: pulumi.Input[Optional[_builtins.bool]] = None,
+                 template_add: pulumi.Input[Optional[_builtins.bool]] = None,
+                 template_delete: pulumi.Input[Optional[_builtins.bool]] = None,
+                 template_edit: pulumi.Input[Optional[_builtins.bool]] = None,
+                 user_add: pulumi.Input[Optional[_builtins.bool]] = None,
+                 user_delete: pulumi.Input[Optional[_builtins.bool]] = None,
+                 user_edit: pulumi.Input[Optional[_builtins.bool]] = None):
+        """
+        What the group's users may do: each permission true or false (unset: false).
+
+        :param pulumi.Input[_builtins.bool] automation_manage: Permission for managing automations.
+        :param pulumi.Input[_builtins.bool] contact_actions: Permission for managing contact actions.
+        :param pulumi.Input[_builtins.bool] contact_add: Permission for adding contacts.
+        :param pulumi.Input[_builtins.bool] contact_approve: Permission for approving contacts.
+        :param pulumi.Input[_builtins.bool] contact_delete: Permission for deleting contacts.
+        :param pulumi.Input[_builtins.bool] contact_edit: Permission for editing contacts.
+        :param pulumi.Input[_builtins.bool] contact_export: Permission for exporting contacts.
+        :param pulumi.Input[_builtins.bool] contact_fields: Permission for managing contact custom fields.
+        :param pulumi.Input[_builtins.bool] contact_filters: Permission for managing contact list segments.
+        :param pulumi.Input[_builtins.bool] contact_import: Permission for importing contacts.
+        :param pulumi.Input[_builtins.bool] contact_merge: Permission for merging contacts.
+        :param pulumi.Input[_builtins.bool] contact_sync: Permission for syncing contacts.
+        :param pulumi.Input[_builtins.bool] deal: Permission for viewing deals.
+        :param pulumi.Input[_builtins.bool] deal_delete: Permission for deleting deals.
+        :param pulumi.Input[_builtins.bool] deal_group_add: Permission for adding pipelines.
+        :param pulumi.Input[_builtins.bool] deal_group_delete: Permission for deleting pipelines.
+        :param pulumi.Input[_builtins.bool] deal_group_edit: Permission for editing pipelines.
+        :param pulumi.Input[_builtins.bool] deal_reassign: Permission for reassigning deals.
+        :param pulumi.Input[_builtins.bool] form_edit: Permission for editing subscription forms.
+        :param pulumi.Input[_builtins.bool] group_add: Permission for adding groups.
+        :param pulumi.Input[_builtins.bool] group_delete: Permission for deleting groups.
+        :param pulumi.Input[_builtins.bool] group_edit: Permission for editing groups.
+        :param pulumi.Input[_builtins.bool] list_add: Permission for adding lists.
+        :param pulumi.Input[_builtins.bool] list_bounce: Permission for accessing list bounce settings.
+        :param pulumi.Input[_builtins.bool] list_delete: Permission for deleting lists.
+        :param pulumi.Input[_builtins.bool] list_edit: Permission for editing lists.
+        :param pulumi.Input[_builtins.bool] list_email_account: Permission for managing Unsubscribe By Email.
+        :param pulumi.Input[_builtins.bool] list_headers: Permission for managing custom email headers.
+        :param pulumi.Input[_builtins.bool] message_add: Permission for adding messages.
+        :param pulumi.Input[_builtins.bool] message_delete: Permission for deleting messages.
+        :param pulumi.Input[_builtins.bool] message_edit: Permission for editing messages.
+        :param pulumi.Input[_builtins.bool] message_send: Permission for sending messages.
+        :param pulumi.Input[_builtins.bool] personalization_add: Permission for adding personalization tags.
+        :param pulumi.Input[_builtins.bool] personalization_delete: Permission for deleting personalization tags.
+        :param pulumi.Input[_builtins.bool] personalization_edit: Permission for editing personalization tags.
+        :param pulumi.Input[_builtins.bool] reports_campaign: Permission for viewing campaign reports.
+        :param pulumi.Input[_builtins.bool] reports_list: Permission for viewing list reports.
+        :param pulumi.Input[_builtins.bool] reports_trend: Permission for viewing trend reports.
+        :param pulumi.Input[_builtins.bool] reports_user: Permission for viewing user reports.
+        :param pulumi.Input[_builtins.bool] saved_responses_manage: Permission for managing saved responses.
+        :param pulumi.Input[_builtins.bool] tag_manage: Permission for managing tags.
+        :param pulumi.Input[_builtins.bool] template_add: Permission for adding templates.
+        :param pulumi.Input[_builtins.bool] template_delete: Permission for deleting templates.
+        :param pulumi.Input[_builtins.bool] template_edit: Permission for editing templates.
+        :param pulumi.Input[_builtins.bool] user_add: Permission for adding users.
+        :param pulumi.Input[_builtins.bool] user_delete: Permission for deleting users.
+        :param pulumi.Input[_builtins.bool] user_edit: Permission for editing users.
+        """
+        if automation_manage is not None:
+            pulumi.set(__self__, "automation_manage", automation_manage)
+        if contact_actions is not None:
+            pulumi.set(__self__, "contact_actions", contact_actions)
+        if contact_add is not None:
+            pulumi.set(__self__, "contact_add", contact_add)
+        if contact_approve is not None:
+            pulumi.set(__self__, "contact_approve", contact_approve)
+        if contact_delete is not None:
+            pulumi.set(__self__, "contact_delete", contact_delete)
+        if contact_edit is not None:
+            pulumi.set(__self__, "contact_edit", contact_edit)
+        if contact_export is not None:
+            pulumi.set(__self__, "contact_export", contact_export)
+        if contact_fields is not None:
+            pulumi.set(__self__, "contact_fields", contact_fields)
+        if contact_filters is not None:
+            pulumi.set(__self__, "contact_filters", contact_filters)
+        if contact_import is not None:
+            pulumi.set(__self__, "contact_import", contact_import)
+        if contact_merge is not None:
+            pulumi.set(__self__, "contact_merge", contact_merge)
+        if contact_sync is not None:
+            pulumi.set(__self__, "contact_sync", contact_sync)
+        if deal is not None:
+            pulumi.set(__self__, "deal", deal)
+        if deal_delete is not None:
+            pulumi.set(__self__, "deal_delete", deal_delete)
+        if deal_group_add is not None:
+            pulumi.set(__self__, "deal_group_add", deal_group_add)
+        if deal_group_delete is not None:
+            pulumi.set(__self__, "deal_group_delete", deal_group_delete)
+        if deal_group_edit is not None:
+            pulumi.set(__self__, "deal_group_edit", deal_group_edit)
+        if deal_reassign is not None:
+            pulumi.set(__self__, "deal_reassign", deal_reassign)
+        if form_edit is not None:
+            pulumi.set(__self__, "form_edit", form_edit)
+        if group_add is not None:
+            pulumi.set(__self__, "group_add", group_add)
+        if group_delete is not None:
+            pulumi.set(__self__, "group_delete", group_delete)
+        if group_edit is not None:
+            pulumi.set(__self__, "group_edit", group_edit)
+        if list_add is not None:
+            pulumi.set(__self__, "list_add", list_add)
+        if list_bounce is not None:
+            pulumi.set(__self__, "list_bounce", list_bounce)
+        if list_delete is not None:
+            pulumi.set(__self__, "list_delete", list_delete)
+        if list_edit is not None:
+            pulumi.set(__self__, "list_edit", list_edit)
+        if list_email_account is not None:
+            pulumi.set(__self__, "list_email_account", list_email_account)
+        if list_headers is not None:
+            pulumi.set(__self__, "list_headers", list_headers)
+        if message_add is not None:
+            pulumi.set(__self__, "message_add", message_add)
+        if message_delete is not None:
+            pulumi.set(__self__, "message_delete", message_delete)
+        if message_edit is not None:
+            pulumi.set(__self__, "message_edit", message_edit)
+        if message_send is not None:
+            pulumi.set(__self__, "message_send", message_send)
+        if personalization_add is not None:
+            pulumi.set(__self__, "personalization_add", personalization_add)
+        if personalization_delete is not None:
+            pulumi.set(__self__, "personalization_delete", personalization_delete)
+        if personalization_edit is not None:
+            pulumi.set(__self__, "personalization_edit", personalization_edit)
+        if reports_campaign is not None:
+            pulumi.set(__self__, "reports_campaign", reports_campaign)
+        if reports_list is not None:
+            pulumi.set(__self__, "reports_list", reports_list)
+        if reports_trend is not None:
+            pulumi.set(__self__, "reports_trend", reports_trend)
+        if reports_user is not None:
+            pulumi.set(__self__, "reports_user", reports_user)
+        if saved_responses_manage is not None:
+            pulumi.set(__self__, "saved_responses_manage", saved_responses_manage)
+        if tag_manage is not None:
+            pulumi.set(__self__, "tag_manage", tag_manage)
+        if template_add is not None:
+            pulumi.set(__self__, "template_add", template_add)
+        if template_delete is not None:
+            pulumi.set(__self__, "template_delete", template_delete)
+        if template_edit is not None:
+            pulumi.set(__self__, "template_edit", template_edit)
+        if user_add is not None:
+            pulumi.set(__self__, "user_add", user_add)
+        if user_delete is not None:
+            pulumi.set(__self__, "user_delete", user_delete)
+        if user_edit is not None:
+            pulumi.set(__self__, "user_edit", user_edit)
+
+    @_builtins.property
+    @pulumi.getter(name="automationManage")
+    def automation_manage(self) -> pulumi.Input[Optional[_builtins.bool]]:
+        """
+        Permission for managing automations.
+        """
+        return pulumi.get(self, "automation_manage")
+
+    @automation_manage.setter
+    def automation_manage(self, value: pulumi.Input[Optional[_builtins.bool]]):
+        pulumi.set(self, "automation_manage", value)
+
+    @_builtins.property
+    @pulumi.getter(name="contactActions")
+    def contact_actions(self) -> pulumi.Input[Optional[_builtins.bool]]:
+        """
+        Permission for managing contact actions.
+        """
+        return pulumi.get(self, "contact_actions")
+
+    @contact_actions.setter
+    def contact_actions(self, value: pulumi.Input[Optional[_builtins.bool]]):
+        pulumi.set(self, "contact_actions", value)
+
+    @_builtins.property
+    @pulumi.getter(name="contactAdd")
+    def contact_add(self) -> pulumi.Input[Optional[_builtins.bool]]:
+        """
+        Permission for adding contacts.
+        """
+        return pulumi.get(self, "contact_add")
+
+    @contact_add.setter
+    def contact_add(self, value: pulumi.Input[Optional[_builtins.bool]]):
+        pulumi.set(self, "contact_add", value)
+
+    @_builtins.property
+    @pulumi.getter(name="contactApprove")
+    def contact_approve(self) -> pulumi.Input[Optional[_builtins.bool]]:
+        """
+        Permission for approving contacts.
+        """
+        return pulumi.get(self, "contact_approve")
+
+    @contact_approve.setter
+    def contact_approve(self, value: pulumi.Input[Optional[_builtins.bool]]):
+        pulumi.set(self, "contact_approve", value)
+
+    @_builtins.property
+    @pulumi.getter(name="contactDelete")
+    def contact_delete(self) -> pulumi.Input[Optional[_builtins.bool]]:
+        """
+        Permission for deleting contacts.
+        """
+        return pulumi.get(self, "contact_delete")
+
+    @contact_delete.setter
+    def contact_delete(self, value: pulumi.Input[Optional[_builtins.bool]]):
+        pulumi.set(self, "contact_delete", value)
+
+    @_builtins.property
+    @pulumi.getter(name="contactEdit")
+    def contact_edit(self) -> pulumi.Input[Optional[_builtins.bool]]:
+        """
+        Permission for editing contacts.
+        """
+        return pulumi.get(self, "contact_edit")
+
+    @contact_edit.setter
+    def contact_edit(self, value: pulumi.Input[Optional[_builtins.bool]]):
+        pulumi.set(self, "contact_edit", value)
+
+    @_builtins.property
+    @pulumi.getter(name="contactExport")
+    def contact_export(self) -> pulumi.Input[Optional[_builtins.bool]]:
+        """
+        Permission for exporting contacts.
+        """
+        return pulumi.get(self, "contact_export")
+
+    @contact_export.setter
+    def contact_export(self, value: pulumi.Input[Optional[_builtins.bool]]):
+        pulumi.set(self, "contact_export", value)
+
+    @_builtins.property
+    @pulumi.getter(name="contactFields")
+    def contact_fields(self) -> pulumi.Input[Optional[_builtins.bool]]:
+        """
+        Permission for managing contact custom fields.
+        """
+        return pulumi.get(self, "contact_fields")
+
+    @contact_fields.setter
+    def contact_fields(self, value: pulumi.Input[Optional[_builtins.bool]]):
+        pulumi.set(self, "contact_fields", value)
+
+    @_builtins.property
+    @pulumi.getter(name="contactFilters")
+    def contact_filters(self) -> pulumi.Input[Optional[_builtins.bool]]:
+        """
+        Permission for managing contact list segments.
+        """
+        return pulumi.get(self, "contact_filters")
+
+    @contact_filters.setter
+    def contact_filters(self, value: pulumi.Input[Optional[_builtins.bool]]):
+        pulumi.set(self, "contact_filters", value)
+
+    @_builtins.property
+    @pulumi.getter(name="contactImport")
+    def contact_import(self) -> pulumi.Input[Optional[_builtins.bool]]:
+        """
+        Permission for importing contacts.
+        """
+        return pulumi.get(self, "contact_import")
+
+    @contact_import.setter
+    def contact_import(self, value: pulumi.Input[Optional[_builtins.bool]]):
+        pulumi.set(self, "contact_import", value)
+
+    @_builtins.property
+    @pulumi.getter(name="contactMerge")
+    def contact_merge(self) -> pulumi.Input[Optional[_builtins.bool]]:
+        """
+        Permission for merging contacts.
+        """
+        return pulumi.get(self, "contact_merge")
+
+    @contact_merge.setter
+    def contact_merge(self, value: pulumi.Input[Optional[_builtins.bool]]):
+        pulumi.set(self, "contact_merge", value)
+
+    @_builtins.property
+    @pulumi.getter(name="contactSync")
+    def contact_sync(self) -> pulumi.Input[Optional[_builtins.bool]]:
+        """
+        Permission for syncing contacts.
+        """
+        return pulumi.get(self, "contact_sync")
+
+    @contact_sync.setter
+    def contact_sync(self, value: pulumi.Input[Optional[_builtins.bool]]):
+        pulumi.set(self, "contact_sync", value)
+
+    @_builtins.property
+    @pulumi.getter
+    def deal(self) -> pulumi.Input[Optional[_builtins.bool]]:
+        """
+        Permission for viewing deals.
+        """
+        return pulumi.get(self, "deal")
+
+    @deal.setter
+    def deal(self, value: pulumi.Input[Optional[_builtins.bool]]):
+        pulumi.set(self, "deal", value)
+
+    @_builtins.property
+    @pulumi.getter(name="dealDelete")
+    def deal_delete(self) -> pulumi.Input[Optional[_builtins.bool]]:
+        """
+        Permission for deleting deals.
+        """
+        return pulumi.get(self, "deal_delete")
+
+    @deal_delete.setter
+    def deal_delete(self, value: pulumi.Input[Optional[_builtins.bool]]):
+        pulumi.set(self, "deal_delete", value)
+
+    @_builtins.property
+    @pulumi.getter(name="dealGroupAdd")
+    def deal_group_add(self) -> pulumi.Input[Optional[_builtins.bool]]:
+        """
+        Permission for adding pipelines.
+        """
+        return pulumi.get(self, "deal_group_add")
+
+    @deal_group_add.setter
+    def deal_group_add(self, value: pulumi.Input[Optional[_builtins.bool]]):
+        pulumi.set(self, "deal_group_add", value)
+
+    @_builtins.property
+    @pulumi.getter(name="dealGroupDelete")
+    def deal_group_delete(self) -> pulumi.Input[Optional[_builtins.bool]]:
+        """
+        Permission for deleting pipelines.
+        """
+        return pulumi.get(self, "deal_group_delete")
+
+    @deal_group_delete.setter
+    def deal_group_delete(self, value: pulumi.Input[Optional[_builtins.bool]]):
+        pulumi.set(self, "deal_group_delete", value)
+
+    @_builtins.property
+    @pulumi.getter(name="dealGroupEdit")
+    def deal_group_edit(self) -> pulumi.Input[Optional[_builtins.bool]]:
+        """
+        Permission for editing pipelines.
+        """
+        return pulumi.get(self, "deal_group_edit")
+
+    @deal_group_edit.setter
+    def deal_group_edit(self, value: pulumi.Input[Optional[_builtins.bool]]):
+        pulumi.set(self, "deal_group_edit", value)
+
+    @_builtins.property
+    @pulumi.getter(name="dealReassign")
+    def deal_reassign(self) -> pulumi.Input[Optional[_builtins.bool]]:
+        """
+        Permission for reassigning deals.
+        """
+        return pulumi.get(self, "deal_reassign")
+
+    @deal_reassign.setter
+    def deal_reassign(self, value: pulumi.Input[Optional[_builtins.bool]]):
+        pulumi.set(self, "deal_reassign", value)
+
+    @_builtins.property
+    @pulumi.getter(name="formEdit")
+    def form_edit(self) -> pulumi.Input[Optional[_builtins.bool]]:
+        """
+        Permission for editing subscription forms.
+        """
+        return pulumi.get(self, "form_edit")
+
+    @form_edit.setter
+    def form_edit(self, value: pulumi.Input[Optional[_builtins.bool]]):
+        pulumi.set(self, "form_edit", value)
+
+    @_builtins.property
+    @pulumi.getter(name="groupAdd")
+    def group_add(self) -> pulumi.Input[Optional[_builtins.bool]]:
+        """
+        Permission for adding groups.
+        """
+        return pulumi.get(self, "group_add")
+
+    @group_add.setter
+    def group_add(self, value: pulumi.Input[Optional[_builtins.bool]]):
+        pulumi.set(self, "group_add", value)
+
+    @_builtins.property
+    @pulumi.getter(name="groupDelete")
+    def group_delete(self) -> pulumi.Input[Optional[_builtins.bool]]:
+        """
+        Permission for deleting groups.
+        """
+        return pulumi.get(self, "group_delete")
+
+    @group_delete.setter
+    def group_delete(self, value: pulumi.Input[Optional[_builtins.bool]]):
+        pulumi.set(self, "group_delete", value)
+
+    @_builtins.property
+    @pulumi.getter(name="groupEdit")
+    def group_edit(self) -> pulumi.Input[Optional[_builtins.bool]]:
+        """
+        Permission for editing groups.
+        """
+        return pulumi.get(self, "group_edit")
+
+    @group_edit.setter
+    def group_edit(self, value: pulumi.Input[Optional[_builtins.bool]]):
+        pulumi.set(self, "group_edit", value)
+
+    @_builtins.property
+    @pulumi.getter(name="listAdd")
+    def list_add(self) -> pulumi.Input[Optional[_builtins.bool]]:
+        """
+        Permission for adding lists.
+        """
+        return pulumi.get(self, "list_add")
+
+    @list_add.setter
+    def list_add(self, value: pulumi.Input[Optional[_builtins.bool]]):
+        pulumi.set(self, "list_add", value)
+
+    @_builtins.property
+    @pulumi.getter(name="listBounce")
+    def list_bounce(self) -> pulumi.Input[Optional[_builtins.bool]]:
+        """
+        Permission for accessing list bounce settings.
+        """
+        return pulumi.get(self, "list_bounce")
+
+    @list_bounce.setter
+    def list_bounce(self, value: pulumi.Input[Optional[_builtins.bool]]):
+        pulumi.set(self, "list_bounce", value)
+
+    @_builtins.property
+    @pulumi.getter(name="listDelete")
+    def list_delete(self) -> pulumi.Input[Optional[_builtins.bool]]:
+        """
+        Permission for deleting lists.
+        """
+        return pulumi.get(self, "list_delete")
+
+    @list_delete.setter
+    def list_delete(self, value: pulumi.Input[Optional[_builtins.bool]]):
+        pulumi.set(self, "list_delete", value)
+
+    @_builtins.property
+    @pulumi.getter(name="listEdit")
+    def list_edit(self) -> pulumi.Input[Optional[_builtins.bool]]:
+        """
+        Permission for editing lists.
+        """
+        return pulumi.get(self, "list_edit")
+
+    @list_edit.setter
+    def list_edit(self, value: pulumi.Input[Optional[_builtins.bool]]):
+        pulumi.set(self, "list_edit", value)
+
+    @_builtins.property
+    @pulumi.getter(name="listEmailAccount")
+    def list_email_account(self) -> pulumi.Input[Optional[_builtins.bool]]:
+        """
+        Permission for managing Unsubscribe By Email.
+        """
+        return pulumi.get(self, "list_email_account")
+
+    @list_email_account.setter
+    def list_email_account(self, value: pulumi.Input[Optional[_builtins.bool]]):
+        pulumi.set(self, "list_email_account", value)
+
+    @_builtins.property
+    @pulumi.getter(name="listHeaders")
+    def list_headers(self) -> pulumi.Input[Optional[_builtins.bool]]:
+        """
+        Permission for managing custom email headers.
+        """
+        return pulumi.get(self, "list_headers")
+
+    @list_headers.setter
+    def list_headers(self, value: pulumi.Input[Optional[_builtins.bool]]):
+        pulumi.set(self, "list_headers", value)
+
+    @_builtins.property
+    @pulumi.getter(name="messageAdd")
+    def message_add(self) -> pulumi.Input[Optional[_builtins.bool]]:
+        """
+        Permission for adding messages.
+        """
+        return pulumi.get(self, "message_add")
+
+    @message_add.setter
+    def message_add(self, value: pulumi.Input[Optional[_builtins.bool]]):
+        pulumi.set(self, "message_add", value)
+
+    @_builtins.property
+    @pulumi.getter(name="messageDelete")
+    def message_delete(self) -> pulumi.Input[Optional[_builtins.bool]]:
+        """
+        Permission for deleting messages.
+        """
+        return pulumi.get(self, "message_delete")
+
+    @message_delete.setter
+    def message_delete(self, value: pulumi.Input[Optional[_builtins.bool]]):
+        pulumi.set(self, "message_delete", value)
+
+    @_builtins.property
+    @pulumi.getter(name="messageEdit")
+    def message_edit(self) -> pulumi.Input[Optional[_builtins.bool]]:
+        """
+        Permission for editing messages.
+        """
+        return pulumi.get(self, "message_edit")
+
+    @message_edit.setter
+    def message_edit(self, value: pulumi.Input[Optional[_builtins.bool]]):
+        pulumi.set(self, "message_edit", value)
+
+    @_builtins.property
+    @pulumi.getter(name="messageSend")
+    def message_send(self) -> pulumi.Input[Optional[_builtins.bool]]:
+        """
+        Permission for sending messages.
+        """
+        return pulumi.get(self, "message_send")
+
+    @message_send.setter
+    def message_send(self, value: pulumi.Input[Optional[_builtins.bool]]):
+        pulumi.set(self, "message_send", value)
+
+    @_builtins.property
+    @pulumi.getter(name="personalizationAdd")
+    def personalization_add(self) -> pulumi.Input[Optional[_builtins.bool]]:
+        """
+        Permission for adding personalization tags.
+        """
+        return pulumi.get(self, "personalization_add")
+
+    @personalization_add.setter
+    def personalization_add(self, value: pulumi.Input[Optional[_builtins.bool]]):
+        pulumi.set(self, "personalization_add", value)
+
+    @_builtins.property
+    @pulumi.getter(name="personalizationDelete")
+    def personalization_delete(self) -> pulumi.Input[Optional[_builtins.bool]]:
+        """
+        Permission for deleting personalization tags.
+        """
+        return pulumi.get(self, "personalization_delete")
+
+    @personalization_delete.setter
+    def personalization_delete(self, value: pulumi.Input[Optional[_builtins.bool]]):
+        pulumi.set(self, "personalization_delete", value)
+
+    @_builtins.property
+    @pulumi.getter(name="personalizationEdit")
+    def personalization_edit(self) -> pulumi.Input[Optional[_builtins.bool]]:
+        """
+        Permission for editing personalization tags.
+        """
+        return pulumi.get(self, "personalization_edit")
+
+    @personalization_edit.setter
+    def personalization_edit(self, value: pulumi.Input[Optional[_builtins.bool]]):
+        pulumi.set(self, "personalization_edit", value)
+
+    @_builtins.property
+    @pulumi.getter(name="reportsCampaign")
+    def reports_campaign(self) -> pulumi.Input[Optional[_builtins.bool]]:
+        """
+        Permission for viewing campaign reports.
+        """
+        return pulumi.get(self, "reports_campaign")
+
+    @reports_campaign.setter
+    def reports_campaign(self, value: pulumi.Input[Optional[_builtins.bool]]):
+        pulumi.set(self, "reports_campaign", value)
+
+    @_builtins.property
+    @pulumi.getter(name="reportsList")
+    def reports_list(self) -> pulumi.Input[Optional[_builtins.bool]]:
+        """
+        Permission for viewing list reports.
+        """
+        return pulumi.get(self, "reports_list")
+
+    @reports_list.setter
+    def reports_list(self, value: pulumi.Input[Optional[_builtins.bool]]):
+        pulumi.set(self, "reports_list", value)
+
+    @_builtins.property
+    @pulumi.getter(name="reportsTrend")
+    def reports_trend(self) -> pulumi.Input[Optional[_builtins.bool]]:
+        """
+        Permission for viewing trend reports.
+        """
+        return pulumi.get(self, "reports_trend")
+
+    @reports_trend.setter
+    def reports_trend(self, value: pulumi.Input[Optional[_builtins.bool]]):
+        pulumi.set(self, "reports_trend", value)
+
+    @_builtins.property
+    @pulumi.getter(name="reportsUser")
+    def reports_user(self) -> pulumi.Input[Optional[_builtins.bool]]:
+        """
+        Permission for viewing user reports.
+        """
+        return pulumi.get(self, "reports_user")
+
+    @reports_user.setter
+    def reports_user(self, value: pulumi.Input[Optional[_builtins.bool]]):
+        pulumi.set(self, "reports_user", value)
+
+    @_builtins.property
+    @pulumi.getter(name="savedResponsesManage")
+    def saved_responses_manage(self) -> pulumi.Input[Optional[_builtins.bool]]:
+        """
+        Permission for managing saved responses.
+        """
+        return pulumi.get(self, "saved_responses_manage")
+
+    @saved_responses_manage.setter
+    def saved_responses_manage(self, value: pulumi.Input[Optional[_builtins.bool]]):
+        pulumi.set(self, "saved_responses_manage", value)
+
+    @_builtins.property
+    @pulumi.getter(name="tagManage")
+    def tag_manage(self) -> pulumi.Input[Optional[_builtins.bool]]:
+        """
+        Permission for managing tags.
+        """
+        return pulumi.get(self, "tag_manage")
+
+    @tag_manage.setter
+    def tag_manage(self, value: pulumi.Input[Optional[_builtins.bool]]):
+        pulumi.set(self, "tag_manage", value)
+
+    @_builtins.property
+    @pulumi.getter(name="templateAdd")
+    def template_add(self) -> pulumi.Input[Optional[_builtins.bool]]:
+        """
+        Permission for adding templates.
+        """
+        return pulumi.get(self, "template_add")
+
+    @template_add.setter
+    def template_add(self, value: pulumi.Input[Optional[_builtins.bool]]):
+        pulumi.set(self, "template_add", value)
+
+    @_builtins.property
+    @pulumi.getter(name="templateDelete")
+    def template_delete(self) -> pulumi.Input[Optional[_builtins.bool]]:
+        """
+        Permission for deleting templates.
+        """
+        return pulumi.get(self, "template_delete")
+
+    @template_delete.setter
+    def template_delete(self, value: pulumi.Input[Optional[_builtins.bool]]):
+        pulumi.set(self, "template_delete", value)
+
+    @_builtins.property
+    @pulumi.getter(name="templateEdit")
+    def template_edit(self) -> pulumi.Input[Optional[_builtins.bool]]:
+        """
+        Permission for editing templates.
+        """
+        return pulumi.get(self, "template_edit")
+
+    @template_edit.setter
+    def template_edit(self, value: pulumi.Input[Optional[_builtins.bool]]):
+        pulumi.set(self, "template_edit", value)
+
+    @_builtins.property
+    @pulumi.getter(name="userAdd")
+    def user_add(self) -> pulumi.Input[Optional[_builtins.bool]]:
+        """
+        Permission for adding users.
+        """
+        return pulumi.get(self, "user_add")
+
+    @user_add.setter
+    def user_add(self, value: pulumi.Input[Optional[_builtins.bool]]):
+        pulumi.set(self, "user_add", value)
+
+    @_builtins.property
+    @pulumi.getter(name="userDelete")
+    def user_delete(self) -> pulumi.Input[Optional[_builtins.bool]]:
+        """
+        Permission for deleting users.
+        """
+        return pulumi.get(self, "user_delete")
+
+    @user_delete.setter
+    def user_delete(self, value: pulumi.Input[Optional[_builtins.bool]]):
+        pulumi.set(self, "user_delete", value)
+
+    @_builtins.property
+    @pulumi.getter(name="userEdit")
+    def user_edit(self) -> pulumi.Input[Optional[_builtins.bool]]:
+        """
+        Permission for editing users.
+        """
+        return pulumi.get(self, "user_edit")
+
+    @user_edit.setter
+    def user_edit(self, value: pulumi.Input[Optional[_builtins.bool]]):
+        pulumi.set(self, "user_edit", value)
 
 

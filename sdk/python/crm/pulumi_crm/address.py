@@ -43,7 +43,7 @@ class AddressArgs:
         :param pulumi.Input[_builtins.bool] allgroup: Whether every user group may use the address (the service's `allgroup`). Default false. Changed in place.
         :param pulumi.Input[_builtins.str] city: The city. Removing it, or setting it to "", clears it. At most 255 characters. Changed in place.
         :param pulumi.Input[_builtins.str] district: The district, for countries that use one. Removing it, or setting it to "", clears it. At most 255 characters. Changed in place.
-        :param pulumi.Input[_builtins.str] group_id: The id of a user group to associate the address with, e.g. `"3"`. The association is made and removed with the address; a change removes the old one and makes the new one. Changed in place.
+        :param pulumi.Input[_builtins.str] group_id: The id of a user group (a `crm.UserGroup`'s `id`) to associate the address with, e.g. `"3"`. The association is made and removed with the address; a change removes the old one and makes the new one. Changed in place.
         :param pulumi.Input[_builtins.bool] is_default: Whether this is the account's default address. The account has one default address: setting it here unsets it on the previous default. Default false. Changed in place.
         :param pulumi.Input[_builtins.str] list_id: The id of a list to associate the address with, e.g. `"7"`. The association is made and removed with the address; a change removes the old one and makes the new one. Changed in place.
         :param pulumi.Input[_builtins.str] state: The state or province. Removing it, or setting it to "", clears it. At most 255 characters. Changed in place.
@@ -177,7 +177,7 @@ class AddressArgs:
     @pulumi.getter(name="groupId")
     def group_id(self) -> pulumi.Input[Optional[_builtins.str]]:
         """
-        The id of a user group to associate the address with, e.g. `"3"`. The association is made and removed with the address; a change removes the old one and makes the new one. Changed in place.
+        The id of a user group (a `crm.UserGroup`'s `id`) to associate the address with, e.g. `"3"`. The association is made and removed with the address; a change removes the old one and makes the new one. Changed in place.
         """
         return pulumi.get(self, "group_id")
 
@@ -267,7 +267,7 @@ class Address(pulumi.CustomResource):
         :param pulumi.Input[_builtins.str] company_name: The company name shown with the address; the service requires it. At most 255 characters. Changed in place.
         :param pulumi.Input[_builtins.str] country: A 2-letter ISO 3166 country code such as `US` or `de`, in any case; stored in upper case. Changed in place.
         :param pulumi.Input[_builtins.str] district: The district, for countries that use one. Removing it, or setting it to "", clears it. At most 255 characters. Changed in place.
-        :param pulumi.Input[_builtins.str] group_id: The id of a user group to associate the address with, e.g. `"3"`. The association is made and removed with the address; a change removes the old one and makes the new one. Changed in place.
+        :param pulumi.Input[_builtins.str] group_id: The id of a user group (a `crm.UserGroup`'s `id`) to associate the address with, e.g. `"3"`. The association is made and removed with the address; a change removes the old one and makes the new one. Changed in place.
         :param pulumi.Input[_builtins.bool] is_default: Whether this is the account's default address. The account has one default address: setting it here unsets it on the previous default. Default false. Changed in place.
         :param pulumi.Input[_builtins.str] list_id: The id of a list to associate the address with, e.g. `"7"`. The association is made and removed with the address; a change removes the old one and makes the new one. Changed in place.
         :param pulumi.Input[_builtins.str] state: The state or province. Removing it, or setting it to "", clears it. At most 255 characters. Changed in place.
@@ -446,7 +446,7 @@ class Address(pulumi.CustomResource):
     @pulumi.getter(name="groupId")
     def group_id(self) -> pulumi.Output[Optional[_builtins.str]]:
         """
-        The id of a user group to associate the address with, e.g. `"3"`. The association is made and removed with the address; a change removes the old one and makes the new one.
+        The id of a user group (a `crm.UserGroup`'s `id`) to associate the address with, e.g. `"3"`. The association is made and removed with the address; a change removes the old one and makes the new one.
         """
         return pulumi.get(self, "group_id")
 

@@ -30,7 +30,11 @@ __all__ = [
     'CustomObjectRelationship',
     'CustomObjectSchema',
     'ListInfo',
+    'PipelineInfo',
     'TagInfo',
+    'UserGroupInfo',
+    'UserGroupPermissions',
+    'UserInfo',
 ]
 
 @pulumi.output_type
@@ -1339,6 +1343,74 @@ class ListInfo(dict):
 
 
 @pulumi.output_type
+class PipelineInfo(dict):
+    """
+    A pipeline deals move through.
+    """
+    def __init__(__self__, *,
+                 currency: _builtins.str,
+                 id: _builtins.str,
+                 stage_ids: Sequence[_builtins.str],
+                 title: _builtins.str,
+                 cdate: Optional[_builtins.str] = None):
+        """
+        A pipeline deals move through.
+
+        :param _builtins.str currency: The currency of its new deals, a 3-letter code in lower case.
+        :param _builtins.str id: The pipeline's id, as `crm.Pipeline`'s `id`.
+        :param Sequence[_builtins.str] stage_ids: The ids of its stages, in the order the service answers them.
+        :param _builtins.str title: The pipeline's title.
+        :param _builtins.str cdate: When it was created, ISO 8601.
+        """
+        pulumi.set(__self__, "currency", currency)
+        pulumi.set(__self__, "id", id)
+        pulumi.set(__self__, "stage_ids", stage_ids)
+        pulumi.set(__self__, "title", title)
+        if cdate is not None:
+            pulumi.set(__self__, "cdate", cdate)
+
+    @_builtins.property
+    @pulumi.getter
+    def currency(self) -> _builtins.str:
+        """
+        The currency of its new deals, a 3-letter code in lower case.
+        """
+        return pulumi.get(self, "currency")
+
+    @_builtins.property
+    @pulumi.getter
+    def id(self) -> _builtins.str:
+        """
+        The pipeline's id, as `crm.Pipeline`'s `id`.
+        """
+        return pulumi.get(self, "id")
+
+    @_builtins.property
+    @pulumi.getter(name="stageIds")
+    def stage_ids(self) -> Sequence[_builtins.str]:
+        """
+        The ids of its stages, in the order the service answers them.
+        """
+        return pulumi.get(self, "stage_ids")
+
+    @_builtins.property
+    @pulumi.getter
+    def title(self) -> _builtins.str:
+        """
+        The pipeline's title.
+        """
+        return pulumi.get(self, "title")
+
+    @_builtins.property
+    @pulumi.getter
+    def cdate(self) -> Optional[_builtins.str]:
+        """
+        When it was created, ISO 8601.
+        """
+        return pulumi.get(self, "cdate")
+
+
+@pulumi.output_type
 class TagInfo(dict):
     """
     A tag of contacts or templates.
@@ -1405,5 +1477,803 @@ class TagInfo(dict):
         The description; null when unset.
         """
         return pulumi.get(self, "description")
+
+
+@pulumi.output_type
+class UserGroupInfo(dict):
+    """
+    A group of users.
+    """
+    def __init__(__self__, *,
+                 id: _builtins.str,
+                 title: _builtins.str,
+                 description: Optional[_builtins.str] = None):
+        """
+        A group of users.
+
+        :param _builtins.str id: The group's id, as `crm.UserGroup`'s `id`.
+        :param _builtins.str title: The group's title.
+        :param _builtins.str description: The description; null when unset.
+        """
+        pulumi.set(__self__, "id", id)
+        pulumi.set(__self__, "title", title)
+        if description is not None:
+            pulumi.set(__self__, "description", description)
+
+    @_builtins.property
+    @pulumi.getter
+    def id(self) -> _builtins.str:
+        """
+        The group's id, as `crm.UserGroup`'s `id`.
+        """
+        return pulumi.get(self, "id")
+
+    @_builtins.property
+    @pulumi.getter
+    def title(self) -> _builtins.str:
+        """
+        The group's title.
+        """
+        return pulumi.get(self, "title")
+
+    @_builtins.property
+    @pulumi.getter
+    def description(self) -> Optional[_builtins.str]:
+        """
+        The description; null when unset.
+        """
+        return pulumi.get(self, "description")
+
+
+@pulumi.output_type
+class UserGroupPermissions(dict):
+    """
+    What the group's users may do: each permission true or false (unset: false).
+    """
+    @staticmethod
+    def __key_warning(key: str):
+        suggest = None
+        if key == "automationManage":
+            suggest = "automation_manage"
+        elif key == "contactActions":
+            suggest = "contact_actions"
+        elif key == "contactAdd":
+            suggest = "contact_add"
+        elif key == "contactApprove":
+            suggest = "contact_approve"
+        elif key == "contactDelete":
+            suggest = "contact_delete"
+        elif key == "contactEdit":
+            suggest = "contact_edit"
+        elif key == "contactExport":
+            suggest = "contact_export"
+        elif key == "contactFields":
+            suggest = "contact_fields"
+        elif key == "contactFilters":
+            suggest = "contact_filters"
+        elif key == "contactImport":
+            suggest = "contact_import"
+        elif key == "contactMerge":
+            suggest = "contact_merge"
+        elif key == "contactSync":
+            suggest = "contact_sync"
+        elif key == "dealDelete":
+            suggest = "deal_delete"
+        elif key == "dealGroupAdd":
+            suggest = "deal_group_add"
+        elif key == "dealGroupDelete":
+            suggest = "deal_group_delete"
+        elif key == "dealGroupEdit":
+            suggest = "deal_group_edit"
+        elif key == "dealReassign":
+            suggest = "deal_reassign"
+        elif key == "formEdit":
+            suggest = "form_edit"
+        elif key == "groupAdd":
+            suggest = "group_add"
+        elif key == "groupDelete":
+            suggest = "group_delete"
+        elif key == "groupEdit":
+            suggest = "group_edit"
+        elif key == "listAdd":
+            suggest = "list_add"
+        elif key == "listBounce":
+            suggest = "list_bounce"
+        elif key == "listDelete":
+            suggest = "list_delete"
+        elif key == "listEdit":
+            suggest = "list_edit"
+        elif key == "listEmailAccount":
+            suggest = "list_email_account"
+        elif key == "listHeaders":
+            suggest = "list_headers"
+        elif key == "messageAdd":
+            suggest = "message_add"
+        elif key == "messageDelete":
+            suggest = "message_delete"
+        elif key == "messageEdit":
+            suggest = "message_edit"
+        elif key == "messageSend":
+            suggest = "message_send"
+        elif key == "personalizationAdd":
+            suggest = "personalization_add"
+        elif key == "personalizationDelete":
+            suggest = "personalization_delete"
+        elif key == "personalizationEdit":
+            suggest = "personalization_edit"
+        elif key == "reportsCampaign":
+            suggest = "reports_campaign"
+        elif key == "reportsList":
+            suggest = "reports_list"
+        elif key == "reportsTrend":
+            suggest = "reports_trend"
+        elif key == "reportsUser":
+            suggest = "reports_user"
+        elif key == "savedResponsesManage":
+            suggest = "saved_responses_manage"
+        elif key == "tagManage":
+            suggest = "tag_manage"
+        elif key == "templateAdd":
+            suggest = "template_add"
+        elif key == "templateDelete":
+            suggest = "template_delete"
+        elif key == "templateEdit":
+            suggest = "template_edit"
+        elif key == "userAdd":
+            suggest = "user_add"
+        elif key == "userDelete":
+            suggest = "user_delete"
+        elif key == "userEdit":
+            suggest = "user_edit"
+
+        if suggest:
+            pulumi.log.warn(f"Key '{key}' not found in UserGroupPermissions. Access the value via the '{suggest}' property getter instead.")
+
+    def __getitem__(self, key: str) -> Any:
+        UserGroupPermissions.__key_warning(key)
+        return super().__getitem__(key)
+
+    def get(self, key: str, default = None) -> Any:
+        UserGroupPermissions.__key_warning(key)
+        return super().get(key, default)
+
+    def __init__(__self__, *,
+                 automation_manage: Optional[_builtins.bool] = None,
+                 contact_actions: Optional[_builtins.bool] = None,
+                 contact_add: Optional[_builtins.bool] = None,
+                 contact_approve: Optional[_builtins.bool] = None,
+                 contact_delete: Optional[_builtins.bool] = None,
+                 contact_edit: Optional[_builtins.bool] = None,
+                 contact_export: Optional[_builtins.bool] = None,
+                 contact_fields: Optional[_builtins.bool] = None,
+                 contact_filters: Optional[_builtins.bool] = None,
+                 contact_import: Optional[_builtins.bool] = None,
+                 contact_merge: Optional[_builtins.bool] = None,
+                 contact_sync: Optional[_builtins.bool] = None,
+                 deal: Optional[_builtins.bool] = None,
+                 deal_delete: Optional[_builtins.bool] = None,
+                 deal_group_add: Optional[_builtins.bool] = None,
+                 deal_group_delete: Optional[_builtins.bool] = None,
+                 deal_group_edit: Optional[_builtins.bool] = None,
+                 deal_reassign: Optional[_builtins.bool] = None,
+                 form_edit: Optional[_builtins.bool] = None,
+                 group_add: Optional[_builtins.bool] = None,
+                 group_delete: Optional[_builtins.bool] = None,
+                 group_edit: Optional[_builtins.bool] = None,
+                 list_add: Optional[_builtins.bool] = None,
+                 list_bounce: Optional[_builtins.bool] = None,
+                 list_delete: Optional[_builtins.bool] = None,
+                 list_edit: Optional[_builtins.bool] = None,
+                 list_email_account: Optional[_builtins.bool] = None,
+                 list_headers: Optional[_builtins.bool] = None,
+                 message_add: Optional[_builtins.bool] = None,
+                 message_delete: Optional[_builtins.bool] = None,
+                 message_edit: Optional[_builtins.bool] = None,
+                 message_send: Optional[_builtins.bool] = None,
+                 personalization_add: Optional[_builtins.bool] = None,
+                 personalization_delete: Optional[_builtins.bool] = None,
+                 personalization_edit: Optional[_builtins.bool] = None,
+                 reports_campaign: Optional[_builtins.bool] = None,
+                 reports_list: Optional[_builtins.bool] = None,
+                 reports_trend: Optional[_builtins.bool] = None,
+                 reports_user: Optional[_builtins.bool] = None,
+                 saved_responses_manage: Optional[_builtins.bool] = None,
+                 tag_manage: Optional[_builtins.bool] = None,
+                 template_add: Optional[_builtins.bool] = None,
+                 template_delete: Optional[_builtins.bool] = None,
+                 template_edit: Optional[_builtins.bool] = None,
+                 user_add: Optional[_builtins.bool] = None,
+                 user_delete: Optional[_builtins.bool] = None,
+                 user_edit: Optional[_builtins.bool] = None):
+        """
+        What the group's users may do: each permission true or false (unset: false).
+
+        :param _builtins.bool automation_manage: Permission for managing automations.
+        :param _builtins.bool contact_actions: Permission for managing contact actions.
+        :param _builtins.bool contact_add: Permission for adding contacts.
+        :param _builtins.bool contact_approve: Permission for approving contacts.
+        :param _builtins.bool contact_delete: Permission for deleting contacts.
+        :param _builtins.bool contact_edit: Permission for editing contacts.
+        :param _builtins.bool contact_export: Permission for exporting contacts.
+        :param _builtins.bool contact_fields: Permission for managing contact custom fields.
+        :param _builtins.bool contact_filters: Permission for managing contact list segments.
+        :param _builtins.bool contact_import: Permission for importing contacts.
+        :param _builtins.bool contact_merge: Permission for merging contacts.
+        :param _builtins.bool contact_sync: Permission for syncing contacts.
+        :param _builtins.bool deal: Permission for viewing deals.
+        :param _builtins.bool deal_delete: Permission for deleting deals.
+        :param _builtins.bool deal_group_add: Permission for adding pipelines.
+        :param _builtins.bool deal_group_delete: Permission for deleting pipelines.
+        :param _builtins.bool deal_group_edit: Permission for editing pipelines.
+        :param _builtins.bool deal_reassign: Permission for reassigning deals.
+        :param _builtins.bool form_edit: Permission for editing subscription forms.
+        :param _builtins.bool group_add: Permission for adding groups.
+        :param _builtins.bool group_delete: Permission for deleting groups.
+        :param _builtins.bool group_edit: Permission for editing groups.
+        :param _builtins.bool list_add: Permission for adding lists.
+        :param _builtins.bool list_bounce: Permission for accessing list bounce settings.
+        :param _builtins.bool list_delete: Permission for deleting lists.
+        :param _builtins.bool list_edit: Permission for editing lists.
+        :param _builtins.bool list_email_account: Permission for managing Unsubscribe By Email.
+        :param _builtins.bool list_headers: Permission for managing custom email headers.
+        :param _builtins.bool message_add: Permission for adding messages.
+        :param _builtins.bool message_delete: Permission for deleting messages.
+        :param _builtins.bool message_edit: Permission for editing messages.
+        :param _builtins.bool message_send: Permission for sending messages.
+        :param _builtins.bool personalization_add: Permission for adding personalization tags.
+        :param _builtins.bool personalization_delete: Permission for deleting personalization tags.
+        :param _builtins.bool personalization_edit: Permission for editing personalization tags.
+        :param _builtins.bool reports_campaign: Permission for viewing campaign reports.
+        :param _builtins.bool reports_list: Permission for viewing list reports.
+        :param _builtins.bool reports_trend: Permission for viewing trend reports.
+        :param _builtins.bool reports_user: Permission for viewing user reports.
+        :param _builtins.bool saved_responses_manage: Permission for managing saved responses.
+        :param _builtins.bool tag_manage: Permission for managing tags.
+        :param _builtins.bool template_add: Permission for adding templates.
+        :param _builtins.bool template_delete: Permission for deleting templates.
+        :param _builtins.bool template_edit: Permission for editing templates.
+        :param _builtins.bool user_add: Permission for adding users.
+        :param _builtins.bool user_delete: Permission for deleting users.
+        :param _builtins.bool user_edit: Permission for editing users.
+        """
+        if automation_manage is not None:
+            pulumi.set(__self__, "automation_manage", automation_manage)
+        if contact_actions is not None:
+            pulumi.set(__self__, "contact_actions", contact_actions)
+        if contact_add is not None:
+            pulumi.set(__self__, "contact_add", contact_add)
+        if contact_approve is not None:
+            pulumi.set(__self__, "contact_approve", contact_approve)
+        if contact_delete is not None:
+            pulumi.set(__self__, "contact_delete", contact_delete)
+        if contact_edit is not None:
+            pulumi.set(__self__, "contact_edit", contact_edit)
+        if contact_export is not None:
+            pulumi.set(__self__, "contact_export", contact_export)
+        if contact_fields is not None:
+            pulumi.set(__self__, "contact_fields", contact_fields)
+        if contact_filters is not None:
+            pulumi.set(__self__, "contact_filters", contact_filters)
+        if contact_import is not None:
+            pulumi.set(__self__, "contact_import", contact_import)
+        if contact_merge is not None:
+            pulumi.set(__self__, "contact_merge", contact_merge)
+        if contact_sync is not None:
+            pulumi.set(__self__, "contact_sync", contact_sync)
+        if deal is not None:
+            pulumi.set(__self__, "deal", deal)
+        if deal_delete is not None:
+            pulumi.set(__self__, "deal_delete", deal_delete)
+        if deal_group_add is not None:
+            pulumi.set(__self__, "deal_group_add", deal_group_add)
+        if deal_group_delete is not None:
+            pulumi.set(__self__, "deal_group_delete", deal_group_delete)
+        if deal_group_edit is not None:
+            pulumi.set(__self__, "deal_group_edit", deal_group_edit)
+        if deal_reassign is not None:
+            pulumi.set(__self__, "deal_reassign", deal_reassign)
+        if form_edit is not None:
+            pulumi.set(__self__, "form_edit", form_edit)
+        if group_add is not None:
+            pulumi.set(__self__, "group_add", group_add)
+        if group_delete is not None:
+            pulumi.set(__self__, "group_delete", group_delete)
+        if group_edit is not None:
+            pulumi.set(__self__, "group_edit", group_edit)
+        if list_add is not None:
+            pulumi.set(__self__, "list_add", list_add)
+        if list_bounce is not None:
+            pulumi.set(__self__, "list_bounce", list_bounce)
+        if list_delete is not None:
+            pulumi.set(__self__, "list_delete", list_delete)
+        if list_edit is not None:
+            pulumi.set(__self__, "list_edit", list_edit)
+        if list_email_account is not None:
+            pulumi.set(__self__, "list_email_account", list_email_account)
+        if list_headers is not None:
+            pulumi.set(__self__, "list_headers", list_headers)
+        if message_add is not None:
+            pulumi.set(__self__, "message_add", message_add)
+        if message_delete is not None:
+            pulumi.set(__self__, "message_delete", message_delete)
+        if message_edit is not None:
+            pulumi.set(__self__, "message_edit", message_edit)
+        if message_send is not None:
+            pulumi.set(__self__, "message_send", message_send)
+        if personalization_add is not None:
+            pulumi.set(__self__, "personalization_add", personalization_add)
+        if personalization_delete is not None:
+            pulumi.set(__self__, "personalization_delete", personalization_delete)
+        if personalization_edit is not None:
+            pulumi.set(__self__, "personalization_edit", personalization_edit)
+        if reports_campaign is not None:
+            pulumi.set(__self__, "reports_campaign", reports_campaign)
+        if reports_list is not None:
+            pulumi.set(__self__, "reports_list", reports_list)
+        if reports_trend is not None:
+            pulumi.set(__self__, "reports_trend", reports_trend)
+        if reports_user is not None:
+            pulumi.set(__self__, "reports_user", reports_user)
+        if saved_responses_manage is not None:
+            pulumi.set(__self__, "saved_responses_manage", saved_responses_manage)
+        if tag_manage is not None:
+            pulumi.set(__self__, "tag_manage", tag_manage)
+        if template_add is not None:
+            pulumi.set(__self__, "template_add", template_add)
+        if template_delete is not None:
+            pulumi.set(__self__, "template_delete", template_delete)
+        if template_edit is not None:
+            pulumi.set(__self__, "template_edit", template_edit)
+        if user_add is not None:
+            pulumi.set(__self__, "user_add", user_add)
+        if user_delete is not None:
+            pulumi.set(__self__, "user_delete", user_delete)
+        if user_edit is not None:
+            pulumi.set(__self__, "user_edit", user_edit)
+
+    @_builtins.property
+    @pulumi.getter(name="automationManage")
+    def automation_manage(self) -> Optional[_builtins.bool]:
+        """
+        Permission for managing automations.
+        """
+        return pulumi.get(self, "automation_manage")
+
+    @_builtins.property
+    @pulumi.getter(name="contactActions")
+    def contact_actions(self) -> Optional[_builtins.bool]:
+        """
+        Permission for managing contact actions.
+        """
+        return pulumi.get(self, "contact_actions")
+
+    @_builtins.property
+    @pulumi.getter(name="contactAdd")
+    def contact_add(self) -> Optional[_builtins.bool]:
+        """
+        Permission for adding contacts.
+        """
+        return pulumi.get(self, "contact_add")
+
+    @_builtins.property
+    @pulumi.getter(name="contactApprove")
+    def contact_approve(self) -> Optional[_builtins.bool]:
+        """
+        Permission for approving contacts.
+        """
+        return pulumi.get(self, "contact_approve")
+
+    @_builtins.property
+    @pulumi.getter(name="contactDelete")
+    def contact_delete(self) -> Optional[_builtins.bool]:
+        """
+        Permission for deleting contacts.
+        """
+        return pulumi.get(self, "contact_delete")
+
+    @_builtins.property
+    @pulumi.getter(name="contactEdit")
+    def contact_edit(self) -> Optional[_builtins.bool]:
+        """
+        Permission for editing contacts.
+        """
+        return pulumi.get(self, "contact_edit")
+
+    @_builtins.property
+    @pulumi.getter(name="contactExport")
+    def contact_export(self) -> Optional[_builtins.bool]:
+        """
+        Permission for exporting contacts.
+        """
+        return pulumi.get(self, "contact_export")
+
+    @_builtins.property
+    @pulumi.getter(name="contactFields")
+    def contact_fields(self) -> Optional[_builtins.bool]:
+        """
+        Permission for managing contact custom fields.
+        """
+        return pulumi.get(self, "contact_fields")
+
+    @_builtins.property
+    @pulumi.getter(name="contactFilters")
+    def contact_filters(self) -> Optional[_builtins.bool]:
+        """
+        Permission for managing contact list segments.
+        """
+        return pulumi.get(self, "contact_filters")
+
+    @_builtins.property
+    @pulumi.getter(name="contactImport")
+    def contact_import(self) -> Optional[_builtins.bool]:
+        """
+        Permission for importing contacts.
+        """
+        return pulumi.get(self, "contact_import")
+
+    @_builtins.property
+    @pulumi.getter(name="contactMerge")
+    def contact_merge(self) -> Optional[_builtins.bool]:
+        """
+        Permission for merging contacts.
+        """
+        return pulumi.get(self, "contact_merge")
+
+    @_builtins.property
+    @pulumi.getter(name="contactSync")
+    def contact_sync(self) -> Optional[_builtins.bool]:
+        """
+        Permission for syncing contacts.
+        """
+        return pulumi.get(self, "contact_sync")
+
+    @_builtins.property
+    @pulumi.getter
+    def deal(self) -> Optional[_builtins.bool]:
+        """
+        Permission for viewing deals.
+        """
+        return pulumi.get(self, "deal")
+
+    @_builtins.property
+    @pulumi.getter(name="dealDelete")
+    def deal_delete(self) -> Optional[_builtins.bool]:
+        """
+        Permission for deleting deals.
+        """
+        return pulumi.get(self, "deal_delete")
+
+    @_builtins.property
+    @pulumi.getter(name="dealGroupAdd")
+    def deal_group_add(self) -> Optional[_builtins.bool]:
+        """
+        Permission for adding pipelines.
+        """
+        return pulumi.get(self, "deal_group_add")
+
+    @_builtins.property
+    @pulumi.getter(name="dealGroupDelete")
+    def deal_group_delete(self) -> Optional[_builtins.bool]:
+        """
+        Permission for deleting pipelines.
+        """
+        return pulumi.get(self, "deal_group_delete")
+
+    @_builtins.property
+    @pulumi.getter(name="dealGroupEdit")
+    def deal_group_edit(self) -> Optional[_builtins.bool]:
+        """
+        Permission for editing pipelines.
+        """
+        return pulumi.get(self, "deal_group_edit")
+
+    @_builtins.property
+    @pulumi.getter(name="dealReassign")
+    def deal_reassign(self) -> Optional[_builtins.bool]:
+        """
+        Permission for reassigning deals.
+        """
+        return pulumi.get(self, "deal_reassign")
+
+    @_builtins.property
+    @pulumi.getter(name="formEdit")
+    def form_edit(self) -> Optional[_builtins.bool]:
+        """
+        Permission for editing subscription forms.
+        """
+        return pulumi.get(self, "form_edit")
+
+    @_builtins.property
+    @pulumi.getter(name="groupAdd")
+    def group_add(self) -> Optional[_builtins.bool]:
+        """
+        Permission for adding groups.
+        """
+        return pulumi.get(self, "group_add")
+
+    @_builtins.property
+    @pulumi.getter(name="groupDelete")
+    def group_delete(self) -> Optional[_builtins.bool]:
+        """
+        Permission for deleting groups.
+        """
+        return pulumi.get(self, "group_delete")
+
+    @_builtins.property
+    @pulumi.getter(name="groupEdit")
+    def group_edit(self) -> Optional[_builtins.bool]:
+        """
+        Permission for editing groups.
+        """
+        return pulumi.get(self, "group_edit")
+
+    @_builtins.property
+    @pulumi.getter(name="listAdd")
+    def list_add(self) -> Optional[_builtins.bool]:
+        """
+        Permission for adding lists.
+        """
+        return pulumi.get(self, "list_add")
+
+    @_builtins.property
+    @pulumi.getter(name="listBounce")
+    def list_bounce(self) -> Optional[_builtins.bool]:
+        """
+        Permission for accessing list bounce settings.
+        """
+        return pulumi.get(self, "list_bounce")
+
+    @_builtins.property
+    @pulumi.getter(name="listDelete")
+    def list_delete(self) -> Optional[_builtins.bool]:
+        """
+        Permission for deleting lists.
+        """
+        return pulumi.get(self, "list_delete")
+
+    @_builtins.property
+    @pulumi.getter(name="listEdit")
+    def list_edit(self) -> Optional[_builtins.bool]:
+        """
+        Permission for editing lists.
+        """
+        return pulumi.get(self, "list_edit")
+
+    @_builtins.property
+    @pulumi.getter(name="listEmailAccount")
+    def list_email_account(self) -> Optional[_builtins.bool]:
+        """
+        Permission for managing Unsubscribe By Email.
+        """
+        return pulumi.get(self, "list_email_account")
+
+    @_builtins.property
+    @pulumi.getter(name="listHeaders")
+    def list_headers(self) -> Optional[_builtins.bool]:
+        """
+        Permission for managing custom email headers.
+        """
+        return pulumi.get(self, "list_headers")
+
+    @_builtins.property
+    @pulumi.getter(name="messageAdd")
+    def message_add(self) -> Optional[_builtins.bool]:
+        """
+        Permission for adding messages.
+        """
+        return pulumi.get(self, "message_add")
+
+    @_builtins.property
+    @pulumi.getter(name="messageDelete")
+    def message_delete(self) -> Optional[_builtins.bool]:
+        """
+        Permission for deleting messages.
+        """
+        return pulumi.get(self, "message_delete")
+
+    @_builtins.property
+    @pulumi.getter(name="messageEdit")
+    def message_edit(self) -> Optional[_builtins.bool]:
+        """
+        Permission for editing messages.
+        """
+        return pulumi.get(self, "message_edit")
+
+    @_builtins.property
+    @pulumi.getter(name="messageSend")
+    def message_send(self) -> Optional[_builtins.bool]:
+        """
+        Permission for sending messages.
+        """
+        return pulumi.get(self, "message_send")
+
+    @_builtins.property
+    @pulumi.getter(name="personalizationAdd")
+    def personalization_add(self) -> Optional[_builtins.bool]:
+        """
+        Permission for adding personalization tags.
+        """
+        return pulumi.get(self, "personalization_add")
+
+    @_builtins.property
+    @pulumi.getter(name="personalizationDelete")
+    def personalization_delete(self) -> Optional[_builtins.bool]:
+        """
+        Permission for deleting personalization tags.
+        """
+        return pulumi.get(self, "personalization_delete")
+
+    @_builtins.property
+    @pulumi.getter(name="personalizationEdit")
+    def personalization_edit(self) -> Optional[_builtins.bool]:
+        """
+        Permission for editing personalization tags.
+        """
+        return pulumi.get(self, "personalization_edit")
+
+    @_builtins.property
+    @pulumi.getter(name="reportsCampaign")
+    def reports_campaign(self) -> Optional[_builtins.bool]:
+        """
+        Permission for viewing campaign reports.
+        """
+        return pulumi.get(self, "reports_campaign")
+
+    @_builtins.property
+    @pulumi.getter(name="reportsList")
+    def reports_list(self) -> Optional[_builtins.bool]:
+        """
+        Permission for viewing list reports.
+        """
+        return pulumi.get(self, "reports_list")
+
+    @_builtins.property
+    @pulumi.getter(name="reportsTrend")
+    def reports_trend(self) -> Optional[_builtins.bool]:
+        """
+        Permission for viewing trend reports.
+        """
+        return pulumi.get(self, "reports_trend")
+
+    @_builtins.property
+    @pulumi.getter(name="reportsUser")
+    def reports_user(self) -> Optional[_builtins.bool]:
+        """
+        Permission for viewing user reports.
+        """
+        return pulumi.get(self, "reports_user")
+
+    @_builtins.property
+    @pulumi.getter(name="savedResponsesManage")
+    def saved_responses_manage(self) -> Optional[_builtins.bool]:
+        """
+        Permission for managing saved responses.
+        """
+        return pulumi.get(self, "saved_responses_manage")
+
+    @_builtins.property
+    @pulumi.getter(name="tagManage")
+    def tag_manage(self) -> Optional[_builtins.bool]:
+        """
+        Permission for managing tags.
+        """
+        return pulumi.get(self, "tag_manage")
+
+    @_builtins.property
+    @pulumi.getter(name="templateAdd")
+    def template_add(self) -> Optional[_builtins.bool]:
+        """
+        Permission for adding templates.
+        """
+        return pulumi.get(self, "template_add")
+
+    @_builtins.property
+    @pulumi.getter(name="templateDelete")
+    def template_delete(self) -> Optional[_builtins.bool]:
+        """
+        Permission for deleting templates.
+        """
+        return pulumi.get(self, "template_delete")
+
+    @_builtins.property
+    @pulumi.getter(name="templateEdit")
+    def template_edit(self) -> Optional[_builtins.bool]:
+        """
+        Permission for editing templates.
+        """
+        return pulumi.get(self, "template_edit")
+
+    @_builtins.property
+    @pulumi.getter(name="userAdd")
+    def user_add(self) -> Optional[_builtins.bool]:
+        """
+        Permission for adding users.
+        """
+        return pulumi.get(self, "user_add")
+
+    @_builtins.property
+    @pulumi.getter(name="userDelete")
+    def user_delete(self) -> Optional[_builtins.bool]:
+        """
+        Permission for deleting users.
+        """
+        return pulumi.get(self, "user_delete")
+
+    @_builtins.property
+    @pulumi.getter(name="userEdit")
+    def user_edit(self) -> Optional[_builtins.bool]:
+        """
+        Permission for editing users.
+        """
+        return pulumi.get(self, "user_edit")
+
+
+@pulumi.output_type
+class UserInfo(dict):
+    """
+    A user of the account.
+    """
+    def __init__(__self__, *,
+                 email: _builtins.str,
+                 id: _builtins.str,
+                 username: _builtins.str,
+                 first_name: Optional[_builtins.str] = None,
+                 last_name: Optional[_builtins.str] = None):
+        """
+        A user of the account.
+
+        :param _builtins.str email: The user's email address.
+        :param _builtins.str id: The user's id, as `crm.User`'s `id`.
+        :param _builtins.str username: The user's login name.
+        :param _builtins.str first_name: The user's first name; null when unset.
+        :param _builtins.str last_name: The user's last name; null when unset.
+        """
+        pulumi.set(__self__, "email", email)
+        pulumi.set(__self__, "id", id)
+        pulumi.set(__self__, "username", username)
+        if first_name is not None:
+            pulumi.set(__self__, "first_name", first_name)
+        if last_name is not None:
+            pulumi.set(__self__, "last_name", last_name)
+
+    @_builtins.property
+    @pulumi.getter
+    def email(self) -> _builtins.str:
+        """
+        The user's email address.
+        """
+        return pulumi.get(self, "email")
+
+    @_builtins.property
+    @pulumi.getter
+    def id(self) -> _builtins.str:
+        """
+        The user's id, as `crm.User`'s `id`.
+        """
+        return pulumi.get(self, "id")
+
+    @_builtins.property
+    @pulumi.getter
+    def username(self) -> _builtins.str:
+        """
+        The user's login name.
+        """
+        return pulumi.get(self, "username")
+
+    @_builtins.property
+    @pulumi.getter(name="firstName")
+    def first_name(self) -> Optional[_builtins.str]:
+        """
+        The user's first name; null when unset.
+        """
+        return pulumi.get(self, "first_name")
+
+    @_builtins.property
+    @pulumi.getter(name="lastName")
+    def last_name(self) -> Optional[_builtins.str]:
+        """
+        The user's last name; null when unset.
+        """
+        return pulumi.get(self, "last_name")
 
 

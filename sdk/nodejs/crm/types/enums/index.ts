@@ -47,6 +47,14 @@ export const PersonalizationVariableFormat = {
 
 export type PersonalizationVariableFormat = (typeof PersonalizationVariableFormat)[keyof typeof PersonalizationVariableFormat];
 
+export const PipelineAutoAssign = {
+    Off: "off",
+    RoundRobin: "roundRobin",
+    ByValue: "byValue",
+} as const;
+
+export type PipelineAutoAssign = (typeof PipelineAutoAssign)[keyof typeof PipelineAutoAssign];
+
 export const TagTagType = {
     Contact: "contact",
     Template: "template",

@@ -1,0 +1,33 @@
+import { fieldError, unprocessable } from "../api";
+import { matches } from "../collections";
+import { collection, flag, type CollectionRow } from "../collection";
+import type { CrmContext } from "../context";
+import type { Route } from "../router";
+
+/** Deal task types (the reference's /dealTasktypes): a title unique among them, a status 0 active or 1 disabled. */
+export function dealTasktypeRoutes(crm: CrmContext): Route[] {
+  const { dealTasktypes } = crm.tables;
+  return collection<CollectionRow>(crm, {
+    singular: "dealTasktype",
+    plural: "dealTasktypes",
+    record: "DealTasktype",
+    table: dealTasktypes,
+    createStatus: 200,
+    fields: {
+      title: { required: "The title field is required." },
+      status: { form: flag, default: 0 },
+    },
+    constants: { defduration: "0" },
+    timestamps: { cdate: "created", udate: "updated" },
+    links: {},
+    list: { filters: { title: matches("title") } },
+    hooks: {
+      check(draft, existing) {
+        const same = (row: CollectionRow) => String(row.title).toLowerCase() === String(draft.title).toLowerCase();
+        if (dealTasktypes.find((row) => row.id !== existing?.id && same(row))) {
+          throw unprocessable(fieldError("duplicate", "title", `A task type titled "${draft.title}" already exists.`));
+        }
+      },
+    },
+  }).routes;
+}

@@ -1,0 +1,60 @@
+import { fieldError, ok, orNoResult, unprocessable, type Attributes } from "../api";
+import { matches } from "../collections";
+import { collection, id, text, type CollectionRow, type Form } from "../collection";
+import type { CrmContext } from "../context";
+import type { Route } from "../router";
+
+/** Taken from requests, never answered: a user's password, and its group (answered behind the userGroup link). */
+const unanswered = (form: Form): Form => ({ read: form.read, answer: () => undefined });
+
+/**
+ * Users (/users): a username unique in the account that an update cannot change, an email,
+ * names, a group (a user group's id) and a password the service never answers. The group is
+ * answered behind the userGroup link, and by an update (userGroup, and the userGroups beside it).
+ */
+export function userRoutes(crm: CrmContext): Route[] {
+  const { users, groups } = crm.tables;
+  const userGroupOf = (user: CollectionRow) => ({ userid: user.id, groupid: user.group, id: user.id, group: user.group, user: user.id });
+  const unique = (field: "username" | "email", draft: CollectionRow, existing: CollectionRow | undefined) => {
+    if (users.find((row) => row.id !== existing?.id && String(row[field]).toLowerCase() === String(draft[field]).toLowerCase())) {
+      throw unprocessable(fieldError("duplicate", field, `A user with the ${field} "${draft[field]}" already exists.`));
+    }
+  };
+  const people = collection<CollectionRow>(crm, {
+    singular: "user",
+    plural: "users",
+    record: "User",
+    table: users,
+    createStatus: 201,
+    fields: {
+      username: { required: "The username field is required." },
+      email: { required: "The email field is required.", rule: (value) => (/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(String(value)) ? undefined : "The email must be an email address.") },
+      firstName: {},
+      lastName: {},
+      group: { form: unanswered(id), default: "0" },
+      password: { form: unanswered(text) },
+    },
+    constants: { phone: "", signature: null },
+    links: { lists: null, userGroup: (user) => ({ userGroup: userGroupOf(user) }), dealGroupTotals: null, dealGroupUsers: null, configs: null },
+    list: { filters: { username: matches("username"), email: matches("email") } },
+    hooks: {
+      check(draft, existing) {
+        if (existing && draft.username !== existing.username) throw unprocessable(fieldError("field_invalid", "username", "Username cannot be changed."));
+        unique("username", draft, existing);
+        unique("email", draft, existing);
+        if (draft.group !== "0" && !groups.get(String(draft.group))) throw unprocessable(fieldError("field_invalid", "group", `No group with id ${draft.group}.`));
+      },
+      written: (document, row, attrs: Attributes) =>
+        attrs.group === undefined ? document : { userGroups: [userGroupOf(row)], ...document, user: { ...(document.user as Attributes), userGroup: row.group } },
+    },
+  });
+  const by = (field: "email" | "username"): Route => ({
+    method: "GET",
+    pattern: `/users/${field}/:${field}`,
+    handle: (req) => {
+      const wanted = decodeURIComponent(req.params[field]).toLowerCase();
+      return ok(crm.kinds.one(req, people.kind, orNoResult(users.find((row) => String(row[field]).toLowerCase() === wanted), "User", req.params[field])));
+    },
+  });
+  return [by("email"), by("username"), ...people.routes];
+}
