@@ -26,3 +26,8 @@ new kit.ContactCustomField("interest", { title: "Interest", type: "dropdown", op
 new kit.PersonalizationVariable("signature", { tag: "signature", name: "Signature", format: "text", content: "The Acme team" });
 new kit.SavedResponse("followUp", { title: "Follow-up", subject: "Thanks, %FIRSTNAME%", body: "Here are the slides." });
 new kit.Webhook("subscriptions", { name: "Acme subscriptions", url: "https://reports.acme.example/crm", events: ["subscribe"], sources: ["public"], listId: newsList.id });
+new kit.TaskType("demoCall", { title: "Demo call" });
+const sales = new kit.Pipeline("sales", { title: "Sales", currency: "usd" });
+new kit.PipelineStage("qualified", { title: "Qualified", pipelineId: sales.id, order: 1 });
+const reps = new kit.UserGroup("reps", { title: "Sales reps", permissions: { contactAdd: true, deal: true } });
+new kit.User("rep", { username: "rep1", email: "rep1@acme.example", firstName: "Ada", lastName: "Rep", groupId: reps.id });
