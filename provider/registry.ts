@@ -23,6 +23,7 @@ import * as branding from "./crm/branding";
 import * as calendarFeed from "./crm/calendar-feed";
 import * as contactCustomField from "./crm/contact-custom-field";
 import * as contactSync from "./crm/contact-sync";
+import * as dealCustomField from "./crm/deal-custom-field";
 import * as list from "./crm/list";
 import * as message from "./crm/message";
 import * as pipeline from "./crm/pipeline";
@@ -72,6 +73,7 @@ export const resources = [
   { namespace: "crm", className: "Webhook", name: "webhook", module: webhook },
   // The sales side, before the addresses that refer to a user group.
   { namespace: "crm", className: "TaskType", name: "task-type", module: taskType },
+  { namespace: "crm", className: "DealCustomField", name: "deal-custom-field", module: dealCustomField },
   { namespace: "crm", className: "UserGroup", name: "user-group", module: userGroup },
   { namespace: "crm", className: "User", name: "user", module: user },
   // After the users and groups a pipeline refers to.

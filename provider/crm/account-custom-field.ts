@@ -1,170 +1,21 @@
 // crm.AccountCustomField: the definition of a custom account field (the service's
-// accountCustomFieldMetum). Its declaration, its normalization and its provider live
-// here; the lifecycle, adoption by label included, is crmLifecycle's (see ./crud).
+// accountCustomFieldMetum). Made by the custom-field definition machinery it shares with
+// crm.DealCustomField (./custom-field-definition.ts); the lifecycle, adoption by label included,
+// is crmLifecycle's (see ./crud).
 
-import { z } from "zod";
-import { dynamicClass, dynamicLifecycle } from "../dynamic";
-import type { ExportDeclaration } from "./export-declaration";
-import { declareResource, input, takeOverById } from "../kit/declaration";
-import { nameText, oneOf } from "../kit/inputs";
-import { labelBy } from "../kit/check-diff";
-import { CrmClient } from "./service/client";
-import { ServiceObject, walk } from "./service/collection";
-import { crmCore, CrmKindSpec } from "./crud";
-import { wireForms } from "../kit/wire";
-import {
-  currencyCodeInput,
-  fieldTypes,
-  FieldValue,
-  fieldValueInput,
-  fitValue,
-  notAmongOptions,
-  optionsOf,
-  optionTypes,
-  valueForService,
-  valueFromService,
-} from "./custom-field-types";
-import { currencyCodeOf } from "./service/normalize";
+import { dynamicClass } from "../dynamic";
+import { customFieldDefinition } from "./custom-field-definition";
 import type { AccountCustomFieldArgs, AccountCustomFieldOutputs } from "./generated-types";
-import * as wire from "./service/wire-forms";
 
 export type { AccountCustomFieldArgs, AccountCustomFieldOutputs } from "./generated-types";
 
-export const declaration = declareResource({
-  namespace: "crm",
+export const { declaration, inputSchema, fieldStateOf, core, inputsDeclaring, exported, check, diff, create, read, update, delete: remove } = customFieldDefinition({
   name: "AccountCustomField",
-  inputs: {
-    fieldLabel: input(
-      nameText("the field's label", 255),
-      "The field's name on forms and account pages, without leading or trailing spaces; one field per label in the CRM account (regardless of case; see `adoptExisting`).",
-      { wire: wire.text() },
-    ),
-    fieldType: input(
-      oneOf(fieldTypes),
-      "The field's type. The service's update does not take a type, so a change replaces the field, and with it every value of it; with the label unchanged, the old field is deleted first, since the new one takes its label.",
-      { replaceOnChanges: true, wire: { ...wire.text(), createOnly: true } },
-    ),
-    fieldOptions: input(
-      z
-        .array(
-          z
-            .string({ invalid_type_error: "must be a string" })
-            .min(1, "must not be empty")
-            .refine((option) => !option.includes("||"), 'must not hold "||", which the service puts between options'),
-          { invalid_type_error: "must be a list of strings" },
-        )
-        .min(1, "must hold at least one option")
-        .refine((options) => new Set(options).size === options.length, "must not repeat an option")
-        .optional(),
-      'The choices of a dropdown, multiselect, radio or checkbox field, required for those types and refused for the others: each non-empty, distinct, without "||".',
-      // Answered as a list or as `||a||b||`.
-      { wire: { read: (options) => optionsOf(options) } },
-    ),
-    fieldDefault: input(
-      fieldValueInput("the default").optional(),
-      "The default value, in the field type's form: one of `fieldOptions` for dropdown and radio; a list of them for multiselect and checkbox; `YYYY-MM-DD` for date (sent as `YYYY-MM-DD 00:00:00`); `YYYY-MM-DD HH:MM:SS` (UTC) for datetime; a whole amount in minor units (10050 for 100.50) for currency; a number for number; else a string. Removing it clears the default.",
-      // In the form of the field's type, both ways; "" clears a default the field has.
-      {
-        wire: {
-          read: (value, field) => valueFromService(String(field.fieldType), value),
-          send: (value, inputs) => defaultForService(String(inputs.fieldType), value as FieldValue),
-          clearWith: "",
-          clearsOnlyHeld: true,
-        },
-      },
-    ),
-    fieldDefaultCurrency: input(
-      currencyCodeInput.optional(),
-      "The 3-letter code (ISO 4217, compared in capitals) of a currency field's default currency; currency fields only. Unset: the service's choice, left alone. The service's update does not take it: setting or removing it replaces the field too.",
-      { replaceOnChanges: true, wire: { read: (code) => currencyCodeOf(code) ?? undefined, createOnly: true } },
-    ),
-    isFormVisible: input(z.boolean({ invalid_type_error: "must be true or false" }).default(false), "Whether the field shows on forms.", { wire: wire.flag() }),
-    isRequired: input(z.boolean({ invalid_type_error: "must be true or false" }).default(false), "Whether forms require the field.", { wire: wire.flag() }),
-    displayOrder: input(
-      z.number({ invalid_type_error: "must be a whole number from 0" }).int("must be a whole number from 0").min(0, "must be a whole number from 0").optional(),
-      "Position on the field-management page and account profiles. Unset: the service places the field, and the stack leaves its position alone (removing it later does not move the field).",
-      { wire: wire.optionalNumber() },
-    ),
-    adoptExisting: input(
-      z.boolean({ invalid_type_error: "must be true or false" }).default(false),
-      "Take over a field that already exists with this label, and that no stack manages, instead of failing. Its type (and default currency, when declared) must match: those cannot change in place.",
-    ),
-    adoptId: takeOverById(
-      "field",
-      "its label, options, default, flags and order are set to the declared ones where they differ; its type (and default currency, when declared) must match",
-    ),
-  },
-});
-
-export const inputSchema = declaration.inputSchema;
-
-type FieldInputs = z.output<typeof inputSchema>;
-
-const forms = wireForms(declaration.fields);
-
-/** A field as the service answers it, in this resource's state form: what a value of the field reads of it (its type, options and label). */
-export const fieldStateOf = (field: ServiceObject) => forms.stateOf(field) as Partial<FieldInputs>;
-
-const resourceType = declaration.type;
-
-/** Rules across fields; the default in its type's one form. */
-function refine(inputs: FieldInputs, refuse: (field: string, rule: string) => void): FieldInputs {
-  const { fieldType, fieldOptions, fieldDefault } = inputs;
-  const choices = optionTypes.has(fieldType);
-  if (choices && !fieldOptions) refuse("fieldOptions", `is required for a ${fieldType} field: the choices it offers`);
-  if (!choices && fieldOptions) refuse("fieldOptions", `is only for dropdown, multiselect, radio and checkbox fields, not ${fieldType}`);
-  if (inputs.fieldDefaultCurrency && fieldType !== "currency") refuse("fieldDefaultCurrency", `is only for currency fields, not ${fieldType}`);
-  if (fieldDefault === undefined) return inputs;
-  const fitted = fitValue(fieldType, fieldDefault);
-  if ("problem" in fitted) {
-    refuse("fieldDefault", fitted.problem);
-    return inputs;
-  }
-  const outside = fieldOptions && notAmongOptions(fitted.value, fieldOptions);
-  if (outside) refuse("fieldDefault", outside);
-  return { ...inputs, fieldDefault: fitted.value };
-}
-
-/** The seed gives date defaults as `YYYY-MM-DD HH:MM:SS`. */
-function defaultForService(type: string, value: FieldValue): string {
-  return type === "date" ? `${value} 00:00:00` : valueForService(value);
-}
-
-/** Every definition, page by page: the list has no meta.total, so only a short page ends the walk. */
-async function findByLabel(client: CrmClient, label: string): Promise<ServiceObject | undefined> {
-  const sameLabel = (field: ServiceObject) => String(field.fieldLabel).toLowerCase() === label.toLowerCase();
-  const fields = await walk<ServiceObject>(client, "/accountCustomFieldMeta", "accountCustomFieldMeta", {}, sameLabel);
-  return fields.find(sameLabel);
-}
-
-const kind: CrmKindSpec<typeof inputSchema> = {
-  label: labelBy(resourceType, "fieldLabel"),
-  refine,
-  serviceAssigned: ["displayOrder", "fieldDefaultCurrency"],
-  path: "/accountCustomFieldMeta",
-  member: "accountCustomFieldMetum",
-  collection: "accountCustomFieldMeta",
-  adoption: {
-    key: (inputs: FieldInputs) => inputs.fieldLabel,
-    describe: (inputs: FieldInputs) => `the field label "${inputs.fieldLabel}"`,
-    instead: "choose another label",
-    find: (client: CrmClient, inputs: FieldInputs) => findByLabel(client, inputs.fieldLabel),
-  },
-};
-
-// Declared once per deployment: checked by both doors (see ../kit/unique-names.ts).
-export const core = crmCore(declaration, kind, { field: "fieldLabel", what: "field label" });
-export const { inputsDeclaring } = core;
-export const { check, diff, create, read, update, delete: remove } = dynamicLifecycle(core);
-
-/** What `pulumi-crm export` reads of the fields (see ./export-declaration.ts). */
-export const exported: ExportDeclaration = {
+  subject: "account",
+  pages: "account pages",
+  profiles: "account profiles",
   section: "Custom account fields",
-  path: kind.path,
-  collection: kind.collection!,
-  name: (field) => String(field.fieldLabel),
-  title: (field) => `${field.fieldLabel} field`,
-};
+});
 export { remove as delete };
 export { configure } from "../dynamic";
 

@@ -718,6 +718,105 @@ export interface TaskTypeOutputs {
   readonly disabled: pulumi.Output<boolean>;
 }
 
+/** The inputs of a crm.DealCustomField. */
+export interface DealCustomFieldArgs {
+  /**
+   * The field's name on forms and deal pages, without leading or trailing spaces; one field per label in
+   * the CRM account (regardless of case; see `adoptExisting`). At most 255 characters. Changed in place.
+   */
+  fieldLabel: pulumi.Input<string>;
+  /**
+   * The field's type. The service's update does not take a type, so a change replaces the field, and
+   * with it every value of it; with the label unchanged, the old field is deleted first, since the new
+   * one takes its label. A change replaces the resource.
+   */
+  fieldType: pulumi.Input<"text" | "textarea" | "date" | "datetime" | "dropdown" | "multiselect" | "radio" | "checkbox" | "hidden" | "currency" | "number">;
+  /**
+   * The choices of a dropdown, multiselect, radio or checkbox field, required for those types and
+   * refused for the others: each non-empty, distinct, without "||". At least one. Changed in place.
+   */
+  fieldOptions?: pulumi.Input<pulumi.Input<string>[] | undefined>;
+  /**
+   * The default value, in the field type's form: one of `fieldOptions` for dropdown and radio; a list of
+   * them for multiselect and checkbox; `YYYY-MM-DD` for date (sent as `YYYY-MM-DD 00:00:00`);
+   * `YYYY-MM-DD HH:MM:SS` (UTC) for datetime; a whole amount in minor units (10050 for 100.50) for
+   * currency; a number for number; else a string. Removing it clears the default. Changed in place.
+   */
+  fieldDefault?: pulumi.Input<string | number | pulumi.Input<string>[] | undefined>;
+  /**
+   * The 3-letter code (ISO 4217, compared in capitals) of a currency field's default currency; currency
+   * fields only. Unset: the service's choice, left alone. The service's update does not take it: setting
+   * or removing it replaces the field too. A change replaces the resource.
+   */
+  fieldDefaultCurrency?: pulumi.Input<string | undefined>;
+  /** Whether the field shows on forms. Default false. Changed in place. */
+  isFormVisible?: pulumi.Input<boolean | undefined>;
+  /** Whether forms require the field. Default false. Changed in place. */
+  isRequired?: pulumi.Input<boolean | undefined>;
+  /**
+   * Position on the field-management page and deal profiles. Unset: the service places the field, and
+   * the stack leaves its position alone (removing it later does not move the field). A whole number from
+   * 0. Changed in place.
+   */
+  displayOrder?: pulumi.Input<number | undefined>;
+  /**
+   * Take over a field that already exists with this label, and that no stack manages, instead of
+   * failing. Its type (and default currency, when declared) must match: those cannot change in place.
+   * Default false. Read only at creation; changing or removing it later changes nothing.
+   */
+  adoptExisting?: pulumi.Input<boolean | undefined>;
+  /**
+   * The id of an existing field to take over instead of creating one, as `pulumi-crm export` writes it:
+   * its label, options, default, flags and order are set to the declared ones where they differ; its
+   * type (and default currency, when declared) must match. Read only at creation; changing or removing
+   * it later changes nothing.
+   */
+  adoptId?: pulumi.Input<string | undefined>;
+}
+
+/** The outputs of a crm.DealCustomField, besides its `id` and `urn`. */
+export interface DealCustomFieldOutputs {
+  /**
+   * The field's name on forms and deal pages, without leading or trailing spaces; one field per label in
+   * the CRM account (regardless of case; see `adoptExisting`). At most 255 characters.
+   */
+  readonly fieldLabel: pulumi.Output<string>;
+  /**
+   * The field's type. The service's update does not take a type, so a change replaces the field, and
+   * with it every value of it; with the label unchanged, the old field is deleted first, since the new
+   * one takes its label.
+   */
+  readonly fieldType: pulumi.Output<"text" | "textarea" | "date" | "datetime" | "dropdown" | "multiselect" | "radio" | "checkbox" | "hidden" | "currency" | "number">;
+  /**
+   * The choices of a dropdown, multiselect, radio or checkbox field, required for those types and
+   * refused for the others: each non-empty, distinct, without "||". At least one.
+   */
+  readonly fieldOptions: pulumi.Output<string[] | undefined>;
+  /**
+   * The default value, in the field type's form: one of `fieldOptions` for dropdown and radio; a list of
+   * them for multiselect and checkbox; `YYYY-MM-DD` for date (sent as `YYYY-MM-DD 00:00:00`);
+   * `YYYY-MM-DD HH:MM:SS` (UTC) for datetime; a whole amount in minor units (10050 for 100.50) for
+   * currency; a number for number; else a string. Removing it clears the default.
+   */
+  readonly fieldDefault: pulumi.Output<string | number | string[] | undefined>;
+  /**
+   * The 3-letter code (ISO 4217, compared in capitals) of a currency field's default currency; currency
+   * fields only. Unset: the service's choice, left alone. The service's update does not take it: setting
+   * or removing it replaces the field too.
+   */
+  readonly fieldDefaultCurrency: pulumi.Output<string | undefined>;
+  /** Whether the field shows on forms. */
+  readonly isFormVisible: pulumi.Output<boolean>;
+  /** Whether forms require the field. */
+  readonly isRequired: pulumi.Output<boolean>;
+  /**
+   * Position on the field-management page and deal profiles. Unset: the service places the field, and
+   * the stack leaves its position alone (removing it later does not move the field). A whole number from
+   * 0.
+   */
+  readonly displayOrder: pulumi.Output<number | undefined>;
+}
+
 /** The inputs of a crm.UserGroup. */
 export interface UserGroupArgs {
   /** The group's title. At most 255 characters. Changed in place. */

@@ -16,6 +16,7 @@ export { Webhook, WebhookArgs } from "./webhook";
 export { Pipeline, PipelineArgs } from "./pipeline";
 export { PipelineStage, PipelineStageArgs } from "./pipeline-stage";
 export { TaskType, TaskTypeArgs } from "./task-type";
+export { DealCustomField, DealCustomFieldArgs } from "./deal-custom-field";
 export { UserGroup, UserGroupArgs } from "./user-group";
 export { User, UserArgs } from "./user";
 export { ContactSync, ContactSyncArgs, ContactSyncContact, ContactSyncFailure } from "./contact-sync";

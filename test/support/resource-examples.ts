@@ -133,6 +133,12 @@ export const resourceExamples = {
     roundTrip: "create",
     collection: { path: "/dealTasktypes", member: "dealTasktypes", key: (o) => o.title },
   },
+  "crm.DealCustomField": {
+    inputs: (_parents, n) => ({ fieldLabel: `Lead source ${n}`, fieldType: "dropdown", fieldOptions: ["Web", "Referral"], fieldDefault: "Web", isFormVisible: n % 2 === 1 }),
+    textFields: ["fieldLabel"],
+    roundTrip: "create",
+    collection: { path: "/dealCustomFieldMeta", member: "dealCustomFieldMeta", key: (o) => o.fieldLabel },
+  },
   "crm.Pipeline": {
     inputs: (_parents, n) => ({ title: `Sales ${n}`, currency: n % 2 ? "usd" : "eur", autoAssign: n % 2 ? "roundRobin" : "off", allUsers: n % 2 === 0 }),
     textFields: ["title"],

@@ -24,6 +24,7 @@ import { groupRoutes } from "./resources/groups";
 import { userRoutes } from "./resources/users";
 import { dealTasktypeRoutes } from "./resources/dealTasktypes";
 import { customFieldRoutes } from "./resources/customFields";
+import { dealCustomFieldMetaRoutes } from "./resources/dealCustomFieldMeta";
 import { customObjectRoutes, seedCustomObjects } from "./resources/customObjects";
 import { messageRoutes } from "./resources/messages";
 import { noteRoutes } from "./resources/notes";
@@ -76,6 +77,7 @@ export function createCrmService(options: CrmServiceOptions): CrmService {
     ...savedResponseRoutes(crm),
     ...webhookRoutes(crm),
     ...dealTasktypeRoutes(crm),
+    ...dealCustomFieldMetaRoutes(crm),
     ...dealGroupRoutes(crm),
     ...groupRoutes(crm),
     ...userRoutes(crm),

@@ -156,12 +156,13 @@ export function createTables() {
     contactTags: new Table<CollectionRow>({ keyOf: ofContact }),
     contactLists: new Table<CollectionRow>({ keyOf: ofContact }),
     fieldValues: new Table<CollectionRow>({ keyOf: ofContact }),
-    // The sales side (resources/dealTasktypes.ts, dealGroups.ts, groups.ts, users.ts).
+    // The sales side (resources/dealTasktypes.ts, dealGroups.ts, groups.ts, users.ts, dealCustomFieldMeta.ts).
     dealGroups: new Table<CollectionRow>(),
     dealStages: new Table<CollectionRow>(),
     groups: new Table<CollectionRow>(),
     users: new Table<CollectionRow>(),
     dealTasktypes: new Table<CollectionRow>(),
+    dealFieldMeta: new Table<FieldMetaRow>(),
     importBatches: new Table<ImportBatchRow>(),
     schemas: new Table<SchemaRow>(),
     records: new Table<RecordRow>(),

@@ -539,6 +539,189 @@ func (in *contactCustomFieldTypePtr) ToContactCustomFieldTypePtrOutputWithContex
 	return pulumi.ToOutputWithContext(ctx, in).(ContactCustomFieldTypePtrOutput)
 }
 
+type DealCustomFieldFieldType string
+
+const (
+	DealCustomFieldFieldTypeTEXT        = DealCustomFieldFieldType("text")
+	DealCustomFieldFieldTypeTEXTAREA    = DealCustomFieldFieldType("textarea")
+	DealCustomFieldFieldTypeDATE        = DealCustomFieldFieldType("date")
+	DealCustomFieldFieldTypeDATETIME    = DealCustomFieldFieldType("datetime")
+	DealCustomFieldFieldTypeDROPDOWN    = DealCustomFieldFieldType("dropdown")
+	DealCustomFieldFieldTypeMULTISELECT = DealCustomFieldFieldType("multiselect")
+	DealCustomFieldFieldTypeRADIO       = DealCustomFieldFieldType("radio")
+	DealCustomFieldFieldTypeCHECKBOX    = DealCustomFieldFieldType("checkbox")
+	DealCustomFieldFieldTypeHIDDEN      = DealCustomFieldFieldType("hidden")
+	DealCustomFieldFieldTypeCURRENCY    = DealCustomFieldFieldType("currency")
+	DealCustomFieldFieldTypeNUMBER      = DealCustomFieldFieldType("number")
+)
+
+func (DealCustomFieldFieldType) ElementType() reflect.Type {
+	return reflect.TypeOf((*DealCustomFieldFieldType)(nil)).Elem()
+}
+
+func (e DealCustomFieldFieldType) ToDealCustomFieldFieldTypeOutput() DealCustomFieldFieldTypeOutput {
+	return pulumi.ToOutput(e).(DealCustomFieldFieldTypeOutput)
+}
+
+func (e DealCustomFieldFieldType) ToDealCustomFieldFieldTypeOutputWithContext(ctx context.Context) DealCustomFieldFieldTypeOutput {
+	return pulumi.ToOutputWithContext(ctx, e).(DealCustomFieldFieldTypeOutput)
+}
+
+func (e DealCustomFieldFieldType) ToDealCustomFieldFieldTypePtrOutput() DealCustomFieldFieldTypePtrOutput {
+	return e.ToDealCustomFieldFieldTypePtrOutputWithContext(context.Background())
+}
+
+func (e DealCustomFieldFieldType) ToDealCustomFieldFieldTypePtrOutputWithContext(ctx context.Context) DealCustomFieldFieldTypePtrOutput {
+	return DealCustomFieldFieldType(e).ToDealCustomFieldFieldTypeOutputWithContext(ctx).ToDealCustomFieldFieldTypePtrOutputWithContext(ctx)
+}
+
+func (e DealCustomFieldFieldType) ToStringOutput() pulumi.StringOutput {
+	return pulumi.ToOutput(pulumi.String(e)).(pulumi.StringOutput)
+}
+
+func (e DealCustomFieldFieldType) ToStringOutputWithContext(ctx context.Context) pulumi.StringOutput {
+	return pulumi.ToOutputWithContext(ctx, pulumi.String(e)).(pulumi.StringOutput)
+}
+
+func (e DealCustomFieldFieldType) ToStringPtrOutput() pulumi.StringPtrOutput {
+	return pulumi.String(e).ToStringPtrOutputWithContext(context.Background())
+}
+
+func (e DealCustomFieldFieldType) ToStringPtrOutputWithContext(ctx context.Context) pulumi.StringPtrOutput {
+	return pulumi.String(e).ToStringOutputWithContext(ctx).ToStringPtrOutputWithContext(ctx)
+}
+
+type DealCustomFieldFieldTypeOutput struct{ *pulumi.OutputState }
+
+func (DealCustomFieldFieldTypeOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*DealCustomFieldFieldType)(nil)).Elem()
+}
+
+func (o DealCustomFieldFieldTypeOutput) ToDealCustomFieldFieldTypeOutput() DealCustomFieldFieldTypeOutput {
+	return o
+}
+
+func (o DealCustomFieldFieldTypeOutput) ToDealCustomFieldFieldTypeOutputWithContext(ctx context.Context) DealCustomFieldFieldTypeOutput {
+	return o
+}
+
+func (o DealCustomFieldFieldTypeOutput) ToDealCustomFieldFieldTypePtrOutput() DealCustomFieldFieldTypePtrOutput {
+	return o.ToDealCustomFieldFieldTypePtrOutputWithContext(context.Background())
+}
+
+func (o DealCustomFieldFieldTypeOutput) ToDealCustomFieldFieldTypePtrOutputWithContext(ctx context.Context) DealCustomFieldFieldTypePtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, v DealCustomFieldFieldType) *DealCustomFieldFieldType {
+		return &v
+	}).(DealCustomFieldFieldTypePtrOutput)
+}
+
+func (o DealCustomFieldFieldTypeOutput) ToStringOutput() pulumi.StringOutput {
+	return o.ToStringOutputWithContext(context.Background())
+}
+
+func (o DealCustomFieldFieldTypeOutput) ToStringOutputWithContext(ctx context.Context) pulumi.StringOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, e DealCustomFieldFieldType) string {
+		return string(e)
+	}).(pulumi.StringOutput)
+}
+
+func (o DealCustomFieldFieldTypeOutput) ToStringPtrOutput() pulumi.StringPtrOutput {
+	return o.ToStringPtrOutputWithContext(context.Background())
+}
+
+func (o DealCustomFieldFieldTypeOutput) ToStringPtrOutputWithContext(ctx context.Context) pulumi.StringPtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, e DealCustomFieldFieldType) *string {
+		v := string(e)
+		return &v
+	}).(pulumi.StringPtrOutput)
+}
+
+type DealCustomFieldFieldTypePtrOutput struct{ *pulumi.OutputState }
+
+func (DealCustomFieldFieldTypePtrOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((**DealCustomFieldFieldType)(nil)).Elem()
+}
+
+func (o DealCustomFieldFieldTypePtrOutput) ToDealCustomFieldFieldTypePtrOutput() DealCustomFieldFieldTypePtrOutput {
+	return o
+}
+
+func (o DealCustomFieldFieldTypePtrOutput) ToDealCustomFieldFieldTypePtrOutputWithContext(ctx context.Context) DealCustomFieldFieldTypePtrOutput {
+	return o
+}
+
+func (o DealCustomFieldFieldTypePtrOutput) Elem() DealCustomFieldFieldTypeOutput {
+	return o.ApplyT(func(v *DealCustomFieldFieldType) DealCustomFieldFieldType {
+		if v != nil {
+			return *v
+		}
+		var ret DealCustomFieldFieldType
+		return ret
+	}).(DealCustomFieldFieldTypeOutput)
+}
+
+func (o DealCustomFieldFieldTypePtrOutput) ToStringPtrOutput() pulumi.StringPtrOutput {
+	return o.ToStringPtrOutputWithContext(context.Background())
+}
+
+func (o DealCustomFieldFieldTypePtrOutput) ToStringPtrOutputWithContext(ctx context.Context) pulumi.StringPtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, e *DealCustomFieldFieldType) *string {
+		if e == nil {
+			return nil
+		}
+		v := string(*e)
+		return &v
+	}).(pulumi.StringPtrOutput)
+}
+
+// DealCustomFieldFieldTypeInput is an input type that accepts values of the DealCustomFieldFieldType enum
+// A concrete instance of `DealCustomFieldFieldTypeInput` can be one of the following:
+//
+//	DealCustomFieldFieldTypeTEXT
+//	DealCustomFieldFieldTypeTEXTAREA
+//	DealCustomFieldFieldTypeDATE
+//	DealCustomFieldFieldTypeDATETIME
+//	DealCustomFieldFieldTypeDROPDOWN
+//	DealCustomFieldFieldTypeMULTISELECT
+//	DealCustomFieldFieldTypeRADIO
+//	DealCustomFieldFieldTypeCHECKBOX
+//	DealCustomFieldFieldTypeHIDDEN
+//	DealCustomFieldFieldTypeCURRENCY
+//	DealCustomFieldFieldTypeNUMBER
+type DealCustomFieldFieldTypeInput interface {
+	pulumi.Input
+
+	ToDealCustomFieldFieldTypeOutput() DealCustomFieldFieldTypeOutput
+	ToDealCustomFieldFieldTypeOutputWithContext(context.Context) DealCustomFieldFieldTypeOutput
+}
+
+var dealCustomFieldFieldTypePtrType = reflect.TypeOf((**DealCustomFieldFieldType)(nil)).Elem()
+
+type DealCustomFieldFieldTypePtrInput interface {
+	pulumi.Input
+
+	ToDealCustomFieldFieldTypePtrOutput() DealCustomFieldFieldTypePtrOutput
+	ToDealCustomFieldFieldTypePtrOutputWithContext(context.Context) DealCustomFieldFieldTypePtrOutput
+}
+
+type dealCustomFieldFieldTypePtr string
+
+func DealCustomFieldFieldTypePtr(v string) DealCustomFieldFieldTypePtrInput {
+	return (*dealCustomFieldFieldTypePtr)(&v)
+}
+
+func (*dealCustomFieldFieldTypePtr) ElementType() reflect.Type {
+	return dealCustomFieldFieldTypePtrType
+}
+
+func (in *dealCustomFieldFieldTypePtr) ToDealCustomFieldFieldTypePtrOutput() DealCustomFieldFieldTypePtrOutput {
+	return pulumi.ToOutput(in).(DealCustomFieldFieldTypePtrOutput)
+}
+
+func (in *dealCustomFieldFieldTypePtr) ToDealCustomFieldFieldTypePtrOutputWithContext(ctx context.Context) DealCustomFieldFieldTypePtrOutput {
+	return pulumi.ToOutputWithContext(ctx, in).(DealCustomFieldFieldTypePtrOutput)
+}
+
 type PersonalizationVariableFormat string
 
 const (
@@ -1513,6 +1696,8 @@ func init() {
 	pulumi.RegisterInputType(reflect.TypeOf((*CalendarFeedTypePtrInput)(nil)).Elem(), CalendarFeedType("All"))
 	pulumi.RegisterInputType(reflect.TypeOf((*ContactCustomFieldTypeInput)(nil)).Elem(), ContactCustomFieldType("text"))
 	pulumi.RegisterInputType(reflect.TypeOf((*ContactCustomFieldTypePtrInput)(nil)).Elem(), ContactCustomFieldType("text"))
+	pulumi.RegisterInputType(reflect.TypeOf((*DealCustomFieldFieldTypeInput)(nil)).Elem(), DealCustomFieldFieldType("text"))
+	pulumi.RegisterInputType(reflect.TypeOf((*DealCustomFieldFieldTypePtrInput)(nil)).Elem(), DealCustomFieldFieldType("text"))
 	pulumi.RegisterInputType(reflect.TypeOf((*PersonalizationVariableFormatInput)(nil)).Elem(), PersonalizationVariableFormat("html"))
 	pulumi.RegisterInputType(reflect.TypeOf((*PersonalizationVariableFormatPtrInput)(nil)).Elem(), PersonalizationVariableFormat("html"))
 	pulumi.RegisterInputType(reflect.TypeOf((*PipelineAutoAssignInput)(nil)).Elem(), PipelineAutoAssign("off"))
@@ -1531,6 +1716,8 @@ func init() {
 	pulumi.RegisterOutputType(CalendarFeedTypePtrOutput{})
 	pulumi.RegisterOutputType(ContactCustomFieldTypeOutput{})
 	pulumi.RegisterOutputType(ContactCustomFieldTypePtrOutput{})
+	pulumi.RegisterOutputType(DealCustomFieldFieldTypeOutput{})
+	pulumi.RegisterOutputType(DealCustomFieldFieldTypePtrOutput{})
 	pulumi.RegisterOutputType(PersonalizationVariableFormatOutput{})
 	pulumi.RegisterOutputType(PersonalizationVariableFormatPtrOutput{})
 	pulumi.RegisterOutputType(PipelineAutoAssignOutput{})

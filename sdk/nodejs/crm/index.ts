@@ -55,6 +55,11 @@ export type ContactSync = import("./contactSync").ContactSync;
 export const ContactSync: typeof import("./contactSync").ContactSync = null as any;
 utilities.lazyLoad(exports, ["ContactSync"], () => require("./contactSync"));
 
+export { DealCustomFieldArgs } from "./dealCustomField";
+export type DealCustomField = import("./dealCustomField").DealCustomField;
+export const DealCustomField: typeof import("./dealCustomField").DealCustomField = null as any;
+utilities.lazyLoad(exports, ["DealCustomField"], () => require("./dealCustomField"));
+
 export { GetAccountArgs, GetAccountResult, GetAccountOutputArgs } from "./getAccount";
 export const getAccount: typeof import("./getAccount").getAccount = null as any;
 export const getAccountOutput: typeof import("./getAccount").getAccountOutput = null as any;
@@ -257,6 +262,8 @@ const _module = {
                 return new ContactCustomField(name, <any>undefined, { urn })
             case "crm:index:ContactSync":
                 return new ContactSync(name, <any>undefined, { urn })
+            case "crm:index:DealCustomField":
+                return new DealCustomField(name, <any>undefined, { urn })
             case "crm:index:List":
                 return new List(name, <any>undefined, { urn })
             case "crm:index:Message":

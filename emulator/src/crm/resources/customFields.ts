@@ -1,32 +1,26 @@
 import {
   attributesOf,
-  created,
   fieldError,
-  flagOf,
   idOf,
   isObject,
-  noResultFound,
-  notFound,
   ok,
   orNoResult,
   optionalString,
-  requiredString,
   unprocessable,
   type Attributes,
   type CrmRequest,
 } from "../api";
 import { equals } from "../collections";
-import { requirePermission, type CrmContext } from "../context";
+import type { CrmContext } from "../context";
 import type { Document } from "../kinds";
 import type { Route } from "../router";
+import { fieldMetaCollection, finder } from "./customFieldMeta";
 import { linkRoutes, linksOf } from "./shared";
-import type { FieldDataRow, FieldMetaRow } from "../state";
-import { listOf, type Row, type Table } from "../store";
+import type { FieldDataRow } from "../state";
+import { listOf } from "../store";
 import { utcTimestamp } from "../time";
 
-/** The seed's field types, plus datetime which the reference also accepts. */
-export const FIELD_TYPES = ["text", "textarea", "date", "datetime", "dropdown", "multiselect", "radio", "checkbox", "hidden", "currency", "number"];
-const MULTI_VALUE_TYPES = new Set(["multiselect", "checkbox"]);
+export const MULTI_VALUE_TYPES = new Set(["multiselect", "checkbox"]);
 export const MAX_BULK_ITEMS = 250;
 
 /** A custom field value checked against its field, ready to be stored on an account. */
@@ -39,24 +33,13 @@ export interface FieldValueWrite {
 export function customFieldRoutes(crm: CrmContext): Route[] {
   const { fieldMeta, fieldData, accounts } = crm.tables;
 
-  const metaKind = crm.kinds.register<FieldMetaRow>({
-    singular: "accountCustomFieldMetum",
-    plural: "accountCustomFieldMeta",
-    present: (row, req, view) => ({
-      id: row.id,
-      fieldLabel: row.fieldLabel,
-      fieldType: row.fieldType,
-      fieldOptions: row.fieldOptions,
-      fieldDefault: row.fieldDefault,
-      fieldDefaultCurrency: row.fieldDefaultCurrency,
-      isFormVisible: row.isFormVisible,
-      isRequired: row.isRequired,
-      displayOrder: row.displayOrder,
-      ...(view === "list" ? { personalization: "", knownFieldId: null, hideFieldFlag: 0 } : {}),
-      createdTimestamp: utcTimestamp(row.createdMs),
-      updatedTimestamp: utcTimestamp(row.updatedMs),
-      links: linksOf(req, "accountCustomFieldMeta", row.id, ["accountCustomFieldData"]),
-    }),
+  const { kind: metaKind, find: findMeta, routes: metaRoutes } = fieldMetaCollection(crm, {
+    subject: "account",
+    table: fieldMeta,
+    permission: "manage_accounts",
+    onDelete: (row) => {
+      for (const datum of fieldData.where((d) => d.customFieldId === row.id)) fieldData.delete(datum.id);
+    },
   });
 
   const dataKind = crm.kinds.register<FieldDataRow>({
@@ -80,33 +63,7 @@ export function customFieldRoutes(crm: CrmContext): Route[] {
     },
   });
 
-  /** After a delete the service answers 404 {message} naming the record (REAL-WORLD.md); an id never issued, the reference's 404 {errors}. */
-  const finder =
-    <T extends Row>(table: Table<T>, recordType: string) =>
-    (id: string): T => {
-      const row = table.get(id);
-      if (row) return row;
-      throw table.issued(id) ? noResultFound(recordType, id) : notFound();
-    };
-  const findMeta = finder(fieldMeta, "AccountCustomFieldMetum");
   const findDatum = finder(fieldData, "AccountCustomFieldDatum");
-  const manage = (req: CrmRequest) => requirePermission(crm, req.token, "manage_accounts");
-
-  /** Applies the writable definition attributes; fieldType only on create (the update lists none). */
-  const applyMeta = (row: Omit<FieldMetaRow, "id">, attrs: Attributes): void => {
-    if (attrs.fieldLabel !== undefined) row.fieldLabel = requiredString(attrs, "fieldLabel", "The field label field is required.");
-    if (attrs.fieldOptions !== undefined) row.fieldOptions = stringListOrNull(attrs.fieldOptions, "fieldOptions");
-    if (attrs.fieldDefault !== undefined) row.fieldDefault = defaultValueOf(row.fieldType, attrs.fieldDefault);
-    if (attrs.fieldDefaultCurrency !== undefined) row.fieldDefaultCurrency = optionalString(attrs, "fieldDefaultCurrency") ?? null;
-    if (attrs.isFormVisible !== undefined) row.isFormVisible = flagOf(attrs.isFormVisible);
-    if (attrs.isRequired !== undefined) row.isRequired = flagOf(attrs.isRequired);
-    if (attrs.displayOrder !== undefined) {
-      const order = Number(attrs.displayOrder);
-      if (!Number.isInteger(order)) throw unprocessable(fieldError("field_invalid", "displayOrder", "The display order must be an integer."));
-      row.displayOrder = order;
-    }
-  };
-
   const touchAccount = (accountId: string, now: number): void => {
     const account = accounts.get(accountId);
     if (account) account.updatedMs = now;
@@ -152,60 +109,7 @@ export function customFieldRoutes(crm: CrmContext): Route[] {
     checkFieldValue(crm, { ...attrs, customFieldId: datum.customFieldId, fieldCurrency: attrs.fieldCurrency ?? datum.fieldCurrency }, prefix);
 
   return [
-    {
-      method: "POST",
-      pattern: "/accountCustomFieldMeta",
-      handle: (req) => {
-        manage(req);
-        const attrs = attributesOf(req, "accountCustomFieldMetum");
-        const fieldLabel = requiredString(attrs, "fieldLabel", "The field label field is required.");
-        const fieldType = requiredString(attrs, "fieldType", "The field type field is required.");
-        if (!FIELD_TYPES.includes(fieldType)) {
-          throw unprocessable(fieldError("field_invalid", "fieldType", `The field type must be one of ${FIELD_TYPES.join(", ")}.`));
-        }
-        const now = crm.now();
-        const draft: Omit<FieldMetaRow, "id"> = {
-          fieldLabel,
-          fieldType,
-          fieldOptions: null,
-          fieldDefault: null,
-          fieldDefaultCurrency: null,
-          isFormVisible: 0,
-          isRequired: 0,
-          displayOrder: fieldMeta.size + 1,
-          createdMs: now,
-          updatedMs: now,
-        };
-        applyMeta(draft, attrs);
-        // REAL-WORLD.md (high): 201, where the reference writes 200.
-        return created(crm.kinds.one(req, metaKind, fieldMeta.insert(draft)));
-      },
-    },
-    { method: "GET", pattern: "/accountCustomFieldMeta", handle: (req) => ok(crm.kinds.list(req, metaKind, fieldMeta.all(), { withoutMeta: true })) },
-    { method: "GET", pattern: "/accountCustomFieldMeta/:id", handle: (req) => ok(crm.kinds.one(req, metaKind, findMeta(req.params.id))) },
-    {
-      method: "PUT",
-      pattern: "/accountCustomFieldMeta/:id",
-      handle: (req) => {
-        manage(req);
-        const row = findMeta(req.params.id);
-        const updated = { ...row };
-        applyMeta(updated, attributesOf(req, "accountCustomFieldMetum"));
-        Object.assign(row, updated, { updatedMs: crm.now() });
-        return ok(crm.kinds.one(req, metaKind, row));
-      },
-    },
-    {
-      method: "DELETE",
-      pattern: "/accountCustomFieldMeta/:id",
-      handle: (req) => {
-        manage(req);
-        const row = findMeta(req.params.id);
-        for (const datum of fieldData.where((d) => d.customFieldId === row.id)) fieldData.delete(datum.id);
-        fieldMeta.delete(row.id);
-        return ok({ message: "AccountCustomFieldMeta deleted." });
-      },
-    },
+    ...metaRoutes,
     {
       method: "POST",
       pattern: "/accountCustomFieldData",
@@ -390,23 +294,4 @@ export function normalizeDate(value: string): string | undefined {
 function multiValueOf(value: unknown): string | undefined {
   if (Array.isArray(value)) return value.every((v) => typeof v === "string") ? (value.length === 0 ? "" : `||${value.join("||")}||`) : undefined;
   return typeof value === "string" ? value : undefined;
-}
-
-function defaultValueOf(fieldType: string, value: unknown): FieldMetaRow["fieldDefault"] {
-  // An empty default removes it.
-  if (value === null || value === "") return null;
-  if (MULTI_VALUE_TYPES.has(fieldType) && Array.isArray(value)) return stringListOrNull(value, "fieldDefault");
-  if (fieldType === "currency") {
-    const cents = normalizeValue("currency", value);
-    if (cents === undefined) throw unprocessable(fieldError("field_invalid", "fieldDefault", "Currency defaults are whole minor units (cents)."));
-    return cents;
-  }
-  if (typeof value === "string" || typeof value === "number") return value;
-  throw unprocessable(fieldError("field_invalid", "fieldDefault", "The default must be a string, or an array of strings for multi-value fields."));
-}
-
-function stringListOrNull(value: unknown, field: string): string[] | null {
-  if (value === null) return null;
-  if (Array.isArray(value) && value.every((v) => typeof v === "string")) return value as string[];
-  throw unprocessable(fieldError("field_invalid", field, `The ${field} attribute must be an array of strings.`));
 }

@@ -10,6 +10,7 @@ __all__ = [
     'AccountCustomFieldFieldType',
     'CalendarFeedType',
     'ContactCustomFieldType',
+    'DealCustomFieldFieldType',
     'PersonalizationVariableFormat',
     'PipelineAutoAssign',
     'TagTagType',
@@ -51,6 +52,21 @@ class ContactCustomFieldType(_builtins.str, Enum):
     RADIO = "radio"
     CHECKBOX = "checkbox"
     HIDDEN = "hidden"
+
+
+@pulumi.type_token("crm:index:DealCustomFieldFieldType")
+class DealCustomFieldFieldType(_builtins.str, Enum):
+    TEXT = "text"
+    TEXTAREA = "textarea"
+    DATE = "date"
+    DATETIME = "datetime"
+    DROPDOWN = "dropdown"
+    MULTISELECT = "multiselect"
+    RADIO = "radio"
+    CHECKBOX = "checkbox"
+    HIDDEN = "hidden"
+    CURRENCY = "currency"
+    NUMBER = "number"
 
 
 @pulumi.type_token("crm:index:PersonalizationVariableFormat")

@@ -27,6 +27,7 @@ new kit.PersonalizationVariable("signature", { tag: "signature", name: "Signatur
 new kit.SavedResponse("followUp", { title: "Follow-up", subject: "Thanks, %FIRSTNAME%", body: "Here are the slides." });
 new kit.Webhook("subscriptions", { name: "Acme subscriptions", url: "https://reports.acme.example/crm", events: ["subscribe"], sources: ["public"], listId: newsList.id });
 new kit.TaskType("demoCall", { title: "Demo call" });
+new kit.DealCustomField("leadSource", { fieldLabel: "Lead source", fieldType: "dropdown", fieldOptions: ["Web", "Referral"] });
 const sales = new kit.Pipeline("sales", { title: "Sales", currency: "usd" });
 new kit.PipelineStage("qualified", { title: "Qualified", pipelineId: sales.id, order: 1 });
 const reps = new kit.UserGroup("reps", { title: "Sales reps", permissions: { contactAdd: true, deal: true } });

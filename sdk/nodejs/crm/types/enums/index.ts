@@ -40,6 +40,22 @@ export const ContactCustomFieldType = {
 
 export type ContactCustomFieldType = (typeof ContactCustomFieldType)[keyof typeof ContactCustomFieldType];
 
+export const DealCustomFieldFieldType = {
+    Text: "text",
+    Textarea: "textarea",
+    Date: "date",
+    Datetime: "datetime",
+    Dropdown: "dropdown",
+    Multiselect: "multiselect",
+    Radio: "radio",
+    Checkbox: "checkbox",
+    Hidden: "hidden",
+    Currency: "currency",
+    Number: "number",
+} as const;
+
+export type DealCustomFieldFieldType = (typeof DealCustomFieldFieldType)[keyof typeof DealCustomFieldFieldType];
+
 export const PersonalizationVariableFormat = {
     Html: "html",
     Text: "text",
