@@ -131,11 +131,12 @@ describe("pulumi-crm export: the round trip on the pulumi CLI", function () {
     await call("POST", "/webhooks", { webhook: { name: "Subscriptions", url: "https://hooks.acme.example/crm", events: ["unsubscribe", "subscribe"], sources: ["public"], listid: Number(news) } });
 
     // The sales side: a pipeline (made with its three default stages) and a stage added to it, a
-    // task type, a user group and a user in it.
+    // task type, a deal field, a user group and a user in it.
     const pipeline = (await call("POST", "/dealGroups", { dealGroup: { title: "Sales", currency: "eur", autoassign: 0 } })).dealGroup.id;
     objectsInAccount += 3;
     await call("POST", "/dealStages", { dealStage: { title: "Won", group: pipeline, color: "18D499" } });
     await call("POST", "/dealTasktypes", { dealTasktype: { title: "Demo", status: "0" } });
+    await call("POST", "/dealCustomFieldMeta", { dealCustomFieldMetum: { fieldLabel: "Lead source", fieldType: "dropdown", fieldOptions: ["Web", "Referral"], fieldDefault: "Web", isFormVisible: 1 } });
     const reps = (await call("POST", "/groups", { group: { title: "Reps", pgDeal: true, pgContactAdd: true } })).group.id;
     await call("POST", "/users", { user: { username: "ada", email: "ada@acme.example", firstName: "Ada", lastName: "Lovelace", group: Number(reps), password: "not exported" } });
 
