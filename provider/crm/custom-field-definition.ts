@@ -117,6 +117,24 @@ export function customFieldDefinition<Name extends string>(subject: FieldSubject
   const path = `/${subject.subject}CustomFieldMeta`;
   const collection = `${subject.subject}CustomFieldMeta`;
 
+  /** Rules across fields; the default in its type's one form. */
+  function refine(inputs: FieldInputs, refuse: (field: string, rule: string) => void): FieldInputs {
+    const { fieldType, fieldOptions, fieldDefault } = inputs;
+    const choices = optionTypes.has(fieldType);
+    if (choices && !fieldOptions) refuse("fieldOptions", `is required for a ${fieldType} field: the choices it offers`);
+    if (!choices && fieldOptions) refuse("fieldOptions", `is only for dropdown, multiselect, radio and checkbox fields, not ${fieldType}`);
+    if (inputs.fieldDefaultCurrency && fieldType !== "currency") refuse("fieldDefaultCurrency", `is only for currency fields, not ${fieldType}`);
+    if (fieldDefault === undefined) return inputs;
+    const fitted = fitValue(fieldType, fieldDefault);
+    if ("problem" in fitted) {
+      refuse("fieldDefault", fitted.problem);
+      return inputs;
+    }
+    const outside = fieldOptions && notAmongOptions(fitted.value, fieldOptions);
+    if (outside) refuse("fieldDefault", outside);
+    return { ...inputs, fieldDefault: fitted.value };
+  }
+
   /** Every definition, page by page: the list has no meta.total, so only a short page ends the walk. */
   async function findByLabel(client: CrmClient, label: string): Promise<ServiceObject | undefined> {
     const sameLabel = (field: ServiceObject) => String(field.fieldLabel).toLowerCase() === label.toLowerCase();
@@ -161,32 +179,6 @@ export function customFieldDefinition<Name extends string>(subject: FieldSubject
     exported,
     ...dynamicLifecycle(core),
   };
-}
-
-/** What the rules across fields read. */
-interface DefinitionRules {
-  fieldType: string;
-  fieldOptions?: string[];
-  fieldDefault?: FieldValue;
-  fieldDefaultCurrency?: string;
-}
-
-/** Rules across fields; the default in its type's one form. */
-function refine<Inputs extends DefinitionRules>(inputs: Inputs, refuse: (field: string, rule: string) => void): Inputs {
-  const { fieldType, fieldOptions, fieldDefault } = inputs;
-  const choices = optionTypes.has(fieldType);
-  if (choices && !fieldOptions) refuse("fieldOptions", `is required for a ${fieldType} field: the choices it offers`);
-  if (!choices && fieldOptions) refuse("fieldOptions", `is only for dropdown, multiselect, radio and checkbox fields, not ${fieldType}`);
-  if (inputs.fieldDefaultCurrency && fieldType !== "currency") refuse("fieldDefaultCurrency", `is only for currency fields, not ${fieldType}`);
-  if (fieldDefault === undefined) return inputs;
-  const fitted = fitValue(fieldType, fieldDefault);
-  if ("problem" in fitted) {
-    refuse("fieldDefault", fitted.problem);
-    return inputs;
-  }
-  const outside = fieldOptions && notAmongOptions(fitted.value, fieldOptions);
-  if (outside) refuse("fieldDefault", outside);
-  return { ...inputs, fieldDefault: fitted.value };
 }
 
 /** The seed gives date defaults as `YYYY-MM-DD HH:MM:SS`. */

@@ -13,7 +13,7 @@
 // CONTRIBUTING.md between its markers.
 
 import { readFileSync } from "node:fs";
-import { join, resolve } from "node:path";
+import { dirname, join, resolve } from "node:path";
 import ts from "typescript";
 import { resources, typeOf } from "../../provider/registry";
 
@@ -115,11 +115,25 @@ export function mentionsIn(text: string, names: ReadonlySet<string>): Map<string
   return found;
 }
 
+/**
+ * The code that writes a resource's fields: its own file, or, where the file only names the shared
+ * machinery that makes it (crm.AccountCustomField and crm.DealCustomField, of
+ * ./custom-field-definition.ts), the module of that machinery holding the declaration.
+ */
+function declaringCode(resource: (typeof resources)[number]): string {
+  const own = join(repoRoot, "provider", resource.namespace, `${resource.name}.ts`);
+  const code = readFileSync(own, "utf8");
+  const declares = (text: string) => /\b(declareResource|crmModule)\(/.test(text);
+  if (declares(code)) return code;
+  const imported = [...code.matchAll(/from "\.\/([\w-]+)"/g)].map((match) => readFileSync(join(dirname(own), `${match[1]}.ts`), "utf8"));
+  return imported.find(declares) ?? code;
+}
+
 /** The places of every declared field of every registered resource, in the registry's order. */
 export function fieldPlaces(): FieldPlaces[] {
   return resources.flatMap((resource) => {
     const { fields } = resource.module.declaration;
-    const counted = mentionsIn(readFileSync(join(repoRoot, "provider", resource.namespace, `${resource.name}.ts`), "utf8"), new Set(fields.map((field) => field.name)));
+    const counted = mentionsIn(declaringCode(resource), new Set(fields.map((field) => field.name)));
     return fields.map((field) => {
       const { lines, restating } = counted.get(field.name) ?? { lines: new Set(), restating: new Set() };
       return { resource: typeOf(resource), field: field.name, places: lines.size, inLogic: lines.size - restating.size };
