@@ -18,6 +18,7 @@ export { PipelineStage, PipelineStageArgs } from "./pipeline-stage";
 export { TaskType, TaskTypeArgs } from "./task-type";
 export { UserGroup, UserGroupArgs } from "./user-group";
 export { User, UserArgs } from "./user";
+export { SiteTracking, SiteTrackingArgs } from "./site-tracking";
 export { ContactSync, ContactSyncArgs, ContactSyncContact, ContactSyncFailure } from "./contact-sync";
 export * from "./lookups";
 export type * from "./generated-types";

@@ -21,7 +21,7 @@ export const originalsOf = (state: Record<string, unknown>): OriginalValues => (
 
 /** The values of `fields` in `values`, each field present (undefined when unset). */
 export const pick = (values: Record<string, unknown>, fields: readonly string[]): Record<string, string | boolean | undefined> =>
-  Object.fromEntries(fields.map((field) => [field, values[field]]));
+  Object.fromEntries(fields.map((field) => [field, values[field] as string | boolean | undefined]));
 
 /**
  * Whether a field changes: set, when its value does; no longer set, when the stack

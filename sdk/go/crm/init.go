@@ -53,6 +53,8 @@ func (m *module) Construct(ctx *pulumi.Context, name, typ, urn string) (r pulumi
 		r = &PipelineStage{}
 	case "crm:index:SavedResponse":
 		r = &SavedResponse{}
+	case "crm:index:SiteTracking":
+		r = &SiteTracking{}
 	case "crm:index:Tag":
 		r = &Tag{}
 	case "crm:index:TaskType":

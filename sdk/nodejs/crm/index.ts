@@ -195,6 +195,11 @@ export type SavedResponse = import("./savedResponse").SavedResponse;
 export const SavedResponse: typeof import("./savedResponse").SavedResponse = null as any;
 utilities.lazyLoad(exports, ["SavedResponse"], () => require("./savedResponse"));
 
+export { SiteTrackingArgs } from "./siteTracking";
+export type SiteTracking = import("./siteTracking").SiteTracking;
+export const SiteTracking: typeof import("./siteTracking").SiteTracking = null as any;
+utilities.lazyLoad(exports, ["SiteTracking"], () => require("./siteTracking"));
+
 export { TagArgs } from "./tag";
 export type Tag = import("./tag").Tag;
 export const Tag: typeof import("./tag").Tag = null as any;
@@ -269,6 +274,8 @@ const _module = {
                 return new PipelineStage(name, <any>undefined, { urn })
             case "crm:index:SavedResponse":
                 return new SavedResponse(name, <any>undefined, { urn })
+            case "crm:index:SiteTracking":
+                return new SiteTracking(name, <any>undefined, { urn })
             case "crm:index:Tag":
                 return new Tag(name, <any>undefined, { urn })
             case "crm:index:TaskType":

@@ -45,6 +45,7 @@ from .pipeline import *
 from .pipeline_stage import *
 from .provider import *
 from .saved_response import *
+from .site_tracking import *
 from .tag import *
 from .task_type import *
 from .user import *
@@ -84,6 +85,7 @@ _utilities.register(
    "crm:index:Pipeline": "Pipeline",
    "crm:index:PipelineStage": "PipelineStage",
    "crm:index:SavedResponse": "SavedResponse",
+   "crm:index:SiteTracking": "SiteTracking",
    "crm:index:Tag": "Tag",
    "crm:index:TaskType": "TaskType",
    "crm:index:User": "User",
