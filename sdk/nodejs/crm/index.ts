@@ -55,6 +55,11 @@ export type ContactSync = import("./contactSync").ContactSync;
 export const ContactSync: typeof import("./contactSync").ContactSync = null as any;
 utilities.lazyLoad(exports, ["ContactSync"], () => require("./contactSync"));
 
+export { EventTrackingArgs } from "./eventTracking";
+export type EventTracking = import("./eventTracking").EventTracking;
+export const EventTracking: typeof import("./eventTracking").EventTracking = null as any;
+utilities.lazyLoad(exports, ["EventTracking"], () => require("./eventTracking"));
+
 export { GetAccountArgs, GetAccountResult, GetAccountOutputArgs } from "./getAccount";
 export const getAccount: typeof import("./getAccount").getAccount = null as any;
 export const getAccountOutput: typeof import("./getAccount").getAccountOutput = null as any;
@@ -262,6 +267,8 @@ const _module = {
                 return new ContactCustomField(name, <any>undefined, { urn })
             case "crm:index:ContactSync":
                 return new ContactSync(name, <any>undefined, { urn })
+            case "crm:index:EventTracking":
+                return new EventTracking(name, <any>undefined, { urn })
             case "crm:index:List":
                 return new List(name, <any>undefined, { urn })
             case "crm:index:Message":

@@ -17,6 +17,7 @@ from .branding import *
 from .calendar_feed import *
 from .contact_custom_field import *
 from .contact_sync import *
+from .event_tracking import *
 from .get_account import *
 from .get_accounts import *
 from .get_automation import *
@@ -79,6 +80,7 @@ _utilities.register(
    "crm:index:CalendarFeed": "CalendarFeed",
    "crm:index:ContactCustomField": "ContactCustomField",
    "crm:index:ContactSync": "ContactSync",
+   "crm:index:EventTracking": "EventTracking",
    "crm:index:List": "List",
    "crm:index:Message": "Message",
    "crm:index:PersonalizationVariable": "PersonalizationVariable",
