@@ -32,6 +32,8 @@ import * as personalizationVariable from "./crm/personalization-variable";
 import * as savedResponse from "./crm/saved-response";
 import * as tag from "./crm/tag";
 import * as taskType from "./crm/task-type";
+import * as siteTracking from "./crm/site-tracking";
+import * as eventTracking from "./crm/event-tracking";
 import * as userGroup from "./crm/user-group";
 import * as user from "./crm/user";
 import * as webhook from "./crm/webhook";
@@ -83,6 +85,8 @@ export const resources = [
   { namespace: "crm", className: "CalendarFeed", name: "calendar-feed", module: calendarFeed },
   { namespace: "crm", className: "Message", name: "message", module: message },
   { namespace: "crm", className: "Branding", name: "branding", module: branding },
+  { namespace: "crm", className: "SiteTracking", name: "site-tracking", module: siteTracking },
+  { namespace: "crm", className: "EventTracking", name: "event-tracking", module: eventTracking },
   { namespace: "crm", className: "ContactSync", name: "contact-sync", module: contactSync },
   { namespace: "chat", className: "FlowRun", name: "flow-run", module: flowRun },
 ] as const satisfies readonly Registered[];

@@ -8,10 +8,10 @@
 import { z } from "zod";
 import { dynamicClass, dynamicLifecycle } from "../dynamic";
 import type { ExportDeclaration } from "./export-declaration";
-import { declareResource, input, output } from "../kit/declaration";
+import { declareResource, input } from "../kit/declaration";
 import { adoptIdInput, containsUnknown, isWebAddress, withoutProvider, withoutUndefined } from "../kit/inputs";
-import { types } from "../kit/value-types";
-import { checkInputs, declaredKind, differingFields, ResourceKind, sameValue, updatableFields } from "../kit/check-diff";
+import { checkInputs, declaredKind, differingFields, ResourceKind, updatableFields } from "../kit/check-diff";
+import { changedField, originalsOf, originalValuesOutput, pick, rememberedAfter, type OriginalValues } from "../kit/take-over";
 import type { Changes, Created, Found, ReadFrom, ResourceCore, Updated } from "../kit/core";
 import { announceAdoption, claimNaturalKey, notAdoptable, releaseNaturalKey } from "../kit/adoption";
 import { confirmWrite, UnconfirmedWriteError } from "../kit/write-errors";
@@ -75,10 +75,7 @@ export const declaration = declareResource({
     ),
   },
   outputs: {
-    originalValues: output(
-      types.map(types.union(types.string, types.boolean)),
-      "The value each managed field had before this stack first changed it; destroy puts them back.",
-    ),
+    originalValues: originalValuesOutput(),
   },
 });
 
@@ -93,8 +90,6 @@ const alwaysManaged = wired.filter((field) => field.type.kind !== "string").map(
 const templateFields = wired.filter((field) => field.wire === templateText).map((field) => field.name);
 
 type FieldValues = Record<string, string | boolean | undefined>;
-/** What the stack found before managing each field (the texts managed, the external links); destroy puts it back. */
-type OriginalValues = Record<string, string | boolean>;
 
 /** The outputs: the brandingId as given (unset when the resource took the first branding listed), the managed fields as the service holds them, and what to restore. */
 type BrandingState = Record<string, unknown>;
@@ -113,9 +108,6 @@ const kind: ResourceKind<typeof inputSchema> = {
 const clientFor = (id: string) => new CrmClient(`${resourceType} ${id}`);
 const parse = (props: Record<string, unknown>) => inputSchema.parse(withoutProvider(props));
 const managedFields = (values: Record<string, unknown>) => brandingFields.filter((field) => values[field] !== undefined);
-const pick = (values: Record<string, unknown>, fields: readonly string[]): FieldValues =>
-  Object.fromEntries(fields.map((field) => [field, values[field]])) as FieldValues;
-const originalsOf = (state: Record<string, unknown>): OriginalValues => (state.originalValues ?? {}) as OriginalValues;
 /** What a take-over remembers of `values`: the texts it manages, and the external links. */
 const originalsFrom = (values: Record<string, unknown>, managed: readonly string[]) => pick(values, [...managed, ...alwaysManaged]) as OriginalValues;
 
@@ -178,9 +170,7 @@ async function putBranding(
  * resource only when it names another branding than the one managed.
  */
 function changesOf(id: string, olds: Record<string, unknown>, news: Record<string, unknown>): Changes {
-  const remembered = originalsOf(olds);
-  const changed = (field: string) =>
-    containsUnknown(news[field]) || (news[field] === undefined ? field in remembered : !sameValue(olds[field], news[field]));
+  const changed = changedField(olds, news);
   const replaces = news.brandingId !== undefined && (containsUnknown(news.brandingId) || news.brandingId !== id) ? ["brandingId"] : [];
   return { fields: [...replaces.map((field) => ({ field, replace: true })), ...updatableFields(kind).filter(changed).map((field) => ({ field, replace: false }))] };
 }
@@ -258,10 +248,7 @@ async function updateBranding(id: string, olds: Record<string, unknown>, news: R
     if (!branding) throw new PulumiCrmError(`${client.resource}: the branding no longer exists; run \`pulumi refresh\` to drop it from the state`);
     current = valuesOf(branding);
   }
-  const originalValues = {
-    ...Object.fromEntries(Object.entries(remembered).filter(([field]) => !released.includes(field))),
-    ...pick(current, newlyManaged),
-  } as OriginalValues;
+  const originalValues = rememberedAfter(remembered, released, current, newlyManaged);
   const values = { ...pick(inputs, managed), ...pick(remembered, released) };
   const state = await putBranding(client, id, values, inputs.externalLinks, (answer) => stateOf(answer, managed, inputs.brandingId, originalValues));
   if (!state) throw new PulumiCrmError(`${client.resource}: the branding no longer exists; run \`pulumi refresh\` to drop it from the state`);

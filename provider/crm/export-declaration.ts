@@ -12,6 +12,8 @@ export interface ExportDeclaration {
   /** Where the service lists the objects, read once, page by page, as a Collection names it: its path, and the list's root key. */
   path: string;
   collection: string;
+  /** The path answers one object under `collection`, not a list (an account-wide switch): it is read once, its id the collection's name. */
+  single?: true;
   /**
    * The object's own name: what `--name-filter` matches, and what the titles of objects
    * referring to it name it by. A kind without one follows an object it refers to (`follows`).

@@ -1326,6 +1326,46 @@ export interface BrandingOutputs {
   readonly originalValues: pulumi.Output<Record<string, string | boolean>>;
 }
 
+/** The inputs of a crm.SiteTracking. */
+export interface SiteTrackingArgs {
+  /** Whether site tracking is on for the account. Changed in place. */
+  enabled: pulumi.Input<boolean>;
+  /**
+   * "siteTracking", as `pulumi-crm export` writes it: takes the account's site tracking switch over, as
+   * a create does; a switch already as declared gets no write. Read only at creation; changing or
+   * removing it later changes nothing.
+   */
+  adoptId?: pulumi.Input<string | undefined>;
+}
+
+/** The outputs of a crm.SiteTracking, besides its `id` and `urn`. */
+export interface SiteTrackingOutputs {
+  /** Whether site tracking is on for the account. */
+  readonly enabled: pulumi.Output<boolean>;
+  /** The value each managed field had before this stack first changed it; destroy puts them back. */
+  readonly originalValues: pulumi.Output<Record<string, string | boolean>>;
+}
+
+/** The inputs of a crm.EventTracking. */
+export interface EventTrackingArgs {
+  /** Whether event tracking is on for the account. Changed in place. */
+  enabled: pulumi.Input<boolean>;
+  /**
+   * "eventTracking", as `pulumi-crm export` writes it: takes the account's event tracking switch over,
+   * as a create does; a switch already as declared gets no write. Read only at creation; changing or
+   * removing it later changes nothing.
+   */
+  adoptId?: pulumi.Input<string | undefined>;
+}
+
+/** The outputs of a crm.EventTracking, besides its `id` and `urn`. */
+export interface EventTrackingOutputs {
+  /** Whether event tracking is on for the account. */
+  readonly enabled: pulumi.Output<boolean>;
+  /** The value each managed field had before this stack first changed it; destroy puts them back. */
+  readonly originalValues: pulumi.Output<Record<string, string | boolean>>;
+}
+
 /** The inputs of a crm.ContactSync. */
 export interface ContactSyncArgs {
   /**

@@ -19,6 +19,8 @@ export { TaskType, TaskTypeArgs } from "./task-type";
 export { DealCustomField, DealCustomFieldArgs } from "./deal-custom-field";
 export { UserGroup, UserGroupArgs } from "./user-group";
 export { User, UserArgs } from "./user";
+export { SiteTracking, SiteTrackingArgs } from "./site-tracking";
+export { EventTracking, EventTrackingArgs } from "./event-tracking";
 export { ContactSync, ContactSyncArgs, ContactSyncContact, ContactSyncFailure } from "./contact-sync";
 export * from "./lookups";
 export type * from "./generated-types";

@@ -5,7 +5,7 @@
 // declares (`exported`, see ./declaration.ts); the kinds are read in the registry's order.
 
 import { CrmClient } from "../crm/service/client";
-import { ServiceObject, walk } from "../crm/service/collection";
+import { objectIn, ServiceObject, walk } from "../crm/service/collection";
 import { RegisteredResource, resources } from "../registry";
 import type { ExportDeclaration } from "../crm/export-declaration";
 
@@ -93,10 +93,12 @@ export async function readAccount(options: ExportOptions): Promise<ExportedObjec
   for (const resource of exportedResources) {
     const { name: kind, module } = resource;
     if (!wanted(kind) && !needed.has(kind)) continue;
-    const { path, collection, name, alongside } = module.exported;
+    const { path, collection, name, alongside, single } = module.exported;
     // Every object of the collection, and those the export declares, with a progress line saying how many.
     const client = new CrmClient(`pulumi-crm export (${path})`);
-    const objects = await walk<ServiceObject>(client, path, collection, {}, undefined, undefined, alongside);
+    const objects = single
+      ? [{ ...objectIn(await client.call({ method: "GET", path }), collection), id: collection }]
+      : await walk<ServiceObject>(client, path, collection, {}, undefined, undefined, alongside);
     read.set(kind, new Map(objects.map((object) => [String(object.id), object])));
     if (name) kept.set(kind, new Set(objects.filter((object) => named(name(object))).map((object) => String(object.id))));
     const before = exported.length;

@@ -143,6 +143,9 @@ describe("pulumi-crm export: the round trip on the pulumi CLI", function () {
     // The branding exists from the start; sending `links` turns external links off.
     await call("PUT", "/brandings/1", { branding: { siteName: "Acme Marketing", footerTextValue: "© Acme", links: 1 } });
     objectsInAccount += 1;
+    // The account-wide switches exist from the start too, each exported as it is.
+    await call("PUT", "/siteTracking", { siteTracking: { enabled: false } });
+    objectsInAccount += 2;
   }
 
   before(async () => {
@@ -192,13 +195,15 @@ describe("pulumi-crm export: the round trip on the pulumi CLI", function () {
 
     const index = readFileSync(join(exportDir, "index.ts"), "utf8");
     assert.equal(index.match(/new crm\.\w+\(/g)?.length, objectsInAccount);
-    assert.equal(index.match(/adoptId: "\d+",/g)?.length, objectsInAccount);
+    // An id is digits, or a switch's name.
+    assert.equal(index.match(/adoptId: "(\d+|siteTracking|eventTracking)",/g)?.length, objectsInAccount);
     assert.equal(index.match(/\}, \{ protect: true \}\);/g)?.length, objectsInAccount);
     assert.match(index, /const acmeCorp = new crm\.Account\("acme-corp", \{\n  adoptId: "1",\n  name: "Acme Corp",\n  accountUrl: "https:\/\/acme\.example",\n\}/);
     assert.match(index, /const acmeCorp2 = new crm\.Account\("acme-corp-2", \{/);
     assert.match(index, /const acmeCorpRegions = new crm\.AccountCustomFieldValue\("acme-corp-regions", \{\n  adoptId: "\d+",\n  accountId: acmeCorp\.id,\n  customFieldId: regionsField\.id,\n  fieldValue: \["EMEA", "APAC"\],/);
     assert.match(index, /accountId: globex\.id,\n  note: "Met at the fair\.",/);
     assert.match(index, /fieldValue: "2027-03-31",/);
+    assert.match(index, /new crm\.SiteTracking\("[\w-]+", \{\n  adoptId: "siteTracking",\n  enabled: false,\n\}/);
     assert.match(index, /fieldValue: 12500000,\n  fieldCurrency: "EUR",/);
     assert.match(index, /country: "DE",\n  isDefault: true,\n  allgroup: false,\n  groupId: "3",\n  listId: "7",/);
     assert.match(index, /externalLinks: false,/);
@@ -282,7 +287,7 @@ describe("pulumi-crm export: the round trip on the pulumi CLI", function () {
     // stdout, which the CLI shows under the stack as the host's output ("info"): a line per
     // object taken over, then, as the engine ends the host, one line counting them.
     const said = diagnostics(result, "info").split("\n");
-    const adoptions = said.filter((line) => /^info: \[runtime\] crm\.\w+.*: took over existing object \d+$/.test(line));
+    const adoptions = said.filter((line) => /^info: \[runtime\] crm\.\w+.*: took over existing object (\d+|siteTracking|eventTracking)$/.test(line));
     const summaries = said.filter((line) => line.includes("pulumi-crm: this deployment took over"));
     assert.equal(adoptions.length, objectsInAccount, result.lines.join("\n"));
     assert.equal(new Set(adoptions).size, objectsInAccount, "an object's adoption said twice");

@@ -164,6 +164,8 @@ export const resourceExamples = {
     collection: { path: "/users", member: "users", key: (o) => o.username },
   },
   "crm.Branding": { inputs: () => ({ siteName: "Acme", headerTextValue: "Acme Inc" }), textFields: ["siteName", "headerTextValue"], roundTrip: "update" },
+  "crm.SiteTracking": { inputs: () => ({ enabled: false }), textFields: [], roundTrip: "update" },
+  "crm.EventTracking": { inputs: () => ({ enabled: false }), textFields: [], roundTrip: "update" },
   "crm.ContactSync": { inputs: (_parents, n) => ({ contacts: [{ email: `ada${n}@example.com`, firstName: "Ada" }] }), textFields: [], roundTrip: false },
   "chat.FlowRun": { inputs: () => ({ flowId: BUILT_IN_FLOWS[0].id, contacts: [{ phone: "+15550100", firstName: "Ada" }] }), textFields: [], roundTrip: false },
 } satisfies Record<ResourceType, ResourceExample>;

@@ -9,6 +9,7 @@ import { accountContactRoutes } from "./resources/accountContacts";
 import { accountRoutes } from "./resources/accounts";
 import { addressRoutes } from "./resources/addresses";
 import { brandingRoutes, seedBranding } from "./resources/brandings";
+import { accountSwitchRoutes, seedAccountSwitches } from "./resources/accountSwitches";
 import { bulkImport } from "./resources/bulkImport";
 import { calendarRoutes } from "./resources/calendars";
 import { contactMembers } from "./resources/contactMembers";
@@ -68,6 +69,7 @@ export function createCrmService(options: CrmServiceOptions): CrmService {
     ...customFieldRoutes(crm),
     ...addressRoutes(crm),
     ...brandingRoutes(crm, { templateEditing: options.templateEditing ?? true }),
+    ...accountSwitchRoutes(crm),
     ...calendarRoutes(crm),
     ...messageRoutes(crm),
     ...listRoutes(crm),
@@ -86,9 +88,10 @@ export function createCrmService(options: CrmServiceOptions): CrmService {
     ...customObjectRoutes(crm),
   ]);
 
-  /** What an account holds before anyone writes: its branding and sample custom objects. */
+  /** What an account holds before anyone writes: its branding, its switches and sample custom objects. */
   const seedDefaults = (): void => {
     seedBranding(tables);
+    seedAccountSwitches(tables);
     seedCustomObjects(tables);
   };
   seedDefaults();

@@ -66,6 +66,12 @@ export interface AddressAssociationRow extends Row {
   targetId: string;
 }
 
+/** An account-wide on/off switch (resources/accountSwitches.ts): site tracking, event tracking. */
+export interface AccountSwitchRow extends Row {
+  name: string;
+  enabled: 0 | 1;
+}
+
 export interface BrandingRow extends Row {
   groupid: string;
   siteName: string;
@@ -141,6 +147,7 @@ export function createTables() {
     addressGroups: new Table<AddressAssociationRow>(),
     addressLists: new Table<AddressAssociationRow>(),
     brandings: new Table<BrandingRow>(),
+    accountSwitches: new Table<AccountSwitchRow>(),
     calendars: new Table<CollectionRow>(),
     messages: new Table<CollectionRow>(),
     // The contacts' side of an account (resources/lists.ts, tags.ts, fields.ts, personalizations.ts, savedResponses.ts, webhooks.ts, contactMembers.ts).

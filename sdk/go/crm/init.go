@@ -43,6 +43,8 @@ func (m *module) Construct(ctx *pulumi.Context, name, typ, urn string) (r pulumi
 		r = &ContactSync{}
 	case "crm:index:DealCustomField":
 		r = &DealCustomField{}
+	case "crm:index:EventTracking":
+		r = &EventTracking{}
 	case "crm:index:List":
 		r = &List{}
 	case "crm:index:Message":
@@ -55,6 +57,8 @@ func (m *module) Construct(ctx *pulumi.Context, name, typ, urn string) (r pulumi
 		r = &PipelineStage{}
 	case "crm:index:SavedResponse":
 		r = &SavedResponse{}
+	case "crm:index:SiteTracking":
+		r = &SiteTracking{}
 	case "crm:index:Tag":
 		r = &Tag{}
 	case "crm:index:TaskType":

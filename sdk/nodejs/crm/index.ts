@@ -60,6 +60,11 @@ export type DealCustomField = import("./dealCustomField").DealCustomField;
 export const DealCustomField: typeof import("./dealCustomField").DealCustomField = null as any;
 utilities.lazyLoad(exports, ["DealCustomField"], () => require("./dealCustomField"));
 
+export { EventTrackingArgs } from "./eventTracking";
+export type EventTracking = import("./eventTracking").EventTracking;
+export const EventTracking: typeof import("./eventTracking").EventTracking = null as any;
+utilities.lazyLoad(exports, ["EventTracking"], () => require("./eventTracking"));
+
 export { GetAccountArgs, GetAccountResult, GetAccountOutputArgs } from "./getAccount";
 export const getAccount: typeof import("./getAccount").getAccount = null as any;
 export const getAccountOutput: typeof import("./getAccount").getAccountOutput = null as any;
@@ -200,6 +205,11 @@ export type SavedResponse = import("./savedResponse").SavedResponse;
 export const SavedResponse: typeof import("./savedResponse").SavedResponse = null as any;
 utilities.lazyLoad(exports, ["SavedResponse"], () => require("./savedResponse"));
 
+export { SiteTrackingArgs } from "./siteTracking";
+export type SiteTracking = import("./siteTracking").SiteTracking;
+export const SiteTracking: typeof import("./siteTracking").SiteTracking = null as any;
+utilities.lazyLoad(exports, ["SiteTracking"], () => require("./siteTracking"));
+
 export { TagArgs } from "./tag";
 export type Tag = import("./tag").Tag;
 export const Tag: typeof import("./tag").Tag = null as any;
@@ -264,6 +274,8 @@ const _module = {
                 return new ContactSync(name, <any>undefined, { urn })
             case "crm:index:DealCustomField":
                 return new DealCustomField(name, <any>undefined, { urn })
+            case "crm:index:EventTracking":
+                return new EventTracking(name, <any>undefined, { urn })
             case "crm:index:List":
                 return new List(name, <any>undefined, { urn })
             case "crm:index:Message":
@@ -276,6 +288,8 @@ const _module = {
                 return new PipelineStage(name, <any>undefined, { urn })
             case "crm:index:SavedResponse":
                 return new SavedResponse(name, <any>undefined, { urn })
+            case "crm:index:SiteTracking":
+                return new SiteTracking(name, <any>undefined, { urn })
             case "crm:index:Tag":
                 return new Tag(name, <any>undefined, { urn })
             case "crm:index:TaskType":

@@ -18,6 +18,7 @@ from .calendar_feed import *
 from .contact_custom_field import *
 from .contact_sync import *
 from .deal_custom_field import *
+from .event_tracking import *
 from .get_account import *
 from .get_accounts import *
 from .get_automation import *
@@ -46,6 +47,7 @@ from .pipeline import *
 from .pipeline_stage import *
 from .provider import *
 from .saved_response import *
+from .site_tracking import *
 from .tag import *
 from .task_type import *
 from .user import *
@@ -80,12 +82,14 @@ _utilities.register(
    "crm:index:ContactCustomField": "ContactCustomField",
    "crm:index:ContactSync": "ContactSync",
    "crm:index:DealCustomField": "DealCustomField",
+   "crm:index:EventTracking": "EventTracking",
    "crm:index:List": "List",
    "crm:index:Message": "Message",
    "crm:index:PersonalizationVariable": "PersonalizationVariable",
    "crm:index:Pipeline": "Pipeline",
    "crm:index:PipelineStage": "PipelineStage",
    "crm:index:SavedResponse": "SavedResponse",
+   "crm:index:SiteTracking": "SiteTracking",
    "crm:index:Tag": "Tag",
    "crm:index:TaskType": "TaskType",
    "crm:index:User": "User",

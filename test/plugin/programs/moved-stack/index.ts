@@ -32,3 +32,5 @@ const sales = new kit.Pipeline("sales", { title: "Sales", currency: "usd" });
 new kit.PipelineStage("qualified", { title: "Qualified", pipelineId: sales.id, order: 1 });
 const reps = new kit.UserGroup("reps", { title: "Sales reps", permissions: { contactAdd: true, deal: true } });
 new kit.User("rep", { username: "rep1", email: "rep1@acme.example", firstName: "Ada", lastName: "Rep", groupId: reps.id });
+new kit.SiteTracking("siteTracking", { enabled: false });
+new kit.EventTracking("eventTracking", { enabled: false });
