@@ -65,6 +65,8 @@ export interface ServiceSettingsSpec {
   /** Appended to the configured address: /api/3 for the CRM service. */
   rootPath: string;
   authHeaders(token: string): Record<string, string>;
+  /** See AccountEndpoint.meansNotFound. */
+  meansNotFound?(status: number, body: unknown): boolean;
 }
 
 export const crmService: ServiceSettingsSpec = {
@@ -74,6 +76,9 @@ export const crmService: ServiceSettingsSpec = {
   rate: { key: "crm:requestsPerSecond", env: "CRM_REQUESTS_PER_SECOND" },
   rootPath: "/api/3",
   authHeaders: (token) => ({ "Api-Token": token }),
+  // The reference answers a read or an update of a missing group 403, in its 404's words
+  // ("No Result found for Group with id 8"); a refused key's 403 says other words.
+  meansNotFound: (status, body) => status === 403 && /^No Result found for \w+ with id /.test(String((body as { message?: unknown } | undefined)?.message)),
 };
 
 export const chatService: ServiceSettingsSpec = {
@@ -155,6 +160,7 @@ export function endpointFor(spec: ServiceSettingsSpec, resource: string): Servic
     accountKey: createHash("sha256").update(`${spec.service}\n${base}\n${token}`).digest("hex"),
     requestsPerSecond,
     timeoutMs: requestTimeoutMs,
+    meansNotFound: spec.meansNotFound,
   };
 }
 

@@ -57,6 +57,8 @@ export interface AccountEndpoint {
   requestsPerSecond: number;
   timeoutMs: number;
   retry?: RetryPolicy;
+  /** An answer of another status that says the object asked for is missing: taken as the 404 it means. */
+  meansNotFound?(status: number, body: unknown): boolean;
 }
 
 // One keep-alive connection pool for the whole provider process.
@@ -185,8 +187,8 @@ export class Transport {
         dispatcher: agent,
         signal: AbortSignal.timeout(this.endpoint.timeoutMs),
       });
-      const text = await res.body.text();
-      const response = { status: res.statusCode, body: parseBody(text) };
+      const body = parseBody(await res.body.text());
+      const response = { status: this.endpoint.meansNotFound?.(res.statusCode, body) ? 404 : res.statusCode, body };
       return {
         response,
         outcome: { kind: "response", status: res.statusCode, retryAfterSeconds: parseRetryAfter(res.headers["retry-after"]) },

@@ -36,7 +36,9 @@ describe("crm lookups of pipelines, user groups and users", () => {
     assert.deepEqual(ada, { id: ids.ada, username: "Ada", email: "ada@acme.example", firstName: "Ada", lastName: "Lovelace" });
     assert.deepEqual(await crm.getUser({ id: ids.grace }), { id: ids.grace, username: "grace", email: "grace@acme.example", firstName: "Grace", lastName: null });
     assert.deepEqual((await crm.getUsers({ nameContains: "gra" })).users.map((user) => user.id), [ids.grace]);
-    assert.deepEqual((await crm.getUserGroups()).groups.map((group) => group.title), ["Reps"]);
+    // The account's own admins' group comes first.
+    assert.deepEqual((await crm.getUserGroups()).groups.map((group) => group.title), ["Admin", "Reps"]);
+    assert.equal((await crm.getUser({ name: "admin" })).id, "1");
   });
 
   it("read each collection once however many lookups of it a run makes", async () => {

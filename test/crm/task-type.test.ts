@@ -30,9 +30,9 @@ describeResource(
   },
   (service) => {
     it("disables in place (status 1 on the wire), and finds a task type enabled behind its back", async () => {
-      const created = await provider.create(await checked(provider, { title: "Lunch" }));
+      const created = await provider.create(await checked(provider, { title: "Site visit" }));
       assert.equal((await emulatorCall(service.emulator, "GET", `/api/3/dealTasktypes/${created.id}`)).body.dealTasktype.status, "0");
-      const news = await checked(provider, { title: "Lunch", disabled: true });
+      const news = await checked(provider, { title: "Site visit", disabled: true });
       assert.deepEqual((await provider.diff(created.id, created.outs, news)).replaces, []);
       const { outs } = await provider.update(created.id, created.outs, news);
       assert.equal((await emulatorCall(service.emulator, "GET", `/api/3/dealTasktypes/${created.id}`)).body.dealTasktype.status, "1");
@@ -42,9 +42,26 @@ describeResource(
       assert.equal((await provider.diff(created.id, drifted.props!, news)).changes, true);
     });
 
-    it("is refused a second task type of a title, naming the field", async () => {
-      await provider.create(await checked(provider, { title: "Call" }));
-      await assert.rejects(provider.create(await checked(provider, { title: "call" })), /title/);
+    it("is refused a second task type of a title, naming the one that holds it and adoptId", async () => {
+      const demo = await provider.create(await checked(provider, { title: "Demo" }));
+      await assert.rejects(
+        provider.create(await checked(provider, { title: "demo", disabled: true })),
+        new RegExp(`crm\\.TaskType "demo": the task type "demo" is taken by the existing crm\\.TaskType ${demo.id} \\(task types are unique regardless of case\\)\\. To manage that object with this stack, take it over with adoptId: "${demo.id}"`),
+      );
+    });
+
+    it("is refused the title of a task type every account comes with, never taking the built-in over on its own", async () => {
+      const builtIn = (await emulatorCall(service.emulator, "GET", "/api/3/dealTasktypes")).body.dealTasktypes.find((type: { title: string }) => type.title === "Call");
+      assert.deepEqual([builtIn.cdate, builtIn.status], [null, "0"]);
+      const before = service.proxy.requests.length;
+      await assert.rejects(provider.create(await checked(provider, { title: "Call" })), (error: Error) => {
+        assert.match(error.message, new RegExp(`taken by the existing crm\\.TaskType ${builtIn.id} .* take it over with adoptId: "${builtIn.id}" \\(only if no other stack manages it\\); else give this resource another title`));
+        return true;
+      });
+      // The refused POST, and the walk that found the holder: nothing written.
+      assert.deepEqual(service.proxy.requests.slice(before).map((request) => `${request.method} ${request.path}`), ["POST /api/3/dealTasktypes", "GET /api/3/dealTasktypes"]);
+      const adopted = await provider.create(await checked(provider, { title: "Call", adoptId: builtIn.id }));
+      assert.equal(adopted.id, builtIn.id);
     });
   },
 );

@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
 import * as provider from "../../provider/crm/user-group";
-import { emulatorCall } from "../support/emulator";
+import { useStackConfig } from "../../provider/settings";
+import { configOf, emulatorCall } from "../support/emulator";
 import { checked } from "../support/provider-steps";
 import { describeResource, emptyAccount } from "../support/describe-resource";
 
@@ -45,6 +46,18 @@ describeResource(
       assert.deepEqual([changes.changes, changes.replaces], [true, []]);
       await provider.update(created.id, drifted.props!, news);
       assert.equal((await emulatorCall(service.emulator, "GET", `/api/3/groups/${created.id}`)).body.group.pg_user_add, "0");
+    });
+
+    it('takes the service\'s 403 "No Result found for Group" as the group gone; a refused key\'s 403 stays a refused key', async () => {
+      const created = await provider.create(await checked(provider, reps));
+      await emulatorCall(service.emulator, "DELETE", `/api/3/groups/${created.id}`);
+      assert.equal((await emulatorCall(service.emulator, "GET", `/api/3/groups/${created.id}`)).status, 403);
+      // A refresh drops it, a delete finds it done, an update says where it went.
+      assert.equal((await provider.read(created.id, created.outs)).id, undefined);
+      await provider.delete(created.id, created.outs);
+      await assert.rejects(provider.update(created.id, created.outs, await checked(provider, { ...reps, title: "Reps" })), /answered 404: No Result found for Group with id \d+; it no longer exists in the account; run `pulumi refresh`/);
+      useStackConfig(configOf({ "crm:apiUrl": service.proxy.url, "crm:apiToken": "not-the-key", "crm:requestsPerSecond": "0" }));
+      await assert.rejects(provider.read(created.id, created.outs), /answered 403.*the service refused the key in crm:apiToken/);
     });
   },
 );

@@ -56,6 +56,13 @@ describeResource(
       assert.deepEqual((await provider.diff(created.id, created.outs, { ...news, username: "ada.l" })).replaces, ["username"]);
     });
 
+    it("is refused the username of the account's admin, naming user 1 and adoptId", async () => {
+      await assert.rejects(
+        provider.create(await checked(provider, { ...ada(service.parents.userGroup), username: "Admin", email: "other@acme.example" })),
+        /the username "Admin" is taken by the existing crm\.User 1 \(usernames are unique regardless of case\)\. To manage that object with this stack, take it over with adoptId: "1"/,
+      );
+    });
+
     it("an import from the id alone declares no password", async () => {
       const created = await provider.create(await checked(provider, { ...ada(service.parents.userGroup), password: secret }));
       const imported = await provider.read(created.id, {});

@@ -54,7 +54,10 @@ export interface ResourceSuite {
   };
 }
 
-/** A suite's beforeEach for tests that each start on an empty account: a create is refused beside an identical object. */
+/**
+ * A suite's beforeEach for tests that each start on a fresh account, holding only what every
+ * account comes with (its branding, switches, built-in task types, admin and admins' group): a create is refused beside an identical object.
+ */
 export async function emptyAccount({ emulator }: ResourceService): Promise<void> {
   await fetch(`${emulator.crmUrl}/__emulator/reset`, { method: "POST" });
 }

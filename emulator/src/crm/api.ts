@@ -22,14 +22,14 @@ export class ApiError extends Error {
 export const ok = (body: unknown): ServiceResponse => ({ status: 200, body });
 export const created = (body: unknown): ServiceResponse => ({ status: 201, body });
 
-/** 404 in the {message} style most resources use: "No Result found for Address with id 3". */
-export function noResultFound(recordType: string, id: string): ApiError {
-  return new ApiError({ status: 404, body: { message: `No Result found for ${recordType} with id ${id}` } });
+/** 404 in the {message} style most resources use: "No Result found for Address with id 3" (a group's read and update answer it 403). */
+export function noResultFound(recordType: string, id: string, status: 403 | 404 = 404): ApiError {
+  return new ApiError({ status, body: { message: `No Result found for ${recordType} with id ${id}` } });
 }
 
-/** The row, or a 404 {message} naming the record type and id. */
-export function orNoResult<T>(row: T | undefined, recordType: string, id: string): T {
-  if (row === undefined) throw noResultFound(recordType, id);
+/** The row, or a 404 (or `status`) {message} naming the record type and id. */
+export function orNoResult<T>(row: T | undefined, recordType: string, id: string, status: 403 | 404 = 404): T {
+  if (row === undefined) throw noResultFound(recordType, id, status);
   return row;
 }
 

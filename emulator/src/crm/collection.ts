@@ -68,6 +68,14 @@ export const texts: Form = {
   answer: (stored) => stored,
 };
 
+/**
+ * The time of what came with the account (its built-in task types), never made or changed
+ * through the API: answered null, as the reference's list of task types answers theirs.
+ */
+export const madeWithTheAccount = 0;
+
+const timestampOf = (ms: number) => (ms === madeWithTheAccount ? null : isoTimestamp(ms));
+
 const OPERATIONS = ["create", "list", "read", "update", "delete"] as const;
 type Operation = (typeof OPERATIONS)[number];
 
@@ -107,6 +115,8 @@ export interface CollectionSpec<T extends CollectionRow> {
   plural: string;
   /** The class the service's 404 names: "No Result found for <record> with id 3". */
   record: string;
+  /** The status of that answer to a read or an update of a missing object, where the reference's is not 404 (a group's is 403). */
+  missingStatus?: 403;
   table: Table<T>;
   fields: Record<string, Field>;
   /** The status of a create's answer. */
@@ -152,7 +162,7 @@ export function collection<T extends CollectionRow>(crm: CrmContext, spec: Colle
       ...Object.fromEntries(Object.entries(fields).map(([name, field]) => [name, (field.form ?? text).answer(row[name])])),
       ...spec.constants,
       ...hooks.members?.(row, req, view),
-      ...Object.fromEntries(Object.entries(spec.timestamps ?? {}).map(([name, when]) => [name, isoTimestamp(when === "created" ? row.createdMs : row.updatedMs)])),
+      ...Object.fromEntries(Object.entries(spec.timestamps ?? {}).map(([name, when]) => [name, timestampOf(when === "created" ? row.createdMs : row.updatedMs)])),
       links: linkNames.length === 0 ? [] : linksOf(req, spec.plural, row.id, linkNames),
       id: row.id,
     }),
@@ -160,6 +170,8 @@ export function collection<T extends CollectionRow>(crm: CrmContext, spec: Colle
   });
 
   const find = (rowId: string): T => orNoResult(table.get(rowId), spec.record, rowId);
+  /** The object a read or an update names, or the answer the reference gives those when it is missing. */
+  const findForReadOrUpdate = (rowId: string): T => orNoResult(table.get(rowId), spec.record, rowId, spec.missingStatus);
 
   /** The fields the attributes send, read, checked and by their own name. */
   const sent = (attrs: Attributes): Record<string, Stored> => {
@@ -227,13 +239,13 @@ export function collection<T extends CollectionRow>(crm: CrmContext, spec: Colle
         return ok({ ...spec.alongside?.(page, req), ...document });
       },
     },
-    read: { method: "GET", pattern: one, handle: (req) => ok(answer(req, find(req.params.id))) },
+    read: { method: "GET", pattern: one, handle: (req) => ok(answer(req, findForReadOrUpdate(req.params.id))) },
     update: {
       method: "PUT",
       pattern: one,
       handle: (req) => {
         const attrs = member(req);
-        return written(req, update(find(req.params.id), attrs), attrs);
+        return written(req, update(findForReadOrUpdate(req.params.id), attrs), attrs);
       },
     },
     delete: {

@@ -21,9 +21,9 @@ import { savedResponseRoutes } from "./resources/savedResponses";
 import { tagCollection } from "./resources/tags";
 import { webhookRoutes } from "./resources/webhooks";
 import { dealGroupRoutes } from "./resources/dealGroups";
-import { groupRoutes } from "./resources/groups";
-import { userRoutes } from "./resources/users";
-import { dealTasktypeRoutes } from "./resources/dealTasktypes";
+import { groupRoutes, seedAdminGroup } from "./resources/groups";
+import { seedAdminUser, userRoutes } from "./resources/users";
+import { dealTasktypeRoutes, seedTaskTypes } from "./resources/dealTasktypes";
 import { customFieldRoutes } from "./resources/customFields";
 import { dealCustomFieldMetaRoutes } from "./resources/dealCustomFieldMeta";
 import { customObjectRoutes, seedCustomObjects } from "./resources/customObjects";
@@ -88,10 +88,13 @@ export function createCrmService(options: CrmServiceOptions): CrmService {
     ...customObjectRoutes(crm),
   ]);
 
-  /** What an account holds before anyone writes: its branding, its switches and sample custom objects. */
+  /** What an account holds before anyone writes: its branding, its switches, its built-in task types, its admin and the admins' group, and sample custom objects. */
   const seedDefaults = (): void => {
     seedBranding(tables);
     seedAccountSwitches(tables);
+    seedTaskTypes(tables);
+    seedAdminGroup(tables);
+    seedAdminUser(tables);
     seedCustomObjects(tables);
   };
   seedDefaults();

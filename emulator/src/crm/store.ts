@@ -29,8 +29,9 @@ export class Table<T extends Row> {
     return this.put({ ...fields, id: String(this.nextId++) } as T);
   }
 
-  /** Stores a row whose id the caller chose (custom objects use UUIDs). */
+  /** Stores a row whose id the caller chose (custom objects use UUIDs; an account's built-in objects their ids): later inserts get ids above a digit id. */
   put(row: T): T {
+    if (/^\d+$/.test(row.id)) this.nextId = Math.max(this.nextId, Number(row.id) + 1);
     const previous = this.rows.get(row.id);
     if (previous) this.unindex(previous);
     this.rows.set(row.id, row);

@@ -118,7 +118,8 @@ async function refuseIdentical(kind: Kind, client: CrmClient, match: CreatedObje
 export async function createNew(kind: Kind, props: Record<string, unknown>): Promise<Created> {
   const client = clientFor(kind, props);
   const inputs = await prepared(kind, client, props);
-  if (kind.sameContent) await refuseIdentical(kind, client, kind.sameContent(inputs));
+  // A name the service keeps unique is refused by the service itself (see uniqueName).
+  if (kind.sameContent && !kind.uniqueName) await refuseIdentical(kind, client, kind.sameContent(inputs));
   return postNew(kind, client, inputs);
 }
 

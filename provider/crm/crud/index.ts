@@ -13,7 +13,7 @@ import { bulkDeleter } from "../service/bulk-deletes";
 import { adoptIdOf, createNew, inputsOf, Kind, LifecycleContext, read, remove, update } from "./core";
 import type { CrmCore, CrmObjectKind } from "./kind";
 import { adopting, bulkWrites } from "./natural-key";
-import { adoptById } from "./take-over";
+import { adoptById, nameTakenBy } from "./take-over";
 
 export type { CrmCore, CrmObjectKind, NaturalKeyAdoption } from "./kind";
 export { adoptIdClaims } from "./take-over";
@@ -40,7 +40,9 @@ export function crmCore<Schema extends z.AnyZodObject, State extends Record<stri
   // A field the service fills in when unset (see serviceAssigned) is left to it: not asked for.
   const desiredState = (inputs: Record<string, unknown>) => ({ ...forms.desiredState(inputs), ...Object.fromEntries((spec.serviceAssigned ?? []).map((field) => [field, inputs[field]])) });
   const fromWire = { stateOf: forms.stateOf, desiredState, createBody: forms.createBody, ...(spec.createBody ? {} : { updateBody: forms.updateBody }) };
-  const kind = { ...declaredKind(declaration), ...fromWire, ...spec } as Kind;
+  const described = { ...declaredKind(declaration), ...fromWire, ...spec } as Kind;
+  // A kind taking objects over by natural key (see NaturalKeyAdoption) says itself who holds its key.
+  const kind: Kind = uniqueName && !described.adoption ? { ...described, uniqueName, explainFailure: described.explainFailure ?? nameTakenBy(described, uniqueName) } : described;
   const context: LifecycleContext = { kind, deleteTogether: kind.bulkDelete && bulkDeleter(kind.path, kind.bulkDelete) };
   // Made after the context: its single path takes objects over through the context.
   context.bulk = kind.bulk && kind.adoption && bulkWrites(context, kind.adoption, kind.bulk);

@@ -4,7 +4,7 @@
 
 import type { z } from "zod";
 import type { ResourceKind } from "../../kit/check-diff";
-import type { ResourceCore } from "../../kit/core";
+import type { ResourceCore, UniqueName } from "../../kit/core";
 import type { ServiceError } from "../../transport/errors";
 import type { BulkDelete } from "../service/bulk-deletes";
 import type { BulkWrites } from "../service/bulk-writes";
@@ -97,6 +97,12 @@ export interface CrmObjectKind<Schema extends z.AnyZodObject, State extends Reco
   bulk?: BulkWrites;
   /** The service's bulk delete: deletes that arrive together go out through it (see ../service/bulk-deletes.ts). */
   bulkDelete?: BulkDelete;
+  /**
+   * The name the service keeps unique (a task type's title): a create is sent without looking
+   * for an identical object first (see sameContent), and one refused as a duplicate names the
+   * object that holds the name, to take over with adoptId or to leave alone.
+   */
+  uniqueName?: UniqueName;
   /** A clearer error for a refused write, after a look around (which account holds a contact); undefined keeps the service's. */
   explainFailure?(client: CrmClient, inputs: z.output<Schema>, error: ServiceError): Promise<Error | undefined>;
   /**

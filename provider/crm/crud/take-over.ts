@@ -2,12 +2,12 @@
 // before the create or, where the service enforces the key, on its duplicate refusal.
 // Every take-over is said out loud, and claimed so that two resources never manage one object.
 
-import type { Created } from "../../kit/core";
+import type { Created, UniqueName } from "../../kit/core";
 import { differingFields, sameValue } from "../../kit/check-diff";
 import { announceAdoption, claimNaturalKey, notAdoptable, releaseNaturalKey, unrecordedObjectAdvice } from "../../kit/adoption";
 import { ServiceError } from "../../transport/errors";
 import { CrmClient } from "../service/client";
-import { getObject, ServiceObject } from "../service/collection";
+import { getObject, ServiceObject, walk } from "../service/collection";
 import { Adoption, clientFor, createNew, Kind, LifecycleContext, parse, prepared, stateAt, update, updateAlone, updateBodyOf } from "./core";
 
 /**
@@ -135,4 +135,31 @@ export async function createOrAdopt(
     if (adoptsExisting(inputs)) return takeOver(context, client, id, existing, props, takenBy(client, adoption, inputs, id), adoption.instead);
     throw new ServiceError(`${refusal.message} The ${noun} that holds it is ${id}: ${unrecordedObjectAdvice(id, objectUrl(client, context.kind, id))}.`, refusal);
   }
+}
+
+/**
+ * A create the service refused as a duplicate of a unique name (see CrmObjectKind.uniqueName):
+ * the object holding the name, found in the kind's collection, named with the ways out. It is
+ * never taken over on its own: it may be one the account came with (the built-in task type
+ * "Call"), another stack's, or what an interrupted deployment made.
+ */
+export function nameTakenBy(kind: Kind, unique: UniqueName): NonNullable<Kind["explainFailure"]> {
+  const nameOf = (state: Record<string, unknown>) => String(state[unique.field]).toLowerCase();
+  const scopeOf = (state: Record<string, unknown>) => (unique.within ? String(state[unique.within]) : "");
+  return async (client, inputs, refusal) => {
+    if (refusal.code !== "duplicate" || !kind.collection) return undefined;
+    const holds = (object: ServiceObject) => {
+      const state = kind.stateOf(object);
+      return nameOf(state) === nameOf(inputs) && scopeOf(state) === scopeOf(inputs);
+    };
+    const holder = (await walk<ServiceObject>(client, kind.path, kind.collection, {}, holds)).find(holds);
+    if (!holder) return undefined;
+    const id = String(holder.id);
+    return new ServiceError(
+      `${client.resource}: the ${unique.what} "${inputs[unique.field]}" is taken by the existing ${kind.type} ${id} (${unique.what}s are unique regardless of case). ` +
+        `To manage that object with this stack, take it over with adoptId: "${id}" (only if no other stack manages it); else give this resource another ${unique.field}. ` +
+        `If an interrupted \`pulumi up\` made it and it is not wanted, delete it (DELETE ${objectUrl(client, kind, id)}, or in the CRM's UI); then run \`pulumi up\` again.`,
+      { status: refusal.status, code: "duplicate", field: unique.field },
+    );
+  };
 }

@@ -43,8 +43,11 @@ export function noneHeld(names: readonly string[]): Record<string, null> {
   return Object.fromEntries(names.map((name) => [name, null]));
 }
 
-/** Where a `user` link leads: the account's one user, who owns everything the emulator holds ("userid": "1"). */
-export const userLink: LinkAnswer<unknown> = () => ({ user: { username: "admin", firstName: "Admin", lastName: "User", email: "admin@example.com", id: "1" } });
+/** The user every account starts with, user 1 (the reference's GET /users/1): its admin, who owns everything the emulator holds. */
+export const ADMIN_USER = { username: "admin", firstName: "John", lastName: "Doe", email: "johndoe@example.com", id: "1" } as const;
+
+/** Where a `user` link leads: the account's admin ("userid": "1"). */
+export const userLink: LinkAnswer<unknown> = () => ({ user: ADMIN_USER });
 
 /** GET /<plural>/:id: the row alone, or a 404. */
 export function readRoute<T extends Row>(crm: CrmContext, kind: Kind<T>, find: (id: string) => T): Route {

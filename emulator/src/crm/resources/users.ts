@@ -1,11 +1,19 @@
 import { fieldError, ok, orNoResult, unprocessable, type Attributes } from "../api";
 import { matches } from "../collections";
-import { collection, id, text, type CollectionRow, type Form } from "../collection";
+import { collection, id, madeWithTheAccount, text, type CollectionRow, type Form } from "../collection";
 import type { CrmContext } from "../context";
 import type { Route } from "../router";
+import type { CrmTables } from "../state";
+import { ADMIN_GROUP_ID } from "./groups";
+import { ADMIN_USER } from "./shared";
 
 /** Taken from requests, never answered: a user's password, and its group (answered behind the userGroup link). */
 const unanswered = (form: Form): Form => ({ read: form.read, answer: () => undefined });
+
+/** Every account starts with its admin, user 1 (the reference's GET /users/1), in the admins' group. */
+export function seedAdminUser(tables: CrmTables): void {
+  tables.users.put({ ...ADMIN_USER, group: ADMIN_GROUP_ID, password: "", createdMs: madeWithTheAccount, updatedMs: madeWithTheAccount });
+}
 
 /**
  * Users (/users): a username unique in the account that an update cannot change, an email,
