@@ -3,6 +3,7 @@
 // natural key), orphans (objects no resource records) and missing objects.
 
 import assert from "node:assert/strict";
+import { startEmulator } from "../../emulator";
 import { resources, typeOf } from "../../provider/registry";
 import { emulatorCall, RunningEmulator } from "./emulator";
 import type { StateResource } from "./pulumi-cli";
@@ -28,12 +29,35 @@ function stateIds(recorded: readonly StateResource[], type: string): Set<string>
   return new Set(recorded.filter((r) => r.type === dynamicType(type)).map((r) => r.id!));
 }
 
-/** Reads every collection (faults should be off) and compares it with the resources of the state. */
+/** The objects of a collection, by one request (faults should be off). */
+async function listOf(emulator: RunningEmulator, collection: (typeof everyResourceCollections)[number]): Promise<any[]> {
+  const objects = (await emulatorCall(emulator, "GET", `/api/3${collection.path}?limit=100`)).body[collection.member] as any[];
+  assert.ok(objects.length < 100, `${collection.path} holds more than one page`);
+  return objects;
+}
+
+let comeWithTheAccount: Promise<Set<string>> | undefined;
+
+/** What every account comes with (its built-in task types, its admin and the admins' group), `path id`: the account's, not a program's. */
+function withTheAccount(): Promise<Set<string>> {
+  comeWithTheAccount ??= (async () => {
+    const fresh = await startEmulator({ rateLimit: 0 });
+    try {
+      const held = await Promise.all(everyResourceCollections.map(async (collection) => (await listOf(fresh, collection)).map((object) => `${collection.path} ${object.id}`)));
+      return new Set(held.flat());
+    } finally {
+      await fresh.close();
+    }
+  })();
+  return comeWithTheAccount;
+}
+
+/** Reads every collection (faults should be off) and compares what the program made of it with the resources of the state. */
 export async function tallyService(emulator: RunningEmulator, recorded: readonly StateResource[]): Promise<Tally> {
   const result: Tally = { objects: 0, duplicates: [], orphans: [], missing: [] };
+  const accountsOwn = await withTheAccount();
   for (const collection of everyResourceCollections) {
-    const listed = (await emulatorCall(emulator, "GET", `/api/3${collection.path}?limit=100`)).body[collection.member] as any[];
-    assert.ok(listed.length < 100, `${collection.path} holds more than one page`);
+    const listed = (await listOf(emulator, collection)).filter((object) => !accountsOwn.has(`${collection.path} ${object.id}`));
     const declared = stateIds(recorded, collection.type);
     const keys = new Map<string, number>();
     for (const object of listed) keys.set(collection.key(object), (keys.get(collection.key(object)) ?? 0) + 1);

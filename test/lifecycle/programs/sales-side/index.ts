@@ -1,12 +1,21 @@
-// The sales side of an account: a user group with a user, a pipeline assigning deals to that
-// user and managed by that group, with three stages, and a task type.
+// Issue 47's sales, team and tracking side, each object named as in test/plugin/programs/sales-side:
+// a user group with a user, a pipeline assigning deals to that user and managed by that group,
+// with three stages, a deal field, a task type, and the site and event tracking switches.
+// With config `adoptIds` (resource name to id), each resource takes the object of that id over:
+// the dynamic classes' import by id (`pulumi import` does not reach them, pulumi/pulumi#16175).
 import * as pulumi from "@pulumi/pulumi";
 import { crm } from "pulumi-crm";
 
-const reps = new crm.UserGroup("reps", { title: "Sales reps", permissions: { deal: true, contactAdd: true } });
-const ada = new crm.User("ada", { username: "ada", email: "ada@acme.example", firstName: "Ada", lastName: "Lovelace", groupId: reps.id, password: pulumi.secret("correct horse battery") });
-const sales = new crm.Pipeline("sales", { title: "Sales", currency: "usd", allUsers: false, userIds: [ada.id], allUserGroups: false, userGroupIds: [reps.id] });
-["Qualified", "Proposal", "Won"].forEach((title, index) => new crm.PipelineStage(title.toLowerCase(), { title, pipelineId: sales.id, order: index + 1 }));
-new crm.TaskType("demo", { title: "Demo" });
+const adoptIds: Record<string, string> = new pulumi.Config().getObject("adoptIds") ?? {};
 
-export const pipelineId = sales.id;
+const reps = new crm.UserGroup("reps", { title: "Sales reps", description: "The sales team", permissions: { deal: true, contactAdd: true }, adoptId: adoptIds.reps });
+const ada = new crm.User("ada", { username: "ada", email: "ada@acme.example", firstName: "Ada", lastName: "Lovelace", groupId: reps.id, password: pulumi.secret("correct horse battery"), adoptId: adoptIds.ada });
+const sales = new crm.Pipeline("sales", { title: "Sales", currency: "usd", allUsers: false, userIds: [ada.id], allUserGroups: false, userGroupIds: [reps.id], adoptId: adoptIds.sales });
+["Qualified", "Proposal", "Won"].forEach((title, index) => {
+  const name = title.toLowerCase();
+  new crm.PipelineStage(name, { title, pipelineId: sales.id, order: index + 1, adoptId: adoptIds[name] });
+});
+new crm.DealCustomField("leadSource", { fieldLabel: "Lead source", fieldType: "dropdown", fieldOptions: ["Web", "Referral"], fieldDefault: "Web", adoptId: adoptIds.leadSource });
+new crm.TaskType("demo", { title: "Demo", adoptId: adoptIds.demo });
+new crm.SiteTracking("siteTracking", { enabled: false, adoptId: adoptIds.siteTracking });
+new crm.EventTracking("eventTracking", { enabled: false, adoptId: adoptIds.eventTracking });
