@@ -72,5 +72,10 @@ describeResource(
       names.claim(provider.core, { title: "Plan" }, "first");
       assert.match(names.claim(provider.core, { title: "PLAN" }, "second")!.message, /two resources of this program declare the contact field title "PLAN"/);
     });
+
+    it("a title the service finds taken names the field holding it and adoptId", async () => {
+      const held = String((await emulatorCall(service.emulator, "POST", "/api/3/fields", { field: { title: "Plan", type: "text" } })).body.field.id);
+      await assert.rejects(provider.create(await checked(provider, { ...plan, title: "PLAN" })), new RegExp(`the contact field title "PLAN" is taken by the existing crm\\.ContactCustomField ${held} .* adoptId: "${held}"`));
+    });
   },
 );

@@ -55,5 +55,11 @@ describeResource(
       assert.match(names.claim(provider.core, { tag: "vip", tagType: "contact" }, "second")!.message, /^crm\.Tag "vip": two resources of this program declare the tag "vip" \(tags are unique regardless of case, per tagType\)/);
       assert.equal(names.claim(provider.core, { tag: "VIP", tagType: "template" }, "third"), undefined);
     });
+
+    it("a name the service finds taken in its type names the tag holding it and adoptId; in the other type it is free", async () => {
+      const vip = String((await emulatorCall(service.emulator, "POST", "/api/3/tags", { tag: { tag: "VIP", tagType: "contact" } })).body.tag.id);
+      await assert.rejects(provider.create(await checked(provider, { tag: "vip", description: "Another" })), new RegExp(`the tag "vip" is taken by the existing crm\\.Tag ${vip} .* adoptId: "${vip}"`));
+      await provider.create(await checked(provider, { tag: "vip", tagType: "template" }));
+    });
   },
 );
