@@ -2,6 +2,7 @@
 // when an object is taken over or may be a leftover of an interrupted deployment.
 
 import { ServiceError } from "../transport/errors";
+import type { UniqueName } from "./core";
 import { log } from "./log";
 
 // Natural keys (account names, field labels) claimed by a create in this provider
@@ -57,6 +58,20 @@ export function unrecordedObjectAdvice(id: string, objectUrl: string): string {
   return (
     `if an interrupted \`pulumi up\` made it (the next run warned of a pending create of this resource) and no other stack manages it, ` +
     `take it over with adoptId: "${id}"; if it is not wanted, delete it (DELETE ${objectUrl}, or in the CRM's UI); then run \`pulumi up\` again`
+  );
+}
+
+/**
+ * A create refused because the unique name it declares (a task type's title) is held by the
+ * existing object `id`: one the account came with (the built-in task type "Call"), another
+ * stack's, or a leftover of an interrupted deployment. The ways out, none of them taken on its own.
+ */
+export function nameTaken(resource: string, type: string, unique: UniqueName, name: unknown, id: string, objectUrl: string, status?: number): ServiceError {
+  return new ServiceError(
+    `${resource}: the ${unique.what} "${name}" is taken by the existing ${type} ${id} (${unique.what}s are unique regardless of case). ` +
+      `To manage that object with this stack, take it over with adoptId: "${id}" (only if no other stack manages it); else give this resource another ${unique.field}. ` +
+      `If an interrupted \`pulumi up\` made it and it is not wanted, delete it (DELETE ${objectUrl}, or in the CRM's UI); then run \`pulumi up\` again.`,
+    { status, code: "duplicate", field: unique.field },
   );
 }
 

@@ -74,8 +74,8 @@ describeResource(
     });
 
     it("a title the service finds taken names the field holding it and adoptId", async () => {
-      const held = String((await emulatorCall(service.emulator, "POST", "/api/3/fields", { field: { title: "Plan", type: "text" } })).body.field.id);
-      await assert.rejects(provider.create(await checked(provider, { ...plan, title: "PLAN" })), new RegExp(`the contact field title "PLAN" is taken by the existing crm\\.ContactCustomField ${held} .* adoptId: "${held}"`));
+      const held = String((await emulatorCall(service.emulator, "POST", "/api/3/fields", { field: { title: "Region", type: "text" } })).body.field.id);
+      await assert.rejects(provider.create(await checked(provider, { title: "REGION", type: "textarea" })), new RegExp(`the contact field title "REGION" is taken by the existing crm\\.ContactCustomField ${held} .* adoptId: "${held}"`));
     });
   },
 );

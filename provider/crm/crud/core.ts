@@ -6,7 +6,7 @@
 import { Created, Found, ReadFrom, storedOutputs, Updated } from "../../kit/core";
 import type { z } from "zod";
 import { withoutProvider, withoutUndefined } from "../../kit/inputs";
-import { unrecordedObjectAdvice } from "../../kit/adoption";
+import { nameTaken, unrecordedObjectAdvice } from "../../kit/adoption";
 import { confirmWrite, PartlyDoneError } from "../../kit/write-errors";
 import { PulumiCrmError, ServiceError } from "../../transport/errors";
 import type { Answered } from "../../transport/limiter";
@@ -16,7 +16,7 @@ import { CrmClient } from "../service/client";
 import { deleteObject, getObject, objectIn, ServiceObject } from "../service/collection";
 import { forgetListed, readObject } from "../service/read-batcher";
 import { recordMade } from "../service/made-here";
-import { CreatedObjectMatch, findCreatedObject, findIdenticalObject, forgetListingBeforeCreates } from "../service/recovery";
+import { findCreatedObject, findIdenticalObject, forgetListingBeforeCreates } from "../service/recovery";
 import type { CrmObjectKind, NaturalKeyAdoption } from "./kind";
 
 /** A kind as the lifecycle's steps see it: the types of its inputs and state are the resource file's business. */
@@ -103,11 +103,13 @@ function createdFinder(kind: Kind): Kind["findCreated"] {
   return kind.findCreated ?? (sameContent ? (client, inputs, started) => findCreatedObject(client, sameContent(inputs), started) : kind.adoption?.find);
 }
 
-/** Refuses a create while an object identical to it exists (see sameContent). */
-async function refuseIdentical(kind: Kind, client: CrmClient, match: CreatedObjectMatch): Promise<void> {
-  const existing = await findIdenticalObject(client, match);
+/** Refuses a create while an object identical to it exists (see sameContent); one holding a unique name is named as its holder (see uniqueName). */
+async function refuseIdentical(kind: Kind, client: CrmClient, inputs: Inputs): Promise<void> {
+  const existing = await findIdenticalObject(client, kind.sameContent!(inputs));
   if (!existing) return;
   const id = String(existing.id);
+  const unique = kind.uniqueName;
+  if (unique) throw nameTaken(client.resource, kind.type, unique, inputs[unique.field], id, `${client.rootUrl}${kind.path}/${id}`);
   throw new ServiceError(
     `${client.resource}: the existing ${kind.type} ${id} holds exactly what this resource declares; ${unrecordedObjectAdvice(id, `${client.rootUrl}${kind.path}/${id}`)}. To have both, declare something that tells them apart.`,
     { code: "duplicate" },
@@ -118,8 +120,7 @@ async function refuseIdentical(kind: Kind, client: CrmClient, match: CreatedObje
 export async function createNew(kind: Kind, props: Record<string, unknown>): Promise<Created> {
   const client = clientFor(kind, props);
   const inputs = await prepared(kind, client, props);
-  // A name the service keeps unique is refused by the service itself (see uniqueName).
-  if (kind.sameContent && !kind.uniqueName) await refuseIdentical(kind, client, kind.sameContent(inputs));
+  if (kind.sameContent) await refuseIdentical(kind, client, inputs);
   return postNew(kind, client, inputs);
 }
 

@@ -98,9 +98,9 @@ export interface CrmObjectKind<Schema extends z.AnyZodObject, State extends Reco
   /** The service's bulk delete: deletes that arrive together go out through it (see ../service/bulk-deletes.ts). */
   bulkDelete?: BulkDelete;
   /**
-   * The name the service keeps unique (a task type's title): a create is sent without looking
-   * for an identical object first (see sameContent), and one refused as a duplicate names the
-   * object that holds the name, to take over with adoptId or to leave alone.
+   * The name the service keeps unique (a task type's title): a create refused as a duplicate,
+   * or beside an identical object (see sameContent), names the object that holds the name, to
+   * take over with adoptId or to leave alone.
    */
   uniqueName?: UniqueName;
   /** A clearer error for a refused write, after a look around (which account holds a contact); undefined keeps the service's. */

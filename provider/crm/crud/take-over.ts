@@ -4,7 +4,7 @@
 
 import type { Created, UniqueName } from "../../kit/core";
 import { differingFields, sameValue } from "../../kit/check-diff";
-import { announceAdoption, claimNaturalKey, notAdoptable, releaseNaturalKey, unrecordedObjectAdvice } from "../../kit/adoption";
+import { announceAdoption, claimNaturalKey, nameTaken, notAdoptable, releaseNaturalKey, unrecordedObjectAdvice } from "../../kit/adoption";
 import { ServiceError } from "../../transport/errors";
 import { CrmClient } from "../service/client";
 import { getObject, ServiceObject, walk } from "../service/collection";
@@ -137,12 +137,7 @@ export async function createOrAdopt(
   }
 }
 
-/**
- * A create the service refused as a duplicate of a unique name (see CrmObjectKind.uniqueName):
- * the object holding the name, found in the kind's collection, named with the ways out. It is
- * never taken over on its own: it may be one the account came with (the built-in task type
- * "Call"), another stack's, or what an interrupted deployment made.
- */
+/** A create the service refused as a duplicate of a unique name (see CrmObjectKind.uniqueName): the object holding it, found in the kind's collection (see nameTaken). */
 export function nameTakenBy(kind: Kind, unique: UniqueName): NonNullable<Kind["explainFailure"]> {
   const nameOf = (state: Record<string, unknown>) => String(state[unique.field]).toLowerCase();
   const scopeOf = (state: Record<string, unknown>) => (unique.within ? String(state[unique.within]) : "");
@@ -155,11 +150,6 @@ export function nameTakenBy(kind: Kind, unique: UniqueName): NonNullable<Kind["e
     const holder = (await walk<ServiceObject>(client, kind.path, kind.collection, {}, holds)).find(holds);
     if (!holder) return undefined;
     const id = String(holder.id);
-    return new ServiceError(
-      `${client.resource}: the ${unique.what} "${inputs[unique.field]}" is taken by the existing ${kind.type} ${id} (${unique.what}s are unique regardless of case). ` +
-        `To manage that object with this stack, take it over with adoptId: "${id}" (only if no other stack manages it); else give this resource another ${unique.field}. ` +
-        `If an interrupted \`pulumi up\` made it and it is not wanted, delete it (DELETE ${objectUrl(client, kind, id)}, or in the CRM's UI); then run \`pulumi up\` again.`,
-      { status: refusal.status, code: "duplicate", field: unique.field },
-    );
+    return nameTaken(client.resource, kind.type, unique, inputs[unique.field], id, objectUrl(client, kind, id), refusal.status);
   };
 }
