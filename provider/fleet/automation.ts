@@ -37,10 +37,16 @@ export interface DriverOptions {
  * The workspace of the program in `program` (the folder holding Pulumi.yaml), for every client's
  * stack: the CLI is found and its version checked once for the fleet, not once a client. Each
  * command names its stack (--stack), so the clients' runs share it and no stack is selected.
+ *
+ * A program that names its plugin's release (`namesPluginRelease`) runs on that plugin: the CLI
+ * would otherwise prefer a `pulumi-resource-crm` on PATH, and `npx pulumi-crm fleet` puts the npm
+ * package's bin there, a plugin that takes twice the memory (a Node.js program beside its
+ * dependencies, not the single executable). The user's own PULUMI_IGNORE_AMBIENT_PLUGINS wins.
  */
-export async function fleetWorkspace(program: string): Promise<LocalWorkspace> {
+export async function fleetWorkspace(program: string, namesPluginRelease: boolean): Promise<LocalWorkspace> {
   const { LocalWorkspace, PulumiCommand } = automation();
-  return LocalWorkspace.create({ workDir: program, pulumiCommand: await PulumiCommand.get() });
+  const envVars = namesPluginRelease && process.env.PULUMI_IGNORE_AMBIENT_PLUGINS === undefined ? { PULUMI_IGNORE_AMBIENT_PLUGINS: "true" } : undefined;
+  return LocalWorkspace.create({ workDir: program, pulumiCommand: await PulumiCommand.get(), envVars });
 }
 
 /** The backend's stacks of the project and where it keeps them: two CLI calls for the whole fleet. */

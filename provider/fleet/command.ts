@@ -211,10 +211,10 @@ export async function fleetMain(argv: readonly string[]): Promise<number> {
   const { backendOf, fleetWorkspace, hasStack, runClient } = await import("./automation");
   let options;
   try {
-    const workspace = await fleetWorkspace(file.program);
+    const { project, namesPluginRelease } = programSettings(file.program);
+    const workspace = await fleetWorkspace(file.program, namesPluginRelease);
     const backend = await backendOf(workspace);
     const root = fileBackendRoot(backend.url);
-    const { project } = programSettings(file.program);
     options = { workspace, project, timeoutSeconds: args.timeout, stacks: backend.stacks, refresh: args.refresh, blocked: (stack: string) => (root ? blockedStack(root, project, stack) : undefined) };
   } catch (error) {
     process.stderr.write(`pulumi-crm fleet: ${cliProblem(error, file.program)}\n`);

@@ -1,6 +1,6 @@
-// What the fleet reads of the program every client's stack runs: its project's name and the
+// What the fleet reads of the program every client's stack runs: its project's name, the
 // settings its Pulumi.yaml declares (`config:`), so that a clients file's misspelt key is refused
-// before any stack is written.
+// before any stack is written, and whether it names where its plugin is released.
 
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
@@ -10,6 +10,11 @@ export interface ProgramSettings {
   project: string;
   /** The project's settings its Pulumi.yaml declares under `config:`; undefined where it declares none (a TypeScript program reading its config in code). */
   declared?: string[];
+  /**
+   * Whether the program names where its plugin comes from (`pluginDownloadURL` in a resource's
+   * options): the release's single executable, which the CLI installs into its plugin cache.
+   */
+  namesPluginRelease: boolean;
 }
 
 /** Reads the program's Pulumi.yaml: its `name:` and the keys of its top-level `config:` block. */
@@ -19,8 +24,9 @@ export function programSettings(program: string): ProgramSettings {
   const lines = readFileSync(path, "utf8").split(/\r?\n/);
   const project = lines.map((line) => /^name:\s*["']?([^"'\s#]+)/.exec(line)?.[1]).find(Boolean);
   if (!project) throw new ClientsFileError(`${path} names no project (name:)`);
+  const namesPluginRelease = lines.some((line) => /^[^#]*\bpluginDownloadURL\s*:/.test(line));
   const start = lines.findIndex((line) => /^config:\s*(#.*)?$/.test(line));
-  if (start === -1) return { project };
+  if (start === -1) return { project, namesPluginRelease };
   // The block's keys: its lines at its first indentation, up to the next top-level line.
   const block = lines.slice(start + 1);
   const end = block.findIndex((line) => /^\S/.test(line));
@@ -30,5 +36,5 @@ export function programSettings(program: string): ProgramSettings {
     const match = /^(\s*)["']?([^"':\s]+(?::[^"':\s]+)?)["']?\s*:/.exec(line);
     return match && match[1].length === indent ? [match[2]] : [];
   });
-  return { project, declared };
+  return { project, declared, namesPluginRelease };
 }
