@@ -215,7 +215,7 @@ export async function fleetMain(argv: readonly string[]): Promise<number> {
     const workspace = await fleetWorkspace(file.program, namesPluginRelease);
     const backend = await backendOf(workspace);
     const root = fileBackendRoot(backend.url);
-    options = { workspace, project, timeoutSeconds: args.timeout, stacks: backend.stacks, refresh: args.refresh, blocked: (stack: string) => (root ? blockedStack(root, project, stack) : undefined) };
+    options = { workspace, project, timeoutSeconds: args.timeout, stacks: backend.stacks, backend: backend.url, refresh: args.refresh, blocked: (stack: string) => (root ? blockedStack(root, project, stack) : undefined) };
   } catch (error) {
     process.stderr.write(`pulumi-crm fleet: ${cliProblem(error, file.program)}\n`);
     return 1;
