@@ -1,10 +1,11 @@
 // The fleet's YAML program on the plugin its Pulumi.yaml names (version and pluginDownloadURL),
 // installed into the CLI's plugin cache as the CLI installs a release, on the real CLI: not a
 // `pulumi-resource-crm` that happens to be on PATH, as the npm package's bin is when the fleet
-// runs through `npx pulumi-crm fleet`.
+// runs through `npx pulumi-crm fleet`. Installed so, the CLI keeps the plugin's schema, and a
+// stack's `up` starts one plugin, not two.
 
 import assert from "node:assert/strict";
-import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { delimiter, join } from "node:path";
 import { startEmulator } from "../../emulator";
@@ -37,6 +38,11 @@ describe("pulumi-crm fleet on the real CLI: the plugin the YAML program names, n
     const env: NodeJS.ProcessEnv = { ...offlineCliEnvironment(home, toolchainPath(ensureToolchain())), PULUMI_DIY_BACKEND_NO_LEGACY_WARNING: "true", [tokenVariable("acme")]: emulator.accounts.acme.apiToken };
     const [plugin] = await buildPlugins(join(repoRoot, ".work", "plugins", "fleet-release-plugin"));
     installPluginTarball({ env: () => env }, plugin);
+    // The installed plugin's starts, each logged by a wrapper in its place.
+    const installed = join(env.PULUMI_HOME!, "plugins", "resource-crm-v0.1.0");
+    const starts = join(home, "plugin-starts");
+    renameSync(join(installed, "pulumi-resource-crm"), join(installed, "pulumi-resource-crm.launcher"));
+    writeFileSync(join(installed, "pulumi-resource-crm"), `#!/bin/sh\necho started >> '${starts}'\nexec "$(dirname "$0")/pulumi-resource-crm.launcher" "$@"\n`, { mode: 0o755 });
     // First on PATH, as `npx` puts the npm package's bin: a plugin that says it ran, and fails.
     const ambient = join(home, "ambient");
     mkdirSync(ambient);
@@ -58,9 +64,12 @@ describe("pulumi-crm fleet on the real CLI: the plugin the YAML program names, n
     assert.ok(!existsSync(ran), "the plugin on PATH was started");
     assert.equal((await messagesOf(emulator.accounts.acme)).length, 1);
 
+    // Its schema is kept by the CLI from the first up: the YAML language host starts no plugin of its own for it.
+    writeFileSync(starts, "");
     const again = await runFleet(bin, clientsFile, env, ["up"]);
     assert.equal(again.code, 0, again.stdout + again.stderr);
     assert.match(again.stdout, /^acme +no change /m);
+    assert.equal(readFileSync(starts, "utf8"), "started\n", "one plugin for the stack's up");
     assert.ok(!existsSync(ran), "the plugin on PATH was started");
   });
 });
