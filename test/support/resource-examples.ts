@@ -165,7 +165,19 @@ export const resourceExamples = {
   },
   "crm.Branding": { inputs: () => ({ siteName: "Acme", headerTextValue: "Acme Inc" }), textFields: ["siteName", "headerTextValue"], roundTrip: "update" },
   "crm.SiteTracking": { inputs: () => ({ enabled: false }), textFields: [], roundTrip: "update" },
+  "crm.SiteTrackingDomain": {
+    inputs: (_parents, n) => ({ name: `shop${n}.acme.example` }),
+    textFields: [],
+    roundTrip: "create",
+    collection: { path: "/siteTrackingDomains", member: "siteTrackingDomains", key: (o) => o.name },
+  },
   "crm.EventTracking": { inputs: () => ({ enabled: false }), textFields: [], roundTrip: "update" },
+  "crm.TrackedEvent": {
+    inputs: (_parents, n) => ({ name: `Signed up ${n}` }),
+    textFields: ["name"],
+    roundTrip: "create",
+    collection: { path: "/eventTrackingEvents", member: "eventTrackingEvents", key: (o) => o.name },
+  },
   "crm.ContactSync": { inputs: (_parents, n) => ({ contacts: [{ email: `ada${n}@example.com`, firstName: "Ada" }] }), textFields: [], roundTrip: false },
   "chat.FlowRun": { inputs: () => ({ flowId: BUILT_IN_FLOWS[0].id, contacts: [{ phone: "+15550100", firstName: "Ada" }] }), textFields: [], roundTrip: false },
 } satisfies Record<ResourceType, ResourceExample>;
