@@ -20,7 +20,7 @@ export interface NameKeyedCase {
   /** Its collection's path below /api/3 and root key, e.g. `/siteTrackingDomains`, `siteTrackingDomain`. */
   path: string;
   member: string;
-  /** Valid names, at least three, and the service's own ones the list holds from the start. */
+  /** Valid names, at least three; and names of the service's own objects, which the list holds beside the account's. */
   names: string[];
   builtIn?: string[];
   badInputs: BadInput[];
@@ -36,7 +36,10 @@ export function describeNameKeyed(provider: NameKeyedModule, { type, kind, path,
     {
       type,
       provider,
-      beforeEach: emptyAccount,
+      beforeEach: async (service) => {
+        await emptyAccount(service);
+        for (const name of builtIn) await made(service.emulator, name);
+      },
       adoption: {
         existing: async ({ emulator }) => {
           await made(emulator, first);

@@ -10,7 +10,7 @@ import { accountRoutes } from "./resources/accounts";
 import { addressRoutes } from "./resources/addresses";
 import { brandingRoutes, seedBranding } from "./resources/brandings";
 import { accountSwitchRoutes, seedAccountSwitches } from "./resources/accountSwitches";
-import { seedTrackingNames, trackingNameRoutes } from "./resources/trackingNames";
+import { trackingNameRoutes } from "./resources/trackingNames";
 import { bulkImport } from "./resources/bulkImport";
 import { calendarRoutes } from "./resources/calendars";
 import { contactMembers } from "./resources/contactMembers";
@@ -90,11 +90,10 @@ export function createCrmService(options: CrmServiceOptions): CrmService {
     ...customObjectRoutes(crm),
   ]);
 
-  /** What an account holds before anyone writes: its branding, its switches, the service's own tracked events and sample custom objects. */
+  /** What an account holds before anyone writes: its branding, its switches and sample custom objects. */
   const seedDefaults = (): void => {
     seedBranding(tables);
     seedAccountSwitches(tables);
-    seedTrackingNames(tables);
     seedCustomObjects(tables);
   };
   seedDefaults();

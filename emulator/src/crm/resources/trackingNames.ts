@@ -2,7 +2,7 @@ import { attributesOf, fieldError, noResultFound, optionalString, unprocessable 
 import type { CrmContext } from "../context";
 import type { Route } from "../router";
 import type { ServiceResponse } from "../../service";
-import type { CrmTables, NameRow } from "../state";
+import type { NameRow } from "../state";
 
 /**
  * The tracking names of the reference: the domains site tracking is allowed on
@@ -13,16 +13,13 @@ import type { CrmTables, NameRow } from "../state";
  * None has a read or an update of its own, and neither depends on its switch being on. What
  * the reference leaves open is answered as the service's other collections answer it: a
  * missing name 422 field_missing, a name held already 422 duplicate, an unknown one 404.
+ * Both lists start empty: the service's own events of the reference's example (`__pagevisit`,
+ * `__redir`) are made by a test that wants them, like any other.
  */
 const TRACKING_NAMES = {
   siteTrackingDomains: { singular: "siteTrackingDomain", record: "SiteTrackingDomain", createStatus: 200, deleted: { status: 204, body: undefined } },
   eventTrackingEvents: { singular: "eventTrackingEvent", record: "EventTrackingEvent", createStatus: 201, deleted: { status: 200, body: {} } },
 } as const satisfies Record<string, { singular: string; record: string; createStatus: number; deleted: ServiceResponse }>;
-
-/** The events the reference's list example shows, which every account has: the service's own. */
-export function seedTrackingNames(tables: CrmTables): void {
-  for (const name of ["__pagevisit", "__redir"]) tables.eventTrackingEvents.insert({ name });
-}
 
 export function trackingNameRoutes(crm: CrmContext): Route[] {
   return Object.entries(TRACKING_NAMES).flatMap(([plural, served]): Route[] => {
