@@ -6,8 +6,8 @@ describeNameKeyed(provider, {
   kind: "tracked-event",
   path: "/eventTrackingEvents",
   member: "eventTrackingEvent",
-  // Spaces, sent encoded in a delete's path.
-  names: ["Signed up", "Watched demo", "Asked for a quote"],
+  // Spaces and a #, which a delete's path must encode (else the # would end the path).
+  names: ["Signed up #2", "Watched demo", "Asked for a quote"],
   builtIn: ["__pagevisit", "__redir"],
   badInputs: [
     [{}, "name", /^crm\.TrackedEvent: name is required: the event's name/],
