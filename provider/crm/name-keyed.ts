@@ -8,7 +8,7 @@
 // module is its words and its name's rules; the rest is here.
 
 import { z } from "zod";
-import { configure, dynamicClass, dynamicLifecycle } from "../dynamic";
+import { dynamicModule } from "../dynamic";
 import { checkInputs, declaredKind, diffInputs, labelBy, ResourceKind } from "../kit/check-diff";
 import type { Created, Found, ResourceCore } from "../kit/core";
 import { declareResource, input, InputField } from "../kit/declaration";
@@ -133,15 +133,5 @@ export function nameKeyed(resourceModule: NodeModule, spec: NameKeyedSpec) {
     title: (object) => `${String(object.name)} ${what}`,
   };
 
-  return {
-    declaration,
-    inputSchema: declaration.inputSchema,
-    core,
-    inputsDeclaring,
-    exported,
-    ...dynamicLifecycle(core),
-    configure,
-    /** The resource class, its provider the module's own exports (see dynamicClass). */
-    resourceClass: <Args extends object>() => dynamicClass<Args>(resourceModule, core),
-  };
+  return dynamicModule(resourceModule, declaration, core, { inputsDeclaring, exported });
 }
