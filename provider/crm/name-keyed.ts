@@ -85,7 +85,7 @@ export function nameKeyed(resourceModule: NodeModule, spec: NameKeyedSpec) {
     }
     if (exists) {
       throw new ServiceError(
-        `${client.resource}: the account holds this ${what} already; only if no other stack manages it, take it over with adoptId: "${name}"; ${unrecordedObjectAdvice(name, `${client.rootUrl}${path}/${encodeURIComponent(name)}`)}.`,
+        `${client.resource}: the account holds this ${what} already; declare another name, or, only if no stack manages it, take it over with adoptId: "${name}"; ${unrecordedObjectAdvice(name, `${client.rootUrl}${path}/${encodeURIComponent(name)}`)}.`,
         { code: "duplicate", field: "name" },
       );
     }

@@ -56,7 +56,7 @@ export function describeNameKeyed(provider: NameKeyedModule, { type, kind, path,
         await made(service.emulator, first);
         const before = await writesByRoute(service.emulator);
         await assert.rejects(provider.create(await checked(provider, { name: first })), (error: Error) => {
-          assert.match(error.message, new RegExp(`^${type.replace(".", "\\.")} "${first}": the account holds this .* already; only if no other stack manages it, take it over with adoptId: "${first}"`));
+          assert.match(error.message, new RegExp(`^${type.replace(".", "\\.")} "${first}": the account holds this .* already; declare another name, or, only if no stack manages it, take it over with adoptId: "${first}"`));
           return true;
         });
         assert.deepEqual(await writesSince(service.emulator, before), {});
