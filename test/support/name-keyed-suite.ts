@@ -5,6 +5,7 @@
 
 import assert from "node:assert/strict";
 import { readAccount, type ExportKind } from "../../provider/export/read-account";
+import { DeclaredNames } from "../../provider/kit/unique-names";
 import { writesByRoute, writesSince } from "./adoption";
 import { emulatorCall, RunningEmulator } from "./emulator";
 import { checked } from "./provider-steps";
@@ -60,6 +61,12 @@ export function describeNameKeyed(provider: NameKeyedModule, { type, kind, path,
           return true;
         });
         assert.deepEqual(await writesSince(service.emulator, before), {});
+      });
+
+      it("refuses a name declared twice in one program, regardless of case", () => {
+        const declared = new DeclaredNames();
+        assert.equal(declared.claim(provider.core, { name: first }, "first"), undefined);
+        assert.match(declared.claim(provider.core, { name: first.toUpperCase() }, "second")!.message, /two resources of this program declare the .* \(.*s are unique regardless of case\)/);
       });
 
       it("finds a name removed behind its back gone (drift), makes it again, and deletes it by name", async () => {
