@@ -71,5 +71,10 @@ describe("pulumi-crm fleet on the real CLI: the plugin the YAML program names, n
     assert.match(again.stdout, /^acme +no change /m);
     assert.equal(readFileSync(starts, "utf8"), "started\n", "one plugin for the stack's up");
     assert.ok(!existsSync(ran), "the plugin on PATH was started");
+
+    // The user's own PULUMI_IGNORE_AMBIENT_PLUGINS=false wins: the plugin on PATH runs (and this one fails).
+    const onPath = await runFleet(bin, clientsFile, { ...env, PULUMI_IGNORE_AMBIENT_PLUGINS: "false" }, ["up"]);
+    assert.equal(onPath.code, 1, onPath.stdout + onPath.stderr);
+    assert.ok(existsSync(ran), "the plugin on PATH was not started");
   });
 });
