@@ -4,9 +4,9 @@ import { existsSync, mkdirSync, statSync, writeFileSync } from "node:fs";
 import { availableParallelism, totalmem } from "node:os";
 import { delimiter, dirname, join, resolve } from "node:path";
 import { blockedStack, fileBackendRoot } from "./backend";
-import { ClientsFile, ClientsFileError, readClientsFile, refuseUnknownSettings, selectClients } from "./clients";
+import { ClientsFile, ClientsFileError, readClientsFile, selectClients } from "./clients";
 import { fleetWorkflows } from "./ci";
-import { programSettings } from "./program";
+import { programSettings, refuseUnknownSettings } from "./program";
 import { formatJson, formatTable } from "./report";
 import { ClientOutcome, exitCodeOf, Operation, operations, runFleet } from "./run";
 

@@ -4,7 +4,8 @@
 
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
-import { ClientsFileError } from "./clients";
+import { closestFirst, knownSettingKeys } from "../settings";
+import { type ClientsFile, ClientsFileError } from "./clients";
 
 export interface ProgramSettings {
   project: string;
@@ -37,4 +38,31 @@ export function programSettings(program: string): ProgramSettings {
     return match && match[1].length === indent ? [match[2]] : [];
   });
   return { project, declared, namesPluginRelease };
+}
+
+/**
+ * Refuses a client's setting the program does not read, naming the closest one: a key of
+ * pulumi-crm's namespaces (`crm:`, `chat:`) that is none of its settings, and a key of the
+ * project's that its Pulumi.yaml does not declare (where it declares its settings). A misspelt
+ * key would otherwise be written and ignored.
+ */
+export function refuseUnknownSettings(file: ClientsFile, program: ProgramSettings): void {
+  for (const client of file.clients) {
+    for (const key of Object.keys(client.config)) {
+      const namespace = key.includes(":") ? key.split(":")[0] : program.project;
+      const name = key.includes(":") ? key.split(":")[1] : key;
+      const known =
+        namespace === program.project
+          ? program.declared?.flatMap((declared) => (declared.includes(":") ? [] : [declared]))
+          : ["crm", "chat"].includes(namespace)
+            ? knownSettingKeys.filter((setting) => setting.startsWith(`${namespace}:`))
+            : undefined;
+      if (!known || known.includes(namespace === program.project ? name : key)) continue;
+      const closest = closestFirst(namespace === program.project ? name : key, known);
+      const where = namespace === program.project ? `the program ${program.project} declares` : `pulumi-crm reads of ${namespace}`;
+      throw new ClientsFileError(
+        `${file.path}: client "${client.stack}": config key "${key}" is no setting ${where}; did you mean "${closest[0]}"? (${closest.length > 1 ? `the others: ${closest.slice(1).join(", ")}` : "the only one"})`,
+      );
+    }
+  }
 }
