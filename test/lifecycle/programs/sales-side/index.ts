@@ -1,6 +1,7 @@
 // Issue 47's sales, team and tracking side, each object named as in test/plugin/programs/sales-side:
 // a user group with a user, a pipeline assigning deals to that user and managed by that group,
-// with three stages, a deal field, a task type, and the site and event tracking switches.
+// with three stages, a deal field, a task type, and the site and event tracking switches with
+// two allowed domains and two tracked events.
 // With config `adoptIds` (resource name to id), each resource takes the object of that id over:
 // the dynamic classes' import by id (`pulumi import` does not reach them, pulumi/pulumi#16175).
 import * as pulumi from "@pulumi/pulumi";
@@ -19,3 +20,7 @@ new crm.DealCustomField("leadSource", { fieldLabel: "Lead source", fieldType: "d
 new crm.TaskType("demo", { title: "Demo", adoptId: adoptIds.demo });
 new crm.SiteTracking("siteTracking", { enabled: false, adoptId: adoptIds.siteTracking });
 new crm.EventTracking("eventTracking", { enabled: false, adoptId: adoptIds.eventTracking });
+new crm.SiteTrackingDomain("shopDomain", { name: "shop.acme.example", adoptId: adoptIds.shopDomain });
+new crm.SiteTrackingDomain("blogDomain", { name: "blog.acme.example", adoptId: adoptIds.blogDomain });
+new crm.TrackedEvent("signedUp", { name: "Signed up", adoptId: adoptIds.signedUp });
+new crm.TrackedEvent("watchedDemo", { name: "Watched demo", adoptId: adoptIds.watchedDemo });
