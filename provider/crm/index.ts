@@ -21,6 +21,7 @@ export { UserGroup, UserGroupArgs } from "./user-group";
 export { User, UserArgs } from "./user";
 export { SiteTracking, SiteTrackingArgs } from "./site-tracking";
 export { EventTracking, EventTrackingArgs } from "./event-tracking";
+export { CustomObjectSchema, CustomObjectSchemaArgs } from "./custom-object-schema";
 export { ContactSync, ContactSyncArgs, ContactSyncContact, ContactSyncFailure } from "./contact-sync";
 export * from "./lookups";
 export type * from "./generated-types";

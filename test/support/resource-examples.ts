@@ -166,6 +166,21 @@ export const resourceExamples = {
   "crm.Branding": { inputs: () => ({ siteName: "Acme", headerTextValue: "Acme Inc" }), textFields: ["siteName", "headerTextValue"], roundTrip: "update" },
   "crm.SiteTracking": { inputs: () => ({ enabled: false }), textFields: [], roundTrip: "update" },
   "crm.EventTracking": { inputs: () => ({ enabled: false }), textFields: [], roundTrip: "update" },
+  "crm.CustomObjectSchema": {
+    inputs: (_parents, n) => ({
+      slug: `subscription-${n}`,
+      labels: { singular: `Subscription ${n}`, plural: `Subscriptions ${n}` },
+      description: n % 2 ? "Software subscriptions" : undefined,
+      fields: [
+        { id: "plan", labels: { singular: "Plan", plural: "Plans" }, type: "dropdown", required: n % 2 === 1, options: ["Basic", "Pro"] },
+        { id: "seats", labels: { singular: "Seats", plural: "Seats" }, type: "number" },
+      ],
+      relationships: n % 2 ? [{ id: "owner", labels: { singular: "Owner", plural: "Owners" }, namespace: "contacts" }] : undefined,
+    }),
+    textFields: ["description"],
+    roundTrip: "create",
+    collection: { path: "/customObjects/schemas", member: "schemas", key: (o) => o.slug },
+  },
   "crm.ContactSync": { inputs: (_parents, n) => ({ contacts: [{ email: `ada${n}@example.com`, firstName: "Ada" }] }), textFields: [], roundTrip: false },
   "chat.FlowRun": { inputs: () => ({ flowId: BUILT_IN_FLOWS[0].id, contacts: [{ phone: "+15550100", firstName: "Ada" }] }), textFields: [], roundTrip: false },
 } satisfies Record<ResourceType, ResourceExample>;

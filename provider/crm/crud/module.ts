@@ -21,6 +21,10 @@ export interface CrmModuleSpec<Inputs extends Record<string, InputField>> {
   name: string;
   /** The service's root key of one object, e.g. `savedResponse`: its collection is the plural, at `/savedResponses`. */
   noun: string;
+  /** Where its collection is when not at `/<noun>s` (a custom object schema's, `/customObjects/schemas`); the list's root key stays `<noun>s`. */
+  path?: string;
+  /** The check of an id given as adoptId when the service's ids are not digits (a schema's UUID). */
+  adoptIdCheck?: z.ZodTypeAny;
   /** The input naming an object: in messages, the export's names and titles. */
   namedBy: keyof Inputs & string;
   inputs: Inputs;
@@ -50,11 +54,11 @@ export function crmModule<Inputs extends Record<string, InputField>>(resourceMod
   const declaration = declareResource({
     namespace: "crm",
     name: spec.name,
-    inputs: { ...spec.inputs, adoptId: takeOverById(what, `its ${andList(fields)} are set to the declared ones where they differ`) },
+    inputs: { ...spec.inputs, adoptId: takeOverById(what, `its ${andList(fields)} are set to the declared ones where they differ`, spec.adoptIdCheck) },
     outputs: spec.outputs,
   });
   const forms = wireForms(declaration.fields);
-  const path = `/${spec.noun}s`;
+  const path = spec.path ?? `/${spec.noun}s`;
   const collection = `${spec.noun}s`;
   const particular = spec.kind?.(forms);
   // A field the service assigns when unset (a stage's order) is not what tells a lost create's object.

@@ -20,7 +20,7 @@ export interface GetCustomObjectSchemasResult {
     /**
      * The account's custom object schemas.
      */
-    readonly schemas: outputs.CustomObjectSchema[];
+    readonly schemas: outputs.CustomObjectSchemaInfo[];
 }
 /**
  * Every custom object schema of the account.
