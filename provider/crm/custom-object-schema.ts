@@ -12,7 +12,6 @@ import { z } from "zod";
 import { crmModule } from "./crud/module";
 import { input, inputObject } from "../kit/declaration";
 import { checkOnly, oneOf, optionalText, requiredText } from "../kit/inputs";
-import { ofType } from "../kit/value-types";
 import { ServiceError } from "../transport/errors";
 import type { CrmClient } from "./service/client";
 import { deleteObject } from "./service/collection";
@@ -28,9 +27,10 @@ const scaled = new Set<string>(["number", "decimal"]);
 const chosen = new Set<string>(["dropdown", "multiselect"]);
 const namespaces = ["contacts", "accounts", "deals"] as const;
 
-/** An id records and queries name a field or relationship by (`fields.<id>`): what the service's slugs are made of. */
+/** A slug, in the form of the reference's (`my-object`, `my-number-field`). */
 const givenSlug = (what: string) =>
   requiredText(what, 100).refine((slug) => slug.trim() === "" || /^[a-z0-9]+(-[a-z0-9]+)*$/.test(slug), "must be lower-case letters and digits, words joined by dashes, such as my-object");
+/** The id records and queries name a field or relationship by (`fields.<id>`): a slug. */
 const memberId = (what: string) => givenSlug(`the ${what}'s id`);
 
 const labels = (what: string) =>
@@ -95,15 +95,8 @@ const byId = <Item extends z.ZodTypeAny>(member: Item, what: string) =>
 
 type Member = Record<string, unknown> & { id: string };
 type Labels = { singular: string; plural: string };
-/** A field and a relationship as the state holds them. */
-interface Field {
-  id: string;
-  labels: Labels;
-  type: string;
-  required: boolean;
-  scale?: number;
-  options?: string[];
-}
+/** A field and a relationship as the check gives them and the state holds them. */
+type Field = z.output<typeof field>;
 type Relationship = z.output<typeof relationship>;
 /** The normalized inputs the rules below read. */
 interface Declared {
@@ -121,7 +114,7 @@ function sortedById<T extends { id: string }>(members: T[]): T[] {
 }
 
 /** A field as the state holds it: what the service adds (option ids, a scale on every type, fields marked for deletion) left out. */
-const fieldOf = (answered: Member): Field => {
+const fieldOf = (answered: Member) => {
   const type = String(answered.type);
   const options = listed(answered.options).map((option) => String(typeof option === "object" ? option.value : option));
   return {
@@ -131,7 +124,7 @@ const fieldOf = (answered: Member): Field => {
     required: answered.required === true || answered.isRequired === true,
     ...(scaled.has(type) ? { scale: numberOf(answered.scale) ?? 0 } : {}),
     ...(chosen.has(type) ? { options } : {}),
-  };
+  } as Field;
 };
 const relationshipOf = (answered: Member): Relationship => {
   const description = optionalTextOf(answered.description);
@@ -190,7 +183,7 @@ export const { declaration, inputSchema, core, inputsDeclaring, exported, check,
   name: "CustomObjectSchema",
   noun: "schema",
   path: "/customObjects/schemas",
-  adoptIdCheck: ofType(z.string({ invalid_type_error: "must be the id of an existing custom object schema, such as its `id` output" }).uuid("must be the id of an existing custom object schema: a UUID, such as its `id` output").optional(), { kind: "id" }),
+  adoptIdCheck: z.string({ invalid_type_error: "must be the id of an existing custom object schema, such as its `id` output" }).uuid("must be the id of an existing custom object schema: a UUID, such as its `id` output").optional(),
   namedBy: "slug",
   inputs: {
     slug: input(givenSlug("the schema's slug"), "The schema's name in the service's addresses, unique in the account. A change renames the schema in place (the service's update takes it).", {
@@ -206,7 +199,7 @@ export const { declaration, inputSchema, core, inputsDeclaring, exported, check,
     }),
     deleteRemovedFields: input(
       checkOnly(z.boolean({ invalid_type_error: "must be true or false" }).default(false)),
-      "Whether a field the program no longer declares is deleted, and with it its value on every record (irreversible). False (the default): such an update is refused, naming the fields, before any request.",
+      "Whether an update deletes a field the program no longer declares, and with it its value on every record (irreversible). False (the default): such an update is refused, naming the fields, before any request. Never a change or drift itself.",
     ),
   },
   // A field's delete changes what the update's answer said: the schema is read back.

@@ -1442,16 +1442,17 @@ export interface CustomObjectSchemaArgs {
    */
   relationships?: pulumi.Input<pulumi.Input<CustomObjectSchemaRelationship>[] | undefined>;
   /**
-   * Whether a field the program no longer declares is deleted, and with it its value on every record
-   * (irreversible). False (the default): such an update is refused, naming the fields, before any
-   * request. Default false. Read only by check: never a change, not an output.
+   * Whether an update deletes a field the program no longer declares, and with it its value on every
+   * record (irreversible). False (the default): such an update is refused, naming the fields, before any
+   * request. Never a change or drift itself. Default false. Read only by check: never a change, not an
+   * output.
    */
   deleteRemovedFields?: pulumi.Input<boolean | undefined>;
   /**
    * The id of an existing custom object schema to take over instead of creating one, as `pulumi-crm
-   * export` writes it: its `slug`, `labels`, `description`, `fields`, `relationships` and
-   * `deleteRemovedFields` are set to the declared ones where they differ. Read only at creation;
-   * changing or removing it later changes nothing.
+   * export` writes it: its `slug`, `labels`, `description`, `fields` and `relationships` are set to the
+   * declared ones where they differ. A UUID. Read only at creation; changing or removing it later
+   * changes nothing.
    */
   adoptId?: pulumi.Input<string | undefined>;
 }

@@ -10,6 +10,7 @@ import { configure, dynamicClass, dynamicLifecycle } from "../../dynamic";
 import { labelBy } from "../../kit/check-diff";
 import type { UniqueName } from "../../kit/core";
 import { declareResource, InputField, OutputField, takeOverById } from "../../kit/declaration";
+import { configurationFields, strictObject } from "../../kit/inputs";
 import { wireForms, WireForms } from "../../kit/wire";
 import type { ExportDeclaration } from "../export-declaration";
 import type { ServiceObject } from "../service/collection";
@@ -50,7 +51,8 @@ const andList = (names: string[]) => (names.length > 1 ? `${names.slice(0, -1).j
 
 export function crmModule<Inputs extends Record<string, InputField>>(resourceModule: NodeModule, spec: CrmModuleSpec<Inputs>) {
   const what = wordsOf(spec.name);
-  const fields = Object.keys(spec.inputs).map((field) => `\`${field}\``);
+  // What a take-over sets: the inputs compared, not those only read by check.
+  const fields = configurationFields(strictObject(Object.fromEntries(Object.entries(spec.inputs).map(([name, field]) => [name, field.check])))).map((field) => `\`${field}\``);
   const declaration = declareResource({
     namespace: "crm",
     name: spec.name,

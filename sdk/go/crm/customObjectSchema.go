@@ -89,9 +89,9 @@ func CustomObjectSchemaExists(ctx *pulumi.Context,
 }
 
 type customObjectSchemaArgs struct {
-	// The id of an existing custom object schema to take over instead of creating one, as `pulumi-crm export` writes it: its `slug`, `labels`, `description`, `fields`, `relationships` and `deleteRemovedFields` are set to the declared ones where they differ. Read only at creation; changing or removing it later changes nothing.
+	// The id of an existing custom object schema to take over instead of creating one, as `pulumi-crm export` writes it: its `slug`, `labels`, `description`, `fields` and `relationships` are set to the declared ones where they differ. A UUID. Read only at creation; changing or removing it later changes nothing.
 	AdoptId *string `pulumi:"adoptId"`
-	// Whether a field the program no longer declares is deleted, and with it its value on every record (irreversible). False (the default): such an update is refused, naming the fields, before any request. Default false. Read only by check: never a change, not an output.
+	// Whether an update deletes a field the program no longer declares, and with it its value on every record (irreversible). False (the default): such an update is refused, naming the fields, before any request. Never a change or drift itself. Default false. Read only by check: never a change, not an output.
 	DeleteRemovedFields *bool `pulumi:"deleteRemovedFields"`
 	// What the kind of object is for. Removing it, or setting it to "", clears it. At most 1000 characters. Changed in place.
 	Description *string `pulumi:"description"`
@@ -107,9 +107,9 @@ type customObjectSchemaArgs struct {
 
 // The set of arguments for constructing a CustomObjectSchema resource.
 type CustomObjectSchemaArgs struct {
-	// The id of an existing custom object schema to take over instead of creating one, as `pulumi-crm export` writes it: its `slug`, `labels`, `description`, `fields`, `relationships` and `deleteRemovedFields` are set to the declared ones where they differ. Read only at creation; changing or removing it later changes nothing.
+	// The id of an existing custom object schema to take over instead of creating one, as `pulumi-crm export` writes it: its `slug`, `labels`, `description`, `fields` and `relationships` are set to the declared ones where they differ. A UUID. Read only at creation; changing or removing it later changes nothing.
 	AdoptId pulumi.StringPtrInput
-	// Whether a field the program no longer declares is deleted, and with it its value on every record (irreversible). False (the default): such an update is refused, naming the fields, before any request. Default false. Read only by check: never a change, not an output.
+	// Whether an update deletes a field the program no longer declares, and with it its value on every record (irreversible). False (the default): such an update is refused, naming the fields, before any request. Never a change or drift itself. Default false. Read only by check: never a change, not an output.
 	DeleteRemovedFields pulumi.BoolPtrInput
 	// What the kind of object is for. Removing it, or setting it to "", clears it. At most 1000 characters. Changed in place.
 	Description pulumi.StringPtrInput
