@@ -34,3 +34,9 @@ const reps = new kit.UserGroup("reps", { title: "Sales reps", permissions: { con
 new kit.User("rep", { username: "rep1", email: "rep1@acme.example", firstName: "Ada", lastName: "Rep", groupId: reps.id });
 new kit.SiteTracking("siteTracking", { enabled: false });
 new kit.EventTracking("eventTracking", { enabled: false });
+new kit.CustomObjectSchema("machines", {
+  slug: "machine",
+  labels: { singular: "Machine", plural: "Machines" },
+  fields: [{ id: "model", labels: { singular: "Model", plural: "Models" }, type: "dropdown", options: ["M1", "M2"] }],
+  relationships: [{ id: "owner", labels: { singular: "Owner", plural: "Owners" }, namespace: "accounts" }],
+});
