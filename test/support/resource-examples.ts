@@ -171,11 +171,12 @@ export const resourceExamples = {
       slug: `subscription-${n}`,
       labels: { singular: `Subscription ${n}`, plural: `Subscriptions ${n}` },
       description: n % 2 ? "Software subscriptions" : undefined,
+      // In the form the check gives (sorted by id, defaults spelt out), as an import declares it.
       fields: [
         { id: "plan", labels: { singular: "Plan", plural: "Plans" }, type: "dropdown", required: n % 2 === 1, options: ["Basic", "Pro"] },
-        { id: "seats", labels: { singular: "Seats", plural: "Seats" }, type: "number" },
+        { id: "seats", labels: { singular: "Seats", plural: "Seats" }, type: "number", required: false, scale: 0 },
       ],
-      relationships: n % 2 ? [{ id: "owner", labels: { singular: "Owner", plural: "Owners" }, namespace: "contacts" }] : undefined,
+      relationships: n % 2 ? [{ id: "owner", labels: { singular: "Owner", plural: "Owners" }, namespace: "contacts", hasMany: false }] : [],
     }),
     textFields: ["description"],
     roundTrip: "create",
