@@ -3,6 +3,9 @@ import * as provider from "../../provider/crm/custom-object-schema";
 import { getCustomObjectSchemas } from "../../provider/crm/lookups";
 import { emulatorCall, requestCount } from "../support/emulator";
 import { writesByRoute, writesSince } from "../support/adoption";
+import { adoptIdClaims } from "../../provider/crm/crud";
+import { CrmClient } from "../../provider/crm/service/client";
+import { releaseNaturalKey } from "../../provider/kit/adoption";
 import { checked } from "../support/provider-steps";
 import { describeResource, emptyAccount } from "../support/describe-resource";
 
@@ -150,6 +153,18 @@ describeResource(
       const adopted = await provider.create(await checked(provider, { ...provider.inputsDeclaring((await held(again.id)) as Record<string, unknown>), adoptId: again.id }));
       assert.deepEqual(await writesSince(service.emulator, writes), {});
       assert.deepEqual(adopted.outs, again.outs);
+    });
+
+    it("takes over a schema holding a field the program does not declare only with deleteRemovedFields: true", async () => {
+      const { id } = (await emulatorCall(service.emulator, "POST", "/api/3/customObjects/schemas", { schema: { ...subscription, fields: [plan, seats].map(({ options, ...field }) => ({ ...field, ...(options ? { options: options.map((value) => ({ value })) } : {}) })) } })).body.schema;
+      const withoutSeats = { ...subscription, fields: [plan], adoptId: id };
+      const before = await writesByRoute(service.emulator);
+      await assert.rejects(provider.create(await checked(provider, withoutSeats)), /the schema holds the field seats, no longer declared/);
+      assert.deepEqual(await writesSince(service.emulator, before), {});
+      const adopted = await provider.create(await checked(provider, { ...withoutSeats, deleteRemovedFields: true }));
+      releaseNaturalKey(new CrmClient("test"), adoptIdClaims("crm.CustomObjectSchema"), id);
+      assert.deepEqual(adopted.outs.fields.map((field: { id: string }) => field.id), ["plan"]);
+      assert.deepEqual(await writesSince(service.emulator, before), { "PUT /api/3/customObjects/schemas/:schemaId": 1, "DELETE /api/3/customObjects/schemas/:schemaId/fields/:fieldId": 1 });
     });
 
     it("delete removes the schema and its records; already deleted counts as deleted", async () => {
