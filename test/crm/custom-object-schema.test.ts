@@ -156,7 +156,7 @@ describeResource(
     });
 
     it("takes over a schema holding a field the program does not declare only with deleteRemovedFields: true", async () => {
-      const { id } = (await emulatorCall(service.emulator, "POST", "/api/3/customObjects/schemas", { schema: { ...subscription, fields: [plan, seats].map(({ options, ...field }) => ({ ...field, ...(options ? { options: options.map((value) => ({ value })) } : {}) })) } })).body.schema;
+      const { id } = (await emulatorCall(service.emulator, "POST", "/api/3/customObjects/schemas", { schema: { ...subscription, fields: [{ ...plan, options: plan.options.map((value) => ({ value })) }, seats] } })).body.schema;
       const withoutSeats = { ...subscription, fields: [plan], adoptId: id };
       const before = await writesByRoute(service.emulator);
       await assert.rejects(provider.create(await checked(provider, withoutSeats)), /the schema holds the field seats, no longer declared/);
