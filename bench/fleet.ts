@@ -1,27 +1,34 @@
 // An agency's fleet on one machine: `pulumi-crm fleet` (the installed command) over N client
 // stacks of examples/agency, each client a named account of one emulator at the service's
 // 5 requests a second, the YAML program on the native plugin and the TypeScript one on the
-// dynamic classes. For each: the first up, a no-op up (and the requests it sent), and a drift
-// check with 3 clients changed behind their stacks' backs and 1 whose service is gone; each one's
-// wall time and the peak of the memory (resident sets summed at each moment) of every process
-// the fleet command runs: itself, the pulumi CLIs, language hosts, programs and plugins. Then,
+// dynamic classes. The YAML program runs on the release's plugin, as agencies.md says to: the
+// linux-amd64 archive's single executable, installed into the CLI's plugin cache as the CLI
+// installs a release (`--plugin bundle`: the bundle `npm run plugins` builds, named by the
+// program's `plugins.providers` instead). For each: the first up, a no-op up (and the requests it
+// sent), and a drift check with 3 clients changed behind their stacks' backs and 1 whose service
+// is gone; each one's wall time and the peak of the memory of every process the fleet command
+// runs (itself, the pulumi CLIs, language hosts, programs and plugins), summed at each moment
+// twice: resident sets (RSS, which counts the pages of an executable that N processes share N
+// times; the issue's figures) and proportional sets (PSS, a shared page divided among its
+// processes: what the machine holds). Then,
 // with --explicit K,...: one YAML program with K explicit providers, one per client, the same
 // resources each: its first up's wall time and peak memory, and the slope per provider. Each
 // step also counts the pulumi CLI processes the fleet started (a shim first on PATH logs each),
 // per client and by command, and prints today's figures beside its own where the issue measured
 // them (issue 48: 100 YAML clients at --parallel 4, the plugin from the npm package's bin).
 //
-//   npx ts-node --transpile-only bench/fleet.ts [--clients 20] [--parallel 2] [--programs yaml,ts] [--explicit 5,10]
+//   npx ts-node --transpile-only bench/fleet.ts [--clients 20] [--parallel 2] [--programs yaml,ts] [--plugin release|bundle] [--explicit 5,10]
 //
 // Not part of npm test: minutes at 20 clients.
 
-import { spawn } from "node:child_process";
+import { execFileSync, spawn } from "node:child_process";
 import { appendFileSync, chmodSync, cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import os from "node:os";
-import { join } from "node:path";
+import { basename, join } from "node:path";
 import { parseArgs } from "node:util";
 import { startEmulator } from "../emulator";
 import { buildPlugins } from "../scripts/plugin-bundle";
+import { releaseTargets, targetName, writePluginArchive } from "../scripts/plugin-sea";
 import { ensureToolchain, ensureYamlLanguageHost, offlineCliEnvironment, programNodeVersion, toolchainPath } from "../scripts/toolchain";
 import { installedPackageBin, installProgram, repoRoot } from "../test/support/packed-program";
 import { namePluginFolders } from "../test/support/plugin-program";
@@ -35,6 +42,7 @@ const { values } = parseArgs({
     parallel: { type: "string", default: String(os.availableParallelism()) },
     programs: { type: "string", default: "yaml,ts" },
     explicit: { type: "string", default: "" },
+    plugin: { type: "string", default: "release" },
   },
 });
 const clientCount = Number(values.clients);
@@ -42,12 +50,13 @@ const parallel = values.parallel!;
 const DRIFTED = 3;
 const toolchain = ensureToolchain();
 
-/** The resident set of `pid` now, KiB; 0 once it is gone. */
-function rssKiB(pid: number): number {
+/** The resident set and the proportional set of `pid` now, KiB; 0 once it is gone. */
+function memoryKiB(pid: number): { rss: number; pss: number } {
   try {
-    return Number(/VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, "utf8"))?.[1] ?? 0);
+    const rollup = readFileSync(`/proc/${pid}/smaps_rollup`, "utf8");
+    return { rss: Number(/^Rss:\s+(\d+) kB/m.exec(rollup)?.[1] ?? 0), pss: Number(/^Pss:\s+(\d+) kB/m.exec(rollup)?.[1] ?? 0) };
   } catch {
-    return 0;
+    return { rss: 0, pss: 0 };
   }
 }
 
@@ -57,6 +66,8 @@ interface Measured {
   seconds: number;
   /** The highest sum of the resident sets of the command and everything it started, MiB, sampled every 200 ms. */
   peakMiB: number;
+  /** The highest sum of their proportional sets, MiB. */
+  peakPssMiB: number;
   /** The most processes alive at once. */
   peakProcesses: number;
   /** At the peak: MiB by kind of process (the fleet command, pulumi, a language host, a program, a plugin or provider host). */
@@ -81,12 +92,17 @@ async function measured(command: string, args: string[], env: NodeJS.ProcessEnv,
   child.stdout.on("data", (chunk) => (stdout += chunk));
   child.stderr.on("data", (chunk) => (stderr += chunk));
   let peakKiB = 0;
+  let peakPssKiB = 0;
   let peakProcesses = 0;
   let atPeak: Record<string, number> = {};
   const timer = setInterval(() => {
     const tree = [{ pid: child.pid!, command: `${command} ${args.join(" ")}` }, ...descendantsOf(child.pid!)];
-    const sizes = tree.map(({ pid, command: line }) => ({ kind: kindOf(line), kib: rssKiB(pid) }));
+    const sizes = tree.map(({ pid, command: line }) => {
+      const { rss, pss } = memoryKiB(pid);
+      return { kind: kindOf(line), kib: rss, pss };
+    });
     const total = sizes.reduce((sum, { kib }) => sum + kib, 0);
+    peakPssKiB = Math.max(peakPssKiB, sizes.reduce((sum, { pss }) => sum + pss, 0));
     if (total > peakKiB) {
       peakKiB = total;
       atPeak = {};
@@ -97,7 +113,7 @@ async function measured(command: string, args: string[], env: NodeJS.ProcessEnv,
   const code = await new Promise<number>((resolve) => child.on("close", (exit) => resolve(exit ?? 128)));
   clearInterval(timer);
   if (code !== 0 && code !== 7 && !stdout) process.stderr.write(stderr);
-  return { code, stdout, seconds: (Date.now() - started) / 1000, peakMiB: peakKiB / 1024, peakProcesses, atPeak };
+  return { code, stdout, seconds: (Date.now() - started) / 1000, peakMiB: peakKiB / 1024, peakPssMiB: peakPssKiB / 1024, peakProcesses, atPeak };
 }
 
 const names = Array.from({ length: clientCount }, (_, index) => `client-${String(index + 1).padStart(3, "0")}`);
@@ -140,7 +156,7 @@ const comparable = (program: string) => program === "yaml" && clientCount === 10
 /** A row of the figures, printed as soon as it is measured: today's beside it where comparable, and the CLI calls it made. */
 const row = (program: string, step: string, m: Measured, result: string, calls = "") =>
   console.log(
-    `| ${program} | ${step} | ${m.seconds.toFixed(1)} | ${m.peakMiB.toFixed(0)} (${Object.entries(m.atPeak)
+    `| ${program} | ${step} | ${m.seconds.toFixed(1)} | ${m.peakPssMiB.toFixed(0)} | ${m.peakMiB.toFixed(0)} (${Object.entries(m.atPeak)
       .map(([kind, mib]) => `${kind} ${mib.toFixed(0)}`)
       .join(", ")}) | ${comparable(program) && TODAY[step] ? `${TODAY[step].seconds} s, ${TODAY[step].peakMiB} MiB` : "-"} | ${calls} | ${m.peakProcesses} | ${m.code} | ${result} |`,
   );
@@ -167,6 +183,10 @@ function callsSince(log: string): string {
   }
   return `${(lines.length / clientCount).toFixed(2)} a client (${[...byCommand].map(([command, count]) => `${command} ${count}`).join(", ")})`;
 }
+
+/** The release's archive of the crm plugin for this machine, when the YAML program runs on it (--plugin release). */
+let releaseArchive: string | undefined;
+const packageVersion = (JSON.parse(readFileSync(join(repoRoot, "package.json"), "utf8")) as { version: string }).version;
 
 async function fleetOf(program: "yaml" | "ts", folder: string): Promise<void> {
   const reachable = names.slice(0, clientCount - 1);
@@ -197,6 +217,8 @@ async function fleetOf(program: "yaml" | "ts", folder: string): Promise<void> {
     PULUMI_DIY_BACKEND_NO_LEGACY_WARNING: "true",
     ...Object.fromEntries(names.map((stack) => [tokenVariable(stack), address(stack).apiToken])),
   };
+  // Installed as the CLI installs a release it downloads: into the plugin cache, where the YAML host finds its schema cached after the first load.
+  if (program === "yaml" && releaseArchive) execFileSync(join(toolchain.cliBin, "pulumi"), ["plugin", "install", "resource", "crm", packageVersion, "--file", releaseArchive], { env, stdio: "pipe" });
   const fleet = (...args: string[]) => measured(join(toolchain.nodeBin, "node"), [installedPackageBin("pulumi-crm"), "fleet", ...args, "--clients", clientsFile, "--parallel", parallel], env);
   try {
     const first = await fleet("up");
@@ -283,16 +305,23 @@ async function main(): Promise<void> {
     folders.yaml = join(repoRoot, ".work", "programs", "bench-fleet-yaml");
     rmSync(folders.yaml, { recursive: true, force: true });
     cpSync(join(repoRoot, "examples", "agency", "yaml"), folders.yaml, { recursive: true });
-    appendFileSync(join(folders.yaml, "Pulumi.yaml"), `plugins:\n  providers:\n    - name: crm\n      path: ${plugin.folder}\n`);
+    if (values.plugin === "release") {
+      const target = releaseTargets.find((candidate) => targetName(candidate) === `linux-${os.arch() === "x64" ? "amd64" : os.arch()}`)!;
+      const into = join(repoRoot, ".work", "plugins", "bench-fleet-release");
+      mkdirSync(into, { recursive: true });
+      releaseArchive = writePluginArchive("crm", packageVersion, join(plugin.folder, "pulumi-resource-crm.js"), target, into, join(into, "work"), 0);
+    } else {
+      appendFileSync(join(folders.yaml, "Pulumi.yaml"), `plugins:\n  providers:\n    - name: crm\n      path: ${plugin.folder}\n`);
+    }
   }
   if (programs.includes("ts")) folders.ts = installProgram(join(repoRoot, "examples", "agency", "typescript"), "bench-fleet-ts", { typeCheck: "once" });
   installedPackageBin("pulumi-crm");
   const cpus = os.cpus();
   console.log(
-    `pulumi ${toolchain.cliVersion}, pulumi-language-yaml, programs and plugins on Node.js ${programNodeVersion}; ${clientCount} clients (the last one unreachable at the drift check), --parallel ${parallel}; ` +
+    `pulumi ${toolchain.cliVersion}, pulumi-language-yaml, programs on Node.js ${programNodeVersion}, the YAML program's plugin ${releaseArchive ? `the release's single executable (${basename(releaseArchive)})` : "the bundle"}; ${clientCount} clients (the last one unreachable at the drift check), --parallel ${parallel}; ` +
       `machine: ${cpus.length} CPUs (${cpus[0]?.model ?? "unknown"}), ${(os.totalmem() / 2 ** 30).toFixed(1)} GiB, load ${os.loadavg().map((n) => n.toFixed(2)).join(" ")}\n`,
   );
-  console.log("| Program | Step | Wall s | Peak MiB (all processes at once; by kind) | Today (issue 48) | pulumi CLI calls | Peak processes | Exit | Result |\n|---|---|---|---|---|---|---|---|---|");
+  console.log("| Program | Step | Wall s | Peak PSS MiB | Peak RSS MiB (all processes at once; by kind) | Today (issue 48, RSS) | pulumi CLI calls | Peak processes | Exit | Result |\n|---|---|---|---|---|---|---|---|---|---|");
   for (const program of programs) await fleetOf(program as "yaml" | "ts", folders[program]);
   for (const count of values.explicit!.split(",").filter(Boolean).map(Number)) await explicitProviders(count, plugin.folder);
   console.log(`\n${tables.join("\n")}`);

@@ -77,6 +77,29 @@ async function keepingProvider<T>(inputs: Record<string, unknown>, write: () => 
 }
 
 // update is optional: a resource whose every change replaces it has none.
+/**
+ * What a module made by a factory of modules (crmModule, accountSwitch, nameKeyed) exports: its
+ * declaration and input schema, its core, `parts` (what `pulumi-crm export` reads of it), the
+ * dynamic provider functions and configure, and its class, whose provider is the module's own exports.
+ */
+export function dynamicModule<Declaration extends { inputSchema: unknown }, Core extends ResourceCore, Parts extends object>(
+  resourceModule: NodeModule,
+  declaration: Declaration,
+  core: Core,
+  parts: Parts,
+) {
+  return {
+    declaration,
+    inputSchema: declaration.inputSchema as Declaration["inputSchema"],
+    core,
+    ...parts,
+    ...dynamicLifecycle(core),
+    configure,
+    /** The resource class, its provider the module's own exports (see dynamicClass). */
+    resourceClass: <Args extends object>() => dynamicClass<Args>(resourceModule, core),
+  };
+}
+
 const lifecycle = ["configure", "check", "diff", "create", "read", "delete"] as const;
 
 /** The resource module's own exports, checked to be a complete provider. */

@@ -32,8 +32,10 @@ import * as pipelineStage from "./crm/pipeline-stage";
 import * as personalizationVariable from "./crm/personalization-variable";
 import * as savedResponse from "./crm/saved-response";
 import * as tag from "./crm/tag";
+import * as trackedEvent from "./crm/tracked-event";
 import * as taskType from "./crm/task-type";
 import * as siteTracking from "./crm/site-tracking";
+import * as siteTrackingDomain from "./crm/site-tracking-domain";
 import * as eventTracking from "./crm/event-tracking";
 import * as userGroup from "./crm/user-group";
 import * as user from "./crm/user";
@@ -87,7 +89,9 @@ export const resources = [
   { namespace: "crm", className: "Message", name: "message", module: message },
   { namespace: "crm", className: "Branding", name: "branding", module: branding },
   { namespace: "crm", className: "SiteTracking", name: "site-tracking", module: siteTracking },
+  { namespace: "crm", className: "SiteTrackingDomain", name: "site-tracking-domain", module: siteTrackingDomain },
   { namespace: "crm", className: "EventTracking", name: "event-tracking", module: eventTracking },
+  { namespace: "crm", className: "TrackedEvent", name: "tracked-event", module: trackedEvent },
   { namespace: "crm", className: "CustomObjectSchema", name: "custom-object-schema", module: customObjectSchema },
   { namespace: "crm", className: "ContactSync", name: "contact-sync", module: contactSync },
   { namespace: "chat", className: "FlowRun", name: "flow-run", module: flowRun },

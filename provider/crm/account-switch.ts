@@ -6,7 +6,7 @@
 // of words; the rest is here.
 
 import { z } from "zod";
-import { configure, dynamicClass, dynamicLifecycle } from "../dynamic";
+import { dynamicModule } from "../dynamic";
 import type { ExportDeclaration } from "./export-declaration";
 import { declareResource, input } from "../kit/declaration";
 import { withoutProvider } from "../kit/inputs";
@@ -127,15 +127,5 @@ export function accountSwitch(resourceModule: NodeModule, spec: AccountSwitchSpe
     title: () => what,
   };
 
-  return {
-    declaration,
-    inputSchema: declaration.inputSchema,
-    core,
-    inputsDeclaring,
-    exported,
-    ...dynamicLifecycle(core),
-    configure,
-    /** The resource class, its provider the module's own exports (see dynamicClass). */
-    resourceClass: <Args extends object>() => dynamicClass<Args>(resourceModule, core),
-  };
+  return dynamicModule(resourceModule, declaration, core, { inputsDeclaring, exported });
 }

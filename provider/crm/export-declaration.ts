@@ -14,6 +14,8 @@ export interface ExportDeclaration {
   collection: string;
   /** The path answers one object under `collection`, not a list (an account-wide switch): it is read once, its id the collection's name. */
   single?: true;
+  /** The object's id, the resource's adoptId, where it is not its `id` member (a name-keyed object's name). */
+  id?(object: ServiceObject): string;
   /**
    * The object's own name: what `--name-filter` matches, and what the titles of objects
    * referring to it name it by. A kind without one follows an object it refers to (`follows`).

@@ -1397,6 +1397,30 @@ export interface SiteTrackingOutputs {
   readonly originalValues: pulumi.Output<Record<string, string | boolean>>;
 }
 
+/** The inputs of a crm.SiteTrackingDomain. */
+export interface SiteTrackingDomainArgs {
+  /**
+   * The domain's name, such as `example.com`: its id. A new name replaces the domain. At most 253
+   * characters. A change replaces the resource.
+   */
+  name: pulumi.Input<string>;
+  /**
+   * The name again, as `pulumi-crm export` writes it: takes over the site tracking domain of that name
+   * that the account holds already, instead of refusing to create it; nothing is written. Read only at
+   * creation; changing or removing it later changes nothing.
+   */
+  adoptId?: pulumi.Input<string | undefined>;
+}
+
+/** The outputs of a crm.SiteTrackingDomain, besides its `id` and `urn`. */
+export interface SiteTrackingDomainOutputs {
+  /**
+   * The domain's name, such as `example.com`: its id. A new name replaces the domain. At most 253
+   * characters.
+   */
+  readonly name: pulumi.Output<string>;
+}
+
 /** The inputs of a crm.EventTracking. */
 export interface EventTrackingArgs {
   /** Whether event tracking is on for the account. Changed in place. */
@@ -1415,6 +1439,30 @@ export interface EventTrackingOutputs {
   readonly enabled: pulumi.Output<boolean>;
   /** The value each managed field had before this stack first changed it; destroy puts them back. */
   readonly originalValues: pulumi.Output<Record<string, string | boolean>>;
+}
+
+/** The inputs of a crm.TrackedEvent. */
+export interface TrackedEventArgs {
+  /**
+   * The event's name, as the site's tracking code sends it (spaces allowed): its id. A new name replaces
+   * the event. At most 255 characters. A change replaces the resource.
+   */
+  name: pulumi.Input<string>;
+  /**
+   * The name again, as `pulumi-crm export` writes it: takes over the tracked event of that name that the
+   * account holds already, instead of refusing to create it; nothing is written. Read only at creation;
+   * changing or removing it later changes nothing.
+   */
+  adoptId?: pulumi.Input<string | undefined>;
+}
+
+/** The outputs of a crm.TrackedEvent, besides its `id` and `urn`. */
+export interface TrackedEventOutputs {
+  /**
+   * The event's name, as the site's tracking code sends it (spaces allowed): its id. A new name replaces
+   * the event. At most 255 characters.
+   */
+  readonly name: pulumi.Output<string>;
 }
 
 /** The inputs of a crm.CustomObjectSchema. */

@@ -8,6 +8,7 @@ import { promisify } from "node:util";
 import type { ConfigMap, EngineEvent, LocalWorkspace, Stack, StepEventMetadata } from "@pulumi/pulumi/automation";
 import type { Client } from "./clients";
 import { Drifted, firstLine, Operation, Planned, RunResult } from "./run";
+import { holdsRecorded, recordHeld } from "./settings-record";
 
 const execFileAsync = promisify(execFile);
 
@@ -25,6 +26,8 @@ export interface DriverOptions {
   timeoutSeconds: number;
   /** The project's stacks in the backend. */
   stacks: Set<string>;
+  /** The backend's URL (`pulumi whoami --verbose`). */
+  backend: string;
   /** Why a stack cannot run now (a lock, pending operations), where the backend says (backend.ts). */
   blocked(stack: string): RunResult | undefined;
   /** `up --refresh`: each stack is refreshed from its account first, so that drift is repaired. */
@@ -37,10 +40,16 @@ export interface DriverOptions {
  * The workspace of the program in `program` (the folder holding Pulumi.yaml), for every client's
  * stack: the CLI is found and its version checked once for the fleet, not once a client. Each
  * command names its stack (--stack), so the clients' runs share it and no stack is selected.
+ *
+ * A program that names its plugin's release (`namesPluginRelease`) runs on that plugin: the CLI
+ * would otherwise prefer a `pulumi-resource-crm` on PATH, and `npx pulumi-crm fleet` puts the npm
+ * package's bin there, a plugin that takes twice the memory (a Node.js program beside its
+ * dependencies, not the single executable). The user's own PULUMI_IGNORE_AMBIENT_PLUGINS wins.
  */
-export async function fleetWorkspace(program: string): Promise<LocalWorkspace> {
+export async function fleetWorkspace(program: string, namesPluginRelease: boolean): Promise<LocalWorkspace> {
   const { LocalWorkspace, PulumiCommand } = automation();
-  return LocalWorkspace.create({ workDir: program, pulumiCommand: await PulumiCommand.get() });
+  const envVars = namesPluginRelease && process.env.PULUMI_IGNORE_AMBIENT_PLUGINS === undefined ? { PULUMI_IGNORE_AMBIENT_PLUGINS: "true" } : undefined;
+  return LocalWorkspace.create({ workDir: program, pulumiCommand: await PulumiCommand.get(), envVars });
 }
 
 /** The backend's stacks of the project and where it keeps them: two CLI calls for the whole fleet. */
@@ -83,14 +92,14 @@ async function clientStack(stack: string, options: DriverOptions): Promise<Stack
  */
 export async function syncStack(client: Client, options: DriverOptions): Promise<{ stack: Stack; made: boolean; written: boolean }> {
   const existed = hasStack(options.stacks, client.stack);
-  const found = existed ? await clientStack(client.stack, options) : undefined;
-  const current = found ? await found.getAllConfig() : {};
   const desired: ConfigMap = { "crm:apiUrl": { value: client.apiUrl } };
+  // Settings whose environment variable is unset: the stack keeps what it holds, which must be something.
+  const unset: Array<{ variable: string; key: string }> = [];
   const fromEnvironment = (variable: string, key: string) => {
     const value = process.env[variable];
     if (value !== undefined && value.trim() !== "") return { value: value.trim(), secret: true };
-    if (key in current) return undefined;
-    throw new Error(`${variable} is not set and the stack holds no ${key} yet: set ${variable} to ${client.stack}'s ${key === "crm:apiToken" ? "API key" : key}`);
+    unset.push({ variable, key });
+    return undefined;
   };
   // As the stack config names them: a key without a namespace is the project's.
   const named = (key: string) => (key.includes(":") ? key : `${options.project}:${key}`);
@@ -104,6 +113,12 @@ export async function syncStack(client: Client, options: DriverOptions): Promise
     if (key) desired["crm:apiToken"] = key;
   }
   desired[WRITTEN_KEY] = { value: [...held].sort().join(",") };
+  const record = { backend: options.backend, program: options.workspace.workDir, stack: client.stack };
+  if (existed && !unset.length && holdsRecorded(record, desired)) return { stack: await clientStack(client.stack, options), made: false, written: false };
+  const found = existed ? await clientStack(client.stack, options) : undefined;
+  const current = found ? await found.getAllConfig() : {};
+  const missing = unset.find(({ key }) => !(key in current));
+  if (missing) throw new Error(`${missing.variable} is not set and the stack holds no ${missing.key} yet: set ${missing.variable} to ${client.stack}'s ${missing.key === "crm:apiToken" ? "API key" : missing.key}`);
   const previously = current[WRITTEN_KEY]?.value.split(",").filter(Boolean) ?? [];
   const removed = previously.filter((key) => !held.has(key) && key in current);
   // Made only now, once its settings are known: a client whose key is missing leaves no empty stack.
@@ -111,6 +126,8 @@ export async function syncStack(client: Client, options: DriverOptions): Promise
   const changed = Object.fromEntries(Object.entries(desired).filter(([key, setting]) => current[key]?.value !== setting.value || Boolean(current[key]?.secret) !== Boolean(setting.secret)));
   if (Object.keys(changed).length) await stack.setAllConfig(changed);
   if (removed.length) await stack.removeAllConfig(removed);
+  // With every setting given (none kept from the stack), the next run can tell from the record alone that nothing changed.
+  if (!unset.length) recordHeld(record, desired);
   return { stack, made: !existed, written: !existed || Object.keys(changed).length > 0 || removed.length > 0 };
 }
 

@@ -5,6 +5,29 @@
 import { existsSync } from "node:fs";
 import { join, relative, sep } from "node:path";
 import type { ClientsFile } from "./clients";
+import { programSettings } from "./program";
+
+/**
+ * The actions the jobs use, pinned by commit (a tag can be moved to other code), the release each
+ * commit is named in its comment.
+ */
+export const PINNED_ACTIONS = {
+  checkout: "actions/checkout@11bd71901bbe5b1630ceea73d27597364c9af683 # v4.2.2",
+  setupNode: "actions/setup-node@49933ea5288caeca8642d1e84afbd3f7d6820020 # v4.4.0",
+  cache: "actions/cache@5a3ec84eff668545956fd18022155c47e93e2684 # v4.2.3",
+};
+
+/** The pulumi CLI the jobs install: the release the package's tests run on (tools/pulumi-cli/go.mod; a test holds the two alike). */
+export const TESTED_PULUMI_CLI = "3.274.1";
+
+/** Whether the program in `folder` names where its plugin is released, as the fleet reads it. */
+function namesPluginRelease(folder: string): boolean {
+  try {
+    return programSettings(folder).namesPluginRelease;
+  } catch {
+    return false;
+  }
+}
 
 /** GitHub's limit of jobs one matrix makes. */
 export const MAX_MATRIX_JOBS = 256;
@@ -37,6 +60,16 @@ export function fleetWorkflows(file: ClientsFile, options: WorkflowOptions): Rec
   const clients = path(file.path);
   const program = path(file.program);
   const yamlProgram = !existsSync(join(file.program, "package.json"));
+  // Where a YAML program's plugin comes from: the release the program names, which the CLI
+  // downloads once into its plugin cache (kept below); else the npm package's bin, which `npx` puts on PATH.
+  const pluginSource = !yamlProgram
+    ? []
+    : namesPluginRelease(file.program)
+      ? ["      # The YAML program's plugin, pulumi-resource-crm: the release's single executable, which the CLI", "      # downloads where the program's pluginDownloadURL says, into its plugin cache (kept below)."]
+      : [
+          "      # The YAML program names no pluginDownloadURL: its plugin is the npm package's bin, which `npx` puts on",
+          "      # PATH, at twice the memory of the release's single executable (name the release: sdk-docs/yaml.md).",
+        ];
   const matrix = matrixOf(file, options.perJob);
   const variables = [...new Set(file.clients.flatMap((client) => [client.apiToken, ...Object.values(client.config)].flatMap((source) => ("env" in source ? [source.env] : []))))].sort();
   const job = (title: string, command: "drift" | "preview") => [
@@ -57,10 +90,10 @@ export function fleetWorkflows(file: ClientsFile, options: WorkflowOptions): Rec
     "      PULUMI_CONFIG_PASSPHRASE: ${{ secrets.PULUMI_CONFIG_PASSPHRASE }}",
     ...(variables.length ? ["      # The clients file's env: variables, from the repository's secrets: a new client's key, say, before its stack holds it.", ...variables.map((name) => `      ${name}: \${{ secrets.${name} }}`)] : []),
     "    steps:",
-    "      - uses: actions/checkout@v4",
+    `      - uses: ${PINNED_ACTIONS.checkout}`,
     "      # Node.js 24, the newest release of it: 24.7 to 24.18 have the util.inspect loop (nodejs/node#64011),",
     "      # and check-latest keeps an older 24.x in the runner's tool cache from being used.",
-    "      - uses: actions/setup-node@v4",
+    `      - uses: ${PINNED_ACTIONS.setupNode}`,
     "        with:",
     "          node-version: 24",
     "          check-latest: true",
@@ -68,13 +101,20 @@ export function fleetWorkflows(file: ClientsFile, options: WorkflowOptions): Rec
     "      - name: Install dependencies",
     "        run: npm ci",
     ...(program !== "." && !yamlProgram ? ["      - name: Install the program's dependencies", `        run: npm ci --prefix ${JSON.stringify(program)}`] : []),
+    ...pluginSource,
+    "      - name: Cache the Pulumi CLI and its plugins",
+    "        id: pulumi-cache",
+    `        uses: ${PINNED_ACTIONS.cache}`,
+    "        with:",
+    "          path: |",
+    "            ~/.pulumi/bin",
+    "            ~/.pulumi/plugins",
+    `          key: pulumi-\${{ runner.os }}-${TESTED_PULUMI_CLI}-\${{ hashFiles('${program === "." ? "" : `${program}/`}Pulumi.yaml') }}`,
     "      - name: Install the Pulumi CLI",
-    "        run: |",
-    "          curl -fsSL https://get.pulumi.com | sh",
-    '          echo "$HOME/.pulumi/bin" >> "$GITHUB_PATH"',
-    ...(yamlProgram
-      ? ["      # The YAML program's provider: pulumi-resource-crm, the package's bin, found by the CLI on PATH.", "      - name: Put the crm plugin on PATH", '        run: echo "$PWD/node_modules/.bin" >> "$GITHUB_PATH"']
-      : []),
+    "        if: steps.pulumi-cache.outputs.cache-hit != 'true'",
+    `        run: curl -fsSL https://get.pulumi.com | sh -s -- --version ${TESTED_PULUMI_CLI}`,
+    "      - name: Put the Pulumi CLI on PATH",
+    '        run: echo "$HOME/.pulumi/bin" >> "$GITHUB_PATH"',
     `      - name: ${title}`,
     "        shell: bash",
     "        run: |",

@@ -7,8 +7,6 @@ import { readFileSync } from "node:fs";
 import { dirname, resolve } from "node:path";
 import chatSchema from "../../schema/chat.json";
 import crmSchema from "../../schema/crm.json";
-import { closestFirst, knownSettingKeys } from "../settings";
-import type { ProgramSettings } from "./program";
 
 /** Where a client's API key comes from: never the key itself. */
 export type KeySource = { env: string } | { stack: true };
@@ -141,31 +139,4 @@ export function selectClients(clients: Client[], only: string[] | undefined): Cl
   const unknown = only.filter((stack) => !clients.some((client) => client.stack === stack));
   if (unknown.length) throw new ClientsFileError(`--only: ${unknown.join(", ")} ${unknown.length === 1 ? "is" : "are"} not a client's stack in the clients file`);
   return clients.filter((client) => only.includes(client.stack));
-}
-
-/**
- * Refuses a client's setting the program does not read, naming the closest one: a key of
- * pulumi-crm's namespaces (`crm:`, `chat:`) that is none of its settings, and a key of the
- * project's that its Pulumi.yaml does not declare (where it declares its settings). A misspelt
- * key would otherwise be written and ignored.
- */
-export function refuseUnknownSettings(file: ClientsFile, program: ProgramSettings): void {
-  for (const client of file.clients) {
-    for (const key of Object.keys(client.config)) {
-      const namespace = key.includes(":") ? key.split(":")[0] : program.project;
-      const name = key.includes(":") ? key.split(":")[1] : key;
-      const known =
-        namespace === program.project
-          ? program.declared?.flatMap((declared) => (declared.includes(":") ? [] : [declared]))
-          : ["crm", "chat"].includes(namespace)
-            ? knownSettingKeys.filter((setting) => setting.startsWith(`${namespace}:`))
-            : undefined;
-      if (!known || known.includes(namespace === program.project ? name : key)) continue;
-      const closest = closestFirst(namespace === program.project ? name : key, known);
-      const where = namespace === program.project ? `the program ${program.project} declares` : `pulumi-crm reads of ${namespace}`;
-      throw new ClientsFileError(
-        `${file.path}: client "${client.stack}": config key "${key}" is no setting ${where}; did you mean "${closest[0]}"? (${closest.length > 1 ? `the others: ${closest.slice(1).join(", ")}` : "the only one"})`,
-      );
-    }
-  }
 }

@@ -4,9 +4,9 @@ import { existsSync, mkdirSync, statSync, writeFileSync } from "node:fs";
 import { availableParallelism, totalmem } from "node:os";
 import { delimiter, dirname, join, resolve } from "node:path";
 import { blockedStack, fileBackendRoot } from "./backend";
-import { ClientsFile, ClientsFileError, readClientsFile, refuseUnknownSettings, selectClients } from "./clients";
+import { ClientsFile, ClientsFileError, readClientsFile, selectClients } from "./clients";
 import { fleetWorkflows } from "./ci";
-import { programSettings } from "./program";
+import { programSettings, refuseUnknownSettings } from "./program";
 import { formatJson, formatTable } from "./report";
 import { ClientOutcome, exitCodeOf, Operation, operations, runFleet } from "./run";
 
@@ -211,11 +211,11 @@ export async function fleetMain(argv: readonly string[]): Promise<number> {
   const { backendOf, fleetWorkspace, hasStack, runClient } = await import("./automation");
   let options;
   try {
-    const workspace = await fleetWorkspace(file.program);
+    const { project, namesPluginRelease } = programSettings(file.program);
+    const workspace = await fleetWorkspace(file.program, namesPluginRelease);
     const backend = await backendOf(workspace);
     const root = fileBackendRoot(backend.url);
-    const { project } = programSettings(file.program);
-    options = { workspace, project, timeoutSeconds: args.timeout, stacks: backend.stacks, refresh: args.refresh, blocked: (stack: string) => (root ? blockedStack(root, project, stack) : undefined) };
+    options = { workspace, project, timeoutSeconds: args.timeout, stacks: backend.stacks, backend: backend.url, refresh: args.refresh, blocked: (stack: string) => (root ? blockedStack(root, project, stack) : undefined) };
   } catch (error) {
     process.stderr.write(`pulumi-crm fleet: ${cliProblem(error, file.program)}\n`);
     return 1;

@@ -7,7 +7,7 @@ import { execFile } from "node:child_process";
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { promisify } from "node:util";
-import { join } from "node:path";
+import { delimiter, join } from "node:path";
 import { startEmulator } from "../../emulator";
 import { ensureToolchain, offlineCliEnvironment, toolchainPath } from "../../scripts/toolchain";
 import type { RunningEmulator } from "../support/emulator";
@@ -136,6 +136,47 @@ describe("pulumi-crm fleet on the real CLI: a fleet's second day", function () {
     writeClients([entry("mover", "mover-new"), rekey]);
     assert.equal((await fleet("sync", "--only", "rekey")).code, 0);
     assert.doesNotMatch(stackSettings("rekey"), /chat:apiToken/);
+  });
+
+  it("an up whose settings are unchanged reads none of them, one CLI call a client; a secret changed in the environment, or a setting removed by hand, is written again", async () => {
+    const rekey = { ...entry("rekey", "rekey"), config: { ...entry("rekey", "rekey").config, street: "env:REKEY_STREET" } };
+    env.REKEY_STREET = "1 Main Street";
+    writeClients([entry("mover", "mover-new"), rekey]);
+    const first = await fleet("up");
+    assert.equal(first.code, 0, first.stdout + first.stderr);
+    // Every CLI call the fleet makes, by its command, through a `pulumi` first on PATH.
+    const calls = join(home, "pulumi-calls.log");
+    const shim = join(home, "counting");
+    mkdirSync(shim, { recursive: true });
+    writeFileSync(join(shim, "pulumi"), `#!/bin/sh\necho "$1" >> '${calls}'\nexec '${join(ensureToolchain().cliBin, "pulumi")}' "$@"\n`, { mode: 0o755 });
+    const counted: NodeJS.ProcessEnv = { ...env, PATH: `${shim}${delimiter}${env.PATH}` };
+    const upCounted = async () => {
+      writeFileSync(calls, "");
+      const run = await runFleet(bin, clientsFile, counted, ["up"]);
+      assert.equal(run.code, 0, run.stdout + run.stderr);
+      return { stdout: run.stdout, commands: readFileSync(calls, "utf8").split("\n").filter(Boolean).sort() };
+    };
+    // The fleet's own three (version, stack ls, whoami), then each client's up: its settings not read.
+    const noOp = await upCounted();
+    assert.match(noOp.stdout, /^mover +no change /m, noOp.stdout);
+    assert.match(noOp.stdout, /^rekey +no change /m, noOp.stdout);
+    assert.deepEqual(noOp.commands, ["stack", "up", "up", "version", "whoami"]);
+    // What the fleet keeps to know it names no setting's value: not the key, not a secret.
+    const records = readdirSync(join(home, "pulumi-home", "pulumi-crm", "fleet-settings")).map((name) => readFileSync(join(home, "pulumi-home", "pulumi-crm", "fleet-settings", name), "utf8"));
+    for (const secret of [emulator.accounts.rekey.apiToken, "1 Main Street"]) assert.ok(!records.some((text) => text.includes(secret)), secret);
+
+    env.REKEY_STREET = "2 Side Street";
+    counted.REKEY_STREET = env.REKEY_STREET;
+    const moved = await upCounted();
+    assert.match(moved.stdout, /^rekey +changed .*\(crm:index:Address address: address1, /m, moved.stdout);
+    assert.ok(moved.commands.includes("config"), moved.commands.join(" "));
+
+    await pulumi("config", "rm", "crm-agency:city", "--stack", "rekey");
+    const restored = await upCounted();
+    assert.match(restored.stdout, /^rekey +no change /m, restored.stdout);
+    assert.match(stackSettings("rekey"), /crm-agency:city: Chicago/);
+    writeClients([entry("mover", "mover-new"), entry("rekey", "rekey")]);
+    assert.equal((await fleet("up", "--only", "rekey")).code, 0);
   });
 
   it("up --refresh repairs drift; a preview names the resources and fields it would change", async () => {

@@ -8,7 +8,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { parseClients, readClientsFile, selectClients, type Client, type ClientsFile } from "../../provider/fleet/clients";
 import { driftOf } from "../../provider/fleet/automation";
-import { fleetWorkflows, matrixOf } from "../../provider/fleet/ci";
+import { fleetWorkflows, matrixOf, TESTED_PULUMI_CLI } from "../../provider/fleet/ci";
 import { defaultParallel, fleetMain, parseFleetArguments } from "../../provider/fleet/command";
 import { formatJson, formatTable } from "../../provider/fleet/report";
 import { ClientOutcome, exitCodeOf, runFleet, type RunResult } from "../../provider/fleet/run";
@@ -224,7 +224,9 @@ describe("pulumi-crm fleet", () => {
       assert.match(drift, /cron: "17 6 \* \* \*"/);
       assert.match(drift, /node-version: 24\n {10}check-latest: true/);
       assert.match(drift, /npx pulumi-crm fleet drift --clients "clients.json" --only "\$STACKS"/);
-      assert.match(drift, /Put the crm plugin on PATH/);
+      // The YAML program names no pluginDownloadURL here: the npm bin that npx puts on PATH, said so, nothing put on PATH for it.
+      assert.match(drift, /names no pluginDownloadURL: its plugin is the npm package's bin/);
+      assert.doesNotMatch(drift, /node_modules\/\.bin/);
       assert.match(workflows["fleet-preview.yml"], /on:\n {2}pull_request:[\s\S]*npx pulumi-crm fleet preview --clients "clients.json" --only "\$STACKS"/);
     });
 
@@ -238,7 +240,16 @@ describe("pulumi-crm fleet", () => {
       for (const job of [drift.jobs.drift, preview.jobs.preview]) {
         assert.deepEqual(job.strategy, { "fail-fast": false, "max-parallel": 7, matrix: { stacks: ["client-1", "client-2"] } });
         assert.equal(job.env.STACKS, "${{ matrix.stacks }}");
-        assert.deepEqual(job.steps.find((step: { uses?: string }) => step.uses === "actions/setup-node@v4").with, { "node-version": 24, "check-latest": true, cache: "npm" });
+        assert.deepEqual(job.steps.find((step: { uses?: string }) => step.uses?.startsWith("actions/setup-node@")).with, { "node-version": 24, "check-latest": true, cache: "npm" });
+        // Every action pinned by a commit, not a tag that can be moved.
+        for (const step of job.steps.filter((each: { uses?: string }) => each.uses)) assert.match(step.uses, /^actions\/[a-z-]+@[0-9a-f]{40}$/, step.uses);
+        // The CLI and its plugins kept between runs, installed only when the cache has none: the release the tests run on.
+        const cache = job.steps.find((step: { uses?: string }) => step.uses?.startsWith("actions/cache@"));
+        assert.deepEqual(cache.with.path.trim().split("\n"), ["~/.pulumi/bin", "~/.pulumi/plugins"]);
+        assert.equal(cache.with.key, `pulumi-\${{ runner.os }}-${TESTED_PULUMI_CLI}-\${{ hashFiles('yaml/Pulumi.yaml') }}`);
+        const install = job.steps.find((step: { name?: string }) => step.name === "Install the Pulumi CLI");
+        assert.equal(install.if, `steps.${cache.id}.outputs.cache-hit != 'true'`);
+        assert.equal(install.run, `curl -fsSL https://get.pulumi.com | sh -s -- --version ${TESTED_PULUMI_CLI}`);
       }
       assert.match(drift.jobs.drift.steps.at(-1).run, /^set \+e\nnpx pulumi-crm fleet drift .*\ncode=\$\{PIPESTATUS\[0\]\}\n.*>> "\$GITHUB_STEP_SUMMARY"\nexit "\$code"\n$/s);
     });
@@ -247,6 +258,18 @@ describe("pulumi-crm fleet", () => {
       const file = parseClients({ clients: [client("acme", { config: { street: "env:ACME_STREET" } }), { stack: "initech", apiUrl: "https://initech.api-eu1.com", apiToken: "stack" }] }, join(dir, "clients.json"));
       const preview = fleetWorkflows(file, { root: dir, perJob: 1, maxParallel: 20, cron: "17 6 * * *" })["fleet-preview.yml"];
       assert.match(preview, /\n {6}ACME_CRM_TOKEN: \$\{\{ secrets\.ACME_CRM_TOKEN \}\}\n {6}ACME_STREET: \$\{\{ secrets\.ACME_STREET \}\}\n {4}steps:/);
+    });
+
+    it("installs the pulumi CLI the package's tests run on (tools/pulumi-cli/go.mod)", () => {
+      const built = /github\.com\/pulumi\/pulumi\/pkg\/v3 v(\S+)/.exec(readFileSync(join(repoRoot, "tools", "pulumi-cli", "go.mod"), "utf8"))?.[1];
+      assert.equal(TESTED_PULUMI_CLI, built);
+    });
+
+    it("runs a YAML program that names its plugin's release on that release, downloaded into the cached plugins", () => {
+      const drift = fleetWorkflows({ ...fleet(1), program: join(repoRoot, "examples", "agency", "yaml") }, { root: repoRoot, perJob: 1, maxParallel: 20, cron: "0 5 * * 1" })["fleet-drift.yml"];
+      assert.match(drift, /the release's single executable, which the CLI\n *# downloads where the program's pluginDownloadURL says/);
+      assert.doesNotMatch(drift, /npm package's bin|node_modules/);
+      assert.match(drift, /hashFiles\('examples\/agency\/yaml\/Pulumi\.yaml'\)/);
     });
 
     it("installs a TypeScript program's own dependencies instead of putting the plugin on PATH", () => {
@@ -297,7 +320,7 @@ describe("pulumi-crm fleet", () => {
     });
 
     it("sets up Node.js as examples/ci-drift's workflows do: the newest 24, not an older one the runner has", () => {
-      const setupNode = (workflow: string) => /- uses: actions\/setup-node@v4\n\s+with:\n((?:\s+[a-z-]+: .*\n)+)/.exec(workflow)?.[1].replace(/\s+/g, " ").trim();
+      const setupNode = (workflow: string) => /- uses: actions\/setup-node@[0-9a-f]{40} # v4\.4\.0\n\s+with:\n((?:\s+[a-z-]+: .*\n)+)/.exec(workflow)?.[1].replace(/\s+/g, " ").trim();
       const written = setupNode(fleetWorkflows(fleet(1), { root: dir, perJob: 1, maxParallel: 20, cron: "17 6 * * *" })["fleet-drift.yml"]);
       assert.equal(written, "node-version: 24 check-latest: true cache: npm");
       for (const example of ["drift.yml", "preview.yml"]) {

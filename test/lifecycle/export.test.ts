@@ -45,6 +45,10 @@ describe("pulumi-crm export: the round trip on the pulumi CLI", function () {
   let noteId: string;
   let started = 0;
 
+  /** The objects known by name only: their names are their ids. */
+  const trackingNames = { domains: ["shop.acme.example", "blog.acme.example"], events: ["Signed up", "Watched demo"] };
+  const namedIds = [...trackingNames.domains, ...trackingNames.events].map((name) => name.replace(/\./g, "\\.")).join("|");
+
   /** A call of the test's own, waiting out the account's rate limit, which the provider shares. */
   const call = async (method: string, path: string, body?: unknown): Promise<any> => {
     const reply = await emulatorCall(emulator, method, `/api/3${path}`, body);
@@ -159,6 +163,10 @@ describe("pulumi-crm export: the round trip on the pulumi CLI", function () {
     // The account-wide switches exist from the start too, each exported as it is.
     await call("PUT", "/siteTracking", { siteTracking: { enabled: false } });
     objectsInAccount += 2;
+    // Two allowed domains and two tracked events, known by name only; and one of the service's own events, not exported.
+    for (const name of trackingNames.domains) await call("POST", "/siteTrackingDomains", { siteTrackingDomain: { name } });
+    for (const name of trackingNames.events) await call("POST", "/eventTrackingEvents", { eventTrackingEvent: { name } });
+    await emulatorCall(emulator, "POST", "/api/3/eventTrackingEvents", { eventTrackingEvent: { name: "__pagevisit" } });
   }
 
   before(async () => {
@@ -208,8 +216,8 @@ describe("pulumi-crm export: the round trip on the pulumi CLI", function () {
 
     const index = readFileSync(join(exportDir, "index.ts"), "utf8");
     assert.equal(index.match(/new crm\.\w+\(/g)?.length, objectsInAccount);
-    // An id is digits, a schema's UUID, or a switch's name.
-    assert.equal(index.match(/adoptId: "(\d+|[0-9a-f-]{36}|siteTracking|eventTracking)",/g)?.length, objectsInAccount);
+    // An id is digits, a schema's UUID, a switch's name, or the name of an object known by name only.
+    assert.equal(index.match(new RegExp(`adoptId: "(\\d+|[0-9a-f-]{36}|siteTracking|eventTracking|${namedIds})",`, "g"))?.length, objectsInAccount);
     assert.equal(index.match(/\}, \{ protect: true \}\);/g)?.length, objectsInAccount);
     assert.match(index, /const acmeCorp = new crm\.Account\("acme-corp", \{\n  adoptId: "1",\n  name: "Acme Corp",\n  accountUrl: "https:\/\/acme\.example",\n\}/);
     assert.match(index, /const acmeCorp2 = new crm\.Account\("acme-corp-2", \{/);
@@ -217,6 +225,9 @@ describe("pulumi-crm export: the round trip on the pulumi CLI", function () {
     assert.match(index, /accountId: globex\.id,\n  note: "Met at the fair\.",/);
     assert.match(index, /fieldValue: "2027-03-31",/);
     assert.match(index, /new crm\.SiteTracking\("[\w-]+", \{\n  adoptId: "siteTracking",\n  enabled: false,\n\}/);
+    assert.match(index, /new crm\.SiteTrackingDomain\("shop-acme-example-site-tracking-domain", \{\n  adoptId: "shop\.acme\.example",\n  name: "shop\.acme\.example",\n\}/);
+    assert.match(index, /new crm\.TrackedEvent\("signed-up-tracked-event", \{\n  adoptId: "Signed up",\n  name: "Signed up",\n\}/);
+    assert.ok(!index.includes("__pagevisit"), "the service's own event is exported");
     assert.match(index, /fieldValue: 12500000,\n  fieldCurrency: "EUR",/);
     assert.match(index, /country: "DE",\n  isDefault: true,\n  allgroup: false,\n  groupId: "3",\n  listId: "7",/);
     assert.match(index, /externalLinks: false,/);
@@ -301,7 +312,7 @@ describe("pulumi-crm export: the round trip on the pulumi CLI", function () {
     // stdout, which the CLI shows under the stack as the host's output ("info"): a line per
     // object taken over, then, as the engine ends the host, one line counting them.
     const said = diagnostics(result, "info").split("\n");
-    const adoptions = said.filter((line) => /^info: \[runtime\] crm\.\w+.*: took over existing object (\d+|[0-9a-f-]{36}|siteTracking|eventTracking)$/.test(line));
+    const adoptions = said.filter((line) => new RegExp(`^info: \\[runtime\\] crm\\.\\w+.*: took over existing object (\\d+|[0-9a-f-]{36}|siteTracking|eventTracking|${namedIds})$`).test(line));
     const summaries = said.filter((line) => line.includes("pulumi-crm: this deployment took over"));
     assert.equal(adoptions.length, objectsInAccount, result.lines.join("\n"));
     assert.equal(new Set(adoptions).size, objectsInAccount, "an object's adoption said twice");

@@ -205,7 +205,7 @@ describe(`reliability: the pulumi CLI killed mid-deployment, ${copies} copies of
           assert.ok(named.length > 0, `a failure that names no object to adopt or delete:\n${output(up)}`);
           for (const { message, urn } of named) {
             const [, url] = /delete it \(DELETE (\S+),/.exec(message) ?? [];
-            const [, id] = /adoptId: "(\d+)"/.exec(message) ?? [];
+            const [, id] = /adoptId: "([^"]+)"/.exec(message) ?? [];
             assert.ok(url && id, `no adoptId or delete command in: ${message}`);
             if (!importTriedOn && (await importPendingCreate(stack, urn, id))) importTriedOn = urn;
             const path = new URL(url).pathname;

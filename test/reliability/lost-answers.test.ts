@@ -8,7 +8,7 @@ import { useStackConfig } from "../../provider/settings";
 import { configOf, emulatorCall, emulatorForProvider, RunningEmulator } from "../support/emulator";
 import { checked, providerCode, ResourceModule } from "../support/provider-steps";
 import { RecordingProxy, startRecordingProxy } from "../support/recording-proxy";
-import { makeParents, Parents, ResourceExample, resourceExamples } from "../support/resource-examples";
+import { listedId, makeParents, Parents, ResourceExample, resourceExamples } from "../support/resource-examples";
 
 describe("reliability: a create whose answer is lost is recovered, not repeated", function () {
   this.timeout(60_000);
@@ -40,13 +40,13 @@ describe("reliability: a create whose answer is lost is recovered, not repeated"
     if (!collection) continue;
     it(typeOf(resource), async () => {
       const provider = resource.module as unknown as ResourceModule;
-      const listed = async () => (await emulatorCall(emulator, "GET", `/api/3${collection.path}`)).body[collection.member] as Array<{ id: string }>;
-      const before = (await listed()).map((object) => String(object.id));
+      const listed = async () => ((await emulatorCall(emulator, "GET", `/api/3${collection.path}`)).body[collection.member] as unknown[]).map((object) => listedId(collection, object));
+      const before = await listed();
       const droppedBefore = dropped;
       dropNextPost = true;
       const created = await provider.create(await checked(provider, inputs(parents, 1)));
       assert.equal(dropped, droppedBefore + 1, "the create's answer was dropped");
-      const made = (await listed()).map((object) => String(object.id)).filter((id) => !before.includes(id));
+      const made = (await listed()).filter((id) => !before.includes(id));
       assert.deepEqual(made, [created.id], "exactly one object was made, and create returned it");
       await provider.delete(created.id, { ...created.outs, __provider: providerCode });
     });

@@ -38,6 +38,8 @@ export interface AdoptionCase {
   updateRoute?: string;
   /** An id no object of the kind has. */
   unknownId?: string;
+  /** The input that holds the id itself (a name-keyed kind's name): it is given the unknown id too. */
+  idInput?: string;
 }
 
 /** The four adoption-by-id cases, as `it`s of the calling describe. */
@@ -81,7 +83,8 @@ export function itAdoptsById(provider: ResourceModule, adoption: AdoptionCase): 
     const { inputs } = await adoption.existing();
     const unknownId = adoption.unknownId ?? "999999";
     const before = await writesByRoute(adoption.emulator());
-    await assert.rejects(provider.create(await checked(provider, { ...inputs, adoptId: unknownId })), (error: Error) => {
+    const named = adoption.idInput ? { [adoption.idInput]: unknownId } : {};
+    await assert.rejects(provider.create(await checked(provider, { ...inputs, ...named, adoptId: unknownId })), (error: Error) => {
       const type = adoption.type.replace(".", "\\.");
       assert.match(error.message, new RegExp(`^${type}\\b.*: adoptId ${unknownId} names no ${type} of this CRM account; give the id of an existing one`));
       return true;

@@ -29,9 +29,15 @@ export interface ResourceExample {
    * account's one branding, which a deployment takes over once), or not at all (actions).
    */
   roundTrip: "create" | "update" | false;
-  /** Of the objects a create makes: where the service lists them, and each one's natural key as listed. */
-  collection?: { path: string; member: string; key(object: any): string };
+  /**
+   * Of the objects a create makes: where the service lists them, each one's natural key as listed, and its id
+   * where that is not its `id` (a name-keyed object's name).
+   */
+  collection?: { path: string; member: string; key(object: any): string; id?(object: any): string };
 }
+
+/** A listed object's id, as its resource's id (see ResourceExample.collection). */
+export const listedId = (collection: NonNullable<ResourceExample["collection"]>, object: any): string => (collection.id ? collection.id(object) : String(object.id));
 
 export const resourceExamples = {
   "crm.Account": {
@@ -165,7 +171,19 @@ export const resourceExamples = {
   },
   "crm.Branding": { inputs: () => ({ siteName: "Acme", headerTextValue: "Acme Inc" }), textFields: ["siteName", "headerTextValue"], roundTrip: "update" },
   "crm.SiteTracking": { inputs: () => ({ enabled: false }), textFields: [], roundTrip: "update" },
+  "crm.SiteTrackingDomain": {
+    inputs: (_parents, n) => ({ name: `shop${n}.acme.example` }),
+    textFields: [],
+    roundTrip: "create",
+    collection: { path: "/siteTrackingDomains", member: "siteTrackingDomains", key: (o) => o.name, id: (o) => o.name },
+  },
   "crm.EventTracking": { inputs: () => ({ enabled: false }), textFields: [], roundTrip: "update" },
+  "crm.TrackedEvent": {
+    inputs: (_parents, n) => ({ name: `Signed up ${n}` }),
+    textFields: ["name"],
+    roundTrip: "create",
+    collection: { path: "/eventTrackingEvents", member: "eventTrackingEvents", key: (o) => o.name, id: (o) => o.name },
+  },
   "crm.CustomObjectSchema": {
     inputs: (_parents, n) => ({
       slug: `subscription-${n}`,

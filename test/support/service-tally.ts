@@ -6,7 +6,7 @@ import assert from "node:assert/strict";
 import { resources, typeOf } from "../../provider/registry";
 import { emulatorCall, RunningEmulator } from "./emulator";
 import type { StateResource } from "./pulumi-cli";
-import { ResourceExample, resourceExamples } from "./resource-examples";
+import { listedId, ResourceExample, resourceExamples } from "./resource-examples";
 
 /** The collections the program fills: those of every registered CRM object that a create makes, with the resource class that declares it. */
 export const everyResourceCollections = resources.flatMap((resource) => {
@@ -39,8 +39,8 @@ export async function tallyService(emulator: RunningEmulator, recorded: readonly
     for (const object of listed) keys.set(collection.key(object), (keys.get(collection.key(object)) ?? 0) + 1);
     result.objects += listed.length;
     for (const [key, count] of keys) if (count > 1) result.duplicates.push(`${count - 1} x ${collection.type} ${key}`);
-    result.orphans.push(...listed.filter((object) => !declared.has(String(object.id))).map((object) => `${collection.type} ${object.id}`));
-    const held = new Set(listed.map((object) => String(object.id)));
+    const held = new Set(listed.map((object) => listedId(collection, object)));
+    result.orphans.push(...[...held].filter((id) => !declared.has(id)).map((id) => `${collection.type} ${id}`));
     result.missing.push(...[...declared].filter((id) => !held.has(id)).map((id) => `${collection.type} ${id}`));
   }
   return result;

@@ -10,6 +10,7 @@ import { accountRoutes } from "./resources/accounts";
 import { addressRoutes } from "./resources/addresses";
 import { brandingRoutes, seedBranding } from "./resources/brandings";
 import { accountSwitchRoutes, seedAccountSwitches } from "./resources/accountSwitches";
+import { trackingNameRoutes } from "./resources/trackingNames";
 import { bulkImport } from "./resources/bulkImport";
 import { calendarRoutes } from "./resources/calendars";
 import { contactMembers } from "./resources/contactMembers";
@@ -70,6 +71,7 @@ export function createCrmService(options: CrmServiceOptions): CrmService {
     ...addressRoutes(crm),
     ...brandingRoutes(crm, { templateEditing: options.templateEditing ?? true }),
     ...accountSwitchRoutes(crm),
+    ...trackingNameRoutes(crm),
     ...calendarRoutes(crm),
     ...messageRoutes(crm),
     ...listRoutes(crm),

@@ -72,6 +72,11 @@ export interface AccountSwitchRow extends Row {
   enabled: 0 | 1;
 }
 
+/** A tracking name (resources/trackingNames.ts): an allowed domain, a tracked event. */
+export interface NameRow extends Row {
+  name: string;
+}
+
 export interface BrandingRow extends Row {
   groupid: string;
   siteName: string;
@@ -159,6 +164,8 @@ export function createTables() {
     addressLists: new Table<AddressAssociationRow>(),
     brandings: new Table<BrandingRow>(),
     accountSwitches: new Table<AccountSwitchRow>(),
+    siteTrackingDomains: new Table<NameRow>(),
+    eventTrackingEvents: new Table<NameRow>(),
     calendars: new Table<CollectionRow>(),
     messages: new Table<CollectionRow>(),
     // The contacts' side of an account (resources/lists.ts, tags.ts, fields.ts, personalizations.ts, savedResponses.ts, webhooks.ts, contactMembers.ts).

@@ -6,7 +6,7 @@
 // stacks require the module's check, diff, create, read, update, delete and configure.
 
 import type { z } from "zod";
-import { configure, dynamicClass, dynamicLifecycle } from "../../dynamic";
+import { dynamicModule } from "../../dynamic";
 import { labelBy } from "../../kit/check-diff";
 import type { UniqueName } from "../../kit/core";
 import { declareResource, InputField, OutputField, takeOverById } from "../../kit/declaration";
@@ -94,15 +94,5 @@ export function crmModule<Inputs extends Record<string, InputField>>(resourceMod
     refersTo: declaration.refersTo,
     ...spec.exported,
   };
-  return {
-    declaration,
-    inputSchema: declaration.inputSchema,
-    core,
-    inputsDeclaring: core.inputsDeclaring,
-    exported,
-    ...dynamicLifecycle(core),
-    configure,
-    /** The resource class, its provider the module's own exports (see dynamicClass). */
-    resourceClass: <Args extends object>() => dynamicClass<Args>(resourceModule, core),
-  };
+  return dynamicModule(resourceModule, declaration, core, { inputsDeclaring: core.inputsDeclaring, exported });
 }

@@ -61,10 +61,14 @@ func (m *module) Construct(ctx *pulumi.Context, name, typ, urn string) (r pulumi
 		r = &SavedResponse{}
 	case "crm:index:SiteTracking":
 		r = &SiteTracking{}
+	case "crm:index:SiteTrackingDomain":
+		r = &SiteTrackingDomain{}
 	case "crm:index:Tag":
 		r = &Tag{}
 	case "crm:index:TaskType":
 		r = &TaskType{}
+	case "crm:index:TrackedEvent":
+		r = &TrackedEvent{}
 	case "crm:index:User":
 		r = &User{}
 	case "crm:index:UserGroup":

@@ -215,6 +215,11 @@ export type SiteTracking = import("./siteTracking").SiteTracking;
 export const SiteTracking: typeof import("./siteTracking").SiteTracking = null as any;
 utilities.lazyLoad(exports, ["SiteTracking"], () => require("./siteTracking"));
 
+export { SiteTrackingDomainArgs } from "./siteTrackingDomain";
+export type SiteTrackingDomain = import("./siteTrackingDomain").SiteTrackingDomain;
+export const SiteTrackingDomain: typeof import("./siteTrackingDomain").SiteTrackingDomain = null as any;
+utilities.lazyLoad(exports, ["SiteTrackingDomain"], () => require("./siteTrackingDomain"));
+
 export { TagArgs } from "./tag";
 export type Tag = import("./tag").Tag;
 export const Tag: typeof import("./tag").Tag = null as any;
@@ -224,6 +229,11 @@ export { TaskTypeArgs } from "./taskType";
 export type TaskType = import("./taskType").TaskType;
 export const TaskType: typeof import("./taskType").TaskType = null as any;
 utilities.lazyLoad(exports, ["TaskType"], () => require("./taskType"));
+
+export { TrackedEventArgs } from "./trackedEvent";
+export type TrackedEvent = import("./trackedEvent").TrackedEvent;
+export const TrackedEvent: typeof import("./trackedEvent").TrackedEvent = null as any;
+utilities.lazyLoad(exports, ["TrackedEvent"], () => require("./trackedEvent"));
 
 export { UserArgs } from "./user";
 export type User = import("./user").User;
@@ -297,10 +307,14 @@ const _module = {
                 return new SavedResponse(name, <any>undefined, { urn })
             case "crm:index:SiteTracking":
                 return new SiteTracking(name, <any>undefined, { urn })
+            case "crm:index:SiteTrackingDomain":
+                return new SiteTrackingDomain(name, <any>undefined, { urn })
             case "crm:index:Tag":
                 return new Tag(name, <any>undefined, { urn })
             case "crm:index:TaskType":
                 return new TaskType(name, <any>undefined, { urn })
+            case "crm:index:TrackedEvent":
+                return new TrackedEvent(name, <any>undefined, { urn })
             case "crm:index:User":
                 return new User(name, <any>undefined, { urn })
             case "crm:index:UserGroup":

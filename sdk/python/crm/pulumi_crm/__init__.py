@@ -49,8 +49,10 @@ from .pipeline_stage import *
 from .provider import *
 from .saved_response import *
 from .site_tracking import *
+from .site_tracking_domain import *
 from .tag import *
 from .task_type import *
+from .tracked_event import *
 from .user import *
 from .user_group import *
 from .webhook import *
@@ -92,8 +94,10 @@ _utilities.register(
    "crm:index:PipelineStage": "PipelineStage",
    "crm:index:SavedResponse": "SavedResponse",
    "crm:index:SiteTracking": "SiteTracking",
+   "crm:index:SiteTrackingDomain": "SiteTrackingDomain",
    "crm:index:Tag": "Tag",
    "crm:index:TaskType": "TaskType",
+   "crm:index:TrackedEvent": "TrackedEvent",
    "crm:index:User": "User",
    "crm:index:UserGroup": "UserGroup",
    "crm:index:Webhook": "Webhook"

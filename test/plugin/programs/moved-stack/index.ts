@@ -33,7 +33,9 @@ new kit.PipelineStage("qualified", { title: "Qualified", pipelineId: sales.id, o
 const reps = new kit.UserGroup("reps", { title: "Sales reps", permissions: { contactAdd: true, deal: true } });
 new kit.User("rep", { username: "rep1", email: "rep1@acme.example", firstName: "Ada", lastName: "Rep", groupId: reps.id });
 new kit.SiteTracking("siteTracking", { enabled: false });
+new kit.SiteTrackingDomain("shopDomain", { name: "shop.acme.example" });
 new kit.EventTracking("eventTracking", { enabled: false });
+new kit.TrackedEvent("signedUp", { name: "Signed up" });
 new kit.CustomObjectSchema("machines", {
   slug: "machine",
   labels: { singular: "Machine", plural: "Machines" },
