@@ -2,7 +2,7 @@
 // /customObjects/schemas): its slug, labels, description, fields and relationships to contacts,
 // accounts or deals. The service's PUT takes every one of them, so nothing replaces a schema:
 // a replacement would delete every record of it. What the service cannot do in place is
-// refused before any request, naming the way out: a field's type changed, a relationship
+// refused before anything is written, naming the way out: a field's type changed, a relationship
 // removed or pointed elsewhere. A field the program no longer declares is deleted (the field's
 // own DELETE, irreversible: its values on every record go) only with `deleteRemovedFields`;
 // without it the update is refused. Its declaration, those rules and the deletes; the rest is
@@ -14,7 +14,7 @@ import { input, inputObject } from "../kit/declaration";
 import { checkOnly, oneOf, optionalText, requiredText } from "../kit/inputs";
 import { ServiceError } from "../transport/errors";
 import type { CrmClient } from "./service/client";
-import { deleteObject } from "./service/collection";
+import { deleteObject, getObject } from "./service/collection";
 import { numberOf, optionalTextOf } from "./service/normalize";
 import type { CustomObjectSchemaArgs, CustomObjectSchemaOutputs } from "./generated-types";
 import * as wire from "./service/wire-forms";
@@ -165,11 +165,11 @@ function refuseLosses(resource: string, olds: Record<string, unknown>, inputs: D
   }
 }
 
-/** The fields the state holds and the inputs no longer declare: deleted once refuseLosses let the update through. */
-async function deleteRemovedFields(client: CrmClient, id: string, olds: Record<string, unknown>, inputs: Declared): Promise<void> {
+/** The fields the schema holds and the inputs no longer declare: deleted once refuseLosses let the update through. */
+async function deleteRemovedFields(client: CrmClient, id: string, held: Record<string, unknown>, inputs: Declared): Promise<void> {
   const declared = new Set(inputs.fields.map((one) => one.id));
-  for (const held of (olds.fields ?? []) as Field[]) {
-    if (!declared.has(held.id)) await deleteObject(client, `/customObjects/schemas/${id}/fields/${encodeURIComponent(held.id)}`);
+  for (const field of (held.fields ?? []) as Field[]) {
+    if (!declared.has(field.id)) await deleteObject(client, `/customObjects/schemas/${id}/fields/${encodeURIComponent(field.id)}`);
   }
 }
 
@@ -199,18 +199,28 @@ export const { declaration, inputSchema, core, inputsDeclaring, exported, check,
     }),
     deleteRemovedFields: input(
       checkOnly(z.boolean({ invalid_type_error: "must be true or false" }).default(false)),
-      "Whether an update deletes a field the program no longer declares, and with it its value on every record (irreversible). False (the default): such an update is refused, naming the fields, before any request. Never a change or drift itself.",
+      "Whether an update deletes a field the program no longer declares, and with it its value on every record (irreversible). False (the default): such an update is refused, naming the fields, before anything is written. Never a change or drift itself.",
     ),
   },
-  // A field's delete changes what the update's answer said: the schema is read back.
-  kind: () => ({
-    readBackAfterWrite: true,
-    prepareWrite: async (client, inputs, olds) => {
-      if (olds) refuseLosses(client.resource, olds, inputs as Declared);
-      return inputs;
-    },
-    afterUpdate: (client, id, olds, inputs) => deleteRemovedFields(client, id, olds, inputs as Declared),
-  }),
+  kind: (forms) => {
+    // An update is held to the schema as the service holds it, not only as the state last saw it:
+    // a field added outside the program is named by the refusal, and deleted with deleteRemovedFields.
+    const held = async (client: CrmClient, id: string, olds: Record<string, unknown>) => {
+      const schema = await getObject(client, `/customObjects/schemas/${id}`, "schema");
+      return schema ? forms.stateOf(schema) : olds;
+    };
+    return {
+      // A field's delete changes what the update's answer said: the schema is read back.
+      readBackAfterWrite: true,
+      prepareWrite: async (client, inputs, olds, id) => {
+        if (olds && id) refuseLosses(client.resource, await held(client, id, olds), inputs as Declared);
+        return inputs;
+      },
+      afterUpdate: async (client, id, olds, inputs) => {
+        if ((inputs as Declared).deleteRemovedFields) await deleteRemovedFields(client, id, await held(client, id, olds), inputs as Declared);
+      },
+    };
+  },
   created: { member: "createdTimestamp" },
 });
 export { remove as delete };

@@ -1491,9 +1491,9 @@ export interface CustomObjectSchemaArgs {
   relationships?: pulumi.Input<pulumi.Input<CustomObjectSchemaRelationship>[] | undefined>;
   /**
    * Whether an update deletes a field the program no longer declares, and with it its value on every
-   * record (irreversible). False (the default): such an update is refused, naming the fields, before any
-   * request. Never a change or drift itself. Default false. Read only by check: never a change, not an
-   * output.
+   * record (irreversible). False (the default): such an update is refused, naming the fields, before
+   * anything is written. Never a change or drift itself. Default false. Read only by check: never a
+   * change, not an output.
    */
   deleteRemovedFields?: pulumi.Input<boolean | undefined>;
   /**

@@ -91,7 +91,7 @@ func CustomObjectSchemaExists(ctx *pulumi.Context,
 type customObjectSchemaArgs struct {
 	// The id of an existing custom object schema to take over instead of creating one, as `pulumi-crm export` writes it: its `slug`, `labels`, `description`, `fields` and `relationships` are set to the declared ones where they differ. A UUID. Read only at creation; changing or removing it later changes nothing.
 	AdoptId *string `pulumi:"adoptId"`
-	// Whether an update deletes a field the program no longer declares, and with it its value on every record (irreversible). False (the default): such an update is refused, naming the fields, before any request. Never a change or drift itself. Default false. Read only by check: never a change, not an output.
+	// Whether an update deletes a field the program no longer declares, and with it its value on every record (irreversible). False (the default): such an update is refused, naming the fields, before anything is written. Never a change or drift itself. Default false. Read only by check: never a change, not an output.
 	DeleteRemovedFields *bool `pulumi:"deleteRemovedFields"`
 	// What the kind of object is for. Removing it, or setting it to "", clears it. At most 1000 characters. Changed in place.
 	Description *string `pulumi:"description"`
@@ -109,7 +109,7 @@ type customObjectSchemaArgs struct {
 type CustomObjectSchemaArgs struct {
 	// The id of an existing custom object schema to take over instead of creating one, as `pulumi-crm export` writes it: its `slug`, `labels`, `description`, `fields` and `relationships` are set to the declared ones where they differ. A UUID. Read only at creation; changing or removing it later changes nothing.
 	AdoptId pulumi.StringPtrInput
-	// Whether an update deletes a field the program no longer declares, and with it its value on every record (irreversible). False (the default): such an update is refused, naming the fields, before any request. Never a change or drift itself. Default false. Read only by check: never a change, not an output.
+	// Whether an update deletes a field the program no longer declares, and with it its value on every record (irreversible). False (the default): such an update is refused, naming the fields, before anything is written. Never a change or drift itself. Default false. Read only by check: never a change, not an output.
 	DeleteRemovedFields pulumi.BoolPtrInput
 	// What the kind of object is for. Removing it, or setting it to "", clears it. At most 1000 characters. Changed in place.
 	Description pulumi.StringPtrInput

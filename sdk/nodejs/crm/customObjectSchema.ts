@@ -115,7 +115,7 @@ export interface CustomObjectSchemaArgs {
      */
     adoptId?: pulumi.Input<string | undefined>;
     /**
-     * Whether an update deletes a field the program no longer declares, and with it its value on every record (irreversible). False (the default): such an update is refused, naming the fields, before any request. Never a change or drift itself. Default false. Read only by check: never a change, not an output.
+     * Whether an update deletes a field the program no longer declares, and with it its value on every record (irreversible). False (the default): such an update is refused, naming the fields, before anything is written. Never a change or drift itself. Default false. Read only by check: never a change, not an output.
      */
     deleteRemovedFields?: pulumi.Input<boolean | undefined>;
     /**

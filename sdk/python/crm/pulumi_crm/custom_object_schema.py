@@ -35,7 +35,7 @@ class CustomObjectSchemaArgs:
         :param pulumi.Input['CustomObjectSchemaLabelsArgs'] labels: What the service's pages call the kind of object. Changed in place.
         :param pulumi.Input[_builtins.str] slug: The schema's name in the service's addresses, unique in the account. A change renames the schema in place (the service's update takes it). At most 100 characters. Changed in place.
         :param pulumi.Input[_builtins.str] adopt_id: The id of an existing custom object schema to take over instead of creating one, as `pulumi-crm export` writes it: its `slug`, `labels`, `description`, `fields` and `relationships` are set to the declared ones where they differ. A UUID. Read only at creation; changing or removing it later changes nothing.
-        :param pulumi.Input[_builtins.bool] delete_removed_fields: Whether an update deletes a field the program no longer declares, and with it its value on every record (irreversible). False (the default): such an update is refused, naming the fields, before any request. Never a change or drift itself. Default false. Read only by check: never a change, not an output.
+        :param pulumi.Input[_builtins.bool] delete_removed_fields: Whether an update deletes a field the program no longer declares, and with it its value on every record (irreversible). False (the default): such an update is refused, naming the fields, before anything is written. Never a change or drift itself. Default false. Read only by check: never a change, not an output.
         :param pulumi.Input[_builtins.str] description: What the kind of object is for. Removing it, or setting it to "", clears it. At most 1000 characters. Changed in place.
         :param pulumi.Input[Sequence[pulumi.Input['CustomObjectSchemaFieldArgs']]] fields: The fields of the schema's records, kept sorted by id. A field no longer declared is deleted only with `deleteRemovedFields`. Default []. Changed in place.
         :param pulumi.Input[Sequence[pulumi.Input['CustomObjectSchemaRelationshipArgs']]] relationships: The schema's relationships to contacts, accounts or deals, kept sorted by id. One may be added or relabelled, never removed: the service cannot. Default []. Changed in place.
@@ -95,7 +95,7 @@ class CustomObjectSchemaArgs:
     @pulumi.getter(name="deleteRemovedFields")
     def delete_removed_fields(self) -> pulumi.Input[Optional[_builtins.bool]]:
         """
-        Whether an update deletes a field the program no longer declares, and with it its value on every record (irreversible). False (the default): such an update is refused, naming the fields, before any request. Never a change or drift itself. Default false. Read only by check: never a change, not an output.
+        Whether an update deletes a field the program no longer declares, and with it its value on every record (irreversible). False (the default): such an update is refused, naming the fields, before anything is written. Never a change or drift itself. Default false. Read only by check: never a change, not an output.
         """
         return pulumi.get(self, "delete_removed_fields")
 
@@ -160,7 +160,7 @@ class CustomObjectSchema(pulumi.CustomResource):
         :param str resource_name: The name of the resource.
         :param pulumi.ResourceOptions opts: Options for the resource.
         :param pulumi.Input[_builtins.str] adopt_id: The id of an existing custom object schema to take over instead of creating one, as `pulumi-crm export` writes it: its `slug`, `labels`, `description`, `fields` and `relationships` are set to the declared ones where they differ. A UUID. Read only at creation; changing or removing it later changes nothing.
-        :param pulumi.Input[_builtins.bool] delete_removed_fields: Whether an update deletes a field the program no longer declares, and with it its value on every record (irreversible). False (the default): such an update is refused, naming the fields, before any request. Never a change or drift itself. Default false. Read only by check: never a change, not an output.
+        :param pulumi.Input[_builtins.bool] delete_removed_fields: Whether an update deletes a field the program no longer declares, and with it its value on every record (irreversible). False (the default): such an update is refused, naming the fields, before anything is written. Never a change or drift itself. Default false. Read only by check: never a change, not an output.
         :param pulumi.Input[_builtins.str] description: What the kind of object is for. Removing it, or setting it to "", clears it. At most 1000 characters. Changed in place.
         :param pulumi.Input[Sequence[pulumi.Input[Union['CustomObjectSchemaFieldArgs', 'CustomObjectSchemaFieldArgsDict', 'outputs.CustomObjectSchemaField']]]] fields: The fields of the schema's records, kept sorted by id. A field no longer declared is deleted only with `deleteRemovedFields`. Default []. Changed in place.
         :param pulumi.Input[Union['CustomObjectSchemaLabelsArgs', 'CustomObjectSchemaLabelsArgsDict', 'outputs.CustomObjectSchemaLabels']] labels: What the service's pages call the kind of object. Changed in place.
