@@ -24,7 +24,7 @@ func GetCustomObjectSchemas(ctx *pulumi.Context, opts ...pulumi.InvokeOption) (*
 
 type GetCustomObjectSchemasResult struct {
 	// The account's custom object schemas.
-	Schemas []CustomObjectSchemaInfo `pulumi:"schemas"`
+	Schemas []CustomObjectSchemaType `pulumi:"schemas"`
 }
 
 func GetCustomObjectSchemasOutput(ctx *pulumi.Context, opts ...pulumi.InvokeOption) GetCustomObjectSchemasResultOutput {
@@ -47,8 +47,8 @@ func (o GetCustomObjectSchemasResultOutput) ToGetCustomObjectSchemasResultOutput
 }
 
 // The account's custom object schemas.
-func (o GetCustomObjectSchemasResultOutput) Schemas() CustomObjectSchemaInfoArrayOutput {
-	return o.ApplyT(func(v GetCustomObjectSchemasResult) []CustomObjectSchemaInfo { return v.Schemas }).(CustomObjectSchemaInfoArrayOutput)
+func (o GetCustomObjectSchemasResultOutput) Schemas() CustomObjectSchemaTypeArrayOutput {
+	return o.ApplyT(func(v GetCustomObjectSchemasResult) []CustomObjectSchemaType { return v.Schemas }).(CustomObjectSchemaTypeArrayOutput)
 }
 
 func init() {

@@ -1397,6 +1397,108 @@ func (o CustomObjectRelationshipArrayOutput) Index(i pulumi.IntInput) CustomObje
 	}).(CustomObjectRelationshipOutput)
 }
 
+// A custom object schema: the definition of a kind of custom object, as a crm.CustomObjectSchema manages it.
+type CustomObjectSchemaType struct {
+	// When it was created, ISO 8601.
+	CreatedTimestamp *string `pulumi:"createdTimestamp"`
+	// What the kind of object is for; null when unset.
+	Description *string `pulumi:"description"`
+	// The fields its records have.
+	Fields []CustomObjectField `pulumi:"fields"`
+	// The schema's id: what getCustomObjectRecords takes as schemaId, and a crm.CustomObjectSchema's `id`.
+	Id string `pulumi:"id"`
+	// What the service's pages call the kind of object.
+	Labels CustomObjectLabels `pulumi:"labels"`
+	// Its relationships to other objects.
+	Relationships []CustomObjectRelationship `pulumi:"relationships"`
+	// The schema's name in the service's addresses.
+	Slug string `pulumi:"slug"`
+	// When it was last changed, ISO 8601.
+	UpdatedTimestamp *string `pulumi:"updatedTimestamp"`
+	// Who sees the schema's records, as the service says it; null when unset.
+	Visibility *string `pulumi:"visibility"`
+}
+
+// A custom object schema: the definition of a kind of custom object, as a crm.CustomObjectSchema manages it.
+type CustomObjectSchemaTypeOutput struct{ *pulumi.OutputState }
+
+func (CustomObjectSchemaTypeOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*CustomObjectSchemaType)(nil)).Elem()
+}
+
+func (o CustomObjectSchemaTypeOutput) ToCustomObjectSchemaTypeOutput() CustomObjectSchemaTypeOutput {
+	return o
+}
+
+func (o CustomObjectSchemaTypeOutput) ToCustomObjectSchemaTypeOutputWithContext(ctx context.Context) CustomObjectSchemaTypeOutput {
+	return o
+}
+
+// When it was created, ISO 8601.
+func (o CustomObjectSchemaTypeOutput) CreatedTimestamp() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v CustomObjectSchemaType) *string { return v.CreatedTimestamp }).(pulumi.StringPtrOutput)
+}
+
+// What the kind of object is for; null when unset.
+func (o CustomObjectSchemaTypeOutput) Description() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v CustomObjectSchemaType) *string { return v.Description }).(pulumi.StringPtrOutput)
+}
+
+// The fields its records have.
+func (o CustomObjectSchemaTypeOutput) Fields() CustomObjectFieldArrayOutput {
+	return o.ApplyT(func(v CustomObjectSchemaType) []CustomObjectField { return v.Fields }).(CustomObjectFieldArrayOutput)
+}
+
+// The schema's id: what getCustomObjectRecords takes as schemaId, and a crm.CustomObjectSchema's `id`.
+func (o CustomObjectSchemaTypeOutput) Id() pulumi.StringOutput {
+	return o.ApplyT(func(v CustomObjectSchemaType) string { return v.Id }).(pulumi.StringOutput)
+}
+
+// What the service's pages call the kind of object.
+func (o CustomObjectSchemaTypeOutput) Labels() CustomObjectLabelsOutput {
+	return o.ApplyT(func(v CustomObjectSchemaType) CustomObjectLabels { return v.Labels }).(CustomObjectLabelsOutput)
+}
+
+// Its relationships to other objects.
+func (o CustomObjectSchemaTypeOutput) Relationships() CustomObjectRelationshipArrayOutput {
+	return o.ApplyT(func(v CustomObjectSchemaType) []CustomObjectRelationship { return v.Relationships }).(CustomObjectRelationshipArrayOutput)
+}
+
+// The schema's name in the service's addresses.
+func (o CustomObjectSchemaTypeOutput) Slug() pulumi.StringOutput {
+	return o.ApplyT(func(v CustomObjectSchemaType) string { return v.Slug }).(pulumi.StringOutput)
+}
+
+// When it was last changed, ISO 8601.
+func (o CustomObjectSchemaTypeOutput) UpdatedTimestamp() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v CustomObjectSchemaType) *string { return v.UpdatedTimestamp }).(pulumi.StringPtrOutput)
+}
+
+// Who sees the schema's records, as the service says it; null when unset.
+func (o CustomObjectSchemaTypeOutput) Visibility() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v CustomObjectSchemaType) *string { return v.Visibility }).(pulumi.StringPtrOutput)
+}
+
+type CustomObjectSchemaTypeArrayOutput struct{ *pulumi.OutputState }
+
+func (CustomObjectSchemaTypeArrayOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*[]CustomObjectSchemaType)(nil)).Elem()
+}
+
+func (o CustomObjectSchemaTypeArrayOutput) ToCustomObjectSchemaTypeArrayOutput() CustomObjectSchemaTypeArrayOutput {
+	return o
+}
+
+func (o CustomObjectSchemaTypeArrayOutput) ToCustomObjectSchemaTypeArrayOutputWithContext(ctx context.Context) CustomObjectSchemaTypeArrayOutput {
+	return o
+}
+
+func (o CustomObjectSchemaTypeArrayOutput) Index(i pulumi.IntInput) CustomObjectSchemaTypeOutput {
+	return pulumi.All(o, i).ApplyT(func(vs []interface{}) CustomObjectSchemaType {
+		return vs[0].([]CustomObjectSchemaType)[vs[1].(int)]
+	}).(CustomObjectSchemaTypeOutput)
+}
+
 // A field of the schema's records.
 type CustomObjectSchemaField struct {
 	// What records and queries name the field by (`fields.<id>`), as getCustomObjectSchemas and getCustomObjectRecords give it. A new id adds a field. At most 100 characters.
@@ -1540,108 +1642,6 @@ func (o CustomObjectSchemaFieldArrayOutput) Index(i pulumi.IntInput) CustomObjec
 	return pulumi.All(o, i).ApplyT(func(vs []interface{}) CustomObjectSchemaField {
 		return vs[0].([]CustomObjectSchemaField)[vs[1].(int)]
 	}).(CustomObjectSchemaFieldOutput)
-}
-
-// A custom object schema: the definition of a kind of custom object, as a crm.CustomObjectSchema manages it.
-type CustomObjectSchemaInfo struct {
-	// When it was created, ISO 8601.
-	CreatedTimestamp *string `pulumi:"createdTimestamp"`
-	// What the kind of object is for; null when unset.
-	Description *string `pulumi:"description"`
-	// The fields its records have.
-	Fields []CustomObjectField `pulumi:"fields"`
-	// The schema's id: what getCustomObjectRecords takes as schemaId, and a crm.CustomObjectSchema's `id`.
-	Id string `pulumi:"id"`
-	// What the service's pages call the kind of object.
-	Labels CustomObjectLabels `pulumi:"labels"`
-	// Its relationships to other objects.
-	Relationships []CustomObjectRelationship `pulumi:"relationships"`
-	// The schema's name in the service's addresses.
-	Slug string `pulumi:"slug"`
-	// When it was last changed, ISO 8601.
-	UpdatedTimestamp *string `pulumi:"updatedTimestamp"`
-	// Who sees the schema's records, as the service says it; null when unset.
-	Visibility *string `pulumi:"visibility"`
-}
-
-// A custom object schema: the definition of a kind of custom object, as a crm.CustomObjectSchema manages it.
-type CustomObjectSchemaInfoOutput struct{ *pulumi.OutputState }
-
-func (CustomObjectSchemaInfoOutput) ElementType() reflect.Type {
-	return reflect.TypeOf((*CustomObjectSchemaInfo)(nil)).Elem()
-}
-
-func (o CustomObjectSchemaInfoOutput) ToCustomObjectSchemaInfoOutput() CustomObjectSchemaInfoOutput {
-	return o
-}
-
-func (o CustomObjectSchemaInfoOutput) ToCustomObjectSchemaInfoOutputWithContext(ctx context.Context) CustomObjectSchemaInfoOutput {
-	return o
-}
-
-// When it was created, ISO 8601.
-func (o CustomObjectSchemaInfoOutput) CreatedTimestamp() pulumi.StringPtrOutput {
-	return o.ApplyT(func(v CustomObjectSchemaInfo) *string { return v.CreatedTimestamp }).(pulumi.StringPtrOutput)
-}
-
-// What the kind of object is for; null when unset.
-func (o CustomObjectSchemaInfoOutput) Description() pulumi.StringPtrOutput {
-	return o.ApplyT(func(v CustomObjectSchemaInfo) *string { return v.Description }).(pulumi.StringPtrOutput)
-}
-
-// The fields its records have.
-func (o CustomObjectSchemaInfoOutput) Fields() CustomObjectFieldArrayOutput {
-	return o.ApplyT(func(v CustomObjectSchemaInfo) []CustomObjectField { return v.Fields }).(CustomObjectFieldArrayOutput)
-}
-
-// The schema's id: what getCustomObjectRecords takes as schemaId, and a crm.CustomObjectSchema's `id`.
-func (o CustomObjectSchemaInfoOutput) Id() pulumi.StringOutput {
-	return o.ApplyT(func(v CustomObjectSchemaInfo) string { return v.Id }).(pulumi.StringOutput)
-}
-
-// What the service's pages call the kind of object.
-func (o CustomObjectSchemaInfoOutput) Labels() CustomObjectLabelsOutput {
-	return o.ApplyT(func(v CustomObjectSchemaInfo) CustomObjectLabels { return v.Labels }).(CustomObjectLabelsOutput)
-}
-
-// Its relationships to other objects.
-func (o CustomObjectSchemaInfoOutput) Relationships() CustomObjectRelationshipArrayOutput {
-	return o.ApplyT(func(v CustomObjectSchemaInfo) []CustomObjectRelationship { return v.Relationships }).(CustomObjectRelationshipArrayOutput)
-}
-
-// The schema's name in the service's addresses.
-func (o CustomObjectSchemaInfoOutput) Slug() pulumi.StringOutput {
-	return o.ApplyT(func(v CustomObjectSchemaInfo) string { return v.Slug }).(pulumi.StringOutput)
-}
-
-// When it was last changed, ISO 8601.
-func (o CustomObjectSchemaInfoOutput) UpdatedTimestamp() pulumi.StringPtrOutput {
-	return o.ApplyT(func(v CustomObjectSchemaInfo) *string { return v.UpdatedTimestamp }).(pulumi.StringPtrOutput)
-}
-
-// Who sees the schema's records, as the service says it; null when unset.
-func (o CustomObjectSchemaInfoOutput) Visibility() pulumi.StringPtrOutput {
-	return o.ApplyT(func(v CustomObjectSchemaInfo) *string { return v.Visibility }).(pulumi.StringPtrOutput)
-}
-
-type CustomObjectSchemaInfoArrayOutput struct{ *pulumi.OutputState }
-
-func (CustomObjectSchemaInfoArrayOutput) ElementType() reflect.Type {
-	return reflect.TypeOf((*[]CustomObjectSchemaInfo)(nil)).Elem()
-}
-
-func (o CustomObjectSchemaInfoArrayOutput) ToCustomObjectSchemaInfoArrayOutput() CustomObjectSchemaInfoArrayOutput {
-	return o
-}
-
-func (o CustomObjectSchemaInfoArrayOutput) ToCustomObjectSchemaInfoArrayOutputWithContext(ctx context.Context) CustomObjectSchemaInfoArrayOutput {
-	return o
-}
-
-func (o CustomObjectSchemaInfoArrayOutput) Index(i pulumi.IntInput) CustomObjectSchemaInfoOutput {
-	return pulumi.All(o, i).ApplyT(func(vs []interface{}) CustomObjectSchemaInfo {
-		return vs[0].([]CustomObjectSchemaInfo)[vs[1].(int)]
-	}).(CustomObjectSchemaInfoOutput)
 }
 
 // What the service's pages call it: one, and several.
@@ -3262,10 +3262,10 @@ func init() {
 	pulumi.RegisterOutputType(CustomObjectRecordArrayOutput{})
 	pulumi.RegisterOutputType(CustomObjectRelationshipOutput{})
 	pulumi.RegisterOutputType(CustomObjectRelationshipArrayOutput{})
+	pulumi.RegisterOutputType(CustomObjectSchemaTypeOutput{})
+	pulumi.RegisterOutputType(CustomObjectSchemaTypeArrayOutput{})
 	pulumi.RegisterOutputType(CustomObjectSchemaFieldOutput{})
 	pulumi.RegisterOutputType(CustomObjectSchemaFieldArrayOutput{})
-	pulumi.RegisterOutputType(CustomObjectSchemaInfoOutput{})
-	pulumi.RegisterOutputType(CustomObjectSchemaInfoArrayOutput{})
 	pulumi.RegisterOutputType(CustomObjectSchemaLabelsOutput{})
 	pulumi.RegisterOutputType(CustomObjectSchemaRelationshipOutput{})
 	pulumi.RegisterOutputType(CustomObjectSchemaRelationshipArrayOutput{})

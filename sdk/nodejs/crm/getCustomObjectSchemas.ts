@@ -20,7 +20,7 @@ export interface GetCustomObjectSchemasResult {
     /**
      * The account's custom object schemas.
      */
-    readonly schemas: outputs.CustomObjectSchemaInfo[];
+    readonly schemas: outputs.CustomObjectSchema[];
 }
 /**
  * Every custom object schema of the account.

@@ -413,39 +413,9 @@ export interface CustomObjectRelationship {
 }
 
 /**
- * A field of the schema's records.
- */
-export interface CustomObjectSchemaField {
-    /**
-     * What records and queries name the field by (`fields.<id>`), as getCustomObjectSchemas and getCustomObjectRecords give it. A new id adds a field. At most 100 characters.
-     */
-    id: string;
-    /**
-     * What the service's pages call the field.
-     */
-    labels: outputs.CustomObjectSchemaLabels;
-    /**
-     * The choices of a dropdown or multiselect field, in the order shown; required for those types, refused for others. At least one.
-     */
-    options?: string[];
-    /**
-     * Whether every record must have a value.
-     */
-    required?: boolean;
-    /**
-     * Decimal places of a number or decimal field (unset: 0); only for those types. A whole number from 0.
-     */
-    scale?: number;
-    /**
-     * The type of its values: text, textarea, number, decimal, currency, date, datetime, dropdown, multiselect. The service keeps values of the type they were written in: a change is refused (give the field a new id instead).
-     */
-    type: enums.CustomObjectSchemaFieldType;
-}
-
-/**
  * A custom object schema: the definition of a kind of custom object, as a crm.CustomObjectSchema manages it.
  */
-export interface CustomObjectSchemaInfo {
+export interface CustomObjectSchema {
     /**
      * When it was created, ISO 8601.
      */
@@ -482,6 +452,36 @@ export interface CustomObjectSchemaInfo {
      * Who sees the schema's records, as the service says it; null when unset.
      */
     visibility?: string;
+}
+
+/**
+ * A field of the schema's records.
+ */
+export interface CustomObjectSchemaField {
+    /**
+     * What records and queries name the field by (`fields.<id>`), as getCustomObjectSchemas and getCustomObjectRecords give it. A new id adds a field. At most 100 characters.
+     */
+    id: string;
+    /**
+     * What the service's pages call the field.
+     */
+    labels: outputs.CustomObjectSchemaLabels;
+    /**
+     * The choices of a dropdown or multiselect field, in the order shown; required for those types, refused for others. At least one.
+     */
+    options?: string[];
+    /**
+     * Whether every record must have a value.
+     */
+    required?: boolean;
+    /**
+     * Decimal places of a number or decimal field (unset: 0); only for those types. A whole number from 0.
+     */
+    scale?: number;
+    /**
+     * The type of its values: text, textarea, number, decimal, currency, date, datetime, dropdown, multiselect. The service keeps values of the type they were written in: a change is refused (give the field a new id instead).
+     */
+    type: enums.CustomObjectSchemaFieldType;
 }
 
 /**

@@ -31,7 +31,7 @@ class GetCustomObjectSchemasResult:
 
     @_builtins.property
     @pulumi.getter
-    def schemas(self) -> Sequence['outputs.CustomObjectSchemaInfo']:
+    def schemas(self) -> Sequence['outputs.CustomObjectSchema']:
         """
         The account's custom object schemas.
         """

@@ -28,8 +28,8 @@ __all__ = [
     'CustomObjectLabels',
     'CustomObjectRecord',
     'CustomObjectRelationship',
+    'CustomObjectSchema',
     'CustomObjectSchemaField',
-    'CustomObjectSchemaInfo',
     'CustomObjectSchemaLabels',
     'CustomObjectSchemaRelationship',
     'ListInfo',
@@ -1162,88 +1162,7 @@ class CustomObjectRelationship(dict):
 
 
 @pulumi.output_type
-class CustomObjectSchemaField(dict):
-    """
-    A field of the schema's records.
-    """
-    def __init__(__self__, *,
-                 id: _builtins.str,
-                 labels: 'outputs.CustomObjectSchemaLabels',
-                 type: 'CustomObjectSchemaFieldType',
-                 options: Optional[Sequence[_builtins.str]] = None,
-                 required: Optional[_builtins.bool] = None,
-                 scale: Optional[_builtins.int] = None):
-        """
-        A field of the schema's records.
-
-        :param _builtins.str id: What records and queries name the field by (`fields.<id>`), as getCustomObjectSchemas and getCustomObjectRecords give it. A new id adds a field. At most 100 characters.
-        :param 'CustomObjectSchemaLabels' labels: What the service's pages call the field.
-        :param 'CustomObjectSchemaFieldType' type: The type of its values: text, textarea, number, decimal, currency, date, datetime, dropdown, multiselect. The service keeps values of the type they were written in: a change is refused (give the field a new id instead).
-        :param Sequence[_builtins.str] options: The choices of a dropdown or multiselect field, in the order shown; required for those types, refused for others. At least one.
-        :param _builtins.bool required: Whether every record must have a value.
-        :param _builtins.int scale: Decimal places of a number or decimal field (unset: 0); only for those types. A whole number from 0.
-        """
-        pulumi.set(__self__, "id", id)
-        pulumi.set(__self__, "labels", labels)
-        pulumi.set(__self__, "type", type)
-        if options is not None:
-            pulumi.set(__self__, "options", options)
-        if required is not None:
-            pulumi.set(__self__, "required", required)
-        if scale is not None:
-            pulumi.set(__self__, "scale", scale)
-
-    @_builtins.property
-    @pulumi.getter
-    def id(self) -> _builtins.str:
-        """
-        What records and queries name the field by (`fields.<id>`), as getCustomObjectSchemas and getCustomObjectRecords give it. A new id adds a field. At most 100 characters.
-        """
-        return pulumi.get(self, "id")
-
-    @_builtins.property
-    @pulumi.getter
-    def labels(self) -> 'outputs.CustomObjectSchemaLabels':
-        """
-        What the service's pages call the field.
-        """
-        return pulumi.get(self, "labels")
-
-    @_builtins.property
-    @pulumi.getter
-    def type(self) -> 'CustomObjectSchemaFieldType':
-        """
-        The type of its values: text, textarea, number, decimal, currency, date, datetime, dropdown, multiselect. The service keeps values of the type they were written in: a change is refused (give the field a new id instead).
-        """
-        return pulumi.get(self, "type")
-
-    @_builtins.property
-    @pulumi.getter
-    def options(self) -> Optional[Sequence[_builtins.str]]:
-        """
-        The choices of a dropdown or multiselect field, in the order shown; required for those types, refused for others. At least one.
-        """
-        return pulumi.get(self, "options")
-
-    @_builtins.property
-    @pulumi.getter
-    def required(self) -> Optional[_builtins.bool]:
-        """
-        Whether every record must have a value.
-        """
-        return pulumi.get(self, "required")
-
-    @_builtins.property
-    @pulumi.getter
-    def scale(self) -> Optional[_builtins.int]:
-        """
-        Decimal places of a number or decimal field (unset: 0); only for those types. A whole number from 0.
-        """
-        return pulumi.get(self, "scale")
-
-
-@pulumi.output_type
-class CustomObjectSchemaInfo(dict):
+class CustomObjectSchema(dict):
     """
     A custom object schema: the definition of a kind of custom object, as a crm.CustomObjectSchema manages it.
     """
@@ -1355,6 +1274,87 @@ class CustomObjectSchemaInfo(dict):
         Who sees the schema's records, as the service says it; null when unset.
         """
         return pulumi.get(self, "visibility")
+
+
+@pulumi.output_type
+class CustomObjectSchemaField(dict):
+    """
+    A field of the schema's records.
+    """
+    def __init__(__self__, *,
+                 id: _builtins.str,
+                 labels: 'outputs.CustomObjectSchemaLabels',
+                 type: 'CustomObjectSchemaFieldType',
+                 options: Optional[Sequence[_builtins.str]] = None,
+                 required: Optional[_builtins.bool] = None,
+                 scale: Optional[_builtins.int] = None):
+        """
+        A field of the schema's records.
+
+        :param _builtins.str id: What records and queries name the field by (`fields.<id>`), as getCustomObjectSchemas and getCustomObjectRecords give it. A new id adds a field. At most 100 characters.
+        :param 'CustomObjectSchemaLabels' labels: What the service's pages call the field.
+        :param 'CustomObjectSchemaFieldType' type: The type of its values: text, textarea, number, decimal, currency, date, datetime, dropdown, multiselect. The service keeps values of the type they were written in: a change is refused (give the field a new id instead).
+        :param Sequence[_builtins.str] options: The choices of a dropdown or multiselect field, in the order shown; required for those types, refused for others. At least one.
+        :param _builtins.bool required: Whether every record must have a value.
+        :param _builtins.int scale: Decimal places of a number or decimal field (unset: 0); only for those types. A whole number from 0.
+        """
+        pulumi.set(__self__, "id", id)
+        pulumi.set(__self__, "labels", labels)
+        pulumi.set(__self__, "type", type)
+        if options is not None:
+            pulumi.set(__self__, "options", options)
+        if required is not None:
+            pulumi.set(__self__, "required", required)
+        if scale is not None:
+            pulumi.set(__self__, "scale", scale)
+
+    @_builtins.property
+    @pulumi.getter
+    def id(self) -> _builtins.str:
+        """
+        What records and queries name the field by (`fields.<id>`), as getCustomObjectSchemas and getCustomObjectRecords give it. A new id adds a field. At most 100 characters.
+        """
+        return pulumi.get(self, "id")
+
+    @_builtins.property
+    @pulumi.getter
+    def labels(self) -> 'outputs.CustomObjectSchemaLabels':
+        """
+        What the service's pages call the field.
+        """
+        return pulumi.get(self, "labels")
+
+    @_builtins.property
+    @pulumi.getter
+    def type(self) -> 'CustomObjectSchemaFieldType':
+        """
+        The type of its values: text, textarea, number, decimal, currency, date, datetime, dropdown, multiselect. The service keeps values of the type they were written in: a change is refused (give the field a new id instead).
+        """
+        return pulumi.get(self, "type")
+
+    @_builtins.property
+    @pulumi.getter
+    def options(self) -> Optional[Sequence[_builtins.str]]:
+        """
+        The choices of a dropdown or multiselect field, in the order shown; required for those types, refused for others. At least one.
+        """
+        return pulumi.get(self, "options")
+
+    @_builtins.property
+    @pulumi.getter
+    def required(self) -> Optional[_builtins.bool]:
+        """
+        Whether every record must have a value.
+        """
+        return pulumi.get(self, "required")
+
+    @_builtins.property
+    @pulumi.getter
+    def scale(self) -> Optional[_builtins.int]:
+        """
+        Decimal places of a number or decimal field (unset: 0); only for those types. A whole number from 0.
+        """
+        return pulumi.get(self, "scale")
 
 
 @pulumi.output_type
