@@ -23,6 +23,7 @@ import * as branding from "./crm/branding";
 import * as calendarFeed from "./crm/calendar-feed";
 import * as contactCustomField from "./crm/contact-custom-field";
 import * as contactSync from "./crm/contact-sync";
+import * as customObjectSchema from "./crm/custom-object-schema";
 import * as dealCustomField from "./crm/deal-custom-field";
 import * as list from "./crm/list";
 import * as message from "./crm/message";
@@ -91,6 +92,7 @@ export const resources = [
   { namespace: "crm", className: "SiteTrackingDomain", name: "site-tracking-domain", module: siteTrackingDomain },
   { namespace: "crm", className: "EventTracking", name: "event-tracking", module: eventTracking },
   { namespace: "crm", className: "TrackedEvent", name: "tracked-event", module: trackedEvent },
+  { namespace: "crm", className: "CustomObjectSchema", name: "custom-object-schema", module: customObjectSchema },
   { namespace: "crm", className: "ContactSync", name: "contact-sync", module: contactSync },
   { namespace: "chat", className: "FlowRun", name: "flow-run", module: flowRun },
 ] as const satisfies readonly Registered[];

@@ -54,7 +54,7 @@ describe("the resource registry", () => {
   it("each export declaration refers to kinds exported and registered before it, and follows or is completed from one of them", () => {
     for (const [index, { name, module }] of exportedResources.entries()) {
       const declaration = module.exported;
-      assert.match(`${declaration.path} ${declaration.collection}`, /^\/\w+ \w+$/, `${name}: where the service lists its objects`);
+      assert.match(`${declaration.path} ${declaration.collection}`, /^(\/\w+)+ \w+$/, `${name}: where the service lists its objects`);
       const earlier = exportedResources.slice(0, index);
       for (const [input, kind] of Object.entries(declaration.refersTo ?? {})) {
         assert.ok(earlier.some((resource) => resource.name === kind), `${name}: ${input} refers to ${kind}, which is not an exported kind registered before it`);

@@ -100,6 +100,57 @@ export interface UserGroupPermissions {
   tagManage?: pulumi.Input<boolean>;
 }
 
+/** What the service's pages call it: one, and several. */
+export interface CustomObjectSchemaLabels {
+  /** The name of one. At most 255 characters. */
+  singular: pulumi.Input<string>;
+  /** The name of several. At most 255 characters. */
+  plural: pulumi.Input<string>;
+}
+
+/** A field of the schema's records. */
+export interface CustomObjectSchemaField {
+  /**
+   * What records and queries name the field by (`fields.<id>`), as getCustomObjectSchemas and
+   * getCustomObjectRecords give it. A new id adds a field. At most 100 characters.
+   */
+  id: pulumi.Input<string>;
+  /** What the service's pages call the field. */
+  labels: pulumi.Input<CustomObjectSchemaLabels>;
+  /**
+   * The type of its values: text, textarea, number, decimal, currency, date, datetime, dropdown,
+   * multiselect. The service keeps values of the type they were written in: a change is refused (give
+   * the field a new id instead).
+   */
+  type: pulumi.Input<"text" | "textarea" | "number" | "decimal" | "currency" | "date" | "datetime" | "dropdown" | "multiselect">;
+  /** Whether every record must have a value. */
+  required?: pulumi.Input<boolean>;
+  /** Decimal places of a number or decimal field (unset: 0); only for those types. A whole number from 0. */
+  scale?: pulumi.Input<number>;
+  /**
+   * The choices of a dropdown or multiselect field, in the order shown; required for those types,
+   * refused for others. At least one.
+   */
+  options?: pulumi.Input<pulumi.Input<string>[]>;
+}
+
+/** A relationship of the schema's records to objects of another kind. */
+export interface CustomObjectSchemaRelationship {
+  /** What records and queries name the relationship by (`relationships.<id>`). At most 100 characters. */
+  id: pulumi.Input<string>;
+  /** What the service's pages call the relationship. */
+  labels: pulumi.Input<CustomObjectSchemaLabels>;
+  /** What the relationship is for. At most 1000 characters. */
+  description?: pulumi.Input<string>;
+  /**
+   * The kind of object related: contacts, accounts, deals. The service cannot change it: a change is
+   * refused.
+   */
+  namespace: pulumi.Input<"contacts" | "accounts" | "deals">;
+  /** Whether a record may relate to several objects. The service cannot change it: a change is refused. */
+  hasMany?: pulumi.Input<boolean>;
+}
+
 /** A custom field value of a synced contact. */
 export interface ContactSyncCustomFieldValue {
   /** The custom field's id. */
@@ -1412,6 +1463,72 @@ export interface TrackedEventOutputs {
    * the event. At most 255 characters.
    */
   readonly name: pulumi.Output<string>;
+}
+
+/** The inputs of a crm.CustomObjectSchema. */
+export interface CustomObjectSchemaArgs {
+  /**
+   * The schema's name in the service's addresses, unique in the account. A change renames the schema in
+   * place (the service's update takes it). At most 100 characters. Changed in place.
+   */
+  slug: pulumi.Input<string>;
+  /** What the service's pages call the kind of object. Changed in place. */
+  labels: pulumi.Input<CustomObjectSchemaLabels>;
+  /**
+   * What the kind of object is for. Removing it, or setting it to "", clears it. At most 1000
+   * characters. Changed in place.
+   */
+  description?: pulumi.Input<string | undefined>;
+  /**
+   * The fields of the schema's records, kept sorted by id. A field no longer declared is deleted only
+   * with `deleteRemovedFields`. Default []. Changed in place.
+   */
+  fields?: pulumi.Input<pulumi.Input<CustomObjectSchemaField>[] | undefined>;
+  /**
+   * The schema's relationships to contacts, accounts or deals, kept sorted by id. One may be added or
+   * relabelled, never removed: the service cannot. Default []. Changed in place.
+   */
+  relationships?: pulumi.Input<pulumi.Input<CustomObjectSchemaRelationship>[] | undefined>;
+  /**
+   * Whether an update deletes a field the program no longer declares, and with it its value on every
+   * record (irreversible). False (the default): such an update is refused, naming the fields, before
+   * anything is written. Never a change or drift itself. Default false. Read only by check: never a
+   * change, not an output.
+   */
+  deleteRemovedFields?: pulumi.Input<boolean | undefined>;
+  /**
+   * The id of an existing custom object schema to take over instead of creating one, as `pulumi-crm
+   * export` writes it: its `slug`, `labels`, `description`, `fields` and `relationships` are set to the
+   * declared ones where they differ. A UUID. Read only at creation; changing or removing it later
+   * changes nothing.
+   */
+  adoptId?: pulumi.Input<string | undefined>;
+}
+
+/** The outputs of a crm.CustomObjectSchema, besides its `id` and `urn`. */
+export interface CustomObjectSchemaOutputs {
+  /**
+   * The schema's name in the service's addresses, unique in the account. A change renames the schema in
+   * place (the service's update takes it). At most 100 characters.
+   */
+  readonly slug: pulumi.Output<string>;
+  /** What the service's pages call the kind of object. */
+  readonly labels: pulumi.Output<CustomObjectSchemaLabels>;
+  /**
+   * What the kind of object is for. Removing it, or setting it to "", clears it. At most 1000
+   * characters.
+   */
+  readonly description: pulumi.Output<string | undefined>;
+  /**
+   * The fields of the schema's records, kept sorted by id. A field no longer declared is deleted only
+   * with `deleteRemovedFields`.
+   */
+  readonly fields: pulumi.Output<CustomObjectSchemaField[]>;
+  /**
+   * The schema's relationships to contacts, accounts or deals, kept sorted by id. One may be added or
+   * relabelled, never removed: the service cannot.
+   */
+  readonly relationships: pulumi.Output<CustomObjectSchemaRelationship[]>;
 }
 
 /** The inputs of a crm.ContactSync. */

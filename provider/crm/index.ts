@@ -23,6 +23,7 @@ export { SiteTracking, SiteTrackingArgs } from "./site-tracking";
 export { SiteTrackingDomain, SiteTrackingDomainArgs } from "./site-tracking-domain";
 export { EventTracking, EventTrackingArgs } from "./event-tracking";
 export { TrackedEvent, TrackedEventArgs } from "./tracked-event";
+export { CustomObjectSchema, CustomObjectSchemaArgs } from "./custom-object-schema";
 export { ContactSync, ContactSyncArgs, ContactSyncContact, ContactSyncFailure } from "./contact-sync";
 export * from "./lookups";
 export type * from "./generated-types";

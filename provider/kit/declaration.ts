@@ -159,8 +159,8 @@ export function declareResource<Inputs extends Record<string, InputField>>(spec:
 }
 
 /** `adoptId` (see adoptIdInput), described for one resource: `object` names what it takes over, `declared` what a take-over sets. */
-export const takeOverById = (object: string, declared: string) =>
-  input(adoptIdInput, `The id of an existing ${object} to take over instead of creating one, as \`pulumi-crm export\` writes it: ${declared}.`);
+export const takeOverById = (object: string, declared: string, idCheck: z.ZodTypeAny = adoptIdInput) =>
+  input(idCheck, `The id of an existing ${object} to take over instead of creating one, as \`pulumi-crm export\` writes it: ${declared}.`);
 
 /**
  * An object type of inputs, e.g. one contact of a list: its members' checks in a strict

@@ -72,6 +72,14 @@ export function lookupFunctions(pkg: string, types: Record<string, Spec>): Recor
     return type.isUnion() && type.types.some((part) => part.flags & ts.TypeFlags.Null);
   };
 
+  /**
+   * Lookup types whose TypeScript name is not the name released schemas give them: getCustomObjectSchemas'
+   * CustomObjectSchemaInfo is the schema's CustomObjectSchema, a name the resource crm.CustomObjectSchema
+   * took in TypeScript after that release; renaming the schema's type would break the SDKs' users
+   * (scripts/schema-compat.ts). The Go SDK names it CustomObjectSchemaType beside the resource.
+   */
+  const releasedTypeNames: Record<string, string> = { CustomObjectSchemaInfo: "CustomObjectSchema" };
+
   function typeSpec(given: ts.Type): Spec {
     if (given.flags & (ts.TypeFlags.Unknown | ts.TypeFlags.Any)) return { $ref: "pulumi.json#/Any" };
     const type = checker.getNonNullableType(given);
@@ -89,7 +97,7 @@ export function lookupFunctions(pkg: string, types: Record<string, Spec>): Recor
     if (index) return { type: "object", additionalProperties: typeSpec(index.type) };
     const name = (type.aliasSymbol ?? type.getSymbol())?.name;
     if (!name || name === "__type" || name === "__object") throw new Error(`a lookup names an object type without a name: ${checker.typeToString(type)}`);
-    const token = `${pkg}:index:${name}`;
+    const token = `${pkg}:index:${releasedTypeNames[name] ?? name}`;
     if (!types[token]) {
       types[token] = {};
       const symbol = type.aliasSymbol ?? type.getSymbol()!;

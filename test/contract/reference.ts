@@ -73,7 +73,8 @@ export class ReferenceOperation {
     const content = this.operation.requestBody?.content?.["application/json"];
     const schema = content?.schema;
     if (!schema || Object.keys(schema).length === 0) return undefined;
-    return asRequest(itemsAsExamplesSend(unwrapBulkArray(this.document.resolve(schema)), Object.values(content?.examples ?? {}).map((example) => example.value)));
+    const examples = Object.values(content?.examples ?? {}).map((example) => example.value);
+    return asRequest(listsAsExamplesSend(itemsAsExamplesSend(unwrapBulkArray(this.document.resolve(schema)), examples), examples));
   }
 
   /** The response schema for a status, $refs resolved (the chat reference's are exact; the CRM's are inferred from its examples). */
@@ -125,6 +126,21 @@ function itemsAsExamplesSend(schema: JsonSchema, examples: unknown[]): JsonSchem
   const properties = isSchema(schema.properties) ? schema.properties : {};
   if (member === undefined || listMembers.some((other) => other !== member) || member in properties) return schema;
   return { type: "object", required: [member], properties: { [member]: { type: "array", items: schema } } };
+}
+
+/**
+ * A member declared an object that the examples send as a list of such objects (a schema
+ * update's `relationships`, PUT /customObjects/schemas/{schemaId}): read as that list.
+ */
+function listsAsExamplesSend(schema: JsonSchema, examples: unknown[]): JsonSchema {
+  const sent = examples.filter((example) => example !== undefined && example !== null);
+  if (schema.type === "object" && sent.length > 0 && sent.every(Array.isArray)) return { type: "array", items: listsAsExamplesSend(schema, sent.flat()) };
+  if (!isSchema(schema.properties)) return schema;
+  const properties = Object.entries(schema.properties).map(([name, child]) => [
+    name,
+    listsAsExamplesSend(child as JsonSchema, sent.map((example) => (isSchema(example) ? example[name] : undefined))),
+  ]);
+  return { ...schema, properties: Object.fromEntries(properties) };
 }
 
 const FLAG_VALUES = [0, 1, "0", "1"];

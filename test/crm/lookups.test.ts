@@ -406,7 +406,7 @@ describe("crm lookups", () => {
       const { schemas } = await crm.getCustomObjectSchemas();
       assert.deepEqual(schemas.map((schema) => schema.slug), ["subscription", "support-ticket"]);
       const subscription = schemas[0];
-      assert.deepEqual(subscription.fields[0], { id: "plan", labels: { singular: "Plan", plural: "Plans" }, type: "dropdown", required: true, scale: null });
+      assert.deepEqual(subscription.fields[0], { id: "plan", labels: { singular: "Plan", plural: "Plans" }, type: "dropdown", required: true, scale: null, options: ["Basic", "Pro", "Enterprise"] });
       assert.deepEqual(subscription.relationships.map((r) => [r.id, r.namespace, r.hasMany]), [
         ["primary-contact", "contacts", false],
         ["account", "accounts", false],

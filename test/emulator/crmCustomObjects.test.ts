@@ -59,6 +59,44 @@ describe("CRM custom objects", () => {
       const unlabeled = await h.api("POST", "/api/3/customObjects/schemas", { schema: { ...schema, slug: "other", fields: [{ id: "x", type: "text" }] } });
       assert.equal(unlabeled.body.errors[0].source.value, "/data/attributes/schema/fields/labels");
     });
+
+    it("PUT changes the members given and adds fields and relationships by new ids, removing none; a taken slug is 422, an unknown schema 404", async () => {
+      const path = `/api/3/customObjects/schemas/${SUBSCRIPTIONS}`;
+      const seats = { id: "seats", labels: { singular: "Licence", plural: "Licences" }, type: "number", isRequired: true };
+      const added = { id: "region", labels: { singular: "Region", plural: "Regions" }, type: "dropdown", options: [{ value: "EMEA" }] };
+      const reply = await h.api("PUT", path, { schema: { slug: "plan", description: "Plans", fields: [seats, added], relationships: [{ id: "deal", labels: { singular: "Deal", plural: "Deals" }, namespace: "deals" }] } });
+      assert.equal(reply.status, 200);
+      const { schema } = reply.body;
+      assert.deepEqual([schema.slug, schema.description, schema.labels.singular], ["plan", "Plans", "Subscription"]);
+      assert.deepEqual(schema.fields.map((f: { id: string }) => f.id), ["plan", "seats", "renewal-date", "notes", "region"]);
+      assert.deepEqual([schema.fields[1].labels.singular, schema.fields[1].required], ["Licence", true]);
+      assert.match(schema.fields[4].options[0].id, /^[0-9a-f-]{36}$/);
+      assert.deepEqual(schema.relationships.map((r: { id: string }) => r.id), ["primary-contact", "account", "deal"]);
+      const taken = await h.api("PUT", path, { schema: { slug: "support-ticket" } });
+      assert.deepEqual([taken.status, taken.body.errors[0].detail], [422, "Schema slug must be unique"]);
+      assert.deepEqual(await h.api("PUT", "/api/3/customObjects/schemas/nope", { schema: {} }).then((r) => [r.status, r.body]), [404, { message: "Not Found" }]);
+    });
+
+    it("a field's DELETE answers 202, marks the field (shown with showFields=all), drops its values and keeps its id taken", async () => {
+      const path = `/api/3/customObjects/schemas/${SUBSCRIPTIONS}`;
+      const deleted = await h.api("DELETE", `${path}/fields/seats?showFields=all`);
+      assert.equal(deleted.status, 202);
+      assert.equal(deleted.body.schema.fields.find((f: { id: string }) => f.id === "seats").status, "marked_for_deletion");
+      assert.deepEqual((await h.api("GET", path)).body.schema.fields.map((f: { id: string }) => f.id), ["plan", "renewal-date", "notes"]);
+      assert.equal((await h.api("GET", `${path}?showFields=all`)).body.schema.fields.length, 4);
+      assert.deepEqual(await subscriptions("filters[fields.seats][not_blank]"), []);
+      const reused = await h.api("PUT", path, { schema: { fields: [{ id: "seats", labels: { singular: "Seats", plural: "Seats" }, type: "text" }] } });
+      assert.equal(reused.status, 422);
+      assert.equal((await h.api("DELETE", `${path}/fields/seats`)).status, 404);
+    });
+
+    it("DELETE answers 200 and takes the schema's records with it; then 404", async () => {
+      const path = `/api/3/customObjects/schemas/${SUBSCRIPTIONS}`;
+      assert.equal((await h.api("DELETE", path)).status, 200);
+      assert.equal((await h.api("GET", path)).status, 404);
+      assert.equal((await h.api("GET", `/api/3/customObjects/records/${SUBSCRIPTIONS}`)).status, 404);
+      assert.deepEqual(await h.api("DELETE", path).then((r) => [r.status, r.body]), [404, { message: "Not Found" }]);
+    });
   });
 
   describe("records", () => {

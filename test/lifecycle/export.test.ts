@@ -149,6 +149,19 @@ describe("pulumi-crm export: the round trip on the pulumi CLI", function () {
 
     // The branding exists from the start; sending `links` turns external links off.
     await call("PUT", "/brandings/1", { branding: { siteName: "Acme Marketing", footerTextValue: "© Acme", links: 1 } });
+    // One custom object schema: the two the account starts with deleted, one made with a field of
+    // each kind the service adds to (a dropdown's option ids, a scale on every field) and a relationship.
+    for (const { id } of (await call("GET", "/customObjects/schemas")).schemas) await call("DELETE", `/customObjects/schemas/${id}`);
+    const machine = {
+      slug: "machine",
+      labels: { singular: "Machine", plural: "Machines" },
+      fields: [
+        { id: "serial", labels: { singular: "Serial", plural: "Serials" }, type: "text", required: true, scale: 0 },
+        { id: "model", labels: { singular: "Model", plural: "Models" }, type: "dropdown", options: [{ value: "M1" }, { value: "M2" }] },
+      ],
+      relationships: [{ id: "account", labels: { singular: "Account", plural: "Accounts" }, namespace: "accounts", hasMany: false }],
+    };
+    await call("POST", "/customObjects/schemas", { schema: machine });
     // The account-wide switches exist from the start too, each exported as it is.
     await call("PUT", "/siteTracking", { siteTracking: { enabled: false } });
     // Two allowed domains and two tracked events, known by name only; and one of the service's own events, not exported.
@@ -204,8 +217,8 @@ describe("pulumi-crm export: the round trip on the pulumi CLI", function () {
 
     const index = readFileSync(join(exportDir, "index.ts"), "utf8");
     assert.equal(index.match(/new crm\.\w+\(/g)?.length, objectsInAccount);
-    // An id is digits, a switch's name, or the name of an object known by name only.
-    assert.equal(index.match(new RegExp(`adoptId: "(\\d+|siteTracking|eventTracking|${namedIds})",`, "g"))?.length, objectsInAccount);
+    // An id is digits, a schema's UUID, a switch's name, or the name of an object known by name only.
+    assert.equal(index.match(new RegExp(`adoptId: "(\\d+|[0-9a-f-]{36}|siteTracking|eventTracking|${namedIds})",`, "g"))?.length, objectsInAccount);
     assert.equal(index.match(/\}, \{ protect: true \}\);/g)?.length, objectsInAccount);
     assert.match(index, /const acmeCorp = new crm\.Account\("acme-corp", \{\n  adoptId: "1",\n  name: "Acme Corp",\n  accountUrl: "https:\/\/acme\.example",\n\}/);
     assert.match(index, /const acmeCorp2 = new crm\.Account\("acme-corp-2", \{/);
@@ -220,6 +233,7 @@ describe("pulumi-crm export: the round trip on the pulumi CLI", function () {
     // Group 3 is the account's admins' group, exported too; list 7 is none.
     assert.match(index, /country: "DE",\n  isDefault: true,\n  allgroup: false,\n  groupId: adminUserGroup\.id,\n  listId: "7",/);
     assert.match(index, /externalLinks: false,/);
+    assert.match(index, /new crm\.CustomObjectSchema\("machine[\w-]*", \{\n  adoptId: "[0-9a-f-]{36}",\n  slug: "machine",/);
     assert.match(index, /const acmeNewsList = new crm\.List\("acme-news-list", \{/);
     assert.match(index, /new crm\.ContactCustomField\("interest-contact-custom-field", \{\n  adoptId: "\d+",\n  title: "Interest",\n  type: "dropdown",\n  options: \["Products", "Events"\],\n  listIds: \[acmeNewsList\.id\],/);
     assert.match(index, /events: \["subscribe", "unsubscribe"\],\n  sources: \["public"\],\n  listId: acmeNewsList\.id,/);
@@ -300,7 +314,7 @@ describe("pulumi-crm export: the round trip on the pulumi CLI", function () {
     // stdout, which the CLI shows under the stack as the host's output ("info"): a line per
     // object taken over, then, as the engine ends the host, one line counting them.
     const said = diagnostics(result, "info").split("\n");
-    const adoptions = said.filter((line) => new RegExp(`^info: \\[runtime\\] crm\\.\\w+.*: took over existing object (\\d+|siteTracking|eventTracking|${namedIds})$`).test(line));
+    const adoptions = said.filter((line) => new RegExp(`^info: \\[runtime\\] crm\\.\\w+.*: took over existing object (\\d+|[0-9a-f-]{36}|siteTracking|eventTracking|${namedIds})$`).test(line));
     const summaries = said.filter((line) => line.includes("pulumi-crm: this deployment took over"));
     assert.equal(adoptions.length, objectsInAccount, result.lines.join("\n"));
     assert.equal(new Set(adoptions).size, objectsInAccount, "an object's adoption said twice");

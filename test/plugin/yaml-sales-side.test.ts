@@ -1,6 +1,7 @@
 // Issue 47's done-when program in Pulumi YAML on the native plugin, on the real CLI: a user group
 // with a user, a pipeline with three stages, a deal field, a task type, site tracking with two
-// domains and event tracking with two events (test/support/sales-side.ts) deploy; a second up
+// domains, event tracking with two events and a custom object schema (test/support/sales-side.ts)
+// deploy; a second up
 // sends no request; a change of each kind behind the program's back is drift (exit 7), repaired
 // by up --refresh; each is imported by its id alone into an empty program with a clean preview;
 // `pulumi-crm export` declares each, adopted with no write; destroy leaves the account as found.

@@ -184,6 +184,22 @@ export const resourceExamples = {
     roundTrip: "create",
     collection: { path: "/eventTrackingEvents", member: "eventTrackingEvents", key: (o) => o.name, id: (o) => o.name },
   },
+  "crm.CustomObjectSchema": {
+    inputs: (_parents, n) => ({
+      slug: `subscription-${n}`,
+      labels: { singular: `Subscription ${n}`, plural: `Subscriptions ${n}` },
+      description: n % 2 ? "Software subscriptions" : undefined,
+      // In the form the check gives (sorted by id, defaults spelt out), as an import declares it.
+      fields: [
+        { id: "plan", labels: { singular: "Plan", plural: "Plans" }, type: "dropdown", required: n % 2 === 1, options: ["Basic", "Pro"] },
+        { id: "seats", labels: { singular: "Seats", plural: "Seats" }, type: "number", required: false, scale: 0 },
+      ],
+      relationships: n % 2 ? [{ id: "owner", labels: { singular: "Owner", plural: "Owners" }, namespace: "contacts", hasMany: false }] : [],
+    }),
+    textFields: ["description"],
+    roundTrip: "create",
+    collection: { path: "/customObjects/schemas", member: "schemas", key: (o) => o.slug },
+  },
   "crm.ContactSync": { inputs: (_parents, n) => ({ contacts: [{ email: `ada${n}@example.com`, firstName: "Ada" }] }), textFields: [], roundTrip: false },
   "chat.FlowRun": { inputs: () => ({ flowId: BUILT_IN_FLOWS[0].id, contacts: [{ phone: "+15550100", firstName: "Ada" }] }), textFields: [], roundTrip: false },
 } satisfies Record<ResourceType, ResourceExample>;

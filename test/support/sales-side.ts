@@ -1,4 +1,4 @@
-// Issue 47's done-when program (but the custom object schema, not a kind yet), as both doors declare it (test/plugin/programs/sales-side in
+// Issue 47's done-when program, as both doors declare it (test/plugin/programs/sales-side in
 // Pulumi YAML, test/lifecycle/programs/sales-side in TypeScript): every kind of the sales, team
 // and tracking side, each object under one name in both, and what the tests do to each. A kind
 // is added by declaring it in both programs and giving it a row here.
@@ -51,6 +51,12 @@ export const salesSide: DeclaredObject[] = [
   { name: "blogDomain", className: "SiteTrackingDomain", path: "/siteTrackingDomains", drift: removed("/siteTrackingDomains", /SiteTrackingDomain: \(delete\)\s+\[id=blog\.acme\.example\]/) },
   { name: "signedUp", className: "TrackedEvent", path: "/eventTrackingEvents", drift: removed("/eventTrackingEvents", /TrackedEvent: \(delete\)\s+\[id=Signed up\]/) },
   { name: "watchedDemo", className: "TrackedEvent", path: "/eventTrackingEvents" },
+  {
+    name: "reviews",
+    className: "CustomObjectSchema",
+    path: "/customObjects/schemas",
+    drift: { change: put("/customObjects/schemas/{id}", "schema", { fields: [{ id: "score", labels: { singular: "Rating", plural: "Ratings" }, type: "number" }] }), shows: /singular\s*:\s*"Score" => "Rating"/ },
+  },
 ];
 
 /** The password the programs give the user: never printed. */

@@ -115,9 +115,20 @@ export interface SchemaRow extends Row {
   description: string;
   createdTimestamp: string;
   updatedTimestamp: string;
-  fields: Array<{ id: string; labels: { singular: string; plural: string }; type: string; required: boolean; scale?: number; options?: string[] }>;
+  fields: SchemaField[];
   icons: { default: string };
   relationships: Array<{ id: string; labels: { singular: string; plural: string }; description: string; namespace: string; hasMany: boolean }>;
+}
+
+/** A field of a schema; a deleted one stays, marked, its id not yet free again (the reference's field DELETE). */
+export interface SchemaField {
+  id: string;
+  labels: { singular: string; plural: string };
+  type: string;
+  required: boolean;
+  scale?: number;
+  options?: Array<{ id: string; value: string }>;
+  status?: "marked_for_deletion";
 }
 
 export interface RecordRow extends Row {

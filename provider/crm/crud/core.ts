@@ -74,8 +74,8 @@ export async function stateAt(
 }
 
 /** The inputs of a write, completed by the kind (see prepareWrite). */
-export const prepared = async (kind: Kind, client: CrmClient, props: Record<string, unknown>, olds?: Record<string, unknown>) =>
-  kind.prepareWrite ? kind.prepareWrite(client, parse(kind, props), olds) : parse(kind, props);
+export const prepared = async (kind: Kind, client: CrmClient, props: Record<string, unknown>, olds?: Record<string, unknown>, id?: string) =>
+  kind.prepareWrite ? kind.prepareWrite(client, parse(kind, props), olds, id) : parse(kind, props);
 
 /** A write's call, its failure explained by the kind when it can be. */
 function written(kind: Kind, client: CrmClient, inputs: Inputs, call: Promise<HttpResponse>): Promise<HttpResponse> {
@@ -204,7 +204,7 @@ export async function updateAlone(
 export async function update(context: LifecycleContext, id: string, olds: Record<string, unknown>, news: Record<string, unknown>): Promise<Updated> {
   const { kind, bulk } = context;
   const client = clientFor(kind, news, id);
-  const inputs = await prepared(kind, client, news, olds);
+  const inputs = await prepared(kind, client, news, olds, id);
   return bulk ? bulk.update(client, id, olds, inputs) : updateAlone(kind, client, id, olds, inputs);
 }
 

@@ -74,9 +74,9 @@ export interface CrmObjectKind<Schema extends z.AnyZodObject, State extends Reco
    * Before a create or an update: the inputs completed with what the write needs from
    * other objects (a value's field type), and put in the form that depends on it;
    * inputs that do not fit are refused here, before anything is written. `olds` is the
-   * state an update changes (or an adopted object's), which may hold it already.
+   * state an update changes (or an adopted object's), which may hold it already; `id` the object it changes.
    */
-  prepareWrite?(client: CrmClient, inputs: z.output<Schema>, olds?: Record<string, unknown>): Promise<z.output<Schema>>;
+  prepareWrite?(client: CrmClient, inputs: z.output<Schema>, olds?: Record<string, unknown>, id?: string): Promise<z.output<Schema>>;
   /** Where a create is POSTed when not to `path`, e.g. `/accounts/{id}/notes` for an account's note. */
   createPath?(inputs: z.output<Schema>): string;
   /** Where an update is PUT when not to `{path}/{id}`. */

@@ -10,6 +10,7 @@ import { dynamicModule } from "../../dynamic";
 import { labelBy } from "../../kit/check-diff";
 import type { UniqueName } from "../../kit/core";
 import { declareResource, InputField, OutputField, takeOverById } from "../../kit/declaration";
+import { configurationFields, strictObject } from "../../kit/inputs";
 import { wireForms, WireForms } from "../../kit/wire";
 import type { ExportDeclaration } from "../export-declaration";
 import type { ServiceObject } from "../service/collection";
@@ -21,6 +22,10 @@ export interface CrmModuleSpec<Inputs extends Record<string, InputField>> {
   name: string;
   /** The service's root key of one object, e.g. `savedResponse`: its collection is the plural, at `/savedResponses`. */
   noun: string;
+  /** Where its collection is when not at `/<noun>s` (a custom object schema's, `/customObjects/schemas`); the list's root key stays `<noun>s`. */
+  path?: string;
+  /** The check of an id given as adoptId when the service's ids are not digits (a schema's UUID). */
+  adoptIdCheck?: z.ZodTypeAny;
   /** The input naming an object: in messages, the export's names and titles. */
   namedBy: keyof Inputs & string;
   inputs: Inputs;
@@ -46,15 +51,16 @@ const andList = (names: string[]) => (names.length > 1 ? `${names.slice(0, -1).j
 
 export function crmModule<Inputs extends Record<string, InputField>>(resourceModule: NodeModule, spec: CrmModuleSpec<Inputs>) {
   const what = wordsOf(spec.name);
-  const fields = Object.keys(spec.inputs).map((field) => `\`${field}\``);
+  // What a take-over sets: the inputs compared, not those only read by check.
+  const fields = configurationFields(strictObject(Object.fromEntries(Object.entries(spec.inputs).map(([name, field]) => [name, field.check])))).map((field) => `\`${field}\``);
   const declaration = declareResource({
     namespace: "crm",
     name: spec.name,
-    inputs: { ...spec.inputs, adoptId: takeOverById(what, `its ${andList(fields)} are set to the declared ones where they differ`) },
+    inputs: { ...spec.inputs, adoptId: takeOverById(what, `its ${andList(fields)} are set to the declared ones where they differ`, spec.adoptIdCheck) },
     outputs: spec.outputs,
   });
   const forms = wireForms(declaration.fields);
-  const path = `/${spec.noun}s`;
+  const path = spec.path ?? `/${spec.noun}s`;
   const collection = `${spec.noun}s`;
   const particular = spec.kind?.(forms);
   // A field the service assigns when unset (a stage's order) is not what tells a lost create's object.

@@ -21,7 +21,7 @@ export interface CustomObjectLabels {
 
 /** A field of a custom object schema. */
 export interface CustomObjectField {
-  /** What records and queries name it by (`fields.<id>`). */
+  /** What records and queries name it by (`fields.<id>`), as a crm.CustomObjectSchema's field `id`. */
   id: string;
   /** What the service's pages call the field. */
   labels: CustomObjectLabels;
@@ -31,6 +31,8 @@ export interface CustomObjectField {
   required: boolean;
   /** Decimal places of a number field; null when not given. */
   scale: number | null;
+  /** The choices of a dropdown or multiselect field, as a crm.CustomObjectSchema declares them; null for other types. */
+  options: string[] | null;
 }
 
 /** A relationship of a custom object schema to other objects. */
@@ -47,9 +49,9 @@ export interface CustomObjectRelationship {
   hasMany: boolean;
 }
 
-/** A custom object schema: the definition of a kind of custom object. */
-export interface CustomObjectSchema {
-  /** The schema's id: what getCustomObjectRecords takes as schemaId. */
+/** A custom object schema: the definition of a kind of custom object, as a crm.CustomObjectSchema manages it. */
+export interface CustomObjectSchemaInfo {
+  /** The schema's id: what getCustomObjectRecords takes as schemaId, and a crm.CustomObjectSchema's `id`. */
   id: string;
   /** The schema's name in the service's addresses. */
   slug: string;
@@ -89,7 +91,7 @@ export interface CustomObjectRecord {
 
 export interface GetCustomObjectSchemasResult {
   /** The account's custom object schemas. */
-  schemas: CustomObjectSchema[];
+  schemas: CustomObjectSchemaInfo[];
 }
 
 /** What a filter or an order is on: exactly one of a root property of the record, one of its fields, or one of its relationships. */
@@ -240,7 +242,7 @@ const labelsOf = (value: unknown): CustomObjectLabels => {
 };
 const listOf = (value: unknown) => (Array.isArray(value) ? (value as Array<Record<string, unknown>>) : []);
 
-function schemaOf(schema: Record<string, unknown>): CustomObjectSchema {
+function schemaOf(schema: Record<string, unknown>): CustomObjectSchemaInfo {
   return {
     id: String(schema.id),
     slug: String(schema.slug ?? ""),
@@ -255,6 +257,7 @@ function schemaOf(schema: Record<string, unknown>): CustomObjectSchema {
       type: String(field.type ?? ""),
       required: field.required === true || field.isRequired === true,
       scale: numberOf(field.scale),
+      options: Array.isArray(field.options) ? field.options.map((option) => String(typeof option === "object" && option !== null ? (option as { value?: unknown }).value : option)) : null,
     })),
     relationships: listOf(schema.relationships).map((relationship) => ({
       id: String(relationship.id),

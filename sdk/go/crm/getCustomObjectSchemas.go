@@ -24,7 +24,7 @@ func GetCustomObjectSchemas(ctx *pulumi.Context, opts ...pulumi.InvokeOption) (*
 
 type GetCustomObjectSchemasResult struct {
 	// The account's custom object schemas.
-	Schemas []CustomObjectSchema `pulumi:"schemas"`
+	Schemas []CustomObjectSchemaType `pulumi:"schemas"`
 }
 
 func GetCustomObjectSchemasOutput(ctx *pulumi.Context, opts ...pulumi.InvokeOption) GetCustomObjectSchemasResultOutput {
@@ -47,8 +47,8 @@ func (o GetCustomObjectSchemasResultOutput) ToGetCustomObjectSchemasResultOutput
 }
 
 // The account's custom object schemas.
-func (o GetCustomObjectSchemasResultOutput) Schemas() CustomObjectSchemaArrayOutput {
-	return o.ApplyT(func(v GetCustomObjectSchemasResult) []CustomObjectSchema { return v.Schemas }).(CustomObjectSchemaArrayOutput)
+func (o GetCustomObjectSchemasResultOutput) Schemas() CustomObjectSchemaTypeArrayOutput {
+	return o.ApplyT(func(v GetCustomObjectSchemasResult) []CustomObjectSchemaType { return v.Schemas }).(CustomObjectSchemaTypeArrayOutput)
 }
 
 func init() {

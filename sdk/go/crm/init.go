@@ -41,6 +41,8 @@ func (m *module) Construct(ctx *pulumi.Context, name, typ, urn string) (r pulumi
 		r = &ContactCustomField{}
 	case "crm:index:ContactSync":
 		r = &ContactSync{}
+	case "crm:index:CustomObjectSchema":
+		r = &CustomObjectSchema{}
 	case "crm:index:DealCustomField":
 		r = &DealCustomField{}
 	case "crm:index:EventTracking":

@@ -539,6 +539,352 @@ func (in *contactCustomFieldTypePtr) ToContactCustomFieldTypePtrOutputWithContex
 	return pulumi.ToOutputWithContext(ctx, in).(ContactCustomFieldTypePtrOutput)
 }
 
+type CustomObjectSchemaFieldType string
+
+const (
+	CustomObjectSchemaFieldTypeTEXT        = CustomObjectSchemaFieldType("text")
+	CustomObjectSchemaFieldTypeTEXTAREA    = CustomObjectSchemaFieldType("textarea")
+	CustomObjectSchemaFieldTypeNUMBER      = CustomObjectSchemaFieldType("number")
+	CustomObjectSchemaFieldTypeDECIMAL     = CustomObjectSchemaFieldType("decimal")
+	CustomObjectSchemaFieldTypeCURRENCY    = CustomObjectSchemaFieldType("currency")
+	CustomObjectSchemaFieldTypeDATE        = CustomObjectSchemaFieldType("date")
+	CustomObjectSchemaFieldTypeDATETIME    = CustomObjectSchemaFieldType("datetime")
+	CustomObjectSchemaFieldTypeDROPDOWN    = CustomObjectSchemaFieldType("dropdown")
+	CustomObjectSchemaFieldTypeMULTISELECT = CustomObjectSchemaFieldType("multiselect")
+)
+
+func (CustomObjectSchemaFieldType) ElementType() reflect.Type {
+	return reflect.TypeOf((*CustomObjectSchemaFieldType)(nil)).Elem()
+}
+
+func (e CustomObjectSchemaFieldType) ToCustomObjectSchemaFieldTypeOutput() CustomObjectSchemaFieldTypeOutput {
+	return pulumi.ToOutput(e).(CustomObjectSchemaFieldTypeOutput)
+}
+
+func (e CustomObjectSchemaFieldType) ToCustomObjectSchemaFieldTypeOutputWithContext(ctx context.Context) CustomObjectSchemaFieldTypeOutput {
+	return pulumi.ToOutputWithContext(ctx, e).(CustomObjectSchemaFieldTypeOutput)
+}
+
+func (e CustomObjectSchemaFieldType) ToCustomObjectSchemaFieldTypePtrOutput() CustomObjectSchemaFieldTypePtrOutput {
+	return e.ToCustomObjectSchemaFieldTypePtrOutputWithContext(context.Background())
+}
+
+func (e CustomObjectSchemaFieldType) ToCustomObjectSchemaFieldTypePtrOutputWithContext(ctx context.Context) CustomObjectSchemaFieldTypePtrOutput {
+	return CustomObjectSchemaFieldType(e).ToCustomObjectSchemaFieldTypeOutputWithContext(ctx).ToCustomObjectSchemaFieldTypePtrOutputWithContext(ctx)
+}
+
+func (e CustomObjectSchemaFieldType) ToStringOutput() pulumi.StringOutput {
+	return pulumi.ToOutput(pulumi.String(e)).(pulumi.StringOutput)
+}
+
+func (e CustomObjectSchemaFieldType) ToStringOutputWithContext(ctx context.Context) pulumi.StringOutput {
+	return pulumi.ToOutputWithContext(ctx, pulumi.String(e)).(pulumi.StringOutput)
+}
+
+func (e CustomObjectSchemaFieldType) ToStringPtrOutput() pulumi.StringPtrOutput {
+	return pulumi.String(e).ToStringPtrOutputWithContext(context.Background())
+}
+
+func (e CustomObjectSchemaFieldType) ToStringPtrOutputWithContext(ctx context.Context) pulumi.StringPtrOutput {
+	return pulumi.String(e).ToStringOutputWithContext(ctx).ToStringPtrOutputWithContext(ctx)
+}
+
+type CustomObjectSchemaFieldTypeOutput struct{ *pulumi.OutputState }
+
+func (CustomObjectSchemaFieldTypeOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*CustomObjectSchemaFieldType)(nil)).Elem()
+}
+
+func (o CustomObjectSchemaFieldTypeOutput) ToCustomObjectSchemaFieldTypeOutput() CustomObjectSchemaFieldTypeOutput {
+	return o
+}
+
+func (o CustomObjectSchemaFieldTypeOutput) ToCustomObjectSchemaFieldTypeOutputWithContext(ctx context.Context) CustomObjectSchemaFieldTypeOutput {
+	return o
+}
+
+func (o CustomObjectSchemaFieldTypeOutput) ToCustomObjectSchemaFieldTypePtrOutput() CustomObjectSchemaFieldTypePtrOutput {
+	return o.ToCustomObjectSchemaFieldTypePtrOutputWithContext(context.Background())
+}
+
+func (o CustomObjectSchemaFieldTypeOutput) ToCustomObjectSchemaFieldTypePtrOutputWithContext(ctx context.Context) CustomObjectSchemaFieldTypePtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, v CustomObjectSchemaFieldType) *CustomObjectSchemaFieldType {
+		return &v
+	}).(CustomObjectSchemaFieldTypePtrOutput)
+}
+
+func (o CustomObjectSchemaFieldTypeOutput) ToStringOutput() pulumi.StringOutput {
+	return o.ToStringOutputWithContext(context.Background())
+}
+
+func (o CustomObjectSchemaFieldTypeOutput) ToStringOutputWithContext(ctx context.Context) pulumi.StringOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, e CustomObjectSchemaFieldType) string {
+		return string(e)
+	}).(pulumi.StringOutput)
+}
+
+func (o CustomObjectSchemaFieldTypeOutput) ToStringPtrOutput() pulumi.StringPtrOutput {
+	return o.ToStringPtrOutputWithContext(context.Background())
+}
+
+func (o CustomObjectSchemaFieldTypeOutput) ToStringPtrOutputWithContext(ctx context.Context) pulumi.StringPtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, e CustomObjectSchemaFieldType) *string {
+		v := string(e)
+		return &v
+	}).(pulumi.StringPtrOutput)
+}
+
+type CustomObjectSchemaFieldTypePtrOutput struct{ *pulumi.OutputState }
+
+func (CustomObjectSchemaFieldTypePtrOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((**CustomObjectSchemaFieldType)(nil)).Elem()
+}
+
+func (o CustomObjectSchemaFieldTypePtrOutput) ToCustomObjectSchemaFieldTypePtrOutput() CustomObjectSchemaFieldTypePtrOutput {
+	return o
+}
+
+func (o CustomObjectSchemaFieldTypePtrOutput) ToCustomObjectSchemaFieldTypePtrOutputWithContext(ctx context.Context) CustomObjectSchemaFieldTypePtrOutput {
+	return o
+}
+
+func (o CustomObjectSchemaFieldTypePtrOutput) Elem() CustomObjectSchemaFieldTypeOutput {
+	return o.ApplyT(func(v *CustomObjectSchemaFieldType) CustomObjectSchemaFieldType {
+		if v != nil {
+			return *v
+		}
+		var ret CustomObjectSchemaFieldType
+		return ret
+	}).(CustomObjectSchemaFieldTypeOutput)
+}
+
+func (o CustomObjectSchemaFieldTypePtrOutput) ToStringPtrOutput() pulumi.StringPtrOutput {
+	return o.ToStringPtrOutputWithContext(context.Background())
+}
+
+func (o CustomObjectSchemaFieldTypePtrOutput) ToStringPtrOutputWithContext(ctx context.Context) pulumi.StringPtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, e *CustomObjectSchemaFieldType) *string {
+		if e == nil {
+			return nil
+		}
+		v := string(*e)
+		return &v
+	}).(pulumi.StringPtrOutput)
+}
+
+// CustomObjectSchemaFieldTypeInput is an input type that accepts values of the CustomObjectSchemaFieldType enum
+// A concrete instance of `CustomObjectSchemaFieldTypeInput` can be one of the following:
+//
+//	CustomObjectSchemaFieldTypeTEXT
+//	CustomObjectSchemaFieldTypeTEXTAREA
+//	CustomObjectSchemaFieldTypeNUMBER
+//	CustomObjectSchemaFieldTypeDECIMAL
+//	CustomObjectSchemaFieldTypeCURRENCY
+//	CustomObjectSchemaFieldTypeDATE
+//	CustomObjectSchemaFieldTypeDATETIME
+//	CustomObjectSchemaFieldTypeDROPDOWN
+//	CustomObjectSchemaFieldTypeMULTISELECT
+type CustomObjectSchemaFieldTypeInput interface {
+	pulumi.Input
+
+	ToCustomObjectSchemaFieldTypeOutput() CustomObjectSchemaFieldTypeOutput
+	ToCustomObjectSchemaFieldTypeOutputWithContext(context.Context) CustomObjectSchemaFieldTypeOutput
+}
+
+var customObjectSchemaFieldTypePtrType = reflect.TypeOf((**CustomObjectSchemaFieldType)(nil)).Elem()
+
+type CustomObjectSchemaFieldTypePtrInput interface {
+	pulumi.Input
+
+	ToCustomObjectSchemaFieldTypePtrOutput() CustomObjectSchemaFieldTypePtrOutput
+	ToCustomObjectSchemaFieldTypePtrOutputWithContext(context.Context) CustomObjectSchemaFieldTypePtrOutput
+}
+
+type customObjectSchemaFieldTypePtr string
+
+func CustomObjectSchemaFieldTypePtr(v string) CustomObjectSchemaFieldTypePtrInput {
+	return (*customObjectSchemaFieldTypePtr)(&v)
+}
+
+func (*customObjectSchemaFieldTypePtr) ElementType() reflect.Type {
+	return customObjectSchemaFieldTypePtrType
+}
+
+func (in *customObjectSchemaFieldTypePtr) ToCustomObjectSchemaFieldTypePtrOutput() CustomObjectSchemaFieldTypePtrOutput {
+	return pulumi.ToOutput(in).(CustomObjectSchemaFieldTypePtrOutput)
+}
+
+func (in *customObjectSchemaFieldTypePtr) ToCustomObjectSchemaFieldTypePtrOutputWithContext(ctx context.Context) CustomObjectSchemaFieldTypePtrOutput {
+	return pulumi.ToOutputWithContext(ctx, in).(CustomObjectSchemaFieldTypePtrOutput)
+}
+
+type CustomObjectSchemaRelationshipNamespace string
+
+const (
+	CustomObjectSchemaRelationshipNamespaceCONTACTS = CustomObjectSchemaRelationshipNamespace("contacts")
+	CustomObjectSchemaRelationshipNamespaceACCOUNTS = CustomObjectSchemaRelationshipNamespace("accounts")
+	CustomObjectSchemaRelationshipNamespaceDEALS    = CustomObjectSchemaRelationshipNamespace("deals")
+)
+
+func (CustomObjectSchemaRelationshipNamespace) ElementType() reflect.Type {
+	return reflect.TypeOf((*CustomObjectSchemaRelationshipNamespace)(nil)).Elem()
+}
+
+func (e CustomObjectSchemaRelationshipNamespace) ToCustomObjectSchemaRelationshipNamespaceOutput() CustomObjectSchemaRelationshipNamespaceOutput {
+	return pulumi.ToOutput(e).(CustomObjectSchemaRelationshipNamespaceOutput)
+}
+
+func (e CustomObjectSchemaRelationshipNamespace) ToCustomObjectSchemaRelationshipNamespaceOutputWithContext(ctx context.Context) CustomObjectSchemaRelationshipNamespaceOutput {
+	return pulumi.ToOutputWithContext(ctx, e).(CustomObjectSchemaRelationshipNamespaceOutput)
+}
+
+func (e CustomObjectSchemaRelationshipNamespace) ToCustomObjectSchemaRelationshipNamespacePtrOutput() CustomObjectSchemaRelationshipNamespacePtrOutput {
+	return e.ToCustomObjectSchemaRelationshipNamespacePtrOutputWithContext(context.Background())
+}
+
+func (e CustomObjectSchemaRelationshipNamespace) ToCustomObjectSchemaRelationshipNamespacePtrOutputWithContext(ctx context.Context) CustomObjectSchemaRelationshipNamespacePtrOutput {
+	return CustomObjectSchemaRelationshipNamespace(e).ToCustomObjectSchemaRelationshipNamespaceOutputWithContext(ctx).ToCustomObjectSchemaRelationshipNamespacePtrOutputWithContext(ctx)
+}
+
+func (e CustomObjectSchemaRelationshipNamespace) ToStringOutput() pulumi.StringOutput {
+	return pulumi.ToOutput(pulumi.String(e)).(pulumi.StringOutput)
+}
+
+func (e CustomObjectSchemaRelationshipNamespace) ToStringOutputWithContext(ctx context.Context) pulumi.StringOutput {
+	return pulumi.ToOutputWithContext(ctx, pulumi.String(e)).(pulumi.StringOutput)
+}
+
+func (e CustomObjectSchemaRelationshipNamespace) ToStringPtrOutput() pulumi.StringPtrOutput {
+	return pulumi.String(e).ToStringPtrOutputWithContext(context.Background())
+}
+
+func (e CustomObjectSchemaRelationshipNamespace) ToStringPtrOutputWithContext(ctx context.Context) pulumi.StringPtrOutput {
+	return pulumi.String(e).ToStringOutputWithContext(ctx).ToStringPtrOutputWithContext(ctx)
+}
+
+type CustomObjectSchemaRelationshipNamespaceOutput struct{ *pulumi.OutputState }
+
+func (CustomObjectSchemaRelationshipNamespaceOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*CustomObjectSchemaRelationshipNamespace)(nil)).Elem()
+}
+
+func (o CustomObjectSchemaRelationshipNamespaceOutput) ToCustomObjectSchemaRelationshipNamespaceOutput() CustomObjectSchemaRelationshipNamespaceOutput {
+	return o
+}
+
+func (o CustomObjectSchemaRelationshipNamespaceOutput) ToCustomObjectSchemaRelationshipNamespaceOutputWithContext(ctx context.Context) CustomObjectSchemaRelationshipNamespaceOutput {
+	return o
+}
+
+func (o CustomObjectSchemaRelationshipNamespaceOutput) ToCustomObjectSchemaRelationshipNamespacePtrOutput() CustomObjectSchemaRelationshipNamespacePtrOutput {
+	return o.ToCustomObjectSchemaRelationshipNamespacePtrOutputWithContext(context.Background())
+}
+
+func (o CustomObjectSchemaRelationshipNamespaceOutput) ToCustomObjectSchemaRelationshipNamespacePtrOutputWithContext(ctx context.Context) CustomObjectSchemaRelationshipNamespacePtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, v CustomObjectSchemaRelationshipNamespace) *CustomObjectSchemaRelationshipNamespace {
+		return &v
+	}).(CustomObjectSchemaRelationshipNamespacePtrOutput)
+}
+
+func (o CustomObjectSchemaRelationshipNamespaceOutput) ToStringOutput() pulumi.StringOutput {
+	return o.ToStringOutputWithContext(context.Background())
+}
+
+func (o CustomObjectSchemaRelationshipNamespaceOutput) ToStringOutputWithContext(ctx context.Context) pulumi.StringOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, e CustomObjectSchemaRelationshipNamespace) string {
+		return string(e)
+	}).(pulumi.StringOutput)
+}
+
+func (o CustomObjectSchemaRelationshipNamespaceOutput) ToStringPtrOutput() pulumi.StringPtrOutput {
+	return o.ToStringPtrOutputWithContext(context.Background())
+}
+
+func (o CustomObjectSchemaRelationshipNamespaceOutput) ToStringPtrOutputWithContext(ctx context.Context) pulumi.StringPtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, e CustomObjectSchemaRelationshipNamespace) *string {
+		v := string(e)
+		return &v
+	}).(pulumi.StringPtrOutput)
+}
+
+type CustomObjectSchemaRelationshipNamespacePtrOutput struct{ *pulumi.OutputState }
+
+func (CustomObjectSchemaRelationshipNamespacePtrOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((**CustomObjectSchemaRelationshipNamespace)(nil)).Elem()
+}
+
+func (o CustomObjectSchemaRelationshipNamespacePtrOutput) ToCustomObjectSchemaRelationshipNamespacePtrOutput() CustomObjectSchemaRelationshipNamespacePtrOutput {
+	return o
+}
+
+func (o CustomObjectSchemaRelationshipNamespacePtrOutput) ToCustomObjectSchemaRelationshipNamespacePtrOutputWithContext(ctx context.Context) CustomObjectSchemaRelationshipNamespacePtrOutput {
+	return o
+}
+
+func (o CustomObjectSchemaRelationshipNamespacePtrOutput) Elem() CustomObjectSchemaRelationshipNamespaceOutput {
+	return o.ApplyT(func(v *CustomObjectSchemaRelationshipNamespace) CustomObjectSchemaRelationshipNamespace {
+		if v != nil {
+			return *v
+		}
+		var ret CustomObjectSchemaRelationshipNamespace
+		return ret
+	}).(CustomObjectSchemaRelationshipNamespaceOutput)
+}
+
+func (o CustomObjectSchemaRelationshipNamespacePtrOutput) ToStringPtrOutput() pulumi.StringPtrOutput {
+	return o.ToStringPtrOutputWithContext(context.Background())
+}
+
+func (o CustomObjectSchemaRelationshipNamespacePtrOutput) ToStringPtrOutputWithContext(ctx context.Context) pulumi.StringPtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, e *CustomObjectSchemaRelationshipNamespace) *string {
+		if e == nil {
+			return nil
+		}
+		v := string(*e)
+		return &v
+	}).(pulumi.StringPtrOutput)
+}
+
+// CustomObjectSchemaRelationshipNamespaceInput is an input type that accepts values of the CustomObjectSchemaRelationshipNamespace enum
+// A concrete instance of `CustomObjectSchemaRelationshipNamespaceInput` can be one of the following:
+//
+//	CustomObjectSchemaRelationshipNamespaceCONTACTS
+//	CustomObjectSchemaRelationshipNamespaceACCOUNTS
+//	CustomObjectSchemaRelationshipNamespaceDEALS
+type CustomObjectSchemaRelationshipNamespaceInput interface {
+	pulumi.Input
+
+	ToCustomObjectSchemaRelationshipNamespaceOutput() CustomObjectSchemaRelationshipNamespaceOutput
+	ToCustomObjectSchemaRelationshipNamespaceOutputWithContext(context.Context) CustomObjectSchemaRelationshipNamespaceOutput
+}
+
+var customObjectSchemaRelationshipNamespacePtrType = reflect.TypeOf((**CustomObjectSchemaRelationshipNamespace)(nil)).Elem()
+
+type CustomObjectSchemaRelationshipNamespacePtrInput interface {
+	pulumi.Input
+
+	ToCustomObjectSchemaRelationshipNamespacePtrOutput() CustomObjectSchemaRelationshipNamespacePtrOutput
+	ToCustomObjectSchemaRelationshipNamespacePtrOutputWithContext(context.Context) CustomObjectSchemaRelationshipNamespacePtrOutput
+}
+
+type customObjectSchemaRelationshipNamespacePtr string
+
+func CustomObjectSchemaRelationshipNamespacePtr(v string) CustomObjectSchemaRelationshipNamespacePtrInput {
+	return (*customObjectSchemaRelationshipNamespacePtr)(&v)
+}
+
+func (*customObjectSchemaRelationshipNamespacePtr) ElementType() reflect.Type {
+	return customObjectSchemaRelationshipNamespacePtrType
+}
+
+func (in *customObjectSchemaRelationshipNamespacePtr) ToCustomObjectSchemaRelationshipNamespacePtrOutput() CustomObjectSchemaRelationshipNamespacePtrOutput {
+	return pulumi.ToOutput(in).(CustomObjectSchemaRelationshipNamespacePtrOutput)
+}
+
+func (in *customObjectSchemaRelationshipNamespacePtr) ToCustomObjectSchemaRelationshipNamespacePtrOutputWithContext(ctx context.Context) CustomObjectSchemaRelationshipNamespacePtrOutput {
+	return pulumi.ToOutputWithContext(ctx, in).(CustomObjectSchemaRelationshipNamespacePtrOutput)
+}
+
 type DealCustomFieldFieldType string
 
 const (
@@ -1696,6 +2042,10 @@ func init() {
 	pulumi.RegisterInputType(reflect.TypeOf((*CalendarFeedTypePtrInput)(nil)).Elem(), CalendarFeedType("All"))
 	pulumi.RegisterInputType(reflect.TypeOf((*ContactCustomFieldTypeInput)(nil)).Elem(), ContactCustomFieldType("text"))
 	pulumi.RegisterInputType(reflect.TypeOf((*ContactCustomFieldTypePtrInput)(nil)).Elem(), ContactCustomFieldType("text"))
+	pulumi.RegisterInputType(reflect.TypeOf((*CustomObjectSchemaFieldTypeInput)(nil)).Elem(), CustomObjectSchemaFieldType("text"))
+	pulumi.RegisterInputType(reflect.TypeOf((*CustomObjectSchemaFieldTypePtrInput)(nil)).Elem(), CustomObjectSchemaFieldType("text"))
+	pulumi.RegisterInputType(reflect.TypeOf((*CustomObjectSchemaRelationshipNamespaceInput)(nil)).Elem(), CustomObjectSchemaRelationshipNamespace("contacts"))
+	pulumi.RegisterInputType(reflect.TypeOf((*CustomObjectSchemaRelationshipNamespacePtrInput)(nil)).Elem(), CustomObjectSchemaRelationshipNamespace("contacts"))
 	pulumi.RegisterInputType(reflect.TypeOf((*DealCustomFieldFieldTypeInput)(nil)).Elem(), DealCustomFieldFieldType("text"))
 	pulumi.RegisterInputType(reflect.TypeOf((*DealCustomFieldFieldTypePtrInput)(nil)).Elem(), DealCustomFieldFieldType("text"))
 	pulumi.RegisterInputType(reflect.TypeOf((*PersonalizationVariableFormatInput)(nil)).Elem(), PersonalizationVariableFormat("html"))
@@ -1716,6 +2066,10 @@ func init() {
 	pulumi.RegisterOutputType(CalendarFeedTypePtrOutput{})
 	pulumi.RegisterOutputType(ContactCustomFieldTypeOutput{})
 	pulumi.RegisterOutputType(ContactCustomFieldTypePtrOutput{})
+	pulumi.RegisterOutputType(CustomObjectSchemaFieldTypeOutput{})
+	pulumi.RegisterOutputType(CustomObjectSchemaFieldTypePtrOutput{})
+	pulumi.RegisterOutputType(CustomObjectSchemaRelationshipNamespaceOutput{})
+	pulumi.RegisterOutputType(CustomObjectSchemaRelationshipNamespacePtrOutput{})
 	pulumi.RegisterOutputType(DealCustomFieldFieldTypeOutput{})
 	pulumi.RegisterOutputType(DealCustomFieldFieldTypePtrOutput{})
 	pulumi.RegisterOutputType(PersonalizationVariableFormatOutput{})

@@ -869,10 +869,12 @@ func (o ContactSyncFailureArrayOutput) Index(i pulumi.IntInput) ContactSyncFailu
 
 // A field of a custom object schema.
 type CustomObjectField struct {
-	// What records and queries name it by (`fields.<id>`).
+	// What records and queries name it by (`fields.<id>`), as a crm.CustomObjectSchema's field `id`.
 	Id string `pulumi:"id"`
 	// What the service's pages call the field.
 	Labels CustomObjectLabels `pulumi:"labels"`
+	// The choices of a dropdown or multiselect field, as a crm.CustomObjectSchema declares them; null for other types.
+	Options []string `pulumi:"options"`
 	// Whether every record must have a value.
 	Required bool `pulumi:"required"`
 	// Decimal places of a number field; null when not given.
@@ -896,7 +898,7 @@ func (o CustomObjectFieldOutput) ToCustomObjectFieldOutputWithContext(ctx contex
 	return o
 }
 
-// What records and queries name it by (`fields.<id>`).
+// What records and queries name it by (`fields.<id>`), as a crm.CustomObjectSchema's field `id`.
 func (o CustomObjectFieldOutput) Id() pulumi.StringOutput {
 	return o.ApplyT(func(v CustomObjectField) string { return v.Id }).(pulumi.StringOutput)
 }
@@ -904,6 +906,11 @@ func (o CustomObjectFieldOutput) Id() pulumi.StringOutput {
 // What the service's pages call the field.
 func (o CustomObjectFieldOutput) Labels() CustomObjectLabelsOutput {
 	return o.ApplyT(func(v CustomObjectField) CustomObjectLabels { return v.Labels }).(CustomObjectLabelsOutput)
+}
+
+// The choices of a dropdown or multiselect field, as a crm.CustomObjectSchema declares them; null for other types.
+func (o CustomObjectFieldOutput) Options() pulumi.StringArrayOutput {
+	return o.ApplyT(func(v CustomObjectField) []string { return v.Options }).(pulumi.StringArrayOutput)
 }
 
 // Whether every record must have a value.
@@ -1390,15 +1397,15 @@ func (o CustomObjectRelationshipArrayOutput) Index(i pulumi.IntInput) CustomObje
 	}).(CustomObjectRelationshipOutput)
 }
 
-// A custom object schema: the definition of a kind of custom object.
-type CustomObjectSchema struct {
+// A custom object schema: the definition of a kind of custom object, as a crm.CustomObjectSchema manages it.
+type CustomObjectSchemaType struct {
 	// When it was created, ISO 8601.
 	CreatedTimestamp *string `pulumi:"createdTimestamp"`
 	// What the kind of object is for; null when unset.
 	Description *string `pulumi:"description"`
 	// The fields its records have.
 	Fields []CustomObjectField `pulumi:"fields"`
-	// The schema's id: what getCustomObjectRecords takes as schemaId.
+	// The schema's id: what getCustomObjectRecords takes as schemaId, and a crm.CustomObjectSchema's `id`.
 	Id string `pulumi:"id"`
 	// What the service's pages call the kind of object.
 	Labels CustomObjectLabels `pulumi:"labels"`
@@ -1412,84 +1419,429 @@ type CustomObjectSchema struct {
 	Visibility *string `pulumi:"visibility"`
 }
 
-// A custom object schema: the definition of a kind of custom object.
-type CustomObjectSchemaOutput struct{ *pulumi.OutputState }
+// A custom object schema: the definition of a kind of custom object, as a crm.CustomObjectSchema manages it.
+type CustomObjectSchemaTypeOutput struct{ *pulumi.OutputState }
 
-func (CustomObjectSchemaOutput) ElementType() reflect.Type {
-	return reflect.TypeOf((*CustomObjectSchema)(nil)).Elem()
+func (CustomObjectSchemaTypeOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*CustomObjectSchemaType)(nil)).Elem()
 }
 
-func (o CustomObjectSchemaOutput) ToCustomObjectSchemaOutput() CustomObjectSchemaOutput {
+func (o CustomObjectSchemaTypeOutput) ToCustomObjectSchemaTypeOutput() CustomObjectSchemaTypeOutput {
 	return o
 }
 
-func (o CustomObjectSchemaOutput) ToCustomObjectSchemaOutputWithContext(ctx context.Context) CustomObjectSchemaOutput {
+func (o CustomObjectSchemaTypeOutput) ToCustomObjectSchemaTypeOutputWithContext(ctx context.Context) CustomObjectSchemaTypeOutput {
 	return o
 }
 
 // When it was created, ISO 8601.
-func (o CustomObjectSchemaOutput) CreatedTimestamp() pulumi.StringPtrOutput {
-	return o.ApplyT(func(v CustomObjectSchema) *string { return v.CreatedTimestamp }).(pulumi.StringPtrOutput)
+func (o CustomObjectSchemaTypeOutput) CreatedTimestamp() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v CustomObjectSchemaType) *string { return v.CreatedTimestamp }).(pulumi.StringPtrOutput)
 }
 
 // What the kind of object is for; null when unset.
-func (o CustomObjectSchemaOutput) Description() pulumi.StringPtrOutput {
-	return o.ApplyT(func(v CustomObjectSchema) *string { return v.Description }).(pulumi.StringPtrOutput)
+func (o CustomObjectSchemaTypeOutput) Description() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v CustomObjectSchemaType) *string { return v.Description }).(pulumi.StringPtrOutput)
 }
 
 // The fields its records have.
-func (o CustomObjectSchemaOutput) Fields() CustomObjectFieldArrayOutput {
-	return o.ApplyT(func(v CustomObjectSchema) []CustomObjectField { return v.Fields }).(CustomObjectFieldArrayOutput)
+func (o CustomObjectSchemaTypeOutput) Fields() CustomObjectFieldArrayOutput {
+	return o.ApplyT(func(v CustomObjectSchemaType) []CustomObjectField { return v.Fields }).(CustomObjectFieldArrayOutput)
 }
 
-// The schema's id: what getCustomObjectRecords takes as schemaId.
-func (o CustomObjectSchemaOutput) Id() pulumi.StringOutput {
-	return o.ApplyT(func(v CustomObjectSchema) string { return v.Id }).(pulumi.StringOutput)
+// The schema's id: what getCustomObjectRecords takes as schemaId, and a crm.CustomObjectSchema's `id`.
+func (o CustomObjectSchemaTypeOutput) Id() pulumi.StringOutput {
+	return o.ApplyT(func(v CustomObjectSchemaType) string { return v.Id }).(pulumi.StringOutput)
 }
 
 // What the service's pages call the kind of object.
-func (o CustomObjectSchemaOutput) Labels() CustomObjectLabelsOutput {
-	return o.ApplyT(func(v CustomObjectSchema) CustomObjectLabels { return v.Labels }).(CustomObjectLabelsOutput)
+func (o CustomObjectSchemaTypeOutput) Labels() CustomObjectLabelsOutput {
+	return o.ApplyT(func(v CustomObjectSchemaType) CustomObjectLabels { return v.Labels }).(CustomObjectLabelsOutput)
 }
 
 // Its relationships to other objects.
-func (o CustomObjectSchemaOutput) Relationships() CustomObjectRelationshipArrayOutput {
-	return o.ApplyT(func(v CustomObjectSchema) []CustomObjectRelationship { return v.Relationships }).(CustomObjectRelationshipArrayOutput)
+func (o CustomObjectSchemaTypeOutput) Relationships() CustomObjectRelationshipArrayOutput {
+	return o.ApplyT(func(v CustomObjectSchemaType) []CustomObjectRelationship { return v.Relationships }).(CustomObjectRelationshipArrayOutput)
 }
 
 // The schema's name in the service's addresses.
-func (o CustomObjectSchemaOutput) Slug() pulumi.StringOutput {
-	return o.ApplyT(func(v CustomObjectSchema) string { return v.Slug }).(pulumi.StringOutput)
+func (o CustomObjectSchemaTypeOutput) Slug() pulumi.StringOutput {
+	return o.ApplyT(func(v CustomObjectSchemaType) string { return v.Slug }).(pulumi.StringOutput)
 }
 
 // When it was last changed, ISO 8601.
-func (o CustomObjectSchemaOutput) UpdatedTimestamp() pulumi.StringPtrOutput {
-	return o.ApplyT(func(v CustomObjectSchema) *string { return v.UpdatedTimestamp }).(pulumi.StringPtrOutput)
+func (o CustomObjectSchemaTypeOutput) UpdatedTimestamp() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v CustomObjectSchemaType) *string { return v.UpdatedTimestamp }).(pulumi.StringPtrOutput)
 }
 
 // Who sees the schema's records, as the service says it; null when unset.
-func (o CustomObjectSchemaOutput) Visibility() pulumi.StringPtrOutput {
-	return o.ApplyT(func(v CustomObjectSchema) *string { return v.Visibility }).(pulumi.StringPtrOutput)
+func (o CustomObjectSchemaTypeOutput) Visibility() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v CustomObjectSchemaType) *string { return v.Visibility }).(pulumi.StringPtrOutput)
 }
 
-type CustomObjectSchemaArrayOutput struct{ *pulumi.OutputState }
+type CustomObjectSchemaTypeArrayOutput struct{ *pulumi.OutputState }
 
-func (CustomObjectSchemaArrayOutput) ElementType() reflect.Type {
-	return reflect.TypeOf((*[]CustomObjectSchema)(nil)).Elem()
+func (CustomObjectSchemaTypeArrayOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*[]CustomObjectSchemaType)(nil)).Elem()
 }
 
-func (o CustomObjectSchemaArrayOutput) ToCustomObjectSchemaArrayOutput() CustomObjectSchemaArrayOutput {
+func (o CustomObjectSchemaTypeArrayOutput) ToCustomObjectSchemaTypeArrayOutput() CustomObjectSchemaTypeArrayOutput {
 	return o
 }
 
-func (o CustomObjectSchemaArrayOutput) ToCustomObjectSchemaArrayOutputWithContext(ctx context.Context) CustomObjectSchemaArrayOutput {
+func (o CustomObjectSchemaTypeArrayOutput) ToCustomObjectSchemaTypeArrayOutputWithContext(ctx context.Context) CustomObjectSchemaTypeArrayOutput {
 	return o
 }
 
-func (o CustomObjectSchemaArrayOutput) Index(i pulumi.IntInput) CustomObjectSchemaOutput {
-	return pulumi.All(o, i).ApplyT(func(vs []interface{}) CustomObjectSchema {
-		return vs[0].([]CustomObjectSchema)[vs[1].(int)]
-	}).(CustomObjectSchemaOutput)
+func (o CustomObjectSchemaTypeArrayOutput) Index(i pulumi.IntInput) CustomObjectSchemaTypeOutput {
+	return pulumi.All(o, i).ApplyT(func(vs []interface{}) CustomObjectSchemaType {
+		return vs[0].([]CustomObjectSchemaType)[vs[1].(int)]
+	}).(CustomObjectSchemaTypeOutput)
+}
+
+// A field of the schema's records.
+type CustomObjectSchemaField struct {
+	// What records and queries name the field by (`fields.<id>`), as getCustomObjectSchemas and getCustomObjectRecords give it. A new id adds a field. At most 100 characters.
+	Id string `pulumi:"id"`
+	// What the service's pages call the field.
+	Labels CustomObjectSchemaLabels `pulumi:"labels"`
+	// The choices of a dropdown or multiselect field, in the order shown; required for those types, refused for others. At least one.
+	Options []string `pulumi:"options"`
+	// Whether every record must have a value.
+	Required *bool `pulumi:"required"`
+	// Decimal places of a number or decimal field (unset: 0); only for those types. A whole number from 0.
+	Scale *int `pulumi:"scale"`
+	// The type of its values: text, textarea, number, decimal, currency, date, datetime, dropdown, multiselect. The service keeps values of the type they were written in: a change is refused (give the field a new id instead).
+	Type CustomObjectSchemaFieldType `pulumi:"type"`
+}
+
+// CustomObjectSchemaFieldInput is an input type that accepts CustomObjectSchemaFieldArgs and CustomObjectSchemaFieldOutput values.
+// You can construct a concrete instance of `CustomObjectSchemaFieldInput` via:
+//
+//	CustomObjectSchemaFieldArgs{...}
+type CustomObjectSchemaFieldInput interface {
+	pulumi.Input
+
+	ToCustomObjectSchemaFieldOutput() CustomObjectSchemaFieldOutput
+	ToCustomObjectSchemaFieldOutputWithContext(context.Context) CustomObjectSchemaFieldOutput
+}
+
+// A field of the schema's records.
+type CustomObjectSchemaFieldArgs struct {
+	// What records and queries name the field by (`fields.<id>`), as getCustomObjectSchemas and getCustomObjectRecords give it. A new id adds a field. At most 100 characters.
+	Id pulumi.StringInput `pulumi:"id"`
+	// What the service's pages call the field.
+	Labels CustomObjectSchemaLabelsInput `pulumi:"labels"`
+	// The choices of a dropdown or multiselect field, in the order shown; required for those types, refused for others. At least one.
+	Options pulumi.StringArrayInput `pulumi:"options"`
+	// Whether every record must have a value.
+	Required pulumi.BoolPtrInput `pulumi:"required"`
+	// Decimal places of a number or decimal field (unset: 0); only for those types. A whole number from 0.
+	Scale pulumi.IntPtrInput `pulumi:"scale"`
+	// The type of its values: text, textarea, number, decimal, currency, date, datetime, dropdown, multiselect. The service keeps values of the type they were written in: a change is refused (give the field a new id instead).
+	Type CustomObjectSchemaFieldTypeInput `pulumi:"type"`
+}
+
+func (CustomObjectSchemaFieldArgs) ElementType() reflect.Type {
+	return reflect.TypeOf((*CustomObjectSchemaField)(nil)).Elem()
+}
+
+func (i CustomObjectSchemaFieldArgs) ToCustomObjectSchemaFieldOutput() CustomObjectSchemaFieldOutput {
+	return i.ToCustomObjectSchemaFieldOutputWithContext(context.Background())
+}
+
+func (i CustomObjectSchemaFieldArgs) ToCustomObjectSchemaFieldOutputWithContext(ctx context.Context) CustomObjectSchemaFieldOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(CustomObjectSchemaFieldOutput)
+}
+
+// CustomObjectSchemaFieldArrayInput is an input type that accepts CustomObjectSchemaFieldArray and CustomObjectSchemaFieldArrayOutput values.
+// You can construct a concrete instance of `CustomObjectSchemaFieldArrayInput` via:
+//
+//	CustomObjectSchemaFieldArray{ CustomObjectSchemaFieldArgs{...} }
+type CustomObjectSchemaFieldArrayInput interface {
+	pulumi.Input
+
+	ToCustomObjectSchemaFieldArrayOutput() CustomObjectSchemaFieldArrayOutput
+	ToCustomObjectSchemaFieldArrayOutputWithContext(context.Context) CustomObjectSchemaFieldArrayOutput
+}
+
+type CustomObjectSchemaFieldArray []CustomObjectSchemaFieldInput
+
+func (CustomObjectSchemaFieldArray) ElementType() reflect.Type {
+	return reflect.TypeOf((*[]CustomObjectSchemaField)(nil)).Elem()
+}
+
+func (i CustomObjectSchemaFieldArray) ToCustomObjectSchemaFieldArrayOutput() CustomObjectSchemaFieldArrayOutput {
+	return i.ToCustomObjectSchemaFieldArrayOutputWithContext(context.Background())
+}
+
+func (i CustomObjectSchemaFieldArray) ToCustomObjectSchemaFieldArrayOutputWithContext(ctx context.Context) CustomObjectSchemaFieldArrayOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(CustomObjectSchemaFieldArrayOutput)
+}
+
+// A field of the schema's records.
+type CustomObjectSchemaFieldOutput struct{ *pulumi.OutputState }
+
+func (CustomObjectSchemaFieldOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*CustomObjectSchemaField)(nil)).Elem()
+}
+
+func (o CustomObjectSchemaFieldOutput) ToCustomObjectSchemaFieldOutput() CustomObjectSchemaFieldOutput {
+	return o
+}
+
+func (o CustomObjectSchemaFieldOutput) ToCustomObjectSchemaFieldOutputWithContext(ctx context.Context) CustomObjectSchemaFieldOutput {
+	return o
+}
+
+// What records and queries name the field by (`fields.<id>`), as getCustomObjectSchemas and getCustomObjectRecords give it. A new id adds a field. At most 100 characters.
+func (o CustomObjectSchemaFieldOutput) Id() pulumi.StringOutput {
+	return o.ApplyT(func(v CustomObjectSchemaField) string { return v.Id }).(pulumi.StringOutput)
+}
+
+// What the service's pages call the field.
+func (o CustomObjectSchemaFieldOutput) Labels() CustomObjectSchemaLabelsOutput {
+	return o.ApplyT(func(v CustomObjectSchemaField) CustomObjectSchemaLabels { return v.Labels }).(CustomObjectSchemaLabelsOutput)
+}
+
+// The choices of a dropdown or multiselect field, in the order shown; required for those types, refused for others. At least one.
+func (o CustomObjectSchemaFieldOutput) Options() pulumi.StringArrayOutput {
+	return o.ApplyT(func(v CustomObjectSchemaField) []string { return v.Options }).(pulumi.StringArrayOutput)
+}
+
+// Whether every record must have a value.
+func (o CustomObjectSchemaFieldOutput) Required() pulumi.BoolPtrOutput {
+	return o.ApplyT(func(v CustomObjectSchemaField) *bool { return v.Required }).(pulumi.BoolPtrOutput)
+}
+
+// Decimal places of a number or decimal field (unset: 0); only for those types. A whole number from 0.
+func (o CustomObjectSchemaFieldOutput) Scale() pulumi.IntPtrOutput {
+	return o.ApplyT(func(v CustomObjectSchemaField) *int { return v.Scale }).(pulumi.IntPtrOutput)
+}
+
+// The type of its values: text, textarea, number, decimal, currency, date, datetime, dropdown, multiselect. The service keeps values of the type they were written in: a change is refused (give the field a new id instead).
+func (o CustomObjectSchemaFieldOutput) Type() CustomObjectSchemaFieldTypeOutput {
+	return o.ApplyT(func(v CustomObjectSchemaField) CustomObjectSchemaFieldType { return v.Type }).(CustomObjectSchemaFieldTypeOutput)
+}
+
+type CustomObjectSchemaFieldArrayOutput struct{ *pulumi.OutputState }
+
+func (CustomObjectSchemaFieldArrayOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*[]CustomObjectSchemaField)(nil)).Elem()
+}
+
+func (o CustomObjectSchemaFieldArrayOutput) ToCustomObjectSchemaFieldArrayOutput() CustomObjectSchemaFieldArrayOutput {
+	return o
+}
+
+func (o CustomObjectSchemaFieldArrayOutput) ToCustomObjectSchemaFieldArrayOutputWithContext(ctx context.Context) CustomObjectSchemaFieldArrayOutput {
+	return o
+}
+
+func (o CustomObjectSchemaFieldArrayOutput) Index(i pulumi.IntInput) CustomObjectSchemaFieldOutput {
+	return pulumi.All(o, i).ApplyT(func(vs []interface{}) CustomObjectSchemaField {
+		return vs[0].([]CustomObjectSchemaField)[vs[1].(int)]
+	}).(CustomObjectSchemaFieldOutput)
+}
+
+// What the service's pages call it: one, and several.
+type CustomObjectSchemaLabels struct {
+	// The name of several. At most 255 characters.
+	Plural string `pulumi:"plural"`
+	// The name of one. At most 255 characters.
+	Singular string `pulumi:"singular"`
+}
+
+// CustomObjectSchemaLabelsInput is an input type that accepts CustomObjectSchemaLabelsArgs and CustomObjectSchemaLabelsOutput values.
+// You can construct a concrete instance of `CustomObjectSchemaLabelsInput` via:
+//
+//	CustomObjectSchemaLabelsArgs{...}
+type CustomObjectSchemaLabelsInput interface {
+	pulumi.Input
+
+	ToCustomObjectSchemaLabelsOutput() CustomObjectSchemaLabelsOutput
+	ToCustomObjectSchemaLabelsOutputWithContext(context.Context) CustomObjectSchemaLabelsOutput
+}
+
+// What the service's pages call it: one, and several.
+type CustomObjectSchemaLabelsArgs struct {
+	// The name of several. At most 255 characters.
+	Plural pulumi.StringInput `pulumi:"plural"`
+	// The name of one. At most 255 characters.
+	Singular pulumi.StringInput `pulumi:"singular"`
+}
+
+func (CustomObjectSchemaLabelsArgs) ElementType() reflect.Type {
+	return reflect.TypeOf((*CustomObjectSchemaLabels)(nil)).Elem()
+}
+
+func (i CustomObjectSchemaLabelsArgs) ToCustomObjectSchemaLabelsOutput() CustomObjectSchemaLabelsOutput {
+	return i.ToCustomObjectSchemaLabelsOutputWithContext(context.Background())
+}
+
+func (i CustomObjectSchemaLabelsArgs) ToCustomObjectSchemaLabelsOutputWithContext(ctx context.Context) CustomObjectSchemaLabelsOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(CustomObjectSchemaLabelsOutput)
+}
+
+// What the service's pages call it: one, and several.
+type CustomObjectSchemaLabelsOutput struct{ *pulumi.OutputState }
+
+func (CustomObjectSchemaLabelsOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*CustomObjectSchemaLabels)(nil)).Elem()
+}
+
+func (o CustomObjectSchemaLabelsOutput) ToCustomObjectSchemaLabelsOutput() CustomObjectSchemaLabelsOutput {
+	return o
+}
+
+func (o CustomObjectSchemaLabelsOutput) ToCustomObjectSchemaLabelsOutputWithContext(ctx context.Context) CustomObjectSchemaLabelsOutput {
+	return o
+}
+
+// The name of several. At most 255 characters.
+func (o CustomObjectSchemaLabelsOutput) Plural() pulumi.StringOutput {
+	return o.ApplyT(func(v CustomObjectSchemaLabels) string { return v.Plural }).(pulumi.StringOutput)
+}
+
+// The name of one. At most 255 characters.
+func (o CustomObjectSchemaLabelsOutput) Singular() pulumi.StringOutput {
+	return o.ApplyT(func(v CustomObjectSchemaLabels) string { return v.Singular }).(pulumi.StringOutput)
+}
+
+// A relationship of the schema's records to objects of another kind.
+type CustomObjectSchemaRelationship struct {
+	// What the relationship is for. At most 1000 characters.
+	Description *string `pulumi:"description"`
+	// Whether a record may relate to several objects. The service cannot change it: a change is refused.
+	HasMany *bool `pulumi:"hasMany"`
+	// What records and queries name the relationship by (`relationships.<id>`). At most 100 characters.
+	Id string `pulumi:"id"`
+	// What the service's pages call the relationship.
+	Labels CustomObjectSchemaLabels `pulumi:"labels"`
+	// The kind of object related: contacts, accounts, deals. The service cannot change it: a change is refused.
+	Namespace CustomObjectSchemaRelationshipNamespace `pulumi:"namespace"`
+}
+
+// CustomObjectSchemaRelationshipInput is an input type that accepts CustomObjectSchemaRelationshipArgs and CustomObjectSchemaRelationshipOutput values.
+// You can construct a concrete instance of `CustomObjectSchemaRelationshipInput` via:
+//
+//	CustomObjectSchemaRelationshipArgs{...}
+type CustomObjectSchemaRelationshipInput interface {
+	pulumi.Input
+
+	ToCustomObjectSchemaRelationshipOutput() CustomObjectSchemaRelationshipOutput
+	ToCustomObjectSchemaRelationshipOutputWithContext(context.Context) CustomObjectSchemaRelationshipOutput
+}
+
+// A relationship of the schema's records to objects of another kind.
+type CustomObjectSchemaRelationshipArgs struct {
+	// What the relationship is for. At most 1000 characters.
+	Description pulumi.StringPtrInput `pulumi:"description"`
+	// Whether a record may relate to several objects. The service cannot change it: a change is refused.
+	HasMany pulumi.BoolPtrInput `pulumi:"hasMany"`
+	// What records and queries name the relationship by (`relationships.<id>`). At most 100 characters.
+	Id pulumi.StringInput `pulumi:"id"`
+	// What the service's pages call the relationship.
+	Labels CustomObjectSchemaLabelsInput `pulumi:"labels"`
+	// The kind of object related: contacts, accounts, deals. The service cannot change it: a change is refused.
+	Namespace CustomObjectSchemaRelationshipNamespaceInput `pulumi:"namespace"`
+}
+
+func (CustomObjectSchemaRelationshipArgs) ElementType() reflect.Type {
+	return reflect.TypeOf((*CustomObjectSchemaRelationship)(nil)).Elem()
+}
+
+func (i CustomObjectSchemaRelationshipArgs) ToCustomObjectSchemaRelationshipOutput() CustomObjectSchemaRelationshipOutput {
+	return i.ToCustomObjectSchemaRelationshipOutputWithContext(context.Background())
+}
+
+func (i CustomObjectSchemaRelationshipArgs) ToCustomObjectSchemaRelationshipOutputWithContext(ctx context.Context) CustomObjectSchemaRelationshipOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(CustomObjectSchemaRelationshipOutput)
+}
+
+// CustomObjectSchemaRelationshipArrayInput is an input type that accepts CustomObjectSchemaRelationshipArray and CustomObjectSchemaRelationshipArrayOutput values.
+// You can construct a concrete instance of `CustomObjectSchemaRelationshipArrayInput` via:
+//
+//	CustomObjectSchemaRelationshipArray{ CustomObjectSchemaRelationshipArgs{...} }
+type CustomObjectSchemaRelationshipArrayInput interface {
+	pulumi.Input
+
+	ToCustomObjectSchemaRelationshipArrayOutput() CustomObjectSchemaRelationshipArrayOutput
+	ToCustomObjectSchemaRelationshipArrayOutputWithContext(context.Context) CustomObjectSchemaRelationshipArrayOutput
+}
+
+type CustomObjectSchemaRelationshipArray []CustomObjectSchemaRelationshipInput
+
+func (CustomObjectSchemaRelationshipArray) ElementType() reflect.Type {
+	return reflect.TypeOf((*[]CustomObjectSchemaRelationship)(nil)).Elem()
+}
+
+func (i CustomObjectSchemaRelationshipArray) ToCustomObjectSchemaRelationshipArrayOutput() CustomObjectSchemaRelationshipArrayOutput {
+	return i.ToCustomObjectSchemaRelationshipArrayOutputWithContext(context.Background())
+}
+
+func (i CustomObjectSchemaRelationshipArray) ToCustomObjectSchemaRelationshipArrayOutputWithContext(ctx context.Context) CustomObjectSchemaRelationshipArrayOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(CustomObjectSchemaRelationshipArrayOutput)
+}
+
+// A relationship of the schema's records to objects of another kind.
+type CustomObjectSchemaRelationshipOutput struct{ *pulumi.OutputState }
+
+func (CustomObjectSchemaRelationshipOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*CustomObjectSchemaRelationship)(nil)).Elem()
+}
+
+func (o CustomObjectSchemaRelationshipOutput) ToCustomObjectSchemaRelationshipOutput() CustomObjectSchemaRelationshipOutput {
+	return o
+}
+
+func (o CustomObjectSchemaRelationshipOutput) ToCustomObjectSchemaRelationshipOutputWithContext(ctx context.Context) CustomObjectSchemaRelationshipOutput {
+	return o
+}
+
+// What the relationship is for. At most 1000 characters.
+func (o CustomObjectSchemaRelationshipOutput) Description() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v CustomObjectSchemaRelationship) *string { return v.Description }).(pulumi.StringPtrOutput)
+}
+
+// Whether a record may relate to several objects. The service cannot change it: a change is refused.
+func (o CustomObjectSchemaRelationshipOutput) HasMany() pulumi.BoolPtrOutput {
+	return o.ApplyT(func(v CustomObjectSchemaRelationship) *bool { return v.HasMany }).(pulumi.BoolPtrOutput)
+}
+
+// What records and queries name the relationship by (`relationships.<id>`). At most 100 characters.
+func (o CustomObjectSchemaRelationshipOutput) Id() pulumi.StringOutput {
+	return o.ApplyT(func(v CustomObjectSchemaRelationship) string { return v.Id }).(pulumi.StringOutput)
+}
+
+// What the service's pages call the relationship.
+func (o CustomObjectSchemaRelationshipOutput) Labels() CustomObjectSchemaLabelsOutput {
+	return o.ApplyT(func(v CustomObjectSchemaRelationship) CustomObjectSchemaLabels { return v.Labels }).(CustomObjectSchemaLabelsOutput)
+}
+
+// The kind of object related: contacts, accounts, deals. The service cannot change it: a change is refused.
+func (o CustomObjectSchemaRelationshipOutput) Namespace() CustomObjectSchemaRelationshipNamespaceOutput {
+	return o.ApplyT(func(v CustomObjectSchemaRelationship) CustomObjectSchemaRelationshipNamespace { return v.Namespace }).(CustomObjectSchemaRelationshipNamespaceOutput)
+}
+
+type CustomObjectSchemaRelationshipArrayOutput struct{ *pulumi.OutputState }
+
+func (CustomObjectSchemaRelationshipArrayOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*[]CustomObjectSchemaRelationship)(nil)).Elem()
+}
+
+func (o CustomObjectSchemaRelationshipArrayOutput) ToCustomObjectSchemaRelationshipArrayOutput() CustomObjectSchemaRelationshipArrayOutput {
+	return o
+}
+
+func (o CustomObjectSchemaRelationshipArrayOutput) ToCustomObjectSchemaRelationshipArrayOutputWithContext(ctx context.Context) CustomObjectSchemaRelationshipArrayOutput {
+	return o
+}
+
+func (o CustomObjectSchemaRelationshipArrayOutput) Index(i pulumi.IntInput) CustomObjectSchemaRelationshipOutput {
+	return pulumi.All(o, i).ApplyT(func(vs []interface{}) CustomObjectSchemaRelationship {
+		return vs[0].([]CustomObjectSchemaRelationship)[vs[1].(int)]
+	}).(CustomObjectSchemaRelationshipOutput)
 }
 
 // A list contacts subscribe to.
@@ -2878,6 +3230,11 @@ func init() {
 	pulumi.RegisterInputType(reflect.TypeOf((*CustomObjectFilterArrayInput)(nil)).Elem(), CustomObjectFilterArray{})
 	pulumi.RegisterInputType(reflect.TypeOf((*CustomObjectOrderInput)(nil)).Elem(), CustomObjectOrderArgs{})
 	pulumi.RegisterInputType(reflect.TypeOf((*CustomObjectOrderArrayInput)(nil)).Elem(), CustomObjectOrderArray{})
+	pulumi.RegisterInputType(reflect.TypeOf((*CustomObjectSchemaFieldInput)(nil)).Elem(), CustomObjectSchemaFieldArgs{})
+	pulumi.RegisterInputType(reflect.TypeOf((*CustomObjectSchemaFieldArrayInput)(nil)).Elem(), CustomObjectSchemaFieldArray{})
+	pulumi.RegisterInputType(reflect.TypeOf((*CustomObjectSchemaLabelsInput)(nil)).Elem(), CustomObjectSchemaLabelsArgs{})
+	pulumi.RegisterInputType(reflect.TypeOf((*CustomObjectSchemaRelationshipInput)(nil)).Elem(), CustomObjectSchemaRelationshipArgs{})
+	pulumi.RegisterInputType(reflect.TypeOf((*CustomObjectSchemaRelationshipArrayInput)(nil)).Elem(), CustomObjectSchemaRelationshipArray{})
 	pulumi.RegisterInputType(reflect.TypeOf((*UserGroupPermissionsInput)(nil)).Elem(), UserGroupPermissionsArgs{})
 	pulumi.RegisterInputType(reflect.TypeOf((*UserGroupPermissionsPtrInput)(nil)).Elem(), UserGroupPermissionsArgs{})
 	pulumi.RegisterOutputType(AccountInfoOutput{})
@@ -2905,8 +3262,13 @@ func init() {
 	pulumi.RegisterOutputType(CustomObjectRecordArrayOutput{})
 	pulumi.RegisterOutputType(CustomObjectRelationshipOutput{})
 	pulumi.RegisterOutputType(CustomObjectRelationshipArrayOutput{})
-	pulumi.RegisterOutputType(CustomObjectSchemaOutput{})
-	pulumi.RegisterOutputType(CustomObjectSchemaArrayOutput{})
+	pulumi.RegisterOutputType(CustomObjectSchemaTypeOutput{})
+	pulumi.RegisterOutputType(CustomObjectSchemaTypeArrayOutput{})
+	pulumi.RegisterOutputType(CustomObjectSchemaFieldOutput{})
+	pulumi.RegisterOutputType(CustomObjectSchemaFieldArrayOutput{})
+	pulumi.RegisterOutputType(CustomObjectSchemaLabelsOutput{})
+	pulumi.RegisterOutputType(CustomObjectSchemaRelationshipOutput{})
+	pulumi.RegisterOutputType(CustomObjectSchemaRelationshipArrayOutput{})
 	pulumi.RegisterOutputType(ListInfoOutput{})
 	pulumi.RegisterOutputType(ListInfoArrayOutput{})
 	pulumi.RegisterOutputType(PipelineInfoOutput{})

@@ -55,6 +55,11 @@ export type ContactSync = import("./contactSync").ContactSync;
 export const ContactSync: typeof import("./contactSync").ContactSync = null as any;
 utilities.lazyLoad(exports, ["ContactSync"], () => require("./contactSync"));
 
+export { CustomObjectSchemaArgs } from "./customObjectSchema";
+export type CustomObjectSchema = import("./customObjectSchema").CustomObjectSchema;
+export const CustomObjectSchema: typeof import("./customObjectSchema").CustomObjectSchema = null as any;
+utilities.lazyLoad(exports, ["CustomObjectSchema"], () => require("./customObjectSchema"));
+
 export { DealCustomFieldArgs } from "./dealCustomField";
 export type DealCustomField = import("./dealCustomField").DealCustomField;
 export const DealCustomField: typeof import("./dealCustomField").DealCustomField = null as any;
@@ -282,6 +287,8 @@ const _module = {
                 return new ContactCustomField(name, <any>undefined, { urn })
             case "crm:index:ContactSync":
                 return new ContactSync(name, <any>undefined, { urn })
+            case "crm:index:CustomObjectSchema":
+                return new CustomObjectSchema(name, <any>undefined, { urn })
             case "crm:index:DealCustomField":
                 return new DealCustomField(name, <any>undefined, { urn })
             case "crm:index:EventTracking":

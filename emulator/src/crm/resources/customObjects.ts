@@ -3,7 +3,7 @@ import { ApiError, attributesOf, isObject, ok, type Attributes, type CrmRequest 
 import { compareValues } from "../collections";
 import type { CrmContext } from "../context";
 import type { Route } from "../router";
-import type { CrmTables, RecordRow, SchemaRow } from "../state";
+import type { CrmTables, RecordRow, SchemaField, SchemaRow } from "../state";
 
 type Labels = { singular: string; plural: string };
 type Operator = (value: unknown, operand: string) => boolean;
@@ -63,12 +63,15 @@ function valueAt(resource: SchemaRow | RecordRow, path: string): unknown {
 /** Fields whose values are chosen from the schema's options. */
 const CHOICE_TYPES = new Set(["dropdown", "multiselect"]);
 
+/** A schema's fields but those deleted: a deleted field's data is unavailable at once (the reference's field DELETE). */
+const liveFields = (schema: SchemaRow): SchemaField[] => schema.fields.filter((field) => field.status !== "marked_for_deletion");
+
 /** A record's field values held to its schema: required fields given, a choice among the field's options. */
 function checkAgainstSchema(schema: SchemaRow, fields: Array<{ id: string; value: unknown }>): void {
-  for (const field of schema.fields) {
+  for (const field of liveFields(schema)) {
     const value = fields.find((f) => f.id === field.id)?.value;
     if (field.required && isBlank(value)) throw invalid(field.id, `${field.id} is required.`);
-    const outside = (Array.isArray(value) ? value : [value]).some((choice) => !isBlank(choice) && !field.options?.includes(String(choice)));
+    const outside = (Array.isArray(value) ? value : [value]).some((choice) => !isBlank(choice) && !field.options?.some((option) => option.value === String(choice)));
     if (CHOICE_TYPES.has(field.type) && field.options && outside) throw invalid(field.id, `${field.id} cannot accept a value that is not defined in the schema.`);
   }
 }
@@ -94,7 +97,12 @@ export function customObjectRoutes(crm: CrmContext): Route[] {
     orderValue: valueAt,
     meta: (page: { rows: unknown[]; limit: number; offset: number }) => ({ count: page.rows.length, limit: page.limit, offset: page.offset }),
   };
-  const schemaKind = crm.kinds.register<SchemaRow>({ singular: "schema", plural: "schemas", present: (row) => ({ ...row }) });
+  // Deleted fields are shown only with showFields=all (the reference's GET and PUT).
+  const schemaKind = crm.kinds.register<SchemaRow>({
+    singular: "schema",
+    plural: "schemas",
+    present: (row, req) => ({ ...row, fields: req.query.get("showFields") === "all" ? row.fields : liveFields(row) }),
+  });
   const recordKind = crm.kinds.register<RecordRow>({ singular: "record", plural: "records", present: (row) => ({ ...row }) });
 
   const findSchema = (id: string): SchemaRow => schemas.get(id) ?? throwError(NOT_FOUND);
@@ -106,53 +114,105 @@ export function customObjectRoutes(crm: CrmContext): Route[] {
     return { singular: value.singular, plural: value.plural };
   };
 
-  const schemaFrom = (attrs: Attributes, now: string): SchemaRow => {
-    if (typeof attrs.slug !== "string" || !/^[a-z0-9-]+$/.test(attrs.slug)) throw invalid("schema.slug", "Schema slug must be lowercase letters, digits and dashes");
-    if (schemas.find((s) => s.slug === attrs.slug)) throw invalid("schema.slug", "Schema slug must be unique");
-    const fields = Array.isArray(attrs.fields) ? attrs.fields : [];
-    const relationships = Array.isArray(attrs.relationships) ? attrs.relationships : [];
+  /** A slug as the service takes it: its form, and unique in the account (`self`: the schema it already names). */
+  const slugFrom = (slug: unknown, self?: SchemaRow): string => {
+    if (typeof slug !== "string" || !/^[a-z0-9-]+$/.test(slug)) throw invalid("schema.slug", "Schema slug must be lowercase letters, digits and dashes");
+    if (schemas.find((s) => s.slug === slug && s !== self)) throw invalid("schema.slug", "Schema slug must be unique");
+    return slug;
+  };
+
+  /** A field of a create or update; an option keeps its id where `held` (the field as it was) has the option's value. */
+  const fieldFrom = (field: unknown, held?: SchemaField): SchemaField => {
+    if (!isObject(field) || typeof field.id !== "string" || typeof field.type !== "string") throw invalid("schema.fields", "Schema fields must provide an id and a type");
+    // A choice field's options, as strings or {value}; the service gives each an id.
+    const values = Array.isArray(field.options) ? field.options.map((option) => String(isObject(option) ? option.value : option)) : undefined;
+    const options = values?.map((value) => held?.options?.find((option) => option.value === value) ?? { id: randomUUID(), value });
     return {
-      id: randomUUID(),
-      slug: attrs.slug,
-      visibility: "private",
-      labels: labelsOf(attrs.labels, "schema"),
-      description: typeof attrs.description === "string" ? attrs.description : "",
-      createdTimestamp: now,
-      updatedTimestamp: now,
-      fields: fields.map((field) => {
-        if (!isObject(field) || typeof field.id !== "string" || typeof field.type !== "string") throw invalid("schema.fields", "Schema fields must provide an id and a type");
-        // A choice field's options, as strings or {value}.
-        const options = Array.isArray(field.options) ? field.options.map((option) => String(isObject(option) ? option.value : option)) : undefined;
-        return {
-          id: field.id,
-          labels: labelsOf(field.labels, "schema.fields"),
-          type: field.type,
-          required: field.required === true || field.isRequired === true,
-          scale: typeof field.scale === "number" ? field.scale : 0,
-          ...(options ? { options } : {}),
-        };
-      }),
-      icons: { default: ICON },
-      relationships: relationships.map((relationship) => {
-        if (!isObject(relationship) || typeof relationship.id !== "string" || typeof relationship.namespace !== "string") {
-          throw invalid("schema.relationships", "Relationships must provide an id and a namespace");
-        }
-        return {
-          id: relationship.id,
-          labels: labelsOf(relationship.labels, "schema.relationships"),
-          description: typeof relationship.description === "string" ? relationship.description : "",
-          namespace: relationship.namespace,
-          hasMany: relationship.hasMany === true,
-        };
-      }),
+      id: field.id,
+      labels: labelsOf(field.labels, "schema.fields"),
+      type: field.type,
+      required: field.required === true || field.isRequired === true,
+      scale: typeof field.scale === "number" ? field.scale : 0,
+      ...(options ? { options } : {}),
     };
+  };
+
+  const relationshipFrom = (relationship: unknown): SchemaRow["relationships"][number] => {
+    if (!isObject(relationship) || typeof relationship.id !== "string" || typeof relationship.namespace !== "string") {
+      throw invalid("schema.relationships", "Relationships must provide an id and a namespace");
+    }
+    return {
+      id: relationship.id,
+      labels: labelsOf(relationship.labels, "schema.relationships"),
+      description: typeof relationship.description === "string" ? relationship.description : "",
+      namespace: relationship.namespace,
+      hasMany: relationship.hasMany === true,
+    };
+  };
+
+  const listIn = (value: unknown): unknown[] => (Array.isArray(value) ? value : []);
+
+  const schemaFrom = (attrs: Attributes, now: string): SchemaRow => ({
+    id: randomUUID(),
+    slug: slugFrom(attrs.slug),
+    visibility: "private",
+    labels: labelsOf(attrs.labels, "schema"),
+    description: typeof attrs.description === "string" ? attrs.description : "",
+    createdTimestamp: now,
+    updatedTimestamp: now,
+    fields: listIn(attrs.fields).map((field) => fieldFrom(field)),
+    icons: { default: ICON },
+    relationships: listIn(attrs.relationships).map(relationshipFrom),
+  });
+
+  /**
+   * The reference's update: the members given change, the rest stay. A field or relationship
+   * given by an id the schema has changes in place, another id adds one; none is removed (a
+   * field goes by its own DELETE), and a deleted field's id is not free again at once.
+   */
+  const updated = (schema: SchemaRow, attrs: Attributes, now: string): SchemaRow => {
+    const fields = [...schema.fields];
+    for (const given of listIn(attrs.fields)) {
+      const index = isObject(given) ? fields.findIndex((field) => field.id === given.id) : -1;
+      if (index >= 0 && fields[index].status === "marked_for_deletion") {
+        throw invalid("schema.fields.id", `Field id ${fields[index].id} belongs to a deleted field and cannot be reused yet`);
+      }
+      const field = fieldFrom(given, fields[index]);
+      if (index >= 0) fields[index] = field;
+      else fields.push(field);
+    }
+    const relationships = [...schema.relationships];
+    for (const given of listIn(attrs.relationships)) {
+      const relationship = relationshipFrom(given);
+      const index = relationships.findIndex((held) => held.id === relationship.id);
+      if (index >= 0) relationships[index] = relationship;
+      else relationships.push(relationship);
+    }
+    return {
+      ...schema,
+      slug: attrs.slug === undefined ? schema.slug : slugFrom(attrs.slug, schema),
+      labels: attrs.labels === undefined ? schema.labels : labelsOf(attrs.labels, "schema"),
+      description: typeof attrs.description === "string" ? attrs.description : schema.description,
+      fields,
+      relationships,
+      updatedTimestamp: now,
+    };
+  };
+
+  /** The reference's field DELETE: the field is marked, and its values on the schema's records are gone. */
+  const deleteField = (schema: SchemaRow, fieldId: string): SchemaRow => {
+    const field = liveFields(schema).find((held) => held.id === fieldId) ?? throwError(NOT_FOUND);
+    field.status = "marked_for_deletion";
+    for (const record of records.where((r) => r.schemaId === schema.id)) record.fields = record.fields.filter((value) => value.id !== fieldId);
+    schema.updatedTimestamp = new Date(crm.now()).toISOString();
+    return schema;
   };
 
   /** Creates the record, or updates the one with the same id or externalId ("create or update"). */
   const upsertRecord = (schema: SchemaRow, attrs: Attributes): RecordRow => {
     const fields = Array.isArray(attrs.fields) ? attrs.fields : [];
     for (const field of fields) {
-      if (!isObject(field) || !schema.fields.some((f) => f.id === field.id)) throw invalid("record.fields", `Unknown field ${JSON.stringify(isObject(field) ? field.id : field)}`);
+      if (!isObject(field) || !liveFields(schema).some((f) => f.id === field.id)) throw invalid("record.fields", `Unknown field ${JSON.stringify(isObject(field) ? field.id : field)}`);
     }
     checkAgainstSchema(schema, fields as RecordRow["fields"]);
     const relationships: Record<string, string[]> = {};
@@ -182,6 +242,29 @@ export function customObjectRoutes(crm: CrmContext): Route[] {
       method: "POST",
       pattern: "/customObjects/schemas",
       handle: (req) => ({ status: 201, body: crm.kinds.one(req, schemaKind, schemas.put(schemaFrom(attributesOf(req, "schema"), new Date(crm.now()).toISOString()))) }),
+    },
+    {
+      method: "PUT",
+      pattern: "/customObjects/schemas/:schemaId",
+      handle: (req) => {
+        const schema = findSchema(req.params.schemaId);
+        return ok(crm.kinds.one(req, schemaKind, Object.assign(schema, updated(schema, attributesOf(req, "schema"), new Date(crm.now()).toISOString()))));
+      },
+    },
+    {
+      method: "DELETE",
+      pattern: "/customObjects/schemas/:id",
+      handle: (req) => {
+        const schema = findSchema(req.params.id);
+        for (const record of records.where((r) => r.schemaId === schema.id)) records.delete(record.id);
+        schemas.delete(schema.id);
+        return { status: 200 };
+      },
+    },
+    {
+      method: "DELETE",
+      pattern: "/customObjects/schemas/:schemaId/fields/:fieldId",
+      handle: (req) => ({ status: 202, body: crm.kinds.one(req, schemaKind, deleteField(findSchema(req.params.schemaId), req.params.fieldId)) }),
     },
     {
       method: "GET",
@@ -228,7 +311,7 @@ export function seedCustomObjects(tables: CrmTables): void {
     createdTimestamp: created,
     updatedTimestamp: created,
     fields: [
-      { id: "plan", labels: labels("Plan"), type: "dropdown", required: true, options: ["Basic", "Pro", "Enterprise"] },
+      { id: "plan", labels: labels("Plan"), type: "dropdown", required: true, options: ["Basic", "Pro", "Enterprise"].map((value, index) => ({ id: `00000000-0000-4000-9000-00000000000${index + 1}`, value })) },
       { id: "seats", labels: labels("Seats", "Seats"), type: "number", required: false, scale: 0 },
       { id: "renewal-date", labels: labels("Renewal date"), type: "date", required: false },
       { id: "notes", labels: labels("Notes", "Notes"), type: "textarea", required: false },

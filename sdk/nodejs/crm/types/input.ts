@@ -151,6 +151,76 @@ export interface CustomObjectOrderArgs {
 }
 
 /**
+ * A field of the schema's records.
+ */
+export interface CustomObjectSchemaFieldArgs {
+    /**
+     * What records and queries name the field by (`fields.<id>`), as getCustomObjectSchemas and getCustomObjectRecords give it. A new id adds a field. At most 100 characters.
+     */
+    id: pulumi.Input<string>;
+    /**
+     * What the service's pages call the field.
+     */
+    labels: pulumi.Input<inputs.CustomObjectSchemaLabelsArgs>;
+    /**
+     * The choices of a dropdown or multiselect field, in the order shown; required for those types, refused for others. At least one.
+     */
+    options?: pulumi.Input<pulumi.Input<string>[] | undefined>;
+    /**
+     * Whether every record must have a value.
+     */
+    required?: pulumi.Input<boolean | undefined>;
+    /**
+     * Decimal places of a number or decimal field (unset: 0); only for those types. A whole number from 0.
+     */
+    scale?: pulumi.Input<number | undefined>;
+    /**
+     * The type of its values: text, textarea, number, decimal, currency, date, datetime, dropdown, multiselect. The service keeps values of the type they were written in: a change is refused (give the field a new id instead).
+     */
+    type: pulumi.Input<enums.CustomObjectSchemaFieldType>;
+}
+
+/**
+ * What the service's pages call it: one, and several.
+ */
+export interface CustomObjectSchemaLabelsArgs {
+    /**
+     * The name of several. At most 255 characters.
+     */
+    plural: pulumi.Input<string>;
+    /**
+     * The name of one. At most 255 characters.
+     */
+    singular: pulumi.Input<string>;
+}
+
+/**
+ * A relationship of the schema's records to objects of another kind.
+ */
+export interface CustomObjectSchemaRelationshipArgs {
+    /**
+     * What the relationship is for. At most 1000 characters.
+     */
+    description?: pulumi.Input<string | undefined>;
+    /**
+     * Whether a record may relate to several objects. The service cannot change it: a change is refused.
+     */
+    hasMany?: pulumi.Input<boolean | undefined>;
+    /**
+     * What records and queries name the relationship by (`relationships.<id>`). At most 100 characters.
+     */
+    id: pulumi.Input<string>;
+    /**
+     * What the service's pages call the relationship.
+     */
+    labels: pulumi.Input<inputs.CustomObjectSchemaLabelsArgs>;
+    /**
+     * The kind of object related: contacts, accounts, deals. The service cannot change it: a change is refused.
+     */
+    namespace: pulumi.Input<enums.CustomObjectSchemaRelationshipNamespace>;
+}
+
+/**
  * What the group's users may do: each permission true or false (unset: false).
  */
 export interface UserGroupPermissionsArgs {

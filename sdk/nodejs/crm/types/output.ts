@@ -313,13 +313,17 @@ export interface ContactSyncFailure {
  */
 export interface CustomObjectField {
     /**
-     * What records and queries name it by (`fields.<id>`).
+     * What records and queries name it by (`fields.<id>`), as a crm.CustomObjectSchema's field `id`.
      */
     id: string;
     /**
      * What the service's pages call the field.
      */
     labels: outputs.CustomObjectLabels;
+    /**
+     * The choices of a dropdown or multiselect field, as a crm.CustomObjectSchema declares them; null for other types.
+     */
+    options?: string[];
     /**
      * Whether every record must have a value.
      */
@@ -409,7 +413,7 @@ export interface CustomObjectRelationship {
 }
 
 /**
- * A custom object schema: the definition of a kind of custom object.
+ * A custom object schema: the definition of a kind of custom object, as a crm.CustomObjectSchema manages it.
  */
 export interface CustomObjectSchema {
     /**
@@ -425,7 +429,7 @@ export interface CustomObjectSchema {
      */
     fields: outputs.CustomObjectField[];
     /**
-     * The schema's id: what getCustomObjectRecords takes as schemaId.
+     * The schema's id: what getCustomObjectRecords takes as schemaId, and a crm.CustomObjectSchema's `id`.
      */
     id: string;
     /**
@@ -448,6 +452,76 @@ export interface CustomObjectSchema {
      * Who sees the schema's records, as the service says it; null when unset.
      */
     visibility?: string;
+}
+
+/**
+ * A field of the schema's records.
+ */
+export interface CustomObjectSchemaField {
+    /**
+     * What records and queries name the field by (`fields.<id>`), as getCustomObjectSchemas and getCustomObjectRecords give it. A new id adds a field. At most 100 characters.
+     */
+    id: string;
+    /**
+     * What the service's pages call the field.
+     */
+    labels: outputs.CustomObjectSchemaLabels;
+    /**
+     * The choices of a dropdown or multiselect field, in the order shown; required for those types, refused for others. At least one.
+     */
+    options?: string[];
+    /**
+     * Whether every record must have a value.
+     */
+    required?: boolean;
+    /**
+     * Decimal places of a number or decimal field (unset: 0); only for those types. A whole number from 0.
+     */
+    scale?: number;
+    /**
+     * The type of its values: text, textarea, number, decimal, currency, date, datetime, dropdown, multiselect. The service keeps values of the type they were written in: a change is refused (give the field a new id instead).
+     */
+    type: enums.CustomObjectSchemaFieldType;
+}
+
+/**
+ * What the service's pages call it: one, and several.
+ */
+export interface CustomObjectSchemaLabels {
+    /**
+     * The name of several. At most 255 characters.
+     */
+    plural: string;
+    /**
+     * The name of one. At most 255 characters.
+     */
+    singular: string;
+}
+
+/**
+ * A relationship of the schema's records to objects of another kind.
+ */
+export interface CustomObjectSchemaRelationship {
+    /**
+     * What the relationship is for. At most 1000 characters.
+     */
+    description?: string;
+    /**
+     * Whether a record may relate to several objects. The service cannot change it: a change is refused.
+     */
+    hasMany?: boolean;
+    /**
+     * What records and queries name the relationship by (`relationships.<id>`). At most 100 characters.
+     */
+    id: string;
+    /**
+     * What the service's pages call the relationship.
+     */
+    labels: outputs.CustomObjectSchemaLabels;
+    /**
+     * The kind of object related: contacts, accounts, deals. The service cannot change it: a change is refused.
+     */
+    namespace: enums.CustomObjectSchemaRelationshipNamespace;
 }
 
 /**

@@ -17,6 +17,7 @@ from .branding import *
 from .calendar_feed import *
 from .contact_custom_field import *
 from .contact_sync import *
+from .custom_object_schema import *
 from .deal_custom_field import *
 from .event_tracking import *
 from .get_account import *
@@ -83,6 +84,7 @@ _utilities.register(
    "crm:index:CalendarFeed": "CalendarFeed",
    "crm:index:ContactCustomField": "ContactCustomField",
    "crm:index:ContactSync": "ContactSync",
+   "crm:index:CustomObjectSchema": "CustomObjectSchema",
    "crm:index:DealCustomField": "DealCustomField",
    "crm:index:EventTracking": "EventTracking",
    "crm:index:List": "List",

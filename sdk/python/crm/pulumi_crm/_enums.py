@@ -10,6 +10,8 @@ __all__ = [
     'AccountCustomFieldFieldType',
     'CalendarFeedType',
     'ContactCustomFieldType',
+    'CustomObjectSchemaFieldType',
+    'CustomObjectSchemaRelationshipNamespace',
     'DealCustomFieldFieldType',
     'PersonalizationVariableFormat',
     'PipelineAutoAssign',
@@ -52,6 +54,26 @@ class ContactCustomFieldType(_builtins.str, Enum):
     RADIO = "radio"
     CHECKBOX = "checkbox"
     HIDDEN = "hidden"
+
+
+@pulumi.type_token("crm:index:CustomObjectSchemaFieldType")
+class CustomObjectSchemaFieldType(_builtins.str, Enum):
+    TEXT = "text"
+    TEXTAREA = "textarea"
+    NUMBER = "number"
+    DECIMAL = "decimal"
+    CURRENCY = "currency"
+    DATE = "date"
+    DATETIME = "datetime"
+    DROPDOWN = "dropdown"
+    MULTISELECT = "multiselect"
+
+
+@pulumi.type_token("crm:index:CustomObjectSchemaRelationshipNamespace")
+class CustomObjectSchemaRelationshipNamespace(_builtins.str, Enum):
+    CONTACTS = "contacts"
+    ACCOUNTS = "accounts"
+    DEALS = "deals"
 
 
 @pulumi.type_token("crm:index:DealCustomFieldFieldType")

@@ -24,6 +24,12 @@ __all__ = [
     'CustomObjectFilterDict',
     'CustomObjectOrder',
     'CustomObjectOrderDict',
+    'CustomObjectSchemaFieldArgs',
+    'CustomObjectSchemaFieldArgsDict',
+    'CustomObjectSchemaLabelsArgs',
+    'CustomObjectSchemaLabelsArgsDict',
+    'CustomObjectSchemaRelationshipArgs',
+    'CustomObjectSchemaRelationshipArgsDict',
     'UserGroupPermissionsArgs',
     'UserGroupPermissionsArgsDict',
 ]
@@ -458,6 +464,300 @@ class CustomObjectOrder:
     @property.setter
     def property(self, value: Optional[_builtins.str]):
         pulumi.set(self, "property", value)
+
+
+class CustomObjectSchemaFieldArgsDict(TypedDict):
+    """
+    A field of the schema's records.
+    """
+    id: pulumi.Input[_builtins.str]
+    """
+    What records and queries name the field by (`fields.<id>`), as getCustomObjectSchemas and getCustomObjectRecords give it. A new id adds a field. At most 100 characters.
+    """
+    labels: pulumi.Input['CustomObjectSchemaLabelsArgsDict']
+    """
+    What the service's pages call the field.
+    """
+    type: pulumi.Input['CustomObjectSchemaFieldType']
+    """
+    The type of its values: text, textarea, number, decimal, currency, date, datetime, dropdown, multiselect. The service keeps values of the type they were written in: a change is refused (give the field a new id instead).
+    """
+    options: NotRequired[pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]]]
+    """
+    The choices of a dropdown or multiselect field, in the order shown; required for those types, refused for others. At least one.
+    """
+    required: NotRequired[pulumi.Input[Optional[_builtins.bool]]]
+    """
+    Whether every record must have a value.
+    """
+    scale: NotRequired[pulumi.Input[Optional[_builtins.int]]]
+    """
+    Decimal places of a number or decimal field (unset: 0); only for those types. A whole number from 0.
+    """
+
+@pulumi.input_type
+class CustomObjectSchemaFieldArgs:
+    def __init__(__self__, *,
+                 id: pulumi.Input[_builtins.str],
+                 labels: pulumi.Input['CustomObjectSchemaLabelsArgs'],
+                 type: pulumi.Input['CustomObjectSchemaFieldType'],
+                 options: pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]] = None,
+                 required: pulumi.Input[Optional[_builtins.bool]] = None,
+                 scale: pulumi.Input[Optional[_builtins.int]] = None):
+        """
+        A field of the schema's records.
+
+        :param pulumi.Input[_builtins.str] id: What records and queries name the field by (`fields.<id>`), as getCustomObjectSchemas and getCustomObjectRecords give it. A new id adds a field. At most 100 characters.
+        :param pulumi.Input['CustomObjectSchemaLabelsArgs'] labels: What the service's pages call the field.
+        :param pulumi.Input['CustomObjectSchemaFieldType'] type: The type of its values: text, textarea, number, decimal, currency, date, datetime, dropdown, multiselect. The service keeps values of the type they were written in: a change is refused (give the field a new id instead).
+        :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] options: The choices of a dropdown or multiselect field, in the order shown; required for those types, refused for others. At least one.
+        :param pulumi.Input[_builtins.bool] required: Whether every record must have a value.
+        :param pulumi.Input[_builtins.int] scale: Decimal places of a number or decimal field (unset: 0); only for those types. A whole number from 0.
+        """
+        pulumi.set(__self__, "id", id)
+        pulumi.set(__self__, "labels", labels)
+        pulumi.set(__self__, "type", type)
+        if options is not None:
+            pulumi.set(__self__, "options", options)
+        if required is not None:
+            pulumi.set(__self__, "required", required)
+        if scale is not None:
+            pulumi.set(__self__, "scale", scale)
+
+    @_builtins.property
+    @pulumi.getter
+    def id(self) -> pulumi.Input[_builtins.str]:
+        """
+        What records and queries name the field by (`fields.<id>`), as getCustomObjectSchemas and getCustomObjectRecords give it. A new id adds a field. At most 100 characters.
+        """
+        return pulumi.get(self, "id")
+
+    @id.setter
+    def id(self, value: pulumi.Input[_builtins.str]):
+        pulumi.set(self, "id", value)
+
+    @_builtins.property
+    @pulumi.getter
+    def labels(self) -> pulumi.Input['CustomObjectSchemaLabelsArgs']:
+        """
+        What the service's pages call the field.
+        """
+        return pulumi.get(self, "labels")
+
+    @labels.setter
+    def labels(self, value: pulumi.Input['CustomObjectSchemaLabelsArgs']):
+        pulumi.set(self, "labels", value)
+
+    @_builtins.property
+    @pulumi.getter
+    def type(self) -> pulumi.Input['CustomObjectSchemaFieldType']:
+        """
+        The type of its values: text, textarea, number, decimal, currency, date, datetime, dropdown, multiselect. The service keeps values of the type they were written in: a change is refused (give the field a new id instead).
+        """
+        return pulumi.get(self, "type")
+
+    @type.setter
+    def type(self, value: pulumi.Input['CustomObjectSchemaFieldType']):
+        pulumi.set(self, "type", value)
+
+    @_builtins.property
+    @pulumi.getter
+    def options(self) -> pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]]:
+        """
+        The choices of a dropdown or multiselect field, in the order shown; required for those types, refused for others. At least one.
+        """
+        return pulumi.get(self, "options")
+
+    @options.setter
+    def options(self, value: pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]]):
+        pulumi.set(self, "options", value)
+
+    @_builtins.property
+    @pulumi.getter
+    def required(self) -> pulumi.Input[Optional[_builtins.bool]]:
+        """
+        Whether every record must have a value.
+        """
+        return pulumi.get(self, "required")
+
+    @required.setter
+    def required(self, value: pulumi.Input[Optional[_builtins.bool]]):
+        pulumi.set(self, "required", value)
+
+    @_builtins.property
+    @pulumi.getter
+    def scale(self) -> pulumi.Input[Optional[_builtins.int]]:
+        """
+        Decimal places of a number or decimal field (unset: 0); only for those types. A whole number from 0.
+        """
+        return pulumi.get(self, "scale")
+
+    @scale.setter
+    def scale(self, value: pulumi.Input[Optional[_builtins.int]]):
+        pulumi.set(self, "scale", value)
+
+
+class CustomObjectSchemaLabelsArgsDict(TypedDict):
+    """
+    What the service's pages call it: one, and several.
+    """
+    plural: pulumi.Input[_builtins.str]
+    """
+    The name of several. At most 255 characters.
+    """
+    singular: pulumi.Input[_builtins.str]
+    """
+    The name of one. At most 255 characters.
+    """
+
+@pulumi.input_type
+class CustomObjectSchemaLabelsArgs:
+    def __init__(__self__, *,
+                 plural: pulumi.Input[_builtins.str],
+                 singular: pulumi.Input[_builtins.str]):
+        """
+        What the service's pages call it: one, and several.
+
+        :param pulumi.Input[_builtins.str] plural: The name of several. At most 255 characters.
+        :param pulumi.Input[_builtins.str] singular: The name of one. At most 255 characters.
+        """
+        pulumi.set(__self__, "plural", plural)
+        pulumi.set(__self__, "singular", singular)
+
+    @_builtins.property
+    @pulumi.getter
+    def plural(self) -> pulumi.Input[_builtins.str]:
+        """
+        The name of several. At most 255 characters.
+        """
+        return pulumi.get(self, "plural")
+
+    @plural.setter
+    def plural(self, value: pulumi.Input[_builtins.str]):
+        pulumi.set(self, "plural", value)
+
+    @_builtins.property
+    @pulumi.getter
+    def singular(self) -> pulumi.Input[_builtins.str]:
+        """
+        The name of one. At most 255 characters.
+        """
+        return pulumi.get(self, "singular")
+
+    @singular.setter
+    def singular(self, value: pulumi.Input[_builtins.str]):
+        pulumi.set(self, "singular", value)
+
+
+class CustomObjectSchemaRelationshipArgsDict(TypedDict):
+    """
+    A relationship of the schema's records to objects of another kind.
+    """
+    id: pulumi.Input[_builtins.str]
+    """
+    What records and queries name the relationship by (`relationships.<id>`). At most 100 characters.
+    """
+    labels: pulumi.Input['CustomObjectSchemaLabelsArgsDict']
+    """
+    What the service's pages call the relationship.
+    """
+    namespace: pulumi.Input['CustomObjectSchemaRelationshipNamespace']
+    """
+    The kind of object related: contacts, accounts, deals. The service cannot change it: a change is refused.
+    """
+    description: NotRequired[pulumi.Input[Optional[_builtins.str]]]
+    """
+    What the relationship is for. At most 1000 characters.
+    """
+    has_many: NotRequired[pulumi.Input[Optional[_builtins.bool]]]
+    """
+    Whether a record may relate to several objects. The service cannot change it: a change is refused.
+    """
+
+@pulumi.input_type
+class CustomObjectSchemaRelationshipArgs:
+    def __init__(__self__, *,
+                 id: pulumi.Input[_builtins.str],
+                 labels: pulumi.Input['CustomObjectSchemaLabelsArgs'],
+                 namespace: pulumi.Input['CustomObjectSchemaRelationshipNamespace'],
+                 description: pulumi.Input[Optional[_builtins.str]] = None,
+                 has_many: pulumi.Input[Optional[_builtins.bool]] = None):
+        """
+        A relationship of the schema's records to objects of another kind.
+
+        :param pulumi.Input[_builtins.str] id: What records and queries name the relationship by (`relationships.<id>`). At most 100 characters.
+        :param pulumi.Input['CustomObjectSchemaLabelsArgs'] labels: What the service's pages call the relationship.
+        :param pulumi.Input['CustomObjectSchemaRelationshipNamespace'] namespace: The kind of object related: contacts, accounts, deals. The service cannot change it: a change is refused.
+        :param pulumi.Input[_builtins.str] description: What the relationship is for. At most 1000 characters.
+        :param pulumi.Input[_builtins.bool] has_many: Whether a record may relate to several objects. The service cannot change it: a change is refused.
+        """
+        pulumi.set(__self__, "id", id)
+        pulumi.set(__self__, "labels", labels)
+        pulumi.set(__self__, "namespace", namespace)
+        if description is not None:
+            pulumi.set(__self__, "description", description)
+        if has_many is not None:
+            pulumi.set(__self__, "has_many", has_many)
+
+    @_builtins.property
+    @pulumi.getter
+    def id(self) -> pulumi.Input[_builtins.str]:
+        """
+        What records and queries name the relationship by (`relationships.<id>`). At most 100 characters.
+        """
+        return pulumi.get(self, "id")
+
+    @id.setter
+    def id(self, value: pulumi.Input[_builtins.str]):
+        pulumi.set(self, "id", value)
+
+    @_builtins.property
+    @pulumi.getter
+    def labels(self) -> pulumi.Input['CustomObjectSchemaLabelsArgs']:
+        """
+        What the service's pages call the relationship.
+        """
+        return pulumi.get(self, "labels")
+
+    @labels.setter
+    def labels(self, value: pulumi.Input['CustomObjectSchemaLabelsArgs']):
+        pulumi.set(self, "labels", value)
+
+    @_builtins.property
+    @pulumi.getter
+    def namespace(self) -> pulumi.Input['CustomObjectSchemaRelationshipNamespace']:
+        """
+        The kind of object related: contacts, accounts, deals. The service cannot change it: a change is refused.
+        """
+        return pulumi.get(self, "namespace")
+
+    @namespace.setter
+    def namespace(self, value: pulumi.Input['CustomObjectSchemaRelationshipNamespace']):
+        pulumi.set(self, "namespace", value)
+
+    @_builtins.property
+    @pulumi.getter
+    def description(self) -> pulumi.Input[Optional[_builtins.str]]:
+        """
+        What the relationship is for. At most 1000 characters.
+        """
+        return pulumi.get(self, "description")
+
+    @description.setter
+    def description(self, value: pulumi.Input[Optional[_builtins.str]]):
+        pulumi.set(self, "description", value)
+
+    @_builtins.property
+    @pulumi.getter(name="hasMany")
+    def has_many(self) -> pulumi.Input[Optional[_builtins.bool]]:
+        """
+        Whether a record may relate to several objects. The service cannot change it: a change is refused.
+        """
+        return pulumi.get(self, "has_many")
+
+    @has_many.setter
+    def has_many(self, value: pulumi.Input[Optional[_builtins.bool]]):
+        pulumi.set(self, "has_many", value)
 
 
 class UserGroupPermissionsArgsDict(TypedDict):

@@ -29,6 +29,9 @@ __all__ = [
     'CustomObjectRecord',
     'CustomObjectRelationship',
     'CustomObjectSchema',
+    'CustomObjectSchemaField',
+    'CustomObjectSchemaLabels',
+    'CustomObjectSchemaRelationship',
     'ListInfo',
     'PipelineInfo',
     'TagInfo',
@@ -894,20 +897,24 @@ class CustomObjectField(dict):
                  labels: 'outputs.CustomObjectLabels',
                  required: _builtins.bool,
                  type: _builtins.str,
+                 options: Optional[Sequence[_builtins.str]] = None,
                  scale: Optional[_builtins.float] = None):
         """
         A field of a custom object schema.
 
-        :param _builtins.str id: What records and queries name it by (`fields.<id>`).
+        :param _builtins.str id: What records and queries name it by (`fields.<id>`), as a crm.CustomObjectSchema's field `id`.
         :param 'CustomObjectLabels' labels: What the service's pages call the field.
         :param _builtins.bool required: Whether every record must have a value.
         :param _builtins.str type: e.g. text, textarea, number, date, dropdown.
+        :param Sequence[_builtins.str] options: The choices of a dropdown or multiselect field, as a crm.CustomObjectSchema declares them; null for other types.
         :param _builtins.float scale: Decimal places of a number field; null when not given.
         """
         pulumi.set(__self__, "id", id)
         pulumi.set(__self__, "labels", labels)
         pulumi.set(__self__, "required", required)
         pulumi.set(__self__, "type", type)
+        if options is not None:
+            pulumi.set(__self__, "options", options)
         if scale is not None:
             pulumi.set(__self__, "scale", scale)
 
@@ -915,7 +922,7 @@ class CustomObjectField(dict):
     @pulumi.getter
     def id(self) -> _builtins.str:
         """
-        What records and queries name it by (`fields.<id>`).
+        What records and queries name it by (`fields.<id>`), as a crm.CustomObjectSchema's field `id`.
         """
         return pulumi.get(self, "id")
 
@@ -942,6 +949,14 @@ class CustomObjectField(dict):
         e.g. text, textarea, number, date, dropdown.
         """
         return pulumi.get(self, "type")
+
+    @_builtins.property
+    @pulumi.getter
+    def options(self) -> Optional[Sequence[_builtins.str]]:
+        """
+        The choices of a dropdown or multiselect field, as a crm.CustomObjectSchema declares them; null for other types.
+        """
+        return pulumi.get(self, "options")
 
     @_builtins.property
     @pulumi.getter
@@ -1149,7 +1164,7 @@ class CustomObjectRelationship(dict):
 @pulumi.output_type
 class CustomObjectSchema(dict):
     """
-    A custom object schema: the definition of a kind of custom object.
+    A custom object schema: the definition of a kind of custom object, as a crm.CustomObjectSchema manages it.
     """
     def __init__(__self__, *,
                  fields: Sequence['outputs.CustomObjectField'],
@@ -1162,10 +1177,10 @@ class CustomObjectSchema(dict):
                  updated_timestamp: Optional[_builtins.str] = None,
                  visibility: Optional[_builtins.str] = None):
         """
-        A custom object schema: the definition of a kind of custom object.
+        A custom object schema: the definition of a kind of custom object, as a crm.CustomObjectSchema manages it.
 
         :param Sequence['CustomObjectField'] fields: The fields its records have.
-        :param _builtins.str id: The schema's id: what getCustomObjectRecords takes as schemaId.
+        :param _builtins.str id: The schema's id: what getCustomObjectRecords takes as schemaId, and a crm.CustomObjectSchema's `id`.
         :param 'CustomObjectLabels' labels: What the service's pages call the kind of object.
         :param Sequence['CustomObjectRelationship'] relationships: Its relationships to other objects.
         :param _builtins.str slug: The schema's name in the service's addresses.
@@ -1200,7 +1215,7 @@ class CustomObjectSchema(dict):
     @pulumi.getter
     def id(self) -> _builtins.str:
         """
-        The schema's id: what getCustomObjectRecords takes as schemaId.
+        The schema's id: what getCustomObjectRecords takes as schemaId, and a crm.CustomObjectSchema's `id`.
         """
         return pulumi.get(self, "id")
 
@@ -1259,6 +1274,207 @@ class CustomObjectSchema(dict):
         Who sees the schema's records, as the service says it; null when unset.
         """
         return pulumi.get(self, "visibility")
+
+
+@pulumi.output_type
+class CustomObjectSchemaField(dict):
+    """
+    A field of the schema's records.
+    """
+    def __init__(__self__, *,
+                 id: _builtins.str,
+                 labels: 'outputs.CustomObjectSchemaLabels',
+                 type: 'CustomObjectSchemaFieldType',
+                 options: Optional[Sequence[_builtins.str]] = None,
+                 required: Optional[_builtins.bool] = None,
+                 scale: Optional[_builtins.int] = None):
+        """
+        A field of the schema's records.
+
+        :param _builtins.str id: What records and queries name the field by (`fields.<id>`), as getCustomObjectSchemas and getCustomObjectRecords give it. A new id adds a field. At most 100 characters.
+        :param 'CustomObjectSchemaLabels' labels: What the service's pages call the field.
+        :param 'CustomObjectSchemaFieldType' type: The type of its values: text, textarea, number, decimal, currency, date, datetime, dropdown, multiselect. The service keeps values of the type they were written in: a change is refused (give the field a new id instead).
+        :param Sequence[_builtins.str] options: The choices of a dropdown or multiselect field, in the order shown; required for those types, refused for others. At least one.
+        :param _builtins.bool required: Whether every record must have a value.
+        :param _builtins.int scale: Decimal places of a number or decimal field (unset: 0); only for those types. A whole number from 0.
+        """
+        pulumi.set(__self__, "id", id)
+        pulumi.set(__self__, "labels", labels)
+        pulumi.set(__self__, "type", type)
+        if options is not None:
+            pulumi.set(__self__, "options", options)
+        if required is not None:
+            pulumi.set(__self__, "required", required)
+        if scale is not None:
+            pulumi.set(__self__, "scale", scale)
+
+    @_builtins.property
+    @pulumi.getter
+    def id(self) -> _builtins.str:
+        """
+        What records and queries name the field by (`fields.<id>`), as getCustomObjectSchemas and getCustomObjectRecords give it. A new id adds a field. At most 100 characters.
+        """
+        return pulumi.get(self, "id")
+
+    @_builtins.property
+    @pulumi.getter
+    def labels(self) -> 'outputs.CustomObjectSchemaLabels':
+        """
+        What the service's pages call the field.
+        """
+        return pulumi.get(self, "labels")
+
+    @_builtins.property
+    @pulumi.getter
+    def type(self) -> 'CustomObjectSchemaFieldType':
+        """
+        The type of its values: text, textarea, number, decimal, currency, date, datetime, dropdown, multiselect. The service keeps values of the type they were written in: a change is refused (give the field a new id instead).
+        """
+        return pulumi.get(self, "type")
+
+    @_builtins.property
+    @pulumi.getter
+    def options(self) -> Optional[Sequence[_builtins.str]]:
+        """
+        The choices of a dropdown or multiselect field, in the order shown; required for those types, refused for others. At least one.
+        """
+        return pulumi.get(self, "options")
+
+    @_builtins.property
+    @pulumi.getter
+    def required(self) -> Optional[_builtins.bool]:
+        """
+        Whether every record must have a value.
+        """
+        return pulumi.get(self, "required")
+
+    @_builtins.property
+    @pulumi.getter
+    def scale(self) -> Optional[_builtins.int]:
+        """
+        Decimal places of a number or decimal field (unset: 0); only for those types. A whole number from 0.
+        """
+        return pulumi.get(self, "scale")
+
+
+@pulumi.output_type
+class CustomObjectSchemaLabels(dict):
+    """
+    What the service's pages call it: one, and several.
+    """
+    def __init__(__self__, *,
+                 plural: _builtins.str,
+                 singular: _builtins.str):
+        """
+        What the service's pages call it: one, and several.
+
+        :param _builtins.str plural: The name of several. At most 255 characters.
+        :param _builtins.str singular: The name of one. At most 255 characters.
+        """
+        pulumi.set(__self__, "plural", plural)
+        pulumi.set(__self__, "singular", singular)
+
+    @_builtins.property
+    @pulumi.getter
+    def plural(self) -> _builtins.str:
+        """
+        The name of several. At most 255 characters.
+        """
+        return pulumi.get(self, "plural")
+
+    @_builtins.property
+    @pulumi.getter
+    def singular(self) -> _builtins.str:
+        """
+        The name of one. At most 255 characters.
+        """
+        return pulumi.get(self, "singular")
+
+
+@pulumi.output_type
+class CustomObjectSchemaRelationship(dict):
+    """
+    A relationship of the schema's records to objects of another kind.
+    """
+    @staticmethod
+    def __key_warning(key: str):
+        suggest = None
+        if key == "hasMany":
+            suggest = "has_many"
+
+        if suggest:
+            pulumi.log.warn(f"Key '{key}' not found in CustomObjectSchemaRelationship. Access the value via the '{suggest}' property getter instead.")
+
+    def __getitem__(self, key: str) -> Any:
+        CustomObjectSchemaRelationship.__key_warning(key)
+        return super().__getitem__(key)
+
+    def get(self, key: str, default = None) -> Any:
+        CustomObjectSchemaRelationship.__key_warning(key)
+        return super().get(key, default)
+
+    def __init__(__self__, *,
+                 id: _builtins.str,
+                 labels: 'outputs.CustomObjectSchemaLabels',
+                 namespace: 'CustomObjectSchemaRelationshipNamespace',
+                 description: Optional[_builtins.str] = None,
+                 has_many: Optional[_builtins.bool] = None):
+        """
+        A relationship of the schema's records to objects of another kind.
+
+        :param _builtins.str id: What records and queries name the relationship by (`relationships.<id>`). At most 100 characters.
+        :param 'CustomObjectSchemaLabels' labels: What the service's pages call the relationship.
+        :param 'CustomObjectSchemaRelationshipNamespace' namespace: The kind of object related: contacts, accounts, deals. The service cannot change it: a change is refused.
+        :param _builtins.str description: What the relationship is for. At most 1000 characters.
+        :param _builtins.bool has_many: Whether a record may relate to several objects. The service cannot change it: a change is refused.
+        """
+        pulumi.set(__self__, "id", id)
+        pulumi.set(__self__, "labels", labels)
+        pulumi.set(__self__, "namespace", namespace)
+        if description is not None:
+            pulumi.set(__self__, "description", description)
+        if has_many is not None:
+            pulumi.set(__self__, "has_many", has_many)
+
+    @_builtins.property
+    @pulumi.getter
+    def id(self) -> _builtins.str:
+        """
+        What records and queries name the relationship by (`relationships.<id>`). At most 100 characters.
+        """
+        return pulumi.get(self, "id")
+
+    @_builtins.property
+    @pulumi.getter
+    def labels(self) -> 'outputs.CustomObjectSchemaLabels':
+        """
+        What the service's pages call the relationship.
+        """
+        return pulumi.get(self, "labels")
+
+    @_builtins.property
+    @pulumi.getter
+    def namespace(self) -> 'CustomObjectSchemaRelationshipNamespace':
+        """
+        The kind of object related: contacts, accounts, deals. The service cannot change it: a change is refused.
+        """
+        return pulumi.get(self, "namespace")
+
+    @_builtins.property
+    @pulumi.getter
+    def description(self) -> Optional[_builtins.str]:
+        """
+        What the relationship is for. At most 1000 characters.
+        """
+        return pulumi.get(self, "description")
+
+    @_builtins.property
+    @pulumi.getter(name="hasMany")
+    def has_many(self) -> Optional[_builtins.bool]:
+        """
+        Whether a record may relate to several objects. The service cannot change it: a change is refused.
+        """
+        return pulumi.get(self, "has_many")
 
 
 @pulumi.output_type

@@ -1,7 +1,7 @@
 // Issue 47's sales, team and tracking side, each object named as in test/plugin/programs/sales-side:
 // a user group with a user, a pipeline assigning deals to that user and managed by that group,
-// with three stages, a deal field, a task type, and the site and event tracking switches with
-// two allowed domains and two tracked events.
+// with three stages, a deal field, a task type, the site and event tracking switches with two
+// allowed domains and two tracked events, and a custom object schema of deals reviewed.
 // With config `adoptIds` (resource name to id), each resource takes the object of that id over:
 // the dynamic classes' import by id (`pulumi import` does not reach them, pulumi/pulumi#16175).
 import * as pulumi from "@pulumi/pulumi";
@@ -24,3 +24,13 @@ new crm.SiteTrackingDomain("shopDomain", { name: "shop.acme.example", adoptId: a
 new crm.SiteTrackingDomain("blogDomain", { name: "blog.acme.example", adoptId: adoptIds.blogDomain });
 new crm.TrackedEvent("signedUp", { name: "Signed up", adoptId: adoptIds.signedUp });
 new crm.TrackedEvent("watchedDemo", { name: "Watched demo", adoptId: adoptIds.watchedDemo });
+new crm.CustomObjectSchema("reviews", {
+  slug: "deal-review",
+  labels: { singular: "Deal review", plural: "Deal reviews" },
+  fields: [
+    { id: "verdict", labels: { singular: "Verdict", plural: "Verdicts" }, type: "dropdown", required: true, options: ["Won on price", "Won on product"] },
+    { id: "score", labels: { singular: "Score", plural: "Scores" }, type: "number" },
+  ],
+  relationships: [{ id: "deal", labels: { singular: "Deal", plural: "Deals" }, namespace: "deals" }],
+  adoptId: adoptIds.reviews,
+});

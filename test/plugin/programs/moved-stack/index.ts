@@ -36,3 +36,9 @@ new kit.SiteTracking("siteTracking", { enabled: false });
 new kit.SiteTrackingDomain("shopDomain", { name: "shop.acme.example" });
 new kit.EventTracking("eventTracking", { enabled: false });
 new kit.TrackedEvent("signedUp", { name: "Signed up" });
+new kit.CustomObjectSchema("machines", {
+  slug: "machine",
+  labels: { singular: "Machine", plural: "Machines" },
+  fields: [{ id: "model", labels: { singular: "Model", plural: "Models" }, type: "dropdown", options: ["M1", "M2"] }],
+  relationships: [{ id: "owner", labels: { singular: "Owner", plural: "Owners" }, namespace: "accounts" }],
+});

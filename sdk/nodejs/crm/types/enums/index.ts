@@ -40,6 +40,28 @@ export const ContactCustomFieldType = {
 
 export type ContactCustomFieldType = (typeof ContactCustomFieldType)[keyof typeof ContactCustomFieldType];
 
+export const CustomObjectSchemaFieldType = {
+    Text: "text",
+    Textarea: "textarea",
+    Number: "number",
+    Decimal: "decimal",
+    Currency: "currency",
+    Date: "date",
+    Datetime: "datetime",
+    Dropdown: "dropdown",
+    Multiselect: "multiselect",
+} as const;
+
+export type CustomObjectSchemaFieldType = (typeof CustomObjectSchemaFieldType)[keyof typeof CustomObjectSchemaFieldType];
+
+export const CustomObjectSchemaRelationshipNamespace = {
+    Contacts: "contacts",
+    Accounts: "accounts",
+    Deals: "deals",
+} as const;
+
+export type CustomObjectSchemaRelationshipNamespace = (typeof CustomObjectSchemaRelationshipNamespace)[keyof typeof CustomObjectSchemaRelationshipNamespace];
+
 export const DealCustomFieldFieldType = {
     Text: "text",
     Textarea: "textarea",
