@@ -41,6 +41,14 @@ describe("crm lookups of pipelines, user groups and users", () => {
     assert.equal((await crm.getUser({ name: "admin" })).id, "1");
   });
 
+  it("find a user by its email address regardless of case, and refuse two keys at once before any request", async () => {
+    assert.equal((await crm.getUser({ email: "GRACE@acme.example" })).id, ids.grace);
+    await assert.rejects(crm.getUser({ email: "nobody@acme.example" }), /crm\.getUser: no user has the email "nobody@acme\.example"/);
+    const before = (await emulatorStats(emulator)).requests;
+    await assert.rejects(crm.getUser({ email: "grace@acme.example", name: "grace" } as never), /crm\.getUser: give one of the id, the name or the email of the user/);
+    assert.equal((await emulatorStats(emulator)).requests, before);
+  });
+
   it("read each collection once however many lookups of it a run makes", async () => {
     const before = (await emulatorStats(emulator)).byRoute["GET /api/3/users"] ?? 0;
     await crm.getUser({ name: "grace" });

@@ -131,14 +131,12 @@ function invalidArgument(label: string, error: z.ZodError): ServiceError {
 }
 
 /** `{ id }` or `{ name }`: the two ways a single lookup names what it wants. */
-export function idOrName(what: string) {
-  return strictObject(
-    {
-      id: serviceId(`the ${what}`).optional(),
-      name: z.string({ invalid_type_error: "must be a string" }).min(1, "must not be empty").optional(),
-    },
-    `the arguments of a ${what} lookup`,
-  ).refine((args) => (args.id === undefined) !== (args.name === undefined), `give either the id or the name of the ${what}, not both`);
+export function idOrName(what: string, alsoBy?: string) {
+  const text = z.string({ invalid_type_error: "must be a string" }).min(1, "must not be empty").optional();
+  return strictObject({ id: serviceId(`the ${what}`).optional(), name: text, ...(alsoBy ? { [alsoBy]: text } : {}) }, `the arguments of a ${what} lookup`).refine(
+    (args: Record<string, unknown>) => ["id", "name", ...(alsoBy ? [alsoBy] : [])].filter((key) => args[key] !== undefined).length === 1,
+    alsoBy ? `give one of the id, the name or the ${alsoBy} of the ${what}` : `give either the id or the name of the ${what}, not both`,
+  );
 }
 
 /** How a single lookup names what it wants, in messages: `the id 12`, `the name "Spring sale"`. */

@@ -17,6 +17,8 @@ export interface Looked<Info> {
   nameOf(info: Info): string;
   /** Names compared regardless of case (the service's unique names). */
   anyCase: boolean;
+  /** A second key a single lookup takes besides the name, compared regardless of case (a user's email). */
+  alsoBy?: { arg: string; of(info: Info): string };
 }
 
 export const nameContains = z.string({ invalid_type_error: "must be a string" }).min(1, "must not be empty").optional();
@@ -29,12 +31,14 @@ export async function every<Info>(looked: Looked<Info>, name: string, schema: z.
   return { found: all.map(looked.infoOf).filter((info) => contains === undefined || looked.nameOf(info).toLowerCase().includes(contains)), args: lookup.args };
 }
 
-/** The one object of this id or name; an error when none or several match. */
-export async function one<Info extends { id: string }>(looked: Looked<Info>, name: string, args: GetByIdOrNameArgs, opts?: LookupOptions): Promise<Info> {
-  const lookup = startLookup(name, idOrName(looked.what), args, opts);
-  const key = lookup.args;
+/** The one object of this id, name (or `alsoBy` key); an error when none or several match. */
+export async function one<Info extends { id: string }>(looked: Looked<Info>, name: string, args: GetByIdOrNameArgs | Record<string, string>, opts?: LookupOptions): Promise<Info> {
+  const lookup = startLookup(name, idOrName(looked.what, looked.alsoBy?.arg), args, opts);
+  const key = lookup.args as Record<string, string | undefined>;
   const all = (await sharedWalk<ServiceObject>(lookup, looked.path, looked.collection, `look the ${looked.what} up by id`)).map(looked.infoOf);
   const same = (a: string, b: string) => (looked.anyCase ? a.toLowerCase() === b.toLowerCase() : a === b);
-  const matches = (info: Info) => (key.id !== undefined ? info.id === key.id : same(looked.nameOf(info), key.name!));
+  const also = looked.alsoBy && key[looked.alsoBy.arg];
+  const matches = (info: Info) =>
+    key.id !== undefined ? info.id === key.id : also !== undefined ? looked.alsoBy!.of(info).toLowerCase() === also.toLowerCase() : same(looked.nameOf(info), key.name!);
   return exactlyOne(lookup.client.resource, looked.what, key, all.filter(matches));
 }

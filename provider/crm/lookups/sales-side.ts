@@ -102,6 +102,7 @@ const users: Looked<UserInfo> = {
   collection: "users",
   anyCase: true,
   nameOf: (user) => user.username,
+  alsoBy: { arg: "email", of: (user) => user.email },
   infoOf: (user) => ({ id: String(user.id), username: String(user.username ?? ""), email: String(user.email ?? ""), firstName: textOf(user.firstName), lastName: textOf(user.lastName) }),
 };
 
@@ -134,8 +135,16 @@ export async function getUsers(args: GetUsersArgs = {}, opts?: LookupOptions): P
   return { users: (await every(users, "getUsers", usersArgs, args, opts)).found };
 }
 
-/** The user with this id or username (regardless of case); an error when there is none. */
-export async function getUser(args: GetByIdOrNameArgs, opts?: LookupOptions): Promise<UserInfo> {
+/** Names one user: by its id, its username or its email address. */
+export type GetUserArgs =
+  | GetByIdOrNameArgs
+  | {
+      /** Its email address, regardless of case. */
+      email: string;
+    };
+
+/** The user with this id, username or email address (either regardless of case); an error when there is none. */
+export async function getUser(args: GetUserArgs, opts?: LookupOptions): Promise<UserInfo> {
   return one(users, "getUser", args, opts);
 }
 

@@ -11,7 +11,7 @@ import (
 	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
 )
 
-// The user with this id or username (regardless of case); an error when there is none.
+// The user with this id, username or email address (either regardless of case); an error when there is none.
 func LookupUser(ctx *pulumi.Context, args *LookupUserArgs, opts ...pulumi.InvokeOption) (*LookupUserResult, error) {
 	opts = internal.PkgInvokeDefaultOpts(opts)
 	var rv LookupUserResult
@@ -23,6 +23,8 @@ func LookupUser(ctx *pulumi.Context, args *LookupUserArgs, opts ...pulumi.Invoke
 }
 
 type LookupUserArgs struct {
+	// Its email address, regardless of case.
+	Email *string `pulumi:"email"`
 	// Its id.
 	Id *string `pulumi:"id"`
 	// Its name: a list's exact name; a tag's name or a field's title, regardless of case.
@@ -48,6 +50,8 @@ func LookupUserOutput(ctx *pulumi.Context, args LookupUserOutputArgs, opts ...pu
 }
 
 type LookupUserOutputArgs struct {
+	// Its email address, regardless of case.
+	Email pulumi.StringPtrInput `pulumi:"email"`
 	// Its id.
 	Id pulumi.StringPtrInput `pulumi:"id"`
 	// Its name: a list's exact name; a tag's name or a field's title, regardless of case.

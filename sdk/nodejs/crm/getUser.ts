@@ -5,18 +5,23 @@ import * as pulumi from "@pulumi/pulumi";
 import * as utilities from "./utilities";
 
 /**
- * The user with this id or username (regardless of case); an error when there is none.
+ * The user with this id, username or email address (either regardless of case); an error when there is none.
  */
 export function getUser(args?: GetUserArgs, opts?: pulumi.InvokeOptions): Promise<GetUserResult> {
     args = args || {};
     opts = pulumi.mergeOptions(utilities.resourceOptsDefaults(), opts || {});
     return pulumi.runtime.invoke("crm:index:getUser", {
+        "email": args.email,
         "id": args.id,
         "name": args.name,
     }, opts);
 }
 
 export interface GetUserArgs {
+    /**
+     * Its email address, regardless of case.
+     */
+    email?: string;
     /**
      * Its id.
      */
@@ -50,18 +55,23 @@ export interface GetUserResult {
     readonly username: string;
 }
 /**
- * The user with this id or username (regardless of case); an error when there is none.
+ * The user with this id, username or email address (either regardless of case); an error when there is none.
  */
 export function getUserOutput(args?: GetUserOutputArgs, opts?: pulumi.InvokeOutputOptions): pulumi.Output<GetUserResult> {
     args = args || {};
     opts = pulumi.mergeOptions(utilities.resourceOptsDefaults(), opts || {});
     return pulumi.runtime.invokeOutput("crm:index:getUser", {
+        "email": args.email,
         "id": args.id,
         "name": args.name,
     }, opts);
 }
 
 export interface GetUserOutputArgs {
+    /**
+     * Its email address, regardless of case.
+     */
+    email?: pulumi.Input<string | undefined>;
     /**
      * Its id.
      */

@@ -94,16 +94,19 @@ class AwaitableGetUserResult(GetUserResult):
             username=self.username)
 
 
-def get_user(id: Optional[_builtins.str] = None,
+def get_user(email: Optional[_builtins.str] = None,
+             id: Optional[_builtins.str] = None,
              name: Optional[_builtins.str] = None,
              opts: Optional[pulumi.InvokeOptions] = None) -> AwaitableGetUserResult:
     """
-    The user with this id or username (regardless of case); an error when there is none.
+    The user with this id, username or email address (either regardless of case); an error when there is none.
 
+    :param _builtins.str email: Its email address, regardless of case.
     :param _builtins.str id: Its id.
     :param _builtins.str name: Its name: a list's exact name; a tag's name or a field's title, regardless of case.
     """
     __args__ = dict()
+    __args__['email'] = email
     __args__['id'] = id
     __args__['name'] = name
     opts = pulumi.InvokeOptions.merge(_utilities.get_invoke_opts_defaults(), opts)
@@ -115,16 +118,19 @@ def get_user(id: Optional[_builtins.str] = None,
         id=pulumi.get(__ret__, 'id'),
         last_name=pulumi.get(__ret__, 'last_name'),
         username=pulumi.get(__ret__, 'username'))
-def get_user_output(id: pulumi.Input[Optional[Optional[_builtins.str]]] = None,
+def get_user_output(email: pulumi.Input[Optional[Optional[_builtins.str]]] = None,
+                    id: pulumi.Input[Optional[Optional[_builtins.str]]] = None,
                     name: pulumi.Input[Optional[Optional[_builtins.str]]] = None,
                     opts: Optional[Union[pulumi.InvokeOptions, pulumi.InvokeOutputOptions]] = None) -> pulumi.Output[GetUserResult]:
     """
-    The user with this id or username (regardless of case); an error when there is none.
+    The user with this id, username or email address (either regardless of case); an error when there is none.
 
+    :param _builtins.str email: Its email address, regardless of case.
     :param _builtins.str id: Its id.
     :param _builtins.str name: Its name: a list's exact name; a tag's name or a field's title, regardless of case.
     """
     __args__ = dict()
+    __args__['email'] = email
     __args__['id'] = id
     __args__['name'] = name
     opts = pulumi.InvokeOutputOptions.merge(_utilities.get_invoke_opts_defaults(), opts)
