@@ -76,7 +76,6 @@ async function keepingProvider<T>(inputs: Record<string, unknown>, write: () => 
   }
 }
 
-// update is optional: a resource whose every change replaces it has none.
 /**
  * What a module made by a factory of modules (crmModule, accountSwitch, nameKeyed) exports: its
  * declaration and input schema, its core, `parts` (what `pulumi-crm export` reads of it), the
@@ -100,6 +99,7 @@ export function dynamicModule<Declaration extends { inputSchema: unknown }, Core
   };
 }
 
+// update is optional: a resource whose every change replaces it has none.
 const lifecycle = ["configure", "check", "diff", "create", "read", "delete"] as const;
 
 /** The resource module's own exports, checked to be a complete provider. */

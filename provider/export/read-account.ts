@@ -93,13 +93,12 @@ export async function readAccount(options: ExportOptions): Promise<ExportedObjec
   for (const resource of exportedResources) {
     const { name: kind, module } = resource;
     if (!wanted(kind) && !needed.has(kind)) continue;
-    const { path, collection, name, alongside, single } = module.exported;
+    const { path, collection, name, alongside, single, id } = module.exported;
     // Every object of the collection, and those the export declares, with a progress line saying how many.
     const client = new CrmClient(`pulumi-crm export (${path})`);
     const listed = single
       ? [{ ...objectIn(await client.call({ method: "GET", path }), collection), id: collection }]
       : await walk<ServiceObject>(client, path, collection, {}, undefined, undefined, alongside);
-    const { id } = module.exported;
     const objects = id ? listed.map((object) => ({ ...object, id: id(object) })) : listed;
     read.set(kind, new Map(objects.map((object) => [String(object.id), object])));
     if (name) kept.set(kind, new Set(objects.filter((object) => named(name(object))).map((object) => String(object.id))));
