@@ -114,8 +114,8 @@ export async function syncStack(client: Client, options: DriverOptions): Promise
   }
   desired[WRITTEN_KEY] = { value: [...held].sort().join(",") };
   const record = { backend: options.backend, program: options.workspace.workDir, stack: client.stack };
-  if (existed && !unset.length && holdsRecorded(record, desired)) return { stack: await clientStack(client.stack, options), made: false, written: false };
   const found = existed ? await clientStack(client.stack, options) : undefined;
+  if (found && !unset.length && holdsRecorded(record, desired)) return { stack: found, made: false, written: false };
   const current = found ? await found.getAllConfig() : {};
   const missing = unset.find(({ key }) => !(key in current));
   if (missing) throw new Error(`${missing.variable} is not set and the stack holds no ${missing.key} yet: set ${missing.variable} to ${client.stack}'s ${missing.key === "crm:apiToken" ? "API key" : missing.key}`);
