@@ -50,6 +50,18 @@ function alongside(field: ServiceObject, answer: FieldAnswer): ServiceObject {
   return { ...field, optionValues: values.length ? values : undefined, listIds: lists.length ? lists.sort((a, b) => Number(a) - Number(b)) : undefined };
 }
 
+/** Options can be added, never removed or moved (the reference has no call for either): a change that only appends options is made in place. */
+const onlyAppended = (held: unknown, wanted: unknown) => {
+  const before = (held ?? []) as string[];
+  return Array.isArray(wanted) && wanted.length > before.length && before.every((value, index) => wanted[index] === value);
+};
+
+/** Adds options after the `ordered` ones the field holds, in order, in one bulk call. */
+async function addOptions(client: CrmClient, id: string, values: string[], ordered: number, defaultValue: string | undefined): Promise<void> {
+  const fieldOptions = values.map((value, index) => ({ field: Number(id), value, label: value, orderid: ordered + index + 1, isdefault: value === defaultValue }));
+  if (fieldOptions.length) await client.call({ method: "POST", path: "/fieldOption/bulk", body: { fieldOptions } });
+}
+
 const relate = (client: CrmClient, id: string, relid: string) => client.call({ method: "POST", path: "/fieldRels", body: { fieldRel: { field: Number(id), relid: Number(relid) } } });
 
 export const { declaration, inputSchema, core, inputsDeclaring, exported, check, diff, create, read, update, delete: remove, configure, resourceClass } = crmModule(module, {
@@ -64,10 +76,11 @@ export const { declaration, inputSchema, core, inputsDeclaring, exported, check,
     }),
     description: input(optionalText(1000), 'The description. Removing it, or setting it to "", clears it.', { wire: wire.optionalText({ request: "descript" }) }),
     defaultValue: input(optionalText(255), 'The default value; of a field with options, one of them. Removing it, or setting it to "", clears it.', { wire: wire.optionalText({ request: "defval" }) }),
-    options: input(options, `The options, in order, each its own value and label: required for a field of type ${optionTypes.join(", ")}, refused for the others. Made with the field; a change replaces it (the service cannot remove an option).`, {
-      replaceOnChanges: true,
-      wire: related("optionValues"),
-    }),
+    options: input(
+      options,
+      `The options, in order, each its own value and label: required for a field of type ${optionTypes.join(", ")}, refused for the others. Options added at the end are added in place; any other change (an option removed, renamed or moved) replaces the field, since the service cannot remove or move an option.`,
+      { replaceUnless: onlyAppended, wire: related("optionValues") },
+    ),
     listIds: input(listIds, "The ids of the lists (`crm.List` ids) the field shows on; unset, every list. A change adds and removes the relations in place; kept sorted.", {
       refersTo: "list",
       wire: related("listIds"),
@@ -91,14 +104,19 @@ export const { declaration, inputSchema, core, inputsDeclaring, exported, check,
     // The options and relations are made after the field's own write: what the service holds is read back.
     readBackAfterWrite: true,
     afterCreate: async (client, id, inputs) => {
-      const given: string[] = inputs.options ?? [];
-      const fieldOptions = given.map((value, index) => ({ field: Number(id), value, label: value, orderid: index + 1, isdefault: value === inputs.defaultValue }));
-      if (fieldOptions.length) await client.call({ method: "POST", path: "/fieldOption/bulk", body: { fieldOptions } });
+      await addOptions(client, id, inputs.options ?? [], 0, inputs.defaultValue);
       for (const relid of inputs.listIds ?? [everyList]) await relate(client, id, relid);
     },
+    // Options are appended to those the service holds (not the state's: a create cut short may have made some); the read-back confirms the rest.
     afterUpdate: async (client, id, _olds, inputs) => {
+      const held = sideListsOf(id, (await client.call({ method: "GET", path: `/fields/${id}` })).body as FieldAnswer);
+      const heldValues = [...held.fieldOptions].sort((a, b) => Number(a.orderid) - Number(b.orderid)).map((option) => String(option.value));
+      if (onlyAppended(heldValues, inputs.options)) {
+        const ordered = Math.max(0, ...held.fieldOptions.map((option) => Number(option.orderid) || 0));
+        await addOptions(client, id, inputs.options.slice(heldValues.length), ordered, inputs.defaultValue);
+      }
       const wanted: string[] = inputs.listIds ?? [everyList];
-      const { fieldRels } = sideListsOf(id, (await client.call({ method: "GET", path: `/fields/${id}` })).body as FieldAnswer);
+      const { fieldRels } = held;
       for (const rel of fieldRels.filter((rel) => !wanted.includes(idOf(rel.relid)!))) await deleteObject(client, `/fieldRels/${idOf(rel.id)}`);
       for (const relid of wanted.filter((relid) => !fieldRels.some((rel) => idOf(rel.relid) === relid))) await relate(client, id, relid);
     },

@@ -576,8 +576,9 @@ export interface ContactCustomFieldArgs {
   defaultValue?: pulumi.Input<string | undefined>;
   /**
    * The options, in order, each its own value and label: required for a field of type dropdown, listbox,
-   * radio, checkbox, refused for the others. Made with the field; a change replaces it (the service
-   * cannot remove an option). A change replaces the resource.
+   * radio, checkbox, refused for the others. Options added at the end are added in place; any other
+   * change (an option removed, renamed or moved) replaces the field, since the service cannot remove or
+   * move an option. Some changes are made in place, the others replace the resource.
    */
   options?: pulumi.Input<pulumi.Input<string>[] | undefined>;
   /**
@@ -612,8 +613,9 @@ export interface ContactCustomFieldOutputs {
   readonly defaultValue: pulumi.Output<string | undefined>;
   /**
    * The options, in order, each its own value and label: required for a field of type dropdown, listbox,
-   * radio, checkbox, refused for the others. Made with the field; a change replaces it (the service
-   * cannot remove an option).
+   * radio, checkbox, refused for the others. Options added at the end are added in place; any other
+   * change (an option removed, renamed or moved) replaces the field, since the service cannot remove or
+   * move an option.
    */
   readonly options: pulumi.Output<string[] | undefined>;
   /**

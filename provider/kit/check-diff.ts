@@ -5,6 +5,7 @@
 import { z } from "zod";
 import { chatService, crmService, endpointFor, ServiceSettingsSpec, SettingsError } from "../settings";
 import type { Changes, Checked, CheckFailure } from "./core";
+import type { InPlaceChange } from "./declaration";
 import { configurationFields, containsUnknown, neverComparedFields, providerKey, storedInputs, unknownValue, withoutProvider } from "./inputs";
 
 /** What one kind of resource declares about itself; the shared lifecycle pieces read it. */
@@ -19,6 +20,8 @@ export interface ResourceKind<Schema extends z.AnyZodObject> {
   label(inputs: Record<string, unknown>): string;
   /** Fields whose change creates a new object and deletes the old one; every other configuration field is changed in place (see updatableFields). */
   replaceOn?: readonly string[];
+  /** Fields some of whose changes replace the object: those the rule does not allow in place. */
+  replaceUnless?: Readonly<Record<string, InPlaceChange>>;
   /** Extra settings checks (e.g. the chat channel), also run in check. */
   checkSettings?(resource: string): void;
   /**
@@ -30,7 +33,7 @@ export interface ResourceKind<Schema extends z.AnyZodObject> {
 }
 
 /** What a kind takes from its resource's declaration. */
-export type DeclaredInKind = "type" | "schema" | "services" | "replaceOn";
+export type DeclaredInKind = "type" | "schema" | "services" | "replaceOn" | "replaceUnless";
 
 /** The part of a declaration a kind is made from. */
 export interface Declared<Schema extends z.AnyZodObject> {
@@ -38,13 +41,14 @@ export interface Declared<Schema extends z.AnyZodObject> {
   type: string;
   inputSchema: Schema;
   replaceOnChanges: readonly string[];
+  replaceUnless?: Readonly<Record<string, InPlaceChange>>;
 }
 
 const servicesOf = { crm: [crmService], chat: [chatService] } as const;
 
 /** A kind's type, schema, services (its namespace's) and replaced fields, as its declaration says them. */
 export function declaredKind<Schema extends z.AnyZodObject>(declaration: Declared<Schema>): Pick<ResourceKind<Schema>, DeclaredInKind> {
-  return { type: declaration.type, schema: declaration.inputSchema, services: servicesOf[declaration.namespace], replaceOn: declaration.replaceOnChanges };
+  return { type: declaration.type, schema: declaration.inputSchema, services: servicesOf[declaration.namespace], replaceOn: declaration.replaceOnChanges, replaceUnless: declaration.replaceUnless };
 }
 
 /** The label a kind gives its objects: `type "name"` when the named input is a known string. */
@@ -202,10 +206,16 @@ export function updatableFields(kind: Pick<ResourceKind<z.AnyZodObject>, "schema
  * configuration fields only; every other input (adoption options) matters only at
  * creation and is never a change. A value still unknown in a preview counts as a change.
  */
-export function diffInputs(kind: Pick<ResourceKind<z.AnyZodObject>, "schema" | "replaceOn">, olds: Record<string, unknown>, news: Record<string, unknown>): Changes {
+export function diffInputs(kind: Pick<ResourceKind<z.AnyZodObject>, "schema" | "replaceOn" | "replaceUnless">, olds: Record<string, unknown>, news: Record<string, unknown>): Changes {
   const changed = (field: string) => containsUnknown(news[field]) || !sameValue(olds[field], news[field]);
-  const replaceOn = kind.replaceOn ?? [];
-  return { fields: configurationFields(kind.schema).filter(changed).map((field) => ({ field, replace: replaceOn.includes(field) })) };
+  return { fields: configurationFields(kind.schema).filter(changed).map((field) => ({ field, replace: replacedBy(kind, field, olds[field], news[field]) })) };
+}
+
+/** Whether a change of the field replaces the object: always, or when its rule does not allow it in place (an unknown value never is). */
+export function replacedBy(kind: Pick<ResourceKind<z.AnyZodObject>, "replaceOn" | "replaceUnless">, field: string, held: unknown, wanted: unknown): boolean {
+  if (kind.replaceOn?.includes(field)) return true;
+  const inPlace = kind.replaceUnless?.[field];
+  return inPlace !== undefined && (containsUnknown(wanted) || !inPlace(held, wanted));
 }
 
 /** Deep equality on JSON values, with undefined and null both meaning "not set". */

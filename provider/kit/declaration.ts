@@ -21,6 +21,8 @@ export interface InputField<Check extends z.ZodTypeAny = z.ZodTypeAny> {
   description: string;
   /** A change creates a new object and deletes the old one. */
   replaceOnChanges?: boolean;
+  /** A change replaces the object unless this holds of the held and wanted values (options appended at the end): then it is made in place. */
+  replaceUnless?: InPlaceChange;
   /** The output is null, not absent, when the input is unset. */
   nullWhenUnset?: boolean;
   /** The registered resource (its name, e.g. `account`) whose id the input holds: `pulumi-crm export` writes it as a reference. */
@@ -30,6 +32,9 @@ export interface InputField<Check extends z.ZodTypeAny = z.ZodTypeAny> {
   /** Encrypted in state and hidden in plans whatever the program gave (a password): both doors mark the input and its output secret. */
   secret?: boolean;
 }
+
+/** Whether a change of a field from the held value to the wanted one can be made in place. */
+export type InPlaceChange = (held: unknown, wanted: unknown) => boolean;
 
 /** A field only the provider sets. */
 export interface OutputField {
@@ -63,7 +68,10 @@ export interface Field {
   default?: unknown;
   /** For an input only read once: at creation (adoption) or by check. */
   readAt?: "creation" | "check";
+  /** Every change replaces the object (the package schema says so, and the engine forces it). */
   replaceOnChanges: boolean;
+  /** Some changes replace the object: those this rule does not allow in place. */
+  replaceUnless?: InPlaceChange;
   secret: boolean;
   /** An output that is null when unset. */
   nullable: boolean;
@@ -90,6 +98,8 @@ export interface ResourceDeclaration<Inputs extends Record<string, InputField>> 
   outputs: readonly string[];
   secretOutputs: string[];
   replaceOnChanges: readonly string[];
+  /** The inputs some of whose changes replace the object, and the rule telling those made in place. */
+  replaceUnless: Readonly<Record<string, InPlaceChange>>;
   /** The inputs holding another resource's id, and that resource's registered name (see ExportDeclaration.refersTo). */
   refersTo: Readonly<Record<string, string>>;
 }
@@ -123,6 +133,7 @@ export function declareResource<Inputs extends Record<string, InputField>>(spec:
         ...(read.default === undefined ? {} : { default: read.default }),
         ...(readAt ? { readAt } : {}),
         replaceOnChanges: field.replaceOnChanges ?? false,
+        ...(field.replaceUnless ? { replaceUnless: field.replaceUnless } : {}),
         secret: field.secret ?? false,
         nullable: field.nullWhenUnset ?? false,
         ...(field.wire ? { wire: field.wire } : {}),
@@ -154,6 +165,7 @@ export function declareResource<Inputs extends Record<string, InputField>>(spec:
     outputs,
     secretOutputs: fields.filter((field) => field.secret).map((field) => field.name),
     replaceOnChanges: fields.filter((field) => field.replaceOnChanges).map((field) => field.name),
+    replaceUnless: Object.fromEntries(fields.flatMap((field) => (field.replaceUnless ? [[field.name, field.replaceUnless]] : []))),
     refersTo: Object.fromEntries(Object.entries(spec.inputs).flatMap(([name, field]) => (field.refersTo ? [[name, field.refersTo]] : []))),
   };
 }

@@ -34,6 +34,7 @@ const sentence = (text: string) => `${text[0].toUpperCase()}${text.slice(1)}.`;
 export function changeOf(field: Field): string {
   if (field.readAt === "creation") return "only read at creation";
   if (field.readAt === "check") return "only read by check";
+  if (field.replaceUnless) return "in place or replaces";
   return field.replaceOnChanges ? "replaces the resource" : "update in place";
 }
 
@@ -42,6 +43,7 @@ const changeSentence: Record<string, string> = {
   "only read by check": "Read only by check: never a change, not an output.",
   "replaces the resource": "A change replaces the resource.",
   "update in place": "Changed in place.",
+  "in place or replaces": "Some changes are made in place, the others replace the resource.",
 };
 
 export const defaultText = (value: unknown) => JSON.stringify(value);

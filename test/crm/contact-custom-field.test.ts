@@ -42,7 +42,7 @@ describeResource(
     },
   },
   (service) => {
-    it("moves the field between lists in place, and replaces it (the old one first) on a change of type or options", async () => {
+    it("moves the field between lists in place, and replaces it (the old one first) on a change of type or an option removed", async () => {
       const { news, offers } = service.parents;
       const created = await provider.create(await checked(provider, { ...plan, listIds: [news] }));
       assert.deepEqual(created.outs.listIds, [news]);
@@ -55,6 +55,32 @@ describeResource(
       const fewer = await provider.diff(created.id, everywhere, await checked(provider, { ...plan, options: ["Free", "Pro"] }));
       assert.deepEqual([fewer.replaces, fewer.deleteBeforeReplace], [["options"], true]);
       assert.deepEqual((await provider.diff(created.id, everywhere, await checked(provider, { title: "Plan", type: "text" }))).replaces, ["type", "options"]);
+    });
+
+    it("adds options appended at the end in place, after those the service holds", async () => {
+      const created = await provider.create(await checked(provider, { ...plan, options: ["Free"] }));
+      const more = await checked(provider, plan);
+      const diff = await provider.diff(created.id, created.outs, more);
+      assert.deepEqual([diff.changes, diff.replaces], [true, []]);
+      const { outs } = await provider.update(created.id, created.outs, more);
+      assert.deepEqual(outs.options, plan.options);
+      const options = (await emulatorCall(service.emulator, "GET", `/api/3/fields/${created.id}`)).body.fieldOptions;
+      assert.deepEqual(options.map((option: { value: string; orderid: number }) => [option.value, Number(option.orderid)]), [["Free", 1], ["Pro", 2], ["Enterprise", 3]]);
+    });
+
+    it("finishes in place a field made without its options (a create cut short), adding only those the service lacks", async () => {
+      const id = String((await emulatorCall(service.emulator, "POST", "/api/3/fields", { field: { title: "Plan", type: "dropdown", defval: "Free" } })).body.field.id);
+      await emulatorCall(service.emulator, "POST", "/api/3/fieldRels", { fieldRel: { field: Number(id), relid: 0 } });
+      // What the create recorded: the field read back before its options were added.
+      const recorded = (await provider.read(id, {}))!.props!;
+      assert.equal(recorded.options, undefined);
+      // The bulk call's answer was lost after it took the first option.
+      await emulatorCall(service.emulator, "POST", "/api/3/fieldOption/bulk", { fieldOptions: [{ field: Number(id), value: "Free", label: "Free", orderid: 1 }] });
+      const wanted = await checked(provider, plan);
+      assert.deepEqual((await provider.diff(id, recorded, wanted)).replaces, []);
+      assert.deepEqual((await provider.update(id, recorded, wanted)).outs.options, plan.options);
+      const values = (await emulatorCall(service.emulator, "GET", `/api/3/fields/${id}`)).body.fieldOptions.map((option: { value: string }) => option.value);
+      assert.deepEqual(values, plan.options);
     });
 
     it("finds an option removed behind its back", async () => {

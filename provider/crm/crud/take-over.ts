@@ -3,7 +3,7 @@
 // Every take-over is said out loud, and claimed so that two resources never manage one object.
 
 import type { Created, UniqueName } from "../../kit/core";
-import { differingFields, sameValue } from "../../kit/check-diff";
+import { differingFields, replacedBy, sameValue } from "../../kit/check-diff";
 import { announceAdoption, claimNaturalKey, nameTaken, notAdoptable, releaseNaturalKey, unrecordedObjectAdvice } from "../../kit/adoption";
 import { ServiceError } from "../../transport/errors";
 import { CrmClient } from "../service/client";
@@ -46,8 +46,8 @@ async function takeOver(
   const { kind } = context;
   const inputs = await prepared(kind, client, props);
   const current = await stateAt(kind, client, id, object, inputs);
-  for (const field of kind.replaceOn ?? []) {
-    if (inputs[field] !== undefined && !sameValue(current[field], inputs[field])) {
+  for (const field of [...(kind.replaceOn ?? []), ...Object.keys(kind.replaceUnless ?? {})]) {
+    if (inputs[field] !== undefined && !sameValue(current[field], inputs[field]) && replacedBy(kind, field, current[field], inputs[field])) {
       const held = JSON.stringify(current[field] ?? null);
       throw new ServiceError(`${taken}, whose ${field} is ${held}, which an update cannot change; declare ${field} ${held} to take it over, or ${instead}.`, {
         code: "duplicate",

@@ -22,7 +22,7 @@ type ContactCustomField struct {
 	Description pulumi.StringPtrOutput `pulumi:"description"`
 	// The ids of the lists (`crm.List` ids) the field shows on; unset, every list. A change adds and removes the relations in place; kept sorted.
 	ListIds pulumi.StringArrayOutput `pulumi:"listIds"`
-	// The options, in order, each its own value and label: required for a field of type dropdown, listbox, radio, checkbox, refused for the others. Made with the field; a change replaces it (the service cannot remove an option).
+	// The options, in order, each its own value and label: required for a field of type dropdown, listbox, radio, checkbox, refused for the others. Options added at the end are added in place; any other change (an option removed, renamed or moved) replaces the field, since the service cannot remove or move an option.
 	Options pulumi.StringArrayOutput `pulumi:"options"`
 	// The tag messages write as `%PERSTAG%` for the contact's value, given by the service.
 	Perstag pulumi.StringOutput `pulumi:"perstag"`
@@ -52,7 +52,6 @@ func NewContactCustomField(ctx *pulumi.Context,
 	})
 	opts = append(opts, aliases)
 	replaceOnChanges := pulumi.ReplaceOnChanges([]string{
-		"options[*]",
 		"type",
 	})
 	opts = append(opts, replaceOnChanges)
@@ -103,7 +102,7 @@ type contactCustomFieldArgs struct {
 	Description *string `pulumi:"description"`
 	// The ids of the lists (`crm.List` ids) the field shows on; unset, every list. A change adds and removes the relations in place; kept sorted. Changed in place.
 	ListIds []string `pulumi:"listIds"`
-	// The options, in order, each its own value and label: required for a field of type dropdown, listbox, radio, checkbox, refused for the others. Made with the field; a change replaces it (the service cannot remove an option). A change replaces the resource.
+	// The options, in order, each its own value and label: required for a field of type dropdown, listbox, radio, checkbox, refused for the others. Options added at the end are added in place; any other change (an option removed, renamed or moved) replaces the field, since the service cannot remove or move an option. Some changes are made in place, the others replace the resource.
 	Options []string `pulumi:"options"`
 	// The field's title, unique among contact fields (regardless of case). At most 255 characters. Changed in place.
 	Title string `pulumi:"title"`
@@ -121,7 +120,7 @@ type ContactCustomFieldArgs struct {
 	Description pulumi.StringPtrInput
 	// The ids of the lists (`crm.List` ids) the field shows on; unset, every list. A change adds and removes the relations in place; kept sorted. Changed in place.
 	ListIds pulumi.StringArrayInput
-	// The options, in order, each its own value and label: required for a field of type dropdown, listbox, radio, checkbox, refused for the others. Made with the field; a change replaces it (the service cannot remove an option). A change replaces the resource.
+	// The options, in order, each its own value and label: required for a field of type dropdown, listbox, radio, checkbox, refused for the others. Options added at the end are added in place; any other change (an option removed, renamed or moved) replaces the field, since the service cannot remove or move an option. Some changes are made in place, the others replace the resource.
 	Options pulumi.StringArrayInput
 	// The field's title, unique among contact fields (regardless of case). At most 255 characters. Changed in place.
 	Title pulumi.StringInput
@@ -231,7 +230,7 @@ func (o ContactCustomFieldOutput) ListIds() pulumi.StringArrayOutput {
 	return o.ApplyT(func(v *ContactCustomField) pulumi.StringArrayOutput { return v.ListIds }).(pulumi.StringArrayOutput)
 }
 
-// The options, in order, each its own value and label: required for a field of type dropdown, listbox, radio, checkbox, refused for the others. Made with the field; a change replaces it (the service cannot remove an option).
+// The options, in order, each its own value and label: required for a field of type dropdown, listbox, radio, checkbox, refused for the others. Options added at the end are added in place; any other change (an option removed, renamed or moved) replaces the field, since the service cannot remove or move an option.
 func (o ContactCustomFieldOutput) Options() pulumi.StringArrayOutput {
 	return o.ApplyT(func(v *ContactCustomField) pulumi.StringArrayOutput { return v.Options }).(pulumi.StringArrayOutput)
 }

@@ -60,7 +60,7 @@ export class ContactCustomField extends pulumi.CustomResource {
      */
     declare public readonly listIds: pulumi.Output<string[] | undefined>;
     /**
-     * The options, in order, each its own value and label: required for a field of type dropdown, listbox, radio, checkbox, refused for the others. Made with the field; a change replaces it (the service cannot remove an option).
+     * The options, in order, each its own value and label: required for a field of type dropdown, listbox, radio, checkbox, refused for the others. Options added at the end are added in place; any other change (an option removed, renamed or moved) replaces the field, since the service cannot remove or move an option.
      */
     declare public readonly options: pulumi.Output<string[] | undefined>;
     /**
@@ -113,7 +113,7 @@ export class ContactCustomField extends pulumi.CustomResource {
         opts = pulumi.mergeOptions(utilities.resourceOptsDefaults(), opts);
         const aliasOpts = { aliases: [{ type: "pulumi-nodejs:dynamic/crm:ContactCustomField" }] };
         opts = pulumi.mergeOptions(opts, aliasOpts);
-        const replaceOnChanges = { replaceOnChanges: ["options[*]", "type"] };
+        const replaceOnChanges = { replaceOnChanges: ["type"] };
         opts = pulumi.mergeOptions(opts, replaceOnChanges);
         super(ContactCustomField.__pulumiType, name, resourceInputs, opts);
     }
@@ -140,7 +140,7 @@ export interface ContactCustomFieldArgs {
      */
     listIds?: pulumi.Input<pulumi.Input<string>[] | undefined>;
     /**
-     * The options, in order, each its own value and label: required for a field of type dropdown, listbox, radio, checkbox, refused for the others. Made with the field; a change replaces it (the service cannot remove an option). A change replaces the resource.
+     * The options, in order, each its own value and label: required for a field of type dropdown, listbox, radio, checkbox, refused for the others. Options added at the end are added in place; any other change (an option removed, renamed or moved) replaces the field, since the service cannot remove or move an option. Some changes are made in place, the others replace the resource.
      */
     options?: pulumi.Input<pulumi.Input<string>[] | undefined>;
     /**

@@ -36,7 +36,7 @@ class ContactCustomFieldArgs:
         :param pulumi.Input[_builtins.str] default_value: The default value; of a field with options, one of them. Removing it, or setting it to "", clears it. At most 255 characters. Changed in place.
         :param pulumi.Input[_builtins.str] description: The description. Removing it, or setting it to "", clears it. At most 1000 characters. Changed in place.
         :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] list_ids: The ids of the lists (`crm.List` ids) the field shows on; unset, every list. A change adds and removes the relations in place; kept sorted. Changed in place.
-        :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] options: The options, in order, each its own value and label: required for a field of type dropdown, listbox, radio, checkbox, refused for the others. Made with the field; a change replaces it (the service cannot remove an option). A change replaces the resource.
+        :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] options: The options, in order, each its own value and label: required for a field of type dropdown, listbox, radio, checkbox, refused for the others. Options added at the end are added in place; any other change (an option removed, renamed or moved) replaces the field, since the service cannot remove or move an option. Some changes are made in place, the others replace the resource.
         """
         pulumi.set(__self__, "title", title)
         pulumi.set(__self__, "type", type)
@@ -127,7 +127,7 @@ class ContactCustomFieldArgs:
     @pulumi.getter
     def options(self) -> pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]]:
         """
-        The options, in order, each its own value and label: required for a field of type dropdown, listbox, radio, checkbox, refused for the others. Made with the field; a change replaces it (the service cannot remove an option). A change replaces the resource.
+        The options, in order, each its own value and label: required for a field of type dropdown, listbox, radio, checkbox, refused for the others. Options added at the end are added in place; any other change (an option removed, renamed or moved) replaces the field, since the service cannot remove or move an option. Some changes are made in place, the others replace the resource.
         """
         return pulumi.get(self, "options")
 
@@ -159,7 +159,7 @@ class ContactCustomField(pulumi.CustomResource):
         :param pulumi.Input[_builtins.str] default_value: The default value; of a field with options, one of them. Removing it, or setting it to "", clears it. At most 255 characters. Changed in place.
         :param pulumi.Input[_builtins.str] description: The description. Removing it, or setting it to "", clears it. At most 1000 characters. Changed in place.
         :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] list_ids: The ids of the lists (`crm.List` ids) the field shows on; unset, every list. A change adds and removes the relations in place; kept sorted. Changed in place.
-        :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] options: The options, in order, each its own value and label: required for a field of type dropdown, listbox, radio, checkbox, refused for the others. Made with the field; a change replaces it (the service cannot remove an option). A change replaces the resource.
+        :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] options: The options, in order, each its own value and label: required for a field of type dropdown, listbox, radio, checkbox, refused for the others. Options added at the end are added in place; any other change (an option removed, renamed or moved) replaces the field, since the service cannot remove or move an option. Some changes are made in place, the others replace the resource.
         :param pulumi.Input[_builtins.str] title: The field's title, unique among contact fields (regardless of case). At most 255 characters. Changed in place.
         :param pulumi.Input['ContactCustomFieldType'] type: The field's type: text, textarea, date, datetime, dropdown, listbox, radio, checkbox, hidden. A change replaces the field, and contacts' values of it are lost. A change replaces the resource.
         """
@@ -217,7 +217,7 @@ class ContactCustomField(pulumi.CustomResource):
             __props__.__dict__["perstag"] = None
         alias_opts = pulumi.ResourceOptions(aliases=[pulumi.Alias(type_="pulumi-nodejs:dynamic/crm:ContactCustomField")])
         opts = pulumi.ResourceOptions.merge(opts, alias_opts)
-        replace_on_changes = pulumi.ResourceOptions(replace_on_changes=["options[*]", "type"])
+        replace_on_changes = pulumi.ResourceOptions(replace_on_changes=["type"])
         opts = pulumi.ResourceOptions.merge(opts, replace_on_changes)
         super(ContactCustomField, __self__).__init__(
             'crm:index:ContactCustomField',
@@ -284,7 +284,7 @@ class ContactCustomField(pulumi.CustomResource):
     @pulumi.getter
     def options(self) -> pulumi.Output[Optional[Sequence[_builtins.str]]]:
         """
-        The options, in order, each its own value and label: required for a field of type dropdown, listbox, radio, checkbox, refused for the others. Made with the field; a change replaces it (the service cannot remove an option).
+        The options, in order, each its own value and label: required for a field of type dropdown, listbox, radio, checkbox, refused for the others. Options added at the end are added in place; any other change (an option removed, renamed or moved) replaces the field, since the service cannot remove or move an option.
         """
         return pulumi.get(self, "options")
 
