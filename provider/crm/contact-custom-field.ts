@@ -41,10 +41,12 @@ function sideListsOf(id: string, answer: FieldAnswer): Required<FieldAnswer> {
   return { fieldOptions: own(answer.fieldOptions), fieldRels: own(answer.fieldRels) };
 }
 
+const valuesInOrder = (fieldOptions: Required<FieldAnswer>["fieldOptions"]) => [...fieldOptions].sort((a, b) => Number(a.orderid) - Number(b.orderid)).map((option) => String(option.value));
+
 /** The field with its options' values in order, and its lists (list 0, every list, left out). */
 function alongside(field: ServiceObject, answer: FieldAnswer): ServiceObject {
   const { fieldOptions, fieldRels } = sideListsOf(String(field.id), answer);
-  const values = [...fieldOptions].sort((a, b) => Number(a.orderid) - Number(b.orderid)).map((option) => String(option.value));
+  const values = valuesInOrder(fieldOptions);
   const lists = fieldRels.map((rel) => idOf(rel.relid)!).filter((relid) => relid !== everyList);
   // Not `options`: the field's own member of that name holds the options' ids.
   return { ...field, optionValues: values.length ? values : undefined, listIds: lists.length ? lists.sort((a, b) => Number(a) - Number(b)) : undefined };
@@ -110,7 +112,7 @@ export const { declaration, inputSchema, core, inputsDeclaring, exported, check,
     // Options are appended to those the service holds (not the state's: a create cut short may have made some); the read-back confirms the rest.
     afterUpdate: async (client, id, _olds, inputs) => {
       const held = sideListsOf(id, (await client.call({ method: "GET", path: `/fields/${id}` })).body as FieldAnswer);
-      const heldValues = [...held.fieldOptions].sort((a, b) => Number(a.orderid) - Number(b.orderid)).map((option) => String(option.value));
+      const heldValues = valuesInOrder(held.fieldOptions);
       if (onlyAppended(heldValues, inputs.options)) {
         const ordered = Math.max(0, ...held.fieldOptions.map((option) => Number(option.orderid) || 0));
         await addOptions(client, id, inputs.options.slice(heldValues.length), ordered, inputs.defaultValue);
