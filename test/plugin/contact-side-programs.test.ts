@@ -73,10 +73,10 @@ for (const [door, project, install] of [
 
       const repair = await stack.up("--refresh", "--skip-preview");
       assert.equal(repair.exitCode, 0, repair.lines.join("\n"));
-      // The tag and the webhook in place; the field, whose option cannot be put back alone, replaced.
-      assert.equal(repair.steps.update, 2, repair.lines.join("\n"));
-      assert.equal(repair.steps.replace, 1, repair.lines.join("\n"));
+      // All three in place: the field's last option is added back after the others, the field kept with its contacts' values.
+      assert.deepEqual([repair.steps.update, repair.steps.replace], [3, 0], repair.lines.join("\n"));
       assert.equal((await stack.driftCheck()).exitCode, 0);
+      assert.deepEqual((await read(`/fields/${field.id}`)).fieldOptions.map((option: { value: string }) => option.value), ["Products", "Events", "Offers"]);
       assert.equal((await read(`/tags/${tag.id}`)).tag.tag, "Prospect");
       assert.equal((await read(`/webhooks/${webhook.id}`)).webhook.url, "https://reports.agency.example/crm");
     });
