@@ -11,6 +11,7 @@ import { types } from "../kit/value-types";
 import type { CrmClient } from "./service/client";
 import { deleteObject, ServiceObject } from "./service/collection";
 import { idOf } from "./service/normalize";
+import { sameValue } from "../kit/check-diff";
 import type { ContactCustomFieldArgs, ContactCustomFieldOutputs } from "./generated-types";
 import * as wire from "./service/wire-forms";
 
@@ -58,13 +59,36 @@ const onlyAppended = (held: unknown, wanted: unknown) => {
   return Array.isArray(wanted) && wanted.length > before.length && before.every((value, index) => wanted[index] === value);
 };
 
-/** Adds options after the `ordered` ones the field holds, in order, in one bulk call. */
-async function addOptions(client: CrmClient, id: string, values: string[], ordered: number, defaultValue: string | undefined): Promise<void> {
-  const fieldOptions = values.map((value, index) => ({ field: Number(id), value, label: value, orderid: ordered + index + 1, isdefault: value === defaultValue }));
-  if (fieldOptions.length) await client.call({ method: "POST", path: "/fieldOption/bulk", body: { fieldOptions } });
+/** The field's options and relations as the service holds them. */
+const heldSideLists = async (client: CrmClient, id: string) => sideListsOf(id, (await client.call({ method: "GET", path: `/fields/${id}` })).body as FieldAnswer);
+
+/**
+ * Adds the wanted options after the `held` ones, in one bulk call. After a failure that may
+ * have taken effect, the field is read: sent again only if the options are not there.
+ */
+async function addOptions(client: CrmClient, id: string, held: Required<FieldAnswer>["fieldOptions"], wanted: string[], defaultValue: string | undefined): Promise<void> {
+  const added = wanted.slice(held.length);
+  const ordered = Math.max(0, ...held.map((option) => Number(option.orderid) || 0));
+  const fieldOptions = added.map((value, index) => ({ field: Number(id), value, label: value, orderid: ordered + index + 1, isdefault: value === defaultValue }));
+  if (!fieldOptions.length) return;
+  await client.call(
+    { method: "POST", path: "/fieldOption/bulk", body: { fieldOptions } },
+    { recover: async () => (sameValue(valuesInOrder((await heldSideLists(client, id)).fieldOptions), wanted) ? { status: 200, body: {} } : undefined) },
+  );
 }
 
-const relate = (client: CrmClient, id: string, relid: string) => client.call({ method: "POST", path: "/fieldRels", body: { fieldRel: { field: Number(id), relid: Number(relid) } } });
+/** Shows the field on a list (0: every list); after a failure that may have taken effect, sent again only if the field is not on it. */
+async function relate(client: CrmClient, id: string, relid: string): Promise<void> {
+  await client.call(
+    { method: "POST", path: "/fieldRels", body: { fieldRel: { field: Number(id), relid: Number(relid) } } },
+    {
+      recover: async () => {
+        const found = (await heldSideLists(client, id)).fieldRels.find((rel) => idOf(rel.relid) === relid);
+        return found && { status: 201, body: { fieldRel: found } };
+      },
+    },
+  );
+}
 
 export const { declaration, inputSchema, core, inputsDeclaring, exported, check, diff, create, read, update, delete: remove, configure, resourceClass } = crmModule(module, {
   name: "ContactCustomField",
@@ -106,17 +130,13 @@ export const { declaration, inputSchema, core, inputsDeclaring, exported, check,
     // The options and relations are made after the field's own write: what the service holds is read back.
     readBackAfterWrite: true,
     afterCreate: async (client, id, inputs) => {
-      await addOptions(client, id, inputs.options ?? [], 0, inputs.defaultValue);
+      await addOptions(client, id, [], inputs.options ?? [], inputs.defaultValue);
       for (const relid of inputs.listIds ?? [everyList]) await relate(client, id, relid);
     },
     // Options are appended to those the service holds (not the state's: a create cut short may have made some); the read-back confirms the rest.
     afterUpdate: async (client, id, _olds, inputs) => {
-      const held = sideListsOf(id, (await client.call({ method: "GET", path: `/fields/${id}` })).body as FieldAnswer);
-      const heldValues = valuesInOrder(held.fieldOptions);
-      if (onlyAppended(heldValues, inputs.options)) {
-        const ordered = Math.max(0, ...held.fieldOptions.map((option) => Number(option.orderid) || 0));
-        await addOptions(client, id, inputs.options.slice(heldValues.length), ordered, inputs.defaultValue);
-      }
+      const held = await heldSideLists(client, id);
+      if (onlyAppended(valuesInOrder(held.fieldOptions), inputs.options)) await addOptions(client, id, held.fieldOptions, inputs.options, inputs.defaultValue);
       const wanted: string[] = inputs.listIds ?? [everyList];
       const { fieldRels } = held;
       for (const rel of fieldRels.filter((rel) => !wanted.includes(idOf(rel.relid)!))) await deleteObject(client, `/fieldRels/${idOf(rel.id)}`);

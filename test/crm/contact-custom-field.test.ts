@@ -1,7 +1,9 @@
 import assert from "node:assert/strict";
 import * as provider from "../../provider/crm/contact-custom-field";
 import { DeclaredNames } from "../../provider/kit/unique-names";
-import { emulatorCall } from "../support/emulator";
+import { useStackConfig } from "../../provider/settings";
+import { configOf, emulatorCall, emulatorForProvider, RunningEmulator } from "../support/emulator";
+import { RecordingProxy, startRecordingProxy } from "../support/recording-proxy";
 import { checked } from "../support/provider-steps";
 import { describeResource, emptyAccount } from "../support/describe-resource";
 import { makeList } from "../support/resource-examples";
@@ -105,3 +107,43 @@ describeResource(
     });
   },
 );
+
+describe("crm.ContactCustomField, its options' and lists' answers lost", () => {
+  let emulator: RunningEmulator;
+  let proxy: RecordingProxy;
+  // The answers dropped after the service did the work: each path's first POST.
+  const dropOnce = new Set<string>();
+
+  before(async () => {
+    emulator = await emulatorForProvider();
+    proxy = await startRecordingProxy(emulator.crmUrl, (_answered, request) => request.method === "POST" && dropOnce.delete(request.path));
+    useStackConfig(configOf({ "crm:apiUrl": proxy.url, "crm:apiToken": emulator.apiToken, "crm:requestsPerSecond": "0" }));
+  });
+  after(async () => {
+    await proxy?.close();
+    await emulator?.close();
+  });
+
+  const held = async (id: string) => {
+    const field = (await emulatorCall(emulator, "GET", `/api/3/fields/${id}`)).body;
+    return { options: field.fieldOptions.map((option: { value: string }) => option.value), lists: field.fieldRels.map((rel: { relid: unknown }) => String(rel.relid)) };
+  };
+  const posts = (path: string) => proxy.requests.filter((request) => request.method === "POST" && request.path === path).length;
+
+  it("a create finds its options and its list made, and sends neither again", async () => {
+    dropOnce.add("/api/3/fieldOption/bulk").add("/api/3/fieldRels");
+    const created = await provider.create(await checked(provider, plan));
+    assert.deepEqual(await held(created.id), { options: plan.options, lists: ["0"] });
+    assert.deepEqual(created.outs.options, plan.options);
+    assert.deepEqual([posts("/api/3/fieldOption/bulk"), posts("/api/3/fieldRels"), dropOnce.size], [1, 1, 0]);
+  });
+
+  it("an update finds its appended options made, and does not add them twice", async () => {
+    const created = await provider.create(await checked(provider, { title: "Size", type: "radio", options: ["S"] }));
+    const before = posts("/api/3/fieldOption/bulk");
+    dropOnce.add("/api/3/fieldOption/bulk");
+    const { outs } = await provider.update(created.id, created.outs, await checked(provider, { title: "Size", type: "radio", options: ["S", "M", "L"] }));
+    assert.deepEqual([outs.options, (await held(created.id)).options], [["S", "M", "L"], ["S", "M", "L"]]);
+    assert.equal(posts("/api/3/fieldOption/bulk"), before + 1);
+  });
+});
