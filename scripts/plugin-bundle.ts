@@ -66,6 +66,21 @@ const noAutomation: Plugin = {
   },
 };
 
+/**
+ * The SDK's runtime loads its code-path finder (npm's arborist, pacote, sigstore, tar...) when it
+ * loads, for a program's dynamic resources, which a plugin never serializes: in the bundle, a
+ * computeCodePaths that fails if it is ever called.
+ */
+const noCodePaths: Plugin = {
+  name: "no-code-paths",
+  setup(builder) {
+    builder.onLoad({ filter: /[\\/]@pulumi[\\/]pulumi[\\/]runtime[\\/]closure[\\/]codePaths\.js$/ }, () => ({
+      loader: "js",
+      contents: `exports.computeCodePaths = () => { throw new Error("the provider plugin computes no code paths: only a program's dynamic resources do"); };`,
+    }));
+  },
+};
+
 export interface BuiltPlugin {
   pkg: PackageName;
   /** The folder holding `pulumi-resource-<pkg>`, for Pulumi.yaml's plugins.providers. */
@@ -87,7 +102,7 @@ export async function bundlePlugin(pkg: PackageName, outfile: string): Promise<n
     target: "node20",
     format: "cjs",
     outfile,
-    plugins: [sdkModulesFromSdkFolder, noTypeScript, noAutomation],
+    plugins: [sdkModulesFromSdkFolder, noTypeScript, noAutomation, noCodePaths],
     // Required by the SDK only where a program runs (its TypeScript support, the Automation API's npm).
     external: ["typescript", "ts-node", "node-gyp/*"],
     logLevel: "warning",
