@@ -6,8 +6,8 @@
 //
 // The program declares what test/support/every-resource.ts gives it: the example of each
 // type (and a text field its value refers to) per copy, and the branding. CI deploys 1
-// copy (10 objects) with one seed; `npm run soak` (RELIABILITY_SOAK=1) deploys 13 copies
-// (118 objects) with three seeds.
+// copy (24 objects the service lists, and the branding) with one seed; `npm run soak`
+// (RELIABILITY_SOAK=1) deploys 13 copies (312 objects, and the branding) with three seeds.
 
 import assert from "node:assert/strict";
 import { join } from "node:path";

@@ -20,9 +20,9 @@
 // language host. The test waits for the program to end and for the service to hear nothing more,
 // then ends the hosts, before it counts. Each outcome printed says what they did.
 //
-// CI deploys 1 copy of each type (10 objects, see test/support/every-resource.ts) killed at
+// CI deploys 1 copy of each type (24 objects, see test/support/every-resource.ts) killed at
 // 3 points, some 12 CLI runs a point (1 to 2 minutes on 2 busy cores); `npm run soak`
-// (RELIABILITY_SOAK=1) deploys 7 copies (64 objects) killed at 10 points.
+// (RELIABILITY_SOAK=1) deploys 7 copies (168 objects) killed at 10 points.
 
 import assert from "node:assert/strict";
 import { ChildProcess } from "node:child_process";
