@@ -46,7 +46,7 @@ async function takeOver(
   const { kind } = context;
   const inputs = await prepared(kind, client, props);
   const current = await stateAt(kind, client, id, object, inputs);
-  for (const field of [...(kind.replaceOn ?? []), ...Object.keys(kind.replaceUnless ?? {})]) {
+  for (const field of Object.keys(inputs)) {
     if (inputs[field] !== undefined && !sameValue(current[field], inputs[field]) && replacedBy(kind, field, current[field], inputs[field])) {
       const held = JSON.stringify(current[field] ?? null);
       throw new ServiceError(`${taken}, whose ${field} is ${held}, which an update cannot change; declare ${field} ${held} to take it over, or ${instead}.`, {
