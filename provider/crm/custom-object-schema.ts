@@ -222,6 +222,7 @@ export const { declaration, inputSchema, core, inputsDeclaring, exported, check,
     };
   },
   created: { member: "createdTimestamp" },
+  builtIns: { field: "slug", names: ["subscription", "support-ticket"], what: "the sample schemas a new account comes with" },
 });
 export { remove as delete };
 

@@ -23,6 +23,7 @@ export const { declaration, inputSchema, core, inputsDeclaring, exported, check,
   },
   // Declared once per deployment: the service refuses a second task type of a title.
   uniqueName: { field: "title", what: "task type" },
+  builtIns: { field: "title", names: ["Call", "Email", "Lunch", "Meeting"], what: "the task types every account comes with" },
 });
 export { remove as delete };
 

@@ -92,6 +92,8 @@ export const { declaration, inputSchema, core, inputsDeclaring, exported, check,
     forceUnsubscribeLink: input(flagInput, "Whether every campaign of the group must hold an unsubscribe link.", { wire: wire.flag({ request: "unsubscribelink", answer: "unsubscribelink" }) }),
     forceOptInConfirmation: input(flagInput, "Whether the group's forms must confirm an opt-in.", { wire: wire.flag({ request: "optinconfirm", answer: "optinconfirm" }) }),
   },
+  // Group 3, which the branding's groupid names as "always 3".
+  builtIns: { field: "title", names: ["Admin"], what: "the account's admins' group (group 3), which every account comes with" },
   // A create's answer holds the title and id only: the group is read back.
   kind: () => ({ readBackAfterWrite: true }),
   // A group tells when it was made in sdate.

@@ -45,6 +45,7 @@ export const { declaration, inputSchema, core, inputsDeclaring, exported, check,
     ),
   },
   uniqueName: { field: "username", what: "username" },
+  builtIns: { field: "username", names: ["admin"], what: "the users every account comes with (its admin, user 1)" },
   // The export reads each user's group as the resource does.
   exported: { related: (client, user) => groupOf(client, String(user.id)) },
   deleteBeforeReplace: true,

@@ -15,6 +15,23 @@ export interface UniqueName {
   within?: string;
 }
 
+/**
+ * The objects every account comes with (the task types Call, Email, Lunch and Meeting), known
+ * in each account by the value of `field`, regardless of case. A resource declaring one takes
+ * the account's own over (said out loud) instead of making a second, and its delete leaves it
+ * in place; `pulumi-crm export` declares them in a program for any account without an id.
+ */
+export interface BuiltIns {
+  field: string;
+  names: readonly string[];
+  /** How messages and pages call them: `the task types every account comes with`. */
+  what: string;
+}
+
+/** Whether inputs or a state declare one of the built-ins. */
+export const isBuiltIn = (builtIns: BuiltIns | undefined, values: Record<string, unknown>): boolean =>
+  !!builtIns && typeof values[builtIns.field] === "string" && builtIns.names.some((name) => name.toLowerCase() === String(values[builtIns.field]).toLowerCase());
+
 /** One problem of the inputs: the property path (empty: the resource as a whole) and why. */
 export interface CheckFailure {
   property: string;
@@ -71,6 +88,8 @@ export interface ResourceCore {
   readonly importable: Importability;
   /** The field a deployment declares once, if any. */
   readonly uniqueName?: UniqueName;
+  /** The objects every account comes with, if the kind has any. */
+  readonly builtIns?: BuiltIns;
   check(olds: Record<string, unknown>, news: Record<string, unknown>): Promise<Checked>;
   diff(id: string, olds: Record<string, unknown>, news: Record<string, unknown>): Promise<Changes>;
   /** Undefined: the object is gone. Never called to import a resource that is not importable. */

@@ -50,18 +50,34 @@ describeResource(
       );
     });
 
-    it("is refused the title of a task type every account comes with, never taking the built-in over on its own", async () => {
+    it("takes over a task type every account comes with by its title, writing only what differs, and leaves it in place on delete", async () => {
       const builtIn = (await emulatorCall(service.emulator, "GET", "/api/3/dealTasktypes")).body.dealTasktypes.find((type: { title: string }) => type.title === "Call");
       assert.deepEqual([builtIn.cdate, builtIn.status], [null, "0"]);
       const before = service.proxy.requests.length;
-      await assert.rejects(provider.create(await checked(provider, { title: "Call" })), (error: Error) => {
-        assert.match(error.message, new RegExp(`taken by the existing crm\\.TaskType ${builtIn.id} .* take it over with adoptId: "${builtIn.id}" \\(only if no other stack manages it\\); else give this resource another title`));
-        return true;
-      });
-      // Found identical before any write: nothing written.
-      assert.deepEqual(service.proxy.requests.slice(before).filter((request) => request.method !== "GET"), []);
-      const adopted = await provider.create(await checked(provider, { title: "Call", adoptId: builtIn.id }));
+      // Declared as the account holds it: nothing is written.
+      const adopted = await provider.create(await checked(provider, { title: "Call" }));
       assert.equal(adopted.id, builtIn.id);
+      assert.deepEqual(service.proxy.requests.slice(before).filter((request) => request.method !== "GET"), []);
+      // Another, taken over with another value: the one PUT, no POST; a delete sends nothing.
+      const email = await provider.create(await checked(provider, { title: "Email", disabled: true }));
+      assert.notEqual(email.id, builtIn.id);
+      await provider.delete(adopted.id, adopted.outs);
+      await provider.delete(email.id, email.outs);
+      assert.deepEqual(
+        service.proxy.requests.slice(before).filter((request) => request.method !== "GET").map((request) => `${request.method} ${request.path}`),
+        [`PUT /api/3/dealTasktypes/${email.id}`],
+      );
+      assert.equal((await emulatorCall(service.emulator, "GET", `/api/3/dealTasktypes/${email.id}`)).body.dealTasktype.status, "1");
+      assert.equal((await emulatorCall(service.emulator, "GET", `/api/3/dealTasktypes/${builtIn.id}`)).status, 200);
+    });
+
+    it("makes a built-in's title anew in an account that lost it, and still never deletes it", async () => {
+      const call = (await emulatorCall(service.emulator, "GET", "/api/3/dealTasktypes")).body.dealTasktypes.find((type: { title: string }) => type.title === "Call");
+      assert.equal((await emulatorCall(service.emulator, "DELETE", `/api/3/dealTasktypes/${call.id}`)).status, 200);
+      const made = await provider.create(await checked(provider, { title: "Call" }));
+      assert.notEqual(made.id, call.id);
+      await provider.delete(made.id, made.outs);
+      assert.equal((await emulatorCall(service.emulator, "GET", `/api/3/dealTasktypes/${made.id}`)).status, 200);
     });
   },
 );

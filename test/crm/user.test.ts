@@ -56,11 +56,16 @@ describeResource(
       assert.deepEqual((await provider.diff(created.id, created.outs, { ...news, username: "ada.l" })).replaces, ["username"]);
     });
 
-    it("is refused the username of the account's admin, naming user 1 and adoptId", async () => {
-      await assert.rejects(
-        provider.create(await checked(provider, { ...ada(service.parents.userGroup), username: "Admin", email: "other@acme.example" })),
-        /the username "Admin" is taken by the existing crm\.User 1 \(usernames are unique regardless of case\)\. To manage that object with this stack, take it over with adoptId: "1"/,
+    it("takes the account's admin over by username, and leaves user 1 in place on delete", async () => {
+      const admin = (await emulatorCall(service.emulator, "GET", "/api/3/users/1")).body.user;
+      const adopted = await provider.create(
+        await checked(provider, { username: "admin", email: admin.email, firstName: admin.firstName, lastName: "Renamed", groupId: service.parents.userGroup }),
       );
+      assert.equal(adopted.id, "1");
+      const after = (await emulatorCall(service.emulator, "GET", "/api/3/users/1")).body.user;
+      assert.equal(after.lastName, "Renamed");
+      await provider.delete(adopted.id, adopted.outs);
+      assert.equal((await emulatorCall(service.emulator, "GET", "/api/3/users/1")).status, 200);
     });
 
     it("an import from the id alone declares no password", async () => {

@@ -5,15 +5,16 @@
 
 import type { z } from "zod";
 import { checkInputs, Declared, declaredKind, DeclaredInKind, diffInputs } from "../../kit/check-diff";
-import type { UniqueName } from "../../kit/core";
+import { isBuiltIn, UniqueName } from "../../kit/core";
 import type { AnyResourceDeclaration } from "../../kit/declaration";
 import { withoutUndefined } from "../../kit/inputs";
 import { wireForms } from "../../kit/wire";
 import { bulkDeleter } from "../service/bulk-deletes";
-import { adoptIdOf, createNew, inputsOf, Kind, LifecycleContext, read, remove, update } from "./core";
+import { adoptIdOf, createNew, inputsOf, Kind, LifecycleContext, parse, read, remove, update } from "./core";
 import type { CrmCore, CrmObjectKind } from "./kind";
 import { adopting, bulkWrites } from "./natural-key";
-import { adoptById, nameTakenBy } from "./take-over";
+import { adoptBuiltIn, adoptById, nameTakenBy } from "./take-over";
+import { log } from "../../kit/log";
 
 export type { CrmCore, CrmObjectKind, NaturalKeyAdoption } from "./kind";
 export { adoptIdClaims } from "./take-over";
@@ -50,16 +51,22 @@ export function crmCore<Schema extends z.AnyZodObject, State extends Record<stri
   const core: CrmCore = {
     declaration: declaration as AnyResourceDeclaration,
     uniqueName,
+    builtIns: kind.builtIns,
     importable: true,
     check: async (_olds, news) => checkInputs(kind, news),
     diff: async (_id, olds, news) => diffInputs(kind, olds, news),
     async create(props) {
       const adoptId = adoptIdOf(kind, props);
-      return adoptId ? adoptById(context, props, adoptId) : createNew(kind, props);
+      if (adoptId) return adoptById(context, props, adoptId);
+      return kind.builtIns && isBuiltIn(kind.builtIns, parse(kind, props)) ? adoptBuiltIn(context, props, kind.builtIns) : createNew(kind, props);
     },
     read: (id, from) => read(kind, id, from),
     update: (id, olds, news) => update(context, id, olds, news),
-    delete: (id, props) => remove(context, id, props),
+    async delete(id, props) {
+      // What the account came with outlives the stack: a destroy that did not make it leaves it.
+      if (kind.builtIns && isBuiltIn(kind.builtIns, props)) return log.info(`${kind.label(props)}: left in place, one of ${kind.builtIns.what}`);
+      return remove(context, id, props);
+    },
     inputsDeclaring: (object) => (kind.otherKind?.(object) ? undefined : withoutUndefined(inputsOf(kind, kind.stateOf(object)))),
   };
   return kind.adoption ? adopting(context, kind.adoption, core) : core;

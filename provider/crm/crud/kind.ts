@@ -4,7 +4,7 @@
 
 import type { z } from "zod";
 import type { ResourceKind } from "../../kit/check-diff";
-import type { ResourceCore, UniqueName } from "../../kit/core";
+import type { BuiltIns, ResourceCore, UniqueName } from "../../kit/core";
 import type { ServiceError } from "../../transport/errors";
 import type { BulkDelete } from "../service/bulk-deletes";
 import type { BulkWrites } from "../service/bulk-writes";
@@ -103,6 +103,8 @@ export interface CrmObjectKind<Schema extends z.AnyZodObject, State extends Reco
    * take over with adoptId or to leave alone.
    */
   uniqueName?: UniqueName;
+  /** The objects every account comes with (see BuiltIns): taken over by name on create, left in place on delete. */
+  builtIns?: BuiltIns;
   /** A clearer error for a refused write, after a look around (which account holds a contact); undefined keeps the service's. */
   explainFailure?(client: CrmClient, inputs: z.output<Schema>, error: ServiceError): Promise<Error | undefined>;
   /**

@@ -8,7 +8,7 @@
 import type { z } from "zod";
 import { dynamicModule } from "../../dynamic";
 import { labelBy } from "../../kit/check-diff";
-import type { UniqueName } from "../../kit/core";
+import type { BuiltIns, UniqueName } from "../../kit/core";
 import { declareResource, InputField, OutputField, takeOverById } from "../../kit/declaration";
 import { configurationFields, strictObject } from "../../kit/inputs";
 import { wireForms, WireForms } from "../../kit/wire";
@@ -40,6 +40,8 @@ export interface CrmModuleSpec<Inputs extends Record<string, InputField>> {
   /** The export's reading where it is not the kind's collection and `namedBy` (see ExportDeclaration). */
   exported?: Partial<ExportDeclaration>;
   uniqueName?: UniqueName;
+  /** The objects every account comes with, if any (see BuiltIns). */
+  builtIns?: BuiltIns;
   /** A replacement deletes the old object first: the service refuses a second object of its unique name. */
   deleteBeforeReplace?: boolean;
 }
@@ -76,6 +78,7 @@ export function crmModule<Inputs extends Record<string, InputField>>(resourceMod
     member: spec.noun,
     collection,
     sameContent: (inputs) => ({ path, collection, sent: sent(inputs), stateOf: forms.stateOf, createdMs: isoCreated(spec.created?.member ?? "cdate"), uncertaintyMs: spec.created?.uncertaintyMs }),
+    builtIns: spec.builtIns,
     ...particular,
   };
   const made = crmCore(declaration, kind, spec.uniqueName);

@@ -2,13 +2,13 @@
 // before the create or, where the service enforces the key, on its duplicate refusal.
 // Every take-over is said out loud, and claimed so that two resources never manage one object.
 
-import type { Created, UniqueName } from "../../kit/core";
+import type { BuiltIns, Created, UniqueName } from "../../kit/core";
 import { differingFields, replacedBy, sameValue } from "../../kit/check-diff";
 import { announceAdoption, claimNaturalKey, nameTaken, notAdoptable, releaseNaturalKey, unrecordedObjectAdvice } from "../../kit/adoption";
 import { ServiceError } from "../../transport/errors";
 import { CrmClient } from "../service/client";
 import { getObject, ServiceObject, walk } from "../service/collection";
-import { Adoption, clientFor, createNew, Kind, LifecycleContext, parse, prepared, stateAt, update, updateAlone, updateBodyOf } from "./core";
+import { Adoption, clientFor, createNew, Kind, LifecycleContext, parse, postNew, prepared, stateAt, update, updateAlone, updateBodyOf } from "./core";
 
 /**
  * The claims of objects taken over by adoptId, by kind (see claimNaturalKey): two
@@ -77,6 +77,24 @@ export function adoptById(context: LifecycleContext, props: Record<string, unkno
     if (!object || other) throw notAdoptable(client.resource, kind.type, id, other);
     return takeOver(context, client, id, object, props, `${client.resource}: the object ${id} named by adoptId`, "remove adoptId to create a new one");
   });
+}
+
+/**
+ * Create of an object every account comes with (see BuiltIns): the account's own, found by its
+ * name, taken over; made only in an account that lacks it (one deleted by hand).
+ */
+export async function adoptBuiltIn(context: LifecycleContext, props: Record<string, unknown>, builtIns: BuiltIns): Promise<Created> {
+  const { kind } = context;
+  const client = clientFor(kind, props);
+  const name = String(parse(kind, props)[builtIns.field]).toLowerCase();
+  const holds = (object: ServiceObject) => String(kind.stateOf(object)[builtIns.field]).toLowerCase() === name;
+  const existing = (await walk<ServiceObject>(client, kind.path, kind.collection!, {}, holds, undefined, kind.alongside)).find(holds);
+  // The name is held by none, as just read: nothing identical to look for before the POST.
+  if (!existing) return postNew(kind, client, await prepared(kind, client, props));
+  const id = String(existing.id);
+  return claimingAdoptId(client, kind.type, id, () =>
+    takeOver(context, client, id, existing, props, `${client.resource}: the ${kind.type} ${id}, one of ${builtIns.what}`, `declare another ${builtIns.field} to make a new one`),
+  );
 }
 
 const adoptsExisting = (inputs: Record<string, unknown>) => (inputs as { adoptExisting?: boolean }).adoptExisting;
