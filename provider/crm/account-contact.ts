@@ -87,6 +87,7 @@ export const { check, diff, create, read, update, delete: remove } = dynamicLife
 /** What `pulumi-crm export` reads of the associations (see ./export-declaration.ts): each follows its account. */
 export const exported: ExportDeclaration = {
   section: "Contacts' places at accounts (the contacts themselves are not managed here)",
+  part: "data",
   path: kind.path,
   collection: kind.collection!,
   refersTo: declaration.refersTo,

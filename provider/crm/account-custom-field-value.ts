@@ -248,6 +248,7 @@ const lifecycle = crmCore(declaration, kind);
 /** What `pulumi-crm export` reads of the values (see ./export-declaration.ts): each follows its account. */
 export const exported: ExportDeclaration = {
   section: "Values of the custom fields",
+  part: "data",
   path: kind.path,
   collection: kind.collection!,
   refersTo: declaration.refersTo,

@@ -64,6 +64,7 @@ export const { check, diff, create, read, update, delete: remove } = dynamicLife
 /** What `pulumi-crm export` reads of the notes (see ./export-declaration.ts): each follows its account. */
 export const exported: ExportDeclaration = {
   section: "Notes on accounts",
+  part: "data",
   path: kind.path,
   collection: kind.collection!,
   refersTo: declaration.refersTo,

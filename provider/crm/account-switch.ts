@@ -123,6 +123,8 @@ export function accountSwitch(resourceModule: NodeModule, spec: AccountSwitchSpe
     path,
     collection: member,
     single: true,
+    accountWide: true,
+    part: "setup",
     name: () => what,
     title: () => what,
   };

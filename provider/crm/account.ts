@@ -120,6 +120,8 @@ export class Account extends dynamicClass<AccountArgs>(module, core) {}
 /** What `pulumi-crm export` reads of accounts (see ./export-declaration.ts). */
 export const exported: ExportDeclaration = {
   section: "Accounts",
+  part: "data",
+  lookup: "getAccount",
   path: kind.path,
   collection: kind.collection!,
   name: (account) => String(account.name),

@@ -194,6 +194,7 @@ export const { check, diff, create, read, update, delete: remove } = dynamicLife
 /** What `pulumi-crm export` reads of the addresses (see ./export-declaration.ts). */
 export const exported: ExportDeclaration = {
   section: "Addresses",
+  part: "setup",
   path: kind.path,
   collection: kind.collection!,
   name: (address) => String(address.companyName),

@@ -295,6 +295,8 @@ function declaredFields(branding: ServiceObject): string[] {
 /** What `pulumi-crm export` reads of the branding (see ./export-declaration.ts). */
 export const exported: ExportDeclaration = {
   section: "The branding: managed field by field; remove the fields this stack should leave alone",
+  part: "setup",
+  accountWide: true,
   path: "/brandings",
   collection: "brandings",
   name: (branding) => String(branding.siteName),

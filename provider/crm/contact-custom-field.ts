@@ -115,7 +115,7 @@ export const { declaration, inputSchema, core, inputsDeclaring, exported, check,
   outputs: { perstag: output(types.string, "The tag messages write as `%PERSTAG%` for the contact's value, given by the service.", { wire: wire.text() }) },
   uniqueName: { field: "title", what: "contact field title" },
   // A page of fields carries their options and relations too: the export reads them from its pages.
-  exported: { alongside },
+  exported: { alongside, lookup: "getContactCustomField" },
   deleteBeforeReplace: true,
   kind: (forms) => ({
     // The type decides which inputs are allowed.

@@ -163,6 +163,7 @@ export function customFieldDefinition<Name extends string>(subject: FieldSubject
   /** What `pulumi-crm export` reads of the fields (see ./export-declaration.ts). */
   const exported: ExportDeclaration = {
     section: subject.section,
+    part: "setup",
     path,
     collection,
     name: (field) => String(field.fieldLabel),

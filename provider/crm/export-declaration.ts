@@ -9,11 +9,27 @@ import type { Alongside, ServiceObject } from "./service/collection";
 export interface ExportDeclaration {
   /** The comment over the objects' part of the program. */
   section: string;
+  /**
+   * What the objects are to a team: the account's `setup` (fields, lists, groups, tracking: what a
+   * program for every account carries), or its `data` (companies, their notes and values: exported
+   * only when asked for by `--kinds`).
+   */
+  part: "setup" | "data";
+  /**
+   * The lookup finding an object of the kind by its name (`getList`: `crm.getListOutput({ name })`),
+   * through which a program refers to one its kinds leave out.
+   */
+  lookup?: string;
   /** Where the service lists the objects, read once, page by page, as a Collection names it: its path, and the list's root key. */
   path: string;
   collection: string;
   /** The path answers one object under `collection`, not a list (an account-wide switch): it is read once, its id the collection's name. */
   single?: true;
+  /**
+   * The kind's one object is the account's own (the branding, a switch): every account has it, and the
+   * resource's create takes it over, so a program declares it without an id.
+   */
+  accountWide?: true;
   /** The object's id, the resource's adoptId, where it is not its `id` member (a name-keyed object's name). */
   id?(object: ServiceObject): string;
   /**

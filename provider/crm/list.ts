@@ -18,6 +18,7 @@ export const { declaration, inputSchema, core, inputsDeclaring, exported, check,
   name: "List",
   noun: "list",
   namedBy: "name",
+  exported: { lookup: "getList" },
   inputs: {
     name: input(requiredText("the list's name", 255), "The list's name.", { ...replaces, wire: wire.text() }),
     stringid: input(urlSafe, "The list's URL-safe name, e.g. `monthly-news`.", { ...replaces, wire: wire.text() }),

@@ -73,6 +73,7 @@ export const { check, diff, create, read, update, delete: remove } = dynamicLife
 const messageName = (message: ServiceObject) => textOf(message.subject) ?? String(message.fromname);
 export const exported: ExportDeclaration = {
   section: "Messages",
+  part: "setup",
   path: kind.path,
   collection: kind.collection!,
   name: messageName,

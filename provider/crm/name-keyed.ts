@@ -128,6 +128,7 @@ export function nameKeyed(resourceModule: NodeModule, spec: NameKeyedSpec) {
     section: `${what[0].toUpperCase()}${what.slice(1)}s, each taken over by its name`,
     path,
     collection,
+    part: "setup",
     id: (object) => String(object.name),
     name: (object) => String(object.name),
     title: (object) => `${String(object.name)} ${what}`,

@@ -58,7 +58,7 @@ export const { declaration, inputSchema, core, inputsDeclaring, exported, check,
     }),
   },
   // Its users and groups are read from its links, as the export reads them.
-  exported: { related: (client, pipeline) => usersAndGroups(client, String(pipeline.id)) },
+  exported: { related: (client, pipeline) => usersAndGroups(client, String(pipeline.id)), lookup: "getPipeline" },
   kind: () => ({
     readRelated: (client, id) => usersAndGroups(client, id),
     relatedForImport: usersAndGroups,

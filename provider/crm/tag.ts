@@ -13,6 +13,7 @@ export const { declaration, inputSchema, core, inputsDeclaring, exported, check,
   name: "Tag",
   noun: "tag",
   namedBy: "tag",
+  exported: { lookup: "getTag" },
   inputs: {
     tag: input(nameText("the tag's name", 255), "The tag's name, unique among the tags of its type (regardless of case).", { wire: wire.text() }),
     tagType: input(oneOf(["contact", "template"]).default("contact"), "What the tag is put on: `contact` or `template`.", { wire: wire.text() }),

@@ -78,6 +78,7 @@ export const { declaration, inputSchema, core, inputsDeclaring, exported, check,
   name: "UserGroup",
   noun: "group",
   namedBy: "title",
+  exported: { lookup: "getUserGroup" },
   inputs: {
     title: input(nameText("the group's title", 255), "The group's title.", { wire: wire.text() }),
     description: input(optionalText(1000), 'The description. Removing it, or setting it to "", clears it.', { wire: wire.optionalText({ request: "descript" }) }),

@@ -47,7 +47,7 @@ export const { declaration, inputSchema, core, inputsDeclaring, exported, check,
   uniqueName: { field: "username", what: "username" },
   builtIns: { field: "username", names: ["admin"], what: "the users every account comes with (its admin, user 1)" },
   // The export reads each user's group as the resource does.
-  exported: { related: (client, user) => groupOf(client, String(user.id)) },
+  exported: { related: (client, user) => groupOf(client, String(user.id)), lookup: "getUser" },
   deleteBeforeReplace: true,
   kind: () => ({
     // The group from its link; the password, never answered, as the stack last sent it.

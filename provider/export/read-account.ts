@@ -8,6 +8,7 @@ import { CrmClient } from "../crm/service/client";
 import { objectIn, ServiceObject, walk } from "../crm/service/collection";
 import { RegisteredResource, resources } from "../registry";
 import type { ExportDeclaration } from "../crm/export-declaration";
+import { isBuiltIn } from "../kit/core";
 
 type ExportedResource = Extract<RegisteredResource, { module: { exported: ExportDeclaration } }>;
 /** The resources whose objects `pulumi-crm export` declares, in the order a program declares them. */
@@ -15,6 +16,8 @@ export const exportedResources = resources.filter((resource): resource is Export
 /** The kinds, named as their documentation pages (sdk-docs/crm-<kind>.md). */
 export type ExportKind = ExportedResource["name"];
 export const exportKinds: readonly ExportKind[] = exportedResources.map((resource) => resource.name);
+/** The kinds that are the account's setup (see ExportDeclaration.part): what a program for every account carries by default. */
+export const setupKinds: readonly ExportKind[] = exportedResources.filter((resource) => resource.module.exported.part === "setup").map((resource) => resource.name);
 
 /** One object of the account, as its resource declares it. */
 export interface ExportedObject {
@@ -27,6 +30,11 @@ export interface ExportedObject {
   inputs: Record<string, unknown>;
   /** Inputs that hold the id of an object of another kind: written as a reference when that object is exported too. */
   refersTo: Partial<Record<string, ExportKind>>;
+  /**
+   * One of the objects every account comes with (a built-in task type, the admin, the branding, a
+   * switch; see BuiltIns): declared in a program for any account without an id, found there by what identifies it.
+   */
+  builtIn: boolean;
 }
 
 export interface ExportOptions {
@@ -86,7 +94,8 @@ export async function readAccount(options: ExportOptions): Promise<ExportedObjec
       if (other && name) names[input] = name(other);
     }
     const refersTo = { ...declaration.refersTo } as ExportedObject["refersTo"];
-    return { kind: resource.name, id: String(object.id), title: declaration.title(object, inputs, names), inputs, refersTo };
+    const builtIn = declaration.accountWide === true || isBuiltIn(resource.module.core.builtIns, inputs);
+    return { kind: resource.name, id: String(object.id), title: declaration.title(object, inputs, names), inputs, refersTo, builtIn };
   };
 
   const exported: ExportedObject[] = [];

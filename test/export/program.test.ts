@@ -7,7 +7,7 @@ const settings: ProgramSettings = {
   apiUrl: "https://acme.api-us1.com",
   dependencies: { pulumiCrm: "^0.1.0", pulumi: "^3.216.0", typescript: "~5.9.3", tsNode: "^10.9.2" },
 };
-const account = (id: string, name: string): ExportedObject => ({ kind: "account", id, title: name, inputs: { name, accountUrl: null }, refersTo: {} });
+const account = (id: string, name: string): ExportedObject => ({ kind: "account", id, title: name, inputs: { name, accountUrl: null }, refersTo: {}, builtIn: false });
 const declarations = (index: string) => [...index.matchAll(/^const (\w+) = new crm\.\w+\("([^"]+)"/gm)].map(([, variable, resource]) => `${variable} ${resource}`);
 
 describe("pulumi-crm export: the program written", () => {
@@ -37,6 +37,7 @@ describe("pulumi-crm export: the program written", () => {
       title: "Acme note",
       inputs: { accountId, note: "Hi" },
       refersTo: { accountId: "account" },
+      builtIn: false,
     });
     const index = programFiles([account("7", "Acme"), note("1", "7"), note("2", "8")], settings)["index.ts"];
     assert.match(index, /const acme = new crm\.Account\("acme", \{\n  adoptId: "7",\n  name: "Acme",\n\}, \{ protect: true \}\);/);

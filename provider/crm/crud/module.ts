@@ -94,6 +94,8 @@ export function crmModule<Inputs extends Record<string, InputField>>(resourceMod
     collection,
     name,
     title: (object) => `${name(object)} ${what}`,
+    // Every plain kind is the account's setup.
+    part: "setup",
     refersTo: declaration.refersTo,
     ...spec.exported,
   };
