@@ -8,26 +8,32 @@
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { basename, dirname, isAbsolute, join, relative, resolve, sep } from "node:path";
 import { useStackConfig } from "../settings";
-import { importFile, programFiles } from "./program";
-import { ExportKind, exportKinds, readAccount } from "./read-account";
+import { importFile, Language, languages, programFiles } from "./program";
+import { ExportKind, exportKinds, readAccount, setupKinds } from "./read-account";
 
 const USAGE =
-  "usage: pulumi-crm export [--api-url URL] [--api-token KEY] [--kinds KIND,...] [--name-filter TEXT] [--out DIR] [--package-spec SPEC] [--import-file FILE] [--help] [--version]\n       pulumi-crm fleet ... (see pulumi-crm fleet --help)";
+  "usage: pulumi-crm export [--api-url URL] [--api-token KEY] [--kinds KIND,...] [--name-filter TEXT] [--language typescript|yaml] [--stack NAME] [--out DIR] [--package-spec SPEC] [--import-file FILE] [--help] [--version]\n       pulumi-crm fleet ... (see pulumi-crm fleet --help)";
 
 const HELP = [
   USAGE,
   "",
-  "Reads a CRM account and writes a TypeScript Pulumi program (Pulumi.yaml, package.json,",
-  "tsconfig.json, index.ts) that declares each of its objects with the values it holds, takes it",
-  "over by adoptId, and protects it: the first `pulumi up` creates nothing and writes nothing.",
+  "Reads a CRM account and writes a Pulumi program that declares its setup as it holds it, for any",
+  "account: TypeScript (Pulumi.yaml, package.json, tsconfig.json, index.ts) or YAML (Pulumi.yaml), with",
+  "no id of the account in it; and the settings of the stack of the account read (Pulumi.<stack>.yaml:",
+  "crm:apiUrl, the ids it takes over, protect), whose first `pulumi up` writes nothing. Another stack,",
+  "given its own crm:apiUrl and crm:apiToken, makes the same setup in its account with one `pulumi up`.",
   "",
   "options (--out crm or --out=crm):",
   "  --api-url URL        the account's API address (default: CRM_API_URL)",
   "  --api-token KEY      the API key (default: CRM_API_TOKEN, which keeps it out of the process list)",
-  `  --kinds KIND,...     what to export (default: all): ${exportKinds.join(", ")}`,
+  "  --kinds KIND,...     what to export (default: setup): setup (the account's setup), data (its companies,",
+  "                       their notes, values and contacts' places), all, or kinds:",
+  `                       ${exportKinds.join(", ")}`,
+  "  --language LANG      typescript (default; the dynamic classes) or yaml (the native plugin)",
+  "  --stack NAME         the stack of the account read, whose settings are written (default: source)",
   "  --name-filter TEXT   only objects whose name holds TEXT, regardless of case; values, notes and",
   "                       contacts' places follow their account",
-  "  --out DIR            the folder to write, which must not hold a program yet (default: crm-account)",
+  "  --out DIR            the folder to write, which must hold no program yet (default: crm-account)",
   "  --package-spec SPEC  how the program's package.json names pulumi-crm (default: as the project",
   "                       that installed this pulumi-crm names it, e.g. a tarball or git URL)",
   "  --import-file FILE   also write a `pulumi import --file` document of the objects (JSON: each",
@@ -47,6 +53,8 @@ interface Arguments {
   apiUrl?: string;
   apiToken?: string;
   kinds: Set<ExportKind>;
+  language: Language;
+  stack: string;
   nameFilter?: string;
   out: string;
   packageSpec?: string;
@@ -57,6 +65,8 @@ const flags: Record<string, keyof Arguments> = {
   "--api-url": "apiUrl",
   "--api-token": "apiToken",
   "--kinds": "kinds",
+  "--language": "language",
+  "--stack": "stack",
   "--name-filter": "nameFilter",
   "--out": "out",
   "--package-spec": "packageSpec",
@@ -65,24 +75,37 @@ const flags: Record<string, keyof Arguments> = {
 
 /** Parses the flags ("--out dir" or "--out=dir"); throws an Error whose message explains the problem. */
 function parseArguments(argv: readonly string[]): Arguments {
-  const parsed: Arguments = { kinds: new Set(exportKinds), out: "crm-account" };
+  const parsed: Arguments = { kinds: new Set(setupKinds), language: "typescript", stack: "source", out: "crm-account" };
   for (let i = 0; i < argv.length; i++) {
     const [name, inlineValue] = argv[i].split(/=(.*)/s, 2);
     const option = flags[name];
     if (!option) throw new Error(`unknown argument "${argv[i]}"`);
     const value = inlineValue ?? argv[++i];
     if (value === undefined || value === "") throw new Error(`${name} needs a value`);
-    if (option !== "kinds") {
-      parsed[option] = value;
-      continue;
-    }
-    const kinds = value.split(",").map((kind) => kind.trim());
-    const unknown = kinds.filter((kind) => !(exportKinds as readonly string[]).includes(kind));
-    if (unknown.length) throw new Error(`--kinds: ${unknown.join(", ")} is not a kind; the kinds are ${exportKinds.join(", ")}`);
-    parsed.kinds = new Set(kinds as ExportKind[]);
+    if (option === "kinds") parsed.kinds = kindsOf(value);
+    else if (option === "language") parsed.language = languageOf(value);
+    else if (option === "stack" && !/^[\w.-]+$/.test(value)) throw new Error(`--stack: "${value}" is not a stack name (letters, digits, _, . and -)`);
+    else (parsed as unknown as Record<string, string>)[option] = value;
   }
   return parsed;
 }
+
+/** The kinds a --kinds value names: kinds, and the groups setup, data and all. */
+function kindsOf(value: string): Set<ExportKind> {
+  const groups: Record<string, readonly ExportKind[]> = { setup: setupKinds, data: exportKinds.filter((kind) => !setupKinds.includes(kind)), all: exportKinds };
+  const given = value.split(",").map((kind) => kind.trim());
+  const unknown = given.filter((kind) => !groups[kind] && !(exportKinds as readonly string[]).includes(kind));
+  if (unknown.length) throw new Error(`--kinds: ${unknown.join(", ")} is not a kind; give setup, data, all, or kinds: ${exportKinds.join(", ")}`);
+  return new Set(given.flatMap((kind) => groups[kind] ?? [kind as ExportKind]));
+}
+
+function languageOf(value: string): Language {
+  if (!(languages as readonly string[]).includes(value)) throw new Error(`--language: "${value}" is not a language of a program; give ${languages.join(" or ")}`);
+  return value as Language;
+}
+
+/** Where the CLI downloads the plugin, as the package schema this copy ships says (dist/schema, or the clone's schema/). */
+const pluginDownloadUrl = (): string => JSON.parse(readFileSync(join(__dirname, "..", "..", "schema", "crm.json"), "utf8")).pluginDownloadURL;
 
 /** This package's package.json, found upwards from here (dist/provider/export or provider/export). */
 function ownPackage(): { version: string; devDependencies: Record<string, string> } {
@@ -152,7 +175,7 @@ async function main(argv: readonly string[]): Promise<number> {
     return 2;
   }
   const out = resolve(args.out);
-  const files = ["Pulumi.yaml", "package.json", "tsconfig.json", "index.ts"];
+  const files = ["Pulumi.yaml", "Pulumi.yml", "package.json", "tsconfig.json", "index.ts", `Pulumi.${args.stack}.yaml`];
   const present = files.filter((file) => existsSync(join(out, file)));
   if (present.length) {
     process.stderr.write(`pulumi-crm export: ${out} holds ${present.join(", ")} already; give an --out folder without a program, so that nothing is overwritten\n`);
@@ -174,6 +197,10 @@ async function main(argv: readonly string[]): Promise<number> {
   const program = programFiles(objects, {
     project,
     apiUrl: apiUrl!,
+    language: args.language,
+    stack: args.stack,
+    kinds: [...args.kinds],
+    plugin: { version: own.version, downloadUrl: pluginDownloadUrl() },
     dependencies: {
       pulumiCrm: pulumiCrm.spec,
       pulumi: pulumiSdkRange(),
@@ -182,13 +209,17 @@ async function main(argv: readonly string[]): Promise<number> {
     },
   });
   mkdirSync(out, { recursive: true });
-  for (const [file, text] of Object.entries(program)) writeFileSync(join(out, file), text);
+  // wx: a file made meanwhile is never overwritten.
+  for (const [file, text] of Object.entries(program)) writeFileSync(join(out, file), text, { flag: "wx" });
   if (args.importFile) writeFileSync(resolve(args.importFile), importFile(objects));
+  const review = args.language === "typescript" ? "review index.ts and run `npm install`" : "review Pulumi.yaml";
   process.stdout.write(
-    `Wrote ${objects.length} resources to ${out}${args.importFile ? ` and a \`pulumi import --file\` document of them to ${resolve(args.importFile)}` : ""}. Before the first \`pulumi up\` there, review index.ts (see sdk-docs/taking-over-an-account.md), ` +
-      "run `npm install`, and set crm:apiUrl and crm:apiToken (secret) in the stack's config.\n",
+    `Wrote ${objects.length} resources to ${out}${args.importFile ? ` and a \`pulumi import --file\` document of them to ${resolve(args.importFile)}` : ""}, and the settings of stack ${args.stack}, ` +
+      `which takes this account's objects over. Before the first \`pulumi up\` there, ${review} (see sdk-docs/one-setup-every-account.md), ` +
+      `then \`pulumi stack init ${args.stack}\` and \`pulumi config set --secret crm:apiToken <key>\`. For another account: \`pulumi stack init <name>\`, ` +
+      "`pulumi config set crm:apiUrl <address>` and `pulumi config set --secret crm:apiToken <key>`.\n",
   );
-  if (!pulumiCrm.installable) {
+  if (args.language === "typescript" && !pulumiCrm.installable) {
     process.stderr.write(
       `pulumi-crm export: package.json names pulumi-crm as "${pulumiCrm.spec}", which installs only from a registry that has this version; ` +
         "give --package-spec (a tarball made by `npm pack`, e.g. file:../pulumi-crm-0.1.0.tgz, or a git URL) or edit it before `npm install`\n",

@@ -19,6 +19,14 @@ export const exportKinds: readonly ExportKind[] = exportedResources.map((resourc
 /** The kinds that are the account's setup (see ExportDeclaration.part): what a program for every account carries by default. */
 export const setupKinds: readonly ExportKind[] = exportedResources.filter((resource) => resource.module.exported.part === "setup").map((resource) => resource.name);
 
+/** An object an input refers to: its kind and id, and its name, unless it is no object of the account. */
+export interface Referred {
+  kind: ExportKind;
+  id: string;
+  /** Its name (its id, for a kind without names); undefined when the id names no object of the account (a deleted list an address still names). */
+  name?: string;
+}
+
 /** One object of the account, as its resource declares it. */
 export interface ExportedObject {
   kind: ExportKind;
@@ -30,6 +38,8 @@ export interface ExportedObject {
   inputs: Record<string, unknown>;
   /** Inputs that hold the id of an object of another kind: written as a reference when that object is exported too. */
   refersTo: Partial<Record<string, ExportKind>>;
+  /** What each set input of refersTo names (a list input: each of its ids): an object of the account, or none. */
+  references: Record<string, Referred | Referred[]>;
   /**
    * One of the objects every account comes with (a built-in task type, the admin, the branding, a
    * switch; see BuiltIns): declared in a program for any account without an id, found there by what identifies it.
@@ -58,11 +68,10 @@ export async function readAccount(options: ExportOptions): Promise<ExportedObjec
   const wanted = (kind: string) => options.kinds.has(kind as ExportKind);
   const named = (name: string) => !options.nameFilter || name.toLowerCase().includes(options.nameFilter.toLowerCase());
   const declarationOf = (kind: string | undefined) => exportedResources.find((resource) => resource.name === kind)?.module.exported;
-  // Read besides the kinds wanted: those a wanted kind follows or is completed from (the accounts of values, notes and contacts' places; the fields of values).
+  // Read besides the kinds wanted: those a wanted kind refers to (the lists of webhooks, the accounts of notes, the fields of
+  // values), so that a reference names its object, through the program's resource or a lookup by its name.
   const needed = new Set(
-    exportedResources
-      .filter((resource) => wanted(resource.name))
-      .flatMap(({ module: { exported: declaration } }) => [kindOf(declaration, declaration.follows), kindOf(declaration, declaration.completedFrom?.input)]),
+    exportedResources.filter((resource) => wanted(resource.name)).flatMap(({ module: { exported: declaration } }) => Object.values(declaration.refersTo ?? {})),
   );
   // Every object read, by kind and id; and of kinds with a name, the ids of those the name filter keeps.
   const read = new Map<string, Map<string, ServiceObject>>();
@@ -94,8 +103,19 @@ export async function readAccount(options: ExportOptions): Promise<ExportedObjec
       if (other && name) names[input] = name(other);
     }
     const refersTo = { ...declaration.refersTo } as ExportedObject["refersTo"];
+    const references: ExportedObject["references"] = {};
+    for (const [input, kind] of Object.entries(refersTo) as [string, ExportKind][]) {
+      const referredTo = (id: unknown): Referred => {
+        const other = referred(declaration, input, id);
+        const name = declarationOf(kind)?.name;
+        return { kind, id: String(id), name: other ? (name ? name(other) : String(id)) : undefined };
+      };
+      const value = inputs[input];
+      if (Array.isArray(value)) references[input] = value.map(referredTo);
+      else if (value !== undefined && value !== null) references[input] = referredTo(value);
+    }
     const builtIn = declaration.accountWide === true || isBuiltIn(resource.module.core.builtIns, inputs);
-    return { kind: resource.name, id: String(object.id), title: declaration.title(object, inputs, names), inputs, refersTo, builtIn };
+    return { kind: resource.name, id: String(object.id), title: declaration.title(object, inputs, names), inputs, refersTo, references, builtIn };
   };
 
   const exported: ExportedObject[] = [];
