@@ -203,7 +203,8 @@ describe("pulumi-crm export: the round trip on the pulumi CLI", function () {
 
   it("export reads each collection once and writes a program declaring every object, taken over and protected", async () => {
     const before = await emulatorStats(emulator);
-    const result = await exportCli(["--api-url", emulator.crmUrl, "--out", exportDir]);
+    // Every kind, the account's data too, for the stack of the test ("dev").
+    const result = await exportCli(["--api-url", emulator.crmUrl, "--kinds", "all", "--stack", "dev", "--out", exportDir]);
     assert.equal(result.code, 0, result.stderr);
     const { answered, limited } = await requestsSince(before);
     console.log(`      the export: ${objectsInAccount} objects, ${answered} requests answered (${limited} more answered 429)`);
@@ -217,30 +218,36 @@ describe("pulumi-crm export: the round trip on the pulumi CLI", function () {
 
     const index = readFileSync(join(exportDir, "index.ts"), "utf8");
     assert.equal(index.match(/new crm\.\w+\(/g)?.length, objectsInAccount);
-    // An id is digits, a schema's UUID, a switch's name, or the name of an object known by name only.
-    assert.equal(index.match(new RegExp(`adoptId: "(\\d+|[0-9a-f-]{36}|siteTracking|eventTracking|${namedIds})",`, "g"))?.length, objectsInAccount);
-    assert.equal(index.match(/\}, \{ protect: true \}\);/g)?.length, objectsInAccount);
-    assert.match(index, /const acmeCorp = new crm\.Account\("acme-corp", \{\n  adoptId: "1",\n  name: "Acme Corp",\n  accountUrl: "https:\/\/acme\.example",\n\}/);
+    // Each object but those every account comes with is taken over by the id the stack's settings hold for it.
+    const builtIns = 1 + 2 + 4 + 2;
+    assert.equal(index.match(/adoptId: adopt\["[\w-]+"\],/g)?.length, objectsInAccount - builtIns);
+    const settings = readFileSync(join(exportDir, "Pulumi.dev.yaml"), "utf8");
+    // An id is digits, a schema's UUID, or the name of an object known by name only.
+    assert.equal(settings.match(new RegExp(`^    [\\w-]+: "?(\\d+|[0-9a-f-]{36}|${namedIds})"?$`, "gm"))?.length, objectsInAccount - builtIns, settings);
+    assert.match(settings, /^config:\n  crm:apiUrl: "?http:\/\/127\.0\.0\.1:\d+"?\n  acme-crm:protect: true\n  acme-crm:adopt:\n    acme-corp: "1"\n/m);
+    assert.equal(index.match(/\}, \{ protect \}\);/g)?.length, objectsInAccount);
+    assert.match(index, /const acmeCorp = new crm\.Account\("acme-corp", \{\n  adoptId: adopt\["acme-corp"\],\n  name: "Acme Corp",\n  accountUrl: "https:\/\/acme\.example",\n\}/);
     assert.match(index, /const acmeCorp2 = new crm\.Account\("acme-corp-2", \{/);
-    assert.match(index, /const acmeCorpRegions = new crm\.AccountCustomFieldValue\("acme-corp-regions", \{\n  adoptId: "\d+",\n  accountId: acmeCorp\.id,\n  customFieldId: regionsField\.id,\n  fieldValue: \["EMEA", "APAC"\],/);
+    assert.match(index, /const acmeCorpRegions = new crm\.AccountCustomFieldValue\("acme-corp-regions", \{\n  adoptId: adopt\["acme-corp-regions"\],\n  accountId: acmeCorp\.id,\n  customFieldId: regionsField\.id,\n  fieldValue: \["EMEA", "APAC"\],/);
     assert.match(index, /accountId: globex\.id,\n  note: "Met at the fair\.",/);
     assert.match(index, /fieldValue: "2027-03-31",/);
-    assert.match(index, /new crm\.SiteTracking\("[\w-]+", \{\n  adoptId: "siteTracking",\n  enabled: false,\n\}/);
-    assert.match(index, /new crm\.SiteTrackingDomain\("shop-acme-example-site-tracking-domain", \{\n  adoptId: "shop\.acme\.example",\n  name: "shop\.acme\.example",\n\}/);
-    assert.match(index, /new crm\.TrackedEvent\("signed-up-tracked-event", \{\n  adoptId: "Signed up",\n  name: "Signed up",\n\}/);
+    assert.match(index, /new crm\.SiteTracking\("[\w-]+", \{\n  enabled: false,\n\}/);
+    assert.match(index, /new crm\.SiteTrackingDomain\("shop-acme-example-site-tracking-domain", \{\n  adoptId: adopt\["shop-acme-example-site-tracking-domain"\],\n  name: "shop\.acme\.example",\n\}/);
+    assert.match(settings, /^    signed-up-tracked-event: Signed up$/m);
     assert.ok(!index.includes("__pagevisit"), "the service's own event is exported");
     assert.match(index, /fieldValue: 12500000,\n  fieldCurrency: "EUR",/);
-    // Group 3 is the account's admins' group, exported too; list 7 is none.
-    assert.match(index, /country: "DE",\n  isDefault: true,\n  allgroup: false,\n  groupId: adminUserGroup\.id,\n  listId: "7",/);
+    // Group 3 is the account's admins' group, exported too; list 7 is none, left out and said so.
+    assert.match(index, /country: "DE",\n  isDefault: true,\n  allgroup: false,\n  groupId: adminUserGroup\.id,\n\}/);
+    assert.match(index, /^\/\/ acme-corp-address: listId: the list 7 it names is no object of the account; left out$/m);
     assert.match(index, /externalLinks: false,/);
-    assert.match(index, /new crm\.CustomObjectSchema\("machine[\w-]*", \{\n  adoptId: "[0-9a-f-]{36}",\n  slug: "machine",/);
+    assert.match(index, /new crm\.CustomObjectSchema\("machine[\w-]*", \{\n  adoptId: adopt\["machine-custom-object-schema"\],\n  slug: "machine",/);
     assert.match(index, /const acmeNewsList = new crm\.List\("acme-news-list", \{/);
-    assert.match(index, /new crm\.ContactCustomField\("interest-contact-custom-field", \{\n  adoptId: "\d+",\n  title: "Interest",\n  type: "dropdown",\n  options: \["Products", "Events"\],\n  listIds: \[acmeNewsList\.id\],/);
+    assert.match(index, /new crm\.ContactCustomField\("interest-contact-custom-field", \{\n  adoptId: adopt\["interest-contact-custom-field"\],\n  title: "Interest",\n  type: "dropdown",\n  options: \["Products", "Events"\],\n  listIds: \[acmeNewsList\.id\],/);
     assert.match(index, /events: \["subscribe", "unsubscribe"\],\n  sources: \["public"\],\n  listId: acmeNewsList\.id,/);
     // Not vacuous: the two feeds' tokens, as the service answered them.
     assert.equal(calendarTokens.filter((token) => typeof token === "string" && token.length > 0).length, 2, `the feeds' tokens: ${JSON.stringify(calendarTokens)}`);
     for (const token of calendarTokens) assert.ok(!index.includes(token), "a calendar feed's token is written out");
-    assert.ok(!index.includes(emulator.apiToken), "the API token is written out");
+    assert.ok(!index.includes(emulator.apiToken) && !settings.includes(emulator.apiToken), "the API token is written out");
 
     const tsconfig = JSON.parse(readFileSync(join(exportDir, "tsconfig.json"), "utf8"));
     assert.equal(tsconfig.compilerOptions.noCheck, undefined, "the program must be type-checked");
@@ -258,18 +265,26 @@ describe("pulumi-crm export: the round trip on the pulumi CLI", function () {
     assert.match(again.stderr, /holds Pulumi\.yaml, package\.json, tsconfig\.json, index\.ts already; give an --out folder without a program/);
     const unknownKind = await exportCli(["--kinds", "account,contact", "--out", join(exportDir, "unused")]);
     assert.equal(unknownKind.code, 2);
-    assert.match(unknownKind.stderr, /--kinds: contact is not a kind; the kinds are account, account-custom-field,/);
+    assert.match(unknownKind.stderr, /--kinds: contact is not a kind; give setup, data, all, or kinds: account, account-custom-field,/);
     assert.ok(!existsSync(join(exportDir, "unused")));
   });
 
-  it("--kinds and --name-filter narrow the export; a reference to an object not exported is its id", async () => {
+  it("--kinds and --name-filter narrow the export; a reference to an object not exported is a lookup by its name, or refused without one", async () => {
     const narrowDir = join(repoRoot, ".work", "export", "globex-notes");
     rmSync(narrowDir, { recursive: true, force: true });
-    const result = await exportCli(["--api-url", emulator.crmUrl, "--kinds", "account-note,account-custom-field-value", "--name-filter", "globex", "--out", narrowDir]);
+    const result = await exportCli(["--api-url", emulator.crmUrl, "--kinds", "account-note", "--name-filter", "globex", "--out", narrowDir]);
     assert.equal(result.code, 0, result.stderr);
     const index = readFileSync(join(narrowDir, "index.ts"), "utf8");
-    assert.deepEqual(index.match(/new crm\.\w+/g), ["new crm.AccountCustomFieldValue", "new crm.AccountCustomFieldValue", "new crm.AccountNote"]);
-    assert.match(index, /accountId: "2",\n  note: "Met at the fair\.",/);
+    assert.deepEqual(index.match(/new crm\.\w+/g), ["new crm.AccountNote"]);
+    assert.match(index, /^const globexAccount = crm\.getAccountOutput\(\{ name: "Globex" \}\)\.id;$/m);
+    assert.match(index, /accountId: globexAccount,\n  note: "Met at the fair\.",/);
+    // A value's field has no lookup by name: the kind to add is named, and nothing is written.
+    const valuesDir = join(repoRoot, ".work", "export", "globex-values");
+    rmSync(valuesDir, { recursive: true, force: true });
+    const refused = await exportCli(["--api-url", emulator.crmUrl, "--kinds", "account,account-custom-field-value", "--name-filter", "globex", "--out", valuesDir]);
+    assert.equal(refused.code, 1);
+    assert.match(refused.stderr, /refers to the account-custom-field "Industry" \(customFieldId\), which the exported kinds leave out and no lookup finds by name; add account-custom-field to --kinds/);
+    assert.ok(!existsSync(valuesDir));
   });
 
   it("the program installs from the packed package, with the pulumi-crm bin", async () => {

@@ -38,7 +38,8 @@ describe("pulumi-crm export --import-file, imported by pulumi import --file into
 
   it("export writes each object's token, name and id", async () => {
     const bin = join(repoRoot, "provider", "export", "bin.ts");
-    const args = ["export", "--api-url", emulator.crmUrl, "--out", join(work, "program"), "--import-file", importFile];
+    // Every kind: the account's data too.
+    const args = ["export", "--api-url", emulator.crmUrl, "--kinds", "all", "--out", join(work, "program"), "--import-file", importFile];
     await promisify(execFile)(process.execPath, ["-r", "ts-node/register/transpile-only", bin, ...args], { cwd: repoRoot, env: { ...process.env, CRM_API_TOKEN: emulator.apiToken } });
     const { resources } = JSON.parse(readFileSync(importFile, "utf8")) as { resources: Array<{ type: string; name: string; id: string }> };
     assert.deepEqual(new Set(resources.map((resource) => resource.type)), new Set(exportedResources.map((resource) => `crm:index:${resource.className}`)));
