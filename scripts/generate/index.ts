@@ -183,9 +183,31 @@ export function docsTables(resource: RegisteredResource): string {
     ...(outputsOnly.length ? ["", "| Output | Type | Description |", "|---|---|---|", ...outputsOnly.map(outputRow)] : []),
     ...[...objects.values()].flatMap((type) => ["", objectTable(type)]),
     ...(fields.some((field) => field.readAt === "creation") ? ["", "Taking over an object that exists (`adoptId`, `adoptExisting`): see [taking over an account](taking-over-an-account.md)."] : []),
+    ...accountFacts(resource),
     "",
     tablesEnd,
   ].join("\n");
+}
+
+/** What the kind is to an account: its setup or its data, and the objects every account comes with. */
+function accountFacts(resource: RegisteredResource): string[] {
+  const { exported } = resource.module;
+  if (!exported) return [];
+  const part =
+    exported.part === "setup"
+      ? "Part of the account's setup: `pulumi-crm export` carries it into any account by default ([one setup, every account](one-setup-every-account.md))."
+      : "Part of the account's data: `pulumi-crm export` writes it only with `--kinds data` (or `all`, or its kind) ([one setup, every account](one-setup-every-account.md)).";
+  const { builtIns } = resource.module.core;
+  const names = builtIns?.names.map((name) => `\`${name}\``).join(", ").replace(/, ([^,]*)$/, " and $1");
+  const builtIn = builtIns
+    ? [
+        `Built-ins: ${builtIns.what}, known by \`${builtIns.field}\` (${names}, regardless of case). A resource declaring one takes the account's own over (said in the output) instead of making a second, ` +
+          "and a destroy leaves it in place; only in an account that lacks it is it made.",
+      ]
+    : exported.accountWide
+      ? ["Every account has one: a create takes it over, and a destroy puts back what it found."]
+      : [];
+  return ["", part, ...builtIn.flatMap((line) => ["", line])];
 }
 
 export const pageOf = (resource: RegisteredResource) => join("sdk-docs", `${resource.namespace}-${resource.name}.md`);

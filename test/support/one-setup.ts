@@ -14,7 +14,10 @@ import { exportedResources, setupKinds } from "../../provider/export/read-accoun
 import { writesByRoute, writesSince } from "./adoption";
 import { emulatorCallWhenAdmitted, emulatorRead, requestCount, RunningEmulator, stackOnEmulator } from "./emulator";
 import { packedTarball, repoRoot } from "./packed-program";
-import { CliStack } from "./pulumi-cli";
+import { CliStack, secretSignature } from "./pulumi-cli";
+
+/** What marks a secret value in a state (Pulumi's). */
+const secretValue = "1b47061264138c4ac30d75fd1eb44270";
 
 /** The collections a setup lives in: each setup kind's, as the export reads them. */
 const setupPaths = () => [...new Set(exportedResources.filter((resource) => setupKinds.includes(resource.name)).map((resource) => resource.module.exported.path))];
@@ -156,8 +159,12 @@ export function itStandsOneSetupUpInEveryAccount(name: string, door: Door): void
   it("a stack on an empty account, given only its address and key, makes the same setup with one up, nothing twice", async () => {
     stagingStack = await CliStack.create(program, "staging", stackOnEmulator(staging));
     stacks.push(stagingStack);
+    // A password the export cannot read, given to this stack as its page says.
+    await stagingStack.succeed(["config", "set", "--path", "--secret", "passwords.ada-user", "correct horse battery"]);
     const up = await stagingStack.up();
     assert.equal(up.exitCode, 0, up.lines.join("\n"));
+    const ada = stagingStack.resources().find((resource) => resource.urn.endsWith("::ada-user"));
+    assert.equal((ada?.inputs?.password as Record<string, unknown> | undefined)?.[secretSignature], secretValue, "the password is not in the state, as a secret");
     // Every collection holds as many objects as the source's: the built-ins taken over, never made again.
     assert.deepEqual(await countsAt(staging), await countsAt(source));
     assert.ok(stagingStack.resources().every((resource) => !resource.protect), "a staging object protected");
