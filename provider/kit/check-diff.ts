@@ -84,7 +84,8 @@ export function checkInputs<Schema extends z.AnyZodObject>(
   news: Record<string, unknown>,
 ): Checked {
   const toStore = (inputs: Record<string, unknown>) => ({ ...storedInputs(inputs, neverComparedFields(kind.schema)), [providerKey]: news[providerKey] });
-  const given = withoutProvider(news);
+  // An input given null is unset, as one left out: what a YAML program's `${passwords["ada"]}` gives for a key its stack lacks.
+  const given = Object.fromEntries(Object.entries(withoutProvider(news)).filter(([, value]) => value !== null));
   const resource = kind.label(given);
   const settingsProblem = settingsFailure(kind, resource);
   if (settingsProblem) return { failures: [settingsProblem] };

@@ -191,8 +191,8 @@ export function docsTables(resource: RegisteredResource): string {
 
 /** What the kind is to an account: its setup or its data, and the objects every account comes with. */
 function accountFacts(resource: RegisteredResource): string[] {
+  if (!("exported" in resource.module)) return [];
   const { exported } = resource.module;
-  if (!exported) return [];
   const part =
     exported.part === "setup"
       ? "Part of the account's setup: `pulumi-crm export` carries it into any account by default ([one setup, every account](one-setup-every-account.md))."
