@@ -174,10 +174,6 @@ function identify(objects: readonly ExportedObject[]): Identified[] {
   }));
 }
 
-/** A value as compared: JSON with every object's members sorted. */
-const canonical = (value: unknown): string | undefined =>
-  JSON.stringify(value, (_, member) => (member && typeof member === "object" && !Array.isArray(member) ? Object.fromEntries(Object.entries(member).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) : member));
-
 interface Difference {
   kind: ExportKind;
   object: string;
@@ -202,7 +198,7 @@ interface Comparison {
 function fieldsThatDiffer(from: Identified, to: Identified, except?: string): Difference[] {
   const fields = [...new Set([...Object.keys(from.compared), ...Object.keys(to.compared)])].filter((field) => field !== except);
   return fields
-    .filter((field) => canonical(from.compared[field]) !== canonical(to.compared[field]))
+    .filter((field) => JSON.stringify(from.compared[field]) !== JSON.stringify(to.compared[field]))
     .map((field) => ({ kind: from.kind, object: from.label, field, from: from.shown[field], to: to.shown[field] }));
 }
 
@@ -222,7 +218,7 @@ function renamed(onlyInFrom: Identified[], onlyInTo: Identified[]): [Identified,
   });
 }
 
-/** The comparison of two accounts' objects of `kinds`, in the order of the kinds. */
+/** The comparison of two accounts' objects of `kinds`: the objects only one holds, then the fields that differ, each in the order the accounts list them. */
 function compareObjects(from: readonly ExportedObject[], to: readonly ExportedObject[], kinds: readonly ExportKind[], urls: Record<Side, string>): Comparison {
   const compared = (objects: readonly ExportedObject[]) => identify(objects).filter((object) => kinds.includes(object.kind));
   const [fromObjects, toObjects] = [compared(from), compared(to)];
@@ -238,10 +234,8 @@ function compareObjects(from: readonly ExportedObject[], to: readonly ExportedOb
   const onlyInTo = toObjects.filter((object) => !paired.has(object));
   const renames = renamed(onlyInFrom, onlyInTo);
   const renamedObjects = new Set(renames.flat());
-  const kindOrder = (difference: { kind: ExportKind }) => exportKinds.indexOf(difference.kind);
   const listed = (objects: Identified[]) => objects.filter((object) => !renamedObjects.has(object)).map(({ kind, label }) => ({ kind, object: label }));
-  // Sorted by kind (a stable sort: in each kind, in the order the accounts list them), renames among them.
-  const differences = [...pairs, ...renames].flatMap(([one, other]) => fieldsThatDiffer(one, other)).sort((a, b) => kindOrder(a) - kindOrder(b));
+  const differences = [...pairs, ...renames].flatMap(([one, other]) => fieldsThatDiffer(one, other));
   const comparison = { from: urls.from, to: urls.to, kinds, matched: pairs.length + renames.length, onlyInFrom: listed(onlyInFrom), onlyInTo: listed(onlyInTo), differences };
   return { ...comparison, alike: !comparison.onlyInFrom.length && !comparison.onlyInTo.length && !differences.length };
 }
@@ -259,7 +253,7 @@ function formatTable(comparison: Comparison): string {
     ...comparison.onlyInFrom.map(({ kind, object }) => [kind, object, "only in from", "", ""]),
     ...comparison.onlyInTo.map(({ kind, object }) => [kind, object, "only in to", "", ""]),
     ...comparison.differences.map(({ kind, object, field, from, to }) => [kind, object, field, cellOf(from), cellOf(to)]),
-  ].sort((a, b) => exportKinds.indexOf(a[0] as ExportKind) - exportKinds.indexOf(b[0] as ExportKind));
+  ];
   const header = ["Kind", "Object", "Field", "From", "To"];
   const widths = header.map((title, column) => Math.max(title.length, ...rows.map((row) => row[column].length)));
   const line = (cells: string[]) => cells.map((cell, column) => cell.padEnd(widths[column])).join("  ").trimEnd();

@@ -18,6 +18,8 @@ describe("pulumi-crm compare", function () {
   let from: RunningEmulator;
   let to: RunningEmulator;
   let pacing: string | undefined;
+  /** A key neither account knows. */
+  const wrongKey = "not-the-key-4f1c";
 
   /** A call of the test's own to one account; the emulators' limit is off. */
   const call = async (account: RunningEmulator, method: string, path: string, body?: unknown): Promise<any> => {
@@ -31,6 +33,8 @@ describe("pulumi-crm compare", function () {
     const made = async (path: string, member: string, object: Record<string, unknown>) => String((await call(account, "POST", path, { [member]: object }))[member].id);
     const list = await made("/lists", "list", { name: "Acme news", stringid: "acme-news", sender_url: "https://acme.example", sender_reminder: "You signed up." });
     const tag = await made("/tags", "tag", { tag: "Customer", tagType: "contact", description: "Bought once" });
+    // Unique within its type only: another tag of the name.
+    await made("/tags", "tag", { tag: "Customer", tagType: "template" });
     const field = await made("/fields", "field", { title: "Interest", type: "dropdown" });
     const options = ["Products", "Events"].map((value, index) => ({ field: Number(field), value, label: value, orderid: index + 1, isdefault: false }));
     await call(account, "POST", "/fieldOption/bulk", { fieldOptions: options });
@@ -38,9 +42,13 @@ describe("pulumi-crm compare", function () {
     const webhook = await made("/webhooks", "webhook", { name: "Subscriptions", url: "https://hooks.acme.example/crm", events: ["subscribe"], sources: ["public"], listid: Number(list) });
     const reps = await made("/groups", "group", { title: "Reps", pgDeal: true });
     await made("/addresses", "address", { company_name: "Acme Corp", address_1: "1 Main St", country: "DE", groupid: Number(reps), listid: Number(list) });
-    const ada = await made("/users", "user", { username: "ada", email: "ada@acme.example", firstName: "Ada", lastName: "Lovelace", group: Number(reps), password: "s3cret-pass" });
+    // The users made in another order in each account: the pipeline's list of them, kept by id, is in another order too.
+    const users: Record<string, string> = {};
+    for (const name of account === from ? ["ada", "bob"] : ["bob", "ada"]) {
+      users[name] = await made("/users", "user", { username: name, email: `${name}@acme.example`, firstName: name, lastName: "Acme", group: Number(reps), password: "s3cret-pass" });
+    }
     // Two pipelines, each made with the same three default stages: titles repeated in the account.
-    const sales = await made("/dealGroups", "dealGroup", { title: "Sales", currency: "eur", autoassign: 0, allgroups: 0, users: [ada], groups: [reps] });
+    const sales = await made("/dealGroups", "dealGroup", { title: "Sales", currency: "eur", autoassign: 0, allgroups: 0, users: [users.ada, users.bob], groups: [reps] });
     await made("/dealStages", "dealStage", { title: "Won", group: sales, color: "18D499" });
     await made("/dealGroups", "dealGroup", { title: "Support", currency: "usd", autoassign: 0 });
     return { list, tag, webhook };
@@ -93,9 +101,7 @@ describe("pulumi-crm compare", function () {
       process.stderr.write = writes.stderr;
       set(saved);
     }
-    for (const key of [from.apiToken, to.apiToken, ...Object.values(env)].filter((value): value is string => !!value && !value.startsWith("http"))) {
-      assert.ok(!output.stdout.includes(key) && !output.stderr.includes(key), "a key was printed");
-    }
+    for (const key of [from.apiToken, to.apiToken, wrongKey]) assert.ok(!output.stdout.includes(key) && !output.stderr.includes(key), "a key was printed");
     return { code, ...output };
   }
   /** The table's row of an object's field: kind, object, field, from, to, as printed. */
@@ -108,27 +114,31 @@ describe("pulumi-crm compare", function () {
     assert.match(result.stdout, /^from http:\S+, to http:\S+: alike \(\d+ objects in both, 0 only in from, 0 only in to, 0 fields differ\); exit code 0$/m);
     // A page per collection of the setup; an address's group and list, each user's group, each pipeline's users and groups: calls of their own.
     const collections = exportedResources.filter((resource) => setupKinds.includes(resource.name)).length;
-    for (const account of [from, to]) assert.equal(await requestCount(account), collections + 2 + 2 * 1 + 2 * 2);
+    for (const account of [from, to]) assert.equal(await requestCount(account), collections + 2 + 3 * 1 + 2 * 2);
     for (const flag of ["--from", "--to"]) assert.match(result.stderr, new RegExp(`^pulumi-crm compare: ${flag} lists: 1 read, 1 exported$`, "m"));
   });
 
   it("names an object only in one account, and a tag renamed in one by its field", async () => {
     await call(to, "PUT", `/tags/${ids.to.tag}`, { tag: { tag: "Client" } });
     await call(from, "POST", "/tags", { tag: { tag: "Partner", tagType: "template" } });
+    await call(to, "POST", "/lists", { list: { name: "Promo", stringid: "promo", sender_url: "https://acme.example", sender_reminder: "You signed up." } });
     const result = await compare([]);
     assert.equal(result.code, 7, result.stdout + result.stderr);
     assert.match(result.stdout, row("tag", "Customer tag (contact)", "tag", '"Customer"', '"Client"'));
     assert.match(result.stdout, row("tag", "Partner tag (template)", "only in from"));
-    assert.match(result.stdout, /they differ \(\d+ objects in both, 1 only in from, 0 only in to, 1 fields differ\); exit code 7$/m);
+    assert.match(result.stdout, row("list", "Promo list", "only in to"));
+    assert.match(result.stdout, /they differ \(\d+ objects in both, 1 only in from, 1 only in to, 1 fields differ\); exit code 7$/m);
   });
 
   it("matches names regardless of case where the service's names are unique, and built-ins by their names", async () => {
-    await call(to, "PUT", `/tags/${ids.to.tag}`, { tag: { tag: "CUSTOMER" } });
+    // Its description changed too: the same tag by its name, not one renamed (see the test above).
+    await call(to, "PUT", `/tags/${ids.to.tag}`, { tag: { tag: "CUSTOMER", description: "Bought twice" } });
     const taskTypes = (await call(to, "GET", "/dealTasktypes")).dealTasktypes as Array<{ id: string; title: string }>;
     await call(to, "PUT", `/dealTasktypes/${taskTypes.find((type) => type.title === "Call")!.id}`, { dealTasktype: { status: "1" } });
     const result = await compare([]);
     assert.equal(result.code, 7);
     assert.match(result.stdout, row("tag", "Customer tag (contact)", "tag", '"Customer"', '"CUSTOMER"'));
+    assert.match(result.stdout, row("tag", "Customer tag (contact)", "description", '"Bought once"', '"Bought twice"'));
     assert.match(result.stdout, row("task-type", "Call task type", "disabled", "false", "true"));
     assert.doesNotMatch(result.stdout, /only in (from|to)$/m);
   });
@@ -164,15 +174,18 @@ describe("pulumi-crm compare", function () {
     assert.ok(JSON.parse(result.stdout).matched > 10);
   });
 
-  it("compares only the kinds --kinds names, reading the kinds they refer to as well", async () => {
-    await call(to, "PUT", `/tags/${ids.to.tag}`, { tag: { description: "Bought twice" } });
+  it("compares only the kinds --kinds names, reading the kinds they refer to as well; a long value shortened in the table, not in JSON", async () => {
+    const description = `Bought twice: ${"and more ".repeat(10)}`;
+    await call(to, "PUT", `/tags/${ids.to.tag}`, { tag: { description } });
     const result = await compare(["--kinds", "webhook"]);
     assert.equal(result.code, 0, result.stdout);
     // The webhooks' and the lists' pages: nothing else.
     for (const account of [from, to]) assert.deepEqual(Object.keys((await emulatorStats(account)).byRoute).filter((route) => route.startsWith("GET")).sort(), ["GET /api/3/lists", "GET /api/3/webhooks"]);
     const tags = await compare(["--kinds=tag"]);
     assert.equal(tags.code, 7);
-    assert.match(tags.stdout, row("tag", "Customer tag (contact)", "description", '"Bought once"', '"Bought twice"'));
+    assert.match(tags.stdout, row("tag", "Customer tag (contact)", "description", '"Bought once"', `${JSON.stringify(description).slice(0, 59)}…`));
+    const json = await compare(["--kinds=tag", "--json"]);
+    assert.equal(JSON.parse(json.stdout).differences[0].to, description);
   });
 
   it("refuses an unknown kind, listing the kinds, before any request (exit 2)", async () => {
@@ -183,11 +196,19 @@ describe("pulumi-crm compare", function () {
   });
 
   it("says which account refused its key, by its URL, never the key (exit 1)", async () => {
-    const result = await compare(["--to-token", "not-the-key-4f1c"]);
+    const result = await compare(["--to-token", wrongKey]);
     assert.equal(result.code, 1);
     assert.ok(result.stderr.includes(`pulumi-crm compare: the --to account (${to.crmUrl}) refused its key (the service answered 403): check that --to-token (or CRM_TO_API_TOKEN) holds`), result.stderr);
     assert.doesNotMatch(result.stderr, /the --from account/);
     assert.equal(result.stdout, "");
+  });
+
+  it("says which account could not be read, and why (exit 1)", async () => {
+    // Nothing listens on port 1 of the loopback: the connection is refused.
+    const result = await compare(["--from", "http://127.0.0.1:1"]);
+    assert.equal(result.code, 1);
+    assert.match(result.stderr, /^pulumi-crm compare: the --from account \(http:\/\/127\.0\.0\.1:1\) could not be read: .*refused the connection \(ECONNREFUSED\); check the service address and network, then try again\.$/m);
+    assert.doesNotMatch(result.stderr, /the --to account/);
   });
 
   it("asks for each account's address and key, before any request (exit 2)", async () => {
