@@ -257,7 +257,7 @@ function formatTable(comparison: Comparison): string {
   const header = ["Kind", "Object", "Field", "From", "To"];
   const widths = header.map((title, column) => Math.max(title.length, ...rows.map((row) => row[column].length)));
   const line = (cells: string[]) => cells.map((cell, column) => cell.padEnd(widths[column])).join("  ").trimEnd();
-  const counts = `${comparison.matched} objects in both, ${comparison.onlyInFrom.length} only in from, ${comparison.onlyInTo.length} only in to, ${comparison.differences.length} fields differ`;
+  const counts = `${comparison.matched} objects in both, ${comparison.onlyInFrom.length} only in from, ${comparison.onlyInTo.length} only in to, ${comparison.differences.length} field${comparison.differences.length === 1 ? " differs" : "s differ"}`;
   const verdict = comparison.alike ? `alike (${counts}); exit code 0` : `they differ (${counts}); exit code 7`;
   return [...(rows.length ? [line(header), ...rows.map(line), ""] : []), `from ${comparison.from}, to ${comparison.to}: ${verdict}`, ""].join("\n");
 }

@@ -127,18 +127,22 @@ describe("pulumi-crm compare", function () {
     assert.match(result.stdout, row("tag", "Customer tag (contact)", "tag", '"Customer"', '"Client"'));
     assert.match(result.stdout, row("tag", "Partner tag (template)", "only in from"));
     assert.match(result.stdout, row("list", "Promo list", "only in to"));
-    assert.match(result.stdout, /they differ \(\d+ objects in both, 1 only in from, 1 only in to, 1 fields differ\); exit code 7$/m);
+    assert.match(result.stdout, /they differ \(\d+ objects in both, 1 only in from, 1 only in to, 1 field differs\); exit code 7$/m);
   });
 
   it("matches names regardless of case where the service's names are unique, and built-ins by their names", async () => {
     // Its description changed too: the same tag by its name, not one renamed (see the test above).
     await call(to, "PUT", `/tags/${ids.to.tag}`, { tag: { tag: "CUSTOMER", description: "Bought twice" } });
+    const [field] = (await call(to, "GET", "/fields")).fields as Array<{ id: string }>;
+    await call(to, "PUT", `/fields/${field.id}`, { field: { title: "interest", descript: "What they read" } });
     const taskTypes = (await call(to, "GET", "/dealTasktypes")).dealTasktypes as Array<{ id: string; title: string }>;
     await call(to, "PUT", `/dealTasktypes/${taskTypes.find((type) => type.title === "Call")!.id}`, { dealTasktype: { status: "1" } });
     const result = await compare([]);
     assert.equal(result.code, 7);
     assert.match(result.stdout, row("tag", "Customer tag (contact)", "tag", '"Customer"', '"CUSTOMER"'));
     assert.match(result.stdout, row("tag", "Customer tag (contact)", "description", '"Bought once"', '"Bought twice"'));
+    assert.match(result.stdout, row("contact-custom-field", "Interest contact custom field", "title", '"Interest"', '"interest"'));
+    assert.match(result.stdout, row("contact-custom-field", "Interest contact custom field", "description", "(unset)", '"What they read"'));
     assert.match(result.stdout, row("task-type", "Call task type", "disabled", "false", "true"));
     assert.doesNotMatch(result.stdout, /only in (from|to)$/m);
   });
@@ -151,6 +155,11 @@ describe("pulumi-crm compare", function () {
     const comparison = JSON.parse(result.stdout);
     const webhook = comparison.differences.find((difference: { kind: string }) => difference.kind === "webhook");
     assert.deepEqual(webhook, { kind: "webhook", object: "Subscriptions webhook", field: "listId", from: "Acme news list", to: ids.to.list });
+    // A field unset in one account (the address's list, gone with it) has no value of that account.
+    assert.deepEqual(
+      comparison.differences.find((difference: { kind: string }) => difference.kind === "address"),
+      { kind: "address", object: "Acme Corp address", field: "listId", from: "Acme news list" },
+    );
     assert.deepEqual(comparison.onlyInFrom, [{ kind: "list", object: "Acme news list" }]);
   });
 
