@@ -7,7 +7,7 @@
 import { CrmClient } from "../crm/service/client";
 import { withProviderSettings } from "../settings";
 import { ServiceError } from "../transport/errors";
-import { ExportedObject, ExportKind, exportedResources, exportKinds, readAccount, setupKinds } from "./read-account";
+import { ExportedObject, ExportKind, exportedResources, exportKinds, kindsNamed, readAccount, setupKinds } from "./read-account";
 
 const USAGE = "usage: pulumi-crm compare --from URL --to URL [--from-token KEY] [--to-token KEY] [--kinds KIND,...] [--json] [--help]";
 
@@ -22,7 +22,9 @@ const HELP = [
   "  --to URL           the second account's API address",
   "  --from-token KEY   the first account's API key (default: CRM_FROM_API_TOKEN, which keeps it out of the process list)",
   "  --to-token KEY     the second account's API key (default: CRM_TO_API_TOKEN)",
-  `  --kinds KIND,...   what to compare (default: the setup): ${exportKinds.join(", ")}`,
+  "  --kinds KIND,...   what to compare (default: setup): setup (the account's setup), data (its companies,",
+  "                     their notes, values and contacts' places), all, or kinds:",
+  `                     ${exportKinds.join(", ")}`,
   "  --json             print the comparison as JSON",
   "  -h, --help         print this help and exit",
   "",
@@ -50,15 +52,8 @@ const valueFlags: Record<string, (parsed: Arguments, value: string) => void> = {
   "--to": (parsed, value) => (parsed.urls.to = value),
   "--from-token": (parsed, value) => (parsed.tokens.from = value),
   "--to-token": (parsed, value) => (parsed.tokens.to = value),
-  "--kinds": (parsed, value) => (parsed.kinds = kindsOf(value)),
+  "--kinds": (parsed, value) => (parsed.kinds = [...kindsNamed(value)]),
 };
-
-function kindsOf(value: string): ExportKind[] {
-  const kinds = value.split(",").map((kind) => kind.trim());
-  const unknown = kinds.filter((kind) => !(exportKinds as readonly string[]).includes(kind));
-  if (unknown.length) throw new Error(`--kinds: ${unknown.join(", ")} is not a kind; the kinds are ${exportKinds.join(", ")}`);
-  return kinds as ExportKind[];
-}
 
 /** Parses the flags ("--from URL" or "--from=URL"); throws an Error whose message names the problem, never a value (it may be a key). */
 function parseArguments(argv: readonly string[]): Arguments {

@@ -195,12 +195,21 @@ describe("pulumi-crm compare", function () {
     assert.match(tags.stdout, row("tag", "Customer tag (contact)", "description", '"Bought once"', `${JSON.stringify(description).slice(0, 59)}…`));
     const json = await compare(["--kinds=tag", "--json"]);
     assert.equal(JSON.parse(json.stdout).differences[0].to, description);
+    // The account's data, compared only when asked for: a company's note that differs.
+    for (const [account, note] of [[from, "Renewal in January"], [to, "Renewal in March"]] as const) {
+      const company = (await call(account, "POST", "/accounts", { account: { name: "Acme Corp" } })).account.id;
+      await call(account, "POST", `/accounts/${company}/notes`, { note: { note } });
+    }
+    const data = await compare(["--kinds", "data"]);
+    assert.equal(data.code, 7);
+    assert.match(data.stdout, row("account-note", "Acme Corp note", "note", '"Renewal in January"', '"Renewal in March"'));
+    assert.doesNotMatch(data.stdout, /^tag /m);
   });
 
   it("refuses an unknown kind, listing the kinds, before any request (exit 2)", async () => {
     const result = await compare(["--kinds", "tag,tags"]);
     assert.equal(result.code, 2);
-    assert.match(result.stderr, /^pulumi-crm compare: --kinds: tags is not a kind; the kinds are account, account-custom-field, .*, tag, /m);
+    assert.match(result.stderr, /^pulumi-crm compare: --kinds: tags is not a kind; give setup, data, all, or kinds: account, account-custom-field, .*, tag, /m);
     for (const account of [from, to]) assert.equal(await requestCount(account), 0);
   });
 
