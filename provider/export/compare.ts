@@ -65,7 +65,7 @@ function parseArguments(argv: readonly string[]): Arguments {
       continue;
     }
     const set = valueFlags[name];
-    if (!set) throw new Error(name.startsWith("-") ? `unknown option ${name}` : `argument ${i + 1} is no option; give each value after its option`);
+    if (!set) throw new Error(name.startsWith("-") ? `unknown option ${name}` : `argument ${i + 1} is not an option; give each value after its option`);
     const value = inlineValue ?? argv[++i];
     if (value === undefined || value === "") throw new Error(`${name} needs a value`);
     set(parsed, value);
