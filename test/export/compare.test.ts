@@ -186,6 +186,8 @@ describe("pulumi-crm compare", function () {
   it("compares only the kinds --kinds names, reading the kinds they refer to as well; a long value shortened in the table, not in JSON", async () => {
     const description = `Bought twice: ${"and more ".repeat(10)}`;
     await call(to, "PUT", `/tags/${ids.to.tag}`, { tag: { description } });
+    // A list only in `to`: read, for the webhooks' references, but not compared.
+    await call(to, "POST", "/lists", { list: { name: "Promo", stringid: "promo", sender_url: "https://acme.example", sender_reminder: "You signed up." } });
     const result = await compare(["--kinds", "webhook"]);
     assert.equal(result.code, 0, result.stdout);
     // The webhooks' and the lists' pages: nothing else.
