@@ -12,7 +12,8 @@ import { importFile, Language, languages, programFiles } from "./program";
 import { ExportKind, exportKinds, readAccount, setupKinds } from "./read-account";
 
 const USAGE =
-  "usage: pulumi-crm export [--api-url URL] [--api-token KEY] [--kinds KIND,...] [--name-filter TEXT] [--language typescript|yaml] [--stack NAME] [--out DIR] [--package-spec SPEC] [--import-file FILE] [--help] [--version]\n       pulumi-crm fleet ... (see pulumi-crm fleet --help)";
+  "usage: pulumi-crm export [--api-url URL] [--api-token KEY] [--kinds KIND,...] [--name-filter TEXT] [--language typescript|yaml] [--stack NAME] [--out DIR] [--package-spec SPEC] [--import-file FILE] [--help] [--version]\n       pulumi-crm fleet ... (see pulumi-crm fleet --help)" +
+  "\n       pulumi-crm compare --from URL --to URL ... (see pulumi-crm compare --help)";
 
 const HELP = [
   USAGE,
@@ -151,6 +152,7 @@ function pulumiSdkRange(): string {
 async function main(argv: readonly string[]): Promise<number> {
   // Loaded only for the fleet: export never loads the Automation API.
   if (argv[0] === "fleet") return (await import("../fleet/command")).fleetMain(argv.slice(1));
+  if (argv[0] === "compare") return (await import("./compare")).compareMain(argv.slice(1));
   if (argv.some((argument) => argument === "--help" || argument === "-h")) {
     process.stdout.write(HELP);
     return 0;

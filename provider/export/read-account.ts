@@ -19,6 +19,15 @@ export const exportKinds: readonly ExportKind[] = exportedResources.map((resourc
 /** The kinds that are the account's setup (see ExportDeclaration.part): what a program for every account carries by default. */
 export const setupKinds: readonly ExportKind[] = exportedResources.filter((resource) => resource.module.exported.part === "setup").map((resource) => resource.name);
 
+/** The kinds a --kinds value names: kinds, and the groups setup, data and all. */
+export function kindsNamed(value: string): Set<ExportKind> {
+  const groups: Record<string, readonly ExportKind[]> = { setup: setupKinds, data: exportKinds.filter((kind) => !setupKinds.includes(kind)), all: exportKinds };
+  const given = value.split(",").map((kind) => kind.trim());
+  const unknown = given.filter((kind) => !groups[kind] && !(exportKinds as readonly string[]).includes(kind));
+  if (unknown.length) throw new Error(`--kinds: ${unknown.join(", ")} is not a kind; give setup, data, all, or kinds: ${exportKinds.join(", ")}`);
+  return new Set(given.flatMap((kind) => groups[kind] ?? [kind as ExportKind]));
+}
+
 /** An object an input refers to: its kind and id, and its name, unless it is no object of the account. */
 export interface Referred {
   kind: ExportKind;
