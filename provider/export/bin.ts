@@ -9,7 +9,7 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { basename, dirname, isAbsolute, join, relative, resolve, sep } from "node:path";
 import { useStackConfig } from "../settings";
 import { importFile, Language, languages, programFiles } from "./program";
-import { ExportKind, exportKinds, readAccount, setupKinds } from "./read-account";
+import { ExportKind, exportKinds, kindsNamed, readAccount, setupKinds } from "./read-account";
 
 const USAGE =
   "usage: pulumi-crm export [--api-url URL] [--api-token KEY] [--kinds KIND,...] [--name-filter TEXT] [--language typescript|yaml] [--stack NAME] [--out DIR] [--package-spec SPEC] [--import-file FILE] [--help] [--version]\n       pulumi-crm fleet ... (see pulumi-crm fleet --help)" +
@@ -83,21 +83,12 @@ function parseArguments(argv: readonly string[]): Arguments {
     if (!option) throw new Error(`unknown argument "${argv[i]}"`);
     const value = inlineValue ?? argv[++i];
     if (value === undefined || value === "") throw new Error(`${name} needs a value`);
-    if (option === "kinds") parsed.kinds = kindsOf(value);
+    if (option === "kinds") parsed.kinds = kindsNamed(value);
     else if (option === "language") parsed.language = languageOf(value);
     else if (option === "stack" && !/^[\w.-]+$/.test(value)) throw new Error(`--stack: "${value}" is not a stack name (letters, digits, _, . and -)`);
     else (parsed as unknown as Record<string, string>)[option] = value;
   }
   return parsed;
-}
-
-/** The kinds a --kinds value names: kinds, and the groups setup, data and all. */
-function kindsOf(value: string): Set<ExportKind> {
-  const groups: Record<string, readonly ExportKind[]> = { setup: setupKinds, data: exportKinds.filter((kind) => !setupKinds.includes(kind)), all: exportKinds };
-  const given = value.split(",").map((kind) => kind.trim());
-  const unknown = given.filter((kind) => !groups[kind] && !(exportKinds as readonly string[]).includes(kind));
-  if (unknown.length) throw new Error(`--kinds: ${unknown.join(", ")} is not a kind; give setup, data, all, or kinds: ${exportKinds.join(", ")}`);
-  return new Set(given.flatMap((kind) => groups[kind] ?? [kind as ExportKind]));
 }
 
 function languageOf(value: string): Language {

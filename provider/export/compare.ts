@@ -2,7 +2,7 @@
 // `pulumi-crm export` reads them (readAccount, each under its own settings), matches their
 // objects by what identifies them in an account, never by id (ids differ between accounts),
 // and prints the objects only one holds and the fields that differ. See
-// sdk-docs/compare-accounts.md.
+// sdk-docs/one-setup-every-account.md.
 
 import { CrmClient } from "../crm/service/client";
 import { withProviderSettings } from "../settings";

@@ -80,17 +80,25 @@ export async function populateSetup(emulator: RunningEmulator): Promise<void> {
 }
 
 /** `pulumi-crm export` as the package's bin runs it, the key from the environment. */
-export async function exportAccount(emulator: RunningEmulator, out: string, ...flags: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+export function exportAccount(emulator: RunningEmulator, out: string, ...flags: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+  return packageBin(["export", "--api-url", emulator.crmUrl, "--out", out, ...flags], { CRM_API_TOKEN: emulator.apiToken });
+}
+
+/** The package's `pulumi-crm` bin, as built into dist/, with `env` beside PATH. */
+async function packageBin(args: string[], env: Record<string, string>): Promise<{ code: number; stdout: string; stderr: string }> {
   const bin = join(repoRoot, "dist", "provider", "export", "bin.js");
   try {
-    const { stdout, stderr } = await promisify(execFile)(process.execPath, [bin, "export", "--api-url", emulator.crmUrl, "--out", out, ...flags], {
-      env: { PATH: process.env.PATH, CRM_API_TOKEN: emulator.apiToken },
-    });
+    const { stdout, stderr } = await promisify(execFile)(process.execPath, [bin, ...args], { env: { PATH: process.env.PATH, ...env } });
     return { code: 0, stdout, stderr };
   } catch (error) {
     const failed = error as { code: number; stdout: string; stderr: string };
     return { code: failed.code, stdout: failed.stdout, stderr: failed.stderr };
   }
+}
+
+/** `pulumi-crm compare` of two accounts, the keys from the environment. */
+export async function compareAccounts(from: RunningEmulator, to: RunningEmulator): Promise<{ code: number; stdout: string; stderr: string }> {
+  return packageBin(["compare", "--from", from.crmUrl, "--to", to.crmUrl], { CRM_FROM_API_TOKEN: from.apiToken, CRM_TO_API_TOKEN: to.apiToken });
 }
 
 /** The program the export wrote holds no id of the account it read, and reads as code a person writes. */
@@ -178,6 +186,17 @@ export function itStandsOneSetupUpInEveryAccount(name: string, door: Door): void
     assert.equal((await requestCount(staging)) - before, 0);
     const drift = await stagingStack.driftCheck();
     assert.equal(drift.exitCode, 0, drift.lines.join("\n"));
+  });
+
+  it("pulumi-crm compare finds the two accounts alike (exit 0); a tag renamed in one is a difference (exit 7), naming the tag and its field", async () => {
+    const alike = await compareAccounts(source, staging);
+    assert.equal(alike.code, 0, `${alike.stdout}${alike.stderr}`);
+    const tag = (await emulatorRead(staging, "/tags")).tags.find((one: { tag: string }) => one.tag === "Customer");
+    await emulatorCallWhenAdmitted(staging, "PUT", `/api/3/tags/${tag.id}`, { tag: { tag: "Client" } });
+    const differ = await compareAccounts(source, staging);
+    assert.equal(differ.code, 7, `${differ.stdout}${differ.stderr}`);
+    assert.match(differ.stdout, /^tag +Customer tag \(contact\) +tag +"Customer" +"Client"$/m);
+    for (const output of [alike, differ]) assert.ok(![source.apiToken, staging.apiToken].some((key) => `${output.stdout}${output.stderr}`.includes(key)), "a key is printed");
   });
 
   it("destroy leaves the other account as it started; the source stack's destroy is refused by protect", async () => {
