@@ -1,14 +1,16 @@
 // The requests and wall time of `pulumi-crm compare` of two accounts of some 500 setup objects
-// each: two emulators populated alike through the API with their limit off (each kept in a data
-// file), started again from those files at the service's 5 requests a second, then compared at
-// the provider's own pace (5 a second per account, CRM_REQUESTS_PER_SECOND unset). Requests are
-// the emulators' counts, by route.
+// each, and of `pulumi-crm export` of one of them: two emulators populated alike through the API
+// with their limit off (each kept in a data file), started again from those files at the
+// service's 5 requests a second, then compared, then one exported, at the provider's own pace (5
+// a second per account, CRM_REQUESTS_PER_SECOND unset). Requests are the emulators' counts, by route.
 //
-//   npx ts-node --transpile-only bench/compare.ts
+//   npx ts-node --transpile-only bench/export-and-compare.ts
 //
 // Not part of npm test: half a minute at the limit. Figures are printed, never asserted.
 
-import { mkdtempSync, rmSync } from "node:fs";
+import { execFile } from "node:child_process";
+import { promisify } from "node:util";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { startEmulator } from "../emulator";
@@ -73,6 +75,16 @@ async function main(): Promise<void> {
       console.log(`${name}: ${requests} requests (${byStatus["429"] ?? 0} answered 429): ${JSON.stringify(byRoute)}`);
     }
     console.log(`compare: exit code ${code}, ${seconds.toFixed(1)} s wall time, both accounts read side by side at 5 requests a second each`);
+
+    // The export, as its command runs (ts-node's start included, some 1 to 2 s).
+    const before = (await emulatorStats(from)).requests;
+    const exportStarted = Date.now();
+    // Asynchronous: the emulators answer from this process's event loop.
+    await promisify(execFile)(process.execPath, ["-r", "ts-node/register/transpile-only", join(__dirname, "..", "provider", "export", "bin.ts"), "export", "--api-url", from.crmUrl, "--out", join(folder, "program")], {
+      env: { ...process.env, CRM_API_TOKEN: from.apiToken },
+    });
+    const exported = readFileSync(join(folder, "program", "index.ts"), "utf8").match(/new crm\.\w+\(/g)?.length;
+    console.log(`export: ${exported} resources, ${(await emulatorStats(from)).requests - before} requests, ${((Date.now() - exportStarted) / 1000).toFixed(1)} s wall time`);
     await Promise.all([from.close(), to.close()]);
   } finally {
     rmSync(folder, { recursive: true, force: true });
