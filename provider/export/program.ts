@@ -34,8 +34,8 @@ type Written =
   /** An object the program does not declare, found by a lookup by its name (the variable holding the lookup). */
   | { lookup: string }
   | { list: Written[] }
-  /** A secret the service never answers (a user's password): from the stack's secret setting `setting` (`passwords`), by resource name. */
-  | { secret: { setting: string; resource: string } };
+  /** A secret input the service never answers (a user's password): from the stack's secret setting `<input>s`, by resource name. */
+  | { secret: { input: string; resource: string } };
 
 /** One resource of the program. */
 interface Declared {
@@ -78,7 +78,8 @@ function programOf(objects: readonly ExportedObject[]): Program {
   const names = namesOf(objects);
   const lookups = new Map<string, Lookup>();
   const secrets = new Set<string>();
-  const reference = (object: ExportedObject, input: string, referred: Referred): Written | undefined => {
+  const takenVariables = new Set([...names.values()].map((name) => name.variable.toLowerCase()));
+  const referenceTo = (object: ExportedObject, input: string, referred: Referred): Written | undefined => {
     const declared = names.get(`${referred.kind} ${referred.id}`);
     if (declared) return { resource: { variable: declared.variable, name: declared.resource } };
     if (referred.name === undefined) return undefined;
@@ -89,7 +90,7 @@ function programOf(objects: readonly ExportedObject[]): Program {
       );
     }
     const key = `${lookup} ${referred.name}`;
-    if (!lookups.has(key)) lookups.set(key, { variable: uniqueVariable([...words(referred.name), ...referred.kind.split("-")], names), function: lookup, name: referred.name });
+    if (!lookups.has(key)) lookups.set(key, { variable: uniqueVariable([...words(referred.name), ...referred.kind.split("-")], takenVariables), function: lookup, name: referred.name });
     return { lookup: lookups.get(key)!.variable };
   };
 
@@ -107,9 +108,9 @@ function programOf(objects: readonly ExportedObject[]): Program {
         continue;
       }
       const written = (Array.isArray(referred) ? referred : [referred]).map((one) => {
-        const reference_ = reference(object, input, one);
-        if (!reference_) notes.push(`${input}: the ${one.kind} ${one.id} it names is no object of the account; left out`);
-        return reference_;
+        const reference = referenceTo(object, input, one);
+        if (!reference) notes.push(`${input}: the ${one.kind} ${one.id} it names is no object of the account; left out`);
+        return reference;
       });
       const kept = written.filter((one): one is Written => one !== undefined);
       if (Array.isArray(referred)) inputs.push([input, { list: kept }]);
@@ -118,7 +119,7 @@ function programOf(objects: readonly ExportedObject[]): Program {
     for (const field of module.declaration.fields) {
       if (field.secret && field.role !== "output") {
         secrets.add(field.name);
-        inputs.push([field.name, { secret: { setting: `${field.name}s`, resource } }]);
+        inputs.push([field.name, { secret: { input: field.name, resource } }]);
       }
     }
     return { className, section: module.exported.section, variable, resource, adopted: !object.builtIn, inputs, notes };
@@ -257,7 +258,7 @@ class Expression {
 function yamlValue(value: Written): unknown {
   if ("resource" in value) return new Expression(`\${${value.resource.name}.id}`);
   if ("lookup" in value) return new Expression(`\${${value.lookup}}`);
-  if ("secret" in value) return new Expression(`\${${value.secret.setting}["${value.secret.resource}"]}`);
+  if ("secret" in value) return new Expression(`\${${value.secret.input}s["${value.secret.resource}"]}`);
   if ("list" in value) return value.list.map(yamlValue);
   return value.literal;
 }
@@ -315,7 +316,7 @@ const lineWidth = 100;
 function typescriptValue(value: Written, indent: string, lead: number): string {
   if ("resource" in value) return `${value.resource.variable}.id`;
   if ("lookup" in value) return value.lookup;
-  if ("secret" in value) return `${value.secret.setting.replace(/s$/, "")}Of(${JSON.stringify(value.secret.resource)})`;
+  if ("secret" in value) return `${value.secret.input}Of(${JSON.stringify(value.secret.resource)})`;
   if ("list" in value) return spread("[", "]", value.list.map((item) => (inner: string, at: number) => typescriptValue(item, inner, at)), indent, lead);
   return typescriptLiteral(value.literal, indent, lead);
 }
@@ -361,11 +362,11 @@ const words = (title: string): string[] =>
     .match(/[a-z0-9]+/g)
     ?.slice(0, 6) ?? [];
 
-/** `words` in camelCase, made unique among `taken` (and added to it) by a counter. */
-function uniqueVariable(given: readonly string[], names: Map<string, { variable: string; resource: string }>): string {
-  const taken = new Set([...names.values()].map((name) => name.variable.toLowerCase()));
+/** Words in camelCase, made unique among `taken` (lower case; the variable is added to it) by a counter. */
+function uniqueVariable(given: readonly string[], taken: Set<string>): string {
   let named = given;
   for (let counter = 2; taken.has(camelCase(named).toLowerCase()) || reservedWords.has(camelCase(named)); counter++) named = [...given, String(counter)];
+  taken.add(camelCase(named).toLowerCase());
   return camelCase(named);
 }
 
