@@ -1,12 +1,13 @@
 // Issue 53's done-when flow, the same steps in each door: an account set up through the API with an
 // object of every setup kind is exported for any account (`--stack source`); the source stack's
 // first up writes nothing; a stack on another, empty account makes the same setup with one up,
-// nothing made twice; a second up sends nothing and the drift check is clean; destroy leaves that
-// account as it started, and the source stack's destroy is refused by protect.
+// nothing made twice; a second up sends nothing and the drift check is clean; `pulumi-crm compare`
+// finds them alike, then a tag renamed in one; a change of the program rolls to both; destroy
+// leaves that account as it started, and the source stack's destroy is refused by protect.
 
 import assert from "node:assert/strict";
 import { execFile } from "node:child_process";
-import { readFileSync, rmSync } from "node:fs";
+import { readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { promisify } from "node:util";
 import { startEmulator } from "../../emulator";
@@ -197,6 +198,21 @@ export function itStandsOneSetupUpInEveryAccount(name: string, door: Door): void
     assert.equal(differ.code, 7, `${differ.stdout}${differ.stderr}`);
     assert.match(differ.stdout, /^tag +Customer tag \(contact\) +tag +"Customer" +"Client"$/m);
     for (const output of [alike, differ]) assert.ok(![source.apiToken, staging.apiToken].some((key) => `${output.stdout}${output.stderr}`.includes(key)), "a key is printed");
+  });
+
+  it("a change of the program rolls to both stacks: the tag renamed in the program, each account holds the new name, alike again", async () => {
+    const file = join(program, door.flags.includes("yaml") ? "Pulumi.yaml" : "index.ts");
+    const text = readFileSync(file, "utf8");
+    const renamed = text.replace(/^(\s+tag: )"?Customer"?(,?)$/m, '$1"Client"$2');
+    assert.notEqual(renamed, text, "the tag's declaration is not in the program");
+    writeFileSync(file, renamed);
+    for (const stack of [stagingStack, sourceStack]) {
+      const up = await stack.up("--skip-preview");
+      assert.equal(up.exitCode, 0, up.lines.join("\n"));
+    }
+    for (const account of [source, staging]) assert.ok((await emulatorRead(account, "/tags")).tags.some((tag: { tag: string }) => tag.tag === "Client"));
+    const alike = await compareAccounts(source, staging);
+    assert.equal(alike.code, 0, `${alike.stdout}${alike.stderr}`);
   });
 
   it("destroy leaves the other account as it started; the source stack's destroy is refused by protect", async () => {
