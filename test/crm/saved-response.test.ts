@@ -32,6 +32,9 @@ describeResource(
       const news = await checked(provider, { ...followUp, body: "Slides attached." });
       assert.deepEqual((await provider.diff(created.id, created.outs, news)).replaces, []);
       const { outs } = await provider.update(created.id, created.outs, news);
+      // The outcome as the service holds it, not only as the update reports it.
+      assert.equal(outs.body, "Slides attached.");
+      assert.equal((await emulatorCall(service.emulator, "GET", `/api/3/savedResponses/${created.id}`)).body.savedResponse.body, "Slides attached.");
       await emulatorCall(service.emulator, "PUT", `/api/3/savedResponses/${created.id}`, { savedResponse: { body: "Edited" } });
       const drifted = await provider.read(created.id, outs);
       assert.equal(drifted.props?.body, "Edited");

@@ -39,6 +39,10 @@ describeResource(
         const news = await checked(provider, { tag: "Lead", ...change });
         assert.deepEqual((await provider.diff(created.id, state, news)).replaces, []);
         state = (await provider.update(created.id, state, news)).outs;
+        // The outcome as the service holds it, not only as the update reports it.
+        const [field, value] = Object.entries(change)[0];
+        assert.equal(state[field], value);
+        assert.equal((await emulatorCall(service.emulator, "GET", `/api/3/tags/${created.id}`)).body.tag[field], value);
         assert.deepEqual((await provider.read(created.id, state)).props, state);
       }
       await emulatorCall(service.emulator, "PUT", `/api/3/tags/${created.id}`, { tag: { tag: "Renamed" } });
