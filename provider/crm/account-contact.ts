@@ -1,6 +1,6 @@
 // crm.AccountContact: a contact's association with an account, with the contact's job
 // title there. A contact belongs to one account at most; the lifecycle is
-// crmLifecycle's (see ./crud).
+// crmCore's (see ./crud).
 
 import { z } from "zod";
 import { dynamicClass, dynamicLifecycle } from "../dynamic";

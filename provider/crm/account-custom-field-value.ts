@@ -3,7 +3,7 @@
 // cannot know without a request: a create reads the field's definition and refuses a
 // value that does not fit before writing, and the type joins the state, where diff and
 // update find it. A value outside an option field's options is refused before writing
-// too, and by check when the inputs hold them. The lifecycle is crmLifecycle's (see ./crud).
+// too, and by check when the inputs hold them. The lifecycle is crmCore's (see ./crud).
 
 import { z } from "zod";
 import { dynamicClass, dynamicLifecycle } from "../dynamic";

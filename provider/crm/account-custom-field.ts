@@ -1,7 +1,7 @@
 // crm.AccountCustomField: the definition of a custom account field (the service's
 // accountCustomFieldMetum). Made by the custom-field definition machinery it shares with
 // crm.DealCustomField (./custom-field-definition.ts); the lifecycle, adoption by label included,
-// is crmLifecycle's (see ./crud).
+// is crmCore's (see ./crud).
 
 import { dynamicClass } from "../dynamic";
 import { customFieldDefinition } from "./custom-field-definition";

@@ -1,6 +1,6 @@
 // crm.AccountNote: a note on an account. Created and changed under its account
 // (/accounts/{id}/notes), read and deleted as a note (/notes/{id}); the lifecycle is
-// crmLifecycle's (see ./crud).
+// crmCore's (see ./crud).
 
 import { z } from "zod";
 import { dynamicClass, dynamicLifecycle } from "../dynamic";

@@ -1,5 +1,5 @@
 // crm.Account: an account (company) of the CRM service. Its declaration, its
-// normalization and its provider live here; the lifecycle is crmLifecycle's (see
+// normalization and its provider live here; the lifecycle is crmCore's (see
 // ./crud), with the service's own check of unique names and its bulk delete.
 
 import { z } from "zod";

@@ -2,7 +2,7 @@
 // (/accountCustomFieldMeta) and crm.DealCustomField (/dealCustomFieldMeta) are twins, alike in
 // the reference and in REAL-WORLD.md's notes (flags as 1/0, displayOrder a number,
 // fieldDefaultCurrency null, no meta.total). Its declaration, normalization, adoption by label and
-// export are made here once per kind; the lifecycle is crmLifecycle's (see ./crud).
+// export are made here once per kind; the lifecycle is crmCore's (see ./crud).
 
 import { z } from "zod";
 import { dynamicLifecycle } from "../dynamic";

@@ -19,12 +19,9 @@ export const fieldTypes: ["text", "textarea", "date", "datetime", "dropdown", "m
   "currency",
   "number",
 ];
-export type FieldType = (typeof fieldTypes)[number];
 
 /** Types whose values are chosen from the field's options. */
 export const optionTypes: ReadonlySet<string> = new Set(["dropdown", "multiselect", "radio", "checkbox"]);
-/** Types whose values are lists of options. */
-export const multiValueTypes: ReadonlySet<string> = new Set(["multiselect", "checkbox"]);
 
 /** A value in its state form: a list for multi-value types, a number for currency (minor units) and number, else a string. */
 export type FieldValue = string | string[] | number;

@@ -33,12 +33,6 @@ export function orNoResult<T>(row: T | undefined, recordType: string, id: string
   return row;
 }
 
-/** The row, or a 404 in the {errors} style. */
-export function orNotFound<T>(row: T | undefined): T {
-  if (row === undefined) throw notFound();
-  return row;
-}
-
 /** 404 in the {errors} style of the custom account field resources. */
 export function notFound(): ApiError {
   return new ApiError({ status: 404, body: { errors: [{ status: 404, title: "Not Found" }] } });

@@ -1,7 +1,7 @@
 // The core of a plain CRM object's lifecycle: created by POST to its collection, read,
 // changed and deleted at `{collection}/{id}`, its JSON under one root key; every write
 // confirmed against the inputs. Taking objects over is ./take-over.ts's, natural keys
-// ./natural-key.ts's; crmLifecycle (./index.ts) puts them together.
+// ./natural-key.ts's; crmCore (./index.ts) puts them together.
 
 import { Created, Found, ReadFrom, storedOutputs, Updated } from "../../kit/core";
 import type { z } from "zod";
@@ -24,7 +24,7 @@ export type Kind = CrmObjectKind<z.AnyZodObject, Record<string, unknown>>;
 export type Inputs = z.output<z.AnyZodObject>;
 export type Adoption = NaturalKeyAdoption<z.AnyZodObject>;
 
-/** A kind, and what crmLifecycle makes for it once per provider host: its coalesced writes and deletes. */
+/** A kind, and what crmCore makes for it once per provider host: its coalesced writes and deletes. */
 export interface LifecycleContext {
   readonly kind: Kind;
   /** The kind's bulk writes (see CrmObjectKind.bulk). */

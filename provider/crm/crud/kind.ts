@@ -1,4 +1,4 @@
-// What a plain CRM object's kind declares to crmLifecycle (see ./index.ts): where its
+// What a plain CRM object's kind declares to crmCore (see ./index.ts): where its
 // objects are, how they are normalized and written, and the hooks for what is
 // particular to it. Types only.
 
