@@ -140,6 +140,9 @@ function plural(type: ValueType): string {
   return ["string", "integer", "number", "boolean"].includes(type.kind) ? `${docType(type)}s` : docType(type);
 }
 
+/** `a, b and c`. */
+const andList = (items: readonly string[]) => items.join(", ").replace(/, ([^,]*)$/, " and $1");
+
 const cell = (text: string) => text.replace(/\|/g, "\\|").replace(/\n/g, " ");
 
 function inputRow(field: Field): string {
@@ -169,7 +172,7 @@ export function docsTables(resource: RegisteredResource): string {
   for (const field of fields) objectsIn(field.type, objects);
   const outputsOnly = fields.filter((field) => field.role === "output");
   const onlyRead = fields.filter((field) => field.readAt).map((field) => `\`${field.name}\``);
-  const inputsAsOutputs = `Outputs: the inputs${onlyRead.length ? ` but ${onlyRead.join(", ").replace(/, ([^,]*)$/, " and $1")}` : ""}`;
+  const inputsAsOutputs = `Outputs: the inputs${onlyRead.length ? ` but ${andList(onlyRead)}` : ""}`;
   return [
     tablesStart(resource),
     "",
@@ -198,7 +201,7 @@ function accountFacts(resource: RegisteredResource): string[] {
       ? "Part of the account's setup: `pulumi-crm export` carries it into any account by default ([one setup, every account](one-setup-every-account.md))."
       : "Part of the account's data: `pulumi-crm export` writes it only with `--kinds data` (or `all`, or its kind) ([one setup, every account](one-setup-every-account.md)).";
   const { builtIns } = resource.module.core;
-  const names = builtIns?.names.map((name) => `\`${name}\``).join(", ").replace(/, ([^,]*)$/, " and $1");
+  const names = andList(builtIns?.names.map((name) => `\`${name}\``) ?? []);
   const builtIn = builtIns
     ? [
         `Built-ins: ${builtIns.what}, known by \`${builtIns.field}\` (${names}, regardless of case). A resource declaring one takes the account's own over (said in the output) instead of making a second, ` +
@@ -225,6 +228,28 @@ export function pageWithTables(resource: RegisteredResource, page: string): stri
   return [...lines.slice(0, header), tables, ...lines.slice(end)].join("\n");
 }
 
+const importableStart = "<!-- importable resources: written by `npm run generate` from the registry -->";
+const importableEnd = "<!-- end of importable resources -->";
+
+/**
+ * A page with the registry's importable resources between its markers (the indent the start
+ * marker has): `crm:index:Account`, then each one's class, and the actions `pulumi import` refuses.
+ */
+export function withImportableResources(page: string): string {
+  const from = page.indexOf(importableStart);
+  const to = page.indexOf(importableEnd);
+  if (from === -1 || to < from) throw new Error(`the page lacks the markers ${importableStart} ... ${importableEnd}`);
+  const indent = page.slice(page.lastIndexOf("\n", from) + 1, from);
+  const token = (resource: RegisteredResource) => `\`${resource.module.declaration.token}\``;
+  const importable = resources.filter((resource) => resource.module.core.importable === true);
+  const refused = resources.filter((resource) => resource.module.core.importable !== true);
+  const names = importable.map((resource, index) => (index === 0 || resource.namespace !== importable[0].namespace ? token(resource) : `\`${resource.className}\``));
+  const words = `${andList(names)}; not the actions ${andList(refused.map(token))}.`.split(" ");
+  const lines = [""];
+  for (const word of words) lines[lines.length - 1].length + word.length < 96 ? (lines[lines.length - 1] += `${lines[lines.length - 1] ? " " : ""}${word}`) : lines.push(word);
+  return `${page.slice(0, from + importableStart.length)}\n${lines.map((line) => `${indent}${line}`).join("\n")}\n${indent}${page.slice(to)}`;
+}
+
 /** CONTRIBUTING.md with the places-per-field table (scripts/generate/field-places.ts) between its markers. */
 export function withFieldPlaces(contributing: string): string {
   const start = "<!-- field places: written by `npm run generate` (scripts/generate/field-places.ts) -->";
@@ -247,6 +272,7 @@ export function generatedFiles(): Map<string, string> {
   }
   for (const [name, schema] of packageSchemas()) files.set(`schema/${name}.json`, `${JSON.stringify(schema, null, 2)}\n`);
   files.set("CONTRIBUTING.md", withFieldPlaces(readFileSync(join(repoRoot, "CONTRIBUTING.md"), "utf8")));
+  for (const page of ["sdk-docs/native-plugins.md", "sdk-docs/yaml.md"]) files.set(page, withImportableResources(readFileSync(join(repoRoot, page), "utf8")));
   return files;
 }
 
