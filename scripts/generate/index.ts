@@ -250,6 +250,19 @@ export function withImportableResources(page: string): string {
   return `${page.slice(0, from + importableStart.length)}\n${lines.map((line) => `${indent}${line}`).join("\n")}\n${indent}${page.slice(to)}`;
 }
 
+const kindsStart = "<!-- export kinds: written by `npm run generate` from the registry -->";
+const kindsEnd = "<!-- end of export kinds -->";
+
+/** taking-over-an-account.md with the kinds `--kinds` takes, by part, between its markers. */
+export function withExportKinds(page: string): string {
+  const from = page.indexOf(kindsStart);
+  const to = page.indexOf(kindsEnd);
+  if (from === -1 || to < from) throw new Error(`the page lacks the markers ${kindsStart} ... ${kindsEnd}`);
+  const exported = resources.flatMap((resource) => ("exported" in resource.module ? [{ name: resource.name, part: resource.module.exported.part }] : []));
+  const listOf = (part: string) => andList(exported.filter((kind) => kind.part === part).map((kind) => `\`${kind.name}\``));
+  return `${page.slice(0, from + kindsStart.length)}\n- setup: ${listOf("setup")}\n- data: ${listOf("data")}\n${page.slice(to)}`;
+}
+
 /** CONTRIBUTING.md with the places-per-field table (scripts/generate/field-places.ts) between its markers. */
 export function withFieldPlaces(contributing: string): string {
   const start = "<!-- field places: written by `npm run generate` (scripts/generate/field-places.ts) -->";
@@ -272,6 +285,7 @@ export function generatedFiles(): Map<string, string> {
   }
   for (const [name, schema] of packageSchemas()) files.set(`schema/${name}.json`, `${JSON.stringify(schema, null, 2)}\n`);
   files.set("CONTRIBUTING.md", withFieldPlaces(readFileSync(join(repoRoot, "CONTRIBUTING.md"), "utf8")));
+  files.set("sdk-docs/taking-over-an-account.md", withExportKinds(readFileSync(join(repoRoot, "sdk-docs/taking-over-an-account.md"), "utf8")));
   for (const page of ["sdk-docs/native-plugins.md", "sdk-docs/yaml.md"]) files.set(page, withImportableResources(readFileSync(join(repoRoot, page), "utf8")));
   return files;
 }
