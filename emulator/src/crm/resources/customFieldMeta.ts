@@ -7,7 +7,7 @@ import { linksOf } from "./shared";
 import type { FieldMetaRow } from "../state";
 import type { Row, Table } from "../store";
 import { utcTimestamp } from "../time";
-import { MULTI_VALUE_TYPES, normalizeValue } from "./customFields";
+import { MULTI_VALUE_TYPES, normalizeValue } from "./fieldValues";
 
 /** The seed's field types, plus datetime which the reference also accepts. */
 export const FIELD_TYPES = ["text", "textarea", "date", "datetime", "dropdown", "multiselect", "radio", "checkbox", "hidden", "currency", "number"];
