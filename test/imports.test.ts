@@ -3,8 +3,8 @@ import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { dirname, join, relative, resolve } from "node:path";
 import ts from "typescript";
 
-/** The provider's own modules a module loads at run time: imports and re-exports of values, type-only ones aside. */
-function runtimeImports(file: string): string[] {
+/** The modules of its own package a module loads at run time (imports and re-exports of values), and with `types` its type-only imports too. */
+function runtimeImports(file: string, types = false): string[] {
   const source = ts.createSourceFile(file, readFileSync(file, "utf8"), ts.ScriptTarget.ES2022);
   const typeOnly = (statement: ts.ImportDeclaration) => {
     const clause = statement.importClause;
@@ -12,7 +12,7 @@ function runtimeImports(file: string): string[] {
     return !!clause && (clause.isTypeOnly || (!clause.name && !!bindings && ts.isNamedImports(bindings) && bindings.elements.every((element) => element.isTypeOnly)));
   };
   return source.statements.flatMap((statement) => {
-    const loads = (ts.isImportDeclaration(statement) && !typeOnly(statement)) || (ts.isExportDeclaration(statement) && !statement.isTypeOnly);
+    const loads = (ts.isImportDeclaration(statement) && (types || !typeOnly(statement))) || (ts.isExportDeclaration(statement) && (types || !statement.isTypeOnly));
     const specifier = loads && statement.moduleSpecifier && ts.isStringLiteral(statement.moduleSpecifier) ? statement.moduleSpecifier.text : "";
     if (!specifier.startsWith(".")) return [];
     const target = resolve(dirname(file), specifier);
@@ -42,3 +42,22 @@ for (const [what, root] of [
     });
   });
 }
+
+describe("the emulator's layers", () => {
+  const root = resolve(__dirname, "../emulator/src");
+  const layerOf = (file: string) => relative(root, file).split("/")[0].replace(/\.ts$/, "");
+  // From the top: the server (core), the services (crm, chat), what they share (the contract, leaf pieces).
+  const below: Record<string, readonly string[]> = { core: ["crm", "chat", "service", "shared"], crm: ["service", "shared"], chat: ["service", "shared"], service: [], shared: [] };
+
+  it("import only what lies below them, types included: the services nothing of the server", () => {
+    const upward = (readdirSync(root, { recursive: true }) as string[])
+      .filter((file) => file.endsWith(".ts"))
+      .map((file) => join(root, file))
+      .flatMap((file) =>
+        runtimeImports(file, true)
+          .filter((imported) => layerOf(imported) !== layerOf(file) && !below[layerOf(file)].includes(layerOf(imported)))
+          .map((imported) => `${relative(root, file)} -> ${relative(root, imported)}`),
+      );
+    assert.deepEqual(upward, []);
+  });
+});

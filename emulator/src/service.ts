@@ -48,3 +48,9 @@ export interface EmulatedService {
   restore(state: unknown): void;
   reset(): void;
 }
+
+/** A service the core can also ask for the route template of a path, for the stats page. */
+export interface MountedService extends EmulatedService {
+  /** "/accounts/:id" for "/accounts/12"; undefined when no route matches. */
+  routeTemplate?(method: string, path: string): string | undefined;
+}

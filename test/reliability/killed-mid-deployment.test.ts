@@ -29,7 +29,7 @@ import { ChildProcess } from "node:child_process";
 import { existsSync, rmSync, statSync, truncateSync } from "node:fs";
 import { join } from "node:path";
 import { startEmulator } from "../../emulator";
-import { mulberry32 } from "../../emulator/src/core/random";
+import { mulberry32 } from "../../emulator/src/shared/random";
 import { emulatorCall, requestCount } from "../support/emulator";
 import { installProgram } from "../support/packed-program";
 import { descendantsOf, isRunning, ProcessInfo, waitUntilEnded } from "../support/process-tree";

@@ -1,4 +1,4 @@
-import { mulberry32 } from "./random";
+import { mulberry32 } from "../shared/random";
 
 /** Deterministic fault injection: one seeded PRNG stream, drawn a fixed number of times per request. */
 

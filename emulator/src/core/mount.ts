@@ -1,12 +1,6 @@
 import type { IncomingHttpHeaders } from "node:http";
-import type { EmulatedService } from "../service";
+import type { MountedService } from "../service";
 import type { RateLimiter } from "./rateLimit";
-
-/** A service the core can also ask for the route template of a path, for the stats page. */
-export interface MountedService extends EmulatedService {
-  /** "/accounts/:id" for "/accounts/12"; undefined when no route matches. */
-  routeTemplate?(method: string, path: string): string | undefined;
-}
 
 /** Where a service lives under the server root, how its callers present their key, and its own rate limit. */
 export interface Mount {

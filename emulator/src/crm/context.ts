@@ -1,4 +1,4 @@
-import type { Permission } from "../core/credentials";
+import type { Permission } from "../shared/credentials";
 import { forbidden } from "./api";
 import type { KindRegistry } from "./kinds";
 import type { CrmTables } from "./state";

@@ -1,4 +1,4 @@
-import { mulberry32 } from "../core/random";
+import { mulberry32 } from "../shared/random";
 import { isoTimestamp } from "./time";
 
 /** Read-only data the API cannot create: automations and campaigns. */

@@ -1,5 +1,5 @@
-import type { Permission } from "../core/credentials";
-import type { MountedService } from "../core/mount";
+import type { Permission } from "../shared/credentials";
+import type { MountedService } from "../service";
 import { NOT_FOUND_PAGE, type ServiceRequest, type ServiceResponse } from "../service";
 import { ApiError, ok, type CrmRequest } from "./api";
 import type { CrmContext } from "./context";

@@ -1,6 +1,6 @@
 import { attributesOf, created, fieldError, flagOf, noResultFound, notFound, ok, optionalString, requiredString, unprocessable, type Attributes, type CrmRequest } from "../api";
 import { requirePermission, type CrmContext } from "../context";
-import type { Permission } from "../../core/credentials";
+import type { Permission } from "../../shared/credentials";
 import type { Kind } from "../kinds";
 import type { Route } from "../router";
 import { linksOf } from "./shared";
