@@ -189,6 +189,20 @@ export function itStandsOneSetupUpInEveryAccount(name: string, door: Door): void
     assert.equal(drift.exitCode, 0, drift.lines.join("\n"));
   });
 
+  it("an export of fewer kinds refers to the others by a lookup of their names, which finds them in the other account", async () => {
+    const out = join(repoRoot, ".work", "one-setup", `${name}-webhooks`);
+    rmSync(out, { recursive: true, force: true });
+    const result = await exportAccount(source, out, "--kinds", "webhook", ...door.flags);
+    assert.equal(result.code, 0, result.stderr);
+    assert.match(readFileSync(join(out, door.flags.includes("yaml") ? "Pulumi.yaml" : "index.ts"), "utf8"), /getList(Output\(\{ name: "Acme news" \}\)\.id|\n)/);
+    const webhooks = await CliStack.create(await door.install(out, `${name}-webhooks`), "lookups", stackOnEmulator(staging));
+    stacks.push(webhooks);
+    // The preview runs the lookup, and fails when it finds no list of the name.
+    const preview = await webhooks.preview();
+    assert.equal(preview.exitCode, 0, preview.lines.join("\n"));
+    assert.equal(preview.steps.create, 2, preview.lines.join("\n"));
+  });
+
   it("pulumi-crm compare finds the two accounts alike (exit 0); a tag renamed in one is a difference (exit 7), naming the tag and its field", async () => {
     const alike = await compareAccounts(source, staging);
     assert.equal(alike.code, 0, `${alike.stdout}${alike.stderr}`);
