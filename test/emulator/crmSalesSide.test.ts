@@ -47,6 +47,15 @@ describe("CRM account's built-in task types, admin and admins' group", () => {
     assert.equal((await h.api("POST", "/api/3/groups", { group: { title: "Reps" } })).body.group.id, "4");
   });
 
+  it("answers GET /users/me with the key's user, the admin, as the reference's example shows it", async () => {
+    const { user } = exampleOf("GET", "/users/me");
+    const me = (await get("/users/me")).body.user;
+    // The example's username is jdoe where its GET /users/1 says admin: the rest is the same user's.
+    for (const member of ["firstName", "lastName", "email", "phone", "signature", "id"]) assert.equal(me[member], user[member], member);
+    assert.deepEqual(Object.keys(me.links).sort(), Object.keys(user.links).sort());
+    assert.equal(me.username, "admin");
+  });
+
   it("answers a read or an update of a missing group 403 with the reference's message; its delete 404", async () => {
     const expected = (id: string) => ({ message: `No Result found for Group with id ${id}` });
     assert.deepEqual(exampleOf("GET", "/groups/{id}", 403), expected("10"));

@@ -64,5 +64,7 @@ export function userRoutes(crm: CrmContext): Route[] {
       return ok(crm.kinds.one(req, people.kind, orNoResult(users.find((row) => String(row[field]).toLowerCase() === wanted), "User", req.params[field])));
     },
   });
-  return [by("email"), by("username"), ...people.routes];
+  // The key's user: every key the emulator issues is its account admin's, user 1 (the reference's example).
+  const me: Route = { method: "GET", pattern: "/users/me", handle: (req) => ok(crm.kinds.one(req, people.kind, orNoResult(users.get(ADMIN_USER.id), "User", ADMIN_USER.id))) };
+  return [me, by("email"), by("username"), ...people.routes];
 }
