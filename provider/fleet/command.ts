@@ -168,13 +168,16 @@ export async function fleetMain(argv: readonly string[]): Promise<number> {
   let args: FleetArguments;
   let file: ClientsFile;
   let offboarded: string[] = [];
+  // Every client of the file, whatever --only selects: the stacks the backend holds beyond these are the ones the file no longer names.
+  let named: string[] = [];
   try {
     args = parseFleetArguments(argv);
     file = readClientsFile(args.clients, args.program);
+    named = file.clients.map((client) => client.stack);
     if (args.command === "offboard") {
       offboarded = args.only!;
-      const named = offboarded.filter((stack) => file.clients.some((client) => client.stack === stack));
-      if (named.length) throw new ClientsFileError(`fleet offboard: ${named.join(", ")} ${named.length === 1 ? "is" : "are"} still a client in ${file.path}: remove ${named.length === 1 ? "it" : "them"} from the file first`);
+      const still = offboarded.filter((stack) => named.includes(stack));
+      if (still.length) throw new ClientsFileError(`fleet offboard: ${still.join(", ")} ${still.length === 1 ? "is" : "are"} still a client in ${file.path}: remove ${still.length === 1 ? "it" : "them"} from the file first`);
     } else {
       file = { ...file, clients: selectClients(file.clients, args.only) };
       if (args.command !== "ci") refuseUnknownSettings(file, programSettings(file.program));
@@ -220,7 +223,7 @@ export async function fleetMain(argv: readonly string[]): Promise<number> {
     process.stderr.write(`pulumi-crm fleet: ${cliProblem(error, file.program)}\n`);
     return 1;
   }
-  const unnamed = [...options.stacks].filter((stack) => !file!.clients.some((client) => hasStack(new Set([stack]), client.stack)) && !offboarded.some((gone) => hasStack(new Set([stack]), gone)));
+  const unnamed = [...options.stacks].filter((stack) => ![...named, ...offboarded].some((client) => hasStack(new Set([stack]), client)));
   if (unnamed.length) {
     say(`warning: the backend holds stack${unnamed.length === 1 ? "" : "s"} that ${file.path} no longer names: ${unnamed.join(", ")}; their objects stay in their accounts. \`pulumi-crm fleet offboard --only ${unnamed.join(",")}\` destroys them and removes the stacks`);
   }
