@@ -74,9 +74,14 @@ async function cli(workspace: LocalWorkspace, args: string[], timeoutSeconds: nu
   return stdout;
 }
 
-/** The backend's stacks of the project and where it keeps them: two CLI calls for the whole fleet, each stopped after `timeoutSeconds`. */
+/**
+ * The backend's stacks of the project and where it keeps them: two CLI calls for the whole fleet,
+ * each stopped after `timeoutSeconds`. One after the other: on a new PostgreSQL database, two at
+ * once both create the CLI's table, and one fails (`duplicate key value violates unique constraint`).
+ */
 export async function backendOf(workspace: LocalWorkspace, timeoutSeconds: number): Promise<{ stacks: Set<string>; url: string }> {
-  const [stacks, whoami] = await Promise.all([cli(workspace, ["stack", "ls", "--json"], timeoutSeconds), cli(workspace, ["whoami", "--json"], timeoutSeconds)]);
+  const whoami = await cli(workspace, ["whoami", "--json"], timeoutSeconds);
+  const stacks = await cli(workspace, ["stack", "ls", "--json"], timeoutSeconds);
   return { stacks: new Set((JSON.parse(stacks) as Array<{ name: string }>).map((stack) => stack.name)), url: (JSON.parse(whoami) as { url?: string }).url ?? "" };
 }
 

@@ -101,7 +101,7 @@ for (const { name, start } of fleetBackends) describe(`pulumi-crm fleet on the r
     writeFileSync(clientsFile, JSON.stringify({ program, clients: entries }));
     env = {
       ...offlineCliEnvironment(home, toolchainPath(ensureToolchain())),
-      PULUMI_BACKEND_URL: backend.url,
+      ...backend.env,
       ...Object.fromEntries(clients.map((stack) => [tokenVariable(stack), emulator.accounts[stack].apiToken])),
     };
     const up = await runFleet(bin, clientsFile, env, ["up"]);

@@ -31,7 +31,7 @@ for (const { name, start } of fleetBackends) describe(`pulumi-crm fleet on the r
   /** A runner's environment: its own PULUMI_HOME, the one backend. */
   const runner = (id: string): NodeJS.ProcessEnv => ({
     ...offlineCliEnvironment(join(home, id), toolchainPath(ensureToolchain())),
-    PULUMI_BACKEND_URL: backend.url,
+    ...backend.env,
     ...Object.fromEntries(clients.map((stack) => [tokenVariable(stack), emulator.accounts[stack].apiToken])),
   });
 

@@ -65,7 +65,7 @@ for (const { name, start } of fleetBackends) describe(`pulumi-crm fleet on the r
     clientsFile = join(home, "clients.json");
     env = {
       ...offlineCliEnvironment(home, toolchainPath(ensureToolchain())),
-      PULUMI_BACKEND_URL: backend.url,
+      ...backend.env,
       PULUMI_DIY_BACKEND_NO_LEGACY_WARNING: "true",
       [tokenVariable("mover")]: emulator.accounts["mover-old"].apiToken,
       [tokenVariable("rekey")]: emulator.accounts.rekey.apiToken,
@@ -229,13 +229,17 @@ for (const { name, start } of fleetBackends) describe(`pulumi-crm fleet on the r
     writeClients([entry("mover", "mover-new"), entry("rekey", "rekey"), { ...entry("held", "rekey"), apiUrl: service.url }]);
     env[tokenVariable("held")] = "held-key";
     try {
-      // A run whose creates are under way, killed as a runner is: every process of it at once (the plugins are in groups of their own).
+      // A run whose creates are under way, killed as a runner is: every process of it at once (the
+      // plugins are in groups of their own), all stopped first, so that none sees another end.
       const killAll = (pid: number) => {
-        for (const each of [pid, ...descendantsOf(pid).map((descendant) => descendant.pid)]) {
-          try {
-            process.kill(each, "SIGKILL");
-          } catch {
-            // Ended already.
+        const every = [pid, ...descendantsOf(pid).map((descendant) => descendant.pid)];
+        for (const signal of ["SIGSTOP", "SIGKILL"] as const) {
+          for (const each of every) {
+            try {
+              process.kill(each, signal);
+            } catch {
+              // Ended already.
+            }
           }
         }
       };
@@ -252,6 +256,7 @@ for (const { name, start } of fleetBackends) describe(`pulumi-crm fleet on the r
       assert.equal(clear.code, 0, clear.stdout + clear.stderr);
     } finally {
       await service.close();
+      await pulumi("cancel", "--stack", "held", "--yes").catch(() => undefined);
       await pulumi("stack", "rm", "held", "--yes", "--force").catch(() => undefined);
       writeClients([entry("mover", "mover-new"), entry("rekey", "rekey")]);
     }

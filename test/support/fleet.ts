@@ -8,6 +8,7 @@ import { createServer, Socket } from "node:net";
 import { join } from "node:path";
 import { promisify } from "node:util";
 import { startPostgres } from "../../scripts/postgres";
+import { startS3 } from "../../scripts/s3";
 import { ensureToolchain } from "../../scripts/toolchain";
 import { installYamlProgram } from "./plugin-program";
 
@@ -62,27 +63,42 @@ export async function renameSender(account: Account, fromname: string): Promise<
 /** The environment variable a test's clients file names for a stack's key: `CLIENT_1_CRM_TOKEN`. */
 export const tokenVariable = (stack: string) => `${stack.toUpperCase().replace(/-/g, "_")}_CRM_TOKEN`;
 
-/** A backend the fleet's program tests run on: its URL, as PULUMI_BACKEND_URL takes it. */
+/** A backend the fleet's program tests run on. */
 export interface TestBackend {
-  url: string;
+  /** PULUMI_BACKEND_URL, and what the CLI needs beside it (an S3 server's keys). */
+  env: NodeJS.ProcessEnv;
   /** What a test's own `pulumi` calls need beside the fleet's environment (the fleet sets it for its calls itself). */
   direct: NodeJS.ProcessEnv;
   stop(): Promise<void>;
 }
 
-/** The backends the fleet's program tests run on each: a folder (`file://`) and a PostgreSQL server of the test's own (`postgres://`, scripts/postgres.ts). */
+/**
+ * The backends the fleet's program tests run on each: a folder (`file://`), a PostgreSQL server
+ * (`postgres://`, scripts/postgres.ts) and an S3-compatible one (`s3://`, scripts/s3.ts), each
+ * the test's own.
+ */
 export const fleetBackends: Array<{ name: string; start(home: string): Promise<TestBackend> }> = [
   {
     name: "file://",
     start: async (home) => {
       mkdirSync(join(home, "backend"));
-      return { url: `file://${join(home, "backend")}`, direct: {}, stop: async () => undefined };
+      return { env: { PULUMI_BACKEND_URL: `file://${join(home, "backend")}` }, direct: {}, stop: async () => undefined };
     },
   },
   {
     name: "postgres://",
-    // From 4 stacks on 2 cores, the CLI 3.274.1's `pulumi stack ls` on PostgreSQL waits forever on its own connections (agencies.md).
-    start: async () => ({ ...(await startPostgres()), direct: { PULUMI_DIY_BACKEND_PARALLEL: "1" } }),
+    start: async () => {
+      const server = await startPostgres();
+      // From 4 stacks on 2 cores, the CLI 3.274.1's `pulumi stack ls` on PostgreSQL waits forever on its own connections (agencies.md).
+      return { env: { PULUMI_BACKEND_URL: server.url }, direct: { PULUMI_DIY_BACKEND_PARALLEL: "1" }, stop: server.stop };
+    },
+  },
+  {
+    name: "s3://",
+    start: async () => {
+      const server = await startS3();
+      return { env: { PULUMI_BACKEND_URL: server.url, ...server.env }, direct: {}, stop: server.stop };
+    },
   },
 ];
 
