@@ -61,7 +61,7 @@ export async function fleetWorkspace(program: string, namesPluginRelease: boolea
 }
 
 /** How long a CLI call may take to connect to a PostgreSQL backend, unless PGCONNECT_TIMEOUT says. */
-export const CONNECT_TIMEOUT_SECONDS = 20;
+const CONNECT_TIMEOUT_SECONDS = 20;
 
 /** `pulumi <args>` in the workspace, as the Automation API runs it, stopped after `timeoutSeconds`: its stdout. */
 async function cli(workspace: LocalWorkspace, args: string[], timeoutSeconds: number): Promise<string> {

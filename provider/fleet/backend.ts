@@ -4,7 +4,7 @@
 // run, as the CLI words it to a command that takes the lock (up, destroy). A preview and a drift
 // check take no lock, and the CLI tells them of none.
 
-import type { RunResult } from "./run";
+import { firstLine, type RunResult } from "./run";
 
 interface PendingOperation {
   type: string;
@@ -34,6 +34,6 @@ export function lockedRow(stderr: string, stack: string): RunResult {
   const line = stderr.split("\n").find((text) => /locked|in progress/i.test(text)) ?? stderr;
   return {
     status: "locked",
-    error: `${holders.length ? `locked by ${holders.join(", ")}` : `another run holds the stack (${line.trim().replace(/^error:\s*/, "")})`}; not waited on. If that run has ended (killed, interrupted), \`pulumi cancel --stack ${stack} --yes\` deletes its lock`,
+    error: `${holders.length ? `locked by ${holders.join(", ")}` : `another run holds the stack (${firstLine(line)})`}; not waited on. If that run has ended (killed, interrupted), \`pulumi cancel --stack ${stack} --yes\` deletes its lock`,
   };
 }
