@@ -121,15 +121,23 @@ export async function heldService(): Promise<{ url: string; close(): Promise<voi
 
 const execFileAsync = promisify(execFile);
 
-/** Waits until the stack's state holds a pending operation (`pulumi stack export`): the run creating it is under way. */
+/**
+ * Waits until the stack's state holds pending operations (`pulumi stack export`) and their number
+ * has stopped growing: the run creating them is under way and waits on its service, writing no
+ * more state. A run killed while it writes the state may leave it unreadable (seen once on a file
+ * backend: `pulumi stack ls` then failed with `EOF`), which is another test than this one.
+ */
 export async function untilPending(stack: string, cwd: string, env: NodeJS.ProcessEnv): Promise<void> {
+  let seen = 0;
   for (;;) {
     const exported = await execFileAsync("pulumi", ["stack", "export", "--stack", stack], { cwd, env, encoding: "utf8" }).then(
       ({ stdout }) => stdout,
       () => "{}",
     );
-    if ((JSON.parse(exported) as { deployment?: { pending_operations?: unknown[] } }).deployment?.pending_operations?.length) return;
-    await new Promise((resolve) => setTimeout(resolve, 300));
+    const pending = (JSON.parse(exported) as { deployment?: { pending_operations?: unknown[] } }).deployment?.pending_operations?.length ?? 0;
+    if (pending && pending === seen) return;
+    seen = pending;
+    await new Promise((resolve) => setTimeout(resolve, 1000));
   }
 }
 
