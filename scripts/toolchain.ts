@@ -42,7 +42,7 @@ export interface Toolchain {
   machineNode: string;
 }
 
-function cacheRoot(): string {
+export function cacheRoot(): string {
   return join(process.env.XDG_CACHE_HOME || join(homedir(), ".cache"), "pulumi-crm");
 }
 
@@ -58,7 +58,7 @@ export function pinnedCliVersion(): string {
  * Makes `dir` with `make` (which fills the folder it is given) unless it exists. Built beside it,
  * then renamed: a build stopped half-way never looks finished, and two at once keep one result.
  */
-function madeOnce(dir: string, make: (into: string) => void): string {
+export function madeOnce(dir: string, make: (into: string) => void): string {
   if (existsSync(dir)) return dir;
   const building = `${dir}.building-${process.pid}`;
   rmSync(building, { recursive: true, force: true });

@@ -6,6 +6,7 @@
 import { execFile } from "node:child_process";
 import { promisify } from "node:util";
 import type { ConfigMap, EngineEvent, LocalWorkspace, Stack, StepEventMetadata } from "@pulumi/pulumi/automation";
+import { lockedRow, pendingRow } from "./backend";
 import type { Client } from "./clients";
 import { Drifted, firstLine, Operation, Planned, RunResult } from "./run";
 import { holdsRecorded, recordHeld } from "./settings-record";
@@ -28,8 +29,6 @@ export interface DriverOptions {
   stacks: Set<string>;
   /** The backend's URL (`pulumi whoami --verbose`). */
   backend: string;
-  /** Why a stack cannot run now (a lock, pending operations), where the backend says (backend.ts). */
-  blocked(stack: string): RunResult | undefined;
   /** `up --refresh`: each stack is refreshed from its account first, so that drift is repaired. */
   refresh?: boolean;
   /** The program's project: its settings' namespace, as the stack config names them (`crm-agency:clientName`). */
@@ -48,14 +47,42 @@ export interface DriverOptions {
  */
 export async function fleetWorkspace(program: string, namesPluginRelease: boolean): Promise<LocalWorkspace> {
   const { LocalWorkspace, PulumiCommand } = automation();
-  const envVars = namesPluginRelease && process.env.PULUMI_IGNORE_AMBIENT_PLUGINS === undefined ? { PULUMI_IGNORE_AMBIENT_PLUGINS: "true" } : undefined;
+  const envVars: Record<string, string> = {};
+  if (namesPluginRelease && process.env.PULUMI_IGNORE_AMBIENT_PLUGINS === undefined) envVars.PULUMI_IGNORE_AMBIENT_PLUGINS = "true";
+  // A PostgreSQL backend's driver (lib/pq) waits forever on a server that takes the connection and
+  // never answers (stopped, or a pooler out of connections).
+  if (process.env.PGCONNECT_TIMEOUT === undefined) envVars.PGCONNECT_TIMEOUT = String(CONNECT_TIMEOUT_SECONDS);
+  // The CLI 3.274.1's PostgreSQL backend lists a stack's keys holding one of its 2 x GOMAXPROCS
+  // connections while it asks for another, in 10 stacks at once (PULUMI_DIY_BACKEND_PARALLEL): from
+  // 4 stacks on 2 cores, `pulumi stack ls` waits forever on its own pool, the database idle. One at
+  // a time, a listing holds 2.
+  if (process.env.PULUMI_DIY_BACKEND_PARALLEL === undefined) envVars.PULUMI_DIY_BACKEND_PARALLEL = "1";
   return LocalWorkspace.create({ workDir: program, pulumiCommand: await PulumiCommand.get(), envVars });
 }
 
-/** The backend's stacks of the project and where it keeps them: two CLI calls for the whole fleet. */
-export async function backendOf(workspace: LocalWorkspace): Promise<{ stacks: Set<string>; url: string }> {
-  const [stacks, whoami] = await Promise.all([workspace.listStacks(), workspace.whoAmI()]);
-  return { stacks: new Set(stacks.map((stack) => stack.name)), url: whoami.url ?? "" };
+/** How long a CLI call may take to connect to a PostgreSQL backend, unless PGCONNECT_TIMEOUT says. */
+const CONNECT_TIMEOUT_SECONDS = 20;
+
+/** `pulumi <args>` in the workspace, as the Automation API runs it, stopped after `timeoutSeconds`: its stdout. */
+async function cli(workspace: LocalWorkspace, args: string[], timeoutSeconds: number): Promise<string> {
+  const { stdout } = await execFileAsync(workspace.pulumiCommand.command, [...args, "--non-interactive"], {
+    cwd: workspace.workDir,
+    env: { ...process.env, ...workspace.envVars },
+    timeout: timeoutSeconds * 1000,
+    maxBuffer: 1024 * 1024 * 1024,
+  });
+  return stdout;
+}
+
+/**
+ * The backend's stacks of the project and where it keeps them: two CLI calls for the whole fleet,
+ * each stopped after `timeoutSeconds`. One after the other: on a new PostgreSQL database, two at
+ * once both create the CLI's table, and one fails (`duplicate key value violates unique constraint`).
+ */
+export async function backendOf(workspace: LocalWorkspace, timeoutSeconds: number): Promise<{ stacks: Set<string>; url: string }> {
+  const whoami = await cli(workspace, ["whoami", "--json"], timeoutSeconds);
+  const stacks = await cli(workspace, ["stack", "ls", "--json"], timeoutSeconds);
+  return { stacks: new Set((JSON.parse(stacks) as Array<{ name: string }>).map((stack) => stack.name)), url: (JSON.parse(whoami) as { url?: string }).url ?? "" };
 }
 
 /** Whether the backend's stack list holds `stack` (listed as `acme`, or `org/acme`, or `org/project/acme`). */
@@ -75,7 +102,7 @@ async function clientStack(stack: string, options: DriverOptions): Promise<Stack
   const workspace = options.workspace;
   if (!hasStack(options.stacks, stack)) {
     // `stack init --no-select`, which the Automation API's createStack does not give.
-    await execFileAsync(workspace.pulumiCommand.command, ["stack", "init", stack, "--no-select", "--non-interactive"], { cwd: workspace.workDir, env: { ...process.env, ...workspace.envVars } });
+    await cli(workspace, ["stack", "init", stack, "--no-select"], options.timeoutSeconds);
     options.stacks.add(stack);
   }
   const unselected = Object.assign(Object.create(workspace) as LocalWorkspace, { selectStack: async () => undefined });
@@ -144,8 +171,9 @@ export async function runClient(client: { stack: string } & Partial<Client>, ope
   try {
     const writes = operation === "sync" || operation === "preview" || operation === "up";
     if (!writes && !hasStack(options.stacks, client.stack)) return noStack(client.stack);
-    const blocked = hasStack(options.stacks, client.stack) ? options.blocked(client.stack) : undefined;
-    if (blocked) return blocked;
+    // Operations an interrupted run left pending: an up would create their objects again.
+    const pending = operation !== "sync" && hasStack(options.stacks, client.stack) ? pendingRow(await cli(options.workspace, ["stack", "export", "--stack", client.stack], options.timeoutSeconds), client.stack) : undefined;
+    if (pending) return pending;
     const synced = writes ? await syncStack(client as Client, options) : undefined;
     const stack = synced?.stack ?? (await clientStack(client.stack, options));
     switch (operation) {
@@ -182,7 +210,7 @@ export async function runClient(client: { stack: string } & Partial<Client>, ope
       }
     }
   } catch (error) {
-    if (error instanceof ConcurrentUpdateError) return { status: "locked", error: lockLine(stderrOf(error), client.stack) };
+    if (error instanceof ConcurrentUpdateError) return lockedRow(stderrOf(error), client.stack);
     if (error instanceof StackNotFoundError) return noStack(client.stack);
     if ((error as Error).name === "TimeoutError" || common.signal.aborted) return { status: "failed", error: `stopped after ${options.timeoutSeconds} s (--timeout)` };
     return failure(error, events);
@@ -266,12 +294,15 @@ function failure(error: unknown, events: EngineEvent[]): RunResult {
   return { status: UNREACHABLE.test([...diagnostics, stderr].join("\n")) ? "unreachable" : "failed", error: line || "the pulumi CLI failed without a message" };
 }
 
-/** What the CLI wrote to stderr, kept by the Automation API's CommandError (a private field, read as its text says it is). */
+/** What the CLI wrote to stderr, kept by the Automation API's CommandError (a private field, read as its text says it is), or by execFile's error. */
 function stderrOf(error: unknown): string {
-  return (error as { commandResult?: { stderr?: string } }).commandResult?.stderr ?? (error instanceof Error ? error.message : String(error));
+  const failed = error as { commandResult?: { stderr?: string }; stderr?: string };
+  return failed.commandResult?.stderr ?? failed.stderr ?? (error instanceof Error ? error.message : String(error));
 }
 
-function lockLine(stderr: string, stack: string): string {
-  const line = stderr.split("\n").find((text) => /locked|in progress/i.test(text));
-  return `another run holds the stack (${firstLine(line ?? stderr)}); not waited on. If that run has ended, \`pulumi cancel --stack ${stack} --yes\` deletes its lock`;
+/** The line of a failed CLI call of the fleet's own that says why (the CLI's `error:` line), or that it did not end in time. */
+export function cliErrorLine(error: unknown, timeoutSeconds: number): string {
+  if ((error as { killed?: boolean }).killed) return `the pulumi CLI did not end in ${timeoutSeconds} s (--timeout)`;
+  const stderr = stderrOf(error);
+  return firstLine(stderr.split("\n").find((line) => /^\s*error:/.test(line)) ?? stderr);
 }

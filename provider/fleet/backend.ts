@@ -1,30 +1,10 @@
-// What a file backend holds of the fleet's stacks beyond what a run of the CLI says: a stack's
-// locks and the operations an interrupted run left pending. A preview and a drift check take no
-// lock, and an up runs past pending operations: read here before each client's run, each with
-// the command that clears it. Other backends (Pulumi Cloud) are not read here.
+// What a stack's backend holds beyond what a run of the CLI reports, read through the CLI alone,
+// so that it is the same on every backend (file://, postgres://, s3://, Pulumi Cloud): the
+// operations an interrupted run left pending (`pulumi stack export`), and the lock of another
+// run, as the CLI words it to a command that takes the lock (up, destroy). A preview and a drift
+// check take no lock, and the CLI tells them of none.
 
-import { existsSync, readdirSync, readFileSync } from "node:fs";
-import { join } from "node:path";
-import { fileURLToPath } from "node:url";
-import { gunzipSync } from "node:zlib";
-import type { RunResult } from "./run";
-
-/** The stack's own name: `acme` of `org/project/acme`. */
-const stackName = (stack: string) => stack.split("/").pop()!;
-
-/** A file backend's folder (`file:///path`, `file://~/path`); undefined for any other backend. */
-export function fileBackendRoot(url: string | undefined): string | undefined {
-  if (!url?.startsWith("file://")) return undefined;
-  const path = url.startsWith("file://~") ? join(process.env.HOME ?? "", url.slice("file://~".length)) : fileURLToPath(url.split("?")[0]);
-  return path;
-}
-
-interface LockFile {
-  pid?: number;
-  username?: string;
-  hostname?: string;
-  timestamp?: string;
-}
+import { firstLine, type RunResult } from "./run";
 
 interface PendingOperation {
   type: string;
@@ -32,49 +12,28 @@ interface PendingOperation {
 }
 
 /**
- * Why `stack` cannot run now on the file backend at `root` (project `project`): a lock another
- * run holds or left behind, or operations an interrupted run left pending; with the command that
- * clears it. Undefined when neither.
+ * The `interrupted` row of a stack whose state (`pulumi stack export`'s JSON) holds operations a
+ * run left pending, with the commands that clear them; undefined when none.
  */
-export function blockedStack(root: string, project: string, stack: string): RunResult | undefined {
-  const name = stackName(stack);
-  const lockFolder = join(root, ".pulumi", "locks", "organization", project, name);
-  const locks = existsSync(lockFolder) ? readdirSync(lockFolder).filter((file) => file.endsWith(".json")) : [];
-  if (locks.length) {
-    const holders = locks.map((file) => {
-      const lock = readJson<LockFile>(join(lockFolder, file)) ?? {};
-      return `${lock.username ?? "?"}@${lock.hostname ?? "?"} (pid ${lock.pid ?? "?"}) since ${lock.timestamp ?? "?"}`;
-    });
-    return {
-      status: "locked",
-      error: `locked by ${holders.join(", ")}; not waited on. If that run has ended (killed, interrupted), \`pulumi cancel --stack ${stack} --yes\` deletes its lock`,
-    };
-  }
-  const pending = pendingOperations(join(root, ".pulumi", "stacks", project, name));
-  if (pending.length) {
-    const what = pending.map((operation) => `${operation.type} ${operation.resource.type} ${operation.resource.urn.split("::").pop()}`);
-    return {
-      status: "interrupted",
-      error:
-        `an interrupted run left ${pending.length} operation${pending.length === 1 ? "" : "s"} pending (${what.join(", ")}): ` +
-        `\`pulumi refresh --stack ${stack} --clear-pending-creates --yes\` settles them, then run the fleet again`,
-    };
-  }
-  return undefined;
+export function pendingRow(exported: string, stack: string): RunResult | undefined {
+  const pending = (JSON.parse(exported) as { deployment?: { pending_operations?: PendingOperation[] } }).deployment?.pending_operations ?? [];
+  if (!pending.length) return undefined;
+  const what = pending.map((operation) => `${operation.type} ${operation.resource.type} ${operation.resource.urn.split("::").pop()}`);
+  return {
+    status: "interrupted",
+    error:
+      `a run left ${pending.length} operation${pending.length === 1 ? "" : "s"} pending (${what.join(", ")}): if it has ended (killed, interrupted), ` +
+      `\`pulumi cancel --stack ${stack} --yes\` deletes any lock it left, then \`pulumi refresh --stack ${stack} --clear-pending-creates --yes\` settles them; then run the fleet again`,
+  };
 }
 
-/** The pending operations in a stack's checkpoint (`<stack>.json`, or `.json.gz` where the backend compresses). */
-function pendingOperations(checkpoint: string): PendingOperation[] {
-  const state =
-    readJson<{ checkpoint?: { latest?: { pending_operations?: PendingOperation[] } } }>(`${checkpoint}.json`) ??
-    (existsSync(`${checkpoint}.json.gz`) ? (JSON.parse(gunzipSync(readFileSync(`${checkpoint}.json.gz`)).toString("utf8")) as { checkpoint?: { latest?: { pending_operations?: PendingOperation[] } } }) : undefined);
-  return state?.checkpoint?.latest?.pending_operations ?? [];
-}
-
-function readJson<T>(path: string): T | undefined {
-  try {
-    return JSON.parse(readFileSync(path, "utf8")) as T;
-  } catch {
-    return undefined;
-  }
+/** The `locked` row of the CLI's own error for a stack another run holds (a DIY backend's words, or Pulumi Cloud's), with who holds it where the CLI says. */
+export function lockedRow(stderr: string, stack: string): RunResult {
+  // pkg/backend/diy/lock.go: "<lock's URL>: created by <user>@<host> (pid <n>) at <time>", a line per lock.
+  const holders = [...stderr.matchAll(/created by (\S+@\S+) \(pid (\d+)\) at (\S+)/g)].map(([, who, pid, since]) => `${who} (pid ${pid}) since ${since}`);
+  const line = stderr.split("\n").find((text) => /locked|in progress/i.test(text)) ?? stderr;
+  return {
+    status: "locked",
+    error: `${holders.length ? `locked by ${holders.join(", ")}` : `another run holds the stack (${firstLine(line)})`}; not waited on. If that run has ended (killed, interrupted), \`pulumi cancel --stack ${stack} --yes\` deletes its lock`,
+  };
 }

@@ -3,12 +3,11 @@
 import { existsSync, mkdirSync, statSync, writeFileSync } from "node:fs";
 import { availableParallelism, totalmem } from "node:os";
 import { delimiter, dirname, join, resolve } from "node:path";
-import { blockedStack, fileBackendRoot } from "./backend";
 import { ClientsFile, ClientsFileError, readClientsFile, selectClients } from "./clients";
 import { fleetWorkflows } from "./ci";
 import { programSettings, refuseUnknownSettings } from "./program";
 import { formatJson, formatTable } from "./report";
-import { ClientOutcome, exitCodeOf, Operation, operations, runFleet } from "./run";
+import { ClientOutcome, exitCodeOf, firstLine, Operation, operations, runFleet } from "./run";
 
 export const FLEET_USAGE =
   "usage: pulumi-crm fleet sync|preview|up|drift|destroy [--clients FILE] [--program DIR] [--only STACK,...] [--parallel N] [--timeout SECONDS] [--refresh] [--json] [--pulumi PATH]\n" +
@@ -148,8 +147,11 @@ function usePulumi(path: string): void {
   process.env.PATH = [folder, process.env.PATH ?? ""].join(delimiter);
 }
 
-/** Errors of the CLI's set-up that every client's run meets alike: the secrets passphrase, the backend's login. */
-const EVERY_CLIENTS = /PULUMI_CONFIG_PASSPHRASE|passphrase must be set|incorrect passphrase|pulumi login|PULUMI_ACCESS_TOKEN/i;
+/** Errors of the CLI's set-up that every client's run meets alike: the secrets passphrase, the backend's login or its database. */
+const EVERY_CLIENTS = /PULUMI_CONFIG_PASSPHRASE|passphrase must be set|incorrect passphrase|pulumi login|PULUMI_ACCESS_TOKEN|unable to open state database/i;
+
+/** The row of a client that did not start, after a problem of every client's. */
+const NOT_STARTED = "not started: the problem above is every client's";
 
 /** The git repository's root holding `folder` (the nearest folder above it with `.git`), else `folder`. */
 function repositoryRoot(folder: string): string {
@@ -168,13 +170,16 @@ export async function fleetMain(argv: readonly string[]): Promise<number> {
   let args: FleetArguments;
   let file: ClientsFile;
   let offboarded: string[] = [];
+  // Every client of the file, whatever --only selects: the stacks the backend holds beyond these are the ones the file no longer names.
+  let named: string[] = [];
   try {
     args = parseFleetArguments(argv);
     file = readClientsFile(args.clients, args.program);
+    named = file.clients.map((client) => client.stack);
     if (args.command === "offboard") {
       offboarded = args.only!;
-      const named = offboarded.filter((stack) => file.clients.some((client) => client.stack === stack));
-      if (named.length) throw new ClientsFileError(`fleet offboard: ${named.join(", ")} ${named.length === 1 ? "is" : "are"} still a client in ${file.path}: remove ${named.length === 1 ? "it" : "them"} from the file first`);
+      const still = offboarded.filter((stack) => named.includes(stack));
+      if (still.length) throw new ClientsFileError(`fleet offboard: ${still.join(", ")} ${still.length === 1 ? "is" : "are"} still a client in ${file.path}: remove ${still.length === 1 ? "it" : "them"} from the file first`);
     } else {
       file = { ...file, clients: selectClients(file.clients, args.only) };
       if (args.command !== "ci") refuseUnknownSettings(file, programSettings(file.program));
@@ -208,19 +213,30 @@ export async function fleetMain(argv: readonly string[]): Promise<number> {
   const parallel = args.parallel ?? defaultParallel();
   const say = (line: string) => process.stderr.write(`pulumi-crm fleet ${operation}: ${line}\n`);
   say(`${targets.length} client${targets.length === 1 ? "" : "s"} of ${file.path}, ${Math.min(parallel, targets.length)} at a time, program ${file.program}`);
-  const { backendOf, fleetWorkspace, hasStack, runClient } = await import("./automation");
-  let options;
+  const { backendOf, cliErrorLine, fleetWorkspace, hasStack, runClient } = await import("./automation");
+  let workspace;
+  let project: string;
   try {
-    const { project, namesPluginRelease } = programSettings(file.program);
-    const workspace = await fleetWorkspace(file.program, namesPluginRelease);
-    const backend = await backendOf(workspace);
-    const root = fileBackendRoot(backend.url);
-    options = { workspace, project, timeoutSeconds: args.timeout, stacks: backend.stacks, backend: backend.url, refresh: args.refresh, blocked: (stack: string) => (root ? blockedStack(root, project, stack) : undefined) };
+    let namesPluginRelease: boolean;
+    ({ project, namesPluginRelease } = programSettings(file.program));
+    workspace = await fleetWorkspace(file.program, namesPluginRelease);
   } catch (error) {
     process.stderr.write(`pulumi-crm fleet: ${cliProblem(error, file.program)}\n`);
     return 1;
   }
-  const unnamed = [...options.stacks].filter((stack) => !file!.clients.some((client) => hasStack(new Set([stack]), client.stack)) && !offboarded.some((gone) => hasStack(new Set([stack]), gone)));
+  let backend;
+  try {
+    backend = await backendOf(workspace, args.timeout);
+  } catch (error) {
+    // Every client's problem, found before any client is touched: said once, in the first row.
+    const problem = `the backend could not be used: ${cliErrorLine(error, args.timeout)}; check PULUMI_BACKEND_URL (or \`pulumi login\`) and that the backend answers`;
+    const outcomes: ClientOutcome[] = targets.map((client, index) => ({ stack: client.stack, status: "failed", error: index ? NOT_STARTED : problem, seconds: 0 }));
+    say("no client started: the backend could not be used (the first row says why)");
+    process.stdout.write(args.json ? formatJson(outcomes, operation) : formatTable(outcomes, operation));
+    return exitCodeOf(outcomes);
+  }
+  const options = { workspace, project, timeoutSeconds: args.timeout, stacks: backend.stacks, backend: backend.url, refresh: args.refresh };
+  const unnamed = [...options.stacks].filter((stack) => ![...named, ...offboarded].some((client) => hasStack(new Set([stack]), client)));
   if (unnamed.length) {
     say(`warning: the backend holds stack${unnamed.length === 1 ? "" : "s"} that ${file.path} no longer names: ${unnamed.join(", ")}; their objects stay in their accounts. \`pulumi-crm fleet offboard --only ${unnamed.join(",")}\` destroys them and removes the stacks`);
   }
@@ -250,13 +266,15 @@ export async function fleetMain(argv: readonly string[]): Promise<number> {
         interrupted
           ? { status: "interrupted", error: "not started: interrupted (Ctrl-C)" }
           : everyClients
-            ? { status: "failed", error: "not started: the problem above is every client's" }
+            ? { status: "failed", error: NOT_STARTED }
             : undefined,
       runOne: async (client: { stack: string }, op: Operation) => {
         const result = await runClient(client, op, options);
         if (interrupted && result.status === "failed") return { ...result, status: "interrupted" };
         if (result.status !== "failed" || !EVERY_CLIENTS.test(result.error ?? "")) return result;
         if (everyClients) return { ...result, error: "the problem above, every client's" };
+        // The CLI says a passphrase is wrong, not where the right one goes.
+        if (/incorrect passphrase/i.test(result.error ?? "") && !/PULUMI_CONFIG_PASSPHRASE/.test(result.error ?? "")) result.error += ": set PULUMI_CONFIG_PASSPHRASE (or PULUMI_CONFIG_PASSPHRASE_FILE) to the passphrase of the stacks' secrets";
         everyClients = result.error;
         say(`no more clients start: ${client.stack}'s error is every client's, not its own`);
         return result;
@@ -283,5 +301,5 @@ function cliProblem(error: unknown, program: string): string {
   if ((error as NodeJS.ErrnoException).code === "ENOENT" || /ENOENT|\bcode: -2\b/.test(text)) {
     return "the pulumi CLI was not found: install it (https://www.pulumi.com/docs/install/) and put it on PATH, or give --pulumi PATH";
   }
-  return `the pulumi CLI or the program ${program} could not be used: ${text.split("\n")[0]}`;
+  return `the pulumi CLI or the program ${program} could not be used: ${firstLine(text)}`;
 }

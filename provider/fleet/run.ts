@@ -107,8 +107,12 @@ export function exitCodeOf(outcomes: ClientOutcome[], interrupted = false): numb
   return 0;
 }
 
-/** The first line with text of a message, without the CLI's "error: " in front. */
+/**
+ * The first line with text of a message, without the CLI's "error: " in front, and without the
+ * password of a URL in it: the CLI names a PostgreSQL backend's URL as it was given
+ * (`unable to open state database "postgres://user:password@..."`).
+ */
 export function firstLine(text: string): string {
   const line = text.split("\n").find((candidate) => candidate.trim() !== "") ?? "";
-  return line.trim().replace(/^error:\s*/, "");
+  return line.trim().replace(/^error:\s*/, "").replace(/(\b[a-z][a-z0-9+.-]*:\/\/[^\s:/@]*:)[^\s@/]+@/gi, "$1****@");
 }

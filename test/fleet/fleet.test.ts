@@ -11,7 +11,8 @@ import { driftOf } from "../../provider/fleet/automation";
 import { fleetWorkflows, matrixOf, TESTED_PULUMI_CLI } from "../../provider/fleet/ci";
 import { defaultParallel, fleetMain, parseFleetArguments } from "../../provider/fleet/command";
 import { formatJson, formatTable } from "../../provider/fleet/report";
-import { ClientOutcome, exitCodeOf, runFleet, type RunResult } from "../../provider/fleet/run";
+import { ClientOutcome, exitCodeOf, firstLine, runFleet, type RunResult } from "../../provider/fleet/run";
+import { lockedRow, pendingRow } from "../../provider/fleet/backend";
 
 const repoRoot = join(__dirname, "..", "..");
 
@@ -182,6 +183,39 @@ describe("pulumi-crm fleet", () => {
     });
   });
 
+  describe("what the CLI says of a stack's locks and pending operations", () => {
+    it("names each lock's holder from the CLI's own error (a DIY backend's words), else its line, with the command that deletes it", () => {
+      const diy =
+        "error: the stack is currently locked by 1 lock(s). Either wait for the other process(es) to end or delete the lock file with `pulumi cancel`.\n" +
+        "  postgres://****:****@db:5432/pulumi/.pulumi/locks/organization/crm-agency/acme/3764e26a.json?sslmode=disable: created by ci@runner-7 (pid 4242) at 2026-12-02T05:43:50Z\n";
+      assert.deepEqual(lockedRow(diy, "acme"), {
+        status: "locked",
+        error: "locked by ci@runner-7 (pid 4242) since 2026-12-02T05:43:50Z; not waited on. If that run has ended (killed, interrupted), `pulumi cancel --stack acme --yes` deletes its lock",
+      });
+      assert.match(lockedRow("error: [409] Conflict: Another update is currently in progress.\n", "acme").error!, /^another run holds the stack \(\[409\] Conflict: Another update is currently in progress\.\); not waited on/);
+    });
+
+    it("names the operations `pulumi stack export` holds pending, with the commands that clear them, and nothing without", () => {
+      const exported = (pending: unknown[] | undefined) => JSON.stringify({ version: 3, deployment: { manifest: {}, resources: [], ...(pending ? { pending_operations: pending } : {}) } });
+      const creating = { type: "creating", resource: { urn: "urn:pulumi:acme::crm-agency::crm:index:Message::newsletter", type: "crm:index:Message" } };
+      assert.deepEqual(pendingRow(exported([creating]), "acme"), {
+        status: "interrupted",
+        error:
+          "a run left 1 operation pending (creating crm:index:Message newsletter): if it has ended (killed, interrupted), `pulumi cancel --stack acme --yes` deletes any lock it left, " +
+          "then `pulumi refresh --stack acme --clear-pending-creates --yes` settles them; then run the fleet again",
+      });
+      assert.equal(pendingRow(exported(undefined), "acme"), undefined);
+      assert.equal(pendingRow(exported([]), "acme"), undefined);
+    });
+
+    it("never repeats a URL's password the CLI names in its error", () => {
+      assert.equal(
+        firstLine('error: unable to open state database "postgres://fleet:s3cret-pass@127.0.0.1:5432/pulumi?sslmode=disable": failed to ping PostgreSQL: connection refused'),
+        'unable to open state database "postgres://fleet:****@127.0.0.1:5432/pulumi?sslmode=disable": failed to ping PostgreSQL: connection refused',
+      );
+    });
+  });
+
   describe("the command line", () => {
     it("takes a command and its options in both spellings", () => {
       const parsed = parseFleetArguments(["drift", "--clients=c.json", "--only", "acme,globex", "--parallel", "3", "--json", "--timeout=60"]);
@@ -240,6 +274,9 @@ describe("pulumi-crm fleet", () => {
       for (const job of [drift.jobs.drift, preview.jobs.preview]) {
         assert.deepEqual(job.strategy, { "fail-fast": false, "max-parallel": 7, matrix: { stacks: ["client-1", "client-2"] } });
         assert.equal(job.env.STACKS, "${{ matrix.stacks }}");
+        // A self-managed backend's URL holds its credentials (a PostgreSQL password): a secret, like the passphrase.
+        assert.equal(job.env.PULUMI_BACKEND_URL, "${{ secrets.PULUMI_BACKEND_URL }}");
+        assert.equal(job.env.PULUMI_CONFIG_PASSPHRASE, "${{ secrets.PULUMI_CONFIG_PASSPHRASE }}");
         assert.deepEqual(job.steps.find((step: { uses?: string }) => step.uses?.startsWith("actions/setup-node@")).with, { "node-version": 24, "check-latest": true, cache: "npm" });
         // Every action pinned by a commit, not a tag that can be moved.
         for (const step of job.steps.filter((each: { uses?: string }) => each.uses)) assert.match(step.uses, /^actions\/[a-z-]+@[0-9a-f]{40}$/, step.uses);
