@@ -42,7 +42,7 @@ export function accountSwitch(resourceModule: NodeModule, spec: AccountSwitchSpe
       }),
       adoptId: input(
         z.string({ invalid_type_error: `must be "${member}"` }).optional(),
-        `"${member}", as \`pulumi-crm export\` writes it: takes the account's ${what} switch over, as a create does; a switch already as declared gets no write.`,
+        `"${member}": takes the account's ${what} switch over, as a create does without it (\`pulumi-crm export\` writes none); a switch already as declared gets no write.`,
       ),
     },
     outputs: { originalValues: originalValuesOutput() },

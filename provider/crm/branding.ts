@@ -71,7 +71,7 @@ export const declaration = declareResource({
     ),
     adoptId: input(
       adoptIdInput,
-      "The id of the branding to take over, as `pulumi-crm export` writes it: like brandingId, but never a change; a branding that already holds the declared values gets no write. Refused with a different brandingId.",
+      "The id of the branding to take over (`pulumi-crm export` writes none: a create takes the account's branding over): like brandingId, but never a change; a branding that already holds the declared values gets no write. Refused with a different brandingId.",
     ),
   },
   outputs: {

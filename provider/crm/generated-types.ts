@@ -1325,9 +1325,10 @@ export interface BrandingArgs {
    */
   externalLinks?: pulumi.Input<boolean | undefined>;
   /**
-   * The id of the branding to take over, as `pulumi-crm export` writes it: like brandingId, but never a
-   * change; a branding that already holds the declared values gets no write. Refused with a different
-   * brandingId. Read only at creation; changing or removing it later changes nothing.
+   * The id of the branding to take over (`pulumi-crm export` writes none: a create takes the account's
+   * branding over): like brandingId, but never a change; a branding that already holds the declared
+   * values gets no write. Refused with a different brandingId. Read only at creation; changing or
+   * removing it later changes nothing.
    */
   adoptId?: pulumi.Input<string | undefined>;
 }
@@ -1384,9 +1385,9 @@ export interface SiteTrackingArgs {
   /** Whether site tracking is on for the account. Changed in place. */
   enabled: pulumi.Input<boolean>;
   /**
-   * "siteTracking", as `pulumi-crm export` writes it: takes the account's site tracking switch over, as
-   * a create does; a switch already as declared gets no write. Read only at creation; changing or
-   * removing it later changes nothing.
+   * "siteTracking": takes the account's site tracking switch over, as a create does without it
+   * (`pulumi-crm export` writes none); a switch already as declared gets no write. Read only at
+   * creation; changing or removing it later changes nothing.
    */
   adoptId?: pulumi.Input<string | undefined>;
 }
@@ -1428,9 +1429,9 @@ export interface EventTrackingArgs {
   /** Whether event tracking is on for the account. Changed in place. */
   enabled: pulumi.Input<boolean>;
   /**
-   * "eventTracking", as `pulumi-crm export` writes it: takes the account's event tracking switch over,
-   * as a create does; a switch already as declared gets no write. Read only at creation; changing or
-   * removing it later changes nothing.
+   * "eventTracking": takes the account's event tracking switch over, as a create does without it
+   * (`pulumi-crm export` writes none); a switch already as declared gets no write. Read only at
+   * creation; changing or removing it later changes nothing.
    */
   adoptId?: pulumi.Input<string | undefined>;
 }

@@ -112,7 +112,7 @@ type brandingArgs struct {
 	AdminTemplateCss *string `pulumi:"adminTemplateCss"`
 	// The admin HTML template. Only on plans that include template editing. At most 65535 characters. Changed in place.
 	AdminTemplateHtm *string `pulumi:"adminTemplateHtm"`
-	// The id of the branding to take over, as `pulumi-crm export` writes it: like brandingId, but never a change; a branding that already holds the declared values gets no write. Refused with a different brandingId. Read only at creation; changing or removing it later changes nothing.
+	// The id of the branding to take over (`pulumi-crm export` writes none: a create takes the account's branding over): like brandingId, but never a change; a branding that already holds the declared values gets no write. Refused with a different brandingId. Read only at creation; changing or removing it later changes nothing.
 	AdoptId *string `pulumi:"adoptId"`
 	// The id of the branding to manage. Default: the first one the service lists (an account has one). Read at creation: a different id replaces the resource (the old branding is put back, the new one taken over); removing it later changes nothing. The resource's id is the managed branding's id. A change replaces the resource.
 	BrandingId *string `pulumi:"brandingId"`
@@ -148,7 +148,7 @@ type BrandingArgs struct {
 	AdminTemplateCss pulumi.StringPtrInput
 	// The admin HTML template. Only on plans that include template editing. At most 65535 characters. Changed in place.
 	AdminTemplateHtm pulumi.StringPtrInput
-	// The id of the branding to take over, as `pulumi-crm export` writes it: like brandingId, but never a change; a branding that already holds the declared values gets no write. Refused with a different brandingId. Read only at creation; changing or removing it later changes nothing.
+	// The id of the branding to take over (`pulumi-crm export` writes none: a create takes the account's branding over): like brandingId, but never a change; a branding that already holds the declared values gets no write. Refused with a different brandingId. Read only at creation; changing or removing it later changes nothing.
 	AdoptId pulumi.StringPtrInput
 	// The id of the branding to manage. Default: the first one the service lists (an account has one). Read at creation: a different id replaces the resource (the old branding is put back, the new one taken over); removing it later changes nothing. The resource's id is the managed branding's id. A change replaces the resource.
 	BrandingId pulumi.StringPtrInput

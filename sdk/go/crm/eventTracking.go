@@ -77,7 +77,7 @@ func EventTrackingExists(ctx *pulumi.Context,
 }
 
 type eventTrackingArgs struct {
-	// "eventTracking", as `pulumi-crm export` writes it: takes the account's event tracking switch over, as a create does; a switch already as declared gets no write. Read only at creation; changing or removing it later changes nothing.
+	// "eventTracking": takes the account's event tracking switch over, as a create does without it (`pulumi-crm export` writes none); a switch already as declared gets no write. Read only at creation; changing or removing it later changes nothing.
 	AdoptId *string `pulumi:"adoptId"`
 	// Whether event tracking is on for the account. Changed in place.
 	Enabled bool `pulumi:"enabled"`
@@ -85,7 +85,7 @@ type eventTrackingArgs struct {
 
 // The set of arguments for constructing a EventTracking resource.
 type EventTrackingArgs struct {
-	// "eventTracking", as `pulumi-crm export` writes it: takes the account's event tracking switch over, as a create does; a switch already as declared gets no write. Read only at creation; changing or removing it later changes nothing.
+	// "eventTracking": takes the account's event tracking switch over, as a create does without it (`pulumi-crm export` writes none); a switch already as declared gets no write. Read only at creation; changing or removing it later changes nothing.
 	AdoptId pulumi.StringPtrInput
 	// Whether event tracking is on for the account. Changed in place.
 	Enabled pulumi.BoolInput

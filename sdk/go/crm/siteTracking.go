@@ -77,7 +77,7 @@ func SiteTrackingExists(ctx *pulumi.Context,
 }
 
 type siteTrackingArgs struct {
-	// "siteTracking", as `pulumi-crm export` writes it: takes the account's site tracking switch over, as a create does; a switch already as declared gets no write. Read only at creation; changing or removing it later changes nothing.
+	// "siteTracking": takes the account's site tracking switch over, as a create does without it (`pulumi-crm export` writes none); a switch already as declared gets no write. Read only at creation; changing or removing it later changes nothing.
 	AdoptId *string `pulumi:"adoptId"`
 	// Whether site tracking is on for the account. Changed in place.
 	Enabled bool `pulumi:"enabled"`
@@ -85,7 +85,7 @@ type siteTrackingArgs struct {
 
 // The set of arguments for constructing a SiteTracking resource.
 type SiteTrackingArgs struct {
-	// "siteTracking", as `pulumi-crm export` writes it: takes the account's site tracking switch over, as a create does; a switch already as declared gets no write. Read only at creation; changing or removing it later changes nothing.
+	// "siteTracking": takes the account's site tracking switch over, as a create does without it (`pulumi-crm export` writes none); a switch already as declared gets no write. Read only at creation; changing or removing it later changes nothing.
 	AdoptId pulumi.StringPtrInput
 	// Whether site tracking is on for the account. Changed in place.
 	Enabled pulumi.BoolInput

@@ -177,7 +177,7 @@ export interface BrandingArgs {
      */
     adminTemplateHtm?: pulumi.Input<string | undefined>;
     /**
-     * The id of the branding to take over, as `pulumi-crm export` writes it: like brandingId, but never a change; a branding that already holds the declared values gets no write. Refused with a different brandingId. Read only at creation; changing or removing it later changes nothing.
+     * The id of the branding to take over (`pulumi-crm export` writes none: a create takes the account's branding over): like brandingId, but never a change; a branding that already holds the declared values gets no write. Refused with a different brandingId. Read only at creation; changing or removing it later changes nothing.
      */
     adoptId?: pulumi.Input<string | undefined>;
     /**

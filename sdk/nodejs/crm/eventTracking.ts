@@ -86,7 +86,7 @@ export class EventTracking extends pulumi.CustomResource {
  */
 export interface EventTrackingArgs {
     /**
-     * "eventTracking", as `pulumi-crm export` writes it: takes the account's event tracking switch over, as a create does; a switch already as declared gets no write. Read only at creation; changing or removing it later changes nothing.
+     * "eventTracking": takes the account's event tracking switch over, as a create does without it (`pulumi-crm export` writes none); a switch already as declared gets no write. Read only at creation; changing or removing it later changes nothing.
      */
     adoptId?: pulumi.Input<string | undefined>;
     /**

@@ -86,7 +86,7 @@ export class SiteTracking extends pulumi.CustomResource {
  */
 export interface SiteTrackingArgs {
     /**
-     * "siteTracking", as `pulumi-crm export` writes it: takes the account's site tracking switch over, as a create does; a switch already as declared gets no write. Read only at creation; changing or removing it later changes nothing.
+     * "siteTracking": takes the account's site tracking switch over, as a create does without it (`pulumi-crm export` writes none); a switch already as declared gets no write. Read only at creation; changing or removing it later changes nothing.
      */
     adoptId?: pulumi.Input<string | undefined>;
     /**

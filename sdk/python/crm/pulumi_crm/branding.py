@@ -40,7 +40,7 @@ class BrandingArgs:
 
         :param pulumi.Input[_builtins.str] admin_template_css: The admin CSS. Only on plans that include template editing. At most 65535 characters. Changed in place.
         :param pulumi.Input[_builtins.str] admin_template_htm: The admin HTML template. Only on plans that include template editing. At most 65535 characters. Changed in place.
-        :param pulumi.Input[_builtins.str] adopt_id: The id of the branding to take over, as `pulumi-crm export` writes it: like brandingId, but never a change; a branding that already holds the declared values gets no write. Refused with a different brandingId. Read only at creation; changing or removing it later changes nothing.
+        :param pulumi.Input[_builtins.str] adopt_id: The id of the branding to take over (`pulumi-crm export` writes none: a create takes the account's branding over): like brandingId, but never a change; a branding that already holds the declared values gets no write. Refused with a different brandingId. Read only at creation; changing or removing it later changes nothing.
         :param pulumi.Input[_builtins.str] branding_id: The id of the branding to manage. Default: the first one the service lists (an account has one). Read at creation: a different id replaces the resource (the old branding is put back, the new one taken over); removing it later changes nothing. The resource's id is the managed branding's id. A change replaces the resource.
         :param pulumi.Input[_builtins.bool] external_links: Whether the service's external links (its own branding) show. The API can turn them off; it turns them back on only by a write that leaves its `links` flag out: a service that keeps them off fails the update, naming this field. Default true. Changed in place.
         :param pulumi.Input[_builtins.str] favicon: The favicon's http(s) URL, or "" for none. At most 1000 characters. Changed in place.
@@ -118,7 +118,7 @@ class BrandingArgs:
     @pulumi.getter(name="adoptId")
     def adopt_id(self) -> pulumi.Input[Optional[_builtins.str]]:
         """
-        The id of the branding to take over, as `pulumi-crm export` writes it: like brandingId, but never a change; a branding that already holds the declared values gets no write. Refused with a different brandingId. Read only at creation; changing or removing it later changes nothing.
+        The id of the branding to take over (`pulumi-crm export` writes none: a create takes the account's branding over): like brandingId, but never a change; a branding that already holds the declared values gets no write. Refused with a different brandingId. Read only at creation; changing or removing it later changes nothing.
         """
         return pulumi.get(self, "adopt_id")
 
@@ -313,7 +313,7 @@ class Branding(pulumi.CustomResource):
         :param pulumi.ResourceOptions opts: Options for the resource.
         :param pulumi.Input[_builtins.str] admin_template_css: The admin CSS. Only on plans that include template editing. At most 65535 characters. Changed in place.
         :param pulumi.Input[_builtins.str] admin_template_htm: The admin HTML template. Only on plans that include template editing. At most 65535 characters. Changed in place.
-        :param pulumi.Input[_builtins.str] adopt_id: The id of the branding to take over, as `pulumi-crm export` writes it: like brandingId, but never a change; a branding that already holds the declared values gets no write. Refused with a different brandingId. Read only at creation; changing or removing it later changes nothing.
+        :param pulumi.Input[_builtins.str] adopt_id: The id of the branding to take over (`pulumi-crm export` writes none: a create takes the account's branding over): like brandingId, but never a change; a branding that already holds the declared values gets no write. Refused with a different brandingId. Read only at creation; changing or removing it later changes nothing.
         :param pulumi.Input[_builtins.str] branding_id: The id of the branding to manage. Default: the first one the service lists (an account has one). Read at creation: a different id replaces the resource (the old branding is put back, the new one taken over); removing it later changes nothing. The resource's id is the managed branding's id. A change replaces the resource.
         :param pulumi.Input[_builtins.bool] external_links: Whether the service's external links (its own branding) show. The API can turn them off; it turns them back on only by a write that leaves its `links` flag out: a service that keeps them off fails the update, naming this field. Default true. Changed in place.
         :param pulumi.Input[_builtins.str] favicon: The favicon's http(s) URL, or "" for none. At most 1000 characters. Changed in place.

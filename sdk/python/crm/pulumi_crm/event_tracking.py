@@ -25,7 +25,7 @@ class EventTrackingArgs:
         The set of arguments for constructing a EventTracking resource.
 
         :param pulumi.Input[_builtins.bool] enabled: Whether event tracking is on for the account. Changed in place.
-        :param pulumi.Input[_builtins.str] adopt_id: "eventTracking", as `pulumi-crm export` writes it: takes the account's event tracking switch over, as a create does; a switch already as declared gets no write. Read only at creation; changing or removing it later changes nothing.
+        :param pulumi.Input[_builtins.str] adopt_id: "eventTracking": takes the account's event tracking switch over, as a create does without it (`pulumi-crm export` writes none); a switch already as declared gets no write. Read only at creation; changing or removing it later changes nothing.
         """
         pulumi.set(__self__, "enabled", enabled)
         if adopt_id is not None:
@@ -47,7 +47,7 @@ class EventTrackingArgs:
     @pulumi.getter(name="adoptId")
     def adopt_id(self) -> pulumi.Input[Optional[_builtins.str]]:
         """
-        "eventTracking", as `pulumi-crm export` writes it: takes the account's event tracking switch over, as a create does; a switch already as declared gets no write. Read only at creation; changing or removing it later changes nothing.
+        "eventTracking": takes the account's event tracking switch over, as a create does without it (`pulumi-crm export` writes none); a switch already as declared gets no write. Read only at creation; changing or removing it later changes nothing.
         """
         return pulumi.get(self, "adopt_id")
 
@@ -70,7 +70,7 @@ class EventTracking(pulumi.CustomResource):
 
         :param str resource_name: The name of the resource.
         :param pulumi.ResourceOptions opts: Options for the resource.
-        :param pulumi.Input[_builtins.str] adopt_id: "eventTracking", as `pulumi-crm export` writes it: takes the account's event tracking switch over, as a create does; a switch already as declared gets no write. Read only at creation; changing or removing it later changes nothing.
+        :param pulumi.Input[_builtins.str] adopt_id: "eventTracking": takes the account's event tracking switch over, as a create does without it (`pulumi-crm export` writes none); a switch already as declared gets no write. Read only at creation; changing or removing it later changes nothing.
         :param pulumi.Input[_builtins.bool] enabled: Whether event tracking is on for the account. Changed in place.
         """
         ...
