@@ -156,6 +156,8 @@ export function itStandsOneSetupUpInEveryAccount(name: string, door: Door): void
   });
 
   it("the source stack's first up takes every object over and writes nothing", async () => {
+    // Never the repository's own folder, should the export step have failed.
+    assert.ok(program, "the export step installed no program");
     sourceStack = await CliStack.create(program, "source", { secrets: stackOnEmulator(source).secrets });
     stacks.push(sourceStack);
     const before = await writesByRoute(source);
