@@ -228,6 +228,18 @@ export function pageWithTables(resource: RegisteredResource, page: string): stri
   return [...lines.slice(0, header), tables, ...lines.slice(end)].join("\n");
 }
 
+/**
+ * `page` with the lines `lines(indent)` gives between its markers `start` and `end`, the start
+ * marker's indent kept for them and for the end marker; `what` names the page in the error.
+ */
+function betweenMarkers(page: string, what: string, start: string, end: string, lines: (indent: string) => string[]): string {
+  const from = page.indexOf(start);
+  const to = page.indexOf(end);
+  if (from === -1 || to < from) throw new Error(`${what} lacks the markers ${start} ... ${end}`);
+  const indent = page.slice(page.lastIndexOf("\n", from) + 1, from);
+  return `${page.slice(0, from + start.length)}\n${lines(indent).join("\n")}\n${indent}${page.slice(to)}`;
+}
+
 const importableStart = "<!-- importable resources: written by `npm run generate` from the registry -->";
 const importableEnd = "<!-- end of importable resources -->";
 
@@ -236,10 +248,6 @@ const importableEnd = "<!-- end of importable resources -->";
  * marker has): `crm:index:Account`, then each one's class, and the actions `pulumi import` refuses.
  */
 export function withImportableResources(page: string): string {
-  const from = page.indexOf(importableStart);
-  const to = page.indexOf(importableEnd);
-  if (from === -1 || to < from) throw new Error(`the page lacks the markers ${importableStart} ... ${importableEnd}`);
-  const indent = page.slice(page.lastIndexOf("\n", from) + 1, from);
   const token = (resource: RegisteredResource) => `\`${resource.module.declaration.token}\``;
   const importable = resources.filter((resource) => resource.module.core.importable === true);
   const refused = resources.filter((resource) => resource.module.core.importable !== true);
@@ -247,7 +255,7 @@ export function withImportableResources(page: string): string {
   const words = `${andList(names)}; not the actions ${andList(refused.map(token))}.`.split(" ");
   const lines = [""];
   for (const word of words) lines[lines.length - 1].length + word.length < 96 ? (lines[lines.length - 1] += `${lines[lines.length - 1] ? " " : ""}${word}`) : lines.push(word);
-  return `${page.slice(0, from + importableStart.length)}\n${lines.map((line) => `${indent}${line}`).join("\n")}\n${indent}${page.slice(to)}`;
+  return betweenMarkers(page, "the page", importableStart, importableEnd, (indent) => lines.map((line) => `${indent}${line}`));
 }
 
 const kindsStart = "<!-- export kinds: written by `npm run generate` from the registry -->";
@@ -255,22 +263,15 @@ const kindsEnd = "<!-- end of export kinds -->";
 
 /** taking-over-an-account.md with the kinds `--kinds` takes, by part, between its markers. */
 export function withExportKinds(page: string): string {
-  const from = page.indexOf(kindsStart);
-  const to = page.indexOf(kindsEnd);
-  if (from === -1 || to < from) throw new Error(`the page lacks the markers ${kindsStart} ... ${kindsEnd}`);
   const exported = resources.flatMap((resource) => ("exported" in resource.module ? [{ name: resource.name, part: resource.module.exported.part }] : []));
   const listOf = (part: string) => andList(exported.filter((kind) => kind.part === part).map((kind) => `\`${kind.name}\``));
-  return `${page.slice(0, from + kindsStart.length)}\n- setup: ${listOf("setup")}\n- data: ${listOf("data")}\n${page.slice(to)}`;
+  return betweenMarkers(page, "taking-over-an-account.md", kindsStart, kindsEnd, () => [`- setup: ${listOf("setup")}`, `- data: ${listOf("data")}`]);
 }
 
 /** CONTRIBUTING.md with the places-per-field table (scripts/generate/field-places.ts) between its markers. */
 export function withFieldPlaces(contributing: string): string {
   const start = "<!-- field places: written by `npm run generate` (scripts/generate/field-places.ts) -->";
-  const end = "<!-- end of field places -->";
-  const from = contributing.indexOf(start);
-  const to = contributing.indexOf(end);
-  if (from === -1 || to < from) throw new Error(`CONTRIBUTING.md lacks the markers ${start} ... ${end}`);
-  return `${contributing.slice(0, from + start.length)}\n${fieldPlacesTable()}\n${contributing.slice(to)}`;
+  return betweenMarkers(contributing, "CONTRIBUTING.md", start, "<!-- end of field places -->", () => [fieldPlacesTable()]);
 }
 
 // ---- the files ----------------------------------------------------------------------------

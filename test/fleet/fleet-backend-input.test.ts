@@ -6,7 +6,7 @@
 import assert from "node:assert/strict";
 import { execFile } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { createServer } from "node:net";
+import { closedPort } from "../support/loopback";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { promisify } from "node:util";
@@ -22,15 +22,6 @@ const PASSWORD = "never-shown-7c1f";
 
 /** Said once: the lines of `text` matching `pattern`. */
 const mentions = (text: string, pattern: RegExp) => text.split("\n").filter((line) => pattern.test(line)).length;
-
-/** A loopback port nothing listens on. */
-async function closedPort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const { port } = server.address() as { port: number };
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}
 
 describe("pulumi-crm fleet on the real CLI: a backend it cannot use, said once", function () {
   this.timeout(10 * 60_000);

@@ -4,7 +4,7 @@
 // unknown settings, the plugin's lines, a key given as plain config.
 
 import assert from "node:assert/strict";
-import { createServer } from "node:net";
+import { closedPort } from "../support/loopback";
 import { startEmulator } from "../../emulator";
 import * as flowRun from "../../provider/chat/flow-run";
 import * as account from "../../provider/crm/account";
@@ -25,15 +25,6 @@ import { plain, PluginClient, secret, struct } from "../support/plugin-client";
 import { secretSignature } from "../support/pulumi-cli";
 
 const { DIFF_SOME, DIFF_NONE } = providerProto.DiffResponse.DiffChanges;
-
-/** A loopback port nothing listens on. */
-async function closedPort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const { port } = server.address() as { port: number };
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}
 
 describe("both doors, one core", () => {
   let emulator: RunningEmulator;
