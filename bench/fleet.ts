@@ -17,7 +17,16 @@
 // per client and by command, and prints today's figures beside its own where the issue measured
 // them (issue 48: 100 YAML clients at --parallel 4, the plugin from the npm package's bin).
 //
-//   npx ts-node --transpile-only bench/fleet.ts [--clients 20] [--parallel 2] [--programs yaml,ts] [--plugin release|bundle] [--explicit 5,10]
+// The state is kept on `--backend`: a folder (file), or a PostgreSQL server of its own
+// (postgres, scripts/postgres.ts), or each in turn (file,postgres). `--runners R` splits the
+// clients into R shares, as `fleet ci`'s matrix does, each run by a runner of its own PULUMI_HOME
+// on the one backend, one after another (each as alone on its machine as a CI runner is): each
+// runner's wall time and peak. Each step also prints the CPU time of everything it ran (user and
+// system, of every process, once ended) and the backend's size, and on PostgreSQL the statements
+// the backend ran (pg_stat_statements).
+//
+//   npx ts-node --transpile-only bench/fleet.ts [--clients 20] [--parallel 2] [--programs yaml,ts] [--plugin release|bundle]
+//     [--backend file|postgres|file,postgres] [--runners 1] [--steps first-up,no-op-up,drift] [--explicit 5,10]
 //
 // Not part of npm test: minutes at 20 clients.
 
@@ -27,6 +36,7 @@ import os from "node:os";
 import { basename, join } from "node:path";
 import { parseArgs } from "node:util";
 import { startEmulator } from "../emulator";
+import { postgresBin, startPostgres } from "../scripts/postgres";
 import { buildPlugins } from "../scripts/plugin-bundle";
 import { releaseTargets, targetName, writePluginArchive } from "../scripts/plugin-sea";
 import { ensureToolchain, ensureYamlLanguageHost, offlineCliEnvironment, programNodeVersion, toolchainPath } from "../scripts/toolchain";
@@ -43,8 +53,13 @@ const { values } = parseArgs({
     programs: { type: "string", default: "yaml,ts" },
     explicit: { type: "string", default: "" },
     plugin: { type: "string", default: "release" },
+    backend: { type: "string", default: "file" },
+    runners: { type: "string", default: "1" },
+    steps: { type: "string", default: "first-up,no-op-up,drift" },
   },
 });
+const runnerCount = Number(values.runners);
+const steps = new Set(values.steps!.split(","));
 const clientCount = Number(values.clients);
 const parallel = values.parallel!;
 const DRIFTED = 3;
@@ -151,14 +166,30 @@ const TODAY: Record<string, { seconds: number; peakMiB: number }> = {
   "no-op up": { seconds: 123, peakMiB: 1509 },
   "drift check": { seconds: 51, peakMiB: 1120 },
 };
-const comparable = (program: string) => program === "yaml" && clientCount === 100 && parallel === "4";
+const comparable = (program: string, backend: string) => program === "yaml" && backend === "file" && runnerCount === 1 && clientCount === 100 && parallel === "4";
+
+interface Row {
+  program: string;
+  backend: string;
+  step: string;
+  measured: Measured;
+  clients: number;
+  /** The CPU time of every process the step ran, s. */
+  cpuSeconds: number;
+  /** The machine's load average (1 minute) as the step began. */
+  load: number;
+  result: string;
+  calls: string;
+  /** The backend's figures after the step. */
+  backendAfter: string;
+}
 
 /** A row of the figures, printed as soon as it is measured: today's beside it where comparable, and the CLI calls it made. */
-const row = (program: string, step: string, m: Measured, result: string, calls = "") =>
+const row = ({ program, backend, step, measured: m, clients, cpuSeconds, load, result, calls, backendAfter }: Row) =>
   console.log(
-    `| ${program} | ${step} | ${m.seconds.toFixed(1)} | ${m.peakPssMiB.toFixed(0)} | ${m.peakMiB.toFixed(0)} (${Object.entries(m.atPeak)
+    `| ${program} | ${backend} | ${step} | ${clients} | ${m.seconds.toFixed(1)} | ${cpuSeconds.toFixed(1)} (${(cpuSeconds / clients).toFixed(2)}) | ${load.toFixed(1)} | ${m.peakPssMiB.toFixed(0)} | ${m.peakMiB.toFixed(0)} (${Object.entries(m.atPeak)
       .map(([kind, mib]) => `${kind} ${mib.toFixed(0)}`)
-      .join(", ")}) | ${comparable(program) && TODAY[step] ? `${TODAY[step].seconds} s, ${TODAY[step].peakMiB} MiB` : "-"} | ${calls} | ${m.peakProcesses} | ${m.code} | ${result} |`,
+      .join(", ")}) | ${comparable(program, backend) && TODAY[step] ? `${TODAY[step].seconds} s, ${TODAY[step].peakMiB} MiB` : "-"} | ${calls} | ${m.peakProcesses} | ${m.code} | ${result} | ${backendAfter} |`,
   );
 
 /** A `pulumi` first on PATH that logs each call's command (its first two words) to `log`, then runs the real CLI. */
@@ -171,7 +202,7 @@ function countingPulumi(folder: string, log: string): string {
 }
 
 /** The CLI calls logged since the last count, per client and by command (`up 100, config 100`), and the log emptied. */
-function callsSince(log: string): string {
+function callsSince(log: string, clients: number): string {
   if (!existsSync(log)) return "0";
   const lines = readFileSync(log, "utf8").split("\n").filter(Boolean);
   writeFileSync(log, "");
@@ -181,20 +212,56 @@ function callsSince(log: string): string {
     const command = first === "stack" || first === "config" ? `${first} ${second?.startsWith("-") ? "" : (second ?? "")}`.trim() : first;
     byCommand.set(command, (byCommand.get(command) ?? 0) + 1);
   }
-  return `${(lines.length / clientCount).toFixed(2)} a client (${[...byCommand].map(([command, count]) => `${command} ${count}`).join(", ")})`;
+  return `${(lines.length / clients).toFixed(2)} a client (${[...byCommand].map(([command, count]) => `${command} ${count}`).join(", ")})`;
 }
 
 /** The release's archive of the crm plugin for this machine, when the YAML program runs on it (--plugin release). */
 let releaseArchive: string | undefined;
 const packageVersion = (JSON.parse(readFileSync(join(repoRoot, "package.json"), "utf8")) as { version: string }).version;
 
-async function fleetOf(program: "yaml" | "ts", folder: string): Promise<void> {
+/** The CPU time (user and system, s) of this process's children that have ended, theirs included (/proc/self/stat's cutime and cstime). */
+function endedChildrenCpuSeconds(): number {
+  // After the command's name, the state is field 3: cutime (16) and cstime (17) are at 13 and 14.
+  const fields = readFileSync("/proc/self/stat", "utf8").slice(readFileSync("/proc/self/stat", "utf8").lastIndexOf(") ") + 2).split(" ");
+  return (Number(fields[13]) + Number(fields[14])) / CLOCK_TICKS;
+}
+const CLOCK_TICKS = Number(execFileSync("getconf", ["CLK_TCK"], { encoding: "utf8" }));
+
+interface BenchBackend {
+  url: string;
+  /** Its size now, and on PostgreSQL the statements it ran since the last call. */
+  figures(): string;
+  stop(): Promise<void>;
+}
+
+/** The fleet's state backend for one program's run: a folder of `home`, or a PostgreSQL server of its own counting its statements. */
+async function startBackend(kind: string, home: string): Promise<BenchBackend> {
+  if (kind === "file") {
+    const folder = join(home, "backend");
+    return { url: `file://${folder}`, figures: () => `${(Number(execFileSync("du", ["-sb", folder], { encoding: "utf8" }).split("\t")[0]) / 2 ** 20).toFixed(1)} MiB`, stop: async () => undefined };
+  }
+  const server = await startPostgres("pulumi", ["shared_preload_libraries=pg_stat_statements"]);
+  const sql = (query: string) => execFileSync(join(postgresBin(), "psql"), [server.url, "-Atc", query], { encoding: "utf8" }).trim();
+  sql("CREATE EXTENSION pg_stat_statements");
+  return {
+    url: server.url,
+    figures: () => {
+      const [size, statements] = sql("SELECT pg_database_size(current_database()), (SELECT sum(calls) FROM pg_stat_statements s JOIN pg_database d ON d.oid = s.dbid WHERE d.datname = current_database())").split("|");
+      sql("SELECT pg_stat_statements_reset()");
+      return `${(Number(size) / 2 ** 20).toFixed(1)} MiB, ${Number(statements).toLocaleString("en-US")} statements`;
+    },
+    stop: server.stop,
+  };
+}
+
+async function fleetOf(program: "yaml" | "ts", folder: string, backendKind: string): Promise<void> {
   const reachable = names.slice(0, clientCount - 1);
   const unreachableName = names[clientCount - 1];
   const emulator = await startEmulatorProcess(5, reachable);
   const gone = await startEmulator({ accounts: [{ name: unreachableName }] });
   const home = mkdtempSync(join(os.tmpdir(), `bench-fleet-${program}-`));
   mkdirSync(join(home, "backend"));
+  const backend = await startBackend(backendKind, home);
   const address = (name: string) => (name === unreachableName ? gone.accounts[name] : emulator.accounts[name]);
   const clientsFile = join(home, "clients.json");
   writeFileSync(
@@ -211,38 +278,64 @@ async function fleetOf(program: "yaml" | "ts", folder: string): Promise<void> {
   );
   const calls = join(home, "pulumi-calls.log");
   const cliEnvironment = offlineCliEnvironment(home, toolchainPath(toolchain));
-  const env = {
+  // The runners' shares, as `fleet ci`'s matrix splits the clients: each runner with a PULUMI_HOME of its own.
+  const shares = Array.from({ length: runnerCount }, (_, index) => names.slice(Math.floor((index * clientCount) / runnerCount), Math.floor(((index + 1) * clientCount) / runnerCount)));
+  const runnerEnv = (index: number) => ({
     ...cliEnvironment,
+    PULUMI_BACKEND_URL: backend.url,
+    ...(runnerCount > 1 ? { PULUMI_HOME: join(home, `runner-${index + 1}`) } : {}),
     PATH: `${countingPulumi(join(home, "counting"), calls)}:${cliEnvironment.PATH}`,
     PULUMI_DIY_BACKEND_NO_LEGACY_WARNING: "true",
     ...Object.fromEntries(names.map((stack) => [tokenVariable(stack), address(stack).apiToken])),
-  };
+  });
   // Installed as the CLI installs a release it downloads: into the plugin cache, where the YAML host finds its schema cached after the first load.
-  if (program === "yaml" && releaseArchive) execFileSync(join(toolchain.cliBin, "pulumi"), ["plugin", "install", "resource", "crm", packageVersion, "--file", releaseArchive], { env, stdio: "pipe" });
-  const fleet = (...args: string[]) => measured(join(toolchain.nodeBin, "node"), [installedPackageBin("pulumi-crm"), "fleet", ...args, "--clients", clientsFile, "--parallel", parallel], env);
-  try {
-    const first = await fleet("up");
-    row(program, "first up", first, `${(statuses(first.stdout).changed ?? []).length} changed`, callsSince(calls));
-    await resetCounters(emulator, reachable);
-    const again = await fleet("up");
-    row(program, "no-op up", again, `${(statuses(again.stdout)["no change"] ?? []).length} no change, ${await emulatorRequests(emulator, reachable)} requests`, callsSince(calls));
-
-    const drifted = reachable.slice(0, DRIFTED);
-    for (const name of drifted) {
-      const { crmUrl, apiToken } = emulator.accounts[name];
-      const headers = { "Api-Token": apiToken, "Content-Type": "application/json" };
-      const [message] = ((await (await fetch(`${crmUrl}/api/3/messages`, { headers })).json()) as { messages: Array<{ id: string }> }).messages;
-      await fetch(`${crmUrl}/api/3/messages/${message.id}`, { method: "PUT", headers, body: JSON.stringify({ message: { fromname: "Changed" } }) });
+  if (program === "yaml" && releaseArchive) {
+    for (const index of shares.keys()) execFileSync(join(toolchain.cliBin, "pulumi"), ["plugin", "install", "resource", "crm", packageVersion, "--file", releaseArchive], { env: runnerEnv(index), stdio: "pipe" });
+  }
+  /** A fleet command over every runner's share in turn: a row each; their tables joined. */
+  const step = async (name: string, args: string[], result: (stdout: string) => string | Promise<string>): Promise<string> => {
+    const tablesOfRunners: string[] = [];
+    for (const [index, share] of shares.entries()) {
+      const only = runnerCount > 1 ? ["--only", share.join(",")] : [];
+      const load = os.loadavg()[0];
+      const cpuBefore = endedChildrenCpuSeconds();
+      const run = await measured(join(toolchain.nodeBin, "node"), [installedPackageBin("pulumi-crm"), "fleet", ...args, ...only, "--clients", clientsFile, "--parallel", parallel], runnerEnv(index));
+      const cpu = endedChildrenCpuSeconds() - cpuBefore;
+      tablesOfRunners.push(run.stdout);
+      const label = runnerCount > 1 ? `${name}, runner ${index + 1} of ${runnerCount}` : name;
+      row({ program, backend: backendKind, step: label, measured: run, clients: share.length, cpuSeconds: cpu, load, result: await result(run.stdout), calls: callsSince(calls, share.length), backendAfter: backend.figures() });
     }
-    await gone.close();
-    const drift = await fleet("drift");
-    const found = statuses(drift.stdout);
-    const exact = JSON.stringify(found.drift ?? []) === JSON.stringify(drifted) && JSON.stringify(found.unreachable ?? []) === JSON.stringify([unreachableName]);
-    row(program, "drift check", drift, `drift: ${(found.drift ?? []).join(", ")}; unreachable: ${(found.unreachable ?? []).join(", ")}; ${exact ? "exactly those" : "NOT the 3 drifted and the 1 unreachable"}`, callsSince(calls));
-    tables.push(`${program}, the drift check's table (its clients without drift left out):\n${drift.stdout.split("\n").filter((line) => !/ no drift$/.test(line)).join("\n")}`);
+    return tablesOfRunners.join("\n");
+  };
+  try {
+    await step("first up", ["up"], (stdout) => `${(statuses(stdout).changed ?? []).length} changed`);
+    if (steps.has("no-op-up")) {
+      await resetCounters(emulator, reachable);
+      await step("no-op up", ["up"], async (stdout) => `${(statuses(stdout)["no change"] ?? []).length} no change, ${await emulatorRequests(emulator, reachable)} requests`);
+    }
+    if (steps.has("drift")) {
+      const drifted = reachable.slice(0, DRIFTED);
+      for (const name of drifted) {
+        const { crmUrl, apiToken } = emulator.accounts[name];
+        const headers = { "Api-Token": apiToken, "Content-Type": "application/json" };
+        const [message] = ((await (await fetch(`${crmUrl}/api/3/messages`, { headers })).json()) as { messages: Array<{ id: string }> }).messages;
+        await fetch(`${crmUrl}/api/3/messages/${message.id}`, { method: "PUT", headers, body: JSON.stringify({ message: { fromname: "Changed" } }) });
+      }
+      await gone.close();
+      const table = await step("drift check", ["drift"], (stdout) => `drift: ${(statuses(stdout).drift ?? []).join(", ")}; unreachable: ${(statuses(stdout).unreachable ?? []).join(", ")}`);
+      const found = statuses(table);
+      const exact = JSON.stringify(found.drift ?? []) === JSON.stringify(drifted) && JSON.stringify(found.unreachable ?? []) === JSON.stringify([unreachableName]);
+      tables.push(
+        `${program} on ${backendKind}, the drift check's table (its clients without drift left out): ${exact ? "exactly the 3 drifted and the 1 unreachable" : "NOT the 3 drifted and the 1 unreachable"}\n${table
+          .split("\n")
+          .filter((line) => !/ no drift$/.test(line))
+          .join("\n")}`,
+      );
+    }
   } finally {
     emulator.child.kill();
     await gone.close().catch(() => undefined);
+    await backend.stop();
     rmSync(home, { recursive: true, force: true });
   }
 }
@@ -288,8 +381,11 @@ async function explicitProviders(count: number, plugin: string): Promise<void> {
   namePluginFolders(program, { crm: plugin });
   const stack = await CliStack.create(program, "explicit");
   try {
+    const load = os.loadavg()[0];
+    const cpuBefore = endedChildrenCpuSeconds();
     const up = await measured(join(toolchain.cliBin, "pulumi"), ["up", "--yes", "--skip-preview", "--stack", "explicit", "--non-interactive"], stack.env(), program);
-    row("yaml", `one program, ${count} explicit providers: first up`, up, up.code === 0 ? `${count} accounts deployed` : "FAILED", "1");
+    const cpuSeconds = endedChildrenCpuSeconds() - cpuBefore;
+    row({ program: "yaml", backend: "file", step: `one program, ${count} explicit providers: first up`, measured: up, clients: count, cpuSeconds, load, result: up.code === 0 ? `${count} accounts deployed` : "FAILED", calls: "1", backendAfter: "-" });
   } finally {
     emulator.child.kill();
     stack.remove();
@@ -321,8 +417,10 @@ async function main(): Promise<void> {
     `pulumi ${toolchain.cliVersion}, pulumi-language-yaml, programs on Node.js ${programNodeVersion}, the YAML program's plugin ${releaseArchive ? `the release's single executable (${basename(releaseArchive)})` : "the bundle"}; ${clientCount} clients (the last one unreachable at the drift check), --parallel ${parallel}; ` +
       `machine: ${cpus.length} CPUs (${cpus[0]?.model ?? "unknown"}), ${(os.totalmem() / 2 ** 30).toFixed(1)} GiB, load ${os.loadavg().map((n) => n.toFixed(2)).join(" ")}\n`,
   );
-  console.log("| Program | Step | Wall s | Peak PSS MiB | Peak RSS MiB (all processes at once; by kind) | Today (issue 48, RSS) | pulumi CLI calls | Peak processes | Exit | Result |\n|---|---|---|---|---|---|---|---|---|---|");
-  for (const program of programs) await fleetOf(program as "yaml" | "ts", folders[program]);
+  console.log(
+    "| Program | Backend | Step | Clients | Wall s | CPU s (a client) | Load at start | Peak PSS MiB | Peak RSS MiB (all processes at once; by kind) | Today (issue 48, RSS) | pulumi CLI calls | Peak processes | Exit | Result | Backend after |\n|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|",
+  );
+  for (const program of programs) for (const backend of values.backend!.split(",")) await fleetOf(program as "yaml" | "ts", folders[program], backend);
   for (const count of values.explicit!.split(",").filter(Boolean).map(Number)) await explicitProviders(count, plugin.folder);
   console.log(`\n${tables.join("\n")}`);
 }

@@ -59,8 +59,8 @@ function freePort(): Promise<number> {
   });
 }
 
-/** Starts a server of its own, on loopback, with a fresh database `database`. */
-export async function startPostgres(database = "pulumi"): Promise<RunningPostgres> {
+/** Starts a server of its own, on loopback, with a fresh database `database`, and `settings` (`name=value`, as `postgres -c` takes them) besides. */
+export async function startPostgres(database = "pulumi", settings: string[] = []): Promise<RunningPostgres> {
   const bin = postgresBin();
   const root = mkdtempSync(join(tmpdir(), "pulumi-crm-postgres-"));
   const data = join(root, "data");
@@ -78,7 +78,7 @@ export async function startPostgres(database = "pulumi"): Promise<RunningPostgre
   for (let attempt = 0; ; attempt++) {
     const port = await freePort();
     // Loopback only, no Unix socket; fsync off: a test's cluster is thrown away.
-    const server = command("postgres", ["-D", data, "-h", "127.0.0.1", "-p", String(port), "-c", "unix_socket_directories=", "-c", "fsync=off", "-c", "max_connections=200"]);
+    const server = command("postgres", ["-D", data, "-h", "127.0.0.1", "-p", String(port), "-c", "unix_socket_directories=", "-c", "fsync=off", "-c", "max_connections=200", ...settings.flatMap((setting) => ["-c", setting])]);
     const child = spawn(server.file, server.args, { stdio: ["ignore", "ignore", "pipe"] });
     let log = "";
     child.stderr!.on("data", (chunk) => (log += chunk));
