@@ -26,7 +26,7 @@
 // the backend ran (pg_stat_statements).
 //
 //   npx ts-node --transpile-only bench/fleet.ts [--clients 20] [--parallel 2] [--programs yaml,ts] [--plugin release|bundle]
-//     [--backend file|postgres|file,postgres] [--runners 1] [--steps first-up,no-op-up,drift] [--explicit 5,10]
+//     [--backend file|postgres|file,postgres] [--runners 1] [--steps no-op-up,drift] [--explicit 5,10]
 //
 // Not part of npm test: minutes at 20 clients.
 
@@ -55,7 +55,8 @@ const { values } = parseArgs({
     plugin: { type: "string", default: "release" },
     backend: { type: "string", default: "file" },
     runners: { type: "string", default: "1" },
-    steps: { type: "string", default: "first-up,no-op-up,drift" },
+    // The steps after the first up, which every run makes.
+    steps: { type: "string", default: "no-op-up,drift" },
   },
 });
 const runnerCount = Number(values.runners);
@@ -222,7 +223,8 @@ const packageVersion = (JSON.parse(readFileSync(join(repoRoot, "package.json"), 
 /** The CPU time (user and system, s) of this process's children that have ended, theirs included (/proc/self/stat's cutime and cstime). */
 function endedChildrenCpuSeconds(): number {
   // After the command's name, the state is field 3: cutime (16) and cstime (17) are at 13 and 14.
-  const fields = readFileSync("/proc/self/stat", "utf8").slice(readFileSync("/proc/self/stat", "utf8").lastIndexOf(") ") + 2).split(" ");
+  const stat = readFileSync("/proc/self/stat", "utf8");
+  const fields = stat.slice(stat.lastIndexOf(") ") + 2).split(" ");
   return (Number(fields[13]) + Number(fields[14])) / CLOCK_TICKS;
 }
 const CLOCK_TICKS = Number(execFileSync("getconf", ["CLK_TCK"], { encoding: "utf8" }));
@@ -238,6 +240,7 @@ interface BenchBackend {
 async function startBackend(kind: string, home: string): Promise<BenchBackend> {
   if (kind === "file") {
     const folder = join(home, "backend");
+    mkdirSync(folder);
     return { url: `file://${folder}`, figures: () => `${(Number(execFileSync("du", ["-sb", folder], { encoding: "utf8" }).split("\t")[0]) / 2 ** 20).toFixed(1)} MiB`, stop: async () => undefined };
   }
   const server = await startPostgres("pulumi", ["shared_preload_libraries=pg_stat_statements"]);
@@ -260,7 +263,6 @@ async function fleetOf(program: "yaml" | "ts", folder: string, backendKind: stri
   const emulator = await startEmulatorProcess(5, reachable);
   const gone = await startEmulator({ accounts: [{ name: unreachableName }] });
   const home = mkdtempSync(join(os.tmpdir(), `bench-fleet-${program}-`));
-  mkdirSync(join(home, "backend"));
   const backend = await startBackend(backendKind, home);
   const address = (name: string) => (name === unreachableName ? gone.accounts[name] : emulator.accounts[name]);
   const clientsFile = join(home, "clients.json");
@@ -278,13 +280,14 @@ async function fleetOf(program: "yaml" | "ts", folder: string, backendKind: stri
   );
   const calls = join(home, "pulumi-calls.log");
   const cliEnvironment = offlineCliEnvironment(home, toolchainPath(toolchain));
+  const counting = countingPulumi(join(home, "counting"), calls);
   // The runners' shares, as `fleet ci`'s matrix splits the clients: each runner with a PULUMI_HOME of its own.
   const shares = Array.from({ length: runnerCount }, (_, index) => names.slice(Math.floor((index * clientCount) / runnerCount), Math.floor(((index + 1) * clientCount) / runnerCount)));
   const runnerEnv = (index: number) => ({
     ...cliEnvironment,
     PULUMI_BACKEND_URL: backend.url,
     ...(runnerCount > 1 ? { PULUMI_HOME: join(home, `runner-${index + 1}`) } : {}),
-    PATH: `${countingPulumi(join(home, "counting"), calls)}:${cliEnvironment.PATH}`,
+    PATH: `${counting}:${cliEnvironment.PATH}`,
     PULUMI_DIY_BACKEND_NO_LEGACY_WARNING: "true",
     ...Object.fromEntries(names.map((stack) => [tokenVariable(stack), address(stack).apiToken])),
   });
