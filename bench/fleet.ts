@@ -25,7 +25,7 @@
 // system, of every process, once ended) and the backend's size, and on PostgreSQL the statements
 // the backend ran (pg_stat_statements).
 //
-//   npx ts-node --transpile-only bench/fleet.ts [--clients 20] [--parallel 2] [--programs yaml,ts] [--plugin release|bundle]
+//   npx ts-node --transpile-only bench/fleet.ts [--clients 20] [--parallel N (default: the fleet's)] [--programs yaml,ts] [--plugin release|bundle]
 //     [--backend file|postgres|file,postgres] [--runners 1] [--steps no-op-up,drift] [--explicit 5,10]
 //
 // Not part of npm test: minutes at 20 clients.
@@ -49,7 +49,8 @@ import { startEmulatorProcess, type RunningEmulatorProcess } from "./emulator-pr
 const { values } = parseArgs({
   options: {
     clients: { type: "string", default: "20" },
-    parallel: { type: "string", default: String(os.availableParallelism()) },
+    // Unset: the fleet's own default, per command.
+    parallel: { type: "string" },
     programs: { type: "string", default: "yaml,ts" },
     explicit: { type: "string", default: "" },
     plugin: { type: "string", default: "release" },
@@ -62,7 +63,7 @@ const { values } = parseArgs({
 const runnerCount = Number(values.runners);
 const steps = new Set(values.steps!.split(","));
 const clientCount = Number(values.clients);
-const parallel = values.parallel!;
+const parallel = values.parallel;
 const DRIFTED = 3;
 const toolchain = ensureToolchain();
 
@@ -167,7 +168,7 @@ const TODAY: Record<string, { seconds: number; peakMiB: number }> = {
   "no-op up": { seconds: 123, peakMiB: 1509 },
   "drift check": { seconds: 51, peakMiB: 1120 },
 };
-const comparable = (program: string, backend: string) => program === "yaml" && backend === "file" && runnerCount === 1 && clientCount === 100 && parallel === "4";
+const comparable = (program: string, backend: string) => program === "yaml" && backend === "file" && runnerCount === 1 && clientCount === 100 && (parallel ?? "4") === "4";
 
 interface Row {
   program: string;
@@ -302,7 +303,7 @@ async function fleetOf(program: "yaml" | "ts", folder: string, backendKind: stri
       const only = runnerCount > 1 ? ["--only", share.join(",")] : [];
       const load = os.loadavg()[0];
       const cpuBefore = endedChildrenCpuSeconds();
-      const run = await measured(join(toolchain.nodeBin, "node"), [installedPackageBin("pulumi-crm"), "fleet", ...args, ...only, "--clients", clientsFile, "--parallel", parallel], runnerEnv(index));
+      const run = await measured(join(toolchain.nodeBin, "node"), [installedPackageBin("pulumi-crm"), "fleet", ...args, ...only, "--clients", clientsFile, ...(parallel ? ["--parallel", parallel] : [])], runnerEnv(index));
       const cpu = endedChildrenCpuSeconds() - cpuBefore;
       tablesOfRunners.push(run.stdout);
       const label = runnerCount > 1 ? `${name}, runner ${index + 1} of ${runnerCount}` : name;
@@ -417,7 +418,7 @@ async function main(): Promise<void> {
   installedPackageBin("pulumi-crm");
   const cpus = os.cpus();
   console.log(
-    `pulumi ${toolchain.cliVersion}, pulumi-language-yaml, programs on Node.js ${programNodeVersion}, the YAML program's plugin ${releaseArchive ? `the release's single executable (${basename(releaseArchive)})` : "the bundle"}; ${clientCount} clients (the last one unreachable at the drift check), --parallel ${parallel}; ` +
+    `pulumi ${toolchain.cliVersion}, pulumi-language-yaml, programs on Node.js ${programNodeVersion}, the YAML program's plugin ${releaseArchive ? `the release's single executable (${basename(releaseArchive)})` : "the bundle"}; ${clientCount} clients (the last one unreachable at the drift check), --parallel ${parallel ?? "the fleet's default"}; ` +
       `machine: ${cpus.length} CPUs (${cpus[0]?.model ?? "unknown"}), ${(os.totalmem() / 2 ** 30).toFixed(1)} GiB, load ${os.loadavg().map((n) => n.toFixed(2)).join(" ")}\n`,
   );
   console.log(

@@ -35,6 +35,16 @@ export function withProviderSettings<T>(settings: ConfigSource, call: () => T): 
   return providerSettings.run(settings, call);
 }
 
+/**
+ * Whether the engine would name a default provider so: `default`, then the version it gives in the
+ * provider's inputs (`default_0_1_0`), then a download URL it keeps to itself
+ * (`default_0_1_0_github_//api.github.com/...`).
+ */
+export function isDefaultProviderName(name: string, version: string | undefined): boolean {
+  const defaultName = version ? `default_${version.replace(/[.+-]/g, "_")}` : "default";
+  return name === defaultName || (name.startsWith(`${defaultName}_`) && name.includes("/"));
+}
+
 /** The stack config of the Pulumi program this process runs, for `crm:apiUrl` read as `new pulumi.Config("crm").get("apiUrl")`. */
 const programConfig: ConfigSource = {
   get(key) {

@@ -7,6 +7,7 @@ import { execFile } from "node:child_process";
 import { promisify } from "node:util";
 import type { ConfigMap, EngineEvent, LocalWorkspace, Stack, StepEventMetadata } from "@pulumi/pulumi/automation";
 import { lockedRow, pendingRow } from "./backend";
+import { driftOfState, type ExportedState, holdsEncryptedSecrets, readableHere } from "./drift";
 import type { Client } from "./clients";
 import { Drifted, firstLine, Operation, Planned, RunResult } from "./run";
 import { holdsRecorded, recordHeld } from "./settings-record";
@@ -33,6 +34,8 @@ export interface DriverOptions {
   refresh?: boolean;
   /** The program's project: its settings' namespace, as the stack config names them (`crm-agency:clientName`). */
   project: string;
+  /** Set once a CLI call has decrypted a stack's settings in this run: the secrets' passphrase is right. */
+  secretsKeyChecked?: boolean;
 }
 
 /**
@@ -112,15 +115,12 @@ async function clientStack(stack: string, options: DriverOptions): Promise<Stack
 }
 
 /**
- * Creates the client's stack if it has none, and writes its settings: crm:apiUrl, the key
- * (secret) and the client's config; removes the settings an earlier sync wrote that the file no
- * longer holds. Writes nothing when the stack holds them already. Answers the stack, whether it
- * was made now and whether anything was written.
+ * The settings the clients file gives the client's stack: crm:apiUrl, the key (secret) and the
+ * client's config, each key as the stack config names it; the keys whose environment variable is
+ * unset (the stack keeps what it holds); and every key the file manages.
  */
-export async function syncStack(client: Client, options: DriverOptions): Promise<{ stack: Stack; made: boolean; written: boolean }> {
-  const existed = hasStack(options.stacks, client.stack);
+function settingsOf(client: Client, project: string): { desired: ConfigMap; unset: Array<{ variable: string; key: string }>; held: Set<string> } {
   const desired: ConfigMap = { "crm:apiUrl": { value: client.apiUrl } };
-  // Settings whose environment variable is unset: the stack keeps what it holds, which must be something.
   const unset: Array<{ variable: string; key: string }> = [];
   const fromEnvironment = (variable: string, key: string) => {
     const value = process.env[variable];
@@ -129,7 +129,7 @@ export async function syncStack(client: Client, options: DriverOptions): Promise
     return undefined;
   };
   // As the stack config names them: a key without a namespace is the project's.
-  const named = (key: string) => (key.includes(":") ? key : `${options.project}:${key}`);
+  const named = (key: string) => (key.includes(":") ? key : `${project}:${key}`);
   const held = new Set(["crm:apiUrl", "crm:apiToken", ...Object.keys(client.config).map(named)]);
   for (const [key, setting] of Object.entries(client.config)) {
     const value = "env" in setting ? fromEnvironment(setting.env, named(key)) : setting;
@@ -140,7 +140,21 @@ export async function syncStack(client: Client, options: DriverOptions): Promise
     if (key) desired["crm:apiToken"] = key;
   }
   desired[WRITTEN_KEY] = { value: [...held].sort().join(",") };
-  const record = { backend: options.backend, program: options.workspace.workDir, stack: client.stack };
+  return { desired, unset, held };
+}
+
+/** What the fleet's settings records are kept under, for the client's stack. */
+const recordKey = (stack: string, options: DriverOptions) => ({ backend: options.backend, program: options.workspace.workDir, stack });
+
+/**
+ * Creates the client's stack if it has none, and writes its settings (settingsOf); removes the
+ * settings an earlier sync wrote that the file no longer holds. Writes nothing when the stack
+ * holds them already. Answers the stack, whether it was made now and whether anything was written.
+ */
+export async function syncStack(client: Client, options: DriverOptions): Promise<{ stack: Stack; made: boolean; written: boolean }> {
+  const existed = hasStack(options.stacks, client.stack);
+  const { desired, unset, held } = settingsOf(client, options.project);
+  const record = recordKey(client.stack, options);
   const found = existed ? await clientStack(client.stack, options) : undefined;
   if (found && !unset.length && holdsRecorded(record, desired)) return { stack: found, made: false, written: false };
   const current = found ? await found.getAllConfig() : {};
@@ -172,8 +186,16 @@ export async function runClient(client: { stack: string } & Partial<Client>, ope
     const writes = operation === "sync" || operation === "preview" || operation === "up";
     if (!writes && !hasStack(options.stacks, client.stack)) return noStack(client.stack);
     // Operations an interrupted run left pending: an up would create their objects again.
-    const pending = operation !== "sync" && hasStack(options.stacks, client.stack) ? pendingRow(await cli(options.workspace, ["stack", "export", "--stack", client.stack], options.timeoutSeconds), client.stack) : undefined;
+    const exported = operation !== "sync" && hasStack(options.stacks, client.stack) ? await cli(options.workspace, ["stack", "export", "--stack", client.stack], options.timeoutSeconds) : undefined;
+    const pending = exported && pendingRow(exported, client.stack);
     if (pending) return pending;
+    if (operation === "drift") {
+      const state = JSON.parse(exported!) as ExportedState;
+      if (readableHere(state)) {
+        const settings = await currentSettings(client, options);
+        return await driftOfState(holdsEncryptedSecrets(state) ? JSON.parse(await cli(options.workspace, ["stack", "export", "--show-secrets", "--stack", client.stack], options.timeoutSeconds)) : state, settings);
+      }
+    }
     const synced = writes ? await syncStack(client as Client, options) : undefined;
     const stack = synced?.stack ?? (await clientStack(client.stack, options));
     switch (operation) {
@@ -202,8 +224,9 @@ export async function runClient(client: { stack: string } & Partial<Client>, ope
         return { ...result, status: "changed" };
       }
       case "drift": {
-        // The program runs first, so that the stack's current settings (a new key, say) are read
-        // with, not those stored with the resources at the last up.
+        // A stack the check could not read itself (drift.ts). The program runs first, so that the
+        // stack's current settings (a new key, say) are read with, not those stored with the
+        // resources at the last up.
         await stack.previewRefresh({ ...common, runProgram: true });
         const drift = driftOf(events);
         return drift.length ? { status: "drift", drift } : { status: "no change" };
@@ -215,6 +238,22 @@ export async function runClient(client: { stack: string } & Partial<Client>, ope
     if ((error as Error).name === "TimeoutError" || common.signal.aborted) return { status: "failed", error: `stopped after ${options.timeoutSeconds} s (--timeout)` };
     return failure(error, events);
   }
+}
+
+/**
+ * The client's stack's settings as they are now: those the clients file gives, where the record
+ * says the stack holds them (settings-record.ts), else as the CLI reads them, secrets decrypted.
+ * The fleet's first reading is always the CLI's, so that a missing or wrong passphrase is said
+ * before any client is read with a key from the records.
+ */
+async function currentSettings(client: { stack: string } & Partial<Client>, options: DriverOptions): Promise<ConfigMap> {
+  if (options.secretsKeyChecked && client.apiUrl !== undefined) {
+    const { desired, unset } = settingsOf(client as Client, options.project);
+    if (!unset.length && holdsRecorded(recordKey(client.stack, options), desired)) return desired;
+  }
+  const settings = JSON.parse(await cli(options.workspace, ["config", "--show-secrets", "--json", "--stack", client.stack], options.timeoutSeconds)) as ConfigMap;
+  options.secretsKeyChecked = true;
+  return settings;
 }
 
 /** `--refresh`, the program run first so that the refresh reads with the stack's current settings (as the drift check does). */

@@ -26,7 +26,7 @@ import { containsUnknown } from "../kit/inputs";
 import { LogSink, Severity, useProcessLog, withLog } from "../kit/log";
 import { DeclaredNames } from "../kit/unique-names";
 import { resources } from "../registry";
-import { ConfigSource, movesAccount, unknownSettingWarnings, withProviderSettings } from "../settings";
+import { ConfigSource, isDefaultProviderName, movesAccount, unknownSettingWarnings, withProviderSettings } from "../settings";
 import { Properties, propertiesOf, structOf, unwrapSecrets } from "./properties";
 import { anyProto, emptyProto, engineProto, engineServices, grpc, pluginProto, providerProto, providerServices, statusProto } from "./sdk-modules";
 
@@ -280,18 +280,14 @@ export class ProviderServer {
 /**
  * The name of an explicit provider; undefined for the package's default provider, told by what the
  * engine says of it rather than by a name pattern (an explicit provider may be named `default_eu`):
- * the engine names its default provider `default`, then the version it gives in the provider's
- * inputs (`default_0_1_0`), then a download URL it keeps to itself (`_github_//api.github.com/...`); and configures it with the
+ * the engine names its default provider so (isDefaultProviderName), and configures it with the
  * stack's settings of the package, which it also hands the plugin's process as PULUMI_CONFIG.
  * (After the stack's settings change, a refresh or destroy configures the default provider from
  * the state until an up: it is then named as an explicit provider, whose settings it has.)
  */
 export function explicitProvider(name: string | undefined, inputs: Properties, settingKeys: string[], stackConfig = process.env.PULUMI_CONFIG): string | undefined {
   if (!name) return undefined;
-  const version = typeof inputs.version === "string" ? inputs.version : undefined;
-  const defaultName = version ? `default_${version.replace(/[.+-]/g, "_")}` : "default";
-  const downloadUrlPart = name.startsWith(`${defaultName}_`) && name.includes("/");
-  if (name !== defaultName && !downloadUrlPart) return name;
+  if (!isDefaultProviderName(name, typeof inputs.version === "string" ? inputs.version : undefined)) return name;
   // Every engine hands it; a plugin served by a test's own client has the name alone.
   if (stackConfig === undefined) return undefined;
   const stack = JSON.parse(stackConfig) as Record<string, unknown>;

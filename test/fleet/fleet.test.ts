@@ -234,10 +234,12 @@ describe("pulumi-crm fleet", () => {
     for (const [argv, message] of refused) it(`refuses \`fleet ${argv.join(" ")}\``, () => assert.throws(() => parseFleetArguments(argv), message));
 
     it("runs two clients a core, as far as memory allows (640 MiB each)", () => {
-      assert.equal(defaultParallel(8, 64 * 2 ** 30), 16);
-      assert.equal(defaultParallel(2, 23 * 2 ** 30), 4);
-      assert.equal(defaultParallel(8, 2.5 * 2 ** 30), 4);
-      assert.equal(defaultParallel(2, 256 * 2 ** 20), 1);
+      assert.equal(defaultParallel("up", 8, 64 * 2 ** 30), 16);
+      assert.equal(defaultParallel("up", 2, 23 * 2 ** 30), 4);
+      assert.equal(defaultParallel("up", 8, 2.5 * 2 ** 30), 4);
+      assert.equal(defaultParallel("up", 2, 256 * 2 ** 20), 1);
+      assert.equal(defaultParallel("drift", 2, 23 * 2 ** 30), 16);
+      assert.equal(defaultParallel("drift", 2, 7 * 2 ** 30), 11);
     });
   });
 
