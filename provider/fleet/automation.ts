@@ -34,8 +34,8 @@ export interface DriverOptions {
   refresh?: boolean;
   /** The program's project: its settings' namespace, as the stack config names them (`crm-agency:clientName`). */
   project: string;
-  /** Set once a CLI call has decrypted a stack's settings in this run: the secrets' passphrase is right. */
-  secretsKeyChecked?: boolean;
+  /** The fleet's first CLI reading of a stack's settings, once started: true once it decrypted them (the secrets' passphrase is right). */
+  secretsKeyChecked?: Promise<boolean>;
 }
 
 /**
@@ -243,17 +243,24 @@ export async function runClient(client: { stack: string } & Partial<Client>, ope
 /**
  * The client's stack's settings as they are now: those the clients file gives, where the record
  * says the stack holds them (settings-record.ts), else as the CLI reads them, secrets decrypted.
- * The fleet's first reading is always the CLI's, so that a missing or wrong passphrase is said
- * before any client is read with a key from the records.
+ * The fleet's first reading is always the CLI's, and the others wait on it: a missing or wrong
+ * passphrase is said before any client is read with a key from the records.
  */
 async function currentSettings(client: { stack: string } & Partial<Client>, options: DriverOptions): Promise<ConfigMap> {
-  if (options.secretsKeyChecked && client.apiUrl !== undefined) {
+  const read = async () => JSON.parse(await cli(options.workspace, ["config", "--show-secrets", "--json", "--stack", client.stack], options.timeoutSeconds)) as ConfigMap;
+  if (!options.secretsKeyChecked) {
+    const first = read();
+    options.secretsKeyChecked = first.then(
+      () => true,
+      () => false,
+    );
+    return first;
+  }
+  if (client.apiUrl !== undefined && (await options.secretsKeyChecked)) {
     const { desired, unset } = settingsOf(client as Client, options.project);
     if (!unset.length && holdsRecorded(recordKey(client.stack, options), desired)) return desired;
   }
-  const settings = JSON.parse(await cli(options.workspace, ["config", "--show-secrets", "--json", "--stack", client.stack], options.timeoutSeconds)) as ConfigMap;
-  options.secretsKeyChecked = true;
-  return settings;
+  return read();
 }
 
 /** `--refresh`, the program run first so that the refresh reads with the stack's current settings (as the drift check does). */
