@@ -8,7 +8,8 @@
 // needs no list. A file named on the command line (`npx mocha test/crm/message.test.ts`) runs alone.
 const { readdirSync, readFileSync } = require("node:fs");
 
-const installsThePackage = /\b(installExample|installProgram|installNativeAccounts|installYamlProgram|installedEmulatorBin|packedTarball|ensureToolchain|releaseForTests)\(/;
+const installsThePackage =
+  /\b(installExample|installProgram|installNativeAccounts|installYamlProgram|installedEmulatorBin|packedTarball|ensureToolchain|releaseForTests)\(/;
 const testFiles = () =>
   readdirSync("test", { recursive: true })
     .map((name) => `test/${name}`)

@@ -25,7 +25,7 @@
 
 import { parseArgs } from "node:util";
 import { startEmulator } from "../emulator";
-import { accountsToRefresh, destroyed, refreshed, Requests, useEmulator, valueCreates } from "../test/crm/provider-scenarios";
+import { accountsToRefresh, destroyed, refreshed, type Requests, useEmulator, valueCreates } from "../test/crm/provider-scenarios";
 
 const { values: options } = parseArgs({
   options: {
@@ -74,7 +74,9 @@ async function main() {
       for (const madeBy of ["deployment", "earlier"] as const) {
         const run = `values ${madeBy}`;
         const result = await valueCreates(emulator, { accounts, fields, parallel, madeBy, run });
-        console.log(`values: ${accounts * fields} on ${accounts} accounts made by ${madeBy === "deployment" ? "the same deployment" : "an earlier one"}, ${fields} fields: ${figures(result)}`);
+        console.log(
+          `values: ${accounts * fields} on ${accounts} accounts made by ${madeBy === "deployment" ? "the same deployment" : "an earlier one"}, ${fields} fields: ${figures(result)}`,
+        );
       }
     }
     if (options.only === undefined || options.only === "destroy") {

@@ -36,7 +36,8 @@ const packageOf = (url: string) => {
   if (short === url.replace(/^file:\/\//, "")) return "the program's own files";
   return /^(@[^/]+\/[^/]+|[^/]+)/.exec(short)![1];
 };
-const nameOf = ({ functionName, url, lineNumber }: ProfileNode["callFrame"]) => (url ? `${functionName || "(anonymous)"} ${shortUrl(url)}:${lineNumber + 1}` : functionName);
+const nameOf = ({ functionName, url, lineNumber }: ProfileNode["callFrame"]) =>
+  url ? `${functionName || "(anonymous)"} ${shortUrl(url)}:${lineNumber + 1}` : functionName;
 
 const largest = (totals: Map<string, number>, count: number) =>
   [...totals.entries()]

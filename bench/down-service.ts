@@ -22,7 +22,10 @@ async function main(): Promise<void> {
   const accounts = Number(values.accounts);
   const program = installProgram(path.resolve(__dirname, "../test/lifecycle/programs/many-accounts"), "bench-pulumi-crm");
   const emulator = await startEmulatorProcess(5);
-  const stack = await CliStack.create(program, `down-${accounts}`, { config: { "crm:apiUrl": emulator.crmUrl, count: String(accounts) }, secrets: { "crm:apiToken": emulator.apiToken } });
+  const stack = await CliStack.create(program, `down-${accounts}`, {
+    config: { "crm:apiUrl": emulator.crmUrl, count: String(accounts) },
+    secrets: { "crm:apiToken": emulator.apiToken },
+  });
   try {
     await stack.deploy();
     const stopped = new Promise((resolve) => emulator.child.once("exit", resolve));

@@ -39,7 +39,9 @@ async function main(): Promise<void> {
           const requests = (await requestCount(emulator)) - before;
           const state = Buffer.byteLength(stack.stateText()) / 2 ** 20;
           const how = skipCheckpoints ? "PULUMI_SKIP_CHECKPOINTS=true" : "checkpoints as by default";
-          console.log(`first up of ${size} accounts, ${how}: ${seconds.toFixed(1)} s (${load}), ${result.steps.create} created, ${requests} requests, state file ${state.toFixed(2)} MiB\n\n${byRole(processes, seconds)}\n`);
+          console.log(
+            `first up of ${size} accounts, ${how}: ${seconds.toFixed(1)} s (${load}), ${result.steps.create} created, ${requests} requests, state file ${state.toFixed(2)} MiB\n\n${byRole(processes, seconds)}\n`,
+          );
           // Destroyed, so that the next size starts from an empty account.
           await stack.destroy();
         } finally {

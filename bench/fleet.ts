@@ -119,7 +119,10 @@ async function measured(command: string, args: string[], env: NodeJS.ProcessEnv,
       return { kind: kindOf(line), kib: rss, pss };
     });
     const total = sizes.reduce((sum, { kib }) => sum + kib, 0);
-    peakPssKiB = Math.max(peakPssKiB, sizes.reduce((sum, { pss }) => sum + pss, 0));
+    peakPssKiB = Math.max(
+      peakPssKiB,
+      sizes.reduce((sum, { pss }) => sum + pss, 0),
+    );
     if (total > peakKiB) {
       peakKiB = total;
       atPeak = {};
@@ -168,7 +171,8 @@ const TODAY: Record<string, { seconds: number; peakMiB: number }> = {
   "no-op up": { seconds: 123, peakMiB: 1509 },
   "drift check": { seconds: 51, peakMiB: 1120 },
 };
-const comparable = (program: string, backend: string) => program === "yaml" && backend === "file" && runnerCount === 1 && clientCount === 100 && (parallel ?? "4") === "4";
+const comparable = (program: string, backend: string) =>
+  program === "yaml" && backend === "file" && runnerCount === 1 && clientCount === 100 && (parallel ?? "4") === "4";
 
 interface Row {
   program: string;
@@ -189,9 +193,13 @@ interface Row {
 /** A row of the figures, printed as soon as it is measured: today's beside it where comparable, and the CLI calls it made. */
 const row = ({ program, backend, step, measured: m, clients, cpuSeconds, load, result, calls, backendAfter }: Row) =>
   console.log(
-    `| ${program} | ${backend} | ${step} | ${clients} | ${m.seconds.toFixed(1)} | ${cpuSeconds.toFixed(1)} (${(cpuSeconds / clients).toFixed(2)}) | ${load.toFixed(1)} | ${m.peakPssMiB.toFixed(0)} | ${m.peakMiB.toFixed(0)} (${Object.entries(m.atPeak)
+    `| ${program} | ${backend} | ${step} | ${clients} | ${m.seconds.toFixed(1)} | ${cpuSeconds.toFixed(1)} (${(cpuSeconds / clients).toFixed(2)}) | ${load.toFixed(1)} | ${m.peakPssMiB.toFixed(0)} | ${m.peakMiB.toFixed(0)} (${Object.entries(
+      m.atPeak,
+    )
       .map(([kind, mib]) => `${kind} ${mib.toFixed(0)}`)
-      .join(", ")}) | ${comparable(program, backend) && TODAY[step] ? `${TODAY[step].seconds} s, ${TODAY[step].peakMiB} MiB` : "-"} | ${calls} | ${m.peakProcesses} | ${m.code} | ${result} | ${backendAfter} |`,
+      .join(
+        ", ",
+      )}) | ${comparable(program, backend) && TODAY[step] ? `${TODAY[step].seconds} s, ${TODAY[step].peakMiB} MiB` : "-"} | ${calls} | ${m.peakProcesses} | ${m.code} | ${result} | ${backendAfter} |`,
   );
 
 /** A `pulumi` first on PATH that logs each call's command (its first two words) to `log`, then runs the real CLI. */
@@ -242,7 +250,11 @@ async function startBackend(kind: string, home: string): Promise<BenchBackend> {
   if (kind === "file") {
     const folder = join(home, "backend");
     mkdirSync(folder);
-    return { url: `file://${folder}`, figures: () => `${(Number(execFileSync("du", ["-sb", folder], { encoding: "utf8" }).split("\t")[0]) / 2 ** 20).toFixed(1)} MiB`, stop: async () => undefined };
+    return {
+      url: `file://${folder}`,
+      figures: () => `${(Number(execFileSync("du", ["-sb", folder], { encoding: "utf8" }).split("\t")[0]) / 2 ** 20).toFixed(1)} MiB`,
+      stop: async () => undefined,
+    };
   }
   const server = await startPostgres("pulumi", ["shared_preload_libraries=pg_stat_statements"]);
   const sql = (query: string) => execFileSync(join(postgresBin(), "psql"), [server.url, "-Atc", query], { encoding: "utf8" }).trim();
@@ -250,7 +262,9 @@ async function startBackend(kind: string, home: string): Promise<BenchBackend> {
   return {
     url: server.url,
     figures: () => {
-      const [size, statements] = sql("SELECT pg_database_size(current_database()), (SELECT sum(calls) FROM pg_stat_statements s JOIN pg_database d ON d.oid = s.dbid WHERE d.datname = current_database())").split("|");
+      const [size, statements] = sql(
+        "SELECT pg_database_size(current_database()), (SELECT sum(calls) FROM pg_stat_statements s JOIN pg_database d ON d.oid = s.dbid WHERE d.datname = current_database())",
+      ).split("|");
       sql("SELECT pg_stat_statements_reset()");
       return `${(Number(size) / 2 ** 20).toFixed(1)} MiB, ${Number(statements).toLocaleString("en-US")} statements`;
     },
@@ -283,7 +297,9 @@ async function fleetOf(program: "yaml" | "ts", folder: string, backendKind: stri
   const cliEnvironment = offlineCliEnvironment(home, toolchainPath(toolchain));
   const counting = countingPulumi(join(home, "counting"), calls);
   // The runners' shares, as `fleet ci`'s matrix splits the clients: each runner with a PULUMI_HOME of its own.
-  const shares = Array.from({ length: runnerCount }, (_, index) => names.slice(Math.floor((index * clientCount) / runnerCount), Math.floor(((index + 1) * clientCount) / runnerCount)));
+  const shares = Array.from({ length: runnerCount }, (_, index) =>
+    names.slice(Math.floor((index * clientCount) / runnerCount), Math.floor(((index + 1) * clientCount) / runnerCount)),
+  );
   const runnerEnv = (index: number) => ({
     ...cliEnvironment,
     PULUMI_BACKEND_URL: backend.url,
@@ -294,7 +310,11 @@ async function fleetOf(program: "yaml" | "ts", folder: string, backendKind: stri
   });
   // Installed as the CLI installs a release it downloads: into the plugin cache, where the YAML host finds its schema cached after the first load.
   if (program === "yaml" && releaseArchive) {
-    for (const index of shares.keys()) execFileSync(join(toolchain.cliBin, "pulumi"), ["plugin", "install", "resource", "crm", packageVersion, "--file", releaseArchive], { env: runnerEnv(index), stdio: "pipe" });
+    for (const index of shares.keys())
+      execFileSync(join(toolchain.cliBin, "pulumi"), ["plugin", "install", "resource", "crm", packageVersion, "--file", releaseArchive], {
+        env: runnerEnv(index),
+        stdio: "pipe",
+      });
   }
   /** A fleet command over every runner's share in turn: a row each; their tables joined. */
   const step = async (name: string, args: string[], result: (stdout: string) => string | Promise<string>): Promise<string> => {
@@ -303,11 +323,26 @@ async function fleetOf(program: "yaml" | "ts", folder: string, backendKind: stri
       const only = runnerCount > 1 ? ["--only", share.join(",")] : [];
       const load = os.loadavg()[0];
       const cpuBefore = endedChildrenCpuSeconds();
-      const run = await measured(join(toolchain.nodeBin, "node"), [installedPackageBin("pulumi-crm"), "fleet", ...args, ...only, "--clients", clientsFile, ...(parallel ? ["--parallel", parallel] : [])], runnerEnv(index));
+      const run = await measured(
+        join(toolchain.nodeBin, "node"),
+        [installedPackageBin("pulumi-crm"), "fleet", ...args, ...only, "--clients", clientsFile, ...(parallel ? ["--parallel", parallel] : [])],
+        runnerEnv(index),
+      );
       const cpu = endedChildrenCpuSeconds() - cpuBefore;
       tablesOfRunners.push(run.stdout);
       const label = runnerCount > 1 ? `${name}, runner ${index + 1} of ${runnerCount}` : name;
-      row({ program, backend: backendKind, step: label, measured: run, clients: share.length, cpuSeconds: cpu, load, result: await result(run.stdout), calls: callsSince(calls, share.length), backendAfter: backend.figures() });
+      row({
+        program,
+        backend: backendKind,
+        step: label,
+        measured: run,
+        clients: share.length,
+        cpuSeconds: cpu,
+        load,
+        result: await result(run.stdout),
+        calls: callsSince(calls, share.length),
+        backendAfter: backend.figures(),
+      });
     }
     return tablesOfRunners.join("\n");
   };
@@ -315,7 +350,11 @@ async function fleetOf(program: "yaml" | "ts", folder: string, backendKind: stri
     await step("first up", ["up"], (stdout) => `${(statuses(stdout).changed ?? []).length} changed`);
     if (steps.has("no-op-up")) {
       await resetCounters(emulator, reachable);
-      await step("no-op up", ["up"], async (stdout) => `${(statuses(stdout)["no change"] ?? []).length} no change, ${await emulatorRequests(emulator, reachable)} requests`);
+      await step(
+        "no-op up",
+        ["up"],
+        async (stdout) => `${(statuses(stdout)["no change"] ?? []).length} no change, ${await emulatorRequests(emulator, reachable)} requests`,
+      );
     }
     if (steps.has("drift")) {
       const drifted = reachable.slice(0, DRIFTED);
@@ -326,9 +365,14 @@ async function fleetOf(program: "yaml" | "ts", folder: string, backendKind: stri
         await fetch(`${crmUrl}/api/3/messages/${message.id}`, { method: "PUT", headers, body: JSON.stringify({ message: { fromname: "Changed" } }) });
       }
       await gone.close();
-      const table = await step("drift check", ["drift"], (stdout) => `drift: ${(statuses(stdout).drift ?? []).join(", ")}; unreachable: ${(statuses(stdout).unreachable ?? []).join(", ")}`);
+      const table = await step(
+        "drift check",
+        ["drift"],
+        (stdout) => `drift: ${(statuses(stdout).drift ?? []).join(", ")}; unreachable: ${(statuses(stdout).unreachable ?? []).join(", ")}`,
+      );
       const found = statuses(table);
-      const exact = JSON.stringify(found.drift ?? []) === JSON.stringify(drifted) && JSON.stringify(found.unreachable ?? []) === JSON.stringify([unreachableName]);
+      const exact =
+        JSON.stringify(found.drift ?? []) === JSON.stringify(drifted) && JSON.stringify(found.unreachable ?? []) === JSON.stringify([unreachableName]);
       tables.push(
         `${program} on ${backendKind}, the drift check's table (its clients without drift left out): ${exact ? "exactly the 3 drifted and the 1 unreachable" : "NOT the 3 drifted and the 1 unreachable"}\n${table
           .split("\n")
@@ -387,9 +431,25 @@ async function explicitProviders(count: number, plugin: string): Promise<void> {
   try {
     const load = os.loadavg()[0];
     const cpuBefore = endedChildrenCpuSeconds();
-    const up = await measured(join(toolchain.cliBin, "pulumi"), ["up", "--yes", "--skip-preview", "--stack", "explicit", "--non-interactive"], stack.env(), program);
+    const up = await measured(
+      join(toolchain.cliBin, "pulumi"),
+      ["up", "--yes", "--skip-preview", "--stack", "explicit", "--non-interactive"],
+      stack.env(),
+      program,
+    );
     const cpuSeconds = endedChildrenCpuSeconds() - cpuBefore;
-    row({ program: "yaml", backend: "file", step: `one program, ${count} explicit providers: first up`, measured: up, clients: count, cpuSeconds, load, result: up.code === 0 ? `${count} accounts deployed` : "FAILED", calls: "1", backendAfter: "-" });
+    row({
+      program: "yaml",
+      backend: "file",
+      step: `one program, ${count} explicit providers: first up`,
+      measured: up,
+      clients: count,
+      cpuSeconds,
+      load,
+      result: up.code === 0 ? `${count} accounts deployed` : "FAILED",
+      calls: "1",
+      backendAfter: "-",
+    });
   } finally {
     emulator.child.kill();
     stack.remove();
@@ -419,7 +479,10 @@ async function main(): Promise<void> {
   const cpus = os.cpus();
   console.log(
     `pulumi ${toolchain.cliVersion}, pulumi-language-yaml, programs on Node.js ${programNodeVersion}, the YAML program's plugin ${releaseArchive ? `the release's single executable (${basename(releaseArchive)})` : "the bundle"}; ${clientCount} clients (the last one unreachable at the drift check), --parallel ${parallel ?? "the fleet's default"}; ` +
-      `machine: ${cpus.length} CPUs (${cpus[0]?.model ?? "unknown"}), ${(os.totalmem() / 2 ** 30).toFixed(1)} GiB, load ${os.loadavg().map((n) => n.toFixed(2)).join(" ")}\n`,
+      `machine: ${cpus.length} CPUs (${cpus[0]?.model ?? "unknown"}), ${(os.totalmem() / 2 ** 30).toFixed(1)} GiB, load ${os
+        .loadavg()
+        .map((n) => n.toFixed(2))
+        .join(" ")}\n`,
   );
   console.log(
     "| Program | Backend | Step | Clients | Wall s | CPU s (a client) | Load at start | Peak PSS MiB | Peak RSS MiB (all processes at once; by kind) | Today (issue 48, RSS) | pulumi CLI calls | Peak processes | Exit | Result | Backend after |\n|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|",

@@ -26,7 +26,10 @@ async function main(): Promise<void> {
   });
   try {
     let before: Record<string, number> = {};
-    for (const [command, operation] of [["preview", () => stack.preview()], ["up", () => stack.up()]] as const) {
+    for (const [command, operation] of [
+      ["preview", () => stack.preview()],
+      ["up", () => stack.up()],
+    ] as const) {
       const result = await operation();
       const byRoute = (await emulatorStats(emulator)).byRoute;
       const sent = Object.entries(byRoute)

@@ -33,15 +33,23 @@ async function profiled(stack: CliStack, flags: string[], size: number, nodeOpti
   const onSigint = path.join(dir, "exit-on-sigint.js");
   writeFileSync(onSigint, 'process.once("SIGINT", () => process.exit(130));\n');
   const { result, processes, seconds, load } = await measure(() =>
-    stack.run(["up", "--yes", ...flags, "--profiling", path.join(dir, "cli")], { env: { NODE_OPTIONS: `${nodeOptions} --require ${onSigint} --cpu-prof --cpu-prof-dir=${dir}` } }),
+    stack.run(["up", "--yes", ...flags, "--profiling", path.join(dir, "cli")], {
+      env: { NODE_OPTIONS: `${nodeOptions} --require ${onSigint} --cpu-prof --cpu-prof-dir=${dir}` },
+    }),
   );
   if (result.exitCode !== 0) throw new Error(`the profiled no-op up exited ${result.exitCode}:\n${result.lines.join("\n")}`);
   const sections = [`profiled no-op up of ${size} accounts: ${seconds.toFixed(1)} s (${load}; profiling slows it); profiles in ${dir}`];
   const roleOf = new Map(processes.map((p) => [p.pid, p.role]));
   for (const file of readdirSync(dir).sort()) {
     if (file.endsWith(".cpu")) {
-      const top = execFileSync("go", ["tool", "pprof", "-top", "-nodecount=25", path.join(dir, file)], { encoding: "utf8", stdio: ["ignore", "pipe", "ignore"] });
-      const cumulative = execFileSync("go", ["tool", "pprof", "-top", "-cum", "-nodecount=40", path.join(dir, file)], { encoding: "utf8", stdio: ["ignore", "pipe", "ignore"] });
+      const top = execFileSync("go", ["tool", "pprof", "-top", "-nodecount=25", path.join(dir, file)], {
+        encoding: "utf8",
+        stdio: ["ignore", "pipe", "ignore"],
+      });
+      const cumulative = execFileSync("go", ["tool", "pprof", "-top", "-cum", "-nodecount=40", path.join(dir, file)], {
+        encoding: "utf8",
+        stdio: ["ignore", "pipe", "ignore"],
+      });
       sections.push(`cli (${file}), by self time:\n${top}\nby cumulative time:\n${cumulative}`);
     }
     // CPU.<date>.<time>.<pid>.<thread>.<sequence>.cpuprofile
@@ -70,11 +78,20 @@ function compileToJavaScript(program: string): void {
 
 async function main(): Promise<void> {
   const { values } = parseArgs({
-    options: { accounts: { type: "string", default: "1000,2000" }, parallel: { type: "string" }, profile: { type: "boolean", default: false }, javascript: { type: "boolean", default: false }, "node-options": { type: "string", default: "" } },
+    options: {
+      accounts: { type: "string", default: "1000,2000" },
+      parallel: { type: "string" },
+      profile: { type: "boolean", default: false },
+      javascript: { type: "boolean", default: false },
+      "node-options": { type: "string", default: "" },
+    },
   });
   const sizes = values.accounts!.split(",").map(Number).filter(Boolean);
   const flags = values.parallel === undefined ? [] : ["--parallel", values.parallel];
-  const program = installProgram(path.resolve(__dirname, "../test/lifecycle/programs/many-accounts"), values.javascript ? "bench-no-op-up-js" : "bench-no-op-up");
+  const program = installProgram(
+    path.resolve(__dirname, "../test/lifecycle/programs/many-accounts"),
+    values.javascript ? "bench-no-op-up-js" : "bench-no-op-up",
+  );
   if (values.javascript) compileToJavaScript(program);
   const emulator = await startEmulatorProcess(0);
   const stack = await CliStack.create(program, "bench", {
@@ -82,7 +99,9 @@ async function main(): Promise<void> {
     secrets: { "crm:apiToken": emulator.apiToken },
   });
   try {
-    const how = values.javascript ? "compiled to JavaScript beforehand, run without ts-node" : "TypeScript through ts-node (Pulumi's default; transpile only, its tsconfig says noCheck)";
+    const how = values.javascript
+      ? "compiled to JavaScript beforehand, run without ts-node"
+      : "TypeScript through ts-node (Pulumi's default; transpile only, its tsconfig says noCheck)";
     // As given, else this process's own, which the CLI would pass on anyway.
     const nodeOptions = values["node-options"] || process.env.NODE_OPTIONS || "";
     console.log(`${runsOn(program)}; the program: ${how}${nodeOptions ? `; NODE_OPTIONS=${nodeOptions} in the no-op ups` : ""}\n`);
@@ -93,8 +112,11 @@ async function main(): Promise<void> {
       const before = await requestCount(emulator);
       const { result, processes, seconds, load } = await measure(() => stack.run(["up", "--yes", ...flags], { env: { NODE_OPTIONS: nodeOptions } }));
       const requests = (await requestCount(emulator)) - before;
-      if (result.exitCode !== 0 || result.changes) throw new Error(`the no-op up of ${size} accounts exited ${result.exitCode} with ${JSON.stringify(result.steps)}:\n${result.lines.join("\n")}`);
-      console.log(`no-op up of ${size} accounts: ${seconds.toFixed(1)} s (${load}), ${result.steps.same} same, ${requests} requests\n\n${byRole(processes, seconds)}\n`);
+      if (result.exitCode !== 0 || result.changes)
+        throw new Error(`the no-op up of ${size} accounts exited ${result.exitCode} with ${JSON.stringify(result.steps)}:\n${result.lines.join("\n")}`);
+      console.log(
+        `no-op up of ${size} accounts: ${seconds.toFixed(1)} s (${load}), ${result.steps.same} same, ${requests} requests\n\n${byRole(processes, seconds)}\n`,
+      );
       if (values.profile) console.log(`${await profiled(stack, flags, size, nodeOptions)}\n`);
     }
   } finally {

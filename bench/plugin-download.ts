@@ -40,7 +40,11 @@ async function main() {
   const cached: number[] = [];
   try {
     for (let run = 0; run < runs; run++) {
-      const stack = await CliStack.create(program, `download-${run}`, { config: { "crm:apiUrl": emulator.crmUrl }, secrets: { "crm:apiToken": emulator.apiToken }, env: downloadingEnv(mirror) });
+      const stack = await CliStack.create(program, `download-${run}`, {
+        config: { "crm:apiUrl": emulator.crmUrl },
+        secrets: { "crm:apiToken": emulator.apiToken },
+        env: downloadingEnv(mirror),
+      });
       try {
         first.push(await timed(stack, ["up", "--yes"]));
         await timed(stack, ["destroy", "--yes", "--skip-preview"]);
@@ -54,9 +58,15 @@ async function main() {
     await mirror.close();
     await emulator.close();
   }
-  console.log(`${runs} runs, ${os.cpus().length} cores, load ${os.loadavg()[0].toFixed(1)}; archive ${(statSync(archive).size / 1024 / 1024).toFixed(1)} MiB (${testTarget})`);
-  console.log(`first up, downloading the plugin: median ${median(first).toFixed(1)} s (min ${Math.min(...first).toFixed(1)}, max ${Math.max(...first).toFixed(1)})`);
-  console.log(`up with the plugin in the cache:  median ${median(cached).toFixed(1)} s (min ${Math.min(...cached).toFixed(1)}, max ${Math.max(...cached).toFixed(1)})`);
+  console.log(
+    `${runs} runs, ${os.cpus().length} cores, load ${os.loadavg()[0].toFixed(1)}; archive ${(statSync(archive).size / 1024 / 1024).toFixed(1)} MiB (${testTarget})`,
+  );
+  console.log(
+    `first up, downloading the plugin: median ${median(first).toFixed(1)} s (min ${Math.min(...first).toFixed(1)}, max ${Math.max(...first).toFixed(1)})`,
+  );
+  console.log(
+    `up with the plugin in the cache:  median ${median(cached).toFixed(1)} s (min ${Math.min(...cached).toFixed(1)}, max ${Math.max(...cached).toFixed(1)})`,
+  );
 }
 
 main().catch((error) => {

@@ -34,19 +34,25 @@ async function main(): Promise<void> {
       try {
         if (mode === "dynamic") console.log(`${runsOn(program)}\n`);
         const made = await measure(() => stack.run(["up", "--yes", "--skip-preview"], { env: { PULUMI_SKIP_CHECKPOINTS: "true" } }));
-        if (made.result.exitCode !== 0) throw new Error(`making ${size} accounts (${mode}) exited ${made.result.exitCode}:\n${made.result.lines.slice(-20).join("\n")}`);
+        if (made.result.exitCode !== 0)
+          throw new Error(`making ${size} accounts (${mode}) exited ${made.result.exitCode}:\n${made.result.lines.slice(-20).join("\n")}`);
         console.log(`${mode}: made ${size} accounts (up --skip-preview, limits off, no checkpoints): ${made.seconds.toFixed(1)} s (${made.load})`);
         const before = await requestCount(emulator);
         const { result, processes, seconds, load } = await measure(() => stack.run(["up", "--yes"]));
         const requests = (await requestCount(emulator)) - before;
-        if (result.exitCode !== 0 || result.changes) throw new Error(`the no-op up (${mode}) exited ${result.exitCode} with ${JSON.stringify(result.steps)}:\n${result.lines.join("\n")}`);
+        if (result.exitCode !== 0 || result.changes)
+          throw new Error(`the no-op up (${mode}) exited ${result.exitCode} with ${JSON.stringify(result.steps)}:\n${result.lines.join("\n")}`);
         const through = mode === "native" ? `the plugin ${path.basename(plugin.folder)}` : "the dynamic crm.Account";
-        console.log(`no-op up of ${size} accounts through ${through}: ${seconds.toFixed(1)} s (${load}), ${result.steps.same} same, ${requests} requests\n\n${byRole(processes, seconds)}\n`);
+        console.log(
+          `no-op up of ${size} accounts through ${through}: ${seconds.toFixed(1)} s (${load}), ${result.steps.same} same, ${requests} requests\n\n${byRole(processes, seconds)}\n`,
+        );
         // The reads a drift check coalesces into collection pages, and the bulk deletes of a destroy, in one provider process.
         const beforeCheck = await requestCount(emulator);
         const check = await measure(() => stack.driftCheck());
         if (check.result.exitCode !== 0) throw new Error(`the drift check (${mode}) exited ${check.result.exitCode}:\n${check.result.lines.join("\n")}`);
-        console.log(`drift check (refresh --preview-only --expect-no-changes): ${check.seconds.toFixed(1)} s, ${(await requestCount(emulator)) - beforeCheck} requests`);
+        console.log(
+          `drift check (refresh --preview-only --expect-no-changes): ${check.seconds.toFixed(1)} s, ${(await requestCount(emulator)) - beforeCheck} requests`,
+        );
         // Destroyed without checkpoints as well, so that the other mode's accounts are made on an empty account.
         const beforeDestroy = await requestCount(emulator);
         const destroyed = await measure(() => stack.run(["destroy", "--yes", "--skip-preview"], { env: { PULUMI_SKIP_CHECKPOINTS: "true" } }));

@@ -13,7 +13,7 @@
 //
 // Not part of npm test.
 
-import { ChildProcess, execFileSync, spawn } from "node:child_process";
+import { type ChildProcess, execFileSync, spawn } from "node:child_process";
 import { readFileSync, statSync } from "node:fs";
 import os from "node:os";
 import { join } from "node:path";
@@ -29,11 +29,14 @@ import { repoRoot } from "../test/support/packed-program";
 const { values } = parseArgs({ options: { runs: { type: "string", default: "10" } } });
 const runs = Number(values.runs);
 
-const kib = (pid: number, field: "VmRSS" | "VmHWM" | "RssAnon" | "RssFile") => Number(new RegExp(`${field}:\\s+(\\d+) kB`).exec(readFileSync(`/proc/${pid}/status`, "utf8"))?.[1] ?? 0);
+const kib = (pid: number, field: "VmRSS" | "VmHWM" | "RssAnon" | "RssFile") =>
+  Number(new RegExp(`${field}:\\s+(\\d+) kB`).exec(readFileSync(`/proc/${pid}/status`, "utf8"))?.[1] ?? 0);
 const struct = (value: Record<string, unknown>) => structProto.Struct.fromJavaScript(value as Record<string, never>);
 
 const running = new Set<ChildProcess>();
-process.on("exit", () => running.forEach((child) => child.kill()));
+process.on("exit", () => {
+  for (const child of running) child.kill();
+});
 
 /** Starts the command; resolves with the port it prints and the milliseconds until it did. */
 function started(command: string, args: string[]): Promise<{ child: ChildProcess; port: number; ms: number }> {
@@ -64,10 +67,20 @@ async function serveOneAccount(port: number, settings: Record<string, string>, n
   const args = dynamic ? settings : Object.fromEntries(Object.entries(settings).map(([key, value]) => [key.split(":")[1], value]));
   await call(client, "configure", new providerProto.ConfigureRequest().setAcceptsecrets(true).setArgs(struct(args)));
   // The dynamic host finds the resource's module in `__provider`, as a dynamic stack stores it.
-  const provider = dynamic ? { __provider: `exports.handler = () => require(${JSON.stringify(join(repoRoot, "dist", "provider", "crm", "account.js"))});` } : {};
+  const provider = dynamic
+    ? { __provider: `exports.handler = () => require(${JSON.stringify(join(repoRoot, "dist", "provider", "crm", "account.js"))});` }
+    : {};
   const type = dynamic ? "pulumi-nodejs:dynamic/crm:Account" : "crm:index:Account";
   const urn = `urn:pulumi:bench::bench::${type}::account-${n}`;
-  const checked = await call<{ getInputs(): Struct }>(client, "check", new providerProto.CheckRequest().setUrn(urn).setType(type).setOlds(struct({})).setNews(struct({ name: `Bench ${n}`, ...provider })));
+  const checked = await call<{ getInputs(): Struct }>(
+    client,
+    "check",
+    new providerProto.CheckRequest()
+      .setUrn(urn)
+      .setType(type)
+      .setOlds(struct({}))
+      .setNews(struct({ name: `Bench ${n}`, ...provider })),
+  );
   await call(client, "create", new providerProto.CreateRequest().setUrn(urn).setType(type).setProperties(checked.getInputs()));
   client.close();
 }
@@ -100,16 +113,23 @@ async function main() {
     writeSingleExecutable(bundle, linux, output, join(work, `sea-${index}-work`), options);
     return { name: `${name}, ${(statSync(output).size / 1e6).toFixed(0)} MB`, command: output, args: [], dynamic: false };
   });
-  const nodes = { [`Node.js ${programNodeVersion}`]: join(ensureNode(programNodeVersion), "node"), [`Node.js ${newestNodeVersion}`]: join(ensureNode(newestNodeVersion), "node"), [`this machine's ${process.version}`]: process.execPath };
+  const nodes = {
+    [`Node.js ${programNodeVersion}`]: join(ensureNode(programNodeVersion), "node"),
+    [`Node.js ${newestNodeVersion}`]: join(ensureNode(newestNodeVersion), "node"),
+    [`this machine's ${process.version}`]: process.execPath,
+  };
   const scripts = {
     "plugin bundle": [bundle],
     "npm bin (dist)": [join(repoRoot, "dist", "provider", "plugin", "crm.js")],
     "dynamic provider host": [require.resolve("@pulumi/pulumi/cmd/dynamic-provider")],
   };
   for (const [nodeName, node] of Object.entries(nodes)) {
-    for (const [name, args] of Object.entries(scripts)) startList.push({ name: `${nodeName}, ${name}`, command: node, args, dynamic: name.startsWith("dynamic") });
+    for (const [name, args] of Object.entries(scripts))
+      startList.push({ name: `${nodeName}, ${name}`, command: node, args, dynamic: name.startsWith("dynamic") });
   }
-  console.log(`${runs} starts each, ${os.cpus().length} cores, load ${os.loadavg()[0].toFixed(1)}; bundle ${(crmPlugin.bundleBytes / 1024 / 1024).toFixed(1)} MiB`);
+  console.log(
+    `${runs} starts each, ${os.cpus().length} cores, load ${os.loadavg()[0].toFixed(1)}; bundle ${(crmPlugin.bundleBytes / 1024 / 1024).toFixed(1)} MiB`,
+  );
   let n = 0;
   const mib = (k: number) => (k / 1024).toFixed(0);
   for (const start of startList) {

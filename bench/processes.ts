@@ -135,7 +135,11 @@ export function peakMiB(processes: SampledProcess[], role: Role): number | undef
 }
 
 /** The machine's load averages (1, 5, 15 minutes), as `uptime` prints them: the machine is shared. */
-export const load = () => `load ${os.loadavg().map((value) => value.toFixed(2)).join(" ")}`;
+export const load = () =>
+  `load ${os
+    .loadavg()
+    .map((value) => value.toFixed(2))
+    .join(" ")}`;
 
 /** What the runs of `program` run on, and the machine, for the figures' heading. */
 export function runsOn(program: string): string {

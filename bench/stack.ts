@@ -75,7 +75,10 @@ async function runStack(
   // A stack per size: the CLI keeps a stack's configuration in the program's folder
   // (Pulumi.<stack>.yaml), where a stack of the same name would find it. `count` without a
   // namespace: the CLI reads it as the project's.
-  const stack = await CliStack.create(program, `accounts-${accounts}`, { config: { "crm:apiUrl": emulator.crmUrl, count: String(accounts) }, secrets: { "crm:apiToken": emulator.apiToken } });
+  const stack = await CliStack.create(program, `accounts-${accounts}`, {
+    config: { "crm:apiUrl": emulator.crmUrl, count: String(accounts) },
+    secrets: { "crm:apiToken": emulator.apiToken },
+  });
   const flags = parallel === undefined ? [] : ["--parallel", String(parallel)];
   const figures: Figures[] = [];
   try {
@@ -135,10 +138,14 @@ const mixedObjects = (accounts: number): Record<string, number> => ({
 function mixedTable(accounts: number, parallel: number, figures: Figures[]): string {
   const objects = mixedObjects(accounts);
   const total = Object.values(objects).reduce((sum, count) => sum + count, 0);
-  const header = "| phase | requests | 429s | wall s | host peak RSS MiB | load at start | requests by type (of the collection asked: a value's field-type read is crm.AccountCustomField's) |";
+  const header =
+    "| phase | requests | 429s | wall s | host peak RSS MiB | load at start | requests by type (of the collection asked: a value's field-type read is crm.AccountCustomField's) |";
   const rows = phases.map((phase, index) => {
     const f = figures[index];
-    const byType = Object.entries(f.byType).map(([type, count]) => `${type} ${count}`).join(", ") || "none";
+    const byType =
+      Object.entries(f.byType)
+        .map(([type, count]) => `${type} ${count}`)
+        .join(", ") || "none";
     return `| ${phase.name} | ${f.requests} | ${f.rejected} (${percent(f.rejected, f.requests)}) | ${f.seconds.toFixed(1)} | ${mib(f.hostPeakRss)} | ${f.load} | ${byType} |`;
   });
   // Goal: at most 3 requests per type plus one per 100 objects of the type.

@@ -9,7 +9,7 @@ async function main(): Promise<void> {
     process.stdout.write(HELP);
     return;
   }
-  let options;
+  let options: ReturnType<typeof parseArguments>;
   try {
     options = parseArguments(argv);
   } catch (error) {

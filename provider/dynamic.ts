@@ -13,7 +13,7 @@
 // deployed stacks require them on refresh and destroy.
 
 import * as pulumi from "@pulumi/pulumi";
-import { hasChanges, replacedFields, ResourceCore } from "./kit/core";
+import { hasChanges, replacedFields, type ResourceCore } from "./kit/core";
 import { providerKey, unknownValue } from "./kit/inputs";
 import { DeclaredNames } from "./kit/unique-names";
 import { keepHostMemorySmall } from "./host-memory";
@@ -39,7 +39,8 @@ export function dynamicLifecycle(core: ResourceCore) {
   return {
     async check(olds: Record<string, unknown>, news: Record<string, unknown>): Promise<pulumi.dynamic.CheckResult> {
       const { [declaredTwiceKey]: declaredTwice, ...inputs } = news;
-      if (core.uniqueName && typeof declaredTwice === "string" && declaredTwice !== unknownValue) return { failures: [{ property: core.uniqueName.field, reason: declaredTwice }] };
+      if (core.uniqueName && typeof declaredTwice === "string" && declaredTwice !== unknownValue)
+        return { failures: [{ property: core.uniqueName.field, reason: declaredTwice }] };
       return core.check(olds, inputs);
     },
     // The host forwards changes, replaces and deleteBeforeReplace: a change tied to no input (an action to carry on) is a change with no replace.
@@ -118,7 +119,12 @@ export function withEveryOutput(args: Record<string, unknown>, outputs: readonly
 }
 
 /** A resource class: what a program constructs, with the statics of every resource class. */
-export type DynamicClass<Args> = (new (name: string, args: Args, opts?: pulumi.CustomResourceOptions) => pulumi.dynamic.Resource) & Pick<typeof pulumi.CustomResource, "isInstance">;
+export type DynamicClass<Args> = (new (
+  name: string,
+  args: Args,
+  opts?: pulumi.CustomResourceOptions,
+) => pulumi.dynamic.Resource) &
+  Pick<typeof pulumi.CustomResource, "isInstance">;
 
 // Unique names declared by this program run. A program runs once per preview and once per update.
 const declaredInProgram = new DeclaredNames();
@@ -146,11 +152,17 @@ export function dynamicClass<Args extends object>(resourceModule: NodeModule, co
         const scope = uniqueName.within && props[uniqueName.within];
         const declaredTwice = (resolved: unknown, resolvedScope: unknown) =>
           declaredInProgram.claim(core, { [uniqueName.field]: resolved, ...(uniqueName.within ? { [uniqueName.within]: resolvedScope } : {}) }, by)?.message;
-        props[declaredTwiceKey] = pending(value) || pending(scope) ? pulumi.all([value, scope]).apply(([resolved, resolvedScope]) => declaredTwice(resolved, resolvedScope)) : declaredTwice(value, scope);
+        props[declaredTwiceKey] =
+          pending(value) || pending(scope)
+            ? pulumi.all([value, scope]).apply(([resolved, resolvedScope]) => declaredTwice(resolved, resolvedScope))
+            : declaredTwice(value, scope);
       }
       // A secret input is secret in state whatever the program gave.
-      for (const field of declaration.fields) if (field.secret && field.role !== "output" && props[field.name] !== undefined) props[field.name] = pulumi.secret(props[field.name]);
-      const secretOpts = declaration.secretOutputs.length ? { ...opts, additionalSecretOutputs: [...(opts?.additionalSecretOutputs ?? []), ...declaration.secretOutputs] } : opts;
+      for (const field of declaration.fields)
+        if (field.secret && field.role !== "output" && props[field.name] !== undefined) props[field.name] = pulumi.secret(props[field.name]);
+      const secretOpts = declaration.secretOutputs.length
+        ? { ...opts, additionalSecretOutputs: [...(opts?.additionalSecretOutputs ?? []), ...declaration.secretOutputs] }
+        : opts;
       super(moduleProvider(resourceModule), name, withEveryOutput(props, declaration.outputs), secretOpts, declaration.namespace, declaration.name);
     }
   };

@@ -5,14 +5,14 @@
 // in this order, so an object comes after those it refers to.
 
 import type * as pulumi from "@pulumi/pulumi";
-import { z } from "zod";
+import type { z } from "zod";
 import type { ServiceObject } from "./crm/service/collection";
 import type { ExportDeclaration } from "./crm/export-declaration";
 import type { ResourceCore } from "./kit/core";
 import type { AnyResourceDeclaration } from "./kit/declaration";
-import * as chat from "./chat";
+import type * as chat from "./chat";
 import * as flowRun from "./chat/flow-run";
-import * as crm from "./crm";
+import type * as crm from "./crm";
 import * as account from "./crm/account";
 import * as accountContact from "./crm/account-contact";
 import * as accountCustomField from "./crm/account-custom-field";
@@ -98,7 +98,9 @@ export const resources = [
 ] as const satisfies readonly Registered[];
 
 export type RegisteredResource = (typeof resources)[number];
-type TypeOf<Resource> = Resource extends { namespace: infer Namespace extends string; className: infer ClassName extends string } ? `${Namespace}.${ClassName}` : never;
+type TypeOf<Resource> = Resource extends { namespace: infer Namespace extends string; className: infer ClassName extends string }
+  ? `${Namespace}.${ClassName}`
+  : never;
 /** A resource's type, as its messages name it: `crm.Account`. */
 export type ResourceType = TypeOf<RegisteredResource>;
 

@@ -1,9 +1,9 @@
 // A service client: the shared transport bound, at call time, to the account in
 // the current settings, naming one resource in every error.
 
-import { endpointFor, ServiceEndpoint, ServiceSettingsSpec } from "./settings";
+import { endpointFor, type ServiceEndpoint, type ServiceSettingsSpec } from "./settings";
 import type { Answered } from "./transport/limiter";
-import { CallOptions, HttpRequest, HttpResponse, Transport } from "./transport/transport";
+import { type CallOptions, type HttpRequest, type HttpResponse, Transport } from "./transport/transport";
 
 export class ServiceClient {
   private readonly transport: Transport;
@@ -32,6 +32,11 @@ export class ServiceClient {
   }
 
   call(request: HttpRequest, options: Omit<CallOptions, "resource"> = {}): Promise<HttpResponse> {
-    return this.transport.call(request, { ...options, resource: this.resource, credentialSetting: this.named.tokenSetting, rateSetting: this.named.rateSetting });
+    return this.transport.call(request, {
+      ...options,
+      resource: this.resource,
+      credentialSetting: this.named.tokenSetting,
+      rateSetting: this.named.rateSetting,
+    });
   }
 }

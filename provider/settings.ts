@@ -10,7 +10,7 @@ import { createHash } from "node:crypto";
 import * as pulumi from "@pulumi/pulumi";
 import { PulumiCrmError } from "./transport/errors";
 import type { CredentialSetting } from "./transport/errors";
-import { AccountEndpoint } from "./transport/transport";
+import type { AccountEndpoint } from "./transport/transport";
 
 /** The subset of the dynamic provider's config object this module uses. */
 export interface ConfigSource {
@@ -154,9 +154,7 @@ export function endpointFor(spec: ServiceSettingsSpec, resource: string): Servic
   const rate = read(spec.rate);
   const requestsPerSecond = rate === undefined ? defaultRequestsPerSecond : Number(rate);
   if (!Number.isFinite(requestsPerSecond) || requestsPerSecond < 0) {
-    throw new SettingsError(
-      `${resource}: ${settingName(spec.rate.key)} must be a number of requests per second (0 turns limiting off), got "${rate}".`,
-    );
+    throw new SettingsError(`${resource}: ${settingName(spec.rate.key)} must be a number of requests per second (0 turns limiting off), got "${rate}".`);
   }
   return {
     rootUrl: base + spec.rootPath,
@@ -253,7 +251,9 @@ export function unknownSettingWarnings(keys: string[], project: string, source: 
     const ofNamespace = knownSettingKeys.filter((known) => known.startsWith(`${namespace}:`));
     if (namespace === project || !ofNamespace.length || ofNamespace.includes(key)) return [];
     const closest = closestFirst(key, ofNamespace).map((known) => settingName(known, source));
-    return [`pulumi-crm: ${settingName(key, source)} is not a setting of pulumi-crm and is ignored; its settings of ${namespace} are, closest first: ${closest.join(", ")}.`];
+    return [
+      `pulumi-crm: ${settingName(key, source)} is not a setting of pulumi-crm and is ignored; its settings of ${namespace} are, closest first: ${closest.join(", ")}.`,
+    ];
   });
 }
 

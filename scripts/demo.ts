@@ -38,7 +38,9 @@ function cliPath(): string {
     say(`Using the pulumi CLI on PATH (${onPath.stdout.trim()}).`);
     return process.env.PATH ?? "";
   }
-  say(`No pulumi CLI on PATH: using the one this repository builds from Pulumi's Go modules (scripts/toolchain.ts), with Node.js ${programNodeVersion}; the first time, it is built now.`);
+  say(
+    `No pulumi CLI on PATH: using the one this repository builds from Pulumi's Go modules (scripts/toolchain.ts), with Node.js ${programNodeVersion}; the first time, it is built now.`,
+  );
   const toolchain = ensureToolchain();
   say(`Using pulumi ${toolchain.cliVersion} from ${toolchain.cliBin}.`);
   return toolchainPath(toolchain);
@@ -72,7 +74,9 @@ async function deploy(program: string, emulator: Emulator, path: string): Promis
   await pulumi(["up", "--refresh", "--yes", "--skip-preview"]);
   await pulumi(check);
   say("Done: deployed, drift caught and repaired with the pulumi CLI.");
-  say(`The stack stays in ${home}; the emulator stops with the demo. To keep one running for your own stacks, run \`npm run emulator -- --port 4000\` and point crm:apiUrl and crm:apiToken at what it prints.`);
+  say(
+    `The stack stays in ${home}; the emulator stops with the demo. To keep one running for your own stacks, run \`npm run emulator -- --port 4000\` and point crm:apiUrl and crm:apiToken at what it prints.`,
+  );
 }
 
 /** Drift for the demo to catch: the first account renamed in the service, as someone might in its web app. */

@@ -11,7 +11,7 @@
 
 import { chmodSync, mkdirSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
-import { build, Plugin } from "esbuild";
+import { build, type Plugin } from "esbuild";
 import { sdkModuleNames } from "../provider/plugin/sdk-modules";
 import type { PackageName } from "../provider/plugin/server";
 import { releaseEpoch, writeReproducibleTarGz } from "./reproducible-archive";

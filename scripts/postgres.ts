@@ -8,7 +8,7 @@
 //
 // `npx ts-node --transpile-only scripts/postgres.ts` starts one and prints its URL until Ctrl-C.
 
-import { ChildProcess, execFileSync, spawn } from "node:child_process";
+import { type ChildProcess, execFileSync, spawn } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { existsSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import { createServer } from "node:net";
@@ -67,7 +67,8 @@ export async function startPostgres(database = "pulumi", settings: string[] = []
   const password = randomBytes(18).toString("hex");
   // As root: the Debian package's `postgres` user runs the server, owning its folders.
   const runAs = userInfo().uid === 0 ? ["setpriv", "--reuid=postgres", "--regid=postgres", "--init-groups"] : [];
-  const command = (name: string, args: string[]) => (runAs.length ? { file: runAs[0], args: [...runAs.slice(1), join(bin, name), ...args] } : { file: join(bin, name), args });
+  const command = (name: string, args: string[]) =>
+    runAs.length ? { file: runAs[0], args: [...runAs.slice(1), join(bin, name), ...args] } : { file: join(bin, name), args };
   const passwordFile = join(root, "password");
   writeFileSync(passwordFile, password, { mode: 0o600 });
   if (runAs.length) execFileSync("chown", ["-R", "postgres:postgres", root]);
@@ -78,7 +79,21 @@ export async function startPostgres(database = "pulumi", settings: string[] = []
   for (let attempt = 0; ; attempt++) {
     const port = await freePort();
     // Loopback only, no Unix socket; fsync off: a test's cluster is thrown away.
-    const server = command("postgres", ["-D", data, "-h", "127.0.0.1", "-p", String(port), "-c", "unix_socket_directories=", "-c", "fsync=off", "-c", "max_connections=200", ...settings.flatMap((setting) => ["-c", setting])]);
+    const server = command("postgres", [
+      "-D",
+      data,
+      "-h",
+      "127.0.0.1",
+      "-p",
+      String(port),
+      "-c",
+      "unix_socket_directories=",
+      "-c",
+      "fsync=off",
+      "-c",
+      "max_connections=200",
+      ...settings.flatMap((setting) => ["-c", setting]),
+    ]);
     const child = spawn(server.file, server.args, { stdio: ["ignore", "ignore", "pipe"] });
     let log = "";
     child.stderr!.on("data", (chunk) => (log += chunk));

@@ -46,7 +46,9 @@ function verifyChecksums(folder: string): string {
   if (listed.join("\n") !== assets.join("\n")) throw new Error(`${checksumsFile} lists ${listed.join(", ")}; the release's assets are ${assets.join(", ")}`);
   for (const line of lines) {
     const [sum, file] = line.split("  ");
-    const actual = createHash("sha256").update(readFileSync(join(folder, file))).digest("hex");
+    const actual = createHash("sha256")
+      .update(readFileSync(join(folder, file)))
+      .digest("hex");
     if (actual !== sum) throw new Error(`${file}: SHA-256 ${actual}, the checksums file says ${sum}`);
   }
   return `${lines.length} assets match ${checksumsFile}`;
@@ -99,8 +101,18 @@ export function publishSteps(folder: string): Step[] {
         const scratch = mkdtempSync(join(tmpdir(), "pulumi-crm-go-release-"));
         try {
           writeFileSync(join(scratch, "go.mod"), "module release.check\n");
-          const env = { ...process.env, GOPROXY: `file://${join(folder, "go")}`, GOSUMDB: "off", GOFLAGS: "-mod=mod", GOWORK: "off", GOMODCACHE: join(scratch, "mod") };
-          const downloaded = JSON.parse(run("go", ["mod", "download", "-json", `${goModule}@v${releaseVersion}`], { cwd: scratch, env })) as { Version: string; Sum: string };
+          const env = {
+            ...process.env,
+            GOPROXY: `file://${join(folder, "go")}`,
+            GOSUMDB: "off",
+            GOFLAGS: "-mod=mod",
+            GOWORK: "off",
+            GOMODCACHE: join(scratch, "mod"),
+          };
+          const downloaded = JSON.parse(run("go", ["mod", "download", "-json", `${goModule}@v${releaseVersion}`], { cwd: scratch, env })) as {
+            Version: string;
+            Sum: string;
+          };
           const read = `${goModule}@${downloaded.Version} ${downloaded.Sum}`;
           if (dryRun) return `${read}; would run: git tag ${goTag} && git push origin ${goTag} (unless the tag exists)`;
           const tagged = (args: string[]) => run("git", args, { cwd: repoRoot }).trim() !== "";

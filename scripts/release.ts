@@ -158,9 +158,12 @@ export interface ReleaseOptions {
 /** Writes the release into `out`; returns the files written, by path from `out`. */
 export async function writeRelease(options: ReleaseOptions = {}): Promise<string[]> {
   const out = resolve(options.out ?? join(repoRoot, "dist", "release"));
-  const targets = options.targets ? options.targets.map((name) => releaseTargets.find((target) => targetName(target) === name) ?? unknownTarget(name)) : releaseTargets;
+  const targets = options.targets
+    ? options.targets.map((name) => releaseTargets.find((target) => targetName(target) === name) ?? unknownTarget(name))
+    : releaseTargets;
   for (const [name, breaks] of checkSchemas()) {
-    if (breaks.length > 0) throw new Error(`schema/${name}.json breaks users of the last release (scripts/schema-compat.ts):\n${breaks.map((line) => `  - ${line}`).join("\n")}`);
+    if (breaks.length > 0)
+      throw new Error(`schema/${name}.json breaks users of the last release (scripts/schema-compat.ts):\n${breaks.map((line) => `  - ${line}`).join("\n")}`);
   }
   rmSync(out, { recursive: true, force: true });
   const epoch = releaseEpoch(repoRoot);
@@ -188,7 +191,12 @@ export async function writeRelease(options: ReleaseOptions = {}): Promise<string
   writePythonDistributions(out, work, epoch);
   writeGoModule(out, epoch);
   rmSync(work, { recursive: true, force: true });
-  writeFileSync(join(out, checksumsFile), releaseAssets(out).map((file) => `${sha256(join(out, file))}  ${file}\n`).join(""));
+  writeFileSync(
+    join(out, checksumsFile),
+    releaseAssets(out)
+      .map((file) => `${sha256(join(out, file))}  ${file}\n`)
+      .join(""),
+  );
   return filesUnder(out);
 }
 
@@ -198,10 +206,21 @@ function unknownTarget(name: string): never {
 
 if (require.main === module) {
   const { values } = parseArgs({
-    options: { out: { type: "string" }, targets: { type: "string" }, "npm-package": { type: "string" }, "archives-only": { type: "boolean" }, "archives-from": { type: "string" } },
+    options: {
+      out: { type: "string" },
+      targets: { type: "string" },
+      "npm-package": { type: "string" },
+      "archives-only": { type: "boolean" },
+      "archives-from": { type: "string" },
+    },
   });
   const started = Date.now();
-  const options = { targets: values.targets?.split(","), npmPackage: values["npm-package"], archivesOnly: values["archives-only"], archivesFrom: values["archives-from"] && resolve(values["archives-from"]) };
+  const options = {
+    targets: values.targets?.split(","),
+    npmPackage: values["npm-package"],
+    archivesOnly: values["archives-only"],
+    archivesFrom: values["archives-from"] && resolve(values["archives-from"]),
+  };
   writeRelease({ out: values.out, ...options }).then(
     (files) => {
       const out = resolve(values.out ?? join(repoRoot, "dist", "release"));

@@ -21,7 +21,7 @@ export function releaseEpoch(repo: string): number {
 }
 
 /** A number as the NUL-terminated octal a ustar header field of `width` bytes holds. */
-const octal = (value: number, width: number) => value.toString(8).padStart(width - 1, "0") + "\0";
+const octal = (value: number, width: number) => `${value.toString(8).padStart(width - 1, "0")}\0`;
 
 /** The ustar header of a regular file. */
 function header(name: string, mode: number, size: number, mtime: number): Buffer {
@@ -40,7 +40,7 @@ function header(name: string, mode: number, size: number, mtime: number): Buffer
   put(148, "        ");
   let sum = 0;
   for (const byte of bytes) sum += byte;
-  put(148, octal(sum, 7) + " ");
+  put(148, `${octal(sum, 7)} `);
   return bytes;
 }
 

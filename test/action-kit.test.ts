@@ -4,7 +4,7 @@
 
 import assert from "node:assert/strict";
 import { z } from "zod";
-import { actionKind, Clock, diffAction, documentedPace, recordedRead, runsAgain, triggersInput, Wait, waitUntilEnded } from "../provider/kit/action";
+import { actionKind, type Clock, diffAction, documentedPace, recordedRead, runsAgain, triggersInput, type Wait, waitUntilEnded } from "../provider/kit/action";
 import { strictObject, unknownValue } from "../provider/kit/inputs";
 
 const schema = strictObject({ target: z.string(), triggers: triggersInput, timeoutSeconds: z.number().optional() });
@@ -23,7 +23,11 @@ describe("action kit: running again", () => {
   });
 
   it("runs again when triggers or another run input change, as a replace or as an update", () => {
-    for (const news of [{ ...olds, triggers: [2] }, { ...olds, target: "b" }, { ...olds, triggers: [unknownValue] }]) {
+    for (const news of [
+      { ...olds, triggers: [2] },
+      { ...olds, target: "b" },
+      { ...olds, triggers: [unknownValue] },
+    ]) {
       const field = news.target === "b" ? "target" : "triggers";
       assert.deepEqual(diffAction(replaced, olds, news, undefined), { fields: [{ field, replace: true }] });
       assert.deepEqual(diffAction(updated, olds, news, undefined), { fields: [{ field, replace: false }] });
@@ -50,7 +54,11 @@ describe("action kit: running again", () => {
 
   it("refreshes to the recorded state, its inputs being the schema's fields that are set", () => {
     const state = { target: "a", triggers: [], executionId: "run-1" };
-    assert.deepEqual(recordedRead(updated, "run-1", { refresh: { ...state, __provider: "code" } }), { id: "run-1", outputs: state, inputs: { target: "a", triggers: [] } });
+    assert.deepEqual(recordedRead(updated, "run-1", { refresh: { ...state, __provider: "code" } }), {
+      id: "run-1",
+      outputs: state,
+      inputs: { target: "a", triggers: [] },
+    });
   });
 });
 

@@ -31,9 +31,15 @@ describe("adoptions said by a provider host", function () {
   it("a line per object, then at SIGINT one line counting them; the host still ends by the signal", async () => {
     const { lines, signal } = await hostAdopting(["12", "13"]);
     assert.equal(signal, "SIGINT");
-    assert.deepEqual(lines.slice(0, 2), ['info: [runtime] crm.Account "Acme": took over existing object 12', 'info: [runtime] crm.Account "Acme": took over existing object 13']);
+    assert.deepEqual(lines.slice(0, 2), [
+      'info: [runtime] crm.Account "Acme": took over existing object 12',
+      'info: [runtime] crm.Account "Acme": took over existing object 13',
+    ]);
     assert.equal(lines.length, 3, lines.join("\n"));
-    assert.match(lines[2], /^info: \[runtime\] pulumi-crm: this deployment took over 2 existing objects, now managed by this stack: .* unless it is protected or has retainOnDelete/);
+    assert.match(
+      lines[2],
+      /^info: \[runtime\] pulumi-crm: this deployment took over 2 existing objects, now managed by this stack: .* unless it is protected or has retainOnDelete/,
+    );
   });
 
   it("nothing at SIGINT from a host that took nothing over", async () => {

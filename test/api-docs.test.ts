@@ -28,7 +28,9 @@ describe("sdk-docs/api, the generated API reference", function () {
   it("is what `npm run docs` generates from the code now", async () => {
     const out = mkdtempSync(join(tmpdir(), "pulumi-crm-api-"));
     try {
-      await promisify(execFile)(process.execPath, [join(repoRoot, "node_modules", "typedoc", "bin", "typedoc"), "--out", out, "--logLevel", "Error"], { cwd: repoRoot });
+      await promisify(execFile)(process.execPath, [join(repoRoot, "node_modules", "typedoc", "bin", "typedoc"), "--out", out, "--logLevel", "Error"], {
+        cwd: repoRoot,
+      });
       const generated = filesUnder(out);
       const committed = filesUnder(join(repoRoot, "sdk-docs", "api"));
       const stale = [...new Set([...generated.keys(), ...committed.keys()])].filter((file) => generated.get(file) !== committed.get(file)).sort();

@@ -6,9 +6,9 @@
 import assert from "node:assert/strict";
 import { z } from "zod";
 import { resources, typeOf } from "../provider/registry";
-import { emulatorForProvider, requestCount, RunningEmulator } from "./support/emulator";
-import { providerCode, ResourceModule } from "./support/provider-steps";
-import { makeParents, Parents, resourceExamples } from "./support/resource-examples";
+import { emulatorForProvider, requestCount, type RunningEmulator } from "./support/emulator";
+import { providerCode, type ResourceModule } from "./support/provider-steps";
+import { makeParents, type Parents, resourceExamples } from "./support/resource-examples";
 
 type Path = Array<string | number>;
 
@@ -23,7 +23,8 @@ function innermost(schema: z.ZodTypeAny): z.ZodTypeAny {
 function requiredTextPaths(schema: z.ZodTypeAny, path: Path = []): Path[] {
   if (schema.isOptional()) return [];
   const inner = innermost(schema);
-  if (inner instanceof z.ZodObject) return Object.entries(inner.shape as z.ZodRawShape).flatMap(([field, member]) => requiredTextPaths(member, [...path, field]));
+  if (inner instanceof z.ZodObject)
+    return Object.entries(inner.shape as z.ZodRawShape).flatMap(([field, member]) => requiredTextPaths(member, [...path, field]));
   if (inner instanceof z.ZodArray) return requiredTextPaths(inner.element, [...path, 0]);
   return inner instanceof z.ZodString ? [path] : [];
 }
@@ -56,7 +57,13 @@ describe("blank required text, in every resource's check", () => {
 
   it("finds the required text inputs in the schemas, nested ones included", () => {
     const found = subjects.flatMap(({ type, textPaths }) => textPaths.map((path) => `${type} ${path.join(".")}`));
-    for (const input of ["crm.CalendarFeed title", "crm.Address companyName", "crm.Message fromname", "crm.AccountNote note", "crm.ContactSync contacts.0.email"]) {
+    for (const input of [
+      "crm.CalendarFeed title",
+      "crm.Address companyName",
+      "crm.Message fromname",
+      "crm.AccountNote note",
+      "crm.ContactSync contacts.0.email",
+    ]) {
       assert.ok(found.includes(input), `${input} is not among ${found.join(", ")}`);
     }
   });
@@ -71,7 +78,11 @@ describe("blank required text, in every resource's check", () => {
           // A nested field is reported on the resource, the reason naming it and its value (the CLI shows a nested value as <nil>).
           const nested = path.length > 1;
           const named = path.map((key, index) => (typeof key === "number" ? `[${key}]` : index ? `.${key}` : key)).join("");
-          assert.deepEqual(failures?.map((failure) => failure.property), [nested ? "" : field], `${JSON.stringify(blank)}: ${JSON.stringify(failures)}`);
+          assert.deepEqual(
+            failures?.map((failure) => failure.property),
+            [nested ? "" : field],
+            `${JSON.stringify(blank)}: ${JSON.stringify(failures)}`,
+          );
           const given = nested ? ` \\(given ${escaped(JSON.stringify(blank))}\\)` : "";
           assert.match(failures![0].reason, new RegExp(`^${escaped(type)}\\b[^:]*: ${escaped(named)} must not be blank${given}$`));
         }

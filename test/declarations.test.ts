@@ -51,13 +51,23 @@ describe("the resources' declarations", () => {
         return true;
       }
     });
-    assert.deepEqual(stale.map(([path]) => path), [], "run `npm run generate` and commit the result");
+    assert.deepEqual(
+      stale.map(([path]) => path),
+      [],
+      "run `npm run generate` and commit the result",
+    );
   });
 
   // The classes as the compiler sees them, read once (some 2 s), by the tests that need them.
   let program: ts.Program | undefined;
   const compiled = () => {
-    program ??= ts.createProgram([join(repoRoot, "provider/index.ts")], { strict: true, skipLibCheck: true, target: ts.ScriptTarget.ES2022, module: ts.ModuleKind.CommonJS, types: ["node"] });
+    program ??= ts.createProgram([join(repoRoot, "provider/index.ts")], {
+      strict: true,
+      skipLibCheck: true,
+      target: ts.ScriptTarget.ES2022,
+      module: ts.ModuleKind.CommonJS,
+      types: ["node"],
+    });
     return { program, checker: program.getTypeChecker() };
   };
 
@@ -65,7 +75,9 @@ describe("the resources' declarations", () => {
   function classFacts(namespace: string, name: string, className: string) {
     const { program, checker } = compiled();
     const source = program.getSourceFile(join(repoRoot, "provider", namespace, `${name}.ts`))!;
-    const found = source.statements.find((statement): statement is ts.ClassDeclaration => ts.isClassDeclaration(statement) && statement.name?.text === className)!;
+    const found = source.statements.find(
+      (statement): statement is ts.ClassDeclaration => ts.isClassDeclaration(statement) && statement.name?.text === className,
+    )!;
     const classType = checker.getTypeOfSymbolAtLocation(checker.getSymbolAtLocation(found.name!)!, found);
     const argsParameter = classType.getConstructSignatures()[0].getParameters()[1];
     const argsType = checker.getTypeOfSymbolAtLocation(argsParameter, found);
@@ -99,7 +111,10 @@ describe("the resources' declarations", () => {
       it("its class takes the declared inputs, and has the declared outputs with their descriptions as editors show them", () => {
         assert.equal(declaration.type, typeOf(resource), "the declaration names the registered class");
         const facts = classFacts(resource.namespace, resource.name, resource.className);
-        assert.deepEqual(facts.args, inputs.map((field) => [field.name, !field.required]));
+        assert.deepEqual(
+          facts.args,
+          inputs.map((field) => [field.name, !field.required]),
+        );
         for (const field of inputs) assert.equal(facts.argsDocs.get(field.name), inputDescription(field), `${resource.className}Args.${field.name}`);
         for (const field of declaration.fields.filter((field) => field.role !== "input")) {
           assert.equal(facts.outputDocs.get(field.name), outputDescription(field), `${resource.className}.${field.name}`);

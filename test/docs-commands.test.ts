@@ -12,9 +12,16 @@ import { repoRoot } from "./support/packed-program";
 
 const documents = () => [
   "README.md",
-  ...readdirSync(join(repoRoot, "sdk-docs")).filter((file) => file.endsWith(".md")).map((file) => `sdk-docs/${file}`),
-  ...readdirSync(join(repoRoot, "docs"), { recursive: true }).map(String).filter((file) => file.endsWith(".md")).map((file) => `docs/${file}`),
-  ...readdirSync(join(repoRoot, "examples")).map((example) => `examples/${example}/README.md`).filter((file) => readdirSync(join(repoRoot, file, "..")).includes("README.md")),
+  ...readdirSync(join(repoRoot, "sdk-docs"))
+    .filter((file) => file.endsWith(".md"))
+    .map((file) => `sdk-docs/${file}`),
+  ...readdirSync(join(repoRoot, "docs"), { recursive: true })
+    .map(String)
+    .filter((file) => file.endsWith(".md"))
+    .map((file) => `docs/${file}`),
+  ...readdirSync(join(repoRoot, "examples"))
+    .map((example) => `examples/${example}/README.md`)
+    .filter((file) => readdirSync(join(repoRoot, file, "..")).includes("README.md")),
 ];
 
 /** The `pulumi ...` commands of a document's code, without comments, shell plumbing or placeholders' values. */
@@ -23,7 +30,12 @@ function commandsIn(text: string): string[] {
   return code
     .split("\n")
     .flatMap((line) => line.split(/&&|\|\||;/))
-    .map((part) => part.replace(/#.*$/, "").replace(/2>\/dev\/null/, "").trim())
+    .map((part) =>
+      part
+        .replace(/#.*$/, "")
+        .replace(/2>\/dev\/null/, "")
+        .trim(),
+    )
     .filter((part) => /^(\$ )?pulumi [a-z]/.test(part))
     .map((part) => part.replace(/^\$ /, ""));
 }
@@ -39,7 +51,12 @@ function subcommandAndFlags(command: string): string[] {
 }
 
 /** A value for each documented flag that takes one, so that the CLI does not take `--help` for it. */
-const flagValues: Record<string, string> = { "--stack": "dev", "--file": "plugin.tar.gz", "--server": "github://api.github.com/pulumi-crm/pulumi-crm", "--out": "imported.yaml" };
+const flagValues: Record<string, string> = {
+  "--stack": "dev",
+  "--file": "plugin.tar.gz",
+  "--server": "github://api.github.com/pulumi-crm/pulumi-crm",
+  "--out": "imported.yaml",
+};
 
 describe("the pulumi commands the docs show", function () {
   this.timeout(120_000);
@@ -64,14 +81,19 @@ describe("the pulumi commands the docs show", function () {
       checked.add(key);
       const subcommand = words.filter((word) => !word.startsWith("--")).join(" ");
       try {
-        const { stdout } = await promisify(execFile)(join(cliBin, "pulumi"), [...words.flatMap((word) => (word in flagValues ? [word, flagValues[word]] : [word])), "--help"], {
-          env: { ...process.env, PULUMI_SKIP_UPDATE_CHECK: "true", PULUMI_HOME: join(repoRoot, ".work", "docs-commands-home") },
-        });
+        const { stdout } = await promisify(execFile)(
+          join(cliBin, "pulumi"),
+          [...words.flatMap((word) => (word in flagValues ? [word, flagValues[word]] : [word])), "--help"],
+          {
+            env: { ...process.env, PULUMI_SKIP_UPDATE_CHECK: "true", PULUMI_HOME: join(repoRoot, ".work", "docs-commands-home") },
+          },
+        );
         // An unknown subcommand is taken as an argument of its parent, whose help then shows.
         const usage = /Usage:\s*\n\s*(pulumi [^\n]*)/.exec(stdout)?.[1] ?? "";
         const aliases = /Aliases:\s*\n\s*([^\n]*)/.exec(stdout)?.[1].split(/,\s*/) ?? [];
         const [parent, last] = [subcommand.split(" ").slice(0, -1).join(" "), subcommand.split(" ").pop()!];
-        const named = `${usage} `.startsWith(`pulumi ${subcommand} `) || (aliases.includes(last) && `${usage} `.startsWith(`pulumi ${parent} `.replace("  ", " ")));
+        const named =
+          `${usage} `.startsWith(`pulumi ${subcommand} `) || (aliases.includes(last) && `${usage} `.startsWith(`pulumi ${parent} `.replace("  ", " ")));
         if (!named) refused.push(`${document}: ${command}\n    no subcommand \`pulumi ${subcommand}\``);
       } catch (error) {
         refused.push(`${document}: ${command}\n    ${(error as { stderr?: string }).stderr?.trim() ?? error}`);

@@ -9,10 +9,13 @@ function runtimeImports(file: string, types = false): string[] {
   const typeOnly = (statement: ts.ImportDeclaration) => {
     const clause = statement.importClause;
     const bindings = clause?.namedBindings;
-    return !!clause && (clause.isTypeOnly || (!clause.name && !!bindings && ts.isNamedImports(bindings) && bindings.elements.every((element) => element.isTypeOnly)));
+    return (
+      !!clause && (clause.isTypeOnly || (!clause.name && !!bindings && ts.isNamedImports(bindings) && bindings.elements.every((element) => element.isTypeOnly)))
+    );
   };
   return source.statements.flatMap((statement) => {
-    const loads = (ts.isImportDeclaration(statement) && (types || !typeOnly(statement))) || (ts.isExportDeclaration(statement) && (types || !statement.isTypeOnly));
+    const loads =
+      (ts.isImportDeclaration(statement) && (types || !typeOnly(statement))) || (ts.isExportDeclaration(statement) && (types || !statement.isTypeOnly));
     const specifier = loads && statement.moduleSpecifier && ts.isStringLiteral(statement.moduleSpecifier) ? statement.moduleSpecifier.text : "";
     if (!specifier.startsWith(".")) return [];
     const target = resolve(dirname(file), specifier);
@@ -27,7 +30,9 @@ for (const [what, root] of [
 ]) {
   describe(what, () => {
     it("load one another without a cycle", () => {
-      const files = (readdirSync(root, { recursive: true }) as string[]).filter((file) => file.endsWith(".ts") && !file.includes("node_modules")).map((file) => join(root, file));
+      const files = (readdirSync(root, { recursive: true }) as string[])
+        .filter((file) => file.endsWith(".ts") && !file.includes("node_modules"))
+        .map((file) => join(root, file));
       const imports = new Map(files.map((file) => [file, runtimeImports(file)]));
       const cycles: string[] = [];
       const done = new Set<string>();
@@ -47,7 +52,13 @@ describe("the emulator's layers", () => {
   const root = resolve(__dirname, "../emulator/src");
   const layerOf = (file: string) => relative(root, file).split("/")[0].replace(/\.ts$/, "");
   // From the top: the server (core), the services (crm, chat), what they share (the contract, leaf pieces).
-  const below: Record<string, readonly string[]> = { core: ["crm", "chat", "service", "shared"], crm: ["service", "shared"], chat: ["service", "shared"], service: [], shared: [] };
+  const below: Record<string, readonly string[]> = {
+    core: ["crm", "chat", "service", "shared"],
+    crm: ["service", "shared"],
+    chat: ["service", "shared"],
+    service: [],
+    shared: [],
+  };
 
   it("import only what lies below them, types included: the services nothing of the server", () => {
     const upward = (readdirSync(root, { recursive: true }) as string[])

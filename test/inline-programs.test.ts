@@ -16,7 +16,7 @@ import { promisify } from "node:util";
 import { startEmulator } from "../emulator";
 import { buildPlugins } from "../scripts/plugin-bundle";
 import { ensureToolchain, offlineCliEnvironment, toolchainPath } from "../scripts/toolchain";
-import { emulatorCallWhenAdmitted, emulatorRead, requestCount, RunningEmulator } from "./support/emulator";
+import { emulatorCallWhenAdmitted, emulatorRead, requestCount, type RunningEmulator } from "./support/emulator";
 import { repoRoot } from "./support/packed-program";
 import { installPluginTarball } from "./support/plugin-program";
 import { CHANGES_NOT_EXPECTED } from "./support/pulumi-cli";
@@ -37,7 +37,9 @@ describe("Python and Go inline programs on the generated SDKs and the native plu
   const harnesses: Harness[] = [];
   let emulator: RunningEmulator;
   const accountsNamed = async (name: string) =>
-    ((await emulatorRead(emulator, `/accounts?search=${encodeURIComponent(name)}`)).accounts as Array<{ id: string; name: string }>).filter((account) => account.name.startsWith(name));
+    ((await emulatorRead(emulator, `/accounts?search=${encodeURIComponent(name)}`)).accounts as Array<{ id: string; name: string }>).filter((account) =>
+      account.name.startsWith(name),
+    );
 
   before(async () => {
     emulator = await startEmulator({ port: 0, rateLimit: 5 });
@@ -50,7 +52,10 @@ describe("Python and Go inline programs on the generated SDKs and the native plu
     const { python, site } = installPythonSdk("crm", work);
     harnesses.push({ language: "Python", command: [python, join(programs, "python-inline", "inline.py")], env: { ...env, PYTHONPATH: site } });
     const goProgram = join(work, "go-inline");
-    execFileSync("go", ["build", "-o", goProgram, "."], { cwd: join(programs, "go-inline"), env: { ...process.env, CGO_ENABLED: "0", GOFLAGS: "-mod=readonly -buildvcs=false" } });
+    execFileSync("go", ["build", "-o", goProgram, "."], {
+      cwd: join(programs, "go-inline"),
+      env: { ...process.env, CGO_ENABLED: "0", GOFLAGS: "-mod=readonly -buildvcs=false" },
+    });
     harnesses.push({ language: "Go", command: [goProgram], env });
   });
 
@@ -115,7 +120,10 @@ describe("Python and Go inline programs on the generated SDKs and the native plu
         return true;
       });
       assert.deepEqual(await run("up-refresh"), { same: 1, update: 1 });
-      assert.deepEqual((await accountsNamed(name)).map((found) => found.name), [name]);
+      assert.deepEqual(
+        (await accountsNamed(name)).map((found) => found.name),
+        [name],
+      );
 
       assert.deepEqual(await run("destroy"), { delete: 2 });
       assert.deepEqual(await accountsNamed(name), []);

@@ -18,7 +18,7 @@ import { repoRoot } from "./support/packed-program";
 import { releaseForTests } from "./support/release";
 
 const page = (file: string) => readFileSync(join(repoRoot, file), "utf8");
-const blocks = (text: string, language: string) => [...text.matchAll(new RegExp("```" + language + "\\n([\\s\\S]*?)```", "g"))].map(([, block]) => block);
+const blocks = (text: string, language: string) => [...text.matchAll(new RegExp(`\`\`\`${language}\\n([\\s\\S]*?)\`\`\``, "g"))].map(([, block]) => block);
 /** A documented value the user fills in (`<key>`), given one. */
 const filled = (script: string) => script.replace(/<[^>\n]+>/g, "placeholder-value");
 
@@ -85,7 +85,13 @@ describe("the install routes the docs give, run as written from a program's fold
     sh("go mod init agency", program);
     sh(fromClone(program) + readmeRoute().inProgram, program);
     const plugins = join(env.PULUMI_HOME!, "plugins");
-    assert.deepEqual(readdirSync(plugins, { withFileTypes: true }).filter((entry) => entry.isDirectory()).map((entry) => entry.name).sort(), [`resource-chat-v${releaseVersion}`, `resource-crm-v${releaseVersion}`]);
+    assert.deepEqual(
+      readdirSync(plugins, { withFileTypes: true })
+        .filter((entry) => entry.isDirectory())
+        .map((entry) => entry.name)
+        .sort(),
+      [`resource-chat-v${releaseVersion}`, `resource-crm-v${releaseVersion}`],
+    );
     assert.ok(existsSync(join(plugins, `resource-crm-v${releaseVersion}`, "pulumi-resource-crm")));
     assert.equal(JSON.parse(readFileSync(join(program, "node_modules", "@pulumi-crm", "crm", "package.json"), "utf8")).version, releaseVersion);
     assert.ok(existsSync(join(work, "site", "pulumi_crm", "__init__.py")));
@@ -111,12 +117,27 @@ describe("the install routes the docs give, run as written from a program's fold
     const folder = join(work, "go-program");
     const agency = join(folder, "agency");
     mkdirSync(folder);
-    const exported = (dir: string) => fromClone(dir) + readmeRoute().inProgram.split("\n").filter((line) => line.startsWith("export GOPROXY")).join("\n") + "\n";
+    const exported = (dir: string) =>
+      fromClone(dir) +
+      readmeRoute()
+        .inProgram.split("\n")
+        .filter((line) => line.startsWith("export GOPROXY"))
+        .join("\n") +
+      "\n";
     sh(exported(folder) + start, folder);
     writeFileSync(join(agency, "Pulumi.yaml"), blocks(goPage, "yaml")[0]);
     writeFileSync(join(agency, "main.go"), blocks(goPage, "go")[0]);
     // Up to `pulumi up`: the Go language host runs it, and cannot be built here.
-    sh(exported(agency) + filled(settings.split("\n").filter((line) => !line.startsWith("pulumi up")).join("\n")), agency);
+    sh(
+      exported(agency) +
+        filled(
+          settings
+            .split("\n")
+            .filter((line) => !line.startsWith("pulumi up"))
+            .join("\n"),
+        ),
+      agency,
+    );
     sh("go build -o bin/agency .", agency);
     const config = JSON.parse(sh("pulumi config --show-secrets --json", agency)) as Record<string, { value: string; secret: boolean }>;
     assert.deepEqual(Object.keys(config).sort(), ["agency:clientToken", "agency:clientUrl", "crm:apiToken", "crm:apiUrl"]);

@@ -5,7 +5,10 @@ describe("the Node.js releases whose util.inspect loops on an error (nodejs/node
   it("are those measured: 20.19.6 on, 22.20 on, 24.7 to 24.18, 26.0 to 26.5", () => {
     const affected = ["v20.19.6", "v20.20.2", "v22.20.0", "v22.23.3", "v24.7.0", "v24.18.0", "v26.0.0", "v26.5.1"];
     const unaffected = ["v18.20.0", "v20.19.5", "v22.19.0", "v24.6.0", "v24.19.0", "v24.21.0", "v26.6.0", "v26.10.0", "v27.0.0"];
-    assert.deepEqual(affected.filter((version) => !carriesInspectLoop(version)), []);
+    assert.deepEqual(
+      affected.filter((version) => !carriesInspectLoop(version)),
+      [],
+    );
     assert.deepEqual(unaffected.filter(carriesInspectLoop), []);
   });
 

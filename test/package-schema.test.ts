@@ -44,7 +44,11 @@ describe("the package schemas, bound by Pulumi's binder", function () {
   it("build the binder on the CLI's own requirements", () => {
     const cli = requirements("pulumi-cli");
     const own = requirements("schema-check");
-    assert.deepEqual(cli.filter((requirement) => !own.includes(requirement)), [], "every requirement of the CLI, at its version");
+    assert.deepEqual(
+      cli.filter((requirement) => !own.includes(requirement)),
+      [],
+      "every requirement of the CLI, at its version",
+    );
     const cliSums = readFileSync(join(repoRoot, "tools", "pulumi-cli", "go.sum"), "utf8");
     for (const extra of own.filter((requirement) => !cli.includes(requirement))) assert.ok(cliSums.includes(`${extra} `), `${extra} is in the CLI's go.sum`);
   });
@@ -61,8 +65,13 @@ describe("the package schemas, bound by Pulumi's binder", function () {
         assert.deepEqual(report.undescribed, []);
         assert.deepEqual(Object.keys(report.sdkFiles).sort(), ["go", "nodejs", "python"]);
         const resource = name === "crm" ? "calendarFeed" : "flowRun";
-        assert.match(readFileSync(join(sdks, "nodejs", name, `${resource}.ts`), "utf8"), new RegExp(`aliases: \\[\\{ type: "pulumi-nodejs:dynamic/${name}:\\w+" \\}\\]`));
-        console.log(`      ${report.resources} resources, ${report.functions} functions, ${report.types} types, ${report.properties} properties; SDK files ${JSON.stringify(report.sdkFiles)}`);
+        assert.match(
+          readFileSync(join(sdks, "nodejs", name, `${resource}.ts`), "utf8"),
+          new RegExp(`aliases: \\[\\{ type: "pulumi-nodejs:dynamic/${name}:\\w+" \\}\\]`),
+        );
+        console.log(
+          `      ${report.resources} resources, ${report.functions} functions, ${report.types} types, ${report.properties} properties; SDK files ${JSON.stringify(report.sdkFiles)}`,
+        );
       } finally {
         rmSync(sdks, { recursive: true, force: true });
       }

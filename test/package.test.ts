@@ -28,19 +28,45 @@ describe("the published package", function () {
     // then lists what that build would ship, without building again.
     const tarball = packedTarball();
     console.log(`      tarball: ${(statSync(tarball).size / 1024).toFixed(1)} kB packed`);
-    const output = execFileSync(npm, ["pack", "--dry-run", "--json", "--ignore-scripts"], { cwd: repoRoot, encoding: "utf8", stdio: ["ignore", "pipe", "ignore"] });
-    const [pack] = JSON.parse(output.slice(output.indexOf("["))) as Array<{ files: Array<{ path: string }>; size: number; unpackedSize: number; entryCount: number }>;
+    const output = execFileSync(npm, ["pack", "--dry-run", "--json", "--ignore-scripts"], {
+      cwd: repoRoot,
+      encoding: "utf8",
+      stdio: ["ignore", "pipe", "ignore"],
+    });
+    const [pack] = JSON.parse(output.slice(output.indexOf("["))) as Array<{
+      files: Array<{ path: string }>;
+      size: number;
+      unpackedSize: number;
+      entryCount: number;
+    }>;
     files = pack.files.map((file) => file.path);
-    console.log(`      npm pack --dry-run: ${pack.entryCount} files, ${(pack.size / 1024).toFixed(1)} kB packed, ${(pack.unpackedSize / 1024).toFixed(1)} kB unpacked`);
+    console.log(
+      `      npm pack --dry-run: ${pack.entryCount} files, ${(pack.size / 1024).toFixed(1)} kB packed, ${(pack.unpackedSize / 1024).toFixed(1)} kB unpacked`,
+    );
   });
 
   it("ships no tests, test engine, benchmarks or work files", () => {
-    const unwanted = files.filter((file) => /^(test|engine|bench|\.work|\.ci|scripts)\//.test(file) || /^dist\/(test|engine|bench|scripts)\//.test(file) || /(^|\/)node_modules\//.test(file) || /\.tgz$/.test(file));
+    const unwanted = files.filter(
+      (file) =>
+        /^(test|engine|bench|\.work|\.ci|scripts)\//.test(file) ||
+        /^dist\/(test|engine|bench|scripts)\//.test(file) ||
+        /(^|\/)node_modules\//.test(file) ||
+        /\.tgz$/.test(file),
+    );
     assert.deepEqual(unwanted, []);
   });
 
   it("ships the entry point, its types, the emulator, LICENSE, README and CHANGELOG", () => {
-    for (const file of ["package.json", "LICENSE", "README.md", "CHANGELOG.md", manifest.main, manifest.types, "dist/emulator/bin.js", "dist/provider/crm/account.js"]) {
+    for (const file of [
+      "package.json",
+      "LICENSE",
+      "README.md",
+      "CHANGELOG.md",
+      manifest.main,
+      manifest.types,
+      "dist/emulator/bin.js",
+      "dist/provider/crm/account.js",
+    ]) {
       assert.ok(files.includes(file), `${file} is not in the tarball`);
     }
     assert.match(readFileSync(join(repoRoot, "LICENSE"), "utf8"), /Apache License\s+Version 2\.0, January 2004/);
@@ -50,7 +76,10 @@ describe("the published package", function () {
   });
 
   it("ships the native plugins as bins, with the package schemas they serve", () => {
-    assert.deepEqual([manifest.bin["pulumi-resource-crm"], manifest.bin["pulumi-resource-chat"]], ["dist/provider/plugin/crm.js", "dist/provider/plugin/chat.js"]);
+    assert.deepEqual(
+      [manifest.bin["pulumi-resource-crm"], manifest.bin["pulumi-resource-chat"]],
+      ["dist/provider/plugin/crm.js", "dist/provider/plugin/chat.js"],
+    );
     for (const file of ["dist/provider/plugin/crm.js", "dist/provider/plugin/chat.js", "dist/schema/crm.json", "dist/schema/chat.json"]) {
       assert.ok(files.includes(file), `${file} is not in the tarball`);
     }

@@ -31,8 +31,15 @@ describe("the plugins' bundle", function () {
   });
 
   it("holds in their place stand-ins that fail if ever used", () => {
-    assert.deepEqual(standIns.filter((path) => !bundled().includes(path)), []);
-    for (const refusal of ["the provider plugin computes no code paths", "the provider plugin drives no Automation API", "the provider plugin serializes no closures"]) {
+    assert.deepEqual(
+      standIns.filter((path) => !bundled().includes(path)),
+      [],
+    );
+    for (const refusal of [
+      "the provider plugin computes no code paths",
+      "the provider plugin drives no Automation API",
+      "the provider plugin serializes no closures",
+    ]) {
       assert.ok(bundle.includes(`throw new Error("${refusal}`), refusal);
     }
   });

@@ -33,7 +33,10 @@ describe("the Pulumi Registry's pages (docs/)", () => {
         // `./installation-configuration/` is docs/installation-configuration.md; `./chat/` docs/chat/_index.md; `../` the folder above's.
         const path = join(dirname(name), target.replace(/#.*$/, "")).replace(/\/$/, "");
         const candidates = [`${path}.md`, join(path, "_index.md")].map((file) => join(repoRoot, "docs", file));
-        assert.ok(candidates.some((file) => existsSync(file)), `docs/${name} links to ${target}: no page there`);
+        assert.ok(
+          candidates.some((file) => existsSync(file)),
+          `docs/${name} links to ${target}: no page there`,
+        );
       }
     }
   });
@@ -69,7 +72,12 @@ describe("the Pulumi Registry's pages (docs/)", () => {
 
   it("the install commands name the packages the release writes", () => {
     const text = page("installation-configuration.md");
-    for (const command of ["npm install @pulumi-crm/crm", "pip install pulumi_crm", `go get github.com/pulumi-crm/pulumi-crm/sdk@v${version}`, `pulumi plugin install resource crm ${version} --server ${pluginDownloadURL}`]) {
+    for (const command of [
+      "npm install @pulumi-crm/crm",
+      "pip install pulumi_crm",
+      `go get github.com/pulumi-crm/pulumi-crm/sdk@v${version}`,
+      `pulumi plugin install resource crm ${version} --server ${pluginDownloadURL}`,
+    ]) {
       assert.ok(text.includes(command), command);
     }
     const sdk = JSON.parse(readFileSync(join(repoRoot, "sdk", "nodejs", "crm", "package.json"), "utf8")) as { name: string };

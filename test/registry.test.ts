@@ -57,14 +57,18 @@ describe("the resource registry", () => {
       assert.match(`${declaration.path} ${declaration.collection}`, /^(\/\w+)+ \w+$/, `${name}: where the service lists its objects`);
       const earlier = exportedResources.slice(0, index);
       for (const [input, kind] of Object.entries(declaration.refersTo ?? {})) {
-        assert.ok(earlier.some((resource) => resource.name === kind), `${name}: ${input} refers to ${kind}, which is not an exported kind registered before it`);
+        assert.ok(
+          earlier.some((resource) => resource.name === kind),
+          `${name}: ${input} refers to ${kind}, which is not an exported kind registered before it`,
+        );
       }
       for (const input of [declaration.follows, declaration.completedFrom?.input].filter((input) => input !== undefined)) {
         const kind = declaration.refersTo?.[input];
         assert.ok(kind, `${name}: ${input} is not one of its refersTo`);
       }
       // The name filter keeps what has a name, and what follows an object that has one.
-      const followed = declaration.follows === undefined ? undefined : exportedResources.find((resource) => resource.name === declaration.refersTo?.[declaration.follows!]);
+      const followed =
+        declaration.follows === undefined ? undefined : exportedResources.find((resource) => resource.name === declaration.refersTo?.[declaration.follows!]);
       assert.ok(declaration.name || followed?.module.exported.name, `${name}: neither named nor following a named kind`);
     }
   });
@@ -86,7 +90,11 @@ describe("the resource registry", () => {
       assert.deepEqual([...documentedInputs(page)].sort(), [...fields].sort());
       const table = readFileSync(page, "utf8");
       for (const field of fields.filter((name) => !configurationFields(resource.module.inputSchema).includes(name))) {
-        assert.match(table, new RegExp(`^\\| \`${field}\` \\|[^\\n]*\\| only read (at creation|by check)`, "m"), `${field} is read only at creation or by check`);
+        assert.match(
+          table,
+          new RegExp(`^\\| \`${field}\` \\|[^\\n]*\\| only read (at creation|by check)`, "m"),
+          `${field} is read only at creation or by check`,
+        );
       }
     });
   }

@@ -35,7 +35,9 @@ describe("npm run release, and its dry run", function () {
   });
 
   it("writes the archives, the npm packages, the Python distributions, the Go module and the checksums", () => {
-    const files = readdirSync(release, { recursive: true }).map(String).filter((file) => !file.endsWith("@v") && file.includes("."));
+    const files = readdirSync(release, { recursive: true })
+      .map(String)
+      .filter((file) => !file.endsWith("@v") && file.includes("."));
     for (const file of [
       `pulumi-resource-crm-v${v}-linux-amd64.tar.gz`,
       `pulumi-resource-chat-v${v}-linux-amd64.tar.gz`,
@@ -62,7 +64,10 @@ describe("npm run release, and its dry run", function () {
     assert.deepEqual([...head(linux, "pulumi-resource-crm")], [0x7f, 0x45, 0x4c, 0x46]); // ELF
     const darwin = join(release, `pulumi-resource-crm-v${v}-darwin-arm64.tar.gz`);
     assert.deepEqual(entries(darwin).sort(), ["pulumi-resource-crm", "pulumi-resource-crm.js"]);
-    assert.match(execFileSync("tar", ["-xzOf", darwin, "pulumi-resource-crm"], { encoding: "utf8" }), /exec node "\$\(dirname "\$0"\)\/pulumi-resource-crm\.js"/);
+    assert.match(
+      execFileSync("tar", ["-xzOf", darwin, "pulumi-resource-crm"], { encoding: "utf8" }),
+      /exec node "\$\(dirname "\$0"\)\/pulumi-resource-crm\.js"/,
+    );
   });
 
   it("the checksums file lists exactly the GitHub release's assets, and `sha256sum -c` passes in a folder of them as downloaded", () => {
@@ -72,10 +77,16 @@ describe("npm run release, and its dry run", function () {
       .map((line) => line.split("  ")[1]);
     const assets = releaseAssets(release);
     assert.deepEqual(listed, assets);
-    assert.deepEqual(assets.filter((file) => !/\.(tar\.gz|tgz|whl)$/.test(file)), []);
+    assert.deepEqual(
+      assets.filter((file) => !/\.(tar\.gz|tgz|whl)$/.test(file)),
+      [],
+    );
     // What a user downloads: the assets the publication uploads (scripts/publish.ts), alone in a folder.
     const uploaded = /would run: gh release upload v\S+ --clobber (.*)/.exec(publishSteps(release)[1].run(true))![1].split(" ");
-    assert.deepEqual(uploaded.map((path) => relative(release, path)), [...assets, checksumsFile]);
+    assert.deepEqual(
+      uploaded.map((path) => relative(release, path)),
+      [...assets, checksumsFile],
+    );
     const downloads = mkdtempSync(join(tmpdir(), "pulumi-crm-release-assets-"));
     try {
       for (const path of uploaded) copyFileSync(path, join(downloads, basename(path)));
@@ -92,9 +103,20 @@ describe("npm run release, and its dry run", function () {
     try {
       // Here the darwin job's archives are the bundle and its launcher: it runs on no macOS runner.
       runRelease(["--out", join(work, "darwin"), "--targets", "darwin-arm64", "--archives-only"]);
-      assert.deepEqual(readdirSync(join(work, "darwin")).sort(), [`pulumi-resource-chat-v${v}-darwin-arm64.tar.gz`, `pulumi-resource-crm-v${v}-darwin-arm64.tar.gz`]);
+      assert.deepEqual(readdirSync(join(work, "darwin")).sort(), [
+        `pulumi-resource-chat-v${v}-darwin-arm64.tar.gz`,
+        `pulumi-resource-crm-v${v}-darwin-arm64.tar.gz`,
+      ]);
       runRelease(["--out", join(work, "release"), "--targets", testTarget, "--archives-from", join(work, "darwin"), "--npm-package", packedTarball()]);
-      const sums = (folder: string) => new Map(filesUnder(folder).map((file) => [file, createHash("sha256").update(readFileSync(join(folder, file))).digest("hex")]));
+      const sums = (folder: string) =>
+        new Map(
+          filesUnder(folder).map((file) => [
+            file,
+            createHash("sha256")
+              .update(readFileSync(join(folder, file)))
+              .digest("hex"),
+          ]),
+        );
       assert.deepEqual(sums(join(work, "release")), sums(release));
     } finally {
       rmSync(work, { recursive: true, force: true });
@@ -107,7 +129,10 @@ describe("npm run release, and its dry run", function () {
       execFileSync("tar", ["-xzf", join(release, `pulumi-resource-crm-v${v}-darwin-arm64.tar.gz`), "-C", folder]);
       const ran = spawnSync("/bin/sh", [join(folder, "pulumi-resource-crm"), "127.0.0.1:1"], { env: { PATH: folder }, encoding: "utf8" });
       assert.equal(ran.status, 127);
-      assert.match(ran.stderr, /^pulumi-resource-crm: this plugin runs on Node.js 20\.18 or later, and there is no node on PATH\. Install Node\.js 24 \(https:\/\/nodejs\.org\/en\/download, or: brew install node@24\)/);
+      assert.match(
+        ran.stderr,
+        /^pulumi-resource-crm: this plugin runs on Node.js 20\.18 or later, and there is no node on PATH\. Install Node\.js 24 \(https:\/\/nodejs\.org\/en\/download, or: brew install node@24\)/,
+      );
     } finally {
       rmSync(folder, { recursive: true, force: true });
     }
@@ -117,7 +142,11 @@ describe("npm run release, and its dry run", function () {
     const script = join(repoRoot, "scripts", "publish.ts");
     // npm's dry run asks the registry who is logged in: no retry of the refused connection.
     const env = { ...process.env, npm_config_registry: "http://127.0.0.1:9/", npm_config_fetch_retries: "0" };
-    const { stdout, stderr } = await promisify(execFile)(process.execPath, ["-r", "ts-node/register/transpile-only", script, "--dry-run", "--out", release], { cwd: repoRoot, env, encoding: "utf8" });
+    const { stdout, stderr } = await promisify(execFile)(process.execPath, ["-r", "ts-node/register/transpile-only", script, "--dry-run", "--out", release], {
+      cwd: repoRoot,
+      env,
+      encoding: "utf8",
+    });
     const printed = stdout + stderr;
     assert.match(printed, new RegExp(`assets match ${checksumsFile.replace(/\./g, "\\.")}`));
     assert.match(printed, new RegExp(`would run: gh release create v${v} --verify-tag --title v${v} \\(unless it exists\\)`));
@@ -150,7 +179,7 @@ describe("npm run release, and its dry run", function () {
       execFileSync("go", ["mod", "download"], { cwd: join(repoRoot, "sdk"), env: { ...process.env, GOFLAGS: "-mod=readonly" }, stdio: "pipe" });
       // The release's module by its proxy layout; the rest from the module cache. Nothing else is fetched.
       const env = { ...process.env, CGO_ENABLED: "0", GOPROXY: `file://${join(release, "go")},off`, GOSUMDB: "off", GOFLAGS: "-mod=mod", GOWORK: "off" };
-      execFileSync("go", ["build", "-o", join(work, "bin") + "/", ".", "./registry-example"], { cwd: work, env, stdio: "pipe" });
+      execFileSync("go", ["build", "-o", `${join(work, "bin")}/`, ".", "./registry-example"], { cwd: work, env, stdio: "pipe" });
       assert.match(readFileSync(join(work, "go.mod"), "utf8"), new RegExp(`${goModule} v${v}`));
     } finally {
       rmSync(work, { recursive: true, force: true });
@@ -162,14 +191,29 @@ describe("npm run release, and its dry run", function () {
     const saved = { ...process.env };
     try {
       // The release exists once created; an upload fails while GH_FAIL_UPLOAD is set, as a dropped connection would.
-      const gh = ['#!/bin/sh', 'echo "$1 $2" >> "$GH_LOG"', 'case "$1 $2" in', '  "release view") test -f "$GH_STATE" ;;', '  "release create") touch "$GH_STATE" ;;', '  "release upload") test -f "$GH_STATE" && test -z "$GH_FAIL_UPLOAD" ;;', "esac", ""];
+      const gh = [
+        "#!/bin/sh",
+        'echo "$1 $2" >> "$GH_LOG"',
+        'case "$1 $2" in',
+        '  "release view") test -f "$GH_STATE" ;;',
+        '  "release create") touch "$GH_STATE" ;;',
+        '  "release upload") test -f "$GH_STATE" && test -z "$GH_FAIL_UPLOAD" ;;',
+        "esac",
+        "",
+      ];
       writeFileSync(join(bin, "gh"), gh.join("\n"), { mode: 0o755 });
       Object.assign(process.env, { PATH: `${bin}:${process.env.PATH}`, GH_LOG: join(bin, "log"), GH_STATE: join(bin, "release-exists"), GH_FAIL_UPLOAD: "1" });
       const github = publishSteps(release)[1];
       assert.throws(() => github.run(false), /gh release upload v\S+ --clobber .* exited 1/);
       delete process.env.GH_FAIL_UPLOAD;
       github.run(false);
-      assert.deepEqual(readFileSync(join(bin, "log"), "utf8").trim().split("\n"), ["release view", "release create", "release upload", "release view", "release upload"]);
+      assert.deepEqual(readFileSync(join(bin, "log"), "utf8").trim().split("\n"), [
+        "release view",
+        "release create",
+        "release upload",
+        "release view",
+        "release upload",
+      ]);
     } finally {
       process.env = saved;
       rmSync(bin, { recursive: true, force: true });
@@ -198,7 +242,10 @@ describe("npm run release, and its dry run", function () {
         (run) => run === "npm run publish-release",
       ];
       const order = steps.map((step) => release.findIndex(step));
-      assert.ok(order.every((index, i) => index >= 0 && (i === 0 || index > order[i - 1])), release.join("\n"));
+      assert.ok(
+        order.every((index, i) => index >= 0 && (i === 0 || index > order[i - 1])),
+        release.join("\n"),
+      );
     });
 
     it("makes every platform's archive on its own runner kind: darwin's on a macOS runner of its architecture, of the release's Node.js; the rest on Linux, with darwin's taken from its jobs", () => {
@@ -220,15 +267,24 @@ describe("npm run release, and its dry run", function () {
       const args = releaseArgs(release);
       assert.deepEqual(option(args, "--targets").split(","), releaseTargets.filter((target) => target.node).map(targetName));
       assert.equal(option(args, "--archives-from"), "dist/darwin");
-      assert.ok(workflow.jobs.darwin.steps.find((step: { uses?: string }) => step.uses === "actions/checkout@v4").with["fetch-depth"] === 0, "the archives are dated by the commit's time");
+      assert.ok(
+        workflow.jobs.darwin.steps.find((step: { uses?: string }) => step.uses === "actions/checkout@v4").with["fetch-depth"] === 0,
+        "the archives are dated by the commit's time",
+      );
     });
 
     it("attests the build provenance of every asset but the checksums, and publishes to npm with provenance", () => {
       const job = workflow.jobs.release;
       assert.deepEqual(job.permissions, { contents: "write", "id-token": "write", attestations: "write" });
       const attest = job.steps.find((step: { uses?: string }) => step.uses?.startsWith("actions/attest-build-provenance"));
-      const globs = (attest.with["subject-path"] as string).split(",").map((glob) => new RegExp(`^${glob.trim().replace("dist/release/", "").replace(/\./g, "\\.").replace("*", "[^/]*")}$`));
-      for (const asset of releaseAssets(release)) assert.ok(globs.some((glob) => glob.test(asset)), `${asset} is not attested`);
+      const globs = (attest.with["subject-path"] as string)
+        .split(",")
+        .map((glob) => new RegExp(`^${glob.trim().replace("dist/release/", "").replace(/\./g, "\\.").replace("*", "[^/]*")}$`));
+      for (const asset of releaseAssets(release))
+        assert.ok(
+          globs.some((glob) => glob.test(asset)),
+          `${asset} is not attested`,
+        );
       const steps = job.steps.map((step: { name?: string; uses?: string; run?: string }) => step.run ?? step.uses);
       assert.ok(steps.indexOf(attest.uses) < steps.indexOf("npm run publish-release"), "attested before it is published");
       const publish = job.steps.find((step: { run?: string }) => step.run === "npm run publish-release");

@@ -5,7 +5,7 @@
 import assert from "node:assert/strict";
 import { z } from "zod";
 import { optionalText, requiredText, strictObject, unknownValue, withoutProvider } from "../provider/kit/inputs";
-import { checkInputs, diffInputs, labelBy, ResourceKind } from "../provider/kit/check-diff";
+import { checkInputs, diffInputs, labelBy, type ResourceKind } from "../provider/kit/check-diff";
 import { SettingsError } from "../provider/settings";
 
 const schema = strictObject({
@@ -38,7 +38,9 @@ describe("checkInputs", () => {
   afterEach(() => (settingsProblem = undefined));
 
   it("returns the normalized inputs, unset members left out, the serialized provider kept as given", () => {
-    assert.deepEqual(checkInputs(widget, { name: "Knob", colour: "RED", __provider: provider }), { inputs: { name: "Knob", colour: "red", __provider: provider } });
+    assert.deepEqual(checkInputs(widget, { name: "Knob", colour: "RED", __provider: provider }), {
+      inputs: { name: "Knob", colour: "red", __provider: provider },
+    });
     const { inputs } = checkInputs(widget, { name: "Knob", colour: "", __provider: provider });
     assert.deepEqual(inputs, { name: "Knob", __provider: provider });
     assert.equal("colour" in inputs!, false, "an undefined member, which the host's Struct refuses");
@@ -139,7 +141,11 @@ describe("diffInputs", () => {
   it("counts a value not known yet as a change, at any depth", () => {
     assert.deepEqual(diffInputs(widget, olds, { ...olds, sizes: [1, unknownValue] }).fields, [{ field: "sizes", replace: false }]);
     assert.deepEqual(diffInputs(widget, olds, { ...olds, name: unknownValue }).fields, [{ field: "name", replace: true }]);
-    assert.deepEqual(diffInputs(widget, { ...olds, colour: unknownValue }, { ...olds, colour: unknownValue }).fields, [{ field: "colour", replace: false }], "even against the same placeholder");
+    assert.deepEqual(
+      diffInputs(widget, { ...olds, colour: unknownValue }, { ...olds, colour: unknownValue }).fields,
+      [{ field: "colour", replace: false }],
+      "even against the same placeholder",
+    );
   });
 
   it("ignores what only creation reads (adoptId) and the serialized provider", () => {

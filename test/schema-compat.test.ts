@@ -30,26 +30,78 @@ describe("schema compatibility with the last release (scripts/schema-compat.ts)"
   const breaking: Array<[string, (schema: Spec) => void, RegExp]> = [
     ["a removed resource", (schema) => delete schema.resources["crm:index:AccountNote"], /^resource crm:index:AccountNote removed$/],
     ["a removed function", (schema) => delete schema.functions["crm:index:getAccount"], /^function crm:index:getAccount removed$/],
-    ["a removed input", (schema) => delete schema.resources["crm:index:Account"].inputProperties.accountUrl, /^crm:index:Account input: property "accountUrl" removed$/],
-    ["a removed output", (schema) => delete schema.resources["crm:index:Account"].properties.accountUrl, /^crm:index:Account output: property "accountUrl" removed$/],
-    ["a changed type", (schema) => (schema.resources["crm:index:Account"].inputProperties.name = { type: "integer", description: "a number now" }), /^crm:index:Account input: property "name" changed type from string to integer$/],
-    ["a newly required input", (schema) => schema.resources["crm:index:Account"].requiredInputs.push("accountUrl"), /^crm:index:Account input: input "accountUrl" is required now$/],
+    [
+      "a removed input",
+      (schema) => delete schema.resources["crm:index:Account"].inputProperties.accountUrl,
+      /^crm:index:Account input: property "accountUrl" removed$/,
+    ],
+    [
+      "a removed output",
+      (schema) => delete schema.resources["crm:index:Account"].properties.accountUrl,
+      /^crm:index:Account output: property "accountUrl" removed$/,
+    ],
+    [
+      "a changed type",
+      (schema) => (schema.resources["crm:index:Account"].inputProperties.name = { type: "integer", description: "a number now" }),
+      /^crm:index:Account input: property "name" changed type from string to integer$/,
+    ],
+    [
+      "a newly required input",
+      (schema) => schema.resources["crm:index:Account"].requiredInputs.push("accountUrl"),
+      /^crm:index:Account input: input "accountUrl" is required now$/,
+    ],
     ["a removed config variable", (schema) => delete schema.config.variables.apiUrl, /^config: property "apiUrl" removed$/],
-    ["a removed function input", (schema) => delete schema.functions["crm:index:getAccount"].inputs.properties.name, /^crm:index:getAccount input: property "name" removed$/],
+    [
+      "a removed function input",
+      (schema) => delete schema.functions["crm:index:getAccount"].inputs.properties.name,
+      /^crm:index:getAccount input: property "name" removed$/,
+    ],
     // The classes of Pulumi's own schema tools.
-    ["a required output made optional", (schema) => schema.resources["crm:index:Account"].required.splice(schema.resources["crm:index:Account"].required.indexOf("name"), 1), /^crm:index:Account output: output "name" is no longer required \(it may be missing\)$/],
-    ["a function's required output made optional", (schema) => (schema.functions["crm:index:getAccount"].outputs.required = ["id", "name", "contactCount"]), /^crm:index:getAccount output: output "dealCount" is no longer required/],
-    ["an object type's required member made optional", (schema) => (schema.types["crm:index:ContactSyncFailure"].required = ["email"]), /^type crm:index:ContactSyncFailure: output "reason" is no longer required/],
+    [
+      "a required output made optional",
+      (schema) => schema.resources["crm:index:Account"].required.splice(schema.resources["crm:index:Account"].required.indexOf("name"), 1),
+      /^crm:index:Account output: output "name" is no longer required \(it may be missing\)$/,
+    ],
+    [
+      "a function's required output made optional",
+      (schema) => (schema.functions["crm:index:getAccount"].outputs.required = ["id", "name", "contactCount"]),
+      /^crm:index:getAccount output: output "dealCount" is no longer required/,
+    ],
+    [
+      "an object type's required member made optional",
+      (schema) => (schema.types["crm:index:ContactSyncFailure"].required = ["email"]),
+      /^type crm:index:ContactSyncFailure: output "reason" is no longer required/,
+    ],
     [
       "a type narrowed",
       (schema) => (schema.resources["crm:index:AccountCustomField"].inputProperties.fieldDefault = { type: "string", description: "text only now" }),
       /^crm:index:AccountCustomField input: property "fieldDefault" changed type from string\|number\|array<string> to string$/,
     ],
-    ["an enum value removed", (schema) => schema.types["crm:index:CalendarFeedType"].enum.pop(), /^type crm:index:CalendarFeedType: enum value "Contacts" removed$/],
-    ["a default changed", (schema) => (schema.resources["crm:index:Address"].inputProperties.isDefault.default = true), /^crm:index:Address input: property "isDefault" changed its default from false to true$/],
-    ["a default removed", (schema) => delete schema.resources["crm:index:Address"].inputProperties.allgroup.default, /^crm:index:Address input: property "allgroup" changed its default from false to none$/],
-    ["an output made secret", (schema) => (schema.resources["crm:index:Account"].properties.accountUrl.secret = true), /^crm:index:Account output: property "accountUrl" is secret now$/],
-    ["an output no longer secret", (schema) => delete schema.resources["crm:index:CalendarFeed"].properties.token.secret, /^crm:index:CalendarFeed output: property "token" is no longer secret$/],
+    [
+      "an enum value removed",
+      (schema) => schema.types["crm:index:CalendarFeedType"].enum.pop(),
+      /^type crm:index:CalendarFeedType: enum value "Contacts" removed$/,
+    ],
+    [
+      "a default changed",
+      (schema) => (schema.resources["crm:index:Address"].inputProperties.isDefault.default = true),
+      /^crm:index:Address input: property "isDefault" changed its default from false to true$/,
+    ],
+    [
+      "a default removed",
+      (schema) => delete schema.resources["crm:index:Address"].inputProperties.allgroup.default,
+      /^crm:index:Address input: property "allgroup" changed its default from false to none$/,
+    ],
+    [
+      "an output made secret",
+      (schema) => (schema.resources["crm:index:Account"].properties.accountUrl.secret = true),
+      /^crm:index:Account output: property "accountUrl" is secret now$/,
+    ],
+    [
+      "an output no longer secret",
+      (schema) => delete schema.resources["crm:index:CalendarFeed"].properties.token.secret,
+      /^crm:index:CalendarFeed output: property "token" is no longer secret$/,
+    ],
     ["a config variable no longer secret", (schema) => delete schema.config.variables.apiToken.secret, /^config: property "apiToken" is no longer secret$/],
   ];
   for (const [what, change, expected] of breaking) {
@@ -84,7 +136,9 @@ describe("schema compatibility with the last release (scripts/schema-compat.ts)"
       writeFileSync(join(work, "current", "crm.json"), JSON.stringify(changed((schema) => delete schema.resources["crm:index:AccountNote"])));
       writeFileSync(join(work, "current", "chat.json"), readFileSync(join(releasedSchemaFolder, "chat.json")));
       const script = join(repoRoot, "scripts", "schema-compat.ts");
-      const ran = promisify(execFile)(process.execPath, ["-r", "ts-node/register/transpile-only", script, "--current", join(work, "current")], { cwd: repoRoot });
+      const ran = promisify(execFile)(process.execPath, ["-r", "ts-node/register/transpile-only", script, "--current", join(work, "current")], {
+        cwd: repoRoot,
+      });
       await assert.rejects(ran, (error: { code: number; stdout: string; stderr: string }) => {
         assert.equal(error.code, 1);
         assert.match(error.stderr, /crm: 1 breaking change\(s\) against the released schema/);

@@ -69,7 +69,8 @@ describe("the SDKs generated from the package schemas (sdk/)", function () {
         const text = [...tree(join(repoRoot, "sdk", language, name)).values()].join("\n");
         for (const [token, resource] of Object.entries(schemaOf(name).resources)) {
           assert.ok(resource.aliases?.length, `${token} has no alias in schema/${name}.json`);
-          for (const { type } of resource.aliases) assert.ok(text.includes(aliasText[language](type)), `sdk/${language}/${name}: no alias to ${type} (${token})`);
+          for (const { type } of resource.aliases)
+            assert.ok(text.includes(aliasText[language](type)), `sdk/${language}/${name}: no alias to ${type} (${token})`);
         }
       }
     });

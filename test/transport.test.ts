@@ -3,12 +3,12 @@ import { readFileSync } from "node:fs";
 import { inspect } from "node:util";
 import { parseFailureBody, ServiceError } from "../provider/transport/errors";
 import { limiterFor, RateLimiter } from "../provider/transport/limiter";
-import { AttemptOutcome, briefRetryAttempts, decideRetry, defaultRetryPolicy, RetryPolicy } from "../provider/transport/retry";
-import { AccountEndpoint, Transport } from "../provider/transport/transport";
+import { type AttemptOutcome, briefRetryAttempts, decideRetry, defaultRetryPolicy, type RetryPolicy } from "../provider/transport/retry";
+import { type AccountEndpoint, Transport } from "../provider/transport/transport";
 import { ServiceClient } from "../provider/service-client";
-import { chatService, endpointFor, crmService, unknownSettingWarnings, useStackConfig, SettingsError } from "../provider/settings";
+import { chatService, endpointFor, crmService, unknownSettingWarnings, useStackConfig, type SettingsError } from "../provider/settings";
 import { configOf } from "./support/emulator";
-import { ScriptedServer, sendJson, startScriptedServer, Script } from "./support/scripted-server";
+import { type ScriptedServer, sendJson, startScriptedServer, type Script } from "./support/scripted-server";
 
 const token = "tok-super-secret-0123456789";
 const fastRetries: RetryPolicy = { maxAttempts: 4, baseDelayMs: 20, maxDelayMs: 100, deadlineMs: 5_000, unreachableForMs: 10_000, random: () => 0.5 };
@@ -185,7 +185,10 @@ describe("transport", () => {
         : sendJson(res, 404, { message: "No Result found for Account with id 2" }),
     );
     const transport = new Transport(endpoint(s));
-    for (const [id, text] of [["1", "The requested resource was not found"], ["2", "No Result found for Account with id 2"]]) {
+    for (const [id, text] of [
+      ["1", "The requested resource was not found"],
+      ["2", "No Result found for Account with id 2"],
+    ]) {
       await assert.rejects(transport.call({ method: "GET", path: `/accounts/${id}` }, { resource: "r" }), (error: ServiceError) => {
         assert.equal(error.status, 404);
         assert.ok(error.message.includes(text), error.message);
@@ -261,7 +264,10 @@ describe("failure messages", () => {
   it("names the setting whose key the service refused", async () => {
     server = await startScriptedServer((_req, res) => sendJson(res, 403, { detail: "Invalid token." }));
     await assert.rejects(
-      new Transport(endpoint(server)).call({ method: "GET", path: "/x" }, { resource: "chat.FlowRun", credentialSetting: { name: "chat:apiToken", howToSet: "run `pulumi config set --secret chat:apiToken <chat API token>`" } }),
+      new Transport(endpoint(server)).call(
+        { method: "GET", path: "/x" },
+        { resource: "chat.FlowRun", credentialSetting: { name: "chat:apiToken", howToSet: "run `pulumi config set --secret chat:apiToken <chat API token>`" } },
+      ),
       (error: Error) => {
         assert.match(error.message, /^chat\.FlowRun: the service answered 403: Invalid token; the service refused the key in chat:apiToken/);
         assert.ok(!error.message.includes(token));
@@ -271,7 +277,11 @@ describe("failure messages", () => {
   });
 
   /** The error a call fails with. */
-  const failureOf = (call: Promise<unknown>) => call.then(() => assert.fail("the call succeeded"), (error: ServiceError) => error);
+  const failureOf = (call: Promise<unknown>) =>
+    call.then(
+      () => assert.fail("the call succeeded"),
+      (error: ServiceError) => error,
+    );
 
   // How a failure reaches the CLI's output, piped or not: the SDK's provider host prints a
   // failed check, diff, read or delete as below (cmd/dynamic-provider/index.js), beside
@@ -292,12 +302,21 @@ describe("failure messages", () => {
         : sendJson(res, 403, { message: "Forbidden" }),
     );
     const transport = new Transport(endpoint(server));
-    const context = { resource: 'crm.Account "acme"', credentialSetting: { name: "crm:apiToken", howToSet: "run `pulumi config set --secret crm:apiToken <CRM API token>`" } };
+    const context = {
+      resource: 'crm.Account "acme"',
+      credentialSetting: { name: "crm:apiToken", howToSet: "run `pulumi config set --secret crm:apiToken <CRM API token>`" },
+    };
     const failures = [
       await failureOf(transport.call({ method: "GET", path: "/accounts/1" }, context)),
       await failureOf(transport.call({ method: "POST", path: "/accounts", body: { account: { name: "Acme" } } }, context)),
     ];
-    assert.deepEqual(failures.map((error) => [error.status, error.code]), [[403, undefined], [422, "duplicate"]]);
+    assert.deepEqual(
+      failures.map((error) => [error.status, error.code]),
+      [
+        [403, undefined],
+        [422, "duplicate"],
+      ],
+    );
     return failures;
   };
 
@@ -309,12 +328,15 @@ describe("failure messages", () => {
 
   it("is printed without colour codes, however it is printed", async () => {
     for (const error of await refusedAndDuplicate()) {
-      for (const printed of printers().map((print) => print(error))) assert.ok(!printed.includes("\x1b"), `printed with colour codes: ${JSON.stringify(printed)}`);
+      for (const printed of printers().map((print) => print(error)))
+        assert.ok(!printed.includes("\x1b"), `printed with colour codes: ${JSON.stringify(printed)}`);
     }
   });
 
   it("redacts a key of 8 characters or more wherever it appears, even glued to other text", async () => {
-    server = await startScriptedServer((req, res) => sendJson(res, 403, { message: `Api-Token: ${req.headers["api-token"]} refused (sent as Api-Token%3A${req.headers["api-token"]})` }));
+    server = await startScriptedServer((req, res) =>
+      sendJson(res, 403, { message: `Api-Token: ${req.headers["api-token"]} refused (sent as Api-Token%3A${req.headers["api-token"]})` }),
+    );
     const error = await failureOf(new Transport(endpoint(server)).call({ method: "GET", path: "/accounts/1" }, { resource: "crm.Account" }));
     assert.match(error.message, /: Api-Token: \[redacted\] refused \(sent as Api-Token%3A\[redacted\]\)/);
     assert.ok(!error.message.includes(token) && !error.detail?.includes(token), error.message);
@@ -322,9 +344,14 @@ describe("failure messages", () => {
 
   it("redacts a shorter key only where it stands alone, as a header's value does, and leaves addresses whole", async () => {
     const shortKey = "x";
-    server = await startScriptedServer((req, res) => sendJson(res, 403, { message: `Api-Token: ${req.headers["api-token"]} is not a key of https://nonexistent-host.invalid` }));
+    server = await startScriptedServer((req, res) =>
+      sendJson(res, 403, { message: `Api-Token: ${req.headers["api-token"]} is not a key of https://nonexistent-host.invalid` }),
+    );
     const refused = await failureOf(
-      new Transport(endpoint(server, { headers: { "Api-Token": shortKey }, secret: shortKey })).call({ method: "GET", path: "/accounts/1" }, { resource: "crm.Account" }),
+      new Transport(endpoint(server, { headers: { "Api-Token": shortKey }, secret: shortKey })).call(
+        { method: "GET", path: "/accounts/1" },
+        { resource: "crm.Account" },
+      ),
     );
     assert.match(refused.message, /: Api-Token: \[redacted\] is not a key of https:\/\/nonexistent-host\.invalid;/);
     assert.equal(refused.detail, "Api-Token: [redacted] is not a key of https://nonexistent-host.invalid");
@@ -332,7 +359,10 @@ describe("failure messages", () => {
     useStackConfig(configOf({ "crm:apiUrl": "https://nonexistent-host.invalid", "crm:apiToken": shortKey }));
     try {
       const unresolved = await failureOf(
-        new Transport({ ...endpointFor(crmService, "crm.Account"), retry: fastRetries }).call({ method: "GET", path: "/accounts/1" }, { resource: "crm.Account" }),
+        new Transport({ ...endpointFor(crmService, "crm.Account"), retry: fastRetries }).call(
+          { method: "GET", path: "/accounts/1" },
+          { resource: "crm.Account" },
+        ),
       );
       assert.match(unresolved.message, /crm:apiUrl is https:\/\/nonexistent-host\.invalid, whose host nonexistent-host\.invalid/);
     } finally {
@@ -342,7 +372,16 @@ describe("failure messages", () => {
 
   // The default policy, counting its retries: each one draws its jitter once.
   const countedRetries = () => {
-    const counted = { retries: 0, policy: { ...defaultRetryPolicy, random: () => (counted.retries++, 0) } };
+    const counted = {
+      retries: 0,
+      policy: {
+        ...defaultRetryPolicy,
+        random: () => {
+          counted.retries++;
+          return 0;
+        },
+      },
+    };
     return counted;
   };
 
@@ -352,7 +391,9 @@ describe("failure messages", () => {
     const counted = countedRetries();
     await assert.rejects(
       new Transport(endpoint(closed, { retry: counted.policy })).call({ method: "GET", path: "/accounts/1" }, { resource: "crm.Account" }),
-      new RegExp(`crm\\.Account: the request did not complete: crm:apiUrl is ${closed.url.replace(/\./g, "\\.")}, which refused the connection \\(ECONNREFUSED\\)`),
+      new RegExp(
+        `crm\\.Account: the request did not complete: crm:apiUrl is ${closed.url.replace(/\./g, "\\.")}, which refused the connection \\(ECONNREFUSED\\)`,
+      ),
     );
     assert.equal(counted.retries, briefRetryAttempts - 1);
   });
@@ -373,7 +414,12 @@ describe("failure messages", () => {
     assert.equal(server.requests.length, 0, "a request went to the address");
     for (const [index, error] of failures.entries()) {
       assert.ok(error instanceof ServiceError);
-      assert.match(error.message, new RegExp(`^crm\\.Account "${index + 1}": not sent, as crm:apiUrl \\(${closed.url.replace(/\./g, "\\.")}\\) refused the connection (\\d+ ms|\\d+\\.\\d s) before; check the service address and network, then try again\\.$`));
+      assert.match(
+        error.message,
+        new RegExp(
+          `^crm\\.Account "${index + 1}": not sent, as crm:apiUrl \\(${closed.url.replace(/\./g, "\\.")}\\) refused the connection (\\d+ ms|\\d+\\.\\d s) before; check the service address and network, then try again\\.$`,
+        ),
+      );
       assert.ok(!error.message.includes(token));
     }
   });
@@ -399,7 +445,10 @@ describe("failure messages", () => {
       const transport = new Transport({ ...endpointFor(chatService, "chat.FlowRun"), retry: counted.policy });
       await assert.rejects(transport.call({ method: "GET", path: "/flows" }, { resource: "chat.FlowRun" }), (error: Error) => {
         const code = /\((ENOTFOUND|EAI_AGAIN)\)/.exec(error.message)?.[1];
-        assert.match(error.message, /^chat\.FlowRun: the request did not complete: chat:apiUrl is https:\/\/no-such-host\.invalid, whose host no-such-host\.invalid (does not resolve|could not be resolved) \((ENOTFOUND|EAI_AGAIN)\)/);
+        assert.match(
+          error.message,
+          /^chat\.FlowRun: the request did not complete: chat:apiUrl is https:\/\/no-such-host\.invalid, whose host no-such-host\.invalid (does not resolve|could not be resolved) \((ENOTFOUND|EAI_AGAIN)\)/,
+        );
         assert.ok(!error.message.includes(token));
         assert.equal(counted.retries, code === "ENOTFOUND" ? 0 : briefRetryAttempts - 1);
         return true;
@@ -412,7 +461,10 @@ describe("failure messages", () => {
   it("describes error bodies that are empty, HTML or cut off mid-JSON, without a parse crash", async () => {
     const bodies: Array<[string, RegExp]> = [
       ["", /^crm\.Account: the service answered 500; the service failed; try again later\.$/],
-      ["<!DOCTYPE html><html><head><title>502 Bad Gateway</title></head><body>nginx</body></html>", /answered 500: an HTML page instead of JSON \("502 Bad Gateway"\);/],
+      [
+        "<!DOCTYPE html><html><head><title>502 Bad Gateway</title></head><body>nginx</body></html>",
+        /answered 500: an HTML page instead of JSON \("502 Bad Gateway"\);/,
+      ],
       ['{"errors": [{"title": "The account na', /answered 500: a JSON body cut off before its end;/],
       ["Internal error\n\nat line 3", /answered 500: a body that is not JSON \("Internal error at line 3"\);/],
     ];
@@ -422,7 +474,10 @@ describe("failure messages", () => {
         res.end(text);
       });
       await assert.rejects(
-        new Transport(endpoint(server, { retry: { ...fastRetries, maxAttempts: 1 } })).call({ method: "GET", path: "/accounts/1" }, { resource: "crm.Account" }),
+        new Transport(endpoint(server, { retry: { ...fastRetries, maxAttempts: 1 } })).call(
+          { method: "GET", path: "/accounts/1" },
+          { resource: "crm.Account" },
+        ),
         (error: Error) => {
           assert.match(error.message, expected);
           return true;
@@ -435,7 +490,11 @@ describe("failure messages", () => {
 
   it("reads the chat service's REST framework bodies: detail, field lists, nested list members", () => {
     assert.deepEqual(parseFailureBody(404, { detail: "Not found." }), { status: 404, detail: "Not found." });
-    assert.deepEqual(parseFailureBody(400, { execute_for: ['"ALL" is not a valid choice.'] }), { status: 400, field: "execute_for", detail: '"ALL" is not a valid choice.' });
+    assert.deepEqual(parseFailureBody(400, { execute_for: ['"ALL" is not a valid choice.'] }), {
+      status: 400,
+      field: "execute_for",
+      detail: '"ALL" is not a valid choice.',
+    });
     assert.deepEqual(parseFailureBody(400, { contact_list: [{}, { email: ["Enter a valid email address."] }] }), {
       status: 400,
       field: "contact_list.1.email",
@@ -450,14 +509,25 @@ describe("retry decisions", () => {
   const decide = (outcome: AttemptOutcome, attempt: number) => decideRetry(outcome, attempt, 0, true, { ...defaultRetryPolicy, random: () => 0 }).action;
 
   it("stops at once where a retry cannot help: a host that does not exist, a refused certificate", () => {
-    for (const code of ["ENOTFOUND", "CERT_HAS_EXPIRED", "DEPTH_ZERO_SELF_SIGNED_CERT", "UNABLE_TO_VERIFY_LEAF_SIGNATURE", "ERR_TLS_CERT_ALTNAME_INVALID", "ERR_SSL_WRONG_VERSION_NUMBER"]) {
+    for (const code of [
+      "ENOTFOUND",
+      "CERT_HAS_EXPIRED",
+      "DEPTH_ZERO_SELF_SIGNED_CERT",
+      "UNABLE_TO_VERIFY_LEAF_SIGNATURE",
+      "ERR_TLS_CERT_ALTNAME_INVALID",
+      "ERR_SSL_WRONG_VERSION_NUMBER",
+    ]) {
       assert.equal(decide(network(code), 1), "stop", code);
     }
   });
 
   it("retries a refused connection and an unanswered resolver briefly, other lost connections fully", () => {
     for (const code of ["ECONNREFUSED", "EAI_AGAIN"]) {
-      assert.deepEqual([1, 2, 3].map((attempt) => decide(network(code), attempt)), ["retry", "retry", "stop"], code);
+      assert.deepEqual(
+        [1, 2, 3].map((attempt) => decide(network(code), attempt)),
+        ["retry", "retry", "stop"],
+        code,
+      );
     }
     assert.equal(decide(network("ECONNRESET", true), briefRetryAttempts), "retry");
     assert.equal(decide(network("ECONNRESET", true), defaultRetryPolicy.maxAttempts), "stop");
@@ -477,8 +547,7 @@ describe("settings", () => {
     useStackConfig({ get: (key) => (key === "crm:apiUrl" ? "https://acme.api-us1.com" : undefined) });
     assert.throws(
       () => endpointFor(crmService, 'crm.Account "x"'),
-      (error: SettingsError) =>
-        /crm:apiToken/.test(error.message) && /CRM_API_TOKEN/.test(error.message) && /--secret/.test(error.message),
+      (error: SettingsError) => /crm:apiToken/.test(error.message) && /CRM_API_TOKEN/.test(error.message) && /--secret/.test(error.message),
     );
   });
 
@@ -512,7 +581,10 @@ describe("settings", () => {
     useStackConfig({ get: (key) => (key === "crm:requestsPerSecond" ? "3" : undefined) });
     assert.deepEqual([endpointFor(crmService, "r").requestsPerSecond, endpointFor(chatService, "r").requestsPerSecond], [3, 2]);
     useStackConfig({ get: (key) => (key === "chat:requestsPerSecond" ? "fast" : undefined) });
-    assert.throws(() => endpointFor(chatService, "chat.FlowRun"), /: chat\.FlowRun: chat:requestsPerSecond must be a number of requests per second \(0 turns limiting off\), got "fast"\.$/);
+    assert.throws(
+      () => endpointFor(chatService, "chat.FlowRun"),
+      /: chat\.FlowRun: chat:requestsPerSecond must be a number of requests per second \(0 turns limiting off\), got "fast"\.$/,
+    );
     assert.equal(endpointFor(crmService, "r").requestsPerSecond, 5, "the chat service's setting is not the CRM's");
   });
 
@@ -536,9 +608,19 @@ describe("settings", () => {
     try {
       useStackConfig({ get: (key) => ({ "crm:apiUrl": server.url, "chat:apiUrl": server.url })[key] });
       process.env.CRM_API_TOKEN = process.env.CHAT_API_TOKEN = token;
-      const failureOf = (client: ServiceClient) => client.call({ method: "GET", path: "/x" }).then(() => assert.fail("no 429"), (error: Error) => error.message);
-      assert.match(await failureOf(new ServiceClient(chatService, "chat.FlowRun")), /^chat\.FlowRun: the service answered 429: Request was throttled; .* lower chat:requestsPerSecond or try again later\.$/);
-      assert.match(await failureOf(new ServiceClient(crmService, "crm.Account")), /^crm\.Account: the service answered 429: Request was throttled; .* lower crm:requestsPerSecond or try again later\.$/);
+      const failureOf = (client: ServiceClient) =>
+        client.call({ method: "GET", path: "/x" }).then(
+          () => assert.fail("no 429"),
+          (error: Error) => error.message,
+        );
+      assert.match(
+        await failureOf(new ServiceClient(chatService, "chat.FlowRun")),
+        /^chat\.FlowRun: the service answered 429: Request was throttled; .* lower chat:requestsPerSecond or try again later\.$/,
+      );
+      assert.match(
+        await failureOf(new ServiceClient(crmService, "crm.Account")),
+        /^crm\.Account: the service answered 429: Request was throttled; .* lower crm:requestsPerSecond or try again later\.$/,
+      );
     } finally {
       await server.close();
     }

@@ -52,7 +52,11 @@ const accountProvider: pulumi.dynamic.ResourceProvider = {
 };
 
 class Account extends pulumi.dynamic.Resource {
-  constructor(name: string, args: { apiUrl: pulumi.Input<string>; apiToken: pulumi.Input<string>; name: pulumi.Input<string> }, opts?: pulumi.CustomResourceOptions) {
+  constructor(
+    name: string,
+    args: { apiUrl: pulumi.Input<string>; apiToken: pulumi.Input<string>; name: pulumi.Input<string> },
+    opts?: pulumi.CustomResourceOptions,
+  ) {
     super(accountProvider, name, args, opts);
   }
 }

@@ -38,7 +38,10 @@ export class TextBody {
 /** What the CRM service's web server answers to a path no route serves: a 404 page in HTML (REAL-WORLD.md), not JSON. */
 export const NOT_FOUND_PAGE: ServiceResponse = {
   status: 404,
-  body: new TextBody("text/html; charset=UTF-8", "<!DOCTYPE html>\n<html><head><title>404 Not Found</title></head><body><h1>Not Found</h1><p>The requested URL was not found on this server.</p></body></html>\n"),
+  body: new TextBody(
+    "text/html; charset=UTF-8",
+    "<!DOCTYPE html>\n<html><head><title>404 Not Found</title></head><body><h1>Not Found</h1><p>The requested URL was not found on this server.</p></body></html>\n",
+  ),
 };
 
 export interface EmulatedService {

@@ -30,16 +30,16 @@ const contractValue = new crm.AccountCustomField("contract-value", {
 });
 const employees = new crm.AccountCustomField("employees", { fieldLabel: "Employees", fieldType: "number", displayOrder: 5 });
 
-const valueOf = (name: string, customFieldId: pulumi.Input<string>, fieldValue: crm.AccountCustomFieldValueArgs["fieldValue"], fieldCurrency?: string) =>
+const customValue = (name: string, customFieldId: pulumi.Input<string>, fieldValue: crm.AccountCustomFieldValueArgs["fieldValue"], fieldCurrency?: string) =>
   new crm.AccountCustomFieldValue(name, { accountId: globex.id, customFieldId, fieldValue, fieldCurrency });
 
-valueOf("globex-industry", industry.id, "Retail");
-valueOf("globex-regions", regions.id, ["EMEA", "APAC"]);
+customValue("globex-industry", industry.id, "Retail");
+customValue("globex-regions", regions.id, ["EMEA", "APAC"]);
 // Any of the service's date forms: 03/31/2027 and 2027-03-31 are the same value.
-valueOf("globex-renewal", renewal.id, "03/31/2027");
+customValue("globex-renewal", renewal.id, "03/31/2027");
 // Minor units: 1,250,000.00 EUR.
-valueOf("globex-contract-value", contractValue.id, 125_000_00, "EUR");
-valueOf("globex-employees", employees.id, 420);
+customValue("globex-contract-value", contractValue.id, 125_000_00, "EUR");
+customValue("globex-employees", employees.id, 420);
 
 new crm.AccountNote("globex-renewal-note", { accountId: globex.id, note: "Renewal talks start in January." });
 

@@ -16,11 +16,13 @@ export const automationId = automation.id;
 export const automationStatus = automation.status;
 export const campaignId = campaign.then((found) => found.id);
 export const campaignSentOn = campaign.then((found) => found.sdate);
-export const campaignStatus = campaign.then((found) => found.status === crm.CampaignStatus.Completed ? "completed" : `status ${found.status}`);
+export const campaignStatus = campaign.then((found) => (found.status === crm.CampaignStatus.Completed ? "completed" : `status ${found.status}`));
 
 // Reads the same pages as getCampaign by name: one walk of the campaigns serves both.
 export const campaignsSent = crm.getCampaigns({ status: crm.CampaignStatus.Completed }).then(({ campaigns }) => campaigns.length);
 
-pulumi.all([automation, campaign]).apply(([foundAutomation, foundCampaign]) =>
-  pulumi.log.info(`found automation "${foundAutomation.name}" (id ${foundAutomation.id}) and campaign "${foundCampaign.name}" (id ${foundCampaign.id})`),
-);
+pulumi
+  .all([automation, campaign])
+  .apply(([foundAutomation, foundCampaign]) =>
+    pulumi.log.info(`found automation "${foundAutomation.name}" (id ${foundAutomation.id}) and campaign "${foundCampaign.name}" (id ${foundCampaign.id})`),
+  );

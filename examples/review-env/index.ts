@@ -12,7 +12,11 @@ const branch = config.get("branch") || process.env.GITHUB_HEAD_REF || process.en
 if (!branch) throw new Error("no branch: set it with `pulumi config set branch <name>`, or run in CI with GITHUB_HEAD_REF or BRANCH_NAME set");
 
 /** The branch as a host name label: lower-case letters, digits and hyphens, at most 63 characters. */
-const hostLabel = branch.toLowerCase().replace(/[^a-z0-9]+/g, "-").slice(0, 63).replace(/^-+|-+$/g, "");
+const hostLabel = branch
+  .toLowerCase()
+  .replace(/[^a-z0-9]+/g, "-")
+  .slice(0, 63)
+  .replace(/^-+|-+$/g, "");
 
 const account = new crm.Account("review", {
   name: `Review ${branch}`,

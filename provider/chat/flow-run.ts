@@ -22,8 +22,7 @@ import type { FlowRunArgs, FlowRunOutputs } from "./generated-types";
 
 export type { FlowRunArgs, FlowRunContact, FlowRunOutputs } from "./generated-types";
 
-const optionalText = (max: number) =>
-  z.string({ invalid_type_error: "must be a string" }).max(max, `must be at most ${max} characters`).optional();
+const optionalText = (max: number) => z.string({ invalid_type_error: "must be a string" }).max(max, `must be at most ${max} characters`).optional();
 
 const contactSchema = inputObject(
   "FlowRunContact",
@@ -43,7 +42,9 @@ const contactSchema = inputObject(
     ),
     meta: input(z.unknown().optional(), "Free-form JSON data the flow can use."),
     tags: input(
-      z.array(z.string().min(1, "must not be empty").max(100, "must be at most 100 characters"), { invalid_type_error: "must be a list of tag names" }).optional(),
+      z
+        .array(z.string().min(1, "must not be empty").max(100, "must be at most 100 characters"), { invalid_type_error: "must be a list of tag names" })
+        .optional(),
       "Tag names to add to the contact, each 1 to 100 characters.",
     ),
   },
@@ -77,7 +78,9 @@ export const declaration = declareResource({
       "Close the contacts' other running flows and conversations first. A change runs the flow again.",
       { replaceOnChanges: true, wire: sentOnly({ request: "has_priority" }) },
     ),
-    triggers: input(triggersInput, "Any values, kept in the state and never sent to the service; when they change, the flow runs again.", { replaceOnChanges: true }),
+    triggers: input(triggersInput, "Any values, kept in the state and never sent to the service; when they change, the flow runs again.", {
+      replaceOnChanges: true,
+    }),
     // No defaults: a stack made before these existed must not show a change.
     waitForCompletion: input(
       z.boolean({ invalid_type_error: "must be true or false" }).optional(),
@@ -101,7 +104,11 @@ export const declaration = declareResource({
       "With waitForCompletion, the service's word for how the run ended, e.g. COMPLETED; null when not waited for.",
       seenWhenWaited("status"),
     ),
-    finishedOn: output(types.string, "With waitForCompletion, when the run ended, ISO 8601; null when not waited for.", seenWhenWaited("status_last_change_on")),
+    finishedOn: output(
+      types.string,
+      "With waitForCompletion, when the run ended, ISO 8601; null when not waited for.",
+      seenWhenWaited("status_last_change_on"),
+    ),
     statusReason: output(
       types.string,
       "With waitForCompletion, the service's reason for the run's status (why it failed or was canceled); null when it gives none.",
@@ -178,7 +185,12 @@ async function startRun(props: Record<string, unknown>): Promise<Created> {
   } catch (error) {
     // The run started: recorded, it is waited for by the next up and never started again.
     if (error instanceof PartlyDoneError || !(error instanceof Error)) throw error;
-    throw stoppedPartWay(error, execution.id, run, `Execution ${execution.id} started and is recorded, so it is not started again; run \`pulumi up\` again to keep waiting for it.`);
+    throw stoppedPartWay(
+      error,
+      execution.id,
+      run,
+      `Execution ${execution.id} started and is recorded, so it is not started again; run \`pulumi up\` again to keep waiting for it.`,
+    );
   }
 }
 
@@ -209,7 +221,9 @@ async function readRun(id: string, from: ReadFrom) {
   const response = await client.call({ method: "GET", path: `/channel/${chatChannel(resource)}/flow-execution/${id}` }, { accept: [404] });
   // The run happened: a service that no longer shows it must not make the next up run it again.
   if (response.status === 404) {
-    log.warn(`${resource}: the chat service no longer shows execution ${id}; the run is kept in the state and runs again only when its inputs or triggers change`);
+    log.warn(
+      `${resource}: the chat service no longer shows execution ${id}; the run is kept in the state and runs again only when its inputs or triggers change`,
+    );
   }
   // The execution's status and counters are the service's to change, not configuration.
   return recordedRead(kind, id, from);

@@ -2,7 +2,7 @@
 // title there. A contact belongs to one account at most; the lifecycle is
 // crmCore's (see ./crud).
 
-import { z } from "zod";
+import type { z } from "zod";
 import { dynamicClass, dynamicLifecycle } from "../dynamic";
 import type { ExportDeclaration } from "./export-declaration";
 import { declareResource, input, takeOverById } from "../kit/declaration";
@@ -10,9 +10,9 @@ import { optionalText, serviceId } from "../kit/inputs";
 import { labelByIds } from "../kit/check-diff";
 import { unrecordedObjectAdvice } from "../kit/adoption";
 import { ServiceError } from "../transport/errors";
-import { CrmClient } from "./service/client";
-import { ServiceObject, walk } from "./service/collection";
-import { crmCore, CrmKindSpec } from "./crud";
+import type { CrmClient } from "./service/client";
+import { type ServiceObject, walk } from "./service/collection";
+import { crmCore, type CrmKindSpec } from "./crud";
 import * as wire from "./service/wire-forms";
 import { idOf } from "./service/normalize";
 import type { AccountContactArgs, AccountContactOutputs } from "./generated-types";
@@ -30,7 +30,9 @@ export const declaration = declareResource({
       { refersTo: "account", wire: wire.id({ request: "account" }) },
     ),
     contactId: input(serviceId("the contact"), "The contact's id.", { wire: wire.id({ request: "contact" }) }),
-    jobTitle: input(optionalText(255), "The contact's job title at the account. Removing it, or setting it to \"\", clears it.", { wire: { ...wire.optionalText(), clearsOnlyHeld: true } }),
+    jobTitle: input(optionalText(255), 'The contact\'s job title at the account. Removing it, or setting it to "", clears it.', {
+      wire: { ...wire.optionalText(), clearsOnlyHeld: true },
+    }),
     adoptId: takeOverById("association", "its account, contact and job title are set to the declared ones where they differ"),
   },
 });

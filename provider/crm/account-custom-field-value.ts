@@ -16,10 +16,19 @@ import type { Changes, Checked } from "../kit/core";
 import { PulumiCrmError, ServiceError, sharedFailureFor } from "../transport/errors";
 import { CrmClient } from "./service/client";
 import { coalescing } from "./service/coalesce";
-import { getObject, pageOf, ServiceObject, walk } from "./service/collection";
-import { crmCore, CrmCore, CrmKindSpec } from "./crud";
+import { getObject, pageOf, type ServiceObject, walk } from "./service/collection";
+import { crmCore, type CrmCore, type CrmKindSpec } from "./crud";
 import { madeHere } from "./service/made-here";
-import { currencyCodeInput, FieldValue, fieldValueInput, fitValue, notAmongOptions, optionTypes, valueForService, valueFromService } from "./custom-field-types";
+import {
+  currencyCodeInput,
+  type FieldValue,
+  fieldValueInput,
+  fitValue,
+  notAmongOptions,
+  optionTypes,
+  valueForService,
+  valueFromService,
+} from "./custom-field-types";
 import { fieldStateOf } from "./account-custom-field";
 import { currencyCodeOf, idOf, multiValueOf, textOf } from "./service/normalize";
 import { wireForms } from "../kit/wire";
@@ -38,20 +47,18 @@ export const declaration = declareResource({
       refersTo: "account",
       wire: { ...wire.id({ request: "customerAccountId", answer: ["accountId", "customerAccountId"] }), createOnly: true },
     }),
-    customFieldId: input(
-      serviceId("the custom field, such as a crm.AccountCustomField's id"),
-      "The custom field's id, e.g. a crm.AccountCustomField's `id`.",
-      {
-        replaceOnChanges: true,
-        refersTo: "account-custom-field",
-        wire: { ...wire.id({ answer: ["customFieldId", "accountCustomFieldMetumId"] }), createOnly: true },
-      },
-    ),
+    customFieldId: input(serviceId("the custom field, such as a crm.AccountCustomField's id"), "The custom field's id, e.g. a crm.AccountCustomField's `id`.", {
+      replaceOnChanges: true,
+      refersTo: "account-custom-field",
+      wire: { ...wire.id({ answer: ["customFieldId", "accountCustomFieldMetumId"] }), createOnly: true },
+    }),
     fieldValue: input(
       fieldValueInput("the value, in the form of the field's type"),
       "The value, in the form of the field's type: a list of options for multiselect and checkbox; a whole amount in minor units (10050 for 100.50) for currency; a number for number; a date as YYYY-MM-DD, YYYY/MM/DD or MM/DD/YYYY for date (all three are the same value); `YYYY-MM-DD HH:MM:SS` (UTC) for datetime; else a string. A value that does not fit the type is refused before anything is written.",
       // In the form of the field's type (see readRelated), both ways: multi-values as `||a||b||` or a list, dates in any accepted form.
-      { wire: { read: (value, datum) => valueFromService(textOf(datum.fieldType) ?? undefined, value), send: (value) => valueForService(value as FieldValue) } },
+      {
+        wire: { read: (value, datum) => valueFromService(textOf(datum.fieldType) ?? undefined, value), send: (value) => valueForService(value as FieldValue) },
+      },
     ),
     fieldCurrency: input(
       currencyCodeInput.optional(),
@@ -169,7 +176,11 @@ const lookUpTogether = coalescing<{ client: CrmClient; fieldId: string }, FieldF
 
 async function fetchedField(client: CrmClient, fieldId: string): Promise<FieldFacts> {
   const field = await getObject(client, `/accountCustomFieldMeta/${fieldId}`, "accountCustomFieldMetum");
-  if (!field) throw new ServiceError(`${client.resource}: customFieldId ${fieldId} is not a custom account field of this CRM account.`, { status: 404, field: "customFieldId" });
+  if (!field)
+    throw new ServiceError(`${client.resource}: customFieldId ${fieldId} is not a custom account field of this CRM account.`, {
+      status: 404,
+      field: "customFieldId",
+    });
   return factsOf(field);
 }
 
@@ -193,7 +204,13 @@ async function notAnOption(client: CrmClient, inputs: ValueInputs, field: FieldF
 async function findValue(client: CrmClient, inputs: ValueInputs): Promise<ServiceObject | undefined> {
   const isIt = (value: ServiceObject) =>
     idOf(value.accountId ?? value.customerAccountId) === inputs.accountId && idOf(value.customFieldId) === inputs.customFieldId;
-  const values = await walk<ServiceObject>(client, "/accountCustomFieldData", "accountCustomFieldData", { "filters[customerAccountId]": inputs.accountId }, isIt);
+  const values = await walk<ServiceObject>(
+    client,
+    "/accountCustomFieldData",
+    "accountCustomFieldData",
+    { "filters[customerAccountId]": inputs.accountId },
+    isIt,
+  );
   return values.find(isIt);
 }
 
@@ -271,7 +288,8 @@ async function checkValue(olds: Record<string, unknown>, news: Record<string, un
   const result = await lifecycle.check(olds, news);
   // The options are stored with the inputs never compared; withoutProvider puts them back in place.
   const inputs = result.inputs && withoutProvider(result.inputs);
-  if (!inputs || !Array.isArray(inputs.fieldOptions) || inputs.fieldValue === undefined || containsUnknown([inputs.fieldValue, inputs.fieldOptions])) return result;
+  if (!inputs || !Array.isArray(inputs.fieldOptions) || inputs.fieldValue === undefined || containsUnknown([inputs.fieldValue, inputs.fieldOptions]))
+    return result;
   // The field's type is not known here: a value names the options of its list or of its `||a||b||`; the write judges it by its type.
   const named = multiValueOf(inputs.fieldValue) ?? (inputs.fieldValue as FieldValue);
   const problem = notAmongOptions(named, inputs.fieldOptions);

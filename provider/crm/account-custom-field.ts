@@ -9,7 +9,20 @@ import type { AccountCustomFieldArgs, AccountCustomFieldOutputs } from "./genera
 
 export type { AccountCustomFieldArgs, AccountCustomFieldOutputs } from "./generated-types";
 
-export const { declaration, inputSchema, fieldStateOf, core, inputsDeclaring, exported, check, diff, create, read, update, delete: remove } = customFieldDefinition({
+export const {
+  declaration,
+  inputSchema,
+  fieldStateOf,
+  core,
+  inputsDeclaring,
+  exported,
+  check,
+  diff,
+  create,
+  read,
+  update,
+  delete: remove,
+} = customFieldDefinition({
   name: "AccountCustomField",
   subject: "account",
   pages: "account pages",

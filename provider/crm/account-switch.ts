@@ -10,7 +10,7 @@ import { dynamicModule } from "../dynamic";
 import type { ExportDeclaration } from "./export-declaration";
 import { declareResource, input } from "../kit/declaration";
 import { withoutProvider } from "../kit/inputs";
-import { checkInputs, declaredKind, ResourceKind, updatableFields } from "../kit/check-diff";
+import { checkInputs, declaredKind, type ResourceKind, updatableFields } from "../kit/check-diff";
 import type { Created, Found, ReadFrom, ResourceCore, Updated } from "../kit/core";
 import { announceAdoption, claimNaturalKey, notAdoptable, releaseNaturalKey } from "../kit/adoption";
 import { confirmWrite } from "../kit/write-errors";
@@ -18,7 +18,7 @@ import { changedField, originalsOf, originalValuesOutput } from "../kit/take-ove
 import { wireForms } from "../kit/wire";
 import { ServiceError } from "../transport/errors";
 import { CrmClient } from "./service/client";
-import { objectIn, ServiceObject } from "./service/collection";
+import { objectIn, type ServiceObject } from "./service/collection";
 import { flagOf } from "./service/normalize";
 
 export interface AccountSwitchSpec {
@@ -37,9 +37,13 @@ export function accountSwitch(resourceModule: NodeModule, spec: AccountSwitchSpe
     namespace: "crm",
     name: spec.name,
     inputs: {
-      enabled: input(z.boolean({ required_error: "is required: true or false", invalid_type_error: "must be true or false" }), `Whether ${what} is on for the account.`, {
-        wire: { read: flagOf },
-      }),
+      enabled: input(
+        z.boolean({ required_error: "is required: true or false", invalid_type_error: "must be true or false" }),
+        `Whether ${what} is on for the account.`,
+        {
+          wire: { read: flagOf },
+        },
+      ),
       adoptId: input(
         z.string({ invalid_type_error: `must be "${member}"` }).optional(),
         `"${member}": takes the account's ${what} switch over, as a create does without it (\`pulumi-crm export\` writes none); a switch already as declared gets no write.`,
@@ -68,7 +72,10 @@ export function accountSwitch(resourceModule: NodeModule, spec: AccountSwitchSpe
     // The account has one switch of the kind: another id names none.
     if (inputs.adoptId !== undefined && inputs.adoptId !== member) throw notAdoptable(type, type, inputs.adoptId);
     if (!claimNaturalKey(crm, type, member)) {
-      throw new ServiceError(`${type}: two ${spec.name} resources of this program manage the account's ${what}; declare it once.`, { code: "duplicate", field: "enabled" });
+      throw new ServiceError(`${type}: two ${spec.name} resources of this program manage the account's ${what}; declare it once.`, {
+        code: "duplicate",
+        field: "enabled",
+      });
     }
     try {
       const found = await current(crm);
@@ -107,7 +114,11 @@ export function accountSwitch(resourceModule: NodeModule, spec: AccountSwitchSpe
     declaration,
     importable: true,
     check: async (_olds, news) => checkInputs(kind, news),
-    diff: async (_id, olds, news) => ({ fields: updatableFields(kind).filter(changedField(olds, news)).map((field) => ({ field, replace: false })) }),
+    diff: async (_id, olds, news) => ({
+      fields: updatableFields(kind)
+        .filter(changedField(olds, news))
+        .map((field) => ({ field, replace: false })),
+    }),
     create: takeOver,
     read,
     update,

@@ -8,9 +8,9 @@ import { dynamicClass, dynamicLifecycle } from "../dynamic";
 import { declareResource, input, takeOverById } from "../kit/declaration";
 import { isWebAddress, nameText } from "../kit/inputs";
 import { labelBy } from "../kit/check-diff";
-import { CrmClient } from "./service/client";
-import { ServiceObject, walk } from "./service/collection";
-import { crmCore, CrmKindSpec } from "./crud";
+import type { CrmClient } from "./service/client";
+import { type ServiceObject, walk } from "./service/collection";
+import { crmCore, type CrmKindSpec } from "./crud";
 import type { AccountArgs, AccountOutputs } from "./generated-types";
 import * as wire from "./service/wire-forms";
 

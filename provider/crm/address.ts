@@ -9,9 +9,9 @@ import { declareResource, input, takeOverById } from "../kit/declaration";
 import { givenText, optionalText, requiredText } from "../kit/inputs";
 import { wireForms } from "../kit/wire";
 import { labelBy } from "../kit/check-diff";
-import { CrmClient } from "./service/client";
-import { deleteObject, ServiceObject } from "./service/collection";
-import { crmCore, CrmKindSpec } from "./crud";
+import type { CrmClient } from "./service/client";
+import { deleteObject, type ServiceObject } from "./service/collection";
+import { crmCore, type CrmKindSpec } from "./crud";
 import { idOf } from "./service/normalize";
 import * as wire from "./service/wire-forms";
 import type { AddressArgs, AddressOutputs } from "./generated-types";
@@ -20,12 +20,14 @@ export type { AddressArgs, AddressOutputs } from "./generated-types";
 
 // ISO 3166-1 alpha-2, the codes the service takes.
 const countryCodes = new Set(
-  ("AD AE AF AG AI AL AM AO AQ AR AS AT AU AW AX AZ BA BB BD BE BF BG BH BI BJ BL BM BN BO BQ BR BS BT BV BW BY BZ CA CC CD CF CG CH " +
+  (
+    "AD AE AF AG AI AL AM AO AQ AR AS AT AU AW AX AZ BA BB BD BE BF BG BH BI BJ BL BM BN BO BQ BR BS BT BV BW BY BZ CA CC CD CF CG CH " +
     "CI CK CL CM CN CO CR CU CV CW CX CY CZ DE DJ DK DM DO DZ EC EE EG EH ER ES ET FI FJ FK FM FO FR GA GB GD GE GF GG GH GI GL GM GN " +
     "GP GQ GR GS GT GU GW GY HK HM HN HR HT HU ID IE IL IM IN IO IQ IR IS IT JE JM JO JP KE KG KH KI KM KN KP KR KW KY KZ LA LB LC LI " +
     "LK LR LS LT LU LV LY MA MC MD ME MF MG MH MK ML MM MN MO MP MQ MR MS MT MU MV MW MX MY MZ NA NC NE NF NG NI NL NO NP NR NU NZ OM " +
     "PA PE PF PG PH PK PL PM PN PR PS PT PW PY QA RE RO RS RU RW SA SB SC SD SE SG SH SI SJ SK SL SM SN SO SR SS ST SV SX SY SZ TC TD " +
-    "TF TG TH TJ TK TL TM TN TO TR TT TV TW TZ UA UG UM US UY UZ VA VC VE VG VI VN VU WF WS YE YT ZA ZM ZW").split(" "),
+    "TF TG TH TJ TK TL TM TN TO TR TT TV TW TZ UA UG UM US UY UZ VA VC VE VG VI VN VU WF WS YE YT ZA ZM ZW"
+  ).split(" "),
 );
 
 const int32Max = 2 ** 31 - 1;
@@ -43,13 +45,13 @@ export const declaration = declareResource({
       wire: wire.text({ request: "company_name", answer: "companyName" }),
     }),
     address1: input(requiredText("the first address line", 255), "The first address line.", { wire: wire.text({ request: "address_1", answer: "address1" }) }),
-    address2: input(optionalText(255), "The second address line. Removing it, or setting it to \"\", clears it.", {
+    address2: input(optionalText(255), 'The second address line. Removing it, or setting it to "", clears it.', {
       wire: wire.optionalText({ request: "address_2", answer: "address2" }),
     }),
-    city: input(optionalText(255), "The city. Removing it, or setting it to \"\", clears it.", { wire: wire.optionalText() }),
-    state: input(optionalText(255), "The state or province. Removing it, or setting it to \"\", clears it.", { wire: wire.optionalText() }),
-    district: input(optionalText(255), "The district, for countries that use one. Removing it, or setting it to \"\", clears it.", { wire: wire.optionalText() }),
-    zip: input(optionalText(255), "The postal code. Removing it, or setting it to \"\", clears it.", { wire: wire.optionalText() }),
+    city: input(optionalText(255), 'The city. Removing it, or setting it to "", clears it.', { wire: wire.optionalText() }),
+    state: input(optionalText(255), 'The state or province. Removing it, or setting it to "", clears it.', { wire: wire.optionalText() }),
+    district: input(optionalText(255), 'The district, for countries that use one. Removing it, or setting it to "", clears it.', { wire: wire.optionalText() }),
+    zip: input(optionalText(255), 'The postal code. Removing it, or setting it to "", clears it.', { wire: wire.optionalText() }),
     country: input(
       givenText(
         "a 2-letter ISO 3166 country code such as US",
@@ -67,9 +69,13 @@ export const declaration = declareResource({
       "Whether this is the account's default address. The account has one default address: setting it here unsets it on the previous default.",
       { wire: wire.flag({ request: "is_default", answer: "isDefault" }) },
     ),
-    allgroup: input(z.boolean({ invalid_type_error: "must be true or false" }).default(false), "Whether every user group may use the address (the service's `allgroup`).", {
-      wire: wire.flag({}, "0/1"),
-    }),
+    allgroup: input(
+      z.boolean({ invalid_type_error: "must be true or false" }).default(false),
+      "Whether every user group may use the address (the service's `allgroup`).",
+      {
+        wire: wire.flag({}, "0/1"),
+      },
+    ),
     // The associations are made by sending the target's id with the address, and read from the address's links (see readRelated).
     groupId: input(
       associationId,

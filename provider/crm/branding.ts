@@ -10,16 +10,16 @@ import { dynamicClass, dynamicLifecycle } from "../dynamic";
 import type { ExportDeclaration } from "./export-declaration";
 import { declareResource, input } from "../kit/declaration";
 import { adoptIdInput, containsUnknown, isWebAddress, withoutProvider, withoutUndefined } from "../kit/inputs";
-import { checkInputs, declaredKind, differingFields, ResourceKind, updatableFields } from "../kit/check-diff";
+import { checkInputs, declaredKind, differingFields, type ResourceKind, updatableFields } from "../kit/check-diff";
 import { changedField, originalsOf, originalValuesOutput, pick, rememberedAfter, type OriginalValues } from "../kit/take-over";
 import type { Changes, Created, Found, ReadFrom, ResourceCore, Updated } from "../kit/core";
 import { announceAdoption, claimNaturalKey, notAdoptable, releaseNaturalKey } from "../kit/adoption";
 import { confirmWrite, UnconfirmedWriteError } from "../kit/write-errors";
 import { PulumiCrmError, ServiceError } from "../transport/errors";
 import { CrmClient } from "./service/client";
-import { getObject, objectIn, ServiceObject } from "./service/collection";
+import { getObject, objectIn, type ServiceObject } from "./service/collection";
 import { flagOf, idOf } from "./service/normalize";
-import { Wire, wireForms } from "../kit/wire";
+import { type Wire, wireForms } from "../kit/wire";
 import type { BrandingArgs, BrandingOutputs } from "./generated-types";
 
 export type { BrandingArgs, BrandingOutputs } from "./generated-types";
@@ -100,7 +100,8 @@ const kind: ResourceKind<typeof inputSchema> = {
   ...declaredKind(declaration),
   label: (inputs) => (typeof inputs.brandingId === "string" && /^\d+$/.test(inputs.brandingId) ? `${resourceType} ${inputs.brandingId}` : resourceType),
   refine: (inputs, refuse) => {
-    if (inputs.adoptId && inputs.brandingId && inputs.adoptId !== inputs.brandingId) refuse("adoptId", `names branding ${inputs.adoptId}, brandingId another (${inputs.brandingId}); give one of them`);
+    if (inputs.adoptId && inputs.brandingId && inputs.adoptId !== inputs.brandingId)
+      refuse("adoptId", `names branding ${inputs.adoptId}, brandingId another (${inputs.brandingId}); give one of them`);
     return inputs;
   },
 };
@@ -172,7 +173,14 @@ async function putBranding(
 function changesOf(id: string, olds: Record<string, unknown>, news: Record<string, unknown>): Changes {
   const changed = changedField(olds, news);
   const replaces = news.brandingId !== undefined && (containsUnknown(news.brandingId) || news.brandingId !== id) ? ["brandingId"] : [];
-  return { fields: [...replaces.map((field) => ({ field, replace: true })), ...updatableFields(kind).filter(changed).map((field) => ({ field, replace: false }))] };
+  return {
+    fields: [
+      ...replaces.map((field) => ({ field, replace: true })),
+      ...updatableFields(kind)
+        .filter(changed)
+        .map((field) => ({ field, replace: false })),
+    ],
+  };
 }
 
 async function takeOver(props: Record<string, unknown>): Promise<Created> {

@@ -9,7 +9,7 @@ import { input, output } from "../kit/declaration";
 import { nameText, oneOf, optionalText, requiredText, serviceId } from "../kit/inputs";
 import { types } from "../kit/value-types";
 import type { CrmClient } from "./service/client";
-import { deleteObject, ServiceObject } from "./service/collection";
+import { deleteObject, type ServiceObject } from "./service/collection";
 import { idOf } from "./service/normalize";
 import { sameValue } from "../kit/check-diff";
 import type { ContactCustomFieldArgs, ContactCustomFieldOutputs } from "./generated-types";
@@ -27,7 +27,10 @@ const options = z
   .array(requiredText("an option", 255), { invalid_type_error: "must be a list of options" })
   .refine((given) => new Set(given).size === given.length, "must not hold an option twice")
   .optional();
-const listIds = z.array(serviceId("a list")).optional().transform((ids) => (ids?.length ? [...new Set(ids)].sort((a, b) => Number(a) - Number(b)) : undefined));
+const listIds = z
+  .array(serviceId("a list"))
+  .optional()
+  .transform((ids) => (ids?.length ? [...new Set(ids)].sort((a, b) => Number(a) - Number(b)) : undefined));
 /** Members read from what the field's answer carries beside it (see alongside), never sent with the field. */
 const related = (answer: string) => ({ request: false as const, answer, read: (value: unknown) => value });
 
@@ -42,7 +45,8 @@ function sideListsOf(id: string, answer: FieldAnswer): Required<FieldAnswer> {
   return { fieldOptions: own(answer.fieldOptions), fieldRels: own(answer.fieldRels) };
 }
 
-const valuesInOrder = (fieldOptions: Required<FieldAnswer>["fieldOptions"]) => [...fieldOptions].sort((a, b) => Number(a.orderid) - Number(b.orderid)).map((option) => String(option.value));
+const valuesInOrder = (fieldOptions: Required<FieldAnswer>["fieldOptions"]) =>
+  [...fieldOptions].sort((a, b) => Number(a.orderid) - Number(b.orderid)).map((option) => String(option.value));
 
 /** The field with its options' values in order, and its lists (list 0, every list, left out). */
 function alongside(field: ServiceObject, answer: FieldAnswer): ServiceObject {
@@ -60,16 +64,29 @@ const onlyAppended = (held: unknown, wanted: unknown) => {
 };
 
 /** The field's options and relations as the service holds them. */
-const heldSideLists = async (client: CrmClient, id: string) => sideListsOf(id, (await client.call({ method: "GET", path: `/fields/${id}` })).body as FieldAnswer);
+const heldSideLists = async (client: CrmClient, id: string) =>
+  sideListsOf(id, (await client.call({ method: "GET", path: `/fields/${id}` })).body as FieldAnswer);
 
 /**
  * Adds the wanted options after the `held` ones, in one bulk call. After a failure that may
  * have taken effect, the field is read: sent again only if the options are not there.
  */
-async function addOptions(client: CrmClient, id: string, held: Required<FieldAnswer>["fieldOptions"], wanted: string[], defaultValue: string | undefined): Promise<void> {
+async function addOptions(
+  client: CrmClient,
+  id: string,
+  held: Required<FieldAnswer>["fieldOptions"],
+  wanted: string[],
+  defaultValue: string | undefined,
+): Promise<void> {
   const added = wanted.slice(held.length);
   const ordered = Math.max(0, ...held.map((option) => Number(option.orderid) || 0));
-  const fieldOptions = added.map((value, index) => ({ field: Number(id), value, label: value, orderid: ordered + index + 1, isdefault: value === defaultValue }));
+  const fieldOptions = added.map((value, index) => ({
+    field: Number(id),
+    value,
+    label: value,
+    orderid: ordered + index + 1,
+    isdefault: value === defaultValue,
+  }));
   if (!fieldOptions.length) return;
   await client.call(
     { method: "POST", path: "/fieldOption/bulk", body: { fieldOptions } },
@@ -90,27 +107,51 @@ async function relate(client: CrmClient, id: string, relid: string): Promise<voi
   );
 }
 
-export const { declaration, inputSchema, core, inputsDeclaring, exported, check, diff, create, read, update, delete: remove, configure, resourceClass } = crmModule(module, {
+export const {
+  declaration,
+  inputSchema,
+  core,
+  inputsDeclaring,
+  exported,
+  check,
+  diff,
+  create,
+  read,
+  update,
+  delete: remove,
+  configure,
+  resourceClass,
+} = crmModule(module, {
   name: "ContactCustomField",
   noun: "field",
   namedBy: "title",
   inputs: {
-    title: input(nameText("the field's title, unique among contact fields", 255), "The field's title, unique among contact fields (regardless of case).", { wire: wire.text() }),
+    title: input(nameText("the field's title, unique among contact fields", 255), "The field's title, unique among contact fields (regardless of case).", {
+      wire: wire.text(),
+    }),
     type: input(oneOf(fieldTypes), `The field's type: ${fieldTypes.join(", ")}. A change replaces the field, and contacts' values of it are lost.`, {
       replaceOnChanges: true,
       wire: wire.text(),
     }),
-    description: input(optionalText(1000), 'The description. Removing it, or setting it to "", clears it.', { wire: wire.optionalText({ request: "descript" }) }),
-    defaultValue: input(optionalText(255), 'The default value; of a field with options, one of them. Removing it, or setting it to "", clears it.', { wire: wire.optionalText({ request: "defval" }) }),
+    description: input(optionalText(1000), 'The description. Removing it, or setting it to "", clears it.', {
+      wire: wire.optionalText({ request: "descript" }),
+    }),
+    defaultValue: input(optionalText(255), 'The default value; of a field with options, one of them. Removing it, or setting it to "", clears it.', {
+      wire: wire.optionalText({ request: "defval" }),
+    }),
     options: input(
       options,
       `The options, in order, each its own value and label: required for a field of type ${optionTypes.join(", ")}, refused for the others. Options added at the end are added in place; any other change (an option removed, renamed or moved) replaces the field, since the service cannot remove or move an option.`,
       { replaceUnless: onlyAppended, wire: related("optionValues") },
     ),
-    listIds: input(listIds, "The ids of the lists (`crm.List` ids) the field shows on; unset, every list. A change adds and removes the relations in place; kept sorted.", {
-      refersTo: "list",
-      wire: related("listIds"),
-    }),
+    listIds: input(
+      listIds,
+      "The ids of the lists (`crm.List` ids) the field shows on; unset, every list. A change adds and removes the relations in place; kept sorted.",
+      {
+        refersTo: "list",
+        wire: related("listIds"),
+      },
+    ),
   },
   outputs: { perstag: output(types.string, "The tag messages write as `%PERSTAG%` for the contact's value, given by the service.", { wire: wire.text() }) },
   uniqueName: { field: "title", what: "contact field title" },
@@ -123,7 +164,8 @@ export const { declaration, inputSchema, core, inputsDeclaring, exported, check,
       const chosen = optionTypes.includes(inputs.type);
       if (chosen && !inputs.options?.length) refuse("options", `is required for a field of type ${inputs.type}: the values to choose from`);
       if (!chosen && inputs.options) refuse("options", `is allowed only for a field of type ${optionTypes.join(", ")}, not ${inputs.type}`);
-      if (chosen && inputs.defaultValue !== undefined && !inputs.options?.includes(inputs.defaultValue)) refuse("defaultValue", `must be one of the options: ${inputs.options?.join(", ")}`);
+      if (chosen && inputs.defaultValue !== undefined && !inputs.options?.includes(inputs.defaultValue))
+        refuse("defaultValue", `must be one of the options: ${inputs.options?.join(", ")}`);
       return inputs;
     },
     alongside,

@@ -39,7 +39,9 @@ const contactSchema = inputObject(
     phone: input(text(255), "The contact's phone number."),
     accountName: input(text(255), "The name of the contact's account (company)."),
     tags: input(
-      z.array(z.string().min(1, "must not be empty").max(255, "must be at most 255 characters"), { invalid_type_error: "must be a list of tag names" }).optional(),
+      z
+        .array(z.string().min(1, "must not be empty").max(255, "must be at most 255 characters"), { invalid_type_error: "must be a list of tag names" })
+        .optional(),
       "Tags to add to the contact, each 1 to 255 characters; a sync never removes tags.",
     ),
     fields: input(
@@ -79,7 +81,8 @@ export const declaration = declareResource({
             const key = contact.email.toLowerCase();
             const earlier = first.get(key);
             if (earlier === undefined) first.set(key, index);
-            else context.addIssue({ code: z.ZodIssueCode.custom, path: [index, "email"], message: `is also contact ${earlier}'s: each address may appear once` });
+            else
+              context.addIssue({ code: z.ZodIssueCode.custom, path: [index, "email"], message: `is also contact ${earlier}'s: each address may appear once` });
           });
         }),
       "The contacts, each email address once. A change syncs every contact again.",
@@ -114,10 +117,14 @@ type ContactSyncInputs = z.output<typeof inputSchema>;
 type SyncContact = z.output<typeof contactSchema>;
 
 /** The outputs: the inputs and what the last sync did (see the declaration), as a sync tallies them. */
-type SyncState = ContactSyncInputs & { -readonly [Output in Exclude<keyof ContactSyncOutputs, keyof ContactSyncInputs>]: pulumi.Unwrap<ContactSyncOutputs[Output]> };
+type SyncState = ContactSyncInputs & {
+  -readonly [Output in Exclude<keyof ContactSyncOutputs, keyof ContactSyncInputs>]: pulumi.Unwrap<ContactSyncOutputs[Output]>;
+};
 
 /** The report of a sync before it sends anything: every count 0, every list empty. */
-const emptyReport = Object.fromEntries(declaration.fields.filter((field) => field.role === "output").map((field) => [field.name, field.type.kind === "list" ? [] : 0]));
+const emptyReport = Object.fromEntries(
+  declaration.fields.filter((field) => field.role === "output").map((field) => [field.name, field.type.kind === "list" ? [] : 0]),
+);
 
 const resourceType = declaration.type;
 const describe = (contacts: unknown) => (Array.isArray(contacts) ? `${resourceType} of ${contacts.length} contacts` : resourceType);
@@ -134,7 +141,8 @@ const batchSize = 250;
 const batchTimeoutMs = 30 * 60_000;
 
 const advice = {
-  "422": "the account's contact limit would be exceeded, and the service wrote nothing of this batch: raise the account's contact limit, or sync fewer new contacts",
+  "422":
+    "the account's contact limit would be exceeded, and the service wrote nothing of this batch: raise the account's contact limit, or sync fewer new contacts",
   "403": "check that the API token's user has the pg_subscriber_add permission, which a bulk import needs",
   unconfirmed: "the service's count of import batches shows this batch was not queued: run `pulumi up` again to send it",
 };
@@ -193,7 +201,12 @@ async function sync(id: string, inputs: ContactSyncInputs, state: SyncState): Pr
   const stopped = (error: unknown) => {
     if (progress.pending === total || !(error instanceof Error)) return error;
     const queued = total - progress.pending;
-    return stoppedPartWay(error, id, { ...progress }, `${queued} of ${total} rows were queued before it stopped and are not sent again; run \`pulumi up\` again to send the other ${progress.pending}.`);
+    return stoppedPartWay(
+      error,
+      id,
+      { ...progress },
+      `${queued} of ${total} rows were queued before it stopped and are not sent again; run \`pulumi up\` again to send the other ${progress.pending}.`,
+    );
   };
   try {
     // Rows whose contact id is above the newest one before the sync made a new contact.
@@ -205,7 +218,9 @@ async function sync(id: string, inputs: ContactSyncInputs, state: SyncState): Pr
       progress.pending -= rows.length;
       if (batchId === null) {
         progress.unconfirmed += rows.length;
-        log.warn(`${client.resource}: ${where} were queued, but the service's answer, with the batch id, was lost: they are not sent again, and their outcome is unknown`);
+        log.warn(
+          `${client.resource}: ${where} were queued, but the service's answer, with the batch id, was lost: they are not sent again, and their outcome is unknown`,
+        );
         continue;
       }
       progress.batchIds.push(batchId);
@@ -278,10 +293,14 @@ interface BatchReport {
 /** Polls GET /import/info until the batch is completed. */
 async function followBatch(client: CrmClient, batchId: string): Promise<BatchReport> {
   const info = await waitUntilEnded({
-    look: async () => (await client.call({ method: "GET", path: "/import/info", query: { batchId } })).body as { status?: unknown; success?: unknown; failure?: unknown },
+    look: async () =>
+      (await client.call({ method: "GET", path: "/import/info", query: { batchId } })).body as { status?: unknown; success?: unknown; failure?: unknown },
     hasEnded: (seen) => seen.status === "completed",
     timeoutMs: batchTimeoutMs,
-    outlasted: (seen) => new PulumiCrmError(`${client.resource}: batch ${batchId} was still ${String(seen.status)} after ${batchTimeoutMs / 60_000} minutes; its rows' outcome is unknown.`),
+    outlasted: (seen) =>
+      new PulumiCrmError(
+        `${client.resource}: batch ${batchId} was still ${String(seen.status)} after ${batchTimeoutMs / 60_000} minutes; its rows' outcome is unknown.`,
+      ),
     // A batch is never done as it is queued.
     lookAfterFirstInterval: true,
   });

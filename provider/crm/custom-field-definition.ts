@@ -10,14 +10,14 @@ import type { ExportDeclaration } from "./export-declaration";
 import { declareResource, input, takeOverById } from "../kit/declaration";
 import { nameText, oneOf } from "../kit/inputs";
 import { labelBy } from "../kit/check-diff";
-import { CrmClient } from "./service/client";
-import { ServiceObject, walk } from "./service/collection";
-import { crmCore, CrmKindSpec } from "./crud";
+import type { CrmClient } from "./service/client";
+import { type ServiceObject, walk } from "./service/collection";
+import { crmCore, type CrmKindSpec } from "./crud";
 import { wireForms } from "../kit/wire";
 import {
   currencyCodeInput,
   fieldTypes,
-  FieldValue,
+  type FieldValue,
   fieldValueInput,
   fitValue,
   notAmongOptions,
@@ -93,10 +93,16 @@ export function customFieldDefinition<Name extends string>(subject: FieldSubject
         "The 3-letter code (ISO 4217, compared in capitals) of a currency field's default currency; currency fields only. Unset: the service's choice, left alone. The service's update does not take it: setting or removing it replaces the field too.",
         { replaceOnChanges: true, wire: { read: (code) => currencyCodeOf(code) ?? undefined, createOnly: true } },
       ),
-      isFormVisible: input(z.boolean({ invalid_type_error: "must be true or false" }).default(false), "Whether the field shows on forms.", { wire: wire.flag() }),
+      isFormVisible: input(z.boolean({ invalid_type_error: "must be true or false" }).default(false), "Whether the field shows on forms.", {
+        wire: wire.flag(),
+      }),
       isRequired: input(z.boolean({ invalid_type_error: "must be true or false" }).default(false), "Whether forms require the field.", { wire: wire.flag() }),
       displayOrder: input(
-        z.number({ invalid_type_error: "must be a whole number from 0" }).int("must be a whole number from 0").min(0, "must be a whole number from 0").optional(),
+        z
+          .number({ invalid_type_error: "must be a whole number from 0" })
+          .int("must be a whole number from 0")
+          .min(0, "must be a whole number from 0")
+          .optional(),
         `Position on the field-management page and ${subject.profiles}. Unset: the service places the field, and the stack leaves its position alone (removing it later does not move the field).`,
         { wire: wire.optionalNumber() },
       ),

@@ -80,7 +80,10 @@ function fitOptionList(value: unknown, type: string): Fitted {
  * when it is. Options are quoted, since they may hold commas and spaces.
  */
 export function notAmongOptions(value: FieldValue, options: readonly string[]): string | undefined {
-  const outside = [value].flat().map(String).filter((choice) => !options.includes(choice));
+  const outside = [value]
+    .flat()
+    .map(String)
+    .filter((choice) => !options.includes(choice));
   const quoted = (choices: readonly string[]) => choices.map((choice) => JSON.stringify(choice)).join(", ");
   return outside.length ? `must be among the field's options (${quoted(options)}); ${quoted(outside)} ${outside.length === 1 ? "is" : "are"} not` : undefined;
 }

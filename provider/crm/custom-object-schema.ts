@@ -19,7 +19,13 @@ import { numberOf, optionalTextOf } from "./service/normalize";
 import type { CustomObjectSchemaArgs, CustomObjectSchemaOutputs } from "./generated-types";
 import * as wire from "./service/wire-forms";
 
-export type { CustomObjectSchemaArgs, CustomObjectSchemaField, CustomObjectSchemaLabels, CustomObjectSchemaOutputs, CustomObjectSchemaRelationship } from "./generated-types";
+export type {
+  CustomObjectSchemaArgs,
+  CustomObjectSchemaField,
+  CustomObjectSchemaLabels,
+  CustomObjectSchemaOutputs,
+  CustomObjectSchemaRelationship,
+} from "./generated-types";
 
 const fieldTypes = ["text", "textarea", "number", "decimal", "currency", "date", "datetime", "dropdown", "multiselect"] as const;
 /** Types whose values have decimal places (`scale`), and types whose values are chosen among `options`. */
@@ -29,7 +35,10 @@ const namespaces = ["contacts", "accounts", "deals"] as const;
 
 /** A slug, in the form of the reference's (`my-object`, `my-number-field`). */
 const givenSlug = (what: string) =>
-  requiredText(what, 100).refine((slug) => slug.trim() === "" || /^[a-z0-9]+(-[a-z0-9]+)*$/.test(slug), "must be lower-case letters and digits, words joined by dashes, such as my-object");
+  requiredText(what, 100).refine(
+    (slug) => slug.trim() === "" || /^[a-z0-9]+(-[a-z0-9]+)*$/.test(slug),
+    "must be lower-case letters and digits, words joined by dashes, such as my-object",
+  );
 /** The id records and queries name a field or relationship by (`fields.<id>`): a slug. */
 const memberId = (what: string) => givenSlug(`the ${what}'s id`);
 
@@ -37,7 +46,10 @@ const labels = (what: string) =>
   inputObject(
     "CustomObjectSchemaLabels",
     "What the service's pages call it: one, and several.",
-    { singular: input(requiredText(`the ${what}'s singular label`, 255), "The name of one."), plural: input(requiredText(`the ${what}'s plural label`, 255), "The name of several.") },
+    {
+      singular: input(requiredText(`the ${what}'s singular label`, 255), "The name of one."),
+      plural: input(requiredText(`the ${what}'s plural label`, 255), "The name of several."),
+    },
     `the ${what}'s labels`,
   );
 const flag = z.boolean({ invalid_type_error: "must be true or false" }).default(false);
@@ -46,9 +58,15 @@ const field = inputObject(
   "CustomObjectSchemaField",
   "A field of the schema's records.",
   {
-    id: input(memberId("field"), "What records and queries name the field by (`fields.<id>`), as getCustomObjectSchemas and getCustomObjectRecords give it. A new id adds a field."),
+    id: input(
+      memberId("field"),
+      "What records and queries name the field by (`fields.<id>`), as getCustomObjectSchemas and getCustomObjectRecords give it. A new id adds a field.",
+    ),
     labels: input(labels("field"), "What the service's pages call the field."),
-    type: input(oneOf([...fieldTypes]), `The type of its values: ${fieldTypes.join(", ")}. The service keeps values of the type they were written in: a change is refused (give the field a new id instead).`),
+    type: input(
+      oneOf([...fieldTypes]),
+      `The type of its values: ${fieldTypes.join(", ")}. The service keeps values of the type they were written in: a change is refused (give the field a new id instead).`,
+    ),
     required: input(flag, "Whether every record must have a value."),
     scale: input(
       z.number({ invalid_type_error: "must be a whole number from 0" }).int("must be a whole number from 0").min(0, "must be a whole number from 0").optional(),
@@ -89,7 +107,8 @@ const byId = <Item extends z.ZodTypeAny>(member: Item, what: string) =>
     .superRefine((members, context) => {
       const ids = members.map((one: { id: string }) => one.id);
       const repeated = ids.filter((id, index) => ids.indexOf(id) !== index);
-      if (repeated.length) context.addIssue({ code: z.ZodIssueCode.custom, message: `must name each ${what} once: ${[...new Set(repeated)].join(", ")} given twice` });
+      if (repeated.length)
+        context.addIssue({ code: z.ZodIssueCode.custom, message: `must name each ${what} once: ${[...new Set(repeated)].join(", ")} given twice` });
     })
     .transform((members) => sortedById([...members] as Array<z.output<Item> & { id: string }>));
 
@@ -128,7 +147,13 @@ const fieldOf = (answered: Member) => {
 };
 const relationshipOf = (answered: Member): Relationship => {
   const description = optionalTextOf(answered.description);
-  return { id: String(answered.id), labels: labelsOf(answered.labels), ...(description ? { description } : {}), namespace: String(answered.namespace), hasMany: answered.hasMany === true } as Relationship;
+  return {
+    id: String(answered.id),
+    labels: labelsOf(answered.labels),
+    ...(description ? { description } : {}),
+    namespace: String(answered.namespace),
+    hasMany: answered.hasMany === true,
+  } as Relationship;
 };
 
 /** The service's `showFields` hides a deleted field unless asked; one answered all the same is gone. */
@@ -146,7 +171,10 @@ function refuseLosses(resource: string, olds: Record<string, unknown>, inputs: D
   for (const held of heldFields) {
     const declared = fields.get(held.id);
     if (declared && declared.type !== held.type) {
-      refuse("fields", `the field ${held.id} is of type ${held.type}, and the service keeps its records' values in that type: it cannot become ${declared.type}. Declare it as ${held.type}, or give the new field another id (and remove this one with deleteRemovedFields: true).`);
+      refuse(
+        "fields",
+        `the field ${held.id} is of type ${held.type}, and the service keeps its records' values in that type: it cannot become ${declared.type}. Declare it as ${held.type}, or give the new field another id (and remove this one with deleteRemovedFields: true).`,
+      );
     }
   }
   const removed = heldFields.filter((held) => !fields.has(held.id)).map((held) => held.id);
@@ -158,9 +186,16 @@ function refuseLosses(resource: string, olds: Record<string, unknown>, inputs: D
   }
   for (const held of heldRelationships) {
     const declared = relationships.get(held.id);
-    if (!declared) refuse("relationships", `the schema holds the relationship ${held.id}, no longer declared, and the service cannot remove a relationship: declare it again.`);
+    if (!declared)
+      refuse(
+        "relationships",
+        `the schema holds the relationship ${held.id}, no longer declared, and the service cannot remove a relationship: declare it again.`,
+      );
     else if (declared.namespace !== held.namespace || declared.hasMany !== held.hasMany) {
-      refuse("relationships", `the relationship ${held.id} relates ${held.hasMany ? "many" : "one"} of ${held.namespace}, which the service cannot change: declare it so, or add a relationship of another id.`);
+      refuse(
+        "relationships",
+        `the relationship ${held.id} relates ${held.hasMany ? "many" : "one"} of ${held.namespace}, which the service cannot change: declare it so, or add a relationship of another id.`,
+      );
     }
   }
 }
@@ -179,24 +214,53 @@ const sendField = (given: Field) => {
   return { ...rest, isRequired: required, ...(options ? { options: options.map((value) => ({ value })) } : {}) };
 };
 
-export const { declaration, inputSchema, core, inputsDeclaring, exported, check, diff, create, read, update, delete: remove, configure, resourceClass } = crmModule(module, {
+export const {
+  declaration,
+  inputSchema,
+  core,
+  inputsDeclaring,
+  exported,
+  check,
+  diff,
+  create,
+  read,
+  update,
+  delete: remove,
+  configure,
+  resourceClass,
+} = crmModule(module, {
   name: "CustomObjectSchema",
   noun: "schema",
   path: "/customObjects/schemas",
-  adoptIdCheck: z.string({ invalid_type_error: "must be the id of an existing custom object schema, such as its `id` output" }).uuid("must be the id of an existing custom object schema: a UUID, such as its `id` output").optional(),
+  adoptIdCheck: z
+    .string({ invalid_type_error: "must be the id of an existing custom object schema, such as its `id` output" })
+    .uuid("must be the id of an existing custom object schema: a UUID, such as its `id` output")
+    .optional(),
   namedBy: "slug",
   inputs: {
-    slug: input(givenSlug("the schema's slug"), "The schema's name in the service's addresses, unique in the account. A change renames the schema in place (the service's update takes it).", {
-      wire: wire.text(),
-    }),
+    slug: input(
+      givenSlug("the schema's slug"),
+      "The schema's name in the service's addresses, unique in the account. A change renames the schema in place (the service's update takes it).",
+      {
+        wire: wire.text(),
+      },
+    ),
     labels: input(labels("schema"), "What the service's pages call the kind of object.", { wire: { read: labelsOf } }),
     description: input(optionalText(1000), 'What the kind of object is for. Removing it, or setting it to "", clears it.', { wire: wire.optionalText() }),
-    fields: input(byId(field, "field"), "The fields of the schema's records, kept sorted by id. A field no longer declared is deleted only with `deleteRemovedFields`.", {
-      wire: { read: (value) => sortedById(liveFields(value).map(fieldOf)), send: (given) => (given as Field[]).map(sendField) },
-    }),
-    relationships: input(byId(relationship, "relationship"), "The schema's relationships to contacts, accounts or deals, kept sorted by id. One may be added or relabelled, never removed: the service cannot.", {
-      wire: { read: (value) => sortedById(listed(value).map(relationshipOf)) },
-    }),
+    fields: input(
+      byId(field, "field"),
+      "The fields of the schema's records, kept sorted by id. A field no longer declared is deleted only with `deleteRemovedFields`.",
+      {
+        wire: { read: (value) => sortedById(liveFields(value).map(fieldOf)), send: (given) => (given as Field[]).map(sendField) },
+      },
+    ),
+    relationships: input(
+      byId(relationship, "relationship"),
+      "The schema's relationships to contacts, accounts or deals, kept sorted by id. One may be added or relabelled, never removed: the service cannot.",
+      {
+        wire: { read: (value) => sortedById(listed(value).map(relationshipOf)) },
+      },
+    ),
     deleteRemovedFields: input(
       checkOnly(z.boolean({ invalid_type_error: "must be true or false" }).default(false)),
       "Whether an update deletes a field the program no longer declares, and with it its value on every record (irreversible). False (the default): such an update is refused, naming the fields, before anything is written. Never a change or drift itself.",

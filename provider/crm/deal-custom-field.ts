@@ -7,7 +7,19 @@ import type { DealCustomFieldArgs, DealCustomFieldOutputs } from "./generated-ty
 
 export type { DealCustomFieldArgs, DealCustomFieldOutputs } from "./generated-types";
 
-export const { declaration, inputSchema, core, inputsDeclaring, exported, check, diff, create, read, update, delete: remove } = customFieldDefinition({
+export const {
+  declaration,
+  inputSchema,
+  core,
+  inputsDeclaring,
+  exported,
+  check,
+  diff,
+  create,
+  read,
+  update,
+  delete: remove,
+} = customFieldDefinition({
   name: "DealCustomField",
   subject: "deal",
   pages: "deal pages",

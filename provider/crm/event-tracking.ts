@@ -6,7 +6,21 @@ import type { EventTrackingArgs, EventTrackingOutputs } from "./generated-types"
 
 export type { EventTrackingArgs, EventTrackingOutputs } from "./generated-types";
 
-export const { declaration, inputSchema, core, inputsDeclaring, exported, check, diff, create, read, update, delete: remove, configure, resourceClass } = accountSwitch(module, {
+export const {
+  declaration,
+  inputSchema,
+  core,
+  inputsDeclaring,
+  exported,
+  check,
+  diff,
+  create,
+  read,
+  update,
+  delete: remove,
+  configure,
+  resourceClass,
+} = accountSwitch(module, {
   name: "EventTracking",
   member: "eventTracking",
   what: "event tracking",

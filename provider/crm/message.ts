@@ -9,8 +9,8 @@ import { declareResource, input, takeOverById } from "../kit/declaration";
 import { givenText, optionalText, requiredText } from "../kit/inputs";
 import { labelBy } from "../kit/check-diff";
 import { wireForms } from "../kit/wire";
-import { ServiceObject } from "./service/collection";
-import { crmCore, CrmKindSpec } from "./crud";
+import type { ServiceObject } from "./service/collection";
+import { crmCore, type CrmKindSpec } from "./crud";
 import { textOf } from "./service/normalize";
 import { isoCreated } from "./service/recovery";
 import type { MessageArgs, MessageOutputs } from "./generated-types";
@@ -30,10 +30,10 @@ export const declaration = declareResource({
     reply2: input(emailAddress("the address replies go to"), "The address replies go to.", { wire: wire.text() }),
     subject: input(
       optionalText(255),
-      "The subject. Merge placeholders such as `%FIRSTNAME%` or `%LISTNAME%` are kept as written. Removing it, or setting it to \"\", clears it.",
+      'The subject. Merge placeholders such as `%FIRSTNAME%` or `%LISTNAME%` are kept as written. Removing it, or setting it to "", clears it.',
       { wire: wire.optionalText() },
     ),
-    preheaderText: input(optionalText(255), "The preheader text shown after the subject. Removing it, or setting it to \"\", clears it.", {
+    preheaderText: input(optionalText(255), 'The preheader text shown after the subject. Removing it, or setting it to "", clears it.', {
       wire: wire.optionalText({ request: "preheader_text" }),
     }),
     adoptId: takeOverById("message", "its sender, reply address, subject and preheader are set to the declared ones where they differ"),
@@ -62,7 +62,13 @@ const kind: CrmKindSpec<typeof inputSchema> = {
   readBackAfterWrite: true,
   createBody: (inputs) => withSenderAsEmail(forms.createBody(inputs)),
   updateBody: (inputs, olds) => withSenderAsEmail(forms.updateBody(inputs, olds)),
-  sameContent: (inputs) => ({ path: "/messages", collection: "messages", sent: forms.desiredState(inputs), stateOf: forms.stateOf, createdMs: isoCreated("cdate") }),
+  sameContent: (inputs) => ({
+    path: "/messages",
+    collection: "messages",
+    sent: forms.desiredState(inputs),
+    stateOf: forms.stateOf,
+    createdMs: isoCreated("cdate"),
+  }),
 };
 
 export const core = crmCore(declaration, kind);

@@ -9,9 +9,9 @@
 
 import { z } from "zod";
 import { dynamicModule } from "../dynamic";
-import { checkInputs, declaredKind, diffInputs, labelBy, ResourceKind } from "../kit/check-diff";
+import { checkInputs, declaredKind, diffInputs, labelBy, type ResourceKind } from "../kit/check-diff";
 import type { Created, Found, ResourceCore } from "../kit/core";
-import { declareResource, input, InputField } from "../kit/declaration";
+import { declareResource, input, type InputField } from "../kit/declaration";
 import { withoutProvider } from "../kit/inputs";
 import { announceAdoption, notAdoptable, unrecordedObjectAdvice } from "../kit/adoption";
 import { confirmWrite } from "../kit/write-errors";
@@ -19,7 +19,7 @@ import { PulumiCrmError, ServiceError } from "../transport/errors";
 import type { ExportDeclaration } from "./export-declaration";
 import { CrmClient } from "./service/client";
 import { coalescing } from "./service/coalesce";
-import { deleteObject, objectIn, ServiceObject, walk } from "./service/collection";
+import { deleteObject, objectIn, type ServiceObject, walk } from "./service/collection";
 
 export interface NameKeyedSpec {
   /** The class's name: `SiteTrackingDomain`. */
@@ -54,7 +54,8 @@ export function nameKeyed(resourceModule: NodeModule, spec: NameKeyedSpec) {
     ...declaredKind(declaration),
     label: labelBy(type, "name"),
     refine(inputs, refuse) {
-      if (inputs.adoptId !== undefined && inputs.adoptId !== inputs.name) refuse("adoptId", `must be the name itself ("${inputs.name}"): a ${what}'s id is its name`);
+      if (inputs.adoptId !== undefined && inputs.adoptId !== inputs.name)
+        refuse("adoptId", `must be the name itself ("${inputs.name}"): a ${what}'s id is its name`);
       return inputs;
     },
   };
@@ -121,7 +122,8 @@ export function nameKeyed(resourceModule: NodeModule, spec: NameKeyedSpec) {
   };
 
   /** The inputs declaring a listed object, as read gives them back; none for the service's own. */
-  const inputsDeclaring = (object: ServiceObject): Record<string, unknown> | undefined => (spec.builtIn?.(String(object.name)) ? undefined : stateOf(String(object.name)));
+  const inputsDeclaring = (object: ServiceObject): Record<string, unknown> | undefined =>
+    spec.builtIn?.(String(object.name)) ? undefined : stateOf(String(object.name));
 
   /** What `pulumi-crm export` reads (see ./export-declaration.ts): the list, each object's id its name. */
   const exported: ExportDeclaration = {

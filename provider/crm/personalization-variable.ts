@@ -19,12 +19,30 @@ const variableTag = givenText(
     .refine((tag) => /^[a-z0-9_-]{1,100}$/.test(tag), "must be 1 to 100 letters, digits, - or _ (messages write it between % signs)"),
 );
 
-export const { declaration, inputSchema, core, inputsDeclaring, exported, check, diff, create, read, update, delete: remove, configure, resourceClass } = crmModule(module, {
+export const {
+  declaration,
+  inputSchema,
+  core,
+  inputsDeclaring,
+  exported,
+  check,
+  diff,
+  create,
+  read,
+  update,
+  delete: remove,
+  configure,
+  resourceClass,
+} = crmModule(module, {
   name: "PersonalizationVariable",
   noun: "personalization",
   namedBy: "tag",
   inputs: {
-    tag: input(variableTag, "What messages write between % signs: `promo-code` is `%PROMO-CODE%` in a message. Kept in lower case without the % signs: `%Promo-Code%` is `promo-code`.", { wire: wire.text() }),
+    tag: input(
+      variableTag,
+      "What messages write between % signs: `promo-code` is `%PROMO-CODE%` in a message. Kept in lower case without the % signs: `%Promo-Code%` is `promo-code`.",
+      { wire: wire.text() },
+    ),
     name: input(requiredText("the variable's name", 255), "The variable's name, as the message editor lists it.", { wire: wire.text() }),
     format: input(oneOf(["html", "text"]).default("html"), "The content's format: `html` or `text`.", { wire: wire.text() }),
     content: input(requiredText("what the variable is replaced with", 65535), "What the variable is replaced with in a message.", { wire: wire.text() }),

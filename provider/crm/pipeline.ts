@@ -25,14 +25,31 @@ async function linked(client: CrmClient, id: string, link: string, member: strin
   const ids = rows.map((row) => String(row[member])).sort((a, b) => Number(a) - Number(b));
   return ids.length ? ids : undefined;
 }
-const usersAndGroups = async (client: CrmClient, id: string) => ({ userIds: await linked(client, id, "dealGroupUsers", "user"), userGroupIds: await linked(client, id, "dealGroupGroups", "group") });
+const usersAndGroups = async (client: CrmClient, id: string) => ({
+  userIds: await linked(client, id, "dealGroupUsers", "user"),
+  userGroupIds: await linked(client, id, "dealGroupGroups", "group"),
+});
 
 /** A set of ids sent as the service's list of digits, answered behind a link (see usersAndGroups), cleared with an empty list. */
 const idList = (request: string, answer: string) => ({ request, answer, read: (ids: unknown) => ids ?? undefined, clearWith: [] });
 
 const flagInput = (byDefault: boolean) => z.boolean({ invalid_type_error: "must be true or false" }).default(byDefault);
 
-export const { declaration, inputSchema, core, inputsDeclaring, exported, check, diff, create, read, update, delete: remove, configure, resourceClass } = crmModule(module, {
+export const {
+  declaration,
+  inputSchema,
+  core,
+  inputsDeclaring,
+  exported,
+  check,
+  diff,
+  create,
+  read,
+  update,
+  delete: remove,
+  configure,
+  resourceClass,
+} = crmModule(module, {
   name: "Pipeline",
   noun: "dealGroup",
   namedBy: "title",
@@ -43,19 +60,31 @@ export const { declaration, inputSchema, core, inputsDeclaring, exported, check,
       "The 3-letter code, in lower case, of the currency new deals of the pipeline get.",
       { wire: wire.text() },
     ),
-    allUserGroups: input(flagInput(true), "Whether every user group may manage the pipeline.", { wire: wire.flag({ request: "allgroups", answer: "allgroups" }, "0/1") }),
-    allUsers: input(flagInput(false), "Whether new deals are assigned to any user (when `autoAssign` is not `off`).", { wire: wire.flag({ request: "allusers", answer: "allusers" }, "0/1") }),
-    autoAssign: input(z.enum(autoAssignNames, { errorMap: () => ({ message: `must be one of ${autoAssignNames.join(", ")}` }) }).default("roundRobin"), "How new deals are assigned: `off`, `roundRobin`, or `byValue` (distributed by the deals' values).", {
-      wire: { request: "autoassign", answer: "autoassign", read: autoAssignOf, send: (name) => Number(autoAssignments[name as string]) },
+    allUserGroups: input(flagInput(true), "Whether every user group may manage the pipeline.", {
+      wire: wire.flag({ request: "allgroups", answer: "allgroups" }, "0/1"),
     }),
+    allUsers: input(flagInput(false), "Whether new deals are assigned to any user (when `autoAssign` is not `off`).", {
+      wire: wire.flag({ request: "allusers", answer: "allusers" }, "0/1"),
+    }),
+    autoAssign: input(
+      z.enum(autoAssignNames, { errorMap: () => ({ message: `must be one of ${autoAssignNames.join(", ")}` }) }).default("roundRobin"),
+      "How new deals are assigned: `off`, `roundRobin`, or `byValue` (distributed by the deals' values).",
+      {
+        wire: { request: "autoassign", answer: "autoassign", read: autoAssignOf, send: (name) => Number(autoAssignments[name as string]) },
+      },
+    ),
     userIds: input(idSet("a user"), "The ids of the users (`crm.User` ids) new deals are assigned to when `allUsers` is false; kept sorted.", {
       refersTo: "user",
       wire: idList("users", "userIds"),
     }),
-    userGroupIds: input(idSet("a user group"), "The ids of the user groups (`crm.UserGroup` ids) that may manage the pipeline when `allUserGroups` is false; kept sorted.", {
-      refersTo: "user-group",
-      wire: idList("groups", "userGroupIds"),
-    }),
+    userGroupIds: input(
+      idSet("a user group"),
+      "The ids of the user groups (`crm.UserGroup` ids) that may manage the pipeline when `allUserGroups` is false; kept sorted.",
+      {
+        refersTo: "user-group",
+        wire: idList("groups", "userGroupIds"),
+      },
+    ),
   },
   // Its users and groups are read from its links, as the export reads them.
   exported: { related: (client, pipeline) => usersAndGroups(client, String(pipeline.id)), lookup: "getPipeline" },

@@ -9,7 +9,21 @@ import * as wire from "./service/wire-forms";
 
 export type { SavedResponseArgs, SavedResponseOutputs } from "./generated-types";
 
-export const { declaration, inputSchema, core, inputsDeclaring, exported, check, diff, create, read, update, delete: remove, configure, resourceClass } = crmModule(module, {
+export const {
+  declaration,
+  inputSchema,
+  core,
+  inputsDeclaring,
+  exported,
+  check,
+  diff,
+  create,
+  read,
+  update,
+  delete: remove,
+  configure,
+  resourceClass,
+} = crmModule(module, {
   name: "SavedResponse",
   noun: "savedResponse",
   namedBy: "title",

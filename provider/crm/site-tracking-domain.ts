@@ -13,7 +13,21 @@ export type { SiteTrackingDomainArgs, SiteTrackingDomainOutputs } from "./genera
 const label = "[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?";
 const domainName = new RegExp(`^${label}(?:\\.${label})*$`);
 
-export const { declaration, inputSchema, core, inputsDeclaring, exported, check, diff, create, read, update, delete: remove, configure, resourceClass } = nameKeyed(module, {
+export const {
+  declaration,
+  inputSchema,
+  core,
+  inputsDeclaring,
+  exported,
+  check,
+  diff,
+  create,
+  read,
+  update,
+  delete: remove,
+  configure,
+  resourceClass,
+} = nameKeyed(module, {
   name: "SiteTrackingDomain",
   member: "siteTrackingDomain",
   what: "site tracking domain",
@@ -24,7 +38,10 @@ export const { declaration, inputSchema, core, inputsDeclaring, exported, check,
         .string()
         .max(253, "must be at most 253 characters")
         .refine((name) => name === name.toLowerCase(), "must be in lower case, as the service lists it")
-        .refine((name) => domainName.test(name.toLowerCase()), "must be a domain name such as example.com: letters, digits, hyphens and dots, without a scheme, path or port"),
+        .refine(
+          (name) => domainName.test(name.toLowerCase()),
+          "must be a domain name such as example.com: letters, digits, hyphens and dots, without a scheme, path or port",
+        ),
     ),
     "The domain's name, such as `example.com`: its id. A new name replaces the domain.",
   ),

@@ -6,7 +6,21 @@ import type { SiteTrackingArgs, SiteTrackingOutputs } from "./generated-types";
 
 export type { SiteTrackingArgs, SiteTrackingOutputs } from "./generated-types";
 
-export const { declaration, inputSchema, core, inputsDeclaring, exported, check, diff, create, read, update, delete: remove, configure, resourceClass } = accountSwitch(module, {
+export const {
+  declaration,
+  inputSchema,
+  core,
+  inputsDeclaring,
+  exported,
+  check,
+  diff,
+  create,
+  read,
+  update,
+  delete: remove,
+  configure,
+  resourceClass,
+} = accountSwitch(module, {
   name: "SiteTracking",
   member: "siteTracking",
   what: "site tracking",

@@ -9,7 +9,21 @@ import * as wire from "./service/wire-forms";
 
 export type { TagArgs, TagOutputs } from "./generated-types";
 
-export const { declaration, inputSchema, core, inputsDeclaring, exported, check, diff, create, read, update, delete: remove, configure, resourceClass } = crmModule(module, {
+export const {
+  declaration,
+  inputSchema,
+  core,
+  inputsDeclaring,
+  exported,
+  check,
+  diff,
+  create,
+  read,
+  update,
+  delete: remove,
+  configure,
+  resourceClass,
+} = crmModule(module, {
   name: "Tag",
   noun: "tag",
   namedBy: "tag",

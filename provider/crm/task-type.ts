@@ -10,16 +10,34 @@ import * as wire from "./service/wire-forms";
 
 export type { TaskTypeArgs, TaskTypeOutputs } from "./generated-types";
 
-export const { declaration, inputSchema, core, inputsDeclaring, exported, check, diff, create, read, update, delete: remove, configure, resourceClass } = crmModule(module, {
+export const {
+  declaration,
+  inputSchema,
+  core,
+  inputsDeclaring,
+  exported,
+  check,
+  diff,
+  create,
+  read,
+  update,
+  delete: remove,
+  configure,
+  resourceClass,
+} = crmModule(module, {
   name: "TaskType",
   noun: "dealTasktype",
   namedBy: "title",
   inputs: {
     title: input(nameText("the task type's title", 255), "The task type's title, unique among the task types.", { wire: wire.text() }),
     // The service's status: "0" active, "1" disabled (the reference's request takes the strings).
-    disabled: input(z.boolean({ invalid_type_error: "must be true or false" }).default(false), "Whether the task type is disabled: kept, but offered for no new task.", {
-      wire: { ...wire.flag({ request: "status", answer: "status" }), send: (disabled) => (disabled ? "1" : "0") },
-    }),
+    disabled: input(
+      z.boolean({ invalid_type_error: "must be true or false" }).default(false),
+      "Whether the task type is disabled: kept, but offered for no new task.",
+      {
+        wire: { ...wire.flag({ request: "status", answer: "status" }), send: (disabled) => (disabled ? "1" : "0") },
+      },
+    ),
   },
   // Declared once per deployment: the service refuses a second task type of a title.
   uniqueName: { field: "title", what: "task type" },

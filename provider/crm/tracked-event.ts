@@ -11,7 +11,21 @@ export type { TrackedEventArgs, TrackedEventOutputs } from "./generated-types";
 /** The service's own events, listed beside the account's (`__pagevisit`, `__redir` in the reference's example). */
 const builtIn = (name: string) => name.startsWith("__");
 
-export const { declaration, inputSchema, core, inputsDeclaring, exported, check, diff, create, read, update, delete: remove, configure, resourceClass } = nameKeyed(module, {
+export const {
+  declaration,
+  inputSchema,
+  core,
+  inputsDeclaring,
+  exported,
+  check,
+  diff,
+  create,
+  read,
+  update,
+  delete: remove,
+  configure,
+  resourceClass,
+} = nameKeyed(module, {
   name: "TrackedEvent",
   member: "eventTrackingEvent",
   what: "tracked event",

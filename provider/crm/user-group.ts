@@ -70,18 +70,37 @@ const flagInput = z.boolean({ invalid_type_error: "must be true or false" }).def
 const permissions = inputObject(
   "UserGroupPermissions",
   "What the group's users may do: each permission true or false (unset: false).",
-  Object.fromEntries(permissionNames.map((name) => [name, input(flagInput, `Permission for ${permissionFlags[name][1]}.`)])) as Record<Permission, ReturnType<typeof input<typeof flagInput>>>,
+  Object.fromEntries(permissionNames.map((name) => [name, input(flagInput, `Permission for ${permissionFlags[name][1]}.`)])) as Record<
+    Permission,
+    ReturnType<typeof input<typeof flagInput>>
+  >,
   "the permissions",
 ).default({});
 
-export const { declaration, inputSchema, core, inputsDeclaring, exported, check, diff, create, read, update, delete: remove, configure, resourceClass } = crmModule(module, {
+export const {
+  declaration,
+  inputSchema,
+  core,
+  inputsDeclaring,
+  exported,
+  check,
+  diff,
+  create,
+  read,
+  update,
+  delete: remove,
+  configure,
+  resourceClass,
+} = crmModule(module, {
   name: "UserGroup",
   noun: "group",
   namedBy: "title",
   exported: { lookup: "getUserGroup" },
   inputs: {
     title: input(nameText("the group's title", 255), "The group's title.", { wire: wire.text() }),
-    description: input(optionalText(1000), 'The description. Removing it, or setting it to "", clears it.', { wire: wire.optionalText({ request: "descript" }) }),
+    description: input(optionalText(1000), 'The description. Removing it, or setting it to "", clears it.', {
+      wire: wire.optionalText({ request: "descript" }),
+    }),
     permissions: input(permissions, "What the group's users may do; every permission left out is false.", {
       // Sent and answered as the group's own members, 0/1 in answers.
       wire: {
@@ -90,8 +109,12 @@ export const { declaration, inputSchema, core, inputsDeclaring, exported, check,
         send: (given) => Object.fromEntries(permissionNames.map((name) => [permissionFlags[name][0], (given as Record<Permission, boolean>)[name]])),
       },
     }),
-    forceUnsubscribeLink: input(flagInput, "Whether every campaign of the group must hold an unsubscribe link.", { wire: wire.flag({ request: "unsubscribelink", answer: "unsubscribelink" }) }),
-    forceOptInConfirmation: input(flagInput, "Whether the group's forms must confirm an opt-in.", { wire: wire.flag({ request: "optinconfirm", answer: "optinconfirm" }) }),
+    forceUnsubscribeLink: input(flagInput, "Whether every campaign of the group must hold an unsubscribe link.", {
+      wire: wire.flag({ request: "unsubscribelink", answer: "unsubscribelink" }),
+    }),
+    forceOptInConfirmation: input(flagInput, "Whether the group's forms must confirm an opt-in.", {
+      wire: wire.flag({ request: "optinconfirm", answer: "optinconfirm" }),
+    }),
   },
   // Group 3, which the branding's groupid names as "always 3".
   builtIns: { field: "title", names: ["Admin"], what: "the account's admins' group (group 3), which every account comes with" },

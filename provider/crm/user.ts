@@ -22,16 +22,38 @@ async function groupOf(client: CrmClient, id: string) {
   return { userGroupId: idOf(userGroup?.groupid) ?? undefined };
 }
 
-export const { declaration, inputSchema, core, inputsDeclaring, exported, check, diff, create, read, update, delete: remove, configure, resourceClass } = crmModule(module, {
+export const {
+  declaration,
+  inputSchema,
+  core,
+  inputsDeclaring,
+  exported,
+  check,
+  diff,
+  create,
+  read,
+  update,
+  delete: remove,
+  configure,
+  resourceClass,
+} = crmModule(module, {
   name: "User",
   noun: "user",
   namedBy: "username",
   inputs: {
-    username: input(nameText("the user's login name", 255), "The user's login name, unique in the account. The service cannot change it: a change replaces the user.", {
-      replaceOnChanges: true,
-      wire: { ...wire.text(), createOnly: true },
-    }),
-    email: input(givenText("the user's email address", z.string().max(255, "must be at most 255 characters").email("must be an email address")), "The user's email address.", { wire: wire.text() }),
+    username: input(
+      nameText("the user's login name", 255),
+      "The user's login name, unique in the account. The service cannot change it: a change replaces the user.",
+      {
+        replaceOnChanges: true,
+        wire: { ...wire.text(), createOnly: true },
+      },
+    ),
+    email: input(
+      givenText("the user's email address", z.string().max(255, "must be at most 255 characters").email("must be an email address")),
+      "The user's email address.",
+      { wire: wire.text() },
+    ),
     firstName: input(requiredText("the user's first name", 255), "The user's first name.", { wire: wire.text() }),
     lastName: input(requiredText("the user's last name", 255), "The user's last name.", { wire: wire.text() }),
     groupId: input(serviceId("a user group"), "The id of the user's group (a `crm.UserGroup`'s `id`): what the user may do.", {

@@ -8,8 +8,8 @@
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { basename, dirname, isAbsolute, join, relative, resolve, sep } from "node:path";
 import { useStackConfig } from "../settings";
-import { importFile, Language, languages, programFiles } from "./program";
-import { ExportKind, exportKinds, kindsNamed, readAccount, setupKinds } from "./read-account";
+import { importFile, type Language, languages, programFiles } from "./program";
+import { type ExportKind, exportKinds, kindsNamed, readAccount, setupKinds } from "./read-account";
 
 const USAGE =
   "usage: pulumi-crm export [--api-url URL] [--api-token KEY] [--kinds KIND,...] [--name-filter TEXT] [--language typescript|yaml] [--stack NAME] [--out DIR] [--package-spec SPEC] [--import-file FILE] [--help] [--version]\n       pulumi-crm fleet ... (see pulumi-crm fleet --help)" +
@@ -92,7 +92,8 @@ function parseArguments(argv: readonly string[]): Arguments {
 }
 
 function languageOf(value: string): Language {
-  if (!(languages as readonly string[]).includes(value)) throw new Error(`--language: "${value}" is not a language of a program; give ${languages.join(" or ")}`);
+  if (!(languages as readonly string[]).includes(value))
+    throw new Error(`--language: "${value}" is not a language of a program; give ${languages.join(" or ")}`);
   return value as Language;
 }
 
@@ -162,7 +163,10 @@ async function main(argv: readonly string[]): Promise<number> {
     return 2;
   }
   const apiUrl = args.apiUrl ?? process.env.CRM_API_URL;
-  const missing = [apiUrl ? undefined : "--api-url (or CRM_API_URL)", (args.apiToken ?? process.env.CRM_API_TOKEN) ? undefined : "--api-token (or CRM_API_TOKEN)"];
+  const missing = [
+    apiUrl ? undefined : "--api-url (or CRM_API_URL)",
+    (args.apiToken ?? process.env.CRM_API_TOKEN) ? undefined : "--api-token (or CRM_API_TOKEN)",
+  ];
   if (missing.some(Boolean)) {
     process.stderr.write(`pulumi-crm export: give ${missing.filter(Boolean).join(" and ")}\n`);
     return 2;
@@ -171,7 +175,9 @@ async function main(argv: readonly string[]): Promise<number> {
   const files = ["Pulumi.yaml", "Pulumi.yml", "package.json", "tsconfig.json", "index.ts", `Pulumi.${args.stack}.yaml`];
   const present = files.filter((file) => existsSync(join(out, file)));
   if (present.length) {
-    process.stderr.write(`pulumi-crm export: ${out} holds ${present.join(", ")} already; give an --out folder without a program, so that nothing is overwritten\n`);
+    process.stderr.write(
+      `pulumi-crm export: ${out} holds ${present.join(", ")} already; give an --out folder without a program, so that nothing is overwritten\n`,
+    );
     return 2;
   }
 
@@ -186,7 +192,11 @@ async function main(argv: readonly string[]): Promise<number> {
 
   const own = ownPackage();
   const pulumiCrm = pulumiCrmSpec(args.packageSpec, own.version, out);
-  const project = basename(out).toLowerCase().replace(/[^a-z0-9_.-]+/g, "-").replace(/^[^a-z0-9]+/, "") || "crm-account";
+  const project =
+    basename(out)
+      .toLowerCase()
+      .replace(/[^a-z0-9_.-]+/g, "-")
+      .replace(/^[^a-z0-9]+/, "") || "crm-account";
   const program = programFiles(objects, {
     project,
     apiUrl: apiUrl!,

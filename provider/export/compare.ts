@@ -7,7 +7,7 @@
 import { CrmClient } from "../crm/service/client";
 import { withProviderSettings } from "../settings";
 import { ServiceError } from "../transport/errors";
-import { ExportedObject, ExportKind, exportedResources, exportKinds, kindsNamed, readAccount, setupKinds } from "./read-account";
+import { type ExportedObject, type ExportKind, exportedResources, exportKinds, kindsNamed, readAccount, setupKinds } from "./read-account";
 
 const USAGE = "usage: pulumi-crm compare --from URL --to URL [--from-token KEY] [--to-token KEY] [--kinds KIND,...] [--json] [--help]";
 
@@ -110,7 +110,9 @@ function readFailure(account: Account, error: unknown): string {
 
 /** The kinds read to compare `kinds`: those, and the kinds they refer to, so that a reference is matched by its object's identity. */
 function kindsToRead(kinds: readonly ExportKind[]): Set<ExportKind> {
-  const referred = exportedResources.filter((resource) => kinds.includes(resource.name)).flatMap((resource) => Object.values(resource.module.exported.refersTo ?? {}));
+  const referred = exportedResources
+    .filter((resource) => kinds.includes(resource.name))
+    .flatMap((resource) => Object.values(resource.module.exported.refersTo ?? {}));
   return new Set([...kinds, ...(referred as ExportKind[])]);
 }
 
@@ -139,7 +141,11 @@ function identify(objects: readonly ExportedObject[]): Identified[] {
     const name = unique && object.inputs[unique.field];
     if (unique && typeof name === "string") {
       const scope = unique.within === undefined ? undefined : String(object.inputs[unique.within]);
-      return { object, key: scope === undefined ? name.toLowerCase() : `${scope}/${name.toLowerCase()}`, label: scope === undefined ? object.title : `${object.title} (${scope})` };
+      return {
+        object,
+        key: scope === undefined ? name.toLowerCase() : `${scope}/${name.toLowerCase()}`,
+        label: scope === undefined ? object.title : `${object.title} (${scope})`,
+      };
     }
     const seen = (titlesSeen.get(`${object.kind}\n${object.title}`) ?? 0) + 1;
     titlesSeen.set(`${object.kind}\n${object.title}`, seen);
@@ -231,7 +237,15 @@ function compareObjects(from: readonly ExportedObject[], to: readonly ExportedOb
   const renamedObjects = new Set(renames.flat());
   const listed = (objects: Identified[]) => objects.filter((object) => !renamedObjects.has(object)).map(({ kind, label }) => ({ kind, object: label }));
   const differences = [...pairs, ...renames].flatMap(([one, other]) => fieldsThatDiffer(one, other));
-  const comparison = { from: urls.from, to: urls.to, kinds, matched: pairs.length + renames.length, onlyInFrom: listed(onlyInFrom), onlyInTo: listed(onlyInTo), differences };
+  const comparison = {
+    from: urls.from,
+    to: urls.to,
+    kinds,
+    matched: pairs.length + renames.length,
+    onlyInFrom: listed(onlyInFrom),
+    onlyInTo: listed(onlyInTo),
+    differences,
+  };
   return { ...comparison, alike: !comparison.onlyInFrom.length && !comparison.onlyInTo.length && !differences.length };
 }
 
@@ -251,7 +265,11 @@ function formatTable(comparison: Comparison): string {
   ];
   const header = ["Kind", "Object", "Field", "From", "To"];
   const widths = header.map((title, column) => Math.max(title.length, ...rows.map((row) => row[column].length)));
-  const line = (cells: string[]) => cells.map((cell, column) => cell.padEnd(widths[column])).join("  ").trimEnd();
+  const line = (cells: string[]) =>
+    cells
+      .map((cell, column) => cell.padEnd(widths[column]))
+      .join("  ")
+      .trimEnd();
   const counts = `${comparison.matched} objects in both, ${comparison.onlyInFrom.length} only in from, ${comparison.onlyInTo.length} only in to, ${comparison.differences.length} field${comparison.differences.length === 1 ? " differs" : "s differ"}`;
   const verdict = comparison.alike ? `alike (${counts}); exit code 0` : `they differ (${counts}); exit code 7`;
   return [...(rows.length ? [line(header), ...rows.map(line), ""] : []), `from ${comparison.from}, to ${comparison.to}: ${verdict}`, ""].join("\n");

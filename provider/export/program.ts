@@ -5,7 +5,7 @@
 // source stack's ids) and whether destroy is refused (`protect`) are the stack's settings, in its
 // Pulumi.<stack>.yaml: the same program stands the same setup up in any account.
 
-import { exportedResources, ExportedObject, ExportKind, Referred } from "./read-account";
+import { exportedResources, type ExportedObject, type ExportKind, type Referred } from "./read-account";
 
 export type Language = "typescript" | "yaml";
 export const languages: readonly Language[] = ["typescript", "yaml"];
@@ -90,7 +90,12 @@ function programOf(objects: readonly ExportedObject[]): Program {
       );
     }
     const key = `${lookup} ${referred.name}`;
-    if (!lookups.has(key)) lookups.set(key, { variable: uniqueVariable([...words(referred.name), ...referred.kind.split("-")], takenVariables), function: lookup, name: referred.name });
+    if (!lookups.has(key))
+      lookups.set(key, {
+        variable: uniqueVariable([...words(referred.name), ...referred.kind.split("-")], takenVariables),
+        function: lookup,
+        name: referred.name,
+      });
     return { lookup: lookups.get(key)!.variable };
   };
 
@@ -197,7 +202,7 @@ function typescriptIndex(program: Program, settings: ProgramSettings): string {
     "const config = new pulumi.Config();",
     "// The objects this stack takes over, by resource name: their ids in its account.",
     'const adopt = config.getObject<Record<string, string>>("adopt") ?? {};',
-    '// Whether a destroy is refused: true in the source stack\'s settings.',
+    "// Whether a destroy is refused: true in the source stack's settings.",
     'const protect = config.getBoolean("protect") ?? false;',
     ...program.secrets.flatMap((input) => [
       `// A ${input} by resource name, from the stack's secret setting ${input}s; none where it has none.`,
@@ -213,7 +218,11 @@ function typescriptIndex(program: Program, settings: ProgramSettings): string {
     lines.push(...resource.notes.map((note) => `// ${resource.resource}: ${note}`));
     const members = [...(resource.adopted ? [`adoptId: adopt[${JSON.stringify(resource.resource)}],`] : [])];
     for (const [input, value] of resource.inputs) members.push(`${input}: ${typescriptValue(value, "  ", input.length + 2)},`);
-    lines.push(`const ${resource.variable} = new crm.${resource.className}(${JSON.stringify(resource.resource)}, {`, ...members.map((member) => `  ${member}`), "}, { protect });");
+    lines.push(
+      `const ${resource.variable} = new crm.${resource.className}(${JSON.stringify(resource.resource)}, {`,
+      ...members.map((member) => `  ${member}`),
+      "}, { protect });",
+    );
   }
   return `${lines.join("\n")}\n`;
 }
@@ -233,7 +242,12 @@ function yamlProgram(program: Program, settings: ProgramSettings): string {
   if (program.lookups.length) {
     lines.push("# Objects the program refers to but does not declare, found by name.", "variables:");
     for (const lookup of program.lookups) {
-      lines.push(...yamlLines({ [lookup.variable]: { "fn::invoke": { function: `crm:index:${lookup.function}`, arguments: { name: lookup.name }, return: "id" } } }, "  "));
+      lines.push(
+        ...yamlLines(
+          { [lookup.variable]: { "fn::invoke": { function: `crm:index:${lookup.function}`, arguments: { name: lookup.name }, return: "id" } } },
+          "  ",
+        ),
+      );
     }
   }
   lines.push("resources:");
@@ -244,7 +258,10 @@ function yamlProgram(program: Program, settings: ProgramSettings): string {
     const properties: Record<string, unknown> = resource.adopted ? { adoptId: new Expression(`\${adopt["${resource.resource}"]}`) } : {};
     for (const [input, value] of resource.inputs) properties[input] = yamlValue(value);
     // The first resource names the plugin's release, which the CLI downloads the first time.
-    const options = { protect: new Expression("${protect}"), ...(index === 0 ? { version: settings.plugin.version, pluginDownloadURL: settings.plugin.downloadUrl } : {}) };
+    const options = {
+      protect: new Expression("${protect}"),
+      ...(index === 0 ? { version: settings.plugin.version, pluginDownloadURL: settings.plugin.downloadUrl } : {}),
+    };
     lines.push(...yamlLines({ [resource.resource]: { type: `crm:${resource.className}`, properties, options } }, "  "));
   });
   return `${lines.join("\n")}\n`;
@@ -304,8 +321,7 @@ function yamlScalar(value: unknown): string {
   if (typeof value !== "string") return JSON.stringify(value);
   // Pulumi YAML reads `${` in a string as an expression: `$${` is the literal.
   const literal = value.replace(/\$\{/g, () => "$${");
-  const plain =
-    /^[A-Za-z_/][\w .,:@/()+#-]*$/.test(literal) && !/( |:)$|: | #/.test(literal) && !/^(true|false|null|yes|no|on|off|y|n)$/i.test(literal);
+  const plain = /^[A-Za-z_/][\w .,:@/()+#-]*$/.test(literal) && !/( |:)$|: | #/.test(literal) && !/^(true|false|null|yes|no|on|off|y|n)$/i.test(literal);
   return plain ? literal : JSON.stringify(literal);
 }
 
@@ -317,12 +333,26 @@ function typescriptValue(value: Written, indent: string, lead: number): string {
   if ("resource" in value) return `${value.resource.variable}.id`;
   if ("lookup" in value) return value.lookup;
   if ("secret" in value) return `${value.secret.input}Of(${JSON.stringify(value.secret.resource)})`;
-  if ("list" in value) return spread("[", "]", value.list.map((item) => (inner: string, at: number) => typescriptValue(item, inner, at)), indent, lead);
+  if ("list" in value)
+    return spread(
+      "[",
+      "]",
+      value.list.map((item) => (inner: string, at: number) => typescriptValue(item, inner, at)),
+      indent,
+      lead,
+    );
   return typescriptLiteral(value.literal, indent, lead);
 }
 
 function typescriptLiteral(value: unknown, indent: string, lead: number): string {
-  if (Array.isArray(value)) return spread("[", "]", value.map((item) => (inner: string, at: number) => typescriptLiteral(item, inner, at)), indent, lead);
+  if (Array.isArray(value))
+    return spread(
+      "[",
+      "]",
+      value.map((item) => (inner: string, at: number) => typescriptLiteral(item, inner, at)),
+      indent,
+      lead,
+    );
   if (value && typeof value === "object") {
     const members = Object.entries(value).map(([key, member]) => {
       const name = /^[A-Za-z_$][\w$]*$/.test(key) ? key : JSON.stringify(key);
@@ -337,7 +367,14 @@ function typescriptLiteral(value: unknown, indent: string, lead: number): string
  * Items between `open` and `close`: on one line when it fits, else an item a line, each a level
  * deeper, with a trailing comma (as Prettier and Biome lay them out).
  */
-function spread(open: string, close: string, items: ((indent: string, lead: number) => string)[], indent: string, lead: number, empty = `${open.trim()}${close.trim()}`): string {
+function spread(
+  open: string,
+  close: string,
+  items: ((indent: string, lead: number) => string)[],
+  indent: string,
+  lead: number,
+  empty = `${open.trim()}${close.trim()}`,
+): string {
   if (!items.length) return empty;
   // Laid out on one line, whatever its items' width.
   const oneLine = `${open}${items.map((item) => item(indent, Number.NEGATIVE_INFINITY)).join(", ")}${close}`;
@@ -348,9 +385,11 @@ function spread(open: string, close: string, items: ((indent: string, lead: numb
 
 // Words a variable cannot be; a name that is one gets its kind's word added.
 const reservedWords = new Set(
-  ("break case catch class const continue debugger default delete do else enum export extends false finally for function if import in " +
+  (
+    "break case catch class const continue debugger default delete do else enum export extends false finally for function if import in " +
     "instanceof new null return super switch this throw true try typeof var void while with let static yield await implements interface " +
-    "package private protected public crm pulumi config adopt protect").split(" "),
+    "package private protected public crm pulumi config adopt protect"
+  ).split(" "),
 );
 
 /** A title's words (at most six, accents dropped), lower case. */
@@ -401,6 +440,10 @@ const camelCase = (given: readonly string[]) => given.map((word, index) => (inde
  */
 export function importFile(objects: readonly ExportedObject[]): string {
   const names = namesOf(objects);
-  const resources = objects.map((object) => ({ type: `crm:index:${resourceOf(object.kind).className}`, name: names.get(`${object.kind} ${object.id}`)!.resource, id: object.id }));
+  const resources = objects.map((object) => ({
+    type: `crm:index:${resourceOf(object.kind).className}`,
+    name: names.get(`${object.kind} ${object.id}`)!.resource,
+    id: object.id,
+  }));
   return `${JSON.stringify({ resources }, null, 2)}\n`;
 }

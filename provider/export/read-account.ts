@@ -5,8 +5,8 @@
 // declares (`exported`, see ./declaration.ts); the kinds are read in the registry's order.
 
 import { CrmClient } from "../crm/service/client";
-import { objectIn, ServiceObject, walk } from "../crm/service/collection";
-import { RegisteredResource, resources } from "../registry";
+import { objectIn, type ServiceObject, walk } from "../crm/service/collection";
+import { type RegisteredResource, resources } from "../registry";
 import type { ExportDeclaration } from "../crm/export-declaration";
 import { isBuiltIn } from "../kit/core";
 
@@ -17,7 +17,9 @@ export const exportedResources = resources.filter((resource): resource is Export
 export type ExportKind = ExportedResource["name"];
 export const exportKinds: readonly ExportKind[] = exportedResources.map((resource) => resource.name);
 /** The kinds that are the account's setup (see ExportDeclaration.part): what a program for every account carries by default. */
-export const setupKinds: readonly ExportKind[] = exportedResources.filter((resource) => resource.module.exported.part === "setup").map((resource) => resource.name);
+export const setupKinds: readonly ExportKind[] = exportedResources
+  .filter((resource) => resource.module.exported.part === "setup")
+  .map((resource) => resource.name);
 
 /** The kinds a --kinds value names: kinds, and the groups setup, data and all. */
 export function kindsNamed(value: string): Set<ExportKind> {

@@ -9,7 +9,7 @@ import type { ConfigMap, EngineEvent, LocalWorkspace, Stack, StepEventMetadata }
 import { lockedRow, pendingRow } from "./backend";
 import { driftOfState, type ExportedState, holdsEncryptedSecrets, readableHere } from "./drift";
 import type { Client } from "./clients";
-import { Drifted, firstLine, Operation, Planned, RunResult } from "./run";
+import { type Drifted, firstLine, type Operation, type Planned, type RunResult } from "./run";
 import { holdsRecorded, recordHeld } from "./settings-record";
 
 const execFileAsync = promisify(execFile);
@@ -85,7 +85,10 @@ async function cli(workspace: LocalWorkspace, args: string[], timeoutSeconds: nu
 export async function backendOf(workspace: LocalWorkspace, timeoutSeconds: number): Promise<{ stacks: Set<string>; url: string }> {
   const whoami = await cli(workspace, ["whoami", "--json"], timeoutSeconds);
   const stacks = await cli(workspace, ["stack", "ls", "--json"], timeoutSeconds);
-  return { stacks: new Set((JSON.parse(stacks) as Array<{ name: string }>).map((stack) => stack.name)), url: (JSON.parse(whoami) as { url?: string }).url ?? "" };
+  return {
+    stacks: new Set((JSON.parse(stacks) as Array<{ name: string }>).map((stack) => stack.name)),
+    url: (JSON.parse(whoami) as { url?: string }).url ?? "",
+  };
 }
 
 /** Whether the backend's stack list holds `stack` (listed as `acme`, or `org/acme`, or `org/project/acme`). */
@@ -159,12 +162,17 @@ export async function syncStack(client: Client, options: DriverOptions): Promise
   if (found && !unset.length && holdsRecorded(record, desired)) return { stack: found, made: false, written: false };
   const current = found ? await found.getAllConfig() : {};
   const missing = unset.find(({ key }) => !(key in current));
-  if (missing) throw new Error(`${missing.variable} is not set and the stack holds no ${missing.key} yet: set ${missing.variable} to ${client.stack}'s ${missing.key === "crm:apiToken" ? "API key" : missing.key}`);
+  if (missing)
+    throw new Error(
+      `${missing.variable} is not set and the stack holds no ${missing.key} yet: set ${missing.variable} to ${client.stack}'s ${missing.key === "crm:apiToken" ? "API key" : missing.key}`,
+    );
   const previously = current[WRITTEN_KEY]?.value.split(",").filter(Boolean) ?? [];
   const removed = previously.filter((key) => !held.has(key) && key in current);
   // Made only now, once its settings are known: a client whose key is missing leaves no empty stack.
   const stack = found ?? (await clientStack(client.stack, options));
-  const changed = Object.fromEntries(Object.entries(desired).filter(([key, setting]) => current[key]?.value !== setting.value || Boolean(current[key]?.secret) !== Boolean(setting.secret)));
+  const changed = Object.fromEntries(
+    Object.entries(desired).filter(([key, setting]) => current[key]?.value !== setting.value || Boolean(current[key]?.secret) !== Boolean(setting.secret)),
+  );
   if (Object.keys(changed).length) await stack.setAllConfig(changed);
   if (removed.length) await stack.removeAllConfig(removed);
   // With every setting given (none kept from the stack), the next run can tell from the record alone that nothing changed.
@@ -186,14 +194,22 @@ export async function runClient(client: { stack: string } & Partial<Client>, ope
     const writes = operation === "sync" || operation === "preview" || operation === "up";
     if (!writes && !hasStack(options.stacks, client.stack)) return noStack(client.stack);
     // Operations an interrupted run left pending: an up would create their objects again.
-    const exported = operation !== "sync" && hasStack(options.stacks, client.stack) ? await cli(options.workspace, ["stack", "export", "--stack", client.stack], options.timeoutSeconds) : undefined;
+    const exported =
+      operation !== "sync" && hasStack(options.stacks, client.stack)
+        ? await cli(options.workspace, ["stack", "export", "--stack", client.stack], options.timeoutSeconds)
+        : undefined;
     const pending = exported && pendingRow(exported, client.stack);
     if (pending) return pending;
     if (operation === "drift") {
       const state = JSON.parse(exported!) as ExportedState;
       if (readableHere(state)) {
         const settings = await currentSettings(client, options);
-        return await driftOfState(holdsEncryptedSecrets(state) ? JSON.parse(await cli(options.workspace, ["stack", "export", "--show-secrets", "--stack", client.stack], options.timeoutSeconds)) : state, settings);
+        return await driftOfState(
+          holdsEncryptedSecrets(state)
+            ? JSON.parse(await cli(options.workspace, ["stack", "export", "--show-secrets", "--stack", client.stack], options.timeoutSeconds))
+            : state,
+          settings,
+        );
       }
     }
     const synced = writes ? await syncStack(client as Client, options) : undefined;
@@ -235,7 +251,8 @@ export async function runClient(client: { stack: string } & Partial<Client>, ope
   } catch (error) {
     if (error instanceof ConcurrentUpdateError) return lockedRow(stderrOf(error), client.stack);
     if (error instanceof StackNotFoundError) return noStack(client.stack);
-    if ((error as Error).name === "TimeoutError" || common.signal.aborted) return { status: "failed", error: `stopped after ${options.timeoutSeconds} s (--timeout)` };
+    if ((error as Error).name === "TimeoutError" || common.signal.aborted)
+      return { status: "failed", error: `stopped after ${options.timeoutSeconds} s (--timeout)` };
     return failure(error, events);
   }
 }
@@ -247,7 +264,8 @@ export async function runClient(client: { stack: string } & Partial<Client>, ope
  * passphrase is said before any client is read with a key from the records.
  */
 async function currentSettings(client: { stack: string } & Partial<Client>, options: DriverOptions): Promise<ConfigMap> {
-  const read = async () => JSON.parse(await cli(options.workspace, ["config", "--show-secrets", "--json", "--stack", client.stack], options.timeoutSeconds)) as ConfigMap;
+  const read = async () =>
+    JSON.parse(await cli(options.workspace, ["config", "--show-secrets", "--json", "--stack", client.stack], options.timeoutSeconds)) as ConfigMap;
   if (!options.secretsKeyChecked) {
     const first = read();
     options.secretsKeyChecked = first.then(
@@ -323,18 +341,24 @@ export function driftOf(events: EngineEvent[]): Drifted[] {
 function differingOutputs(metadata: StepEventMetadata): string[] {
   const old = metadata.old?.outputs ?? {};
   const read = metadata.new?.outputs ?? {};
-  return [...new Set([...Object.keys(old), ...Object.keys(read)])].filter((key) => key !== "__provider" && JSON.stringify(old[key]) !== JSON.stringify(read[key]));
+  return [...new Set([...Object.keys(old), ...Object.keys(read)])].filter(
+    (key) => key !== "__provider" && JSON.stringify(old[key]) !== JSON.stringify(read[key]),
+  );
 }
 
 /** Errors that say the client's service could not be reached (pulumi-crm's transport words them so). */
-const UNREACHABLE = /the request did not complete|not sent, as .* (refused the connection|did not resolve|failed the TLS handshake)|\b(ECONNREFUSED|ENOTFOUND|EAI_AGAIN)\b/;
+const UNREACHABLE =
+  /the request did not complete|not sent, as .* (refused the connection|did not resolve|failed the TLS handshake)|\b(ECONNREFUSED|ENOTFOUND|EAI_AGAIN)\b/;
 
 /** A failed run: unreachable when the service could not be reached, else its first error line. */
 function failure(error: unknown, events: EngineEvent[]): RunResult {
   const stderr = stderrOf(error);
   const diagnostics = events.flatMap((event) => (event.diagnosticEvent?.severity === "error" ? [event.diagnosticEvent.message] : []));
   // A resource's own error first: the CLI's closing lines ("update failed") say less.
-  const message = diagnostics.find((text) => !/^\s*(update|preview|refresh|destroy) failed\s*$/.test(text)) ?? stderr.split("\n").find((line) => /^\s*error:/.test(line)) ?? stderr;
+  const message =
+    diagnostics.find((text) => !/^\s*(update|preview|refresh|destroy) failed\s*$/.test(text)) ??
+    stderr.split("\n").find((line) => /^\s*error:/.test(line)) ??
+    stderr;
   // "Preview failed: " and the like say what the table's Status says already.
   const line = firstLine(message).replace(/^(Preview|Update|Refresh|Destroy) failed:\s*/, "");
   return { status: UNREACHABLE.test([...diagnostics, stderr].join("\n")) ? "unreachable" : "failed", error: line || "the pulumi CLI failed without a message" };

@@ -49,7 +49,9 @@ export function matrixOf(file: ClientsFile, perJob: number): string[] {
   const shares: string[] = [];
   for (let index = 0; index < stacks.length; index += perJob) shares.push(stacks.slice(index, index + perJob).join(","));
   if (shares.length > MAX_MATRIX_JOBS) {
-    throw new Error(`${stacks.length} clients at ${perJob} a job make ${shares.length} jobs, more than the ${MAX_MATRIX_JOBS} a GitHub matrix allows: give --per-job ${Math.ceil(stacks.length / MAX_MATRIX_JOBS)} or more`);
+    throw new Error(
+      `${stacks.length} clients at ${perJob} a job make ${shares.length} jobs, more than the ${MAX_MATRIX_JOBS} a GitHub matrix allows: give --per-job ${Math.ceil(stacks.length / MAX_MATRIX_JOBS)} or more`,
+    );
   }
   return shares;
 }
@@ -65,13 +67,18 @@ export function fleetWorkflows(file: ClientsFile, options: WorkflowOptions): Rec
   const pluginSource = !yamlProgram
     ? []
     : namesPluginRelease(file.program)
-      ? ["      # The YAML program's plugin, pulumi-resource-crm: the release's single executable, which the CLI", "      # downloads where the program's pluginDownloadURL says, into its plugin cache (kept below)."]
+      ? [
+          "      # The YAML program's plugin, pulumi-resource-crm: the release's single executable, which the CLI",
+          "      # downloads where the program's pluginDownloadURL says, into its plugin cache (kept below).",
+        ]
       : [
           "      # The YAML program names no pluginDownloadURL: its plugin is the npm package's bin, which `npx` puts on",
           "      # PATH, at twice the memory of the release's single executable (name the release: sdk-docs/yaml.md).",
         ];
   const matrix = matrixOf(file, options.perJob);
-  const variables = [...new Set(file.clients.flatMap((client) => [client.apiToken, ...Object.values(client.config)].flatMap((source) => ("env" in source ? [source.env] : []))))].sort();
+  const variables = [
+    ...new Set(file.clients.flatMap((client) => [client.apiToken, ...Object.values(client.config)].flatMap((source) => ("env" in source ? [source.env] : [])))),
+  ].sort();
   const job = (title: string, command: "drift" | "preview") => [
     `    name: ${title} (\${{ matrix.stacks }})`,
     "    runs-on: ubuntu-latest",
@@ -90,7 +97,12 @@ export function fleetWorkflows(file: ClientsFile, options: WorkflowOptions): Rec
     "      PULUMI_ACCESS_TOKEN: ${{ secrets.PULUMI_ACCESS_TOKEN }}",
     "      PULUMI_BACKEND_URL: ${{ secrets.PULUMI_BACKEND_URL }}",
     "      PULUMI_CONFIG_PASSPHRASE: ${{ secrets.PULUMI_CONFIG_PASSPHRASE }}",
-    ...(variables.length ? ["      # The clients file's env: variables, from the repository's secrets: a new client's key, say, before its stack holds it.", ...variables.map((name) => `      ${name}: \${{ secrets.${name} }}`)] : []),
+    ...(variables.length
+      ? [
+          "      # The clients file's env: variables, from the repository's secrets: a new client's key, say, before its stack holds it.",
+          ...variables.map((name) => `      ${name}: \${{ secrets.${name} }}`),
+        ]
+      : []),
     "    steps:",
     `      - uses: ${PINNED_ACTIONS.checkout}`,
     "      # Node.js 24, the newest release of it: 24.7 to 24.18 have the util.inspect loop (nodejs/node#64011),",
@@ -124,7 +136,7 @@ export function fleetWorkflows(file: ClientsFile, options: WorkflowOptions): Rec
     `          npx pulumi-crm fleet ${command} --clients ${JSON.stringify(clients)} --only "$STACKS" 2>&1 | tee fleet.txt`,
     "          code=${PIPESTATUS[0]}",
     `          { echo "### ${title}: \\\`$STACKS\\\`"; echo; echo '\`\`\`'; cat fleet.txt; echo '\`\`\`'; } >> "$GITHUB_STEP_SUMMARY"`,
-    "          exit \"$code\"",
+    '          exit "$code"',
   ];
   const header = (what: string) => [
     `# Written by \`pulumi-crm fleet ci\` from ${clients}: write it again when the clients change.`,

@@ -78,7 +78,9 @@ export function parseClients(document: unknown, file: string, program?: string):
   if (!Array.isArray(document.clients) || document.clients.length === 0) fail('"clients" must be a list of at least one client');
   const seen = new Set<string>();
   const clients = (document.clients as unknown[]).map((entry, index) => {
-    const client = parseClient(entry, (message) => fail(`client ${index + 1}${isObject(entry) && typeof entry.stack === "string" ? ` ("${entry.stack}")` : ""}: ${message}`));
+    const client = parseClient(entry, (message) =>
+      fail(`client ${index + 1}${isObject(entry) && typeof entry.stack === "string" ? ` ("${entry.stack}")` : ""}: ${message}`),
+    );
     if (seen.has(client.stack)) fail(`client ${index + 1}: stack "${client.stack}" is named twice; each client has a stack of its own`);
     seen.add(client.stack);
     return client;
@@ -94,11 +96,15 @@ function parseClient(entry: unknown, fail: (message: string) => never): Client {
   const unknown = Object.keys(entry).filter((key) => !CLIENT_FIELDS.includes(key));
   if (unknown.length) fail(`unknown field ${unknown.map((key) => `"${key}"`).join(", ")}; the fields are ${CLIENT_FIELDS.map((key) => `"${key}"`).join(", ")}`);
   const { stack, apiUrl, apiToken, config = {} } = entry;
-  if (typeof stack !== "string" || !STACK_NAME.test(stack)) fail('"stack" must be a stack name: letters, digits, "-", "_", "." (or org/stack, org/project/stack)');
+  if (typeof stack !== "string" || !STACK_NAME.test(stack))
+    fail('"stack" must be a stack name: letters, digits, "-", "_", "." (or org/stack, org/project/stack)');
   if (typeof apiUrl !== "string" || apiUrl.trim() === "") fail('"apiUrl" must be the account\'s API address, e.g. "https://acme.api-us1.com"');
-  const settingValue = (value: unknown) => ["string", "number", "boolean"].includes(typeof value) || (isObject(value) && Object.keys(value).join() === "secret" && typeof value.secret === "string");
+  const settingValue = (value: unknown) =>
+    ["string", "number", "boolean"].includes(typeof value) || (isObject(value) && Object.keys(value).join() === "secret" && typeof value.secret === "string");
   if (!isObject(config) || !Object.values(config).every(settingValue)) {
-    fail('"config" must be an object of the program\'s settings, each a string, number or boolean, "env:<VARIABLE>" (read from the environment, written as a secret) or {"secret": "<value>"}');
+    fail(
+      '"config" must be an object of the program\'s settings, each a string, number or boolean, "env:<VARIABLE>" (read from the environment, written as a secret) or {"secret": "<value>"}',
+    );
   }
   for (const key of Object.keys(config as object)) {
     if (!CONFIG_KEY.test(key)) fail(`config key "${key}" is not a setting name (name, or namespace:name)`);
@@ -137,6 +143,7 @@ function isObject(value: unknown): value is Record<string, unknown> {
 export function selectClients(clients: Client[], only: string[] | undefined): Client[] {
   if (!only) return clients;
   const unknown = only.filter((stack) => !clients.some((client) => client.stack === stack));
-  if (unknown.length) throw new ClientsFileError(`--only: ${unknown.join(", ")} ${unknown.length === 1 ? "is" : "are"} not a client's stack in the clients file`);
+  if (unknown.length)
+    throw new ClientsFileError(`--only: ${unknown.join(", ")} ${unknown.length === 1 ? "is" : "are"} not a client's stack in the clients file`);
   return clients.filter((client) => only.includes(client.stack));
 }

@@ -3,11 +3,11 @@
 import { existsSync, mkdirSync, statSync, writeFileSync } from "node:fs";
 import { availableParallelism, totalmem } from "node:os";
 import { delimiter, dirname, join, resolve } from "node:path";
-import { ClientsFile, ClientsFileError, readClientsFile, selectClients } from "./clients";
+import { type ClientsFile, ClientsFileError, readClientsFile, selectClients } from "./clients";
 import { fleetWorkflows } from "./ci";
 import { programSettings, refuseUnknownSettings } from "./program";
 import { formatJson, formatTable } from "./report";
-import { ClientOutcome, exitCodeOf, firstLine, Operation, operations, runFleet } from "./run";
+import { type ClientOutcome, exitCodeOf, firstLine, type Operation, operations, runFleet } from "./run";
 
 export const FLEET_USAGE =
   "usage: pulumi-crm fleet sync|preview|up|drift|destroy [--clients FILE] [--program DIR] [--only STACK,...] [--parallel N] [--timeout SECONDS] [--refresh] [--json] [--pulumi PATH]\n" +
@@ -57,7 +57,7 @@ export const FLEET_HELP = [
   "",
   "options (--parallel 4 or --parallel=4):",
   "  --clients FILE      the clients file (default: clients.json)",
-  "  --program DIR       the program folder, instead of the clients file's \"program\"",
+  '  --program DIR       the program folder, instead of the clients file\'s "program"',
   "  --only STACK,...    these clients only",
   `  --parallel N        clients at once (default here: ${defaultParallel("up")}, ${defaultParallel("drift")} for drift: two a core, eight for drift, as memory allows)`,
   "  --timeout SECONDS   a client's run is stopped after this long and reported failed (default 1800)",
@@ -65,7 +65,7 @@ export const FLEET_HELP = [
   "  --json              the report as JSON on stdout, for CI (progress stays on stderr)",
   "  --pulumi PATH       the pulumi CLI, or its folder (default: the one on PATH)",
   "  --out DIR           ci: where the workflows go (default: the repository root's .github/workflows)",
-  "  --cron CRON         ci: when the drift check runs, UTC (default: \"17 6 * * *\")",
+  '  --cron CRON         ci: when the drift check runs, UTC (default: "17 6 * * *")',
   "  --per-job N         ci: stacks per job (default 1)",
   "  --max-parallel N    ci: jobs at once (default 20)",
   "",
@@ -111,8 +111,18 @@ const CI_FLAGS = new Set<keyof FleetArguments>(["out", "cron", "perJob", "maxPar
 export function parseFleetArguments(argv: readonly string[]): FleetArguments {
   const [command, ...rest] = argv;
   if (command === undefined) throw new Error("fleet needs a command: sync, preview, up, drift, destroy or ci");
-  if (command !== "ci" && !(operations as readonly string[]).includes(command)) throw new Error(`unknown fleet command "${command}"; the commands are sync, preview, up, drift, destroy, offboard and ci`);
-  const parsed: FleetArguments = { command: command as FleetArguments["command"], clients: "clients.json", timeout: 1800, json: false, refresh: false, cron: "17 6 * * *", perJob: 1, maxParallel: 20 };
+  if (command !== "ci" && !(operations as readonly string[]).includes(command))
+    throw new Error(`unknown fleet command "${command}"; the commands are sync, preview, up, drift, destroy, offboard and ci`);
+  const parsed: FleetArguments = {
+    command: command as FleetArguments["command"],
+    clients: "clients.json",
+    timeout: 1800,
+    json: false,
+    refresh: false,
+    cron: "17 6 * * *",
+    perJob: 1,
+    maxParallel: 20,
+  };
   for (let i = 0; i < rest.length; i++) {
     if (rest[i] === "--json") {
       parsed.json = true;
@@ -126,20 +136,25 @@ export function parseFleetArguments(argv: readonly string[]): FleetArguments {
     const [name, inlineValue] = rest[i].split(/=(.*)/s, 2);
     const option = VALUE_FLAGS[name];
     if (!option) throw new Error(`unknown argument "${rest[i]}"`);
-    if (CI_FLAGS.has(option) !== (command === "ci") && option !== "clients" && option !== "program") throw new Error(`${name} is ${command === "ci" ? "not an option of fleet ci" : "an option of fleet ci only"}`);
+    if (CI_FLAGS.has(option) !== (command === "ci") && option !== "clients" && option !== "program")
+      throw new Error(`${name} is ${command === "ci" ? "not an option of fleet ci" : "an option of fleet ci only"}`);
     const value = inlineValue ?? rest[++i];
     if (value === undefined || value === "") throw new Error(`${name} needs a value`);
     if (NUMBER_FLAGS.has(option)) {
       if (!/^[1-9]\d*$/.test(value)) throw new Error(`${name} must be a whole number of at least 1, got "${value}"`);
       (parsed as unknown as Record<string, unknown>)[option] = Number(value);
     } else if (option === "only") {
-      parsed.only = value.split(",").map((stack) => stack.trim()).filter(Boolean);
+      parsed.only = value
+        .split(",")
+        .map((stack) => stack.trim())
+        .filter(Boolean);
     } else {
       (parsed as unknown as Record<string, unknown>)[option] = value;
     }
   }
   if (command === "ci" && parsed.json) throw new Error("--json is not an option of fleet ci");
-  if (command === "offboard" && !parsed.only?.length) throw new Error("fleet offboard needs --only: the stacks to destroy and remove, which the clients file no longer names");
+  if (command === "offboard" && !parsed.only?.length)
+    throw new Error("fleet offboard needs --only: the stacks to destroy and remove, which the clients file no longer names");
   return parsed;
 }
 
@@ -181,14 +196,19 @@ export async function fleetMain(argv: readonly string[]): Promise<number> {
     if (args.command === "offboard") {
       offboarded = args.only!;
       const still = offboarded.filter((stack) => named.includes(stack));
-      if (still.length) throw new ClientsFileError(`fleet offboard: ${still.join(", ")} ${still.length === 1 ? "is" : "are"} still a client in ${file.path}: remove ${still.length === 1 ? "it" : "them"} from the file first`);
+      if (still.length)
+        throw new ClientsFileError(
+          `fleet offboard: ${still.join(", ")} ${still.length === 1 ? "is" : "are"} still a client in ${file.path}: remove ${still.length === 1 ? "it" : "them"} from the file first`,
+        );
     } else {
       file = { ...file, clients: selectClients(file.clients, args.only) };
       if (args.command !== "ci") refuseUnknownSettings(file, programSettings(file.program));
     }
     if (args.pulumi) usePulumi(args.pulumi);
   } catch (error) {
-    process.stderr.write(`pulumi-crm fleet: ${(error as Error).message}\n${error instanceof ClientsFileError ? "" : `${FLEET_USAGE}\n(pulumi-crm fleet --help explains each option)\n`}`);
+    process.stderr.write(
+      `pulumi-crm fleet: ${(error as Error).message}\n${error instanceof ClientsFileError ? "" : `${FLEET_USAGE}\n(pulumi-crm fleet --help explains each option)\n`}`,
+    );
     return 2;
   }
 
@@ -206,7 +226,11 @@ export async function fleetMain(argv: readonly string[]): Promise<number> {
     const out = args.out;
     mkdirSync(out, { recursive: true });
     for (const [name, text] of Object.entries(workflows)) writeFileSync(join(out, name), text);
-    process.stdout.write(`Wrote ${Object.keys(workflows).map((name) => join(out, name)).join(" and ")}: ${file.clients.length} clients, ${Math.ceil(file.clients.length / args.perJob)} jobs each.\n`);
+    process.stdout.write(
+      `Wrote ${Object.keys(workflows)
+        .map((name) => join(out, name))
+        .join(" and ")}: ${file.clients.length} clients, ${Math.ceil(file.clients.length / args.perJob)} jobs each.\n`,
+    );
     return 0;
   }
 
@@ -216,7 +240,7 @@ export async function fleetMain(argv: readonly string[]): Promise<number> {
   const say = (line: string) => process.stderr.write(`pulumi-crm fleet ${operation}: ${line}\n`);
   say(`${targets.length} client${targets.length === 1 ? "" : "s"} of ${file.path}, ${Math.min(parallel, targets.length)} at a time, program ${file.program}`);
   const { backendOf, cliErrorLine, fleetWorkspace, hasStack, runClient } = await import("./automation");
-  let workspace;
+  let workspace: Awaited<ReturnType<typeof fleetWorkspace>>;
   let project: string;
   try {
     let namesPluginRelease: boolean;
@@ -226,13 +250,18 @@ export async function fleetMain(argv: readonly string[]): Promise<number> {
     process.stderr.write(`pulumi-crm fleet: ${cliProblem(error, file.program)}\n`);
     return 1;
   }
-  let backend;
+  let backend: Awaited<ReturnType<typeof backendOf>>;
   try {
     backend = await backendOf(workspace, args.timeout);
   } catch (error) {
     // Every client's problem, found before any client is touched: said once, in the first row.
     const problem = `the backend could not be used: ${cliErrorLine(error, args.timeout)}; check PULUMI_BACKEND_URL (or \`pulumi login\`) and that the backend answers`;
-    const outcomes: ClientOutcome[] = targets.map((client, index) => ({ stack: client.stack, status: "failed", error: index ? NOT_STARTED : problem, seconds: 0 }));
+    const outcomes: ClientOutcome[] = targets.map((client, index) => ({
+      stack: client.stack,
+      status: "failed",
+      error: index ? NOT_STARTED : problem,
+      seconds: 0,
+    }));
     say("no client started: the backend could not be used (the first row says why)");
     process.stdout.write(args.json ? formatJson(outcomes, operation) : formatTable(outcomes, operation));
     return exitCodeOf(outcomes);
@@ -240,7 +269,9 @@ export async function fleetMain(argv: readonly string[]): Promise<number> {
   const options = { workspace, project, timeoutSeconds: args.timeout, stacks: backend.stacks, backend: backend.url, refresh: args.refresh };
   const unnamed = [...options.stacks].filter((stack) => ![...named, ...offboarded].some((client) => hasStack(new Set([stack]), client)));
   if (unnamed.length) {
-    say(`warning: the backend holds stack${unnamed.length === 1 ? "" : "s"} that ${file.path} no longer names: ${unnamed.join(", ")}; their objects stay in their accounts. \`pulumi-crm fleet offboard --only ${unnamed.join(",")}\` destroys them and removes the stacks`);
+    say(
+      `warning: the backend holds stack${unnamed.length === 1 ? "" : "s"} that ${file.path} no longer names: ${unnamed.join(", ")}; their objects stay in their accounts. \`pulumi-crm fleet offboard --only ${unnamed.join(",")}\` destroys them and removes the stacks`,
+    );
   }
   if (operation === "offboard") {
     const missing = offboarded.filter((stack) => !hasStack(options.stacks, stack));
@@ -276,14 +307,16 @@ export async function fleetMain(argv: readonly string[]): Promise<number> {
         if (result.status !== "failed" || !EVERY_CLIENTS.test(result.error ?? "")) return result;
         if (everyClients) return { ...result, error: "the problem above, every client's" };
         // The CLI says a passphrase is wrong, not where the right one goes.
-        if (/incorrect passphrase/i.test(result.error ?? "") && !/PULUMI_CONFIG_PASSPHRASE/.test(result.error ?? "")) result.error += ": set PULUMI_CONFIG_PASSPHRASE (or PULUMI_CONFIG_PASSPHRASE_FILE) to the passphrase of the stacks' secrets";
+        if (/incorrect passphrase/i.test(result.error ?? "") && !/PULUMI_CONFIG_PASSPHRASE/.test(result.error ?? ""))
+          result.error += ": set PULUMI_CONFIG_PASSPHRASE (or PULUMI_CONFIG_PASSPHRASE_FILE) to the passphrase of the stacks' secrets";
         everyClients = result.error;
         say(`no more clients start: ${client.stack}'s error is every client's, not its own`);
         return result;
       },
       progress: {
         started: (client, index, total) => say(`[${index + 1}/${total}] ${client.stack}: started`),
-        finished: (outcome, done, total) => say(`[${done}/${total} done] ${outcome.stack}: ${outcome.status}${outcome.error ? ` (${outcome.error})` : ""} in ${outcome.seconds.toFixed(1)} s`),
+        finished: (outcome, done, total) =>
+          say(`[${done}/${total} done] ${outcome.stack}: ${outcome.status}${outcome.error ? ` (${outcome.error})` : ""} in ${outcome.seconds.toFixed(1)} s`),
       },
     });
   } finally {
@@ -292,7 +325,10 @@ export async function fleetMain(argv: readonly string[]): Promise<number> {
   process.stdout.write(args.json ? formatJson(outcomes, operation, interrupted) : formatTable(outcomes, operation, interrupted));
   if (interrupted) {
     const stopped = outcomes.filter((outcome) => outcome.status === "interrupted" && outcome.seconds > 0).map((outcome) => outcome.stack);
-    if (stopped.length) say(`the next \`pulumi-crm fleet ${operation}\` names any lock or pending operation the stopped runs left (${stopped.join(", ")}), with the command that clears it`);
+    if (stopped.length)
+      say(
+        `the next \`pulumi-crm fleet ${operation}\` names any lock or pending operation the stopped runs left (${stopped.join(", ")}), with the command that clears it`,
+      );
   }
   return exitCodeOf(outcomes, interrupted);
 }

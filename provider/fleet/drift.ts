@@ -50,7 +50,8 @@ function plain(value: unknown): unknown {
 }
 
 /** As the engine sends them: through a protobuf Struct, secrets unwrapped. */
-const asSent = (properties: Record<string, unknown> | undefined) => propertiesOf(structProto.Struct.fromJavaScript(plain(properties ?? {}) as Record<string, never>));
+const asSent = (properties: Record<string, unknown> | undefined) =>
+  propertiesOf(structProto.Struct.fromJavaScript(plain(properties ?? {}) as Record<string, never>));
 
 const cores = new Map(resources.map((resource) => [resource.module.declaration.token, resource.module.core]));
 
@@ -73,7 +74,12 @@ export function readableHere(state: ExportedState): boolean {
   const all = state.deployment?.resources ?? [];
   const providers = new Map(all.filter((resource) => resource.type.startsWith("pulumi:providers:")).map((resource) => [resource.urn, resource]));
   return ownResources(state).every(
-    (resource) => cores.has(resource.type) && !resource.external && !resource.pendingReplacement && !resource.ignoreChanges?.length && onDefaultProvider(resource, providers),
+    (resource) =>
+      cores.has(resource.type) &&
+      !resource.external &&
+      !resource.pendingReplacement &&
+      !resource.ignoreChanges?.length &&
+      onDefaultProvider(resource, providers),
   );
 }
 
@@ -103,7 +109,9 @@ export async function driftOfState(state: ExportedState, settings: ConfigMap): P
       const read = propertiesOf(structOf(found.outputs));
       const changes = await core.diff(found.id, read, asSent(resource.inputs));
       if (!hasChanges(changes)) continue;
-      const fields = changes.fields.length ? changes.fields.map((change) => change.field) : Object.keys({ ...outputs, ...read }).filter((key) => JSON.stringify(outputs[key]) !== JSON.stringify(read[key]));
+      const fields = changes.fields.length
+        ? changes.fields.map((change) => change.field)
+        : Object.keys({ ...outputs, ...read }).filter((key) => JSON.stringify(outputs[key]) !== JSON.stringify(read[key]));
       drift.push({ resource: named(resource), how: "changed", fields: [...new Set(fields)].sort() });
     }
   });

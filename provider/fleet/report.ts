@@ -1,6 +1,6 @@
 // The fleet's report: a table per client for people, JSON for CI.
 
-import { ClientOutcome, exitCodeOf, Operation, Planned } from "./run";
+import { type ClientOutcome, exitCodeOf, type Operation, type Planned } from "./run";
 
 const VERB: Record<Operation, string> = { sync: "wrote", preview: "would change", up: "changed", drift: "changed", destroy: "deleted", offboard: "deleted" };
 const DONE: Record<Planned["how"], string> = { create: "created", update: "updated", replace: "replaced", delete: "deleted" };
@@ -11,7 +11,10 @@ function plannedText(planned: Planned[], operation: Operation): string {
   return order
     .map((how) => planned.filter((item) => item.how === how))
     .filter((items) => items.length)
-    .map((items) => `${items.length} ${operation === "preview" ? `to be ${DONE[items[0].how]}` : DONE[items[0].how]} (${items.map((item) => `${item.resource}${item.fields.length ? `: ${item.fields.join(", ")}` : ""}`).join(", ")})`)
+    .map(
+      (items) =>
+        `${items.length} ${operation === "preview" ? `to be ${DONE[items[0].how]}` : DONE[items[0].how]} (${items.map((item) => `${item.resource}${item.fields.length ? `: ${item.fields.join(", ")}` : ""}`).join(", ")})`,
+    )
     .join("; ");
 }
 
@@ -50,10 +53,10 @@ export function formatTable(outcomes: ClientOutcome[], operation: Operation, int
     code === 130
       ? "exit code 130: interrupted (Ctrl-C)"
       : code === 1
-      ? "exit code 1: a client failed, was unreachable, locked or interrupted"
-      : code === 7
-        ? "exit code 7: drift in a client's account"
-        : "exit code 0";
+        ? "exit code 1: a client failed, was unreachable, locked or interrupted"
+        : code === 7
+          ? "exit code 7: drift in a client's account"
+          : "exit code 0";
   const totals = [...counts].map(([status, count]) => `${count} ${status}`).join(", ");
   return [line(header), ...rows.map(line), "", `${outcomes.length} client${outcomes.length === 1 ? "" : "s"}: ${totals}; ${why}`, ""].join("\n");
 }

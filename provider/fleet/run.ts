@@ -114,5 +114,8 @@ export function exitCodeOf(outcomes: ClientOutcome[], interrupted = false): numb
  */
 export function firstLine(text: string): string {
   const line = text.split("\n").find((candidate) => candidate.trim() !== "") ?? "";
-  return line.trim().replace(/^error:\s*/, "").replace(/(\b[a-z][a-z0-9+.-]*:\/\/[^\s:/@]*:)[^\s@/]+@/gi, "$1****@");
+  return line
+    .trim()
+    .replace(/^error:\s*/, "")
+    .replace(/(\b[a-z][a-z0-9+.-]*:\/\/[^\s:/@]*:)[^\s@/]+@/gi, "$1****@");
 }

@@ -6,7 +6,7 @@
 // polling that follows work on the service until it ends.
 
 import { z } from "zod";
-import { Declared, declaredKind, DeclaredInKind, diffInputs, ResourceKind, sameValue } from "./check-diff";
+import { type Declared, declaredKind, type DeclaredInKind, diffInputs, type ResourceKind, sameValue } from "./check-diff";
 import type { Changes, Found, Importability, ReadFrom } from "./core";
 import { withoutProvider } from "./inputs";
 import { log } from "./log";
@@ -47,7 +47,12 @@ export function runsAgain(action: Pick<Action<z.AnyZodObject>, "runInputs">, old
  * recorded run is `unfinished` (it stopped part way, or a wait for it ended first: the
  * reason), so that the next up carries it on in place, unless a new run replaces it.
  */
-export function diffAction(kind: ResourceKind<z.AnyZodObject>, olds: Record<string, unknown>, news: Record<string, unknown>, unfinished: string | undefined): Changes {
+export function diffAction(
+  kind: ResourceKind<z.AnyZodObject>,
+  olds: Record<string, unknown>,
+  news: Record<string, unknown>,
+  unfinished: string | undefined,
+): Changes {
   const changes = diffInputs(kind, olds, news);
   return unfinished && !changes.fields.some((change) => change.replace) ? { ...changes, unfinished } : changes;
 }

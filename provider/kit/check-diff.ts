@@ -3,7 +3,7 @@
 // that a new package version, a rotated key or a creation-only option never shows as a change.
 
 import { z } from "zod";
-import { chatService, crmService, endpointFor, ServiceSettingsSpec, SettingsError } from "../settings";
+import { chatService, crmService, endpointFor, type ServiceSettingsSpec, SettingsError } from "../settings";
 import type { Changes, Checked, CheckFailure } from "./core";
 import type { InPlaceChange } from "./declaration";
 import { configurationFields, containsUnknown, neverComparedFields, providerKey, storedInputs, unknownValue, withoutProvider } from "./inputs";
@@ -48,7 +48,13 @@ const servicesOf = { crm: [crmService], chat: [chatService] } as const;
 
 /** A kind's type, schema, services (its namespace's) and replaced fields, as its declaration says them. */
 export function declaredKind<Schema extends z.AnyZodObject>(declaration: Declared<Schema>): Pick<ResourceKind<Schema>, DeclaredInKind> {
-  return { type: declaration.type, schema: declaration.inputSchema, services: servicesOf[declaration.namespace], replaceOn: declaration.replaceOnChanges, replaceUnless: declaration.replaceUnless };
+  return {
+    type: declaration.type,
+    schema: declaration.inputSchema,
+    services: servicesOf[declaration.namespace],
+    replaceOn: declaration.replaceOnChanges,
+    replaceUnless: declaration.replaceUnless,
+  };
 }
 
 /** The label a kind gives its objects: `type "name"` when the named input is a known string. */
@@ -79,10 +85,7 @@ export function labelByIds(type: string, fields: readonly string[], describe: (i
  * anything changes. The inputs never compared (creation-only, check-only) are stored under
  * a key of their own (see storedInputs).
  */
-export function checkInputs<Schema extends z.AnyZodObject>(
-  kind: ResourceKind<Schema>,
-  news: Record<string, unknown>,
-): Checked {
+export function checkInputs<Schema extends z.AnyZodObject>(kind: ResourceKind<Schema>, news: Record<string, unknown>): Checked {
   const toStore = (inputs: Record<string, unknown>) => ({ ...storedInputs(inputs, neverComparedFields(kind.schema)), [providerKey]: news[providerKey] });
   // An input given null is unset, as one left out: what a YAML program's `${passwords["ada"]}` gives for a key its stack lacks.
   const given = Object.fromEntries(Object.entries(withoutProvider(news)).filter(([, value]) => value !== null));
@@ -100,7 +103,9 @@ export function checkInputs<Schema extends z.AnyZodObject>(
   const failures = parsed.error.issues
     .filter((issue) => !touchesUnknown(given, issue))
     .flatMap((issue): z.ZodIssue[] => (issue.code === z.ZodIssueCode.unrecognized_keys ? issue.keys.map((key) => ({ ...issue, keys: [key] })) : [issue]))
-    .map((issue) => checkFailure(resource, given, issue.code === z.ZodIssueCode.unrecognized_keys ? [...issue.path, ...issue.keys] : issue.path, issue.message));
+    .map((issue) =>
+      checkFailure(resource, given, issue.code === z.ZodIssueCode.unrecognized_keys ? [...issue.path, ...issue.keys] : issue.path, issue.message),
+    );
   if (failures.length) return { failures };
   return { inputs: toStore(normalizeKnownFields(kind.schema, given)) };
 }
@@ -207,9 +212,17 @@ export function updatableFields(kind: Pick<ResourceKind<z.AnyZodObject>, "schema
  * configuration fields only; every other input (adoption options) matters only at
  * creation and is never a change. A value still unknown in a preview counts as a change.
  */
-export function diffInputs(kind: Pick<ResourceKind<z.AnyZodObject>, "schema" | "replaceOn" | "replaceUnless">, olds: Record<string, unknown>, news: Record<string, unknown>): Changes {
+export function diffInputs(
+  kind: Pick<ResourceKind<z.AnyZodObject>, "schema" | "replaceOn" | "replaceUnless">,
+  olds: Record<string, unknown>,
+  news: Record<string, unknown>,
+): Changes {
   const changed = (field: string) => containsUnknown(news[field]) || !sameValue(olds[field], news[field]);
-  return { fields: configurationFields(kind.schema).filter(changed).map((field) => ({ field, replace: replacedBy(kind, field, olds[field], news[field]) })) };
+  return {
+    fields: configurationFields(kind.schema)
+      .filter(changed)
+      .map((field) => ({ field, replace: replacedBy(kind, field, olds[field], news[field]) })),
+  };
 }
 
 /** Whether a change of the field replaces the object: always, or when its rule does not allow it in place (an unknown value never is). */

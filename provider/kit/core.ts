@@ -30,7 +30,9 @@ export interface BuiltIns {
 
 /** Whether inputs or a state declare one of the built-ins. */
 export const isBuiltIn = (builtIns: BuiltIns | undefined, values: Record<string, unknown>): boolean =>
-  !!builtIns && typeof values[builtIns.field] === "string" && builtIns.names.some((name) => name.toLowerCase() === String(values[builtIns.field]).toLowerCase());
+  !!builtIns &&
+  typeof values[builtIns.field] === "string" &&
+  builtIns.names.some((name) => name.toLowerCase() === String(values[builtIns.field]).toLowerCase());
 
 /** One problem of the inputs: the property path (empty: the resource as a whole) and why. */
 export interface CheckFailure {

@@ -12,7 +12,7 @@
 
 import { z } from "zod";
 import { adoptIdInput, configurationFields, creationOnlyInputs, strictObject } from "./inputs";
-import { NestedField, ofType, statedType, ValueType } from "./value-types";
+import { type NestedField, ofType, statedType, type ValueType } from "./value-types";
 import type { Wire } from "./wire";
 
 /** An input field: its check, what users read of it, and how a change takes effect. */
@@ -47,13 +47,21 @@ export interface OutputField {
   wire?: Wire;
 }
 
-export const input = <Check extends z.ZodTypeAny>(check: Check, description: string, options: Omit<InputField, "check" | "description"> = {}): InputField<Check> => ({
+export const input = <Check extends z.ZodTypeAny>(
+  check: Check,
+  description: string,
+  options: Omit<InputField, "check" | "description"> = {},
+): InputField<Check> => ({
   check,
   description,
   ...options,
 });
 
-export const output = (type: ValueType, description: string, options: Omit<OutputField, "type" | "description"> = {}): OutputField => ({ type, description, ...options });
+export const output = (type: ValueType, description: string, options: Omit<OutputField, "type" | "description"> = {}): OutputField => ({
+  type,
+  description,
+  ...options,
+});
 
 /** A field of a resource, every role and fact resolved from its declaration. */
 export interface Field {
@@ -117,7 +125,9 @@ export function declareResource<Inputs extends Record<string, InputField>>(spec:
   inputs: Inputs;
   outputs?: Record<string, OutputField>;
 }): ResourceDeclaration<Inputs> {
-  const checks = Object.fromEntries(Object.entries(spec.inputs).map(([name, field]) => [name, field.check])) as { [Name in keyof Inputs]: Inputs[Name]["check"] };
+  const checks = Object.fromEntries(Object.entries(spec.inputs).map(([name, field]) => [name, field.check])) as {
+    [Name in keyof Inputs]: Inputs[Name]["check"];
+  };
   const inputSchema = strictObject(checks);
   const configuration = configurationFields(inputSchema);
   const fields: Field[] = [
@@ -179,7 +189,9 @@ export const takeOverById = (object: string, declared: string, idCheck: z.ZodTyp
  * object (`what` names it in messages), marked with the type the schema and the types name.
  */
 export function inputObject<Members extends Record<string, InputField>>(name: string, description: string, members: Members, what: string) {
-  const checks = Object.fromEntries(Object.entries(members).map(([member, field]) => [member, field.check])) as { [Name in keyof Members]: Members[Name]["check"] };
+  const checks = Object.fromEntries(Object.entries(members).map(([member, field]) => [member, field.check])) as {
+    [Name in keyof Members]: Members[Name]["check"];
+  };
   const check = strictObject(checks, what);
   const fields = Object.fromEntries(
     Object.entries(members).map(([member, field]): [string, NestedField] => {
@@ -195,7 +207,9 @@ export const outputObject = (name: string, description: string, members: Record<
   kind: "object",
   name,
   description,
-  fields: Object.fromEntries(Object.entries(members).map(([member, field]) => [member, { type: field.type, required: field.unset === undefined, description: field.description }])),
+  fields: Object.fromEntries(
+    Object.entries(members).map(([member, field]) => [member, { type: field.type, required: field.unset === undefined, description: field.description }]),
+  ),
 });
 
 /** What a check takes, read from its zod schema: the type, whether a value must be given, and the default it fills in. */

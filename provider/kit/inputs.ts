@@ -49,13 +49,17 @@ export function oneOf<Values extends [string, ...string[]]>(values: Values) {
  * string (a positive whole number is taken too). `what` names the object in messages.
  */
 export const serviceId = (what: string) =>
-  ofType(z.unknown().transform((value, context) => {
-    const id = typeof value === "number" && Number.isSafeInteger(value) && value > 0 ? String(value) : value;
-    if (typeof id === "string" && /^[1-9]\d*$/.test(id)) return id;
-    const message = value === undefined || value === null ? `is required: the id of ${what}` : `must be the id of ${what}: digits, such as its resource's \`id\``;
-    context.addIssue({ code: z.ZodIssueCode.custom, message });
-    return z.NEVER;
-  }), { kind: "id" });
+  ofType(
+    z.unknown().transform((value, context) => {
+      const id = typeof value === "number" && Number.isSafeInteger(value) && value > 0 ? String(value) : value;
+      if (typeof id === "string" && /^[1-9]\d*$/.test(id)) return id;
+      const message =
+        value === undefined || value === null ? `is required: the id of ${what}` : `must be the id of ${what}: digits, such as its resource's \`id\``;
+      context.addIssue({ code: z.ZodIssueCode.custom, message });
+      return z.NEVER;
+    }),
+    { kind: "id" },
+  );
 
 /**
  * `adoptId`, which every resource takes: the id of an existing object to take over at
@@ -160,7 +164,10 @@ export const setOf = <Values extends [string, ...string[]]>(values: Values, what
 
 /** An http or https URL (see isWebAddress). */
 export const webAddress = (what: string, max = 1000) =>
-  givenText(what, z.string().max(max, `must be at most ${max} characters`).refine(isWebAddress, "must be an http or https URL such as https://hooks.example/crm"));
+  givenText(
+    what,
+    z.string().max(max, `must be at most ${max} characters`).refine(isWebAddress, "must be an http or https URL such as https://hooks.example/crm"),
+  );
 
 /** A set of service ids (`what` names one), kept sorted; an empty set is unset. */
 export const idSet = (what: string) =>

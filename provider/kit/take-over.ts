@@ -37,7 +37,12 @@ export const changedField = (olds: Record<string, unknown>, news: Record<string,
  * plus the fields newly managed as `current` holds them (read before their first change).
  * A field changed between ups keeps the value remembered when the stack first managed it.
  */
-export function rememberedAfter(remembered: OriginalValues, released: readonly string[], current: Record<string, unknown>, newlyManaged: readonly string[]): OriginalValues {
+export function rememberedAfter(
+  remembered: OriginalValues,
+  released: readonly string[],
+  current: Record<string, unknown>,
+  newlyManaged: readonly string[],
+): OriginalValues {
   return {
     ...Object.fromEntries(Object.entries(remembered).filter(([field]) => !released.includes(field))),
     ...pick(current, newlyManaged),

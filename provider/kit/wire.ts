@@ -71,13 +71,15 @@ export function wireForms(fields: readonly WiredField[]): WireForms {
   const sentMembers = (values: Record<string, unknown>, step: "create" | "update", olds: Record<string, unknown>) =>
     withoutUndefined(
       Object.fromEntries(
-        sent.filter((field) => step === "create" || !field.wire.createOnly).map((field) => {
-          const value = values[field.name];
-          const clears = step === "update" && unset(value) && "clearWith" in field.wire && !(field.wire.clearsOnlyHeld && unset(olds[field.name]));
-          if (clears) return [requestName(field), field.wire.clearWith];
-          if (value === undefined || (value === null && (step === "create" ? field.wire.createLeavesOutNull : false))) return [requestName(field), undefined];
-          return [requestName(field), field.wire.send && value !== null ? field.wire.send(value, values) : value];
-        }),
+        sent
+          .filter((field) => step === "create" || !field.wire.createOnly)
+          .map((field) => {
+            const value = values[field.name];
+            const clears = step === "update" && unset(value) && "clearWith" in field.wire && !(field.wire.clearsOnlyHeld && unset(olds[field.name]));
+            if (clears) return [requestName(field), field.wire.clearWith];
+            if (value === undefined || (value === null && (step === "create" ? field.wire.createLeavesOutNull : false))) return [requestName(field), undefined];
+            return [requestName(field), field.wire.send && value !== null ? field.wire.send(value, values) : value];
+          }),
       ),
     );
   return {

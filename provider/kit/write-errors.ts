@@ -1,7 +1,7 @@
 // Failures after a write took effect, which the host records so that the next up
 // carries on instead of acting twice, and the confirmation of every write.
 
-import { FailureDetail, ServiceError } from "../transport/errors";
+import { type FailureDetail, ServiceError } from "../transport/errors";
 import { differingFields, valueInMessage } from "./check-diff";
 
 /**

@@ -21,13 +21,13 @@ import * as lookups from "../crm/lookups";
 import { keepHostMemorySmall } from "../host-memory";
 import { takeAdoptionSummary } from "../kit/adoption";
 import { sameValue } from "../kit/check-diff";
-import { Changes, hasChanges, ResourceCore } from "../kit/core";
+import { type Changes, hasChanges, type ResourceCore } from "../kit/core";
 import { containsUnknown } from "../kit/inputs";
-import { LogSink, Severity, useProcessLog, withLog } from "../kit/log";
+import { type LogSink, type Severity, useProcessLog, withLog } from "../kit/log";
 import { DeclaredNames } from "../kit/unique-names";
 import { resources } from "../registry";
-import { ConfigSource, isDefaultProviderName, movesAccount, unknownSettingWarnings, withProviderSettings } from "../settings";
-import { Properties, propertiesOf, structOf, unwrapSecrets } from "./properties";
+import { type ConfigSource, isDefaultProviderName, movesAccount, unknownSettingWarnings, withProviderSettings } from "../settings";
+import { type Properties, propertiesOf, structOf, unwrapSecrets } from "./properties";
 import { anyProto, emptyProto, engineProto, engineServices, grpc, pluginProto, providerProto, providerServices, statusProto } from "./sdk-modules";
 
 export type PackageName = "crm" | "chat";
@@ -187,7 +187,12 @@ export class ProviderServer {
     const name = urn.split("::").pop() ?? "";
     const source = { provider: explicitProvider(name, news, this.settingKeys) };
     const given = Object.keys(news).filter((key) => !engineProviderInputs.has(key) && !key.startsWith("__"));
-    for (const warning of unknownSettingWarnings(given.map((key) => `${this.pkg}:${key}`), projectOfUrn(urn), source)) this.log?.("warning", warning, urn);
+    for (const warning of unknownSettingWarnings(
+      given.map((key) => `${this.pkg}:${key}`),
+      projectOfUrn(urn),
+      source,
+    ))
+      this.log?.("warning", warning, urn);
     const secrets = this.settingKeys.filter((key) => this.schema.config.variables[key].secret);
     return new providerProto.CheckResponse().setInputs(structOf(news, secrets));
   }
@@ -285,7 +290,12 @@ export class ProviderServer {
  * (After the stack's settings change, a refresh or destroy configures the default provider from
  * the state until an up: it is then named as an explicit provider, whose settings it has.)
  */
-export function explicitProvider(name: string | undefined, inputs: Properties, settingKeys: string[], stackConfig = process.env.PULUMI_CONFIG): string | undefined {
+export function explicitProvider(
+  name: string | undefined,
+  inputs: Properties,
+  settingKeys: string[],
+  stackConfig = process.env.PULUMI_CONFIG,
+): string | undefined {
   if (!name) return undefined;
   if (!isDefaultProviderName(name, typeof inputs.version === "string" ? inputs.version : undefined)) return name;
   // Every engine hands it; a plugin served by a test's own client has the name alone.
@@ -311,7 +321,17 @@ function detailedDiff(changes: Changes, olds: Properties, news: Properties): pro
     .setDeletebeforereplace(changes.deleteBeforeReplace ?? false)
     .setHasdetaileddiff(true);
   for (const { field, replace } of changes.fields) {
-    const kind = unset(olds[field]) ? (replace ? Kind.ADD_REPLACE : Kind.ADD) : unset(news[field]) ? (replace ? Kind.DELETE_REPLACE : Kind.DELETE) : replace ? Kind.UPDATE_REPLACE : Kind.UPDATE;
+    const kind = unset(olds[field])
+      ? replace
+        ? Kind.ADD_REPLACE
+        : Kind.ADD
+      : unset(news[field])
+        ? replace
+          ? Kind.DELETE_REPLACE
+          : Kind.DELETE
+        : replace
+          ? Kind.UPDATE_REPLACE
+          : Kind.UPDATE;
     response.getDetaileddiffMap().set(field, new PropertyDiff().setKind(kind).setInputdiff(true));
   }
   return response;

@@ -112,7 +112,7 @@ export function describeFailure(context: CallContext, failure: FailureDetail, un
     credentialAdvice(context, status) ??
     rateAdvice(context, status) ??
     (status !== undefined ? context.advice?.[String(status)] : undefined) ??
-    (unconfirmed ? context.advice?.unconfirmed ?? defaultAdvice.unconfirmed : undefined) ??
+    (unconfirmed ? (context.advice?.unconfirmed ?? defaultAdvice.unconfirmed) : undefined) ??
     (status !== undefined ? defaultAdvice[String(status)] : undefined) ??
     (status === undefined ? defaultAdvice.network : defaultAdvice.server);
   return new ServiceError(`${context.resource}: ${what}${code}${field}${detail}; ${advice}.`, failure);

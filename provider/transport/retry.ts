@@ -78,23 +78,12 @@ export function isUnreachableAddress(code: string): boolean {
   return briefRetryCodes.has(code) || isPermanentNetworkFailure(code);
 }
 
-export function decideRetry(
-  outcome: AttemptOutcome,
-  attempt: number,
-  elapsedMs: number,
-  idempotent: boolean,
-  policy: RetryPolicy,
-): RetryDecision {
+export function decideRetry(outcome: AttemptOutcome, attempt: number, elapsedMs: number, idempotent: boolean, policy: RetryPolicy): RetryDecision {
   const maxAttempts = outcome.kind === "network" && briefRetryCodes.has(outcome.code) ? Math.min(briefRetryAttempts, policy.maxAttempts) : policy.maxAttempts;
   if (attempt >= maxAttempts || !isRetryable(outcome)) return { action: "stop" };
-  const delayMs =
-    outcome.kind === "response" && outcome.retryAfterSeconds !== undefined
-      ? outcome.retryAfterSeconds * 1000
-      : backoffDelay(attempt, policy);
+  const delayMs = outcome.kind === "response" && outcome.retryAfterSeconds !== undefined ? outcome.retryAfterSeconds * 1000 : backoffDelay(attempt, policy);
   if (elapsedMs + delayMs > policy.deadlineMs) return { action: "stop" };
-  return mayHaveTakenEffect(outcome) && !idempotent
-    ? { action: "recover-then-retry", delayMs }
-    : { action: "retry", delayMs };
+  return mayHaveTakenEffect(outcome) && !idempotent ? { action: "recover-then-retry", delayMs } : { action: "retry", delayMs };
 }
 
 function isRetryable(outcome: AttemptOutcome): boolean {

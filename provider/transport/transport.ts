@@ -3,17 +3,17 @@
 // ServiceError naming the resource; it never sees the credential.
 
 import type { Agent } from "undici";
-import { asPulumiCrmError, CallContext, describeFailure, FailureDetail, parseFailureBody, ServiceError, unsentFailure } from "./errors";
-import { Answered, limiterFor, RateLimiter, sleep } from "./limiter";
+import { asPulumiCrmError, type CallContext, describeFailure, type FailureDetail, parseFailureBody, ServiceError, unsentFailure } from "./errors";
+import { type Answered, limiterFor, type RateLimiter, sleep } from "./limiter";
 import {
-  AttemptOutcome,
+  type AttemptOutcome,
   decideRetry,
   defaultRetryPolicy,
   isPermanentNetworkFailure,
   isUnreachableAddress,
   mayHaveTakenEffect,
   parseRetryAfter,
-  RetryPolicy,
+  type RetryPolicy,
 } from "./retry";
 
 export type HttpMethod = "GET" | "POST" | "PUT" | "PATCH" | "DELETE";

@@ -19,7 +19,9 @@ export function limitsOf(type: ValueType): string[] {
       const what = type.kind === "integer" ? "a whole number" : "a number";
       const { minimum: min, maximum: max } = type;
       if (min === undefined && max === undefined) return [];
-      return [sentence(min !== undefined && max !== undefined ? `${what} from ${min} to ${max}` : min !== undefined ? `${what} from ${min}` : `${what} up to ${max}`)];
+      return [
+        sentence(min !== undefined && max !== undefined ? `${what} from ${min} to ${max}` : min !== undefined ? `${what} from ${min}` : `${what} up to ${max}`),
+      ];
     }
     case "list":
       return type.minItems ? [sentence(`at least ${type.minItems === 1 ? "one" : type.minItems}`)] : [];
@@ -56,7 +58,9 @@ export function inputDescription(field: Field): string {
 
 /** What users read of an output. */
 export const outputDescription = (field: Field | NestedField) =>
-  [field.description, ...limitsOf(field.type), ...("secret" in field && field.secret ? ["Secret: kept encrypted in the state, shown as [secret]."] : [])].join(" ");
+  [field.description, ...limitsOf(field.type), ...("secret" in field && field.secret ? ["Secret: kept encrypted in the state, shown as [secret]."] : [])].join(
+    " ",
+  );
 
 /** Whether an output is there whatever the inputs: a required input, an input with a default, or an output the provider always sets. */
 export const alwaysOutput = (field: Field) => field.required || field.default !== undefined;

@@ -151,8 +151,14 @@ export function fieldPlacesTable(places = fieldPlaces()): string {
   const rows = [...byResource].map(([resource, entries]) => {
     const written = (test: (places: number) => boolean) => entries.filter((entry) => test(entry.places));
     const named = (entry: FieldPlaces) => `${entry.field} ${entry.places}`;
-    const more = written((n) => n > 2).map((entry) => `${named(entry)} (${entry.inLogic} in logic${restatements(entry) > mostRestatements ? `, **restated ${restatements(entry)}**` : ""})`);
-    return `| ${resource} | ${entries.length} | ${written((n) => n === 1).length} | ${written((n) => n === 2).map(named).join(", ") || "-"} | ${more.join(", ") || "-"} |`;
+    const more = written((n) => n > 2).map(
+      (entry) => `${named(entry)} (${entry.inLogic} in logic${restatements(entry) > mostRestatements ? `, **restated ${restatements(entry)}**` : ""})`,
+    );
+    return `| ${resource} | ${entries.length} | ${written((n) => n === 1).length} | ${
+      written((n) => n === 2)
+        .map(named)
+        .join(", ") || "-"
+    } | ${more.join(", ") || "-"} |`;
   });
   const once = places.filter((entry) => entry.places === 1).length;
   const twice = places.filter((entry) => entry.places === 2).length;

@@ -13,7 +13,13 @@ const docOf = (symbol: ts.Symbol, checker: ts.TypeChecker) => ts.displayPartsToS
 
 /** The functions of package `pkg` (`${pkg}:index:getX`), and the object types they name, added to `types`. */
 export function lookupFunctions(pkg: string, types: Record<string, Spec>): Record<string, Spec> {
-  const program = ts.createProgram([lookupsModule], { strict: true, skipLibCheck: true, target: ts.ScriptTarget.ES2022, module: ts.ModuleKind.CommonJS, types: ["node"] });
+  const program = ts.createProgram([lookupsModule], {
+    strict: true,
+    skipLibCheck: true,
+    target: ts.ScriptTarget.ES2022,
+    module: ts.ModuleKind.CommonJS,
+    types: ["node"],
+  });
   const checker = program.getTypeChecker();
   const moduleSymbol = checker.getSymbolAtLocation(program.getSourceFile(lookupsModule)!)!;
 
@@ -61,7 +67,9 @@ export function lookupFunctions(pkg: string, types: Record<string, Spec>): Recor
 
   function objectSpec(type: ts.Type): { properties: Record<string, Spec>; required: string[] } {
     const members = membersOf(type);
-    const properties = Object.fromEntries([...members].map(([name, member]) => [name, { ...specOfAny(member.types), description: docOf(member.symbol, checker) }]));
+    const properties = Object.fromEntries(
+      [...members].map(([name, member]) => [name, { ...specOfAny(member.types), description: docOf(member.symbol, checker) }]),
+    );
     // A member that may be null is there, but not required to hold a value.
     const required = [...members].filter(([, member]) => !member.optional && !nullable(member.symbol)).map(([name]) => name);
     return { properties, required };

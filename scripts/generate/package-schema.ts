@@ -10,7 +10,7 @@ import ts from "typescript";
 import type { Field } from "../../provider/kit/declaration";
 import type { ValueType } from "../../provider/kit/value-types";
 import { resources } from "../../provider/registry";
-import { channelSetting, chatService, crmService, ServiceSettingsSpec } from "../../provider/settings";
+import { channelSetting, chatService, crmService, type ServiceSettingsSpec } from "../../provider/settings";
 import { lookupFunctions } from "./lookup-functions";
 import { alwaysOutput, inputDescription, outputDescription } from "./declaration-text";
 
@@ -41,7 +41,11 @@ interface ConfigVariable {
 }
 
 const serviceSettings = (spec: ServiceSettingsSpec, address: string): ConfigVariable[] => [
-  { ...spec.url, type: "string", description: `The ${spec.service} service's API address, ${address}. https only; plain http is taken for loopback addresses (the local emulator).` },
+  {
+    ...spec.url,
+    type: "string",
+    description: `The ${spec.service} service's API address, ${address}. https only; plain http is taken for loopback addresses (the local emulator).`,
+  },
   { ...spec.token, type: "string", secret: true, description: `The ${spec.service} service's API key.` },
   {
     ...spec.rate,
@@ -61,7 +65,11 @@ const packages = {
     description: "Flow runs of the CRM's chat flow service.",
     settings: [
       ...serviceSettings(chatService, "e.g. https://chat.example.com"),
-      { ...channelSetting, type: "string", description: "The channel path segment of flow runs: chat (the default, as the specification writes it) or whatsapp (the real service's paths)." },
+      {
+        ...channelSetting,
+        type: "string",
+        description: "The channel path segment of flow runs: chat (the default, as the specification writes it) or whatsapp (the real service's paths).",
+      },
     ] as ConfigVariable[],
   },
 };
@@ -72,7 +80,9 @@ export function classDescriptions(): Map<string, string> {
   for (const resource of resources) {
     const file = join(root, "provider", resource.namespace, `${resource.name}.ts`);
     const source = ts.createSourceFile(file, readFileSync(file, "utf8"), ts.ScriptTarget.ES2022, true);
-    const found = source.statements.find((statement): statement is ts.ClassDeclaration => ts.isClassDeclaration(statement) && statement.name?.text === resource.className);
+    const found = source.statements.find(
+      (statement): statement is ts.ClassDeclaration => ts.isClassDeclaration(statement) && statement.name?.text === resource.className,
+    );
     const doc = found && ts.getJSDocCommentsAndTags(found).find(ts.isJSDoc);
     const text = doc && ts.getTextOfJSDocComment(doc.comment);
     if (!text) throw new Error(`${resource.namespace}.${resource.className} has no doc comment`);
@@ -108,7 +118,10 @@ function typeSpec(type: ValueType, pkg: string, types: Record<string, Spec>, enu
         type: "object",
         description: type.description,
         properties: Object.fromEntries(
-          Object.entries(type.fields).map(([name, member]) => [name, { ...typeSpec(member.type, pkg, types, `${type.name}${capitalized(name)}`), description: outputDescription(member) }]),
+          Object.entries(type.fields).map(([name, member]) => [
+            name,
+            { ...typeSpec(member.type, pkg, types, `${type.name}${capitalized(name)}`), description: outputDescription(member) },
+          ]),
         ),
         required: Object.entries(type.fields)
           .filter(([, member]) => member.required)
@@ -133,7 +146,11 @@ function propertySpec(field: Field, side: "input" | "output", pkg: string, resou
 }
 
 function configSpec(variable: ConfigVariable): Spec {
-  return { type: variable.type, description: `${variable.description} Or the ${variable.env} environment variable.`, ...(variable.secret ? { secret: true } : {}) };
+  return {
+    type: variable.type,
+    description: `${variable.description} Or the ${variable.env} environment variable.`,
+    ...(variable.secret ? { secret: true } : {}),
+  };
 }
 
 /** The schema of each package, by name. */
@@ -189,7 +206,12 @@ export function packageSchemas(): Map<string, Spec> {
           dependencies: { "@pulumi/pulumi": "^3.216.0" },
           respectSchemaVersion: true,
         },
-        python: { packageName: name === "crm" ? "pulumi_crm" : `pulumi_crm_${name}`, requires: { pulumi: ">=3.216.0,<4.0.0" }, pyproject: { enabled: true }, respectSchemaVersion: true },
+        python: {
+          packageName: name === "crm" ? "pulumi_crm" : `pulumi_crm_${name}`,
+          requires: { pulumi: ">=3.216.0,<4.0.0" },
+          pyproject: { enabled: true },
+          respectSchemaVersion: true,
+        },
         go: { importBasePath: `github.com/pulumi-crm/pulumi-crm/sdk/go/${name}`, generateResourceContainerTypes: true, respectSchemaVersion: true },
       },
     });

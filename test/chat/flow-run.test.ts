@@ -7,7 +7,7 @@ import type { FlowRunArgs } from "../../provider/chat/flow-run";
 import { unknownValue } from "../../provider/kit/inputs";
 import { PartlyDoneError } from "../../provider/kit/write-errors";
 import { useStackConfig } from "../../provider/settings";
-import { configOf, emulatorForProvider, flowRunsStarted, requestCount, RunningEmulator, setFaults } from "../support/emulator";
+import { configOf, emulatorForProvider, flowRunsStarted, requestCount, type RunningEmulator, setFaults } from "../support/emulator";
 
 const flowId = "2f1c6a8e-3b7d-4c1e-9a2f-5d8e7c6b4a31";
 const failingFlow = BUILT_IN_FLOWS.find((flow) => flow.failureReason)!;
@@ -33,10 +33,22 @@ describe("chat.FlowRun provider", () => {
     const before = await requestCount(emulator);
     const result = await flowRun.check({}, { flowId: "flow-1", contacts: [{ email: "not-an-email", phone: "1".repeat(31), nickname: "x" }] });
     const reasons = (result.failures ?? []).map((f) => `${f.property}: ${f.reason}`);
-    assert.ok(reasons.some((r) => /^flowId: chat\.FlowRun of flow flow-1: flowId must be the flow's UUID/.test(r)), reasons.join("\n"));
-    assert.ok(reasons.some((r) => /^: .*contacts\[0\]\.email must be an email address \(given "not-an-email"\)$/.test(r)), reasons.join("\n"));
-    assert.ok(reasons.some((r) => /^: .*contacts\[0\]\.phone must be at most 30 characters \(given "1{31}"\)$/.test(r)), reasons.join("\n"));
-    assert.ok(reasons.some((r) => /^: .*contacts\[0\]\.nickname is not a field of a contact.* \(given "x"\)$/.test(r)), reasons.join("\n"));
+    assert.ok(
+      reasons.some((r) => /^flowId: chat\.FlowRun of flow flow-1: flowId must be the flow's UUID/.test(r)),
+      reasons.join("\n"),
+    );
+    assert.ok(
+      reasons.some((r) => /^: .*contacts\[0\]\.email must be an email address \(given "not-an-email"\)$/.test(r)),
+      reasons.join("\n"),
+    );
+    assert.ok(
+      reasons.some((r) => /^: .*contacts\[0\]\.phone must be at most 30 characters \(given "1{31}"\)$/.test(r)),
+      reasons.join("\n"),
+    );
+    assert.ok(
+      reasons.some((r) => /^: .*contacts\[0\]\.nickname is not a field of a contact.* \(given "x"\)$/.test(r)),
+      reasons.join("\n"),
+    );
     assert.equal(await requestCount(emulator), before);
   });
 
@@ -51,7 +63,10 @@ describe("chat.FlowRun provider", () => {
 
   it("fails in check, before any run, when the chat settings are missing", async () => {
     useStackConfig(configOf({ "crm:apiUrl": emulator.crmUrl, "crm:apiToken": emulator.apiToken }));
-    assert.match(String((await flowRun.check({}, { flowId, contacts: [{ phone: "+15550100" }] })).failures?.[0].reason), /no chat API address is configured; run `pulumi config set chat:apiUrl/);
+    assert.match(
+      String((await flowRun.check({}, { flowId, contacts: [{ phone: "+15550100" }] })).failures?.[0].reason),
+      /no chat API address is configured; run `pulumi config set chat:apiUrl/,
+    );
   });
 
   it("runs the flow once on create and reads back exactly what create returned", async () => {
@@ -73,7 +88,10 @@ describe("chat.FlowRun provider", () => {
   it("says to check the flow id and chat:channel when the service knows no such flow", async () => {
     const unknownFlow = "0d6f3c1e-8a2b-4c5d-9e7f-112233445566";
     await assert.rejects(flowRun.create(await checked({ flowId: unknownFlow, contacts: [{ phone: "+15550100" }] })), (error: Error) => {
-      assert.match(error.message, /the service answered 404: Not found; the service knows no flow 0d6f3c1e-8a2b-4c5d-9e7f-112233445566 on channel "chat": check flowId and the chat:channel setting\.$/);
+      assert.match(
+        error.message,
+        /the service answered 404: Not found; the service knows no flow 0d6f3c1e-8a2b-4c5d-9e7f-112233445566 on channel "chat": check flowId and the chat:channel setting\.$/,
+      );
       assert.doesNotMatch(error.message, /refresh/);
       return true;
     });
@@ -84,7 +102,10 @@ describe("chat.FlowRun provider", () => {
     const created = await flowRun.create(await checked({ flowId, contacts: [{ phone: "+15550100" }] }));
     assert.ok(created.id);
     useChat({ "chat:channel": "../admin" });
-    assert.match(String((await flowRun.check({}, { flowId, contacts: [{ phone: "+15550100" }] })).failures?.[0].reason), /chat:channel must be a channel path segment/);
+    assert.match(
+      String((await flowRun.check({}, { flowId, contacts: [{ phone: "+15550100" }] })).failures?.[0].reason),
+      /chat:channel must be a channel path segment/,
+    );
   });
 
   it("reports a run whose answer was lost instead of starting it twice", async () => {
@@ -92,7 +113,10 @@ describe("chat.FlowRun provider", () => {
     const before = await runs();
     await setFaults(emulator, "lost=1");
     try {
-      await assert.rejects(flowRun.create(await checked({ flowId, contacts: [{ phone: "+15550100" }] })), /^ServiceError: chat\.FlowRun of flow .*: the request did not complete: .*; the run may have started anyway: check the flow's executions/);
+      await assert.rejects(
+        flowRun.create(await checked({ flowId, contacts: [{ phone: "+15550100" }] })),
+        /^ServiceError: chat\.FlowRun of flow .*: the request did not complete: .*; the run may have started anyway: check the flow's executions/,
+      );
     } finally {
       await setFaults(emulator, "");
     }
@@ -125,7 +149,10 @@ describe("chat.FlowRun provider", () => {
         return true;
       });
       const recorded = failure!.properties;
-      assert.deepEqual([failure!.id, recorded.executionId, recorded.status, recorded.statusReason], [recorded.executionId, failure!.id, "FAILED", failingFlow.failureReason]);
+      assert.deepEqual(
+        [failure!.id, recorded.executionId, recorded.status, recorded.statusReason],
+        [recorded.executionId, failure!.id, "FAILED", failingFlow.failureReason],
+      );
       // Recorded with its provider, as the host records a write that succeeded: refresh and destroy find it.
       const { __provider: recordedProvider, ...outputs } = recorded;
       assert.equal(recordedProvider, inputs.__provider);
@@ -143,7 +170,10 @@ describe("chat.FlowRun provider", () => {
         let timeout: PartlyDoneError | undefined;
         await assert.rejects(flowRun.create(inputs), (error: Error) => {
           assert.ok(error instanceof PartlyDoneError, String(error));
-          assert.match(error.message, /execution [0-9a-f-]{36} is still RUNNING after 1 s; it keeps running on the service: run `pulumi up` again to keep waiting for it \(it is not started again\), or raise timeoutSeconds\.$/);
+          assert.match(
+            error.message,
+            /execution [0-9a-f-]{36} is still RUNNING after 1 s; it keeps running on the service: run `pulumi up` again to keep waiting for it \(it is not started again\), or raise timeoutSeconds\.$/,
+          );
           timeout = error;
           return true;
         });
@@ -168,7 +198,10 @@ describe("chat.FlowRun provider", () => {
       let failure: PartlyDoneError | undefined;
       await assert.rejects(creating, (error: Error) => {
         assert.ok(error instanceof PartlyDoneError, String(error));
-        assert.match(error.message, /refused the connection \(ECONNREFUSED\).* Execution [0-9a-f-]{36} started and is recorded, so it is not started again; run `pulumi up` again to keep waiting for it\.$/);
+        assert.match(
+          error.message,
+          /refused the connection \(ECONNREFUSED\).* Execution [0-9a-f-]{36} started and is recorded, so it is not started again; run `pulumi up` again to keep waiting for it\.$/,
+        );
         assert.equal(error.id, error.properties.executionId);
         assert.equal(error.properties.status, null);
         failure = error;
@@ -195,7 +228,14 @@ describe("chat.FlowRun provider", () => {
   });
 
   it("keeps a run the service no longer shows, so that the next up does not message the contacts again", async () => {
-    const props = { flowId, contacts: [{ phone: "+15550100" }], hasPriority: false, triggers: [], executionId: "00000000-0000-4000-8000-000000000000", createdOn: "t" };
+    const props = {
+      flowId,
+      contacts: [{ phone: "+15550100" }],
+      hasPriority: false,
+      triggers: [],
+      executionId: "00000000-0000-4000-8000-000000000000",
+      createdOn: "t",
+    };
     const read = await flowRun.read("00000000-0000-4000-8000-000000000000", props);
     assert.equal(read.id, "00000000-0000-4000-8000-000000000000");
     assert.deepEqual(read.props, props);
@@ -204,6 +244,7 @@ describe("chat.FlowRun provider", () => {
 });
 
 // Compiled by `npm run typecheck`: nested contact fields take outputs of other resources.
+// biome-ignore lint/suspicious/noExportsInTest: exported so that noUnusedLocals lets a function only the type-check uses be
 export function contactFromOutputs(externalId: Output<string>, tag: Output<string>): FlowRunArgs["contacts"] {
   return [{ firstName: "Ada", externalId, tags: [tag] }];
 }

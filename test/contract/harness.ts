@@ -13,12 +13,12 @@ import { startEmulator, type RunningEmulator } from "../../emulator";
 import type { JsonSchema, ReferenceDocument } from "./reference";
 import { differences, shapeOfExamples } from "./shape";
 
-export interface Reply {
+interface Reply {
   status: number;
   body: unknown;
 }
 
-export interface ServiceClient {
+interface ServiceClient {
   send(method: string, path: string, body?: unknown): Promise<Reply>;
   /** Sends and insists on a 2xx, for the records a case needs before its own request. */
   create(path: string, body: unknown): Promise<any>;
@@ -29,7 +29,7 @@ export interface Clients {
   chat: ServiceClient;
 }
 
-export interface RequestParts {
+interface RequestParts {
   /** Values of the path template's {parameters}. */
   params?: Record<string, string | number>;
   /** Query string without "?". */
@@ -85,7 +85,7 @@ function client(baseUrl: string, headers: Record<string, string>): ServiceClient
   };
 }
 
-export function connect(emulator: RunningEmulator): Clients {
+function connect(emulator: RunningEmulator): Clients {
   return {
     crm: client(`${emulator.crmUrl}/api/3`, { "Api-Token": emulator.apiToken }),
     // The reference declares a header named Token; the real one is Authorization: Token <key> (README).
@@ -126,10 +126,7 @@ export function describeContract(title: string, reference: ReferenceDocument, se
         const declared = operation.declaredStatuses();
         const { seedStatus } = contractCase;
         const status = seedStatus && reply.status === seedStatus.status ? seedStatus.referenceStatus : reply.status;
-        assert.ok(
-          declared.includes(status),
-          `answered ${reply.status} where the reference declares ${declared.join(", ")}: ${JSON.stringify(reply.body)}`,
-        );
+        assert.ok(declared.includes(status), `answered ${reply.status} where the reference declares ${declared.join(", ")}: ${JSON.stringify(reply.body)}`);
         const examples = operation.responseExamples(status);
         if (examples.length > 0) {
           const excused = new Set(Object.keys({ ...EXCUSED_EVERYWHERE, ...contractCase.excused }));

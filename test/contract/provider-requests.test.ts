@@ -7,9 +7,9 @@ import * as contact from "../../provider/crm/account-contact";
 import * as field from "../../provider/crm/account-custom-field";
 import * as value from "../../provider/crm/account-custom-field-value";
 import * as note from "../../provider/crm/account-note";
-import { emulatorCall, RunningEmulator } from "../support/emulator";
-import { checked, ResourceModule } from "../support/provider-steps";
-import { emulatorBehindProxy, RecordingProxy } from "../support/recording-proxy";
+import { emulatorCall, type RunningEmulator } from "../support/emulator";
+import { checked, type ResourceModule } from "../support/provider-steps";
+import { emulatorBehindProxy, type RecordingProxy } from "../support/recording-proxy";
 import { nonConformingRequests } from "../support/reference-requests";
 import { ReferenceDocument } from "./reference";
 
@@ -45,7 +45,12 @@ describe("contract: requests of crm.AccountCustomField, AccountCustomFieldValue,
     ];
     for (const [index, [definition, first, second]] of fields.entries()) {
       const fieldLabel = `Contract ${definition.fieldType}`;
-      const made = await lifecycle(field, { fieldLabel, ...definition }, { fieldLabel: `${fieldLabel} renamed` }, { fieldDefault: undefined, isFormVisible: true });
+      const made = await lifecycle(
+        field,
+        { fieldLabel, ...definition },
+        { fieldLabel: `${fieldLabel} renamed` },
+        { fieldDefault: undefined, isFormVisible: true },
+      );
       const currency = definition.fieldType === "currency" ? { fieldCurrency: "GBP" } : {};
       await lifecycle(value, { accountId, customFieldId: made.id, fieldValue: first }, { fieldValue: second, ...currency });
       if (index === 0) {
@@ -59,7 +64,9 @@ describe("contract: requests of crm.AccountCustomField, AccountCustomFieldValue,
     await lifecycle(contact, { accountId, contactId }, { jobTitle: "CEO" }, { jobTitle: undefined, accountId: otherAccountId });
 
     assert.deepEqual(nonConformingRequests(proxy.requests), []);
-    const operations = new Set(proxy.requests.map((request) => `${request.method} ${reference.templateOf(request.method, request.path.replace(/^\/api\/3/, ""))}`));
+    const operations = new Set(
+      proxy.requests.map((request) => `${request.method} ${reference.templateOf(request.method, request.path.replace(/^\/api\/3/, ""))}`),
+    );
     for (const operation of [
       "POST /accountCustomFieldMeta",
       "PUT /accountCustomFieldMeta/{id}",

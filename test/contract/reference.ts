@@ -6,7 +6,7 @@
 import { readFileSync } from "node:fs";
 import path from "node:path";
 
-export const REFERENCE_DIR = path.resolve(__dirname, "reference");
+const REFERENCE_DIR = path.resolve(__dirname, "reference");
 
 export type JsonSchema = { [keyword: string]: unknown };
 
@@ -138,7 +138,10 @@ function listsAsExamplesSend(schema: JsonSchema, examples: unknown[]): JsonSchem
   if (!isSchema(schema.properties)) return schema;
   const properties = Object.entries(schema.properties).map(([name, child]) => [
     name,
-    listsAsExamplesSend(child as JsonSchema, sent.map((example) => (isSchema(example) ? example[name] : undefined))),
+    listsAsExamplesSend(
+      child as JsonSchema,
+      sent.map((example) => (isSchema(example) ? example[name] : undefined)),
+    ),
   ]);
   return { ...schema, properties: Object.fromEntries(properties) };
 }

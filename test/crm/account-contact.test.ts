@@ -3,7 +3,7 @@ import * as provider from "../../provider/crm/account-contact";
 import { useStackConfig } from "../../provider/settings";
 import { configOf, emulatorCall } from "../support/emulator";
 import { checked, createAndVerify, updateAndVerify } from "../support/provider-steps";
-import { ScriptedServer, sendJson, startScriptedServer } from "../support/scripted-server";
+import { type ScriptedServer, sendJson, startScriptedServer } from "../support/scripted-server";
 import { describeResource, emptyAccount } from "../support/describe-resource";
 
 describeResource(
@@ -21,7 +21,10 @@ describeResource(
       existing: async ({ emulator, parents: { acme, ann } }) => {
         const declared = { accountId: acme, contactId: ann, jobTitle: "CTO" };
         const association = { account: Number(acme), contact: Number(ann), jobTitle: "CTO" };
-        return { id: (await emulatorCall(emulator, "POST", "/api/3/accountContacts", { accountContact: association })).body.accountContact.id, inputs: declared };
+        return {
+          id: (await emulatorCall(emulator, "POST", "/api/3/accountContacts", { accountContact: association })).body.accountContact.id,
+          inputs: declared,
+        };
       },
       changes: { jobTitle: "CEO" },
       updateRoute: "PUT /api/3/accountContacts/:id",
@@ -29,11 +32,22 @@ describeResource(
     badInputs: [
       [{ accountId: "1", contactId: -4, jobTitle: 7, title: "CEO" }, "contactId", /^crm\.AccountContact: contactId must be the id of the contact/],
       [{ accountId: "1", contactId: -4, jobTitle: 7, title: "CEO" }, "jobTitle", /jobTitle must be a string/],
-      [{ accountId: "1", contactId: -4, jobTitle: 7, title: "CEO" }, "title", /title is not a field of this resource; the fields are: accountId, contactId, jobTitle/],
-      [{ accountId: "1", contactId: "2", jobTitle: "x".repeat(256) }, "jobTitle", /^crm\.AccountContact \(contact 2, account 1\): jobTitle must be at most 255 characters/],
+      [
+        { accountId: "1", contactId: -4, jobTitle: 7, title: "CEO" },
+        "title",
+        /title is not a field of this resource; the fields are: accountId, contactId, jobTitle/,
+      ],
+      [
+        { accountId: "1", contactId: "2", jobTitle: "x".repeat(256) },
+        "jobTitle",
+        /^crm\.AccountContact \(contact 2, account 1\): jobTitle must be at most 255 characters/,
+      ],
     ],
     roundTrip: {
-      inputs: ({ acme, ann }) => [{ accountId: acme, contactId: ann }, { accountId: acme, contactId: ann, jobTitle: "CTO" }],
+      inputs: ({ acme, ann }) => [
+        { accountId: acme, contactId: ann },
+        { accountId: acme, contactId: ann, jobTitle: "CTO" },
+      ],
       created: (created, inputs) => assert.deepEqual(created.outs, inputs, "the outputs are the association as declared"),
     },
   },
@@ -51,7 +65,8 @@ describeResource(
     it("says which account a contact belongs to already, and what to do", async () => {
       const { emulator } = service;
       const { acme, globex, ann } = service.parents;
-      const held = (await emulatorCall(emulator, "POST", "/api/3/accountContacts", { accountContact: { account: Number(globex), contact: Number(ann) } })).body.accountContact;
+      const held = (await emulatorCall(emulator, "POST", "/api/3/accountContacts", { accountContact: { account: Number(globex), contact: Number(ann) } })).body
+        .accountContact;
       await assert.rejects(provider.create(await checked(provider, { accountId: acme, contactId: ann })), (error: Error) => {
         assert.equal(
           error.message,
@@ -64,14 +79,19 @@ describeResource(
       await assert.rejects(provider.create(await checked(provider, { accountId: globex, contactId: ann })), (error: Error) => {
         assert.match(
           error.message,
-          new RegExp(`^crm\\.AccountContact \\(contact ${ann}, account ${globex}\\): contact ${ann} already belongs to this account \\(association ${held.id}\\); .*take it over with adoptId: "${held.id}"; .*\\(DELETE http://127\\.0\\.0\\.1:\\d+/api/3/accountContacts/${held.id},`),
+          new RegExp(
+            `^crm\\.AccountContact \\(contact ${ann}, account ${globex}\\): contact ${ann} already belongs to this account \\(association ${held.id}\\); .*take it over with adoptId: "${held.id}"; .*\\(DELETE http://127\\.0\\.0\\.1:\\d+/api/3/accountContacts/${held.id},`,
+          ),
         );
         return true;
       });
     });
 
     it("keeps the service's error when the refusal is not about another account", async () => {
-      await assert.rejects(provider.create(await checked(provider, { accountId: "999", contactId: service.parents.bob })), /the service answered 422 \(field_invalid\) for field "account": No account with id 999/);
+      await assert.rejects(
+        provider.create(await checked(provider, { accountId: "999", contactId: service.parents.bob })),
+        /the service answered 422 \(field_invalid\) for field "account": No account with id 999/,
+      );
     });
 
     it("sees a change out of band, a deletion out of band as gone, and an association its account's deletion took as deleted", async () => {

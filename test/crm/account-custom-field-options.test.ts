@@ -8,7 +8,7 @@ import assert from "node:assert/strict";
 import * as provider from "../../provider/crm/account-custom-field-value";
 import { unknownValue } from "../../provider/kit/inputs";
 import { useStackConfig } from "../../provider/settings";
-import { configOf, emulatorCall, emulatorForProvider, emulatorStats, RunningEmulator } from "../support/emulator";
+import { configOf, emulatorCall, emulatorForProvider, emulatorStats, type RunningEmulator } from "../support/emulator";
 import { checked, providerCode } from "../support/provider-steps";
 
 const tiers = ["Gold", "Silver", "Bronze"];
@@ -27,8 +27,11 @@ describe("crm.AccountCustomFieldValue: a value outside its field's options", () 
   after(async () => emulator.close());
 
   const newField = async (fieldType: string, fieldOptions: string[]) =>
-    (await emulatorCall(emulator, "POST", "/api/3/accountCustomFieldMeta", { accountCustomFieldMetum: { fieldLabel: `${fieldType} ${++serial}`, fieldType, fieldOptions } })).body
-      .accountCustomFieldMetum.id as string;
+    (
+      await emulatorCall(emulator, "POST", "/api/3/accountCustomFieldMeta", {
+        accountCustomFieldMetum: { fieldLabel: `${fieldType} ${++serial}`, fieldType, fieldOptions },
+      })
+    ).body.accountCustomFieldMetum.id as string;
   /** Writes of values the emulator was sent: creates, updates, bulk ones included. */
   const valueWrites = async () =>
     Object.entries((await emulatorStats(emulator)).byRoute)
@@ -47,13 +50,19 @@ describe("crm.AccountCustomFieldValue: a value outside its field's options", () 
     });
 
     it("refuses each element of a list, or of `||a||b||`, that is not an option", async () => {
-      const reasons = async (fieldValue: unknown) => (await checkFailures({ accountId: "3", customFieldId: "7", fieldValue, fieldOptions: tiers }))?.map((failure) => failure.reason);
-      assert.deepEqual(await reasons(["Gold", "Tin", "Lead"]), [`crm.AccountCustomFieldValue of field 7 for account 3: fieldValue ${notAmongTiers('"Tin", "Lead" are not')}.`]);
-      assert.deepEqual(await reasons("||Silver||Tin||"), [`crm.AccountCustomFieldValue of field 7 for account 3: fieldValue ${notAmongTiers('"Tin" is not')}.`]);
+      const reasons = async (fieldValue: unknown) =>
+        (await checkFailures({ accountId: "3", customFieldId: "7", fieldValue, fieldOptions: tiers }))?.map((failure) => failure.reason);
+      assert.deepEqual(await reasons(["Gold", "Tin", "Lead"]), [
+        `crm.AccountCustomFieldValue of field 7 for account 3: fieldValue ${notAmongTiers('"Tin", "Lead" are not')}.`,
+      ]);
+      assert.deepEqual(await reasons("||Silver||Tin||"), [
+        `crm.AccountCustomFieldValue of field 7 for account 3: fieldValue ${notAmongTiers('"Tin" is not')}.`,
+      ]);
     });
 
     it("takes a value among them in each form, and any value while the options or the value are unknown", async () => {
-      for (const fieldValue of ["Gold", ["Gold", "Bronze"], "||Silver||Gold||"]) await checked(provider, { accountId: "3", customFieldId: "7", fieldValue, fieldOptions: tiers });
+      for (const fieldValue of ["Gold", ["Gold", "Bronze"], "||Silver||Gold||"])
+        await checked(provider, { accountId: "3", customFieldId: "7", fieldValue, fieldOptions: tiers });
       await checked(provider, { accountId: "3", customFieldId: "7", fieldValue: "Platinum", fieldOptions: unknownValue });
       await checked(provider, { accountId: "3", customFieldId: "7", fieldValue: unknownValue, fieldOptions: tiers });
     });
@@ -62,7 +71,11 @@ describe("crm.AccountCustomFieldValue: a value outside its field's options", () 
       const customFieldId = await newField("dropdown", tiers);
       const created = await provider.create(await checked(provider, { accountId, customFieldId, fieldValue: "Gold", fieldOptions: tiers }));
       assert.deepEqual(created.outs, { accountId, customFieldId, fieldValue: "Gold", fieldType: "dropdown" });
-      const diff = await provider.diff(created.id, created.outs, await checked(provider, { accountId, customFieldId, fieldValue: "Gold", fieldOptions: ["Gold"] }));
+      const diff = await provider.diff(
+        created.id,
+        created.outs,
+        await checked(provider, { accountId, customFieldId, fieldValue: "Gold", fieldOptions: ["Gold"] }),
+      );
       assert.equal(diff.changes, false);
     });
   });
@@ -94,8 +107,9 @@ describe("crm.AccountCustomFieldValue: a value outside its field's options", () 
       const customFieldId = await newField("dropdown", tiers);
       const created = await provider.create(await checked(provider, { accountId, customFieldId, fieldValue: "Gold" }));
       const before = await valueWrites();
-      await assert.rejects(provider.update(created.id, created.outs, await checked(provider, { accountId, customFieldId, fieldValue: "Platinum" })), (error: Error) =>
-        error.message.endsWith(`fieldValue ${notAmongTiers('"Platinum" is not')}.`),
+      await assert.rejects(
+        provider.update(created.id, created.outs, await checked(provider, { accountId, customFieldId, fieldValue: "Platinum" })),
+        (error: Error) => error.message.endsWith(`fieldValue ${notAmongTiers('"Platinum" is not')}.`),
       );
       assert.equal(await valueWrites(), before);
       assert.equal((await emulatorCall(emulator, "GET", `/api/3/accountCustomFieldData/${created.id}`)).body.accountCustomFieldDatum.fieldValue, "Gold");
@@ -104,7 +118,9 @@ describe("crm.AccountCustomFieldValue: a value outside its field's options", () 
     it("takes an option the field gained after its options were read, reading them again before refusing", async () => {
       const customFieldId = await newField("dropdown", tiers);
       const created = await provider.create(await checked(provider, { accountId, customFieldId, fieldValue: "Gold" }));
-      await emulatorCall(emulator, "PUT", `/api/3/accountCustomFieldMeta/${customFieldId}`, { accountCustomFieldMetum: { fieldOptions: [...tiers, "Platinum"] } });
+      await emulatorCall(emulator, "PUT", `/api/3/accountCustomFieldMeta/${customFieldId}`, {
+        accountCustomFieldMetum: { fieldOptions: [...tiers, "Platinum"] },
+      });
       const updated = await provider.update(created.id, created.outs, await checked(provider, { accountId, customFieldId, fieldValue: "Platinum" }));
       assert.equal(updated.outs.fieldValue, "Platinum");
     });

@@ -2,9 +2,9 @@ import assert from "node:assert/strict";
 import * as provider from "../../provider/crm/account-custom-field-value";
 import { unknownValue } from "../../provider/kit/inputs";
 import { useStackConfig } from "../../provider/settings";
-import { configOf, emulatorCall, emulatorStats, requestCount, RunningEmulator } from "../support/emulator";
+import { configOf, emulatorCall, emulatorStats, requestCount, type RunningEmulator } from "../support/emulator";
 import { checked, configuration, createAndVerify, providerCode, updateAndVerify } from "../support/provider-steps";
-import { ScriptedServer, sendJson, startScriptedServer } from "../support/scripted-server";
+import { type ScriptedServer, sendJson, startScriptedServer } from "../support/scripted-server";
 import { describeResource } from "../support/describe-resource";
 
 /** A field of each type and a value in its one form. */
@@ -28,14 +28,22 @@ async function accountWithFields(emulator: RunningEmulator, serial: number) {
     account: (await emulatorCall(emulator, "POST", "/api/3/accounts", { account: { name: `Acme ${serial}` } })).body.account.id,
   };
   for (const { fieldType, fieldOptions } of samples) {
-    const metum = { fieldLabel: `${fieldType} ${serial}`, fieldType, ...(fieldOptions ? { fieldOptions } : {}), ...(fieldType === "currency" ? { fieldDefaultCurrency: "usd" } : {}) };
-    parents[fieldType] = (await emulatorCall(emulator, "POST", "/api/3/accountCustomFieldMeta", { accountCustomFieldMetum: metum })).body.accountCustomFieldMetum.id;
+    const metum = {
+      fieldLabel: `${fieldType} ${serial}`,
+      fieldType,
+      ...(fieldOptions ? { fieldOptions } : {}),
+      ...(fieldType === "currency" ? { fieldDefaultCurrency: "usd" } : {}),
+    };
+    parents[fieldType] = (
+      await emulatorCall(emulator, "POST", "/api/3/accountCustomFieldMeta", { accountCustomFieldMetum: metum })
+    ).body.accountCustomFieldMetum.id;
   }
   return parents;
 }
 
 /** The sample whose field a value's inputs name. */
-const sampleOf = (parents: Record<string, string>, inputs: Record<string, unknown>) => samples.find((sample) => parents[sample.fieldType] === inputs.customFieldId)!;
+const sampleOf = (parents: Record<string, string>, inputs: Record<string, unknown>) =>
+  samples.find((sample) => parents[sample.fieldType] === inputs.customFieldId)!;
 
 let serial = 0;
 
@@ -56,11 +64,27 @@ describeResource(
       updateRoute: "PUT /api/3/accountCustomFieldData/:id",
     },
     badInputs: [
-      [{ accountId: "acme", fieldValue: { amount: 1 }, fieldCurrency: "dollars", value: 1 }, "accountId", /^crm\.AccountCustomFieldValue: accountId must be the id of the account, such as a crm\.Account's id: digits/],
-      [{ accountId: "acme", fieldValue: { amount: 1 }, fieldCurrency: "dollars", value: 1 }, "customFieldId", /customFieldId is required: the id of the custom field/],
-      [{ accountId: "acme", fieldValue: { amount: 1 }, fieldCurrency: "dollars", value: 1 }, "fieldValue", /fieldValue must be a string, a number \(currency in minor units, number\) or a list of strings/],
+      [
+        { accountId: "acme", fieldValue: { amount: 1 }, fieldCurrency: "dollars", value: 1 },
+        "accountId",
+        /^crm\.AccountCustomFieldValue: accountId must be the id of the account, such as a crm\.Account's id: digits/,
+      ],
+      [
+        { accountId: "acme", fieldValue: { amount: 1 }, fieldCurrency: "dollars", value: 1 },
+        "customFieldId",
+        /customFieldId is required: the id of the custom field/,
+      ],
+      [
+        { accountId: "acme", fieldValue: { amount: 1 }, fieldCurrency: "dollars", value: 1 },
+        "fieldValue",
+        /fieldValue must be a string, a number \(currency in minor units, number\) or a list of strings/,
+      ],
       [{ accountId: "acme", fieldValue: { amount: 1 }, fieldCurrency: "dollars", value: 1 }, "fieldCurrency", /fieldCurrency must be a 3-letter currency code/],
-      [{ accountId: "acme", fieldValue: { amount: 1 }, fieldCurrency: "dollars", value: 1 }, "value", /value is not a field of this resource; the fields are: accountId, customFieldId, fieldValue, fieldCurrency, adoptExisting/],
+      [
+        { accountId: "acme", fieldValue: { amount: 1 }, fieldCurrency: "dollars", value: 1 },
+        "value",
+        /value is not a field of this resource; the fields are: accountId, customFieldId, fieldValue, fieldCurrency, adoptExisting/,
+      ],
       [{ accountId: "1", customFieldId: "0", fieldValue: "x" }, "customFieldId", /must be the id of the custom field/],
       [{ accountId: "1", customFieldId: "2" }, "fieldValue", /fieldValue is required: the value, in the form of the field's type/],
     ],
@@ -68,9 +92,15 @@ describeResource(
       // A value of each type in its one form, then changed in place; an option field's value with the options given
       // as a program gives them (check-only: never an output, never compared).
       inputs: (parents) =>
-        samples.map(({ fieldType, fieldOptions, fieldValue }) => ({ accountId: parents.account, customFieldId: parents[fieldType], fieldValue, ...(fieldOptions ? { fieldOptions } : {}) })),
+        samples.map(({ fieldType, fieldOptions, fieldValue }) => ({
+          accountId: parents.account,
+          customFieldId: parents[fieldType],
+          fieldValue,
+          ...(fieldOptions ? { fieldOptions } : {}),
+        })),
       title: ", every type, and diffs no change",
-      created: (created, { fieldOptions: _checkOnly, ...inputs }, { parents }) => assert.deepEqual(created.outs, { ...inputs, fieldType: sampleOf(parents, inputs).fieldType }),
+      created: (created, { fieldOptions: _checkOnly, ...inputs }, { parents }) =>
+        assert.deepEqual(created.outs, { ...inputs, fieldType: sampleOf(parents, inputs).fieldType }),
       then: async (created, inputs, { parents }) => {
         await updateAndVerify(provider, created.id, created.outs, { ...inputs, fieldValue: sampleOf(parents, inputs).changed });
       },
@@ -78,7 +108,7 @@ describeResource(
   },
   (service) => {
     const emulator = () => service.emulator;
-    const valueOf = (fieldType: string, fieldValue: unknown, more: Record<string, unknown> = {}) => ({
+    const valueRequest = (fieldType: string, fieldValue: unknown, more: Record<string, unknown> = {}) => ({
       accountId: service.parents.account,
       customFieldId: service.parents[fieldType],
       fieldValue,
@@ -111,10 +141,10 @@ describeResource(
 
     describe("forms of a value", () => {
       it("currency with a currency code, set and changed in place; without one the field's default is left alone", async () => {
-        const { id, outs } = await createAndVerify(provider, valueOf("currency", 500, { fieldCurrency: "eur" }));
+        const { id, outs } = await createAndVerify(provider, valueRequest("currency", 500, { fieldCurrency: "eur" }));
         assert.equal(outs.fieldCurrency, "EUR");
-        const changed = await updateAndVerify(provider, id, outs, valueOf("currency", 500, { fieldCurrency: "GBP" }));
-        const unset = await updateAndVerify(provider, id, changed, valueOf("currency", 600));
+        const changed = await updateAndVerify(provider, id, outs, valueRequest("currency", 500, { fieldCurrency: "GBP" }));
+        const unset = await updateAndVerify(provider, id, changed, valueRequest("currency", 600));
         assert.equal("fieldCurrency" in unset, false);
         assert.equal((await emulatorCall(emulator(), "GET", `/api/3/accountCustomFieldData/${id}`)).body.accountCustomFieldDatum.fieldCurrency, "GBP");
       });
@@ -130,7 +160,7 @@ describeResource(
           ["multiselect", "||a||c||", ["a", "c"]],
         ];
         for (const [fieldType, given, stored] of forms) {
-          const inputs = valueOf(fieldType, given);
+          const inputs = valueRequest(fieldType, given);
           const { id, outs } = await createAndVerify(provider, inputs, { ...configuration(await checked(provider, inputs)), fieldValue: stored });
           await provider.delete(id, outs);
         }
@@ -140,22 +170,29 @@ describeResource(
     describe("values that do not fit the field's type", () => {
       it("are refused at create, naming the field and its type, before anything is written", async () => {
         const cases: Array<[Record<string, unknown>, RegExp]> = [
-          [valueOf("text", ["a"]), /^crm\.AccountCustomFieldValue of field "[^"]+" \(\d+\) for account "[^"]+" \(\d+\): fieldValue must be a string for a text field\.$/],
-          [valueOf("date", "31.03.2027"), /fieldValue must be a date as YYYY-MM-DD, YYYY\/MM\/DD or MM\/DD\/YYYY for a date field/],
-          [valueOf("currency", 100.5), /fieldValue must be a whole amount in minor units/],
-          [valueOf("number", "twelve"), /fieldValue must be a number for a number field/],
-          [valueOf("multiselect", []), /fieldValue must be a list of the field's options/],
-          [valueOf("text", "x", { fieldCurrency: "USD" }), /fieldCurrency is only for currency fields, not for a text field\.$/],
-          [{ accountId: service.parents.account, customFieldId: "999", fieldValue: "x" }, /customFieldId 999 is not a custom account field of this CRM account/],
+          [
+            valueRequest("text", ["a"]),
+            /^crm\.AccountCustomFieldValue of field "[^"]+" \(\d+\) for account "[^"]+" \(\d+\): fieldValue must be a string for a text field\.$/,
+          ],
+          [valueRequest("date", "31.03.2027"), /fieldValue must be a date as YYYY-MM-DD, YYYY\/MM\/DD or MM\/DD\/YYYY for a date field/],
+          [valueRequest("currency", 100.5), /fieldValue must be a whole amount in minor units/],
+          [valueRequest("number", "twelve"), /fieldValue must be a number for a number field/],
+          [valueRequest("multiselect", []), /fieldValue must be a list of the field's options/],
+          [valueRequest("text", "x", { fieldCurrency: "USD" }), /fieldCurrency is only for currency fields, not for a text field\.$/],
+          [
+            { accountId: service.parents.account, customFieldId: "999", fieldValue: "x" },
+            /customFieldId 999 is not a custom account field of this CRM account/,
+          ],
         ];
         const before = await posts();
-        for (const [inputs, message] of cases) await assert.rejects(provider.create(await checked(provider, inputs)), (error: Error) => message.test(error.message));
+        for (const [inputs, message] of cases)
+          await assert.rejects(provider.create(await checked(provider, inputs)), (error: Error) => message.test(error.message));
         assert.equal(await posts(), before);
       });
 
       it("fail the diff, so a preview reports them, from the type the state holds", async () => {
-        const { id, outs } = await createAndVerify(provider, valueOf("date", "2027-03-31"));
-        await assert.rejects(provider.diff(id, outs, await checked(provider, valueOf("date", "soon"))), /fieldValue must be a date/);
+        const { id, outs } = await createAndVerify(provider, valueRequest("date", "2027-03-31"));
+        await assert.rejects(provider.diff(id, outs, await checked(provider, valueRequest("date", "soon"))), /fieldValue must be a date/);
       });
     });
 
@@ -193,20 +230,28 @@ describeResource(
       const datum = { customerAccountId: service.parents.account, customFieldId: service.parents.text, fieldValue: "gold" };
       const value = (await emulatorCall(emulator(), "POST", "/api/3/accountCustomFieldData", { accountCustomFieldDatum: datum })).body.accountCustomFieldDatum;
       await assert.rejects(
-        provider.create(await checked(provider, { ...valueOf("hidden", "gold"), adoptId: value.id })),
+        provider.create(await checked(provider, { ...valueRequest("hidden", "gold"), adoptId: value.id })),
         new RegExp(`the object ${value.id} named by adoptId, whose customFieldId is "${service.parents.text}", which an update cannot change`),
       );
     });
 
     describe("a value the account already has for the field", () => {
       const existing = async (fieldValue: unknown) =>
-        (await emulatorCall(emulator(), "POST", "/api/3/accountCustomFieldData", { accountCustomFieldDatum: { customerAccountId: service.parents.account, customFieldId: service.parents.text, fieldValue } })).body
-          .accountCustomFieldDatum;
+        (
+          await emulatorCall(emulator(), "POST", "/api/3/accountCustomFieldData", {
+            accountCustomFieldDatum: { customerAccountId: service.parents.account, customFieldId: service.parents.text, fieldValue },
+          })
+        ).body.accountCustomFieldDatum;
 
       it("is refused without adoptExisting, naming it", async () => {
         const value = await existing("gold");
-        await assert.rejects(provider.create(await checked(provider, valueOf("text", "silver"))), (error: Error) => {
-          assert.match(error.message, new RegExp(`a value of field ${service.parents.text} for account ${service.parents.account} is taken by the existing object ${value.id}; remove that value first, or, only if no stack manages that object, set adoptExisting: true`));
+        await assert.rejects(provider.create(await checked(provider, valueRequest("text", "silver"))), (error: Error) => {
+          assert.match(
+            error.message,
+            new RegExp(
+              `a value of field ${service.parents.text} for account ${service.parents.account} is taken by the existing object ${value.id}; remove that value first, or, only if no stack manages that object, set adoptExisting: true`,
+            ),
+          );
           return true;
         });
         assert.equal((await emulatorCall(emulator(), "GET", `/api/3/accountCustomFieldData/${value.id}`)).body.accountCustomFieldDatum.fieldValue, "gold");
@@ -214,20 +259,20 @@ describeResource(
 
       it("is taken over with adoptExisting and set to the declared value", async () => {
         const value = await existing("gold");
-        const adopted = await provider.create(await checked(provider, valueOf("text", "silver", { adoptExisting: true })));
+        const adopted = await provider.create(await checked(provider, valueRequest("text", "silver", { adoptExisting: true })));
         assert.deepEqual([adopted.id, adopted.outs.fieldValue, adopted.outs.fieldType], [value.id, "silver", "text"]);
       });
 
       it("declared twice in one program is refused before any request", async () => {
-        await provider.create(await checked(provider, valueOf("text", "gold")));
+        await provider.create(await checked(provider, valueRequest("text", "gold")));
         const before = await requestCount(emulator());
-        await assert.rejects(provider.create(await checked(provider, valueOf("text", "tin"))), /two resources of this program declare a value of field/);
+        await assert.rejects(provider.create(await checked(provider, valueRequest("text", "tin"))), /two resources of this program declare a value of field/);
         assert.equal(await requestCount(emulator()), before);
       });
     });
 
     it("sees a change out of band, and a deletion out of band (of the value or of its field) as gone", async () => {
-      const { id, outs, inputs } = await createAndVerify(provider, valueOf("multiselect", ["a"]));
+      const { id, outs, inputs } = await createAndVerify(provider, valueRequest("multiselect", ["a"]));
       await emulatorCall(emulator(), "PUT", `/api/3/accountCustomFieldData/${id}`, { accountCustomFieldDatum: { fieldValue: "||b||c||" } });
       const read = await provider.read(id, outs);
       assert.deepEqual(read.props?.fieldValue, ["b", "c"]);
@@ -236,7 +281,7 @@ describeResource(
       assert.deepEqual(await provider.read(id, outs), {});
       await provider.delete(id, outs);
 
-      const again = await provider.create(await checked(provider, valueOf("date", "2027-01-01")));
+      const again = await provider.create(await checked(provider, valueRequest("date", "2027-01-01")));
       await emulatorCall(emulator(), "DELETE", `/api/3/accountCustomFieldMeta/${service.parents.date}`);
       assert.deepEqual(await provider.read(again.id, again.outs), {});
     });
@@ -270,7 +315,8 @@ describe("crm.AccountCustomFieldValue against the real service's answers", () =>
         res.socket?.destroy();
         return;
       }
-      if (req.url.startsWith("/api/3/accountCustomFieldData?")) return sendJson(res, 200, { accountCustomFieldData: posts ? [datum] : [], meta: { total: posts } });
+      if (req.url.startsWith("/api/3/accountCustomFieldData?"))
+        return sendJson(res, 200, { accountCustomFieldData: posts ? [datum] : [], meta: { total: posts } });
       sendJson(res, 200, { accountCustomFieldDatum: datum });
     });
     useStackConfig(configOf({ "crm:apiUrl": server.url, "crm:apiToken": "k" }));
@@ -280,6 +326,10 @@ describe("crm.AccountCustomFieldValue against the real service's answers", () =>
     assert.deepEqual(created, { id: "9", outs: { accountId: "12", customFieldId: "3", fieldValue: ["a", "b"], fieldType: "multiselect" } });
     const post = server.requests.find((request) => request.method === "POST")!;
     assert.deepEqual(JSON.parse(post.body), { accountCustomFieldDatum: { customerAccountId: 12, customFieldId: 3, fieldValue: "||a||b||" } });
-    assert.deepEqual(await provider.read("9", created.outs), { id: "9", props: created.outs, inputs: { accountId: "12", customFieldId: "3", fieldValue: ["a", "b"] } });
+    assert.deepEqual(await provider.read("9", created.outs), {
+      id: "9",
+      props: created.outs,
+      inputs: { accountId: "12", customFieldId: "3", fieldValue: ["a", "b"] },
+    });
   });
 });

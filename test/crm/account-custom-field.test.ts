@@ -4,7 +4,7 @@ import { unknownValue } from "../../provider/kit/inputs";
 import { useStackConfig } from "../../provider/settings";
 import { configOf, emulatorCall, requestCount } from "../support/emulator";
 import { checked, createAndVerify, providerCode, updateAndVerify } from "../support/provider-steps";
-import { ScriptedServer, sendJson, startScriptedServer } from "../support/scripted-server";
+import { type ScriptedServer, sendJson, startScriptedServer } from "../support/scripted-server";
 import { describeResource, emptyAccount } from "../support/describe-resource";
 
 /** One field of each type, with options where the type needs them and a default of its form. */
@@ -25,7 +25,12 @@ const samples: Array<{ fieldType: string; fieldOptions?: string[]; fieldDefault:
 /** Each type's round trips: required inputs only, with a default, and with every optional input; each its own label. */
 const combinations = samples.flatMap((sample) => {
   const options = sample.fieldOptions ? { fieldOptions: sample.fieldOptions } : {};
-  const everyOption = { isFormVisible: true, isRequired: true, displayOrder: 7, ...(sample.fieldDefaultCurrency ? { fieldDefaultCurrency: sample.fieldDefaultCurrency } : {}) };
+  const everyOption = {
+    isFormVisible: true,
+    isRequired: true,
+    displayOrder: 7,
+    ...(sample.fieldDefaultCurrency ? { fieldDefaultCurrency: sample.fieldDefaultCurrency } : {}),
+  };
   return [
     { fieldLabel: `${sample.fieldType} 1`, fieldType: sample.fieldType, ...options },
     { fieldLabel: `${sample.fieldType} 2`, fieldType: sample.fieldType, ...options, fieldDefault: sample.fieldDefault },
@@ -44,36 +49,67 @@ describeResource(
       existing: async ({ emulator }) => {
         const declared = { fieldLabel: `Adopted ${++serial}`, fieldType: "dropdown", fieldOptions: ["S", "M"], fieldDefault: "S", isFormVisible: true };
         const metum = { ...declared, isFormVisible: 1 };
-        return { id: (await emulatorCall(emulator, "POST", "/api/3/accountCustomFieldMeta", { accountCustomFieldMetum: metum })).body.accountCustomFieldMetum.id, inputs: declared };
+        return {
+          id: (await emulatorCall(emulator, "POST", "/api/3/accountCustomFieldMeta", { accountCustomFieldMetum: metum })).body.accountCustomFieldMetum.id,
+          inputs: declared,
+        };
       },
       changes: { fieldOptions: ["S", "M", "L"], fieldDefault: "L", isRequired: true },
       updateRoute: "PUT /api/3/accountCustomFieldMeta/:id",
     },
     badInputs: [
-    [{ fieldType: "text" }, "fieldLabel", /^crm\.AccountCustomField: fieldLabel is required: the field's label$/],
-    [{ fieldLabel: " Tier", fieldType: "text" }, "fieldLabel", /fieldLabel must not start or end with spaces/],
-    [{ fieldLabel: "   ", fieldType: "text" }, "fieldLabel", /fieldLabel must not be blank$/],
-    [{ fieldLabel: "T", fieldType: "colour" }, "fieldType", /^crm\.AccountCustomField "T": fieldType must be one of text, textarea, date, datetime, dropdown, multiselect, radio, checkbox, hidden, currency, number$/],
-    [{ fieldLabel: "T", fieldType: "dropdown" }, "fieldOptions", /fieldOptions is required for a dropdown field/],
-    [{ fieldLabel: "T", fieldType: "text", fieldOptions: ["a"] }, "fieldOptions", /fieldOptions is only for dropdown, multiselect, radio and checkbox fields, not text/],
-    [{ fieldLabel: "T", fieldType: "radio", fieldOptions: [] }, "fieldOptions", /fieldOptions must hold at least one option/],
-    [{ fieldLabel: "T", fieldType: "radio", fieldOptions: ["a", "a"] }, "fieldOptions", /fieldOptions must not repeat an option/],
-    [{ fieldLabel: "T", fieldType: "radio", fieldOptions: ["a||b"] }, "fieldOptions.0", /fieldOptions\[0\] must not hold "\|\|", which the service puts between options \(given "a\|\|b"\)$/],
-    [{ fieldLabel: "T", fieldType: "radio", fieldOptions: ["a", "b"], fieldDefault: "c" }, "fieldDefault", /fieldDefault must be among the field's options \("a", "b"\); "c" is not/],
-    [{ fieldLabel: "T", fieldType: "multiselect", fieldOptions: ["a"], fieldDefault: 3 }, "fieldDefault", /fieldDefault must be a list of the field's options/],
-    [{ fieldLabel: "T", fieldType: "text", fieldDefault: ["a"] }, "fieldDefault", /fieldDefault must be a string for a text field/],
-    [{ fieldLabel: "T", fieldType: "date", fieldDefault: "2027-02-30" }, "fieldDefault", /fieldDefault must be a date as YYYY-MM-DD/],
-    [{ fieldLabel: "T", fieldType: "date", fieldDefault: "2027-03-31 10:00:00" }, "fieldDefault", /fieldDefault must be a date as YYYY-MM-DD/],
-    [{ fieldLabel: "T", fieldType: "datetime", fieldDefault: "tomorrow" }, "fieldDefault", /fieldDefault must be a date and time as YYYY-MM-DD HH:MM:SS/],
-    [{ fieldLabel: "T", fieldType: "currency", fieldDefault: 100.5 }, "fieldDefault", /fieldDefault must be a whole amount in minor units/],
-    [{ fieldLabel: "T", fieldType: "number", fieldDefault: "many" }, "fieldDefault", /fieldDefault must be a number for a number field/],
-    [{ fieldLabel: "T", fieldType: "text", fieldDefault: { a: 1 } }, "fieldDefault", /fieldDefault must be a string, a number .* or a list of strings/],
-    [{ fieldLabel: "T", fieldType: "text", fieldDefaultCurrency: "USD" }, "fieldDefaultCurrency", /fieldDefaultCurrency is only for currency fields, not text/],
-    [{ fieldLabel: "T", fieldType: "currency", fieldDefaultCurrency: "dollars" }, "fieldDefaultCurrency", /fieldDefaultCurrency must be a 3-letter currency code such as USD/],
-    [{ fieldLabel: "T", fieldType: "text", isRequired: "yes" }, "isRequired", /isRequired must be true or false/],
-    [{ fieldLabel: "T", fieldType: "text", displayOrder: 1.5 }, "displayOrder", /displayOrder must be a whole number from 0/],
-    [{ fieldLabel: "T", fieldType: "text", displayOrder: -1 }, "displayOrder", /displayOrder must be a whole number from 0/],
-    [{ fieldLabel: "T", fieldType: "text", label: "x" }, "label", /label is not a field of this resource; the fields are: fieldLabel, fieldType/],
+      [{ fieldType: "text" }, "fieldLabel", /^crm\.AccountCustomField: fieldLabel is required: the field's label$/],
+      [{ fieldLabel: " Tier", fieldType: "text" }, "fieldLabel", /fieldLabel must not start or end with spaces/],
+      [{ fieldLabel: "   ", fieldType: "text" }, "fieldLabel", /fieldLabel must not be blank$/],
+      [
+        { fieldLabel: "T", fieldType: "colour" },
+        "fieldType",
+        /^crm\.AccountCustomField "T": fieldType must be one of text, textarea, date, datetime, dropdown, multiselect, radio, checkbox, hidden, currency, number$/,
+      ],
+      [{ fieldLabel: "T", fieldType: "dropdown" }, "fieldOptions", /fieldOptions is required for a dropdown field/],
+      [
+        { fieldLabel: "T", fieldType: "text", fieldOptions: ["a"] },
+        "fieldOptions",
+        /fieldOptions is only for dropdown, multiselect, radio and checkbox fields, not text/,
+      ],
+      [{ fieldLabel: "T", fieldType: "radio", fieldOptions: [] }, "fieldOptions", /fieldOptions must hold at least one option/],
+      [{ fieldLabel: "T", fieldType: "radio", fieldOptions: ["a", "a"] }, "fieldOptions", /fieldOptions must not repeat an option/],
+      [
+        { fieldLabel: "T", fieldType: "radio", fieldOptions: ["a||b"] },
+        "fieldOptions.0",
+        /fieldOptions\[0\] must not hold "\|\|", which the service puts between options \(given "a\|\|b"\)$/,
+      ],
+      [
+        { fieldLabel: "T", fieldType: "radio", fieldOptions: ["a", "b"], fieldDefault: "c" },
+        "fieldDefault",
+        /fieldDefault must be among the field's options \("a", "b"\); "c" is not/,
+      ],
+      [
+        { fieldLabel: "T", fieldType: "multiselect", fieldOptions: ["a"], fieldDefault: 3 },
+        "fieldDefault",
+        /fieldDefault must be a list of the field's options/,
+      ],
+      [{ fieldLabel: "T", fieldType: "text", fieldDefault: ["a"] }, "fieldDefault", /fieldDefault must be a string for a text field/],
+      [{ fieldLabel: "T", fieldType: "date", fieldDefault: "2027-02-30" }, "fieldDefault", /fieldDefault must be a date as YYYY-MM-DD/],
+      [{ fieldLabel: "T", fieldType: "date", fieldDefault: "2027-03-31 10:00:00" }, "fieldDefault", /fieldDefault must be a date as YYYY-MM-DD/],
+      [{ fieldLabel: "T", fieldType: "datetime", fieldDefault: "tomorrow" }, "fieldDefault", /fieldDefault must be a date and time as YYYY-MM-DD HH:MM:SS/],
+      [{ fieldLabel: "T", fieldType: "currency", fieldDefault: 100.5 }, "fieldDefault", /fieldDefault must be a whole amount in minor units/],
+      [{ fieldLabel: "T", fieldType: "number", fieldDefault: "many" }, "fieldDefault", /fieldDefault must be a number for a number field/],
+      [{ fieldLabel: "T", fieldType: "text", fieldDefault: { a: 1 } }, "fieldDefault", /fieldDefault must be a string, a number .* or a list of strings/],
+      [
+        { fieldLabel: "T", fieldType: "text", fieldDefaultCurrency: "USD" },
+        "fieldDefaultCurrency",
+        /fieldDefaultCurrency is only for currency fields, not text/,
+      ],
+      [
+        { fieldLabel: "T", fieldType: "currency", fieldDefaultCurrency: "dollars" },
+        "fieldDefaultCurrency",
+        /fieldDefaultCurrency must be a 3-letter currency code such as USD/,
+      ],
+      [{ fieldLabel: "T", fieldType: "text", isRequired: "yes" }, "isRequired", /isRequired must be true or false/],
+      [{ fieldLabel: "T", fieldType: "text", displayOrder: 1.5 }, "displayOrder", /displayOrder must be a whole number from 0/],
+      [{ fieldLabel: "T", fieldType: "text", displayOrder: -1 }, "displayOrder", /displayOrder must be a whole number from 0/],
+      [{ fieldLabel: "T", fieldType: "text", label: "x" }, "label", /label is not a field of this resource; the fields are: fieldLabel, fieldType/],
     ],
     roundTrip: {
       inputs: combinations,
@@ -89,37 +125,37 @@ describeResource(
   (service) => {
     const emulator = () => service.emulator;
     describe("check", () => {
-    it("normalizes inputs: flags default to false, unset members stay unset", async () => {
-      assert.deepEqual(await checked(provider, { fieldLabel: "Tier", fieldType: "text" }), {
-        fieldLabel: "Tier",
-        fieldType: "text",
-        isFormVisible: false,
-        isRequired: false,
-        __neverCompared: { adoptExisting: false },
-        __provider: providerCode,
+      it("normalizes inputs: flags default to false, unset members stay unset", async () => {
+        assert.deepEqual(await checked(provider, { fieldLabel: "Tier", fieldType: "text" }), {
+          fieldLabel: "Tier",
+          fieldType: "text",
+          isFormVisible: false,
+          isRequired: false,
+          __neverCompared: { adoptExisting: false },
+          __provider: providerCode,
+        });
       });
-    });
 
-    it("puts each default in its type's one form", async () => {
-      const cases: Array<[Record<string, unknown>, unknown]> = [
-        [{ fieldType: "currency", fieldDefault: "10050" }, 10050],
-        [{ fieldType: "number", fieldDefault: "12.50" }, 12.5],
-        [{ fieldType: "date", fieldDefault: "2027-03-31 00:00:00" }, "2027-03-31"],
-        [{ fieldType: "datetime", fieldDefault: "2027-03-31" }, "2027-03-31 00:00:00"],
-        [{ fieldType: "datetime", fieldDefault: "2027-03-31T05:15:00-05:00" }, "2027-03-31 10:15:00"],
-        [{ fieldType: "multiselect", fieldOptions: ["a", "b", "c"], fieldDefault: "||a||c||" }, ["a", "c"]],
-      ];
-      for (const [inputs, expected] of cases) {
-        assert.deepEqual((await checked(provider, { fieldLabel: "F", ...inputs })).fieldDefault, expected, JSON.stringify(inputs));
-      }
-      assert.equal((await checked(provider, { fieldLabel: "F", fieldType: "currency", fieldDefaultCurrency: "eur" })).fieldDefaultCurrency, "EUR");
-    });
+      it("puts each default in its type's one form", async () => {
+        const cases: Array<[Record<string, unknown>, unknown]> = [
+          [{ fieldType: "currency", fieldDefault: "10050" }, 10050],
+          [{ fieldType: "number", fieldDefault: "12.50" }, 12.5],
+          [{ fieldType: "date", fieldDefault: "2027-03-31 00:00:00" }, "2027-03-31"],
+          [{ fieldType: "datetime", fieldDefault: "2027-03-31" }, "2027-03-31 00:00:00"],
+          [{ fieldType: "datetime", fieldDefault: "2027-03-31T05:15:00-05:00" }, "2027-03-31 10:15:00"],
+          [{ fieldType: "multiselect", fieldOptions: ["a", "b", "c"], fieldDefault: "||a||c||" }, ["a", "c"]],
+        ];
+        for (const [inputs, expected] of cases) {
+          assert.deepEqual((await checked(provider, { fieldLabel: "F", ...inputs })).fieldDefault, expected, JSON.stringify(inputs));
+        }
+        assert.equal((await checked(provider, { fieldLabel: "F", fieldType: "currency", fieldDefaultCurrency: "eur" })).fieldDefaultCurrency, "EUR");
+      });
 
-    it("lets values unknown in a preview through, and skips the rules across fields until they are known", async () => {
-      const inputs = await checked(provider, { fieldLabel: "T", fieldType: unknownValue, fieldOptions: ["a"], fieldDefault: "b" });
-      assert.equal(inputs.fieldType, unknownValue);
-      assert.equal(inputs.fieldDefault, "b");
-    });
+      it("lets values unknown in a preview through, and skips the rules across fields until they are known", async () => {
+        const inputs = await checked(provider, { fieldLabel: "T", fieldType: unknownValue, fieldOptions: ["a"], fieldDefault: "b" });
+        assert.equal(inputs.fieldType, unknownValue);
+        assert.equal(inputs.fieldDefault, "b");
+      });
     });
 
     it("updates each updatable input in place, clears a default and stops managing the order", async () => {
@@ -150,7 +186,11 @@ describeResource(
         replaces: ["fieldType", "fieldDefaultCurrency"],
         deleteBeforeReplace: true,
       });
-      assert.deepEqual(await diffTo({ fieldDefaultCurrency: "eur", fieldLabel: "price" }), { changes: true, replaces: ["fieldDefaultCurrency"], deleteBeforeReplace: true });
+      assert.deepEqual(await diffTo({ fieldDefaultCurrency: "eur", fieldLabel: "price" }), {
+        changes: true,
+        replaces: ["fieldDefaultCurrency"],
+        deleteBeforeReplace: true,
+      });
       assert.equal((await diffTo({ fieldType: "number", fieldDefaultCurrency: undefined, fieldLabel: "Amount" })).deleteBeforeReplace, false);
       assert.equal((await diffTo({ fieldDefaultCurrency: "usd", adoptExisting: true })).changes, false);
     });
@@ -164,7 +204,9 @@ describeResource(
         await assert.rejects(provider.create(await checked(provider, { fieldLabel: "tier", fieldType: "text" })), (error: Error) => {
           assert.match(
             error.message,
-            new RegExp(`^crm\\.AccountCustomField "tier": the field label "tier" is taken by the existing object ${field.id}; choose another label, or, only if no stack manages that object, set adoptExisting: true`),
+            new RegExp(
+              `^crm\\.AccountCustomField "tier": the field label "tier" is taken by the existing object ${field.id}; choose another label, or, only if no stack manages that object, set adoptExisting: true`,
+            ),
           );
           return true;
         });
@@ -183,7 +225,10 @@ describeResource(
       it("does not adopt a field of another type, which an update cannot change", async () => {
         const field = await existing({ fieldLabel: "Since", fieldType: "text" });
         await assert.rejects(provider.create(await checked(provider, { fieldLabel: "Since", fieldType: "date", adoptExisting: true })), (error: Error) => {
-          assert.match(error.message, new RegExp(`existing object ${field.id}, whose fieldType is "text", which an update cannot change; declare fieldType "text"`));
+          assert.match(
+            error.message,
+            new RegExp(`existing object ${field.id}, whose fieldType is "text", which an update cannot change; declare fieldType "text"`),
+          );
           return true;
         });
       });
@@ -191,7 +236,10 @@ describeResource(
       it("refuses a second resource of the program with the same label before any request", async () => {
         await provider.create(await checked(provider, { fieldLabel: "Twin", fieldType: "text" }));
         const before = await requestCount(emulator());
-        await assert.rejects(provider.create(await checked(provider, { fieldLabel: "twin", fieldType: "text", adoptExisting: true })), /two resources of this program declare the field label "twin"/);
+        await assert.rejects(
+          provider.create(await checked(provider, { fieldLabel: "twin", fieldType: "text", adoptExisting: true })),
+          /two resources of this program declare the field label "twin"/,
+        );
         assert.equal(await requestCount(emulator()), before);
       });
 
@@ -233,7 +281,15 @@ describe("crm.AccountCustomField against the real service's answers", () => {
         { fieldType: "currency", fieldDefault: 10050, fieldDefaultCurrency: "EUR", isFormVisible: true, isRequired: false, displayOrder: 1 },
       ],
       [
-        { fieldType: "date", fieldOptions: null, fieldDefault: "2027-03-31 00:00:00", fieldDefaultCurrency: null, isFormVisible: 0, isRequired: 0, displayOrder: 2 },
+        {
+          fieldType: "date",
+          fieldOptions: null,
+          fieldDefault: "2027-03-31 00:00:00",
+          fieldDefaultCurrency: null,
+          isFormVisible: 0,
+          isRequired: 0,
+          displayOrder: 2,
+        },
         { fieldType: "date", fieldDefault: "2027-03-31", isFormVisible: false, isRequired: false, displayOrder: 2 },
       ],
       [
@@ -283,9 +339,14 @@ describe("crm.AccountCustomField against the real service's answers", () => {
   });
 
   it("fails a write the service answered but did not take, naming the field", async () => {
-    await serve((_req, res) => sendJson(res, 200, { accountCustomFieldMetum: { id: "4", fieldLabel: "Old", fieldType: "text", isFormVisible: 0, isRequired: 0 } }));
+    await serve((_req, res) =>
+      sendJson(res, 200, { accountCustomFieldMetum: { id: "4", fieldLabel: "Old", fieldType: "text", isFormVisible: 0, isRequired: 0 } }),
+    );
     const news = { fieldLabel: "New", fieldType: "text", isFormVisible: false, isRequired: false, adoptExisting: false };
-    await assert.rejects(provider.update("4", { fieldLabel: "Old" }, news), /the service accepted the write but did not take fieldLabel \(sent "New", service has "Old"\)/);
+    await assert.rejects(
+      provider.update("4", { fieldLabel: "Old" }, news),
+      /the service accepted the write but did not take fieldLabel \(sent "New", service has "Old"\)/,
+    );
     assert.deepEqual(JSON.parse(server.requests[0].body), { accountCustomFieldMetum: { fieldLabel: "New", isFormVisible: false, isRequired: false } });
   });
 });

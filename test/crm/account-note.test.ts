@@ -29,7 +29,12 @@ describeResource(
       [{ accountId: "12a", text: "x" }, "text", /text is not a field of this resource; the fields are: accountId, note/],
       [{ accountId: "1", note: "  " }, "note", /^crm\.AccountNote on account 1: note must not be blank/],
     ],
-    roundTrip: { inputs: ({ account }) => [{ accountId: account, note: "Renewal due in March" }, { accountId: account, note: "Line one\nline two — ✓" }] },
+    roundTrip: {
+      inputs: ({ account }) => [
+        { accountId: account, note: "Renewal due in March" },
+        { accountId: account, note: "Line one\nline two — ✓" },
+      ],
+    },
   },
   (service) => {
     it("is created under its account, read back as created, and changed in place under its account", async () => {
@@ -46,23 +51,42 @@ describeResource(
     it("adoptId: an id of another kind of object, or of a note on another account, fails clearly", async () => {
       const { emulator } = service;
       const accountId = service.parents.account;
-      const field = (await emulatorCall(emulator, "POST", "/api/3/accountCustomFieldMeta", { accountCustomFieldMetum: { fieldLabel: "Tier", fieldType: "text" } })).body.accountCustomFieldMetum;
-      const value = (await emulatorCall(emulator, "POST", "/api/3/accountCustomFieldData", { accountCustomFieldDatum: { customerAccountId: accountId, customFieldId: field.id, fieldValue: "gold" } })).body.accountCustomFieldDatum;
-      await assert.rejects(provider.create(await checked(provider, { accountId, note: "x", adoptId: value.id })), new RegExp(`adoptId ${value.id} names no crm\\.AccountNote of this CRM account`));
+      const field = (
+        await emulatorCall(emulator, "POST", "/api/3/accountCustomFieldMeta", { accountCustomFieldMetum: { fieldLabel: "Tier", fieldType: "text" } })
+      ).body.accountCustomFieldMetum;
+      const value = (
+        await emulatorCall(emulator, "POST", "/api/3/accountCustomFieldData", {
+          accountCustomFieldDatum: { customerAccountId: accountId, customFieldId: field.id, fieldValue: "gold" },
+        })
+      ).body.accountCustomFieldDatum;
+      await assert.rejects(
+        provider.create(await checked(provider, { accountId, note: "x", adoptId: value.id })),
+        new RegExp(`adoptId ${value.id} names no crm\\.AccountNote of this CRM account`),
+      );
       const otherAccount = (await emulatorCall(emulator, "POST", "/api/3/accounts", { account: { name: "Globex" } })).body.account.id;
       const note = (await emulatorCall(emulator, "POST", `/api/3/accounts/${otherAccount}/notes`, { note: { note: "Theirs" } })).body.note;
       await assert.rejects(
         provider.create(await checked(provider, { accountId, note: "Theirs", adoptId: note.id })),
-        new RegExp(`the object ${note.id} named by adoptId, whose accountId is "${otherAccount}", which an update cannot change; declare accountId "${otherAccount}" to take it over, or remove adoptId`),
+        new RegExp(
+          `the object ${note.id} named by adoptId, whose accountId is "${otherAccount}", which an update cannot change; declare accountId "${otherAccount}" to take it over, or remove adoptId`,
+        ),
       );
     });
 
     it("adoptId: a note of a contact, listed among the notes too, fails clearly", async () => {
-      const server = await startScriptedServer((_req, res) => sendJson(res, 200, { note: { id: "5", note: "Called back", relid: "3", reltype: "Subscriber" } }));
+      const server = await startScriptedServer((_req, res) =>
+        sendJson(res, 200, { note: { id: "5", note: "Called back", relid: "3", reltype: "Subscriber" } }),
+      );
       try {
         useStackConfig(configOf({ "crm:apiUrl": server.url, "crm:apiToken": "k" }));
-        await assert.rejects(provider.create(await checked(provider, { accountId: "3", note: "Called back", adoptId: "5" })), /adoptId 5 names a note on a Subscriber record, not a crm\.AccountNote/);
-        assert.deepEqual(server.requests.map((request) => `${request.method} ${request.url}`), ["GET /api/3/notes/5"]);
+        await assert.rejects(
+          provider.create(await checked(provider, { accountId: "3", note: "Called back", adoptId: "5" })),
+          /adoptId 5 names a note on a Subscriber record, not a crm\.AccountNote/,
+        );
+        assert.deepEqual(
+          server.requests.map((request) => `${request.method} ${request.url}`),
+          ["GET /api/3/notes/5"],
+        );
       } finally {
         await server.close();
       }

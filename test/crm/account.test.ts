@@ -3,9 +3,9 @@ import * as provider from "../../provider/crm/account";
 import { unknownValue } from "../../provider/kit/inputs";
 import { withEveryOutput } from "../../provider/dynamic";
 import { useStackConfig } from "../../provider/settings";
-import { ScriptedServer, sendJson, startScriptedServer } from "../support/scripted-server";
+import { type ScriptedServer, sendJson, startScriptedServer } from "../support/scripted-server";
 import { itAdoptsById } from "../support/adoption";
-import { configOf, emulatorCall, emulatorForProvider, emulatorStats, requestCount, RunningEmulator, setFaults } from "../support/emulator";
+import { configOf, emulatorCall, emulatorForProvider, emulatorStats, requestCount, type RunningEmulator, setFaults } from "../support/emulator";
 
 const providerCode = "exports.handler = ...";
 
@@ -26,7 +26,12 @@ describe("crm.Account provider", () => {
 
   describe("check", () => {
     it("normalizes inputs and keeps __provider", async () => {
-      assert.deepEqual(await checked({ name: "Acme" }), { name: "Acme", accountUrl: null, __neverCompared: { adoptExisting: false }, __provider: providerCode });
+      assert.deepEqual(await checked({ name: "Acme" }), {
+        name: "Acme",
+        accountUrl: null,
+        __neverCompared: { adoptExisting: false },
+        __provider: providerCode,
+      });
     });
 
     it("names the field and the rule for every bad input, without a request", async () => {
@@ -180,7 +185,10 @@ describe("crm.Account requests", () => {
     await provider.create({ name: "Sparse", accountUrl: null, adoptExisting: false });
     assert.deepEqual(JSON.parse(server.requests[0].body), { account: { name: "Sparse" } });
     await assert.rejects(provider.update("7", {}, { name: "Sparse", accountUrl: null, adoptExisting: false }), (error: Error) => {
-      assert.match(error.message, /^crm\.Account "Sparse": the service accepted the write but did not take name \(sent "Sparse", service has "Old"\), accountUrl/);
+      assert.match(
+        error.message,
+        /^crm\.Account "Sparse": the service accepted the write but did not take name \(sent "Sparse", service has "Old"\), accountUrl/,
+      );
       return true;
     });
     assert.deepEqual(JSON.parse(server.requests[1].body), { account: { name: "Sparse", accountUrl: null } });
@@ -204,7 +212,8 @@ describe("crm.Account requests", () => {
   it("deletes accounts that arrive together in one bulk delete, and each on its own when the service refuses it", async () => {
     let refuse = false;
     server = await startScriptedServer((req, res) => {
-      if (req.url.startsWith("/api/3/accounts/bulk_delete")) return sendJson(res, refuse ? 400 : 200, refuse ? { errors: [{ title: "Refused" }] } : { meta: { success: true } });
+      if (req.url.startsWith("/api/3/accounts/bulk_delete"))
+        return sendJson(res, refuse ? 400 : 200, refuse ? { errors: [{ title: "Refused" }] } : { meta: { success: true } });
       sendJson(res, req.url.endsWith("/9") ? 404 : 200, {});
     });
     useStackConfig(configOf({ "crm:apiUrl": server.url, "crm:apiToken": "k" }));

@@ -5,7 +5,7 @@ import { configOf, emulatorCall } from "../support/emulator";
 import { checked, configuration, providerCode } from "../support/provider-steps";
 import { asHostSends } from "../support/host-struct";
 import { createBody } from "../support/recording-proxy";
-import { ScriptedServer, sendJson, startScriptedServer } from "../support/scripted-server";
+import { type ScriptedServer, sendJson, startScriptedServer } from "../support/scripted-server";
 import { describeResource } from "../support/describe-resource";
 
 const base = { companyName: "Acme", address1: "1 Main St", country: "US" };
@@ -65,12 +65,15 @@ describeResource(
         },
         { ...base, groupId: "4" },
       ],
-      created: (created, inputs) => assert.equal(created.outs.country, String(inputs.country).toUpperCase(), "the country as the read answers it, not the create's number"),
+      created: (created, inputs) =>
+        assert.equal(created.outs.country, String(inputs.country).toUpperCase(), "the country as the read answers it, not the create's number"),
     },
   },
   (service) => {
     const associations = async (id: string, link: "addressGroup" | "addressList") =>
-      (await emulatorCall(service.emulator, "GET", `/api/3/addresses/${id}/${link}`)).body[`${link}s`].map((a: Record<string, string>) => a.groupid ?? a.listid);
+      (await emulatorCall(service.emulator, "GET", `/api/3/addresses/${id}/${link}`)).body[`${link}s`].map(
+        (a: Record<string, string>) => a.groupid ?? a.listid,
+      );
 
     it("normalizes inputs: country in upper case, flags false by default, empty text unset", async () => {
       const inputs = await checked(provider, { ...base, country: "de", address2: "", city: "Berlin" });
@@ -86,7 +89,18 @@ describeResource(
       await provider.update(created.id, created.outs, await checked(provider, { ...base, groupId: "3" }));
       const put = service.proxy.requests.slice(sent).find((r) => r.method === "PUT")!;
       assert.deepEqual(put.body, {
-        address: { company_name: "Acme", address_1: "1 Main St", address_2: "", city: "", state: "", district: "", zip: "", country: "US", is_default: false, allgroup: 0 },
+        address: {
+          company_name: "Acme",
+          address_1: "1 Main St",
+          address_2: "",
+          city: "",
+          state: "",
+          district: "",
+          zip: "",
+          country: "US",
+          is_default: false,
+          allgroup: 0,
+        },
       });
       assert.deepEqual(await associations(created.id, "addressGroup"), ["3"]);
     });
@@ -157,7 +171,19 @@ describe("crm.Address against a service that ignores listid", () => {
   after(async () => server?.close());
 
   it("fails the create, naming listId, instead of recording an association that does not exist", async () => {
-    const address = { companyName: "Acme", address1: "1 Main St", address2: "", city: "", state: "", district: "", zip: "", country: "US", allgroup: "0", isDefault: "0", id: "9" };
+    const address = {
+      companyName: "Acme",
+      address1: "1 Main St",
+      address2: "",
+      city: "",
+      state: "",
+      district: "",
+      zip: "",
+      country: "US",
+      allgroup: "0",
+      isDefault: "0",
+      id: "9",
+    };
     server = await startScriptedServer((req, res) => {
       if (req.method === "POST") return sendJson(res, 201, { address: { companyName: "Acme", address1: "1 Main St", country: 233, isDefault: "0", id: "9" } });
       if (req.url.endsWith("/addressList")) return sendJson(res, 200, { addressLists: [], meta: { total: "0" } });

@@ -5,10 +5,10 @@ import { releaseNaturalKey } from "../../provider/kit/adoption";
 import { CrmClient } from "../../provider/crm/service/client";
 import { useStackConfig } from "../../provider/settings";
 import { startEmulator } from "../../emulator";
-import { configOf, emulatorCall, RunningEmulator } from "../support/emulator";
+import { configOf, emulatorCall, type RunningEmulator } from "../support/emulator";
 import { checked, configuration, failuresOf, providerCode } from "../support/provider-steps";
 import { asHostSends } from "../support/host-struct";
-import { ScriptedServer, sendJson, startScriptedServer } from "../support/scripted-server";
+import { type ScriptedServer, sendJson, startScriptedServer } from "../support/scripted-server";
 import { describeResource, emptyAccount } from "../support/describe-resource";
 
 /** The account's one branding, as the service holds it. */
@@ -86,7 +86,10 @@ describeResource(
     const branding = () => brandingOf(service.emulator);
 
     it("adoptId: refused beside a brandingId that names another branding", async () => {
-      assert.match((await failuresOf(provider, { adoptId: "1", brandingId: "2" })).adoptId, /adoptId names branding 1, brandingId another \(2\); give one of them/);
+      assert.match(
+        (await failuresOf(provider, { adoptId: "1", brandingId: "2" })).adoptId,
+        /adoptId names branding 1, brandingId another \(2\); give one of them/,
+      );
     });
 
     it("manages only the fields set: externalLinks defaults to true, nothing else is added", async () => {
@@ -143,7 +146,10 @@ describeResource(
       const updated = await provider.update("1", created.outs, await checked(provider, { externalLinks: true }));
       assert.equal(updated.outs.externalLinks, true);
       assert.equal((await branding()).links, "1");
-      const bodies = service.proxy.requests.slice(sent).filter((r) => r.method === "PUT").map((r) => (r.body as { branding: unknown }).branding);
+      const bodies = service.proxy.requests
+        .slice(sent)
+        .filter((r) => r.method === "PUT")
+        .map((r) => (r.body as { branding: unknown }).branding);
       assert.deepEqual(bodies, [{ links: false }, {}]);
     });
 
@@ -174,9 +180,18 @@ describeResource(
     it("refuses a second resource for the same branding before any write, and an id the account does not have", async () => {
       await provider.create(await checked(provider, { siteName: "First" }));
       const sent = service.proxy.requests.length;
-      await assert.rejects(provider.create(await checked(provider, { brandingId: "1", footerTextValue: "Second" })), /crm\.Branding 1: two Branding resources of this program manage branding 1; declare it once\./);
-      assert.deepEqual(service.proxy.requests.slice(sent).map((r) => r.method), ["GET"]);
-      await assert.rejects(provider.create(await checked(provider, { brandingId: "9" })), /crm\.Branding 9: the account has no branding with id 9; leave brandingId out/);
+      await assert.rejects(
+        provider.create(await checked(provider, { brandingId: "1", footerTextValue: "Second" })),
+        /crm\.Branding 1: two Branding resources of this program manage branding 1; declare it once\./,
+      );
+      assert.deepEqual(
+        service.proxy.requests.slice(sent).map((r) => r.method),
+        ["GET"],
+      );
+      await assert.rejects(
+        provider.create(await checked(provider, { brandingId: "9" })),
+        /crm\.Branding 9: the account has no branding with id 9; leave brandingId out/,
+      );
     });
 
     describe("on a plan without template editing", () => {
@@ -186,11 +201,17 @@ describeResource(
 
       it("fails naming the template fields and the plan limit, changes nothing, and frees the branding", async () => {
         useService(planless.crmUrl, planless.apiToken);
-        await assert.rejects(provider.create(await checked(provider, { siteName: "Ours", adminTemplateHtm: "<div></div>", adminTemplateCss: "div {}" })), (error: Error) => {
-          assert.match(error.message, /^crm\.Branding 1: the service answered 422 \(field_invalid\) for field "adminTemplateHtm"/);
-          assert.match(error.message, /adminTemplateHtm, adminTemplateCss can be set only on plans that include template editing: remove them from the resource, or change the account's plan/);
-          return true;
-        });
+        await assert.rejects(
+          provider.create(await checked(provider, { siteName: "Ours", adminTemplateHtm: "<div></div>", adminTemplateCss: "div {}" })),
+          (error: Error) => {
+            assert.match(error.message, /^crm\.Branding 1: the service answered 422 \(field_invalid\) for field "adminTemplateHtm"/);
+            assert.match(
+              error.message,
+              /adminTemplateHtm, adminTemplateCss can be set only on plans that include template editing: remove them from the resource, or change the account's plan/,
+            );
+            return true;
+          },
+        );
         const untouched = (await fetch(`${planless.crmUrl}/api/3/brandings/1`, { headers: { "Api-Token": planless.apiToken } }).then((r) => r.json())) as {
           branding: { siteName: string };
         };
@@ -207,7 +228,9 @@ describe("crm.Branding against a service that keeps external links off", () => {
 
   it("fails the change to externalLinks: true clearly, instead of doing nothing", async () => {
     server = await startScriptedServer((req, res) =>
-      sendJson(res, 200, { branding: { id: "1", groupid: "3", siteName: JSON.parse(req.body || "{}").branding?.siteName ?? "Ours", links: "0", favicon: null } }),
+      sendJson(res, 200, {
+        branding: { id: "1", groupid: "3", siteName: JSON.parse(req.body || "{}").branding?.siteName ?? "Ours", links: "0", favicon: null },
+      }),
     );
     useStackConfig(configOf({ "crm:apiUrl": server.url, "crm:apiToken": "k" }));
     const olds = { siteName: "Ours", externalLinks: false, originalValues: { siteName: "Theirs", externalLinks: true } };

@@ -5,10 +5,10 @@
 import assert from "node:assert/strict";
 import * as provider from "../../provider/crm/account-custom-field-value";
 import { useStackConfig } from "../../provider/settings";
-import { configOf, emulatorCall, RunningEmulator } from "../support/emulator";
+import { configOf, emulatorCall, type RunningEmulator } from "../support/emulator";
 import { asHostSends } from "../support/host-struct";
 import { checked } from "../support/provider-steps";
-import { emulatorBehindProxy, ProxiedRequest, RecordingProxy, startRecordingProxy } from "../support/recording-proxy";
+import { emulatorBehindProxy, type ProxiedRequest, type RecordingProxy, startRecordingProxy } from "../support/recording-proxy";
 import { nonConformingRequests } from "../support/reference-requests";
 
 /** The CLI's default on a 2-core machine (4 per CPU): the engine hands over at most this many writes at once. */
@@ -28,15 +28,18 @@ describe("crm.AccountCustomFieldValue writes together", function () {
   const post = async (path: string, body: unknown) => (await emulatorCall(emulator, "POST", `/api/3${path}`, body)).body;
   const newAccount = async () => (await post("/accounts", { account: { name: `Valued ${++serial}` } })).account.id as string;
   const newField = async (fieldType = "text", more: Record<string, unknown> = {}) =>
-    (await post("/accountCustomFieldMeta", { accountCustomFieldMetum: { fieldLabel: `F ${++serial}`, fieldType, ...more } })).accountCustomFieldMetum.id as string;
+    (await post("/accountCustomFieldMeta", { accountCustomFieldMetum: { fieldLabel: `F ${++serial}`, fieldType, ...more } })).accountCustomFieldMetum
+      .id as string;
   /** Runs `write` over `items` the way the engine does: at most `parallel` at once, the next ones once those return. */
   const inWaves = async <T, R>(items: T[], write: (item: T) => Promise<R>): Promise<Array<PromiseSettledResult<R>>> => {
     const results: Array<PromiseSettledResult<R>> = [];
     for (let start = 0; start < items.length; start += parallel) results.push(...(await Promise.allSettled(items.slice(start, start + parallel).map(write))));
     return results;
   };
-  const create = async (inputs: Record<string, unknown>) => asHostSends(await provider.create(await checked(provider, inputs))) as { id: string; outs: Record<string, unknown> };
-  const update = async (id: string, olds: Record<string, unknown>, news: Record<string, unknown>) => asHostSends(await provider.update(id, olds, await checked(provider, news)));
+  const create = async (inputs: Record<string, unknown>) =>
+    asHostSends(await provider.create(await checked(provider, inputs))) as { id: string; outs: Record<string, unknown> };
+  const update = async (id: string, olds: Record<string, unknown>, news: Record<string, unknown>) =>
+    asHostSends(await provider.update(id, olds, await checked(provider, news)));
   const fulfilled = <R>(results: Array<PromiseSettledResult<R>>) =>
     results.map((result) => {
       if (result.status === "rejected") throw result.reason;
@@ -77,7 +80,9 @@ describe("crm.AccountCustomFieldValue writes together", function () {
 
     let updated: Array<{ outs?: Record<string, unknown> }> = [];
     const updates = await requestsDuring(async () => {
-      updated = fulfilled(await inWaves(created, ({ id, outs }) => update(id, outs, { accountId, customFieldId: outs.customFieldId, fieldValue: `w${outs.customFieldId}` })));
+      updated = fulfilled(
+        await inWaves(created, ({ id, outs }) => update(id, outs, { accountId, customFieldId: outs.customFieldId, fieldValue: `w${outs.customFieldId}` })),
+      );
     });
     console.log(`      updates: ${updates.total} requests for 200 values, P = ${parallel}: ${JSON.stringify(updates.byRoute)}`);
     assert.equal(updates.byRoute["PATCH /api/3/accountCustomFieldData/bulkUpdate"], waves);
@@ -99,9 +104,13 @@ describe("crm.AccountCustomFieldValue writes together", function () {
     useStackConfig(configOf({ "crm:apiUrl": unordered.url, "crm:apiToken": emulator.apiToken, "crm:requestsPerSecond": "0" }));
     try {
       const last = created.slice(-parallel);
-      const updated = fulfilled(await Promise.allSettled(last.map(({ id, outs }) => update(id, outs, { accountId, customFieldId: outs.customFieldId, fieldValue: "w" }))));
+      const updated = fulfilled(
+        await Promise.allSettled(last.map(({ id, outs }) => update(id, outs, { accountId, customFieldId: outs.customFieldId, fieldValue: "w" }))),
+      );
       for (const [index, { outs }] of updated.entries()) assert.deepEqual(outs, { ...last[index].outs, fieldValue: "w" });
-      const routes = unordered.requests.map((request) => `${request.method} ${request.path.replace(/^\/api\/3/, "")}${request.query.includes("offset=100") ? " offset=100" : ""}`);
+      const routes = unordered.requests.map(
+        (request) => `${request.method} ${request.path.replace(/^\/api\/3/, "")}${request.query.includes("offset=100") ? " offset=100" : ""}`,
+      );
       assert.deepEqual(routes, [
         "PATCH /accountCustomFieldData/bulkUpdate",
         "GET /accountCustomFieldData",
@@ -126,27 +135,42 @@ describe("crm.AccountCustomFieldValue writes together", function () {
     const fields: string[] = [];
     for (const [fieldType, more] of samples) fields.push(await newField(fieldType, more));
     const [together, alone] = [await newAccount(), await newAccount()];
-    const inputsOf = (accountId: string, index: number, value: unknown) => ({ accountId, customFieldId: fields[index], fieldValue: value, ...(samples[index][0] === "currency" ? { fieldCurrency: "eur" } : {}) });
+    const inputsOf = (accountId: string, index: number, value: unknown) => ({
+      accountId,
+      customFieldId: fields[index],
+      fieldValue: value,
+      ...(samples[index][0] === "currency" ? { fieldCurrency: "eur" } : {}),
+    });
 
     const bulk = await requestsDuring(async () => {
       const made = fulfilled(await Promise.allSettled(samples.map(([, , value], index) => create(inputsOf(together, index, value)))));
       const single = [];
       for (const [index, [, , value]] of samples.entries()) single.push(await create(inputsOf(alone, index, value)));
-      assert.deepEqual(made.map(({ outs }) => ({ ...outs, accountId: alone })), single.map(({ outs }) => outs));
+      assert.deepEqual(
+        made.map(({ outs }) => ({ ...outs, accountId: alone })),
+        single.map(({ outs }) => outs),
+      );
 
       const changed = fulfilled(await Promise.allSettled(made.map(({ id, outs }, index) => update(id, outs, inputsOf(together, index, samples[index][3])))));
       const changedAlone = [];
       for (const [index, { id, outs }] of single.entries()) changedAlone.push(await update(id, outs, inputsOf(alone, index, samples[index][3])));
-      assert.deepEqual(changed.map(({ outs }) => ({ ...outs, accountId: alone })), changedAlone.map(({ outs }) => outs));
+      assert.deepEqual(
+        changed.map(({ outs }) => ({ ...outs, accountId: alone })),
+        changedAlone.map(({ outs }) => outs),
+      );
       for (const [index, { id }] of made.entries()) assert.deepEqual(asHostSends(await provider.read(id, changed[index].outs!)).props, changed[index].outs);
     });
     assert.equal(bulk.byRoute["POST /api/3/accountCustomFieldData/bulkCreate"], 1);
     assert.equal(bulk.byRoute["PATCH /api/3/accountCustomFieldData/bulkUpdate"], 1);
     // What the service holds is the same too, but for the account and the ids.
     const held = async (accountId: string) =>
-      (await emulatorCall(emulator, "GET", `/api/3/accountCustomFieldData?filters[customerAccountId]=${accountId}&orders[customFieldId]=ASC`)).body.accountCustomFieldData.map(
-        (value: Record<string, unknown>) => ({ customFieldId: value.customFieldId, fieldValue: value.fieldValue, fieldCurrency: value.fieldCurrency }),
-      );
+      (
+        await emulatorCall(emulator, "GET", `/api/3/accountCustomFieldData?filters[customerAccountId]=${accountId}&orders[customFieldId]=ASC`)
+      ).body.accountCustomFieldData.map((value: Record<string, unknown>) => ({
+        customFieldId: value.customFieldId,
+        fieldValue: value.fieldValue,
+        fieldCurrency: value.fieldCurrency,
+      }));
     assert.deepEqual(await held(together), await held(alone));
   });
 
@@ -162,11 +186,16 @@ describe("crm.AccountCustomFieldValue writes together", function () {
     });
     assert.equal(sent.byRoute["POST /api/3/accountCustomFieldData/bulkCreate"], 1);
     assert.equal(sent.byRoute["POST /api/3/accountCustomFieldData"], 3, "then one create each");
-    assert.deepEqual(results.slice(0, 2).map((result) => result.status), ["fulfilled", "fulfilled"]);
+    assert.deepEqual(
+      results.slice(0, 2).map((result) => result.status),
+      ["fulfilled", "fulfilled"],
+    );
     const failure = results[2] as PromiseRejectedResult;
     assert.match(
       failure.reason.message,
-      new RegExp(`^crm\\.AccountCustomFieldValue of field ${fields[2]} for account ${accountId}: the service answered 422 \\(field_invalid\\).*No custom field with id ${fields[2]}`),
+      new RegExp(
+        `^crm\\.AccountCustomFieldValue of field ${fields[2]} for account ${accountId}: the service answered 422 \\(field_invalid\\).*No custom field with id ${fields[2]}`,
+      ),
     );
     const held = (await emulatorCall(emulator, "GET", `/api/3/accountCustomFieldData?filters[customerAccountId]=${accountId}`)).body.accountCustomFieldData;
     assert.deepEqual(held.map((value: Record<string, unknown>) => String(value.customFieldId)).sort(), fields.slice(0, 2).sort());
@@ -200,7 +229,12 @@ describe("crm.AccountCustomFieldValue writes together", function () {
       outcomes.forEach((outcome, n) => {
         assert.equal(outcome.status, "rejected", `the value of field ${fields[n]}: ${JSON.stringify(outcome)}`);
         const { message } = (outcome as PromiseRejectedResult).reason as Error;
-        assert.match(message, new RegExp(`^crm\\.AccountCustomFieldValue of field ${fields[n]} for account ${accountId}: custom field values of account ${accountId}, written together: the service answered 403`));
+        assert.match(
+          message,
+          new RegExp(
+            `^crm\\.AccountCustomFieldValue of field ${fields[n]} for account ${accountId}: custom field values of account ${accountId}, written together: the service answered 403`,
+          ),
+        );
         assert.ok(message.endsWith(`; the bulk request had gone out, so ${consequence}.`), message);
         assert.equal(message.match(/crm\.AccountCustomFieldValue/g)?.length, 1, message);
       });
@@ -215,7 +249,7 @@ describe("crm.AccountCustomFieldValue writes together", function () {
       // As it says: the values were made, and each create of them is then refused, naming the value's id for adoptId.
       useStackConfig(configOf({ "crm:apiUrl": proxy.url, "crm:apiToken": emulator.apiToken, "crm:requestsPerSecond": "0" }));
       const again = await Promise.allSettled(fields.map((customFieldId) => create({ accountId, customFieldId, fieldValue: "x" })));
-      again.forEach((outcome) => assert.match(String((outcome as PromiseRejectedResult).reason?.message), /adoptId: "\d+"/));
+      for (const outcome of again) assert.match(String((outcome as PromiseRejectedResult).reason?.message), /adoptId: "\d+"/);
     });
 
     it("fails each update in its own name, saying the bulk may have written it", async () => {
@@ -223,7 +257,9 @@ describe("crm.AccountCustomFieldValue writes together", function () {
       const fields = [await newField(), await newField(), await newField()];
       const created = await Promise.all(fields.map((customFieldId) => create({ accountId, customFieldId, fieldValue: "x" })));
       throughRefusing();
-      const outcomes = await Promise.allSettled(created.map(({ id, outs }) => update(id, outs, { accountId, customFieldId: outs.customFieldId, fieldValue: "y" })));
+      const outcomes = await Promise.allSettled(
+        created.map(({ id, outs }) => update(id, outs, { accountId, customFieldId: outs.customFieldId, fieldValue: "y" })),
+      );
       assert.equal(bulks().length, 1);
       assertEachNamesItsOwn(outcomes, accountId, fields, "the service may hold the change already: the next `pulumi up` sends it again");
     });
@@ -236,8 +272,14 @@ describe("crm.AccountCustomFieldValue writes together", function () {
       throughRefusing();
       // The first chunk's confirmation: the page of the latest updated, then the whole listing.
       refusalsLeft = 2;
-      const outcomes = await Promise.allSettled(created.map(({ id, outs }) => update(id, outs, { accountId, customFieldId: outs.customFieldId, fieldValue: "y" })));
-      assert.deepEqual(bulks().map((request) => (request.body as unknown[]).length), [100, 50], "one group of 150 updates, in two chunks");
+      const outcomes = await Promise.allSettled(
+        created.map(({ id, outs }) => update(id, outs, { accountId, customFieldId: outs.customFieldId, fieldValue: "y" })),
+      );
+      assert.deepEqual(
+        bulks().map((request) => (request.body as unknown[]).length),
+        [100, 50],
+        "one group of 150 updates, in two chunks",
+      );
       const failed = fields.filter((_, n) => outcomes[n].status === "rejected");
       assert.equal(failed.length, 100);
       assertEachNamesItsOwn(
@@ -246,7 +288,8 @@ describe("crm.AccountCustomFieldValue writes together", function () {
         failed,
         "the service may hold the change already: the next `pulumi up` sends it again",
       );
-      for (const outcome of outcomes.filter((outcome) => outcome.status === "fulfilled")) assert.equal((outcome.value as { outs: { fieldValue: string } }).outs.fieldValue, "y");
+      for (const outcome of outcomes.filter((outcome) => outcome.status === "fulfilled"))
+        assert.equal((outcome.value as { outs: { fieldValue: string } }).outs.fieldValue, "y");
     });
   });
 
@@ -254,7 +297,8 @@ describe("crm.AccountCustomFieldValue writes together", function () {
     const fields = [await newField(), await newField(), await newField(), await newField()];
     const accountId = await newAccount();
     const existing = async (customFieldId: string) =>
-      (await post("/accountCustomFieldData", { accountCustomFieldDatum: { customerAccountId: accountId, customFieldId, fieldValue: "theirs" } })).accountCustomFieldDatum.id as string;
+      (await post("/accountCustomFieldData", { accountCustomFieldDatum: { customerAccountId: accountId, customFieldId, fieldValue: "theirs" } }))
+        .accountCustomFieldDatum.id as string;
     const [refusedId, adoptedId] = [await existing(fields[0]), await existing(fields[1])];
     let results: Array<PromiseSettledResult<unknown>> = [];
     const sent = await requestsDuring(async () => {
@@ -271,7 +315,9 @@ describe("crm.AccountCustomFieldValue writes together", function () {
     assert.equal(sent.byRoute["PUT /api/3/accountCustomFieldData/:id"], 1, "the adopted value set to the declared one");
     assert.match(
       (results[0] as PromiseRejectedResult).reason.message,
-      new RegExp(`a value of field ${fields[0]} for account ${accountId} is taken by the existing object ${refusedId}; remove that value first, or, only if no stack manages that object, set adoptExisting: true`),
+      new RegExp(
+        `a value of field ${fields[0]} for account ${accountId} is taken by the existing object ${refusedId}; remove that value first, or, only if no stack manages that object, set adoptExisting: true`,
+      ),
     );
     const value = async (id: string) => (await emulatorCall(emulator, "GET", `/api/3/accountCustomFieldData/${id}`)).body.accountCustomFieldDatum.fieldValue;
     assert.equal(await value(refusedId), "theirs", "left as it was");

@@ -5,7 +5,7 @@ import { configOf, emulatorCall } from "../support/emulator";
 import { checked, configuration } from "../support/provider-steps";
 import { asHostSends } from "../support/host-struct";
 import { createBody } from "../support/recording-proxy";
-import { ScriptedServer, sendJson, startScriptedServer } from "../support/scripted-server";
+import { type ScriptedServer, sendJson, startScriptedServer } from "../support/scripted-server";
 import { describeResource, emptyAccount } from "../support/describe-resource";
 
 describeResource(
@@ -33,7 +33,11 @@ describeResource(
       [{ title: "Team", type: "All", token: "mine" }, "token", /token is not a field of this resource; the fields are: title, type, notification/],
     ],
     roundTrip: {
-      inputs: [{ title: "Team", type: "All" }, { title: "Deals", type: "Deals", notification: true }, { title: "People", type: "Contacts", notification: false }],
+      inputs: [
+        { title: "Team", type: "All" },
+        { title: "Deals", type: "Deals", notification: true },
+        { title: "People", type: "Contacts", notification: false },
+      ],
       readInputs: (inputs) => ({ title: inputs.title, type: inputs.type, notification: inputs.notification ?? false }),
       created: (created) => assert.match(created.outs.token, /^[0-9a-f]+$/),
     },

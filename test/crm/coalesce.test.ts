@@ -2,11 +2,13 @@
 // together, and how each call's own promise settles.
 
 import assert from "node:assert/strict";
-import { answerInBulk, BulkSteps, coalescing, GroupWindow, Waiting } from "../../provider/crm/service/coalesce";
+import { answerInBulk, type BulkSteps, coalescing, type GroupWindow, type Waiting } from "../../provider/crm/service/coalesce";
 
 /** A coalescing function whose groups are recorded, and answered by `settle`. */
 function recordingGroups(
-  settle: (group: Array<Waiting<string, string>>) => Promise<void> = async (group) => group.forEach((call) => call.resolve(`answer to ${call.request}`)),
+  settle: (group: Array<Waiting<string, string>>) => Promise<void> = async (group) => {
+    for (const call of group) call.resolve(`answer to ${call.request}`);
+  },
   window?: GroupWindow,
 ) {
   const groups: string[][] = [];
@@ -42,7 +44,7 @@ describe("coalescing", () => {
     // Answered a turn of the event loop later, as a request would be.
     const later = async (group: Array<Waiting<string, string>>) => {
       await new Promise((resolve) => setImmediate(resolve));
-      group.forEach((call) => call.resolve(call.request));
+      for (const call of group) call.resolve(call.request);
     };
     const { call, groups } = recordingGroups(later, { quietMs: 20, maxOpenMs: 1_000, closeWhenFull: true });
     // The first group closes after the quiet; the next as soon as it holds 2 calls, whatever the time.
@@ -87,7 +89,7 @@ describe("answerInBulk", () => {
       },
       afterBulk: async (calls) => {
         // Settles all but a call named "lost", which goes out on its own.
-        calls.filter((call) => call.request !== "lost").forEach((call) => call.resolve(`bulk ${call.request}`));
+        for (const call of calls.filter((waiting) => waiting.request !== "lost")) call.resolve(`bulk ${call.request}`);
         return calls.filter((call) => call.request === "lost");
       },
       single: (request) => {
@@ -118,10 +120,13 @@ describe("answerInBulk", () => {
     await answerInBulk(calls, 5, steps);
     assert.deepEqual(sent, ["bulk a,bad,c", "single a", "single bad", "single c"]);
     const [a, bad, c] = await settled;
-    assert.deepEqual([a, c], [
-      { status: "fulfilled", value: "alone a" },
-      { status: "fulfilled", value: "alone c" },
-    ]);
+    assert.deepEqual(
+      [a, c],
+      [
+        { status: "fulfilled", value: "alone a" },
+        { status: "fulfilled", value: "alone c" },
+      ],
+    );
     assert.match((bad as PromiseRejectedResult).reason.message, /bad is invalid/);
   });
 

@@ -5,10 +5,10 @@ import assert from "node:assert/strict";
 import * as account from "../../provider/crm/account";
 import { resources, typeOf } from "../../provider/registry";
 import { useStackConfig } from "../../provider/settings";
-import { configOf, emulatorCall, emulatorForProvider, emulatorStats, requestCount, RunningEmulator } from "../support/emulator";
+import { configOf, emulatorCall, emulatorForProvider, emulatorStats, requestCount, type RunningEmulator } from "../support/emulator";
 import { asHostSends } from "../support/host-struct";
-import { checked, providerCode, ResourceModule } from "../support/provider-steps";
-import { makeParents, ResourceExample, resourceExamples } from "../support/resource-examples";
+import { checked, providerCode, type ResourceModule } from "../support/provider-steps";
+import { makeParents, type ResourceExample, resourceExamples } from "../support/resource-examples";
 
 describe("coalesced reads and deletes", () => {
   let emulator: RunningEmulator;
@@ -46,7 +46,10 @@ describe("coalesced reads and deletes", () => {
       const pagesBefore = await listRequests(collection.path);
       const together = await readTogether(provider, objects);
       assert.deepEqual(together, alone);
-      assert.deepEqual(alone.map((result) => result.id), objects.map((object) => object.id));
+      assert.deepEqual(
+        alone.map((result) => result.id),
+        objects.map((object) => object.id),
+      );
       assert.equal((await listRequests(collection.path)) - pagesBefore, 1, "one page for the three reads");
     });
   }
@@ -74,7 +77,10 @@ describe("coalesced reads and deletes", () => {
     for (const n of [1, 2]) objects.push(await created(account, { name: `Wanted ${n}` }));
     const before = await requestCount(emulator);
     const results = await readTogether(account, objects);
-    assert.deepEqual(results.map((result) => result.props?.name), ["Wanted 1", "Wanted 2"]);
+    assert.deepEqual(
+      results.map((result) => result.props?.name),
+      ["Wanted 1", "Wanted 2"],
+    );
     // A first page tells the size (3 pages for 252 accounts, more than 2 reads); the two, past it, are fetched alone.
     assert.equal((await requestCount(emulator)) - before, 3);
   });

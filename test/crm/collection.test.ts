@@ -1,10 +1,10 @@
 import assert from "node:assert/strict";
 import { CrmClient } from "../../provider/crm/service/client";
 import { pageOf, pages, walk } from "../../provider/crm/service/collection";
-import { ServiceError } from "../../provider/transport/errors";
+import type { ServiceError } from "../../provider/transport/errors";
 import { useStackConfig } from "../../provider/settings";
 import { configOf } from "../support/emulator";
-import { ScriptedServer, sendJson, startScriptedServer } from "../support/scripted-server";
+import { type ScriptedServer, sendJson, startScriptedServer } from "../support/scripted-server";
 
 /** A collection of `size` items `{ id }` under `things`, paged by limit and offset, with `meta` as the script gives it. */
 function serveThings(size: number, meta: (size: number) => Record<string, unknown> | undefined = (count) => ({ total: String(count) })) {

@@ -2,8 +2,8 @@ import assert from "node:assert/strict";
 import * as provider from "../../provider/crm/contact-custom-field";
 import { DeclaredNames } from "../../provider/kit/unique-names";
 import { useStackConfig } from "../../provider/settings";
-import { configOf, emulatorCall, emulatorForProvider, RunningEmulator } from "../support/emulator";
-import { RecordingProxy, startRecordingProxy } from "../support/recording-proxy";
+import { configOf, emulatorCall, emulatorForProvider, type RunningEmulator } from "../support/emulator";
+import { type RecordingProxy, startRecordingProxy } from "../support/recording-proxy";
 import { checked } from "../support/provider-steps";
 import { describeResource, emptyAccount } from "../support/describe-resource";
 import { makeList } from "../support/resource-examples";
@@ -29,7 +29,11 @@ describeResource(
       updateRoute: "PUT /api/3/fields/:id",
     },
     badInputs: [
-      [{ title: "Plan", type: "select" }, "type", /^crm\.ContactCustomField "Plan": type must be one of text, textarea, date, datetime, dropdown, listbox, radio, checkbox, hidden/],
+      [
+        { title: "Plan", type: "select" },
+        "type",
+        /^crm\.ContactCustomField "Plan": type must be one of text, textarea, date, datetime, dropdown, listbox, radio, checkbox, hidden/,
+      ],
       [{ title: "Notes", type: "text", options: ["a"] }, "options", /options is allowed only for a field of type dropdown, listbox, radio, checkbox, not text/],
       [{ title: "Plan", type: "dropdown" }, "options", /options is required for a field of type dropdown: the values to choose from/],
       [{ ...plan, defaultValue: "Gold" }, "defaultValue", /defaultValue must be one of the options: Free, Pro, Enterprise/],
@@ -38,7 +42,11 @@ describeResource(
       [{ type: "text" }, "title", /title is required/],
     ],
     roundTrip: {
-      inputs: (parents) => [plan, { title: "Notes", type: "text", description: "Free text" }, { title: "Topics", type: "checkbox", options: ["Tips", "Offers"], listIds: [parents.offers, parents.news] }],
+      inputs: (parents) => [
+        plan,
+        { title: "Notes", type: "text", description: "Free text" },
+        { title: "Topics", type: "checkbox", options: ["Tips", "Offers"], listIds: [parents.offers, parents.news] },
+      ],
       readInputs: (inputs) => ({ ...inputs, ...(inputs.listIds ? { listIds: [...(inputs.listIds as string[])].sort((a, b) => Number(a) - Number(b)) } : {}) }),
       created: (created) => assert.match(String(created.outs.perstag), /^[A-Z_]+$/),
     },
@@ -67,17 +75,28 @@ describeResource(
       const { outs } = await provider.update(created.id, created.outs, more);
       assert.deepEqual(outs.options, plan.options);
       const options = (await emulatorCall(service.emulator, "GET", `/api/3/fields/${created.id}`)).body.fieldOptions;
-      assert.deepEqual(options.map((option: { value: string; orderid: number }) => [option.value, Number(option.orderid)]), [["Free", 1], ["Pro", 2], ["Enterprise", 3]]);
+      assert.deepEqual(
+        options.map((option: { value: string; orderid: number }) => [option.value, Number(option.orderid)]),
+        [
+          ["Free", 1],
+          ["Pro", 2],
+          ["Enterprise", 3],
+        ],
+      );
     });
 
     it("finishes in place a field made without its options (a create cut short), adding only those the service lacks", async () => {
-      const id = String((await emulatorCall(service.emulator, "POST", "/api/3/fields", { field: { title: "Plan", type: "dropdown", defval: "Free" } })).body.field.id);
+      const id = String(
+        (await emulatorCall(service.emulator, "POST", "/api/3/fields", { field: { title: "Plan", type: "dropdown", defval: "Free" } })).body.field.id,
+      );
       await emulatorCall(service.emulator, "POST", "/api/3/fieldRels", { fieldRel: { field: Number(id), relid: 0 } });
       // What the create recorded: the field read back before its options were added.
       const recorded = (await provider.read(id, {}))!.props!;
       assert.equal(recorded.options, undefined);
       // The bulk call's answer was lost after it took the first option.
-      await emulatorCall(service.emulator, "POST", "/api/3/fieldOption/bulk", { fieldOptions: [{ field: Number(id), value: "Free", label: "Free", orderid: 1 }] });
+      await emulatorCall(service.emulator, "POST", "/api/3/fieldOption/bulk", {
+        fieldOptions: [{ field: Number(id), value: "Free", label: "Free", orderid: 1 }],
+      });
       const wanted = await checked(provider, plan);
       assert.deepEqual((await provider.diff(id, recorded, wanted)).replaces, []);
       assert.deepEqual((await provider.update(id, recorded, wanted)).outs.options, plan.options);
@@ -103,7 +122,10 @@ describeResource(
 
     it("a title the service finds taken names the field holding it and adoptId", async () => {
       const held = String((await emulatorCall(service.emulator, "POST", "/api/3/fields", { field: { title: "Region", type: "text" } })).body.field.id);
-      await assert.rejects(provider.create(await checked(provider, { title: "REGION", type: "textarea" })), new RegExp(`the contact field title "REGION" is taken by the existing crm\\.ContactCustomField ${held} .* adoptId: "${held}"`));
+      await assert.rejects(
+        provider.create(await checked(provider, { title: "REGION", type: "textarea" })),
+        new RegExp(`the contact field title "REGION" is taken by the existing crm\\.ContactCustomField ${held} .* adoptId: "${held}"`),
+      );
     });
   },
 );
@@ -126,7 +148,10 @@ describe("crm.ContactCustomField, its options' and lists' answers lost", () => {
 
   const held = async (id: string) => {
     const field = (await emulatorCall(emulator, "GET", `/api/3/fields/${id}`)).body;
-    return { options: field.fieldOptions.map((option: { value: string }) => option.value), lists: field.fieldRels.map((rel: { relid: unknown }) => String(rel.relid)) };
+    return {
+      options: field.fieldOptions.map((option: { value: string }) => option.value),
+      lists: field.fieldRels.map((rel: { relid: unknown }) => String(rel.relid)),
+    };
   };
   const posts = (path: string) => proxy.requests.filter((request) => request.method === "POST" && request.path === path).length;
 
@@ -143,7 +168,13 @@ describe("crm.ContactCustomField, its options' and lists' answers lost", () => {
     const before = posts("/api/3/fieldOption/bulk");
     dropOnce.add("/api/3/fieldOption/bulk");
     const { outs } = await provider.update(created.id, created.outs, await checked(provider, { title: "Size", type: "radio", options: ["S", "M", "L"] }));
-    assert.deepEqual([outs.options, (await held(created.id)).options], [["S", "M", "L"], ["S", "M", "L"]]);
+    assert.deepEqual(
+      [outs.options, (await held(created.id)).options],
+      [
+        ["S", "M", "L"],
+        ["S", "M", "L"],
+      ],
+    );
     assert.equal(posts("/api/3/fieldOption/bulk"), before + 1);
   });
 });

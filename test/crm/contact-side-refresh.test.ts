@@ -7,9 +7,9 @@ import * as contactCustomField from "../../provider/crm/contact-custom-field";
 import * as list from "../../provider/crm/list";
 import * as tag from "../../provider/crm/tag";
 import { useStackConfig } from "../../provider/settings";
-import { configOf, emulatorForProvider, emulatorStats, RunningEmulator } from "../support/emulator";
+import { configOf, emulatorForProvider, emulatorStats, type RunningEmulator } from "../support/emulator";
 import { asHostSends } from "../support/host-struct";
-import { checked, providerCode, ResourceModule } from "../support/provider-steps";
+import { checked, providerCode, type ResourceModule } from "../support/provider-steps";
 
 /** Reads every object, at most `parallel` at once, as a refresh does. */
 async function refresh(provider: ResourceModule, objects: Array<{ id: string; props: Record<string, unknown> }>, parallel = 8) {
@@ -17,7 +17,8 @@ async function refresh(provider: ResourceModule, objects: Array<{ id: string; pr
   const results: Array<{ props?: Record<string, unknown> }> = [];
   await Promise.all(
     Array.from({ length: parallel }, async () => {
-      for (let object = queue.shift(); object; object = queue.shift()) results.push(asHostSends(await provider.read(object.id, object.props)) as { props?: Record<string, unknown> });
+      for (let object = queue.shift(); object; object = queue.shift())
+        results.push(asHostSends(await provider.read(object.id, object.props)) as { props?: Record<string, unknown> });
     }),
   );
   return results;
@@ -42,8 +43,14 @@ describe("a refresh of 100 lists, 100 tags and 50 contact custom fields", functi
       return objects;
     };
     const numbers = (count: number) => Array.from({ length: count }, (_, index) => index + 1);
-    const lists = await made(list, numbers(100).map((n) => ({ name: `News ${n}`, stringid: `news-${n}`, senderUrl: "https://acme.example", senderReminder: "You signed up." })));
-    const tags = await made(tag, numbers(100).map((n) => ({ tag: `Tag ${n}` })));
+    const lists = await made(
+      list,
+      numbers(100).map((n) => ({ name: `News ${n}`, stringid: `news-${n}`, senderUrl: "https://acme.example", senderReminder: "You signed up." })),
+    );
+    const tags = await made(
+      tag,
+      numbers(100).map((n) => ({ tag: `Tag ${n}` })),
+    );
     const fields = await made(
       contactCustomField,
       numbers(50).map((n) => ({ title: `Choice ${n}`, type: "dropdown", options: ["A", "B", "C"], listIds: [lists[n].id] })),

@@ -7,7 +7,7 @@ import * as contactSync from "../../provider/crm/contact-sync";
 import { PartlyDoneError } from "../../provider/kit/write-errors";
 import { useStackConfig } from "../../provider/settings";
 import { ServiceError } from "../../provider/transport/errors";
-import { configOf, emulatorCall, emulatorForProvider, emulatorStats, requestCount, RunningEmulator, setFaults } from "../support/emulator";
+import { configOf, emulatorCall, emulatorForProvider, emulatorStats, requestCount, type RunningEmulator, setFaults } from "../support/emulator";
 
 const providerCode = "exports.handler = ...";
 const importRoute = "POST /api/3/import/bulk_import";
@@ -31,7 +31,8 @@ describe("crm.ContactSync provider", () => {
   after(async () => emulator.close());
   beforeEach(() => useStackConfig(configOf({ "crm:apiUrl": emulator.crmUrl, "crm:apiToken": emulator.apiToken, "crm:requestsPerSecond": "0" })));
 
-  const people = (count: number, prefix: string) => Array.from({ length: count }, (_, index) => ({ email: `${prefix}${index}@example.com`, firstName: `First${index}` }));
+  const people = (count: number, prefix: string) =>
+    Array.from({ length: count }, (_, index) => ({ email: `${prefix}${index}@example.com`, firstName: `First${index}` }));
   const checked = async (news: Record<string, unknown>) => {
     const result = await contactSync.check({}, { ...news, __provider: providerCode });
     assert.equal(result.failures, undefined, JSON.stringify(result.failures));
@@ -47,12 +48,23 @@ describe("crm.ContactSync provider", () => {
 
   it("names each bad input in check, and leaves the address's format to the service", async () => {
     const before = await requestCount(emulator);
-    const result = await contactSync.check({}, { contacts: [{ email: "a@example.com" }, { firstName: "No address" }, { email: "b@example.com", nickname: "x" }] });
+    const result = await contactSync.check(
+      {},
+      { contacts: [{ email: "a@example.com" }, { firstName: "No address" }, { email: "b@example.com", nickname: "x" }] },
+    );
     const reasons = (result.failures ?? []).map((failure) => `${failure.property}: ${failure.reason}`);
-    assert.ok(reasons.some((r) => /^: crm\.ContactSync of 3 contacts: contacts\[1\]\.email is required: the contact's email address \(given nothing\)$/.test(r)), reasons.join("\n"));
-    assert.ok(reasons.some((r) => /^: .*contacts\[2\]\.nickname is not a field of a contact.* \(given "x"\)$/.test(r)), reasons.join("\n"));
+    assert.ok(
+      reasons.some((r) => /^: crm\.ContactSync of 3 contacts: contacts\[1\]\.email is required: the contact's email address \(given nothing\)$/.test(r)),
+      reasons.join("\n"),
+    );
+    assert.ok(
+      reasons.some((r) => /^: .*contacts\[2\]\.nickname is not a field of a contact.* \(given "x"\)$/.test(r)),
+      reasons.join("\n"),
+    );
     const twice = await contactSync.check({}, { contacts: [{ email: "a@example.com" }, { email: "A@example.com" }] });
-    assert.deepEqual(twice.failures, [{ property: "", reason: `crm.ContactSync of 2 contacts: contacts[1].email is also contact 0's: each address may appear once (given "A@example.com")` }]);
+    assert.deepEqual(twice.failures, [
+      { property: "", reason: `crm.ContactSync of 2 contacts: contacts[1].email is also contact 0's: each address may appear once (given "A@example.com")` },
+    ]);
     assert.match(JSON.stringify((await contactSync.check({}, { contacts: [] })).failures), /must name at least one contact/);
     assert.equal((await contactSync.check({}, { contacts: [{ email: "not-an-address" }] })).failures, undefined);
     assert.equal(await requestCount(emulator), before);
@@ -60,7 +72,8 @@ describe("crm.ContactSync provider", () => {
 
   it("syncs 600 contacts in 3 batches, reporting rows created, updated and skipped", async () => {
     const contacts = people(600, "sync");
-    for (const contact of contacts.slice(0, 100)) await emulatorCall(emulator, "POST", "/api/3/contacts", { contact: { email: contact.email, firstName: "Old" } });
+    for (const contact of contacts.slice(0, 100))
+      await emulatorCall(emulator, "POST", "/api/3/contacts", { contact: { email: contact.email, firstName: "Old" } });
     for (const index of [7, 300, 599]) contacts[index] = { email: `broken-${index}`, firstName: "Broken" };
     const inputs = await checked({ contacts });
     const before = await emulatorStats(emulator);

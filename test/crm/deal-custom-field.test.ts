@@ -16,17 +16,32 @@ describeResource(
       existing: async ({ emulator }) => {
         const declared = { fieldLabel: `Adopted ${++serial}`, fieldType: "dropdown", fieldOptions: ["Web", "Event"], fieldDefault: "Web", isFormVisible: true };
         const dealCustomFieldMetum = { ...declared, isFormVisible: 1 };
-        return { id: (await emulatorCall(emulator, "POST", "/api/3/dealCustomFieldMeta", { dealCustomFieldMetum })).body.dealCustomFieldMetum.id, inputs: declared };
+        return {
+          id: (await emulatorCall(emulator, "POST", "/api/3/dealCustomFieldMeta", { dealCustomFieldMetum })).body.dealCustomFieldMetum.id,
+          inputs: declared,
+        };
       },
       changes: { fieldOptions: ["Web", "Event", "Referral"], fieldDefault: "Referral", isRequired: true },
       updateRoute: "PUT /api/3/dealCustomFieldMeta/:id",
     },
     badInputs: [
       [{ fieldType: "text" }, "fieldLabel", /^crm\.DealCustomField: fieldLabel is required: the field's label$/],
-      [{ fieldLabel: "S", fieldType: "colour" }, "fieldType", /^crm\.DealCustomField "S": fieldType must be one of text, textarea, date, datetime, dropdown, multiselect, radio, checkbox, hidden, currency, number$/],
+      [
+        { fieldLabel: "S", fieldType: "colour" },
+        "fieldType",
+        /^crm\.DealCustomField "S": fieldType must be one of text, textarea, date, datetime, dropdown, multiselect, radio, checkbox, hidden, currency, number$/,
+      ],
       [{ fieldLabel: "S", fieldType: "dropdown" }, "fieldOptions", /fieldOptions is required for a dropdown field/],
-      [{ fieldLabel: "S", fieldType: "radio", fieldOptions: ["a", "b"], fieldDefault: "c" }, "fieldDefault", /fieldDefault must be among the field's options \("a", "b"\); "c" is not/],
-      [{ fieldLabel: "S", fieldType: "text", fieldDefaultCurrency: "USD" }, "fieldDefaultCurrency", /fieldDefaultCurrency is only for currency fields, not text/],
+      [
+        { fieldLabel: "S", fieldType: "radio", fieldOptions: ["a", "b"], fieldDefault: "c" },
+        "fieldDefault",
+        /fieldDefault must be among the field's options \("a", "b"\); "c" is not/,
+      ],
+      [
+        { fieldLabel: "S", fieldType: "text", fieldDefaultCurrency: "USD" },
+        "fieldDefaultCurrency",
+        /fieldDefaultCurrency is only for currency fields, not text/,
+      ],
     ],
     roundTrip: {
       inputs: [

@@ -7,8 +7,8 @@ import assert from "node:assert/strict";
 import * as customField from "../../provider/crm/account-custom-field";
 import * as customFieldValue from "../../provider/crm/account-custom-field-value";
 import { resources } from "../../provider/registry";
-import { emulatorForProvider, emulatorRead, RunningEmulator } from "../support/emulator";
-import { MadeObject, makeEveryCrmObject, resourceExamples } from "../support/resource-examples";
+import { emulatorForProvider, emulatorRead, type RunningEmulator } from "../support/emulator";
+import { type MadeObject, makeEveryCrmObject, resourceExamples } from "../support/resource-examples";
 
 describe("an import reads what a create's read reads", () => {
   let emulator: RunningEmulator;
@@ -25,7 +25,11 @@ describe("an import reads what a create's read reads", () => {
     for (const resource of importable) {
       const { id, inputs, outs } = made.get(resource.className)!;
       const imported = (await resource.module.core.read(id, { import: true }))!;
-      assert.deepEqual(Object.keys(outs).filter((key) => !(key in imported.outputs)), [], resource.className);
+      assert.deepEqual(
+        Object.keys(outs).filter((key) => !(key in imported.outputs)),
+        [],
+        resource.className,
+      );
       for (const key of Object.keys(inputs).filter((key) => key in outs)) assert.deepEqual(imported.outputs[key], outs[key], `${resource.className} ${key}`);
     }
   });

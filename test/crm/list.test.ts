@@ -42,7 +42,10 @@ describeResource(
 
     it("refuses to take over by id a list whose fields differ, since nothing can update them", async () => {
       const created = await provider.create(await checked(provider, news));
-      await assert.rejects(provider.create(await checked(provider, { ...news, name: "Other", adoptId: created.id })), /whose name is "Monthly news", which an update cannot change/);
+      await assert.rejects(
+        provider.create(await checked(provider, { ...news, name: "Other", adoptId: created.id })),
+        /whose name is "Monthly news", which an update cannot change/,
+      );
     });
   },
 );

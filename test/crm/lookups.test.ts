@@ -14,7 +14,7 @@ import { generateFixtures } from "../../emulator/src/crm/fixtures";
 import { crm } from "../../provider";
 import { useStackConfig } from "../../provider/settings";
 import { ServiceError } from "../../provider/transport/errors";
-import { configOf, emulatorCall, emulatorForProvider, emulatorStats, requestCount, RunningEmulator } from "../support/emulator";
+import { configOf, emulatorCall, emulatorForProvider, emulatorStats, requestCount, type RunningEmulator } from "../support/emulator";
 
 const SUBSCRIPTIONS = "6449c3f3-b68d-46d1-850b-c8aea998ce1b";
 const TICKETS = "0b7e2a55-3c1d-4f8e-9a6b-2d4c8e1f7a90";
@@ -118,7 +118,11 @@ describe("crm lookups", () => {
     });
 
     it("says what was not found, and that a name shared by several is ambiguous", async () => {
-      await refused(() => crm.getAutomation({ name: "Welcome series" }), "ambiguous", /^crm\.getAutomation: 2 automations have the name "Welcome series" \(ids 50, 150\); look the automation up by its id instead\.$/);
+      await refused(
+        () => crm.getAutomation({ name: "Welcome series" }),
+        "ambiguous",
+        /^crm\.getAutomation: 2 automations have the name "Welcome series" \(ids 50, 150\); look the automation up by its id instead\.$/,
+      );
       await refused(() => crm.getAutomation({ name: "welcome series" }), "not_found", /^crm\.getAutomation: no automation has the name "welcome series"\.$/);
       await refused(() => crm.getAutomation({ id: "999" }), "not_found", /no automation has the id 999/);
     });
@@ -130,7 +134,10 @@ describe("crm lookups", () => {
       assert.equal(result.campaigns.length, 261);
       assert.deepEqual(requests, { "GET /api/3/campaigns": 3 });
       const first = result.campaigns[0];
-      assert.deepEqual([first.id, first.name, first.type, first.status, first.public, first.automation], ["1", "Campaign 001", "single", crm.CampaignStatus.Completed, true, null]);
+      assert.deepEqual(
+        [first.id, first.name, first.type, first.status, first.public, first.automation],
+        ["1", "Campaign 001", "single", crm.CampaignStatus.Completed, true, null],
+      );
       assert.equal(typeof first.send_amt, "number");
       assert.match(first.sdate!, /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.000Z$/);
       const draft = result.campaigns.find((campaign) => campaign.status === crm.CampaignStatus.Draft)!;
@@ -173,7 +180,11 @@ describe("crm lookups", () => {
 
     it("stops a walk past maxRecords after its first page, saying how to go on", async () => {
       const { requests } = await counted(() =>
-        refused(() => crm.getCampaigns({}, { maxRecords: 100 }), "too_many_records", /^crm\.getCampaigns: 261 records match, more than the 100 a lookup reads; .*raise maxRecords in the lookup's options\.$/),
+        refused(
+          () => crm.getCampaigns({}, { maxRecords: 100 }),
+          "too_many_records",
+          /^crm\.getCampaigns: 261 records match, more than the 100 a lookup reads; .*raise maxRecords in the lookup's options\.$/,
+        ),
       );
       assert.deepEqual(requests, { "GET /api/3/campaigns": 1 });
       assert.equal((await crm.getCampaigns({}, { maxRecords: 261 })).campaigns.length, 261);
@@ -214,8 +225,16 @@ describe("crm lookups", () => {
         assert.deepEqual(requests, { "GET /api/3/campaigns": 3 }, JSON.stringify(first));
         assert.equal(result.found.id, "250");
         // Ties (campaigns never sent) keep no order the service promises: the send dates are compared.
-        assert.deepEqual(result.asc.campaigns.map((c) => c.sdate), ascending, JSON.stringify(first));
-        assert.deepEqual(result.desc.campaigns.map((c) => c.sdate), descending, JSON.stringify(first));
+        assert.deepEqual(
+          result.asc.campaigns.map((c) => c.sdate),
+          ascending,
+          JSON.stringify(first),
+        );
+        assert.deepEqual(
+          result.desc.campaigns.map((c) => c.sdate),
+          descending,
+          JSON.stringify(first),
+        );
       }
     });
 
@@ -234,12 +253,27 @@ describe("crm lookups", () => {
     it("are refused before any request, each problem named", async () => {
       const bad = (value: unknown) => value as never;
       await refused(() => crm.getCampaign(bad({})), "invalid_argument", /^crm\.getCampaign: give either the id or the name of the campaign, not both\.$/, true);
-      await refused(() => crm.getContact(bad({ name: "Ada" })), "invalid_argument", /name is not a field of the arguments of a contact lookup; the fields are: email, id; give either the email or the id/, true);
+      await refused(
+        () => crm.getContact(bad({ name: "Ada" })),
+        "invalid_argument",
+        /name is not a field of the arguments of a contact lookup; the fields are: email, id; give either the email or the id/,
+        true,
+      );
       await refused(() => crm.getCampaign(bad({ id: "7", name: "Campaign 007" })), "invalid_argument", /not both/, true);
       await refused(() => crm.getCampaign(bad({ id: "seven" })), "invalid_argument", /^crm\.getCampaign: id must be the id of the campaign: digits/, true);
-      await refused(() => crm.getAutomations(bad({ nameContain: "x" })), "invalid_argument", /nameContain is not a field of the arguments of getAutomations; the fields are: nameContains, status/, true);
+      await refused(
+        () => crm.getAutomations(bad({ nameContain: "x" })),
+        "invalid_argument",
+        /nameContain is not a field of the arguments of getAutomations; the fields are: nameContains, status/,
+        true,
+      );
       await refused(() => crm.getCampaigns(bad({ orderBySendDate: "NEWEST" })), "invalid_argument", /orderBySendDate must be one of ASC, DESC/, true);
-      await refused(() => crm.getAutomations({}, { maxRecords: 0 }), "invalid_argument", /^crm\.getAutomations options: maxRecords must be at least 1\.$/, true);
+      await refused(
+        () => crm.getAutomations({}, { maxRecords: 0 }),
+        "invalid_argument",
+        /^crm\.getAutomations options: maxRecords must be at least 1\.$/,
+        true,
+      );
     });
 
     it("never carry the API token into a message", async () => {
@@ -321,7 +355,8 @@ describe("crm lookups", () => {
       for (let index = 1; index <= 120; index++) {
         await emulatorCall(emulator, "POST", "/api/3/accounts", { account: { name: `Lookup Co ${String(index).padStart(3, "0")}` } });
       }
-      acmeId = (await emulatorCall(emulator, "POST", "/api/3/accounts", { account: { name: "Acme Lookup Inc", accountUrl: "https://acme.example" } })).body.account.id;
+      acmeId = (await emulatorCall(emulator, "POST", "/api/3/accounts", { account: { name: "Acme Lookup Inc", accountUrl: "https://acme.example" } })).body
+        .account.id;
       const contact = (await emulatorCall(emulator, "POST", "/api/3/contacts", { contact: { email: "ada@acme.example" } })).body.contact.id;
       await emulatorCall(emulator, "POST", "/api/3/accountContacts", { accountContact: { account: Number(acmeId), contact: Number(contact) } });
     });
@@ -330,21 +365,27 @@ describe("crm lookups", () => {
       const { result, requests } = await counted(() => crm.getAccounts({ search: "Lookup Co" }));
       assert.equal(result.accounts.length, 120);
       assert.deepEqual(requests, { "GET /api/3/accounts": 2 });
-      assert.deepEqual({ ...result.accounts[0], id: "", createdTimestamp: "", updatedTimestamp: "" }, {
-        id: "",
-        name: "Lookup Co 001",
-        accountUrl: null,
-        createdTimestamp: "",
-        updatedTimestamp: "",
-        contactCount: 0,
-        dealCount: 0,
-      });
+      assert.deepEqual(
+        { ...result.accounts[0], id: "", createdTimestamp: "", updatedTimestamp: "" },
+        {
+          id: "",
+          name: "Lookup Co 001",
+          accountUrl: null,
+          createdTimestamp: "",
+          updatedTimestamp: "",
+          contactCount: 0,
+          dealCount: 0,
+        },
+      );
       assert.ok((await crm.getAccounts()).accounts.length >= 121);
     });
 
     it("finds one by name regardless of case, or by id, with its contact count", async () => {
       const byName = await crm.getAccount({ name: "ACME lookup inc" });
-      assert.deepEqual([byName.id, byName.name, byName.accountUrl, byName.contactCount, byName.dealCount], [acmeId, "Acme Lookup Inc", "https://acme.example", 1, 0]);
+      assert.deepEqual(
+        [byName.id, byName.name, byName.accountUrl, byName.contactCount, byName.dealCount],
+        [acmeId, "Acme Lookup Inc", "https://acme.example", 1, 0],
+      );
       assert.match(byName.createdTimestamp!, /Z$/);
       assert.deepEqual(await crm.getAccount({ id: acmeId }), byName);
       await refused(() => crm.getAccount({ name: "Lookup Co" }), "not_found", /no account has the name "Lookup Co"/);
@@ -359,30 +400,52 @@ describe("crm lookups", () => {
         await emulatorCall(emulator, "POST", "/api/3/tags", { tag: { tag, tagType: index === 7 ? "template" : "contact" } });
       }
       await emulatorCall(emulator, "POST", "/api/3/tags", { tag: { tag: "Tag 007", tagType: "contact", description: "The contacts' one" } });
-      await emulatorCall(emulator, "POST", "/api/3/lists", { list: { name: "Lookup news", stringid: "lookup-news", sender_url: "https://acme.example", sender_reminder: "You signed up." } });
+      await emulatorCall(emulator, "POST", "/api/3/lists", {
+        list: { name: "Lookup news", stringid: "lookup-news", sender_url: "https://acme.example", sender_reminder: "You signed up." },
+      });
       await emulatorCall(emulator, "POST", "/api/3/fields", { field: { title: "Lookup plan", type: "dropdown", descript: "The plan" } });
     });
 
     it("walk each collection once per run, whatever lookups of it the run makes and in whatever order", async () => {
-      const lookups = async () => [await crm.getTag({ name: "tag 120" }), await crm.getTags({ nameContains: "TAG 01" }), await crm.getTags({ tagType: "template" })];
+      const lookups = async () => [
+        await crm.getTag({ name: "tag 120" }),
+        await crm.getTags({ nameContains: "TAG 01" }),
+        await crm.getTags({ tagType: "template" }),
+      ];
       const { result, requests } = await counted(lookups);
       const [one, some, templates] = result as [crm.TagInfo, crm.GetTagsResult, crm.GetTagsResult];
       assert.equal(one.tag, "Tag 120");
-      assert.deepEqual(some.tags.map((tag) => tag.tag), ["Tag 010", "Tag 011", "Tag 012", "Tag 013", "Tag 014", "Tag 015", "Tag 016", "Tag 017", "Tag 018", "Tag 019"]);
-      assert.deepEqual(templates.tags.map((tag) => [tag.tag, tag.tagType, tag.description]), [["Tag 007", "template", null]]);
+      assert.deepEqual(
+        some.tags.map((tag) => tag.tag),
+        ["Tag 010", "Tag 011", "Tag 012", "Tag 013", "Tag 014", "Tag 015", "Tag 016", "Tag 017", "Tag 018", "Tag 019"],
+      );
+      assert.deepEqual(
+        templates.tags.map((tag) => [tag.tag, tag.tagType, tag.description]),
+        [["Tag 007", "template", null]],
+      );
       assert.deepEqual(requests, { "GET /api/3/tags": 2 });
     });
 
     it("find a list by its exact name and a field by its title regardless of case, typed; a tag name of two types is ambiguous", async () => {
       const list = await crm.getList({ name: "Lookup news" });
-      assert.deepEqual({ ...list, id: "", cdate: "" }, { id: "", name: "Lookup news", stringid: "lookup-news", senderUrl: "https://acme.example", senderReminder: "You signed up.", cdate: "" });
+      assert.deepEqual(
+        { ...list, id: "", cdate: "" },
+        { id: "", name: "Lookup news", stringid: "lookup-news", senderUrl: "https://acme.example", senderReminder: "You signed up.", cdate: "" },
+      );
       assert.equal((await crm.getList({ id: list.id })).name, "Lookup news");
       await refused(() => crm.getList({ name: "lookup NEWS" }), "not_found", /^crm\.getList: no list has the name "lookup NEWS"\.$/);
       const field = await crm.getContactCustomField({ name: "LOOKUP PLAN" });
       assert.deepEqual([field.title, field.type, field.description, field.defaultValue], ["Lookup plan", "dropdown", "The plan", null]);
       assert.ok(field.perstag);
-      assert.deepEqual((await crm.getContactCustomFields({ nameContains: "plan" })).fields.map((found) => found.id), [field.id]);
-      await refused(() => crm.getTag({ name: "Tag 007" }), "ambiguous", /^crm\.getTag: 2 tags have the name "Tag 007" \(ids \d+, \d+\); look the tag up by its id instead\.$/);
+      assert.deepEqual(
+        (await crm.getContactCustomFields({ nameContains: "plan" })).fields.map((found) => found.id),
+        [field.id],
+      );
+      await refused(
+        () => crm.getTag({ name: "Tag 007" }),
+        "ambiguous",
+        /^crm\.getTag: 2 tags have the name "Tag 007" \(ids \d+, \d+\); look the tag up by its id instead\.$/,
+      );
       await refused(() => crm.getTags({ tagType: "deal" } as never), "invalid_argument", /^crm\.getTags: tagType must be one of contact, template\.$/, true);
     });
   });
@@ -404,13 +467,26 @@ describe("crm lookups", () => {
 
     it("lists the schemas, typed", async () => {
       const { schemas } = await crm.getCustomObjectSchemas();
-      assert.deepEqual(schemas.map((schema) => schema.slug), ["subscription", "support-ticket"]);
+      assert.deepEqual(
+        schemas.map((schema) => schema.slug),
+        ["subscription", "support-ticket"],
+      );
       const subscription = schemas[0];
-      assert.deepEqual(subscription.fields[0], { id: "plan", labels: { singular: "Plan", plural: "Plans" }, type: "dropdown", required: true, scale: null, options: ["Basic", "Pro", "Enterprise"] });
-      assert.deepEqual(subscription.relationships.map((r) => [r.id, r.namespace, r.hasMany]), [
-        ["primary-contact", "contacts", false],
-        ["account", "accounts", false],
-      ]);
+      assert.deepEqual(subscription.fields[0], {
+        id: "plan",
+        labels: { singular: "Plan", plural: "Plans" },
+        type: "dropdown",
+        required: true,
+        scale: null,
+        options: ["Basic", "Pro", "Enterprise"],
+      });
+      assert.deepEqual(
+        subscription.relationships.map((r) => [r.id, r.namespace, r.hasMany]),
+        [
+          ["primary-contact", "contacts", false],
+          ["account", "accounts", false],
+        ],
+      );
       assert.equal(subscription.createdTimestamp, "2024-03-01T12:00:00.000Z");
     });
 
@@ -433,7 +509,15 @@ describe("crm lookups", () => {
     it("filters on root properties and relationships, AND-ing filters, and orders by fields and properties", async () => {
       assert.deepEqual(await externalIds({ filters: [{ property: "externalId", value: "sub-3" }] }), ["sub-3"]);
       assert.deepEqual(await externalIds({ filters: [{ property: "createdTimestamp", op: "gte", value: "2024-03-04" }] }), ["sub-3", "sub-4"]);
-      assert.deepEqual(await externalIds({ filters: [{ relationship: "primary-contact", value: 11 }, { field: "plan", value: "Pro" }] }), ["sub-4"]);
+      assert.deepEqual(
+        await externalIds({
+          filters: [
+            { relationship: "primary-contact", value: 11 },
+            { field: "plan", value: "Pro" },
+          ],
+        }),
+        ["sub-4"],
+      );
       assert.deepEqual(await externalIds({ orders: [{ field: "seats", direction: "DESC" }] }), ["sub-3", "sub-2", "sub-1", "sub-4"]);
       assert.deepEqual(await externalIds({ orders: [{ property: "createdTimestamp", direction: "DESC" }], limit: 2 }), ["sub-4", "sub-3"]);
       const [record] = (await crm.getCustomObjectRecords({ schemaId: SUBSCRIPTIONS, filters: [{ property: "externalId", value: "sub-2" }] })).records;
@@ -444,7 +528,13 @@ describe("crm lookups", () => {
     it("walks 151 records in 2 requests; a limit ends the walk early", async () => {
       for (let index = 0; index < 150; index++) {
         await emulatorCall(emulator, "POST", `/api/3/customObjects/records/${TICKETS}`, {
-          record: { externalId: `ticket-${index + 2}`, fields: [{ id: "subject", value: `Subject ${index}` }, { id: "priority", value: index % 5 }] },
+          record: {
+            externalId: `ticket-${index + 2}`,
+            fields: [
+              { id: "subject", value: `Subject ${index}` },
+              { id: "priority", value: index % 5 },
+            ],
+          },
         });
       }
       const all = await counted(() => crm.getCustomObjectRecords({ schemaId: TICKETS }));
@@ -454,13 +544,28 @@ describe("crm lookups", () => {
       assert.equal(limited.result.records.length, 5);
       assert.ok(limited.result.records.every((record) => Number(record.fields.priority) >= 3));
       assert.deepEqual(limited.requests, { "GET /api/3/customObjects/records/:schemaId": 1 });
-      await refused(() => crm.getCustomObjectRecords({ schemaId: TICKETS }, { maxRecords: 150 }), "too_many_records", /151 records match, .*add filters or a limit/);
+      await refused(
+        () => crm.getCustomObjectRecords({ schemaId: TICKETS }, { maxRecords: 150 }),
+        "too_many_records",
+        /151 records match, .*add filters or a limit/,
+      );
     });
 
     it("refuses an unknown operator or a malformed filter or order before any request", async () => {
-      const bad = (filters: unknown, orders?: unknown) => crm.getCustomObjectRecords({ schemaId: SUBSCRIPTIONS, filters: filters as never, orders: orders as never });
-      await refused(() => bad([{ field: "seats", op: "near", value: 3 }]), "invalid_argument", /filters\.0\.op must be one of eq, lt, lte, gt, gte, contains, in, blank, not_blank/, true);
-      await refused(() => bad([{ field: "seats", relationship: "account", value: 3 }]), "invalid_argument", /filters\.0\.property exactly one of property, field or relationship/, true);
+      const bad = (filters: unknown, orders?: unknown) =>
+        crm.getCustomObjectRecords({ schemaId: SUBSCRIPTIONS, filters: filters as never, orders: orders as never });
+      await refused(
+        () => bad([{ field: "seats", op: "near", value: 3 }]),
+        "invalid_argument",
+        /filters\.0\.op must be one of eq, lt, lte, gt, gte, contains, in, blank, not_blank/,
+        true,
+      );
+      await refused(
+        () => bad([{ field: "seats", relationship: "account", value: 3 }]),
+        "invalid_argument",
+        /filters\.0\.property exactly one of property, field or relationship/,
+        true,
+      );
       await refused(() => bad([{ value: 3 }]), "invalid_argument", /exactly one of property, field or relationship/, true);
       await refused(() => bad([{ field: "seats", op: "gt" }]), "invalid_argument", /filters\.0\.value must be one string or number for gt/, true);
       await refused(() => bad([{ field: "seats", op: "blank", value: "" }]), "invalid_argument", /filters\.0\.value must not be given for blank/, true);
@@ -471,11 +576,20 @@ describe("crm lookups", () => {
       await refused(() => bad([], [{ field: "seats" }]), "invalid_argument", /orders\.0\.direction is required: one of ASC, DESC/, true);
       await refused(() => bad([], [{ direction: "ASC" }]), "invalid_argument", /orders\.0\.property exactly one of property or field/, true);
       await refused(() => crm.getCustomObjectRecords({ schemaId: SUBSCRIPTIONS, limit: 0 }), "invalid_argument", /limit must be at least 1/, true);
-      await refused(() => crm.getCustomObjectRecords({ schemaId: SUBSCRIPTIONS, limit: 20_000 }), "invalid_argument", /limit must be at most maxRecords \(10000\)/, true);
+      await refused(
+        () => crm.getCustomObjectRecords({ schemaId: SUBSCRIPTIONS, limit: 20_000 }),
+        "invalid_argument",
+        /limit must be at most maxRecords \(10000\)/,
+        true,
+      );
     });
 
     it("says which schema does not exist", async () => {
-      await refused(() => crm.getCustomObjectRecords({ schemaId: "no-such-schema" }), "not_found", /^crm\.getCustomObjectRecords: no custom object schema has the id no-such-schema\.$/);
+      await refused(
+        () => crm.getCustomObjectRecords({ schemaId: "no-such-schema" }),
+        "not_found",
+        /^crm\.getCustomObjectRecords: no custom object schema has the id no-such-schema\.$/,
+      );
     });
   });
 
@@ -490,7 +604,12 @@ describe("crm lookups", () => {
 
     /** The runtime against mocks standing for the engine, in a preview or an update: `idOf` answers each resource's id, undefined for one yet to be created. */
     const mockEngine = (preview: boolean, idOf: (inputs: Record<string, string>) => Promise<string | undefined>) =>
-      pulumi.runtime.setMocks({ newResource: async (resource) => ({ id: await idOf(resource.inputs), state: resource.inputs }), call: () => ({}) }, "lookups", "test", preview);
+      pulumi.runtime.setMocks(
+        { newResource: async (resource) => ({ id: await idOf(resource.inputs), state: resource.inputs }), call: () => ({}) },
+        "lookups",
+        "test",
+        preview,
+      );
     after(() => pulumi.runtime.resetOptions("", "", -1, "", "", false, ""));
 
     /** Whether an Output is known, and its value: read through the SDK's internals, as no public API tells an unknown Output from one not resolved yet. */
@@ -550,9 +669,19 @@ describe("crm lookups", () => {
 
     it("refuse a dependsOn holding anything but resources; the Promise form takes none", async () => {
       await mockEngine(false, async () => "1");
-      await refused(() => settled(crm.getAccountOutput({ name: "Acme" }, { dependsOn: ["acme" as never] })), "invalid_argument", /^crm\.getAccountOutput options: dependsOn must hold resources only\.$/, true);
+      await refused(
+        () => settled(crm.getAccountOutput({ name: "Acme" }, { dependsOn: ["acme" as never] })),
+        "invalid_argument",
+        /^crm\.getAccountOutput options: dependsOn must hold resources only\.$/,
+        true,
+      );
       const acme = new MockAccount("acme", { name: "Acme" });
-      await refused(() => crm.getAccount({ name: "Acme" }, { dependsOn: acme } as never), "invalid_argument", /^crm\.getAccount options: dependsOn is not a field of the lookup options/, true);
+      await refused(
+        () => crm.getAccount({ name: "Acme" }, { dependsOn: acme } as never),
+        "invalid_argument",
+        /^crm\.getAccount options: dependsOn is not a field of the lookup options/,
+        true,
+      );
     });
   });
 });

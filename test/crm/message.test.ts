@@ -30,10 +30,18 @@ describeResource(
       [{ ...base, reply2: `${"x".repeat(250)}@a.io` }, "reply2", /reply2 must be at most 254 characters/],
       [{ ...base, subject: "s".repeat(256) }, "subject", /subject must be at most 255 characters/],
       [{ ...base, preheaderText: 5 }, "preheaderText", /preheaderText must be a string/],
-      [{ ...base, email: "news@acme.example" }, "email", /email is not a field of this resource; the fields are: fromname, fromemail, reply2, subject, preheaderText/],
+      [
+        { ...base, email: "news@acme.example" },
+        "email",
+        /email is not a field of this resource; the fields are: fromname, fromemail, reply2, subject, preheaderText/,
+      ],
     ],
     roundTrip: {
-      inputs: [base, { ...base, subject: "Hello %FIRSTNAME%, welcome to %LISTNAME%", preheaderText: "Sent on %SUBDATE%" }, { ...base, subject: "", preheaderText: "Only a preheader" }],
+      inputs: [
+        base,
+        { ...base, subject: "Hello %FIRSTNAME%, welcome to %LISTNAME%", preheaderText: "Sent on %SUBDATE%" },
+        { ...base, subject: "", preheaderText: "Only a preheader" },
+      ],
     },
   },
   (service) => {
@@ -77,7 +85,10 @@ describeResource(
         assert.deepEqual(asHostSends(read.inputs), asHostSends(configuration(news)));
       }
       const stored = (await emulatorCall(service.emulator, "GET", `/api/3/messages/${created.id}`)).body.message;
-      assert.deepEqual([stored.fromname, stored.fromemail, stored.reply2, stored.subject, stored.preheader_text], ["Acme Team", "team@acme.example", "support@acme.example", "", ""]);
+      assert.deepEqual(
+        [stored.fromname, stored.fromemail, stored.reply2, stored.subject, stored.preheader_text],
+        ["Acme Team", "team@acme.example", "support@acme.example", "", ""],
+      );
     });
 
     it("finds drift by read, deletes with DELETE /messages/{id}, and reads a deleted message as gone", async () => {
@@ -89,7 +100,10 @@ describeResource(
       assert.equal((await provider.diff(created.id, drifted.props!, news)).changes, true);
       const sent = service.proxy.requests.length;
       await provider.delete(created.id, created.outs);
-      assert.deepEqual(service.proxy.requests.slice(sent).map((r) => `${r.method} ${r.path}`), [`DELETE /api/3/messages/${created.id}`]);
+      assert.deepEqual(
+        service.proxy.requests.slice(sent).map((r) => `${r.method} ${r.path}`),
+        [`DELETE /api/3/messages/${created.id}`],
+      );
       await provider.delete(created.id, created.outs);
       assert.deepEqual(await provider.read(created.id, created.outs), {});
     });

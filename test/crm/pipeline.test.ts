@@ -44,7 +44,10 @@ describeResource(
     it("assigns deals to its users and is managed by its groups, read from its links; clears them when unset; finds one added behind its back", async () => {
       const group = String((await emulatorCall(service.emulator, "POST", "/api/3/groups", { group: { title: "Reps" } })).body.group.id);
       const user = async (username: string) =>
-        String((await emulatorCall(service.emulator, "POST", "/api/3/users", { user: { username, email: `${username}@acme.example`, group: Number(group) } })).body.user.id);
+        String(
+          (await emulatorCall(service.emulator, "POST", "/api/3/users", { user: { username, email: `${username}@acme.example`, group: Number(group) } })).body
+            .user.id,
+        );
       const [ada, grace] = [await user("ada"), await user("grace")];
       const declared = { ...sales, allUserGroups: false, userIds: [grace, ada, ada], userGroupIds: [group] };
       const created = await provider.create(await checked(provider, declared));

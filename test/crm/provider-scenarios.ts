@@ -6,7 +6,7 @@
 import * as account from "../../provider/crm/account";
 import * as value from "../../provider/crm/account-custom-field-value";
 import { useStackConfig } from "../../provider/settings";
-import { configOf, emulatorCall, emulatorStats, RunningEmulator } from "../support/emulator";
+import { configOf, emulatorCall, emulatorStats, type RunningEmulator } from "../support/emulator";
 import { checked, providerCode } from "../support/provider-steps";
 
 /**
@@ -14,7 +14,7 @@ import { checked, providerCode } from "../support/provider-steps";
  * a refresh's reads: at most `parallel` at once, the next one started as soon as one
  * returns (PULUMI-NOTES.md: 4 per CPU by default).
  */
-export async function inParallel<T, R>(items: readonly T[], parallel: number, step: (item: T) => Promise<R>): Promise<R[]> {
+async function inParallel<T, R>(items: readonly T[], parallel: number, step: (item: T) => Promise<R>): Promise<R[]> {
   const results: R[] = new Array(items.length);
   let next = 0;
   const worker = async () => {
@@ -41,7 +41,8 @@ export async function requestsDuring(emulator: RunningEmulator, run: () => Promi
   await run();
   const seconds = (performance.now() - started) / 1000;
   const byRoute: Record<string, number> = {};
-  for (const [route, count] of Object.entries((await emulatorStats(emulator)).byRoute)) if (count > (before[route] ?? 0)) byRoute[route] = count - (before[route] ?? 0);
+  for (const [route, count] of Object.entries((await emulatorStats(emulator)).byRoute))
+    if (count > (before[route] ?? 0)) byRoute[route] = count - (before[route] ?? 0);
   return { total: Object.values(byRoute).reduce((sum, count) => sum + count, 0), byRoute, seconds };
 }
 
@@ -81,13 +82,17 @@ export async function valueCreates(
   emulator: RunningEmulator,
   { accounts, fields, parallel, madeBy, run }: { accounts: number; fields: number; parallel: number; madeBy: "deployment" | "earlier"; run: string },
 ): Promise<Requests & { values: Array<{ id: string; props: Record<string, unknown> }> }> {
-  const fieldIds = await madeOutOfBand(emulator, "/accountCustomFieldMeta", fields, (n) => ({ accountCustomFieldMetum: { fieldLabel: `${run} field ${n}`, fieldType: "text" } }));
+  const fieldIds = await madeOutOfBand(emulator, "/accountCustomFieldMeta", fields, (n) => ({
+    accountCustomFieldMetum: { fieldLabel: `${run} field ${n}`, fieldType: "text" },
+  }));
   const names = Array.from({ length: accounts }, (_, n) => `${run} account ${n}`);
   const accountIds =
     madeBy === "deployment"
       ? (await inParallel(names, parallel, (name) => created(account, { name }))).map((made) => made.id)
       : await madeOutOfBand(emulator, "/accounts", accounts, (n) => ({ account: { name: names[n] } }));
-  const inputs = accountIds.flatMap((accountId) => fieldIds.map((customFieldId) => ({ accountId, customFieldId, fieldValue: `${run} ${accountId}/${customFieldId}` })));
+  const inputs = accountIds.flatMap((accountId) =>
+    fieldIds.map((customFieldId) => ({ accountId, customFieldId, fieldValue: `${run} ${accountId}/${customFieldId}` })),
+  );
   let values: Array<{ id: string; props: Record<string, unknown> }> = [];
   const requests = await requestsDuring(emulator, async () => (values = await inParallel(inputs, parallel, (declared) => created(value, declared))));
   return { ...requests, values };

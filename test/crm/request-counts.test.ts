@@ -7,7 +7,7 @@ import assert from "node:assert/strict";
 import * as account from "../../provider/crm/account";
 import * as value from "../../provider/crm/account-custom-field-value";
 import { CrmClient } from "../../provider/crm/service/client";
-import { emulatorCall, emulatorForProvider, RunningEmulator } from "../support/emulator";
+import { emulatorCall, emulatorForProvider, type RunningEmulator } from "../support/emulator";
 import { startRecordingProxy } from "../support/recording-proxy";
 import { accountsToRefresh, created, madeOutOfBand, refreshed, requestsDuring, useEmulator, valueCreates } from "./provider-scenarios";
 
@@ -22,8 +22,10 @@ describe("requests of a deployment's calls", function () {
   beforeEach(() => useEmulator(emulator, 0));
 
   const heldValues = async (accountId: string) =>
-    (await emulatorCall(emulator, "GET", `/api/3/accountCustomFieldData?filters[customerAccountId]=${accountId}&limit=100`)).body.accountCustomFieldData as Array<{ id: string }>;
-  const newFields = (count: number) => madeOutOfBand(emulator, "/accountCustomFieldMeta", count, (n) => ({ accountCustomFieldMetum: { fieldLabel: `Field ${n}`, fieldType: "text" } }));
+    (await emulatorCall(emulator, "GET", `/api/3/accountCustomFieldData?filters[customerAccountId]=${accountId}&limit=100`)).body
+      .accountCustomFieldData as Array<{ id: string }>;
+  const newFields = (count: number) =>
+    madeOutOfBand(emulator, "/accountCustomFieldMeta", count, (n) => ({ accountCustomFieldMetum: { fieldLabel: `Field ${n}`, fieldType: "text" } }));
 
   describe("custom-field values on accounts the deployment made", () => {
     it(`150 values of 50 accounts and 3 fields at P = ${parallel}: about a bulk create and a read-back per account`, async () => {
@@ -51,10 +53,12 @@ describe("requests of a deployment's calls", function () {
       const client = new CrmClient("another resource");
       await Promise.all(Array.from({ length: 5 }, () => client.call({ method: "GET", path: "/accounts" })));
       const sent = await requestsDuring(emulator, () =>
-        Promise.all(fields.map(async (customFieldId, index) => {
-          await new Promise((resolve) => setTimeout(resolve, 50 * index));
-          return created(value, { accountId, customFieldId, fieldValue: "v" });
-        })),
+        Promise.all(
+          fields.map(async (customFieldId, index) => {
+            await new Promise((resolve) => setTimeout(resolve, 50 * index));
+            return created(value, { accountId, customFieldId, fieldValue: "v" });
+          }),
+        ),
       );
       assert.deepEqual(sent.byRoute, { "POST /api/3/accountCustomFieldData/bulkCreate": 1, "GET /api/3/accountCustomFieldData": 1 });
       assert.equal((await heldValues(accountId)).length, 3);
@@ -78,7 +82,10 @@ describe("requests of a deployment's calls", function () {
           const made = await Promise.all(fields.map((customFieldId) => created(value, { accountId, customFieldId, fieldValue: "v" })));
           assert.equal(dropped, 1, "the answer was dropped");
           assert.deepEqual(made.map(({ id }) => id).sort(), (await heldValues(accountId)).map(({ id }) => String(id)).sort());
-          assert.deepEqual(made.map(({ props }) => props.customFieldId), fields);
+          assert.deepEqual(
+            made.map(({ props }) => props.customFieldId),
+            fields,
+          );
         } finally {
           await proxy.close();
         }
@@ -117,7 +124,11 @@ describe("requests of a deployment's calls", function () {
       await emulatorCall(emulator, "DELETE", `/api/3/accounts/${deleted.id}`);
       // At once: the pages the first check walked must not answer the second.
       const again = await refreshed(emulator, states, parallel);
-      assert.deepEqual(again.results[500], { id: renamed.id, props: { name: "Renamed", accountUrl: "https://x.example" }, inputs: { name: "Renamed", accountUrl: "https://x.example" } });
+      assert.deepEqual(again.results[500], {
+        id: renamed.id,
+        props: { name: "Renamed", accountUrl: "https://x.example" },
+        inputs: { name: "Renamed", accountUrl: "https://x.example" },
+      });
       assert.deepEqual(again.results[700], {}, "the deleted account is gone from the state");
       const others = (list: unknown[]) => list.filter((_, index) => index !== 500 && index !== 700);
       assert.deepEqual(others(again.results.map((read) => read.props?.name)), others(states.map(({ props }) => props.name)));

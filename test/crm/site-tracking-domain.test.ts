@@ -10,7 +10,11 @@ describeNameKeyed(provider, {
   badInputs: [
     [{}, "name", /^crm\.SiteTrackingDomain: name is required: the domain's name, such as example\.com/],
     [{ name: " " }, "name", /name must not be blank/],
-    [{ name: "https://shop.acme.example/" }, "name", /name must be a domain name such as example\.com: letters, digits, hyphens and dots, without a scheme, path or port/],
+    [
+      { name: "https://shop.acme.example/" },
+      "name",
+      /name must be a domain name such as example\.com: letters, digits, hyphens and dots, without a scheme, path or port/,
+    ],
     [{ name: "shop.acme.example:8080" }, "name", /name must be a domain name/],
     // Labels of 63 characters, the most DNS allows, four of them: 263 characters.
     [{ name: `${`${"a".repeat(63)}.`.repeat(4)}example` }, "name", /name must be at most 253 characters/],

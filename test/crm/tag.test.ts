@@ -56,13 +56,19 @@ describeResource(
     it("refuses a tag declared twice in one type (regardless of case), and allows it in the other type", () => {
       const names = new DeclaredNames();
       assert.equal(names.claim(provider.core, { tag: "VIP" }, "first"), undefined);
-      assert.match(names.claim(provider.core, { tag: "vip", tagType: "contact" }, "second")!.message, /^crm\.Tag "vip": two resources of this program declare the tag "vip" \(tags are unique regardless of case, per tagType\)/);
+      assert.match(
+        names.claim(provider.core, { tag: "vip", tagType: "contact" }, "second")!.message,
+        /^crm\.Tag "vip": two resources of this program declare the tag "vip" \(tags are unique regardless of case, per tagType\)/,
+      );
       assert.equal(names.claim(provider.core, { tag: "VIP", tagType: "template" }, "third"), undefined);
     });
 
     it("a name the service finds taken in its type names the tag holding it and adoptId; in the other type it is free", async () => {
       const partner = String((await emulatorCall(service.emulator, "POST", "/api/3/tags", { tag: { tag: "Partner", tagType: "contact" } })).body.tag.id);
-      await assert.rejects(provider.create(await checked(provider, { tag: "partner", description: "Another" })), new RegExp(`the tag "partner" is taken by the existing crm\\.Tag ${partner} .* adoptId: "${partner}"`));
+      await assert.rejects(
+        provider.create(await checked(provider, { tag: "partner", description: "Another" })),
+        new RegExp(`the tag "partner" is taken by the existing crm\\.Tag ${partner} .* adoptId: "${partner}"`),
+      );
       await provider.create(await checked(provider, { tag: "partner", tagType: "template" }));
     });
   },

@@ -12,7 +12,10 @@ describeResource(
     adoption: {
       existing: async ({ emulator }) => {
         const dealTasktype = { title: "Skype", status: 0 };
-        return { id: (await emulatorCall(emulator, "POST", "/api/3/dealTasktypes", { dealTasktype })).body.dealTasktype.id, inputs: { title: "Skype", disabled: false } };
+        return {
+          id: (await emulatorCall(emulator, "POST", "/api/3/dealTasktypes", { dealTasktype })).body.dealTasktype.id,
+          inputs: { title: "Skype", disabled: false },
+        };
       },
       changes: { title: "Video call", disabled: true },
       updateRoute: "PUT /api/3/dealTasktypes/:id",
@@ -46,25 +49,35 @@ describeResource(
       const demo = await provider.create(await checked(provider, { title: "Demo" }));
       await assert.rejects(
         provider.create(await checked(provider, { title: "demo", disabled: true })),
-        new RegExp(`crm\\.TaskType "demo": the task type "demo" is taken by the existing crm\\.TaskType ${demo.id} \\(task types are unique regardless of case\\)\\. To manage that object with this stack, take it over with adoptId: "${demo.id}"`),
+        new RegExp(
+          `crm\\.TaskType "demo": the task type "demo" is taken by the existing crm\\.TaskType ${demo.id} \\(task types are unique regardless of case\\)\\. To manage that object with this stack, take it over with adoptId: "${demo.id}"`,
+        ),
       );
     });
 
     it("takes over a task type every account comes with by its title, writing only what differs, and leaves it in place on delete", async () => {
-      const builtIn = (await emulatorCall(service.emulator, "GET", "/api/3/dealTasktypes")).body.dealTasktypes.find((type: { title: string }) => type.title === "Call");
+      const builtIn = (await emulatorCall(service.emulator, "GET", "/api/3/dealTasktypes")).body.dealTasktypes.find(
+        (type: { title: string }) => type.title === "Call",
+      );
       assert.deepEqual([builtIn.cdate, builtIn.status], [null, "0"]);
       const before = service.proxy.requests.length;
       // Declared as the account holds it: nothing is written.
       const adopted = await provider.create(await checked(provider, { title: "Call" }));
       assert.equal(adopted.id, builtIn.id);
-      assert.deepEqual(service.proxy.requests.slice(before).filter((request) => request.method !== "GET"), []);
+      assert.deepEqual(
+        service.proxy.requests.slice(before).filter((request) => request.method !== "GET"),
+        [],
+      );
       // Another, taken over with another value: the one PUT, no POST; a delete sends nothing.
       const email = await provider.create(await checked(provider, { title: "Email", disabled: true }));
       assert.notEqual(email.id, builtIn.id);
       await provider.delete(adopted.id, adopted.outs);
       await provider.delete(email.id, email.outs);
       assert.deepEqual(
-        service.proxy.requests.slice(before).filter((request) => request.method !== "GET").map((request) => `${request.method} ${request.path}`),
+        service.proxy.requests
+          .slice(before)
+          .filter((request) => request.method !== "GET")
+          .map((request) => `${request.method} ${request.path}`),
         [`PUT /api/3/dealTasktypes/${email.id}`],
       );
       assert.equal((await emulatorCall(service.emulator, "GET", `/api/3/dealTasktypes/${email.id}`)).body.dealTasktype.status, "1");
@@ -72,7 +85,9 @@ describeResource(
     });
 
     it("makes a built-in's title anew in an account that lost it, and still never deletes it", async () => {
-      const call = (await emulatorCall(service.emulator, "GET", "/api/3/dealTasktypes")).body.dealTasktypes.find((type: { title: string }) => type.title === "Call");
+      const call = (await emulatorCall(service.emulator, "GET", "/api/3/dealTasktypes")).body.dealTasktypes.find(
+        (type: { title: string }) => type.title === "Call",
+      );
       assert.equal((await emulatorCall(service.emulator, "DELETE", `/api/3/dealTasktypes/${call.id}`)).status, 200);
       const made = await provider.create(await checked(provider, { title: "Call" }));
       assert.notEqual(made.id, call.id);

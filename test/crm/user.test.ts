@@ -17,7 +17,14 @@ describeResource(
     },
     adoption: {
       existing: async ({ emulator, parents }) => {
-        const user = { username: "grace", email: "grace@acme.example", firstName: "Grace", lastName: "Hopper", group: Number(parents.userGroup), password: "not declared" };
+        const user = {
+          username: "grace",
+          email: "grace@acme.example",
+          firstName: "Grace",
+          lastName: "Hopper",
+          group: Number(parents.userGroup),
+          password: "not declared",
+        };
         const id = (await emulatorCall(emulator, "POST", "/api/3/users", { user })).body.user.id;
         return { id, inputs: { username: "grace", email: "grace@acme.example", firstName: "Grace", lastName: "Hopper", groupId: parents.userGroup } };
       },

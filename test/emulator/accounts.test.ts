@@ -70,7 +70,10 @@ describe("emulator: many accounts from one process", () => {
 
     it("opens an account while it runs, once, and refuses a second key for it or a name that is no host label", async () => {
       const opened = await call(`${h.emulator.crmUrl}/__emulator/accounts`, undefined, "POST", { name: "initech", token: "initech-key" });
-      assert.deepEqual([opened.status, opened.body], [201, { name: "initech", crmUrl: `${h.emulator.crmUrl}/acct/initech`, chatUrl: `${h.emulator.crmUrl}/acct/initech/chat`, apiToken: "initech-key" }]);
+      assert.deepEqual(
+        [opened.status, opened.body],
+        [201, { name: "initech", crmUrl: `${h.emulator.crmUrl}/acct/initech`, chatUrl: `${h.emulator.crmUrl}/acct/initech/chat`, apiToken: "initech-key" }],
+      );
       assert.equal((await call(`${opened.body.crmUrl}/api/3/accounts`, "initech-key")).status, 200);
       assert.equal((await call(`${h.emulator.crmUrl}/__emulator/accounts`, undefined, "POST", { name: "initech" })).status, 200);
       const otherKey = await call(`${h.emulator.crmUrl}/__emulator/accounts`, undefined, "POST", { name: "initech", token: "another" });
@@ -80,7 +83,10 @@ describe("emulator: many accounts from one process", () => {
       assert.equal(badName.status, 400);
       assert.match(badName.body.message, /host name's label/);
       const listed = await call(`${h.emulator.crmUrl}/__emulator/accounts`, undefined);
-      assert.deepEqual(listed.body.accounts.map((a: { name: string }) => a.name), ["acme", "globex", "initech"]);
+      assert.deepEqual(
+        listed.body.accounts.map((a: { name: string }) => a.name),
+        ["acme", "globex", "initech"],
+      );
       assert.ok(!JSON.stringify(listed.body).includes("initech-key"), "the list shows no key");
       assert.equal(h.emulator.addAccount("initech").apiToken, "initech-key");
     });

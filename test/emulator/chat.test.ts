@@ -271,16 +271,24 @@ describe("chat flow service, through the emulator", () => {
 
       it("runs its flows besides the built-in ones, after a reset too, and leaves the CRM data generated", async () => {
         const added = "7a1c2e3d-4b5f-4a6e-8d9c-0b1a2c3d4e5f";
-        await withFixtures({ flows: [{ id: added.toUpperCase(), name: "Added", status: "PUBLISHED" }, { id: FLOW, name: "Renamed" }] }, async (fixtureChat, other) => {
-          assert.equal((await fixtureChat.run(body, added)).status, 201);
-          assert.equal((await fixtureChat.run(body, FLOW, "whatsapp")).status, 201);
-          assert.equal((await fixtureChat.run(body, OTHER_FLOW)).status, 201);
-          assert.deepEqual(await fixtureChat.run(body, UNKNOWN), notFound);
-          assert.equal((await fetch(`${other.crmUrl}/__emulator/reset`, { method: "POST" })).status, 200);
-          assert.equal((await fixtureChat.run(body, added)).status, 201);
-          const automations = await fetch(`${other.crmUrl}/api/3/automations`, { headers: { "Api-Token": other.apiToken } });
-          assert.equal(((await automations.json()) as { meta: { total: string } }).meta.total, String(GENERATED_AUTOMATIONS));
-        });
+        await withFixtures(
+          {
+            flows: [
+              { id: added.toUpperCase(), name: "Added", status: "PUBLISHED" },
+              { id: FLOW, name: "Renamed" },
+            ],
+          },
+          async (fixtureChat, other) => {
+            assert.equal((await fixtureChat.run(body, added)).status, 201);
+            assert.equal((await fixtureChat.run(body, FLOW, "whatsapp")).status, 201);
+            assert.equal((await fixtureChat.run(body, OTHER_FLOW)).status, 201);
+            assert.deepEqual(await fixtureChat.run(body, UNKNOWN), notFound);
+            assert.equal((await fetch(`${other.crmUrl}/__emulator/reset`, { method: "POST" })).status, 200);
+            assert.equal((await fixtureChat.run(body, added)).status, 201);
+            const automations = await fetch(`${other.crmUrl}/api/3/automations`, { headers: { "Api-Token": other.apiToken } });
+            assert.equal(((await automations.json()) as { meta: { total: string } }).meta.total, String(GENERATED_AUTOMATIONS));
+          },
+        );
       });
 
       it("ends the runs of a flow given a failureReason FAILED with it", async () => {
@@ -368,9 +376,7 @@ describe("chat flow service, through the emulator", () => {
               external_url: ["Enter a valid URL."],
               is_deleted: ["Must be a valid boolean."],
               id: ["Must be a valid UUID."],
-              created_on: [
-                "Datetime has wrong format. Use one of these formats instead: YYYY-MM-DDThh:mm[:ss[.uuuuuu]][+HH:MM|-HH:MM|Z].",
-              ],
+              created_on: ["Datetime has wrong format. Use one of these formats instead: YYYY-MM-DDThh:mm[:ss[.uuuuuu]][+HH:MM|-HH:MM|Z]."],
               contact_import: ["Must be a valid UUID."],
               default_channel: ["A valid integer is required."],
               wa_id: ["Not a valid string."],

@@ -411,7 +411,11 @@ describe("emulator core", () => {
       assert.throws(() => parseArguments(["--token"]), /needs a value/);
       assert.throws(() => parseArguments(["--faults", "oops=1"]), /unknown fault/);
       assert.deepEqual(parseArguments(["--execution-duration=250"]), { executionDurationMs: 250 });
-      assert.deepEqual(parseArguments(["--rate-limit", "5", "--crm-rate-limit=3", "--chat-rate-limit", "0"]), { rateLimit: 5, crmRateLimit: 3, chatRateLimit: 0 });
+      assert.deepEqual(parseArguments(["--rate-limit", "5", "--crm-rate-limit=3", "--chat-rate-limit", "0"]), {
+        rateLimit: 5,
+        crmRateLimit: 3,
+        chatRateLimit: 0,
+      });
       assert.throws(() => parseArguments(["--execution-duration", "0"]), /--execution-duration must be at least 1/);
     });
 

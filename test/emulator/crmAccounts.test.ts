@@ -104,7 +104,10 @@ describe("CRM accounts and notes", () => {
       assert.equal((await h.api("GET", `/api/3/accounts/${account.id}`)).status, 404);
       assert.equal((await h.api("GET", `/api/3/accountContacts/${association.id}`)).status, 404);
       const associationGone = await h.api("DELETE", `/api/3/accountContacts/${association.id}`);
-      assert.deepEqual([associationGone.status, associationGone.body], [404, { message: `No Result found for CustomerAccountSubscriber with id ${association.id}` }]);
+      assert.deepEqual(
+        [associationGone.status, associationGone.body],
+        [404, { message: `No Result found for CustomerAccountSubscriber with id ${association.id}` }],
+      );
       assert.equal((await h.api("DELETE", `/api/3/accounts/${account.id}`)).status, 404);
     });
   });
@@ -132,7 +135,10 @@ describe("CRM accounts and notes", () => {
     it("searches by name, case-insensitively", async () => {
       for (const name of ["Acme", "Acme West", "Globex"]) await createAccount(name);
       const reply = await h.api("GET", "/api/3/accounts?search=acme");
-      assert.deepEqual(reply.body.accounts.map((a: { name: string }) => a.name), ["Acme", "Acme West"]);
+      assert.deepEqual(
+        reply.body.accounts.map((a: { name: string }) => a.name),
+        ["Acme", "Acme West"],
+      );
       assert.equal(reply.body.meta.total, "2");
     });
 
@@ -151,9 +157,15 @@ describe("CRM accounts and notes", () => {
     it("orders by repeated orders[field] in query order", async () => {
       for (const name of ["b", "a", "c", "a2"]) await createAccount(name);
       const byName = await h.api("GET", "/api/3/accounts?orders[name]=DESC");
-      assert.deepEqual(byName.body.accounts.map((a: { name: string }) => a.name), ["c", "b", "a2", "a"]);
+      assert.deepEqual(
+        byName.body.accounts.map((a: { name: string }) => a.name),
+        ["c", "b", "a2", "a"],
+      );
       const byIdDesc = await h.api("GET", "/api/3/accounts?orders[id]=DESC&orders[name]=ASC");
-      assert.deepEqual(byIdDesc.body.accounts.map((a: { id: string }) => a.id), ["4", "3", "2", "1"]);
+      assert.deepEqual(
+        byIdDesc.body.accounts.map((a: { id: string }) => a.id),
+        ["4", "3", "2", "1"],
+      );
     });
 
     it("sideloads accountContacts, their contacts and notes with include", async () => {
@@ -164,9 +176,18 @@ describe("CRM accounts and notes", () => {
       const reply = await h.api("GET", "/api/3/accounts?include=accountContacts.contact,notes");
       assert.deepEqual(reply.body.accounts[0].accountContacts, [association.id]);
       assert.deepEqual(reply.body.accounts[0].notes, [note.id]);
-      assert.deepEqual(reply.body.accountContacts.map((ac: { id: string }) => ac.id), [association.id]);
-      assert.deepEqual(reply.body.contacts.map((c: { email: string }) => c.email), ["ann@acme.test"]);
-      assert.deepEqual(reply.body.notes.map((n: { note: string }) => n.note), ["hello"]);
+      assert.deepEqual(
+        reply.body.accountContacts.map((ac: { id: string }) => ac.id),
+        [association.id],
+      );
+      assert.deepEqual(
+        reply.body.contacts.map((c: { email: string }) => c.email),
+        ["ann@acme.test"],
+      );
+      assert.deepEqual(
+        reply.body.notes.map((n: { note: string }) => n.note),
+        ["hello"],
+      );
       const single = await h.api("GET", `/api/3/accounts/${acme.id}?include=accountContacts`);
       assert.deepEqual(single.body.account.accountContacts, [association.id]);
       assert.equal(single.body.accountContacts.length, 1);
@@ -185,7 +206,10 @@ describe("CRM accounts and notes", () => {
         assert.equal(reply.status, 200);
         assert.deepEqual(reply.body, { meta: { success: true } });
         const left = await h.api("GET", "/api/3/accounts");
-        assert.deepEqual(left.body.accounts.map((a: { name: string }) => a.name), ["three"]);
+        assert.deepEqual(
+          left.body.accounts.map((a: { name: string }) => a.name),
+          ["three"],
+        );
       });
     }
 

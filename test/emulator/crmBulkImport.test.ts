@@ -38,7 +38,13 @@ describe("CRM bulk contact sync (POST /import/bulk_import)", () => {
   it("updates contacts matched by email and skips failing rows without failing the batch", async () => {
     await h.api("POST", "/api/3/contacts", { contact: { email: "known@example.test", firstName: "Old" } });
     const reply = await h.api("POST", "/api/3/import/bulk_import", {
-      contacts: [{ email: "KNOWN@example.test", first_name: "New" }, { first_name: "no email" }, { email: "not-an-email" }, "junk", { email: "fresh@example.test" }],
+      contacts: [
+        { email: "KNOWN@example.test", first_name: "New" },
+        { first_name: "no email" },
+        { email: "not-an-email" },
+        "junk",
+        { email: "fresh@example.test" },
+      ],
     });
     assert.equal(reply.status, 200);
     const info = await completed(reply.body.batchId);

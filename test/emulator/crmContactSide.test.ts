@@ -45,7 +45,10 @@ describe("CRM lists, tags, contact fields, variables, saved responses and webhoo
     it("filters by name; DELETE answers {} then 404 naming _List, and takes the list's subscriptions with it", async () => {
       const news = await newList("News");
       await newList("Offers");
-      assert.deepEqual((await get("/lists?filters[name]=news")).body.lists.map((l: { id: string }) => l.id), [news.id]);
+      assert.deepEqual(
+        (await get("/lists?filters[name]=news")).body.lists.map((l: { id: string }) => l.id),
+        [news.id],
+      );
       assert.deepEqual((await get("/lists?filters[name][contains]=FF")).body.meta, { total: "1" });
       const contact = (await post("/contacts", { contact: { email: "ann@acme.test" } })).body.contact;
       await post("/contactLists", { contactList: { list: news.id, contact: contact.id, status: "1" } });
@@ -62,7 +65,11 @@ describe("CRM lists, tags, contact fields, variables, saved responses and webhoo
       assert.deepEqual(errorOf(await post("/tags", { tag: { tag: "vip", tagType: "contact" } })), [422, "duplicate", "/data/attributes/tag"]);
       const template = await post("/tags", { tag: { tag: "VIP", tagType: "template" } });
       assert.equal(template.status, 201);
-      assert.deepEqual(errorOf(await h.api("PUT", `/api/3/tags/${template.body.tag.id}`, { tag: { tagType: "contact" } })), [422, "duplicate", "/data/attributes/tag"]);
+      assert.deepEqual(errorOf(await h.api("PUT", `/api/3/tags/${template.body.tag.id}`, { tag: { tagType: "contact" } })), [
+        422,
+        "duplicate",
+        "/data/attributes/tag",
+      ]);
       assert.equal((await get(`/tags/${template.body.tag.id}`)).body.tag.tagType, "template");
     });
 
@@ -71,7 +78,10 @@ describe("CRM lists, tags, contact fields, variables, saved responses and webhoo
       assert.deepEqual(errorOf(await post("/tags", { tag: { tag: "x", tagType: "deal" } })), [422, "field_invalid", "/data/attributes/tagType"]);
       assert.deepEqual(errorOf(await post("/tags", { tag: { tag: " " } })), [422, "field_missing", "/data/attributes/tag"]);
       await post("/tags", { tag: { tag: "Customer" } });
-      assert.deepEqual((await get("/tags?search=ead")).body.tags.map((t: { tag: string }) => t.tag), ["Lead"]);
+      assert.deepEqual(
+        (await get("/tags?search=ead")).body.tags.map((t: { tag: string }) => t.tag),
+        ["Lead"],
+      );
       assert.deepEqual((await get("/tags?filters[search][starts_with]=cust")).body.meta, { total: "1" });
     });
 
@@ -81,10 +91,15 @@ describe("CRM lists, tags, contact fields, variables, saved responses and webhoo
       const tagged = await post("/contactTags", { contactTag: { contact: Number(contact.id), tag: Number(tag.id) } });
       assert.equal(tagged.status, 201);
       assert.equal((await get(`/tags/${tag.id}`)).body.tag.subscriber_count, "1");
-      assert.deepEqual((await get(`/contacts?tagid=${tag.id}`)).body.contacts.map((c: { id: string }) => c.id), [contact.id]);
+      assert.deepEqual(
+        (await get(`/contacts?tagid=${tag.id}`)).body.contacts.map((c: { id: string }) => c.id),
+        [contact.id],
+      );
       assert.deepEqual((await h.api("DELETE", `/api/3/tags/${tag.id}`)).body, {});
       assert.deepEqual((await get(`/tags/${tag.id}`)).body, { message: `No Result found for Tag with id ${tag.id}` });
-      assert.deepEqual((await h.api("DELETE", `/api/3/contactTags/${tagged.body.contactTag.id}`)).body, { message: `No Result found for SubscriberTag with id ${tagged.body.contactTag.id}` });
+      assert.deepEqual((await h.api("DELETE", `/api/3/contactTags/${tagged.body.contactTag.id}`)).body, {
+        message: `No Result found for SubscriberTag with id ${tagged.body.contactTag.id}`,
+      });
     });
 
     it("POST /contactTags answers 404 {errors} for an unknown contact or tag, as the reference", async () => {
@@ -103,7 +118,13 @@ describe("CRM lists, tags, contact fields, variables, saved responses and webhoo
       assert.deepEqual([reply.body.field.perstag, reply.body.field.visible, reply.body.fieldOptions], ["CUSTOMER_GROUP", 1, []]);
       const taken = await post("/fields", { field: { title: "customer group", type: "text" } });
       assert.deepEqual(taken.body, {
-        errors: [{ title: "There is already a field with this title", detail: "There is already a field named 'customer group' -- choose another name", code: "duplicate" }],
+        errors: [
+          {
+            title: "There is already a field with this title",
+            detail: "There is already a field named 'customer group' -- choose another name",
+            code: "duplicate",
+          },
+        ],
       });
       assert.deepEqual(errorOf(await post("/fields", { field: { title: "Odd", type: "number" } })), [422, "field_invalid", "/data/attributes/type"]);
     });
@@ -111,20 +132,46 @@ describe("CRM lists, tags, contact fields, variables, saved responses and webhoo
     it("options come in bulk and relations one by one (relid 0: every list), answered beside the field and listed on it", async () => {
       const field = await newField();
       const list = await newList();
-      const options = await post("/fieldOption/bulk", { fieldOptions: [{ field: Number(field.id), label: "Basic", value: "basic", orderid: 1 }, { field: Number(field.id), label: "Pro", value: "pro", orderid: 2 }] });
+      const options = await post("/fieldOption/bulk", {
+        fieldOptions: [
+          { field: Number(field.id), label: "Basic", value: "basic", orderid: 1 },
+          { field: Number(field.id), label: "Pro", value: "pro", orderid: 2 },
+        ],
+      });
       assert.equal(options.status, 201);
-      assert.deepEqual(options.body.fieldOptions.map((o: { value: string; orderid: number }) => [o.value, o.orderid]), [["basic", 1], ["pro", 2]]);
+      assert.deepEqual(
+        options.body.fieldOptions.map((o: { value: string; orderid: number }) => [o.value, o.orderid]),
+        [
+          ["basic", 1],
+          ["pro", 2],
+        ],
+      );
       const everyList = await post("/fieldRels", { fieldRel: { field: Number(field.id), relid: 0 } });
       assert.deepEqual([everyList.status, everyList.body.fieldRel.relid], [201, 0]);
       await post("/fieldRels", { fieldRel: { field: Number(field.id), relid: Number(list.id) } });
       const read = (await get(`/fields/${field.id}`)).body;
-      assert.deepEqual(read.field.options, options.body.fieldOptions.map((o: { id: string }) => o.id));
-      assert.deepEqual(read.fieldRels.map((r: { relid: string }) => r.relid), ["0", list.id]);
-      assert.deepEqual(read.field.relations, read.fieldRels.map((r: { id: string }) => r.id));
-      assert.deepEqual((await get(`/fields/${field.id}/options`)).body.fieldOptions.map((o: { label: string }) => o.label), ["Basic", "Pro"]);
+      assert.deepEqual(
+        read.field.options,
+        options.body.fieldOptions.map((o: { id: string }) => o.id),
+      );
+      assert.deepEqual(
+        read.fieldRels.map((r: { relid: string }) => r.relid),
+        ["0", list.id],
+      );
+      assert.deepEqual(
+        read.field.relations,
+        read.fieldRels.map((r: { id: string }) => r.id),
+      );
+      assert.deepEqual(
+        (await get(`/fields/${field.id}/options`)).body.fieldOptions.map((o: { label: string }) => o.label),
+        ["Basic", "Pro"],
+      );
       // An option removed behind a program's back (an emulator extension), then the field with what is left.
       await h.api("DELETE", `/api/3/fieldOptions/${options.body.fieldOptions[0].id}`);
-      assert.deepEqual((await get(`/fields/${field.id}`)).body.fieldOptions.map((o: { value: string }) => o.value), ["pro"]);
+      assert.deepEqual(
+        (await get(`/fields/${field.id}`)).body.fieldOptions.map((o: { value: string }) => o.value),
+        ["pro"],
+      );
       assert.deepEqual((await h.api("DELETE", `/api/3/fields/${field.id}`)).body, {});
       assert.deepEqual((await get(`/fieldOptions/${options.body.fieldOptions[1].id}`)).status, 404);
       assert.deepEqual((await get(`/fields/${field.id}`)).body, { message: `No Result found for Field with id ${field.id}` });
@@ -135,10 +182,19 @@ describe("CRM lists, tags, contact fields, variables, saved responses and webhoo
       assert.deepEqual((await post("/fieldOption/bulk", { fieldOption: { field: field.id, value: "x" } })).body, {
         errors: "Bulk operation failed. Request must contain an array of fieldOption objects.",
       });
-      const partly = await post("/fieldOption/bulk", { fieldOptions: [{ field: field.id, value: "a" }, { field: 99, value: "b" }] });
+      const partly = await post("/fieldOption/bulk", {
+        fieldOptions: [
+          { field: field.id, value: "a" },
+          { field: 99, value: "b" },
+        ],
+      });
       assert.deepEqual(errorOf(partly), [422, "field_invalid", "/data/attributes/field"]);
       assert.deepEqual((await get(`/fields/${field.id}`)).body.fieldOptions, []);
-      assert.deepEqual(errorOf(await post("/fieldRels", { fieldRel: { field: Number(field.id), relid: 42 } })), [422, "field_invalid", "/data/attributes/relid"]);
+      assert.deepEqual(errorOf(await post("/fieldRels", { fieldRel: { field: Number(field.id), relid: 42 } })), [
+        422,
+        "field_invalid",
+        "/data/attributes/relid",
+      ]);
     });
 
     it("lists the fields with every one's options and relations beside them, filtered by perstag", async () => {
@@ -156,13 +212,23 @@ describe("CRM lists, tags, contact fields, variables, saved responses and webhoo
   describe("personalization variables", () => {
     it("POST answers 200 with listids as sent; reads add listIds, listNames and listsCount; tags are unique; format is html or text", async () => {
       const list = await newList("News");
-      const reply = await post("/personalizations", { personalization: { tag: "company-address", name: "Address", format: "text", content: "1 Main St", listids: list.id } });
+      const reply = await post("/personalizations", {
+        personalization: { tag: "company-address", name: "Address", format: "text", content: "1 Main St", listids: list.id },
+      });
       assert.equal(reply.status, 200);
       assert.equal(reply.body.personalization.listids, list.id);
       const read = (await get(`/personalizations/${reply.body.personalization.id}`)).body.personalization;
       assert.deepEqual([read.listIds, read.listNames, read.listsCount], [list.id, "News", "1"]);
-      assert.deepEqual(errorOf(await post("/personalizations", { personalization: { tag: "COMPANY-ADDRESS", name: "Other" } })), [422, "duplicate", "/data/attributes/tag"]);
-      assert.deepEqual(errorOf(await post("/personalizations", { personalization: { tag: "x", name: "x", format: "pdf" } })), [422, "field_invalid", "/data/attributes/format"]);
+      assert.deepEqual(errorOf(await post("/personalizations", { personalization: { tag: "COMPANY-ADDRESS", name: "Other" } })), [
+        422,
+        "duplicate",
+        "/data/attributes/tag",
+      ]);
+      assert.deepEqual(errorOf(await post("/personalizations", { personalization: { tag: "x", name: "x", format: "pdf" } })), [
+        422,
+        "field_invalid",
+        "/data/attributes/format",
+      ]);
       assert.deepEqual((await get("/personalizations/99")).body, { message: "No Result found for Personalization with id 99" });
     });
 
@@ -171,7 +237,10 @@ describe("CRM lists, tags, contact fields, variables, saved responses and webhoo
       for (const tag of ["a", "b", "c"]) ids.push((await post("/personalizations", { personalization: { tag, name: tag } })).body.personalization.id);
       const reply = await h.api("DELETE", `/api/3/personalizations/bulkdelete?ids=${ids[0]},${ids[2]}`);
       assert.deepEqual([reply.status, reply.body], [200, "Delete successful"]);
-      assert.deepEqual((await get("/personalizations")).body.personalizations.map((p: { id: string }) => p.id), [ids[1]]);
+      assert.deepEqual(
+        (await get("/personalizations")).body.personalizations.map((p: { id: string }) => p.id),
+        [ids[1]],
+      );
     });
   });
 
@@ -182,7 +251,10 @@ describe("CRM lists, tags, contact fields, variables, saved responses and webhoo
       const neither = await post("/savedResponses", { savedResponse: { title: "Empty" } });
       assert.deepEqual(
         neither.body.errors.map((e: { code: string; source: { pointer: string } }) => [e.code, e.source.pointer]),
-        [["field_invalid", "/data/attributes/subject"], ["field_invalid", "/data/attributes/body"]],
+        [
+          ["field_invalid", "/data/attributes/subject"],
+          ["field_invalid", "/data/attributes/body"],
+        ],
       );
     });
   });
@@ -214,7 +286,12 @@ describe("CRM lists, tags, contact fields, variables, saved responses and webhoo
       await post("/webhooks", { webhook: { ...hook, name: "Other" } });
       const listed = (await get(`/webhooks?filters[listid]=${list.id}`)).body;
       assert.deepEqual([listed.webhooks.map((w: { id: string }) => w.id), listed.meta.total], [[onList.id], "1"]);
-      const shape = shapeOfExamples(reference.operation("GET", "/webhooks/{id}").responseExamples(200).map((example) => (example as { webhook: unknown }).webhook));
+      const shape = shapeOfExamples(
+        reference
+          .operation("GET", "/webhooks/{id}")
+          .responseExamples(200)
+          .map((example) => (example as { webhook: unknown }).webhook),
+      );
       assert.deepEqual(differences(listed.webhooks[0], shape), []);
       const changed = await h.api("PUT", `/api/3/webhooks/${onList.id}`, { webhook: { url: "http://hooks.acme.test/other" } });
       assert.deepEqual([changed.body.webhook.url, changed.body.webhook.name], ["http://hooks.acme.test/other", "CRM sync"]);
@@ -226,19 +303,31 @@ describe("CRM lists, tags, contact fields, variables, saved responses and webhoo
       const list = await newList();
       const contact = (await post("/contacts", { contact: { email: "ann@acme.test", firstName: "Ann" } })).body.contact;
       const subscribed = await post("/contactLists", { contactList: { list: list.id, contact: contact.id, status: "1" } });
-      assert.deepEqual([subscribed.status, subscribed.body.contactList.status, subscribed.body.contactList.first_name, subscribed.body.contacts[0].id], [200, "1", "Ann", contact.id]);
+      assert.deepEqual(
+        [subscribed.status, subscribed.body.contactList.status, subscribed.body.contactList.first_name, subscribed.body.contacts[0].id],
+        [200, "1", "Ann", contact.id],
+      );
       assert.equal((await get(`/contacts?listid=${list.id}&status=1`)).body.meta.total, "1");
       await post("/contactLists", { contactList: { list: list.id, contact: contact.id, status: "2" } });
       assert.equal((await get(`/contacts?listid=${list.id}&status=1`)).body.meta.total, "0");
-      assert.deepEqual((await get(`/contacts/${contact.id}/contactLists`)).body.contactLists.map((cl: { status: string }) => cl.status), ["2"]);
+      assert.deepEqual(
+        (await get(`/contacts/${contact.id}/contactLists`)).body.contactLists.map((cl: { status: string }) => cl.status),
+        ["2"],
+      );
     });
 
     it("stores the fieldValues a contact is created or synced with; an unknown field is a 422 that writes nothing", async () => {
       const field = (await post("/fields", { field: { title: "Region", type: "text" } })).body.field;
       const created = await post("/contacts", { contact: { email: "ann@acme.test", fieldValues: [{ field: field.id, value: "North" }] } });
-      assert.deepEqual(created.body.fieldValues.map((v: { field: string; value: string }) => [v.field, v.value]), [[field.id, "North"]]);
+      assert.deepEqual(
+        created.body.fieldValues.map((v: { field: string; value: string }) => [v.field, v.value]),
+        [[field.id, "North"]],
+      );
       const synced = await post("/contact/sync", { contact: { email: "ann@acme.test", fieldValues: [{ field: field.id, value: "South" }] } });
-      assert.deepEqual(synced.body.fieldValues.map((v: { value: string }) => v.value), ["South"]);
+      assert.deepEqual(
+        synced.body.fieldValues.map((v: { value: string }) => v.value),
+        ["South"],
+      );
       assert.deepEqual(errorOf(await post("/contacts", { contact: { email: "bob@acme.test", fieldValues: [{ field: "99", value: "x" }] } })), [
         422,
         "field_invalid",
@@ -254,8 +343,15 @@ describe("CRM lists, tags, contact fields, variables, saved responses and webhoo
       assert.deepEqual([made.status, made.body.fieldValue.value, made.body.contacts[0].id], [200, "North", contact.id]);
       const changed = await post("/fieldValues", { fieldValue: { contact: contact.id, field: field.id, value: "South" } });
       assert.deepEqual([changed.body.fieldValue.id, changed.body.fieldValue.value], [made.body.fieldValue.id, "South"]);
-      assert.deepEqual((await get(`/fieldValues?filters[fieldid]=${field.id}`)).body.fieldValues.map((v: { value: string }) => v.value), ["South"]);
-      assert.deepEqual(errorOf(await post("/fieldValues", { fieldValue: { contact: contact.id, field: "99", value: "x" } })), [422, "field_invalid", "/data/attributes/field"]);
+      assert.deepEqual(
+        (await get(`/fieldValues?filters[fieldid]=${field.id}`)).body.fieldValues.map((v: { value: string }) => v.value),
+        ["South"],
+      );
+      assert.deepEqual(errorOf(await post("/fieldValues", { fieldValue: { contact: contact.id, field: "99", value: "x" } })), [
+        422,
+        "field_invalid",
+        "/data/attributes/field",
+      ]);
     });
 
     it("GET /contacts/{id} answers the contact with its automations, lists, deals, field values and geography, as the reference's example", async () => {

@@ -44,7 +44,10 @@ describe("CRM contacts and account-contact associations", () => {
       await createContact("ann@acme.test");
       await createContact("bob@acme.test");
       const byFilter = await h.api("GET", "/api/3/contacts?filters[email]=BOB@acme.test");
-      assert.deepEqual(byFilter.body.contacts.map((c: { email: string }) => c.email), ["bob@acme.test"]);
+      assert.deepEqual(
+        byFilter.body.contacts.map((c: { email: string }) => c.email),
+        ["bob@acme.test"],
+      );
       assert.equal(byFilter.body.meta.total, "1");
       assert.equal((await h.api("GET", "/api/3/contacts?email=ann@acme.test")).body.contacts[0].id, "1");
       assert.equal((await h.api("GET", "/api/3/contacts")).body.meta.total, "2");
@@ -79,7 +82,11 @@ describe("CRM contacts and account-contact associations", () => {
     });
 
     it("GET /contacts filters by ids, email_like, search, exclude, id_greater, id_less and organization; orders by the listed fields", async () => {
-      for (const [email, firstName, lastName] of [["ann@acme.test", "Ann", "Lee"], ["bob@globex.test", "Bob", "Ng"], ["cy@acme.test", "Cy", "Ann"]]) {
+      for (const [email, firstName, lastName] of [
+        ["ann@acme.test", "Ann", "Lee"],
+        ["bob@globex.test", "Bob", "Ng"],
+        ["cy@acme.test", "Cy", "Ann"],
+      ]) {
         await h.api("POST", "/api/3/contacts", { contact: { email, firstName, lastName } });
       }
       const account = await createAccount("Acme");
@@ -179,7 +186,10 @@ describe("CRM contacts and account-contact associations", () => {
       const annAtAcme = (await associate({ account: acme.id, contact: ann.id })).body.accountContact;
       await associate({ account: globex.id, contact: bob.id });
       const byContact = await h.api("GET", `/api/3/accountContacts?filters[contact]=${bob.id}`);
-      assert.deepEqual(byContact.body.accountContacts.map((ac: { account: string }) => ac.account), [globex.id]);
+      assert.deepEqual(
+        byContact.body.accountContacts.map((ac: { account: string }) => ac.account),
+        [globex.id],
+      );
       const byAccount = await h.api("GET", `/api/3/accountContacts?filters[account]=${acme.id}`);
       assert.equal(byAccount.body.meta.total, "1");
       const counts = async () => (await h.api("GET", "/api/3/accounts")).body.accounts.map((a: { contactCount: string }) => a.contactCount);

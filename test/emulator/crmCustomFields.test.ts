@@ -30,7 +30,14 @@ describe("CRM custom account fields", () => {
   describe("definitions (accountCustomFieldMeta)", () => {
     it("POST creates with 201 (REAL-WORLD.md), 0/1 flags and timestamps in UTC at +00:00", async () => {
       const startedMs = Date.now();
-      const metum = await createField({ fieldLabel: "Size", fieldType: "dropdown", fieldOptions: ["S", "M"], fieldDefault: "S", isFormVisible: true, displayOrder: 4 });
+      const metum = await createField({
+        fieldLabel: "Size",
+        fieldType: "dropdown",
+        fieldOptions: ["S", "M"],
+        fieldDefault: "S",
+        isFormVisible: true,
+        displayOrder: 4,
+      });
       assert.equal(metum.id, "1");
       assert.equal(metum.fieldType, "dropdown");
       assert.deepEqual(metum.fieldOptions, ["S", "M"]);
@@ -46,7 +53,10 @@ describe("CRM custom account fields", () => {
     });
 
     it("keeps multiselect defaults as arrays and currency defaults in cents", async () => {
-      assert.deepEqual((await createField({ fieldLabel: "Tags", fieldType: "multiselect", fieldOptions: ["a", "b"], fieldDefault: ["a", "b"] })).fieldDefault, ["a", "b"]);
+      assert.deepEqual((await createField({ fieldLabel: "Tags", fieldType: "multiselect", fieldOptions: ["a", "b"], fieldDefault: ["a", "b"] })).fieldDefault, [
+        "a",
+        "b",
+      ]);
       const price = await createField({ fieldLabel: "Price", fieldType: "currency", fieldDefault: "1050", fieldDefaultCurrency: "EUR" });
       assert.equal(price.fieldDefault, 1050);
       assert.equal(price.fieldDefaultCurrency, "EUR");
@@ -68,7 +78,11 @@ describe("CRM custom account fields", () => {
       const list = await h.api("GET", "/api/3/accountCustomFieldMeta");
       assert.equal(list.body.meta, undefined);
       assert.deepEqual(
-        [list.body.accountCustomFieldMeta[0].personalization, list.body.accountCustomFieldMeta[0].knownFieldId, list.body.accountCustomFieldMeta[0].hideFieldFlag],
+        [
+          list.body.accountCustomFieldMeta[0].personalization,
+          list.body.accountCustomFieldMeta[0].knownFieldId,
+          list.body.accountCustomFieldMeta[0].hideFieldFlag,
+        ],
         ["", null, 0],
       );
       assert.deepEqual((await h.api("GET", `/api/3/accountCustomFieldMeta/${metum.id}`)).body, { accountCustomFieldMetum: metum });
@@ -94,7 +108,10 @@ describe("CRM custom account fields", () => {
       for (let i = 1; i <= 3; i++) await createField({ fieldLabel: `Field ${i}`, fieldType: "text" });
       const pages = [];
       for (const offset of [0, 2]) pages.push((await h.api("GET", `/api/3/accountCustomFieldMeta?limit=2&offset=${offset}`)).body);
-      assert.deepEqual(pages.map((page) => page.accountCustomFieldMeta.length), [2, 1]);
+      assert.deepEqual(
+        pages.map((page) => page.accountCustomFieldMeta.length),
+        [2, 1],
+      );
       assert.ok(pages.every((page) => !("meta" in page)));
     });
 
@@ -158,7 +175,10 @@ describe("CRM custom account fields", () => {
       assertWrittenSince(datum.updatedTimestamp, startedMs);
       assertWrittenSince((await h.api("GET", `/api/3/accountCustomFieldData/${datum.id}`)).body.accountCustomFieldDatum.updatedTimestamp, startedMs);
       assert.equal(datum.links.account, `${h.emulator.crmUrl}/api/3/accountCustomFieldData/1/account`);
-      assert.equal((await createDatum({ accountId: globex.id, customFieldId: metum.id, fieldValue: "silver" })).body.accountCustomFieldDatum.accountId, Number(globex.id));
+      assert.equal(
+        (await createDatum({ accountId: globex.id, customFieldId: metum.id, fieldValue: "silver" })).body.accountCustomFieldDatum.accountId,
+        Number(globex.id),
+      );
     });
 
     it("stores currency in cents with a currency code, dates as YYYY-MM-DD from three input forms", async () => {
@@ -248,7 +268,11 @@ describe("CRM custom account fields", () => {
       assert.equal(updated.status, 200);
       assert.equal(updated.body.accountCustomFieldDatum.fieldValue, "platinum");
       assert.deepEqual((await h.api("DELETE", `/api/3/accountCustomFieldData/${datum.id}`)).body, { message: "AccountCustomFieldData deleted." });
-      for (const [method, body] of [["GET", undefined], ["PUT", { accountCustomFieldDatum: { fieldValue: "x" } }], ["DELETE", undefined]] as const) {
+      for (const [method, body] of [
+        ["GET", undefined],
+        ["PUT", { accountCustomFieldDatum: { fieldValue: "x" } }],
+        ["DELETE", undefined],
+      ] as const) {
         const reply = await h.api(method, `/api/3/accountCustomFieldData/${datum.id}`, body);
         assert.equal(reply.status, 404);
         assert.deepEqual(reply.body, { message: `No Result found for AccountCustomFieldDatum with id ${datum.id}` });
@@ -263,7 +287,10 @@ describe("CRM custom account fields", () => {
       await createDatum({ customerAccountId: acme.id, customFieldId: metum.id, fieldValue: "gold" });
       await createDatum({ customerAccountId: globex.id, customFieldId: metum.id, fieldValue: "tin" });
       const filtered = await h.api("GET", `/api/3/accountCustomFieldData?filters[customerAccountId]=${globex.id}`);
-      assert.deepEqual(filtered.body.accountCustomFieldData.map((d: { fieldValue: string }) => d.fieldValue), ["tin"]);
+      assert.deepEqual(
+        filtered.body.accountCustomFieldData.map((d: { fieldValue: string }) => d.fieldValue),
+        ["tin"],
+      );
       assert.equal(filtered.body.meta.total, 1);
       const included = await h.api("GET", `/api/3/accounts/${acme.id}?include=accountCustomFieldData.accountCustomFieldMetum`);
       assert.deepEqual(included.body.account.accountCustomFieldData, ["1"]);
@@ -281,7 +308,9 @@ describe("CRM custom account fields", () => {
       }
       await h.api("PATCH", "/api/3/accountCustomFieldData/bulkUpdate", [{ id: Number(ids[0]), fieldValue: "y" }]);
       const ordered = async (order: string) =>
-        (await h.api("GET", `/api/3/accountCustomFieldData?filters[customerAccountId]=${acme.id}&${order}`)).body.accountCustomFieldData.map((d: { id: string }) => d.id);
+        (await h.api("GET", `/api/3/accountCustomFieldData?filters[customerAccountId]=${acme.id}&${order}`)).body.accountCustomFieldData.map(
+          (d: { id: string }) => d.id,
+        );
       assert.deepEqual(await ordered("orders[updatedTimestamp]=DESC"), [ids[0], ids[2], ids[1]]);
       assert.deepEqual(await ordered("orders[createdTimestamp]=DESC"), [ids[2], ids[1], ids[0]]);
     });
@@ -292,7 +321,10 @@ describe("CRM custom account fields", () => {
       assert.deepEqual(created.body.account.fields, [{ customFieldId: Number(metum.id), fieldValue: "gold", accountId: created.body.account.id }]);
       await h.api("PUT", `/api/3/accounts/${created.body.account.id}`, { account: { fields: [{ customFieldId: metum.id, fieldValue: "silver" }] } });
       const values = (await h.api("GET", "/api/3/accountCustomFieldData")).body.accountCustomFieldData;
-      assert.deepEqual(values.map((d: { fieldValue: string }) => d.fieldValue), ["silver"]);
+      assert.deepEqual(
+        values.map((d: { fieldValue: string }) => d.fieldValue),
+        ["silver"],
+      );
       const rejected = await h.api("POST", "/api/3/accounts", { account: { name: "Globex", fields: [{ customFieldId: 99, fieldValue: "x" }] } });
       assert.equal(rejected.status, 422);
       assert.equal(rejected.body.errors[0].source.pointer, "/data/attributes/fields/0/customFieldId");
@@ -326,10 +358,15 @@ describe("CRM custom account fields", () => {
       const acme = await createAccount("Acme");
       const tier = await createField({ fieldLabel: "Tier", fieldType: "text" });
       const existing = (await createDatum({ customerAccountId: acme.id, customFieldId: tier.id, fieldValue: "gold" })).body.accountCustomFieldDatum;
-      const reply = await h.api("POST", "/api/3/accountCustomFieldData/bulkCreate", [{ customerAccountId: acme.id, customFieldId: tier.id, fieldValue: "platinum" }]);
+      const reply = await h.api("POST", "/api/3/accountCustomFieldData/bulkCreate", [
+        { customerAccountId: acme.id, customFieldId: tier.id, fieldValue: "platinum" },
+      ]);
       assert.equal(reply.status, 200);
       const values = (await h.api("GET", `/api/3/accountCustomFieldData?filters[customerAccountId]=${acme.id}`)).body.accountCustomFieldData;
-      assert.deepEqual(values.map((d: { id: string; fieldValue: string }) => [d.id, d.fieldValue]), [[existing.id, "platinum"]]);
+      assert.deepEqual(
+        values.map((d: { id: string; fieldValue: string }) => [d.id, d.fieldValue]),
+        [[existing.id, "platinum"]],
+      );
     });
 
     it("bulkCreate writes nothing when over 250 items or when any item is invalid", async () => {
@@ -360,9 +397,15 @@ describe("CRM custom account fields", () => {
       assert.equal(reply.status, 200);
       assert.deepEqual(reply.body, { message: "AccountCustomFieldDatas with ID(s): 1, 2 successfully bulk updated." });
       const values = (await h.api("GET", "/api/3/accountCustomFieldData")).body.accountCustomFieldData;
-      assert.deepEqual(values.map((d: { fieldValue: unknown }) => d.fieldValue), ["silver", 250]);
+      assert.deepEqual(
+        values.map((d: { fieldValue: unknown }) => d.fieldValue),
+        ["silver", 250],
+      );
       assert.equal(values[1].fieldCurrency, "eur");
-      const unknown = await h.api("PATCH", "/api/3/accountCustomFieldData/bulkUpdate", [{ id: 1, fieldValue: "bronze" }, { id: 9, fieldValue: "x" }]);
+      const unknown = await h.api("PATCH", "/api/3/accountCustomFieldData/bulkUpdate", [
+        { id: 1, fieldValue: "bronze" },
+        { id: 9, fieldValue: "x" },
+      ]);
       assert.equal(unknown.status, 422);
       assert.equal((await h.api("GET", "/api/3/accountCustomFieldData/1")).body.accountCustomFieldDatum.fieldValue, "silver");
     });

@@ -39,7 +39,10 @@ describe("CRM custom objects", () => {
     it("GET one answers {schema}; unknown ids answer 404 {message: Not Found}", async () => {
       const schema = (await h.api("GET", `/api/3/customObjects/schemas/${SUBSCRIPTIONS}`)).body.schema;
       assert.equal(schema.slug, "subscription");
-      assert.deepEqual(schema.fields.map((f: { id: string }) => f.id), ["plan", "seats", "renewal-date", "notes"]);
+      assert.deepEqual(
+        schema.fields.map((f: { id: string }) => f.id),
+        ["plan", "seats", "renewal-date", "notes"],
+      );
       assert.deepEqual((await h.api("GET", "/api/3/customObjects/schemas/nope")).body, { message: "Not Found" });
     });
 
@@ -64,17 +67,33 @@ describe("CRM custom objects", () => {
       const path = `/api/3/customObjects/schemas/${SUBSCRIPTIONS}`;
       const seats = { id: "seats", labels: { singular: "Licence", plural: "Licences" }, type: "number", isRequired: true };
       const added = { id: "region", labels: { singular: "Region", plural: "Regions" }, type: "dropdown", options: [{ value: "EMEA" }] };
-      const reply = await h.api("PUT", path, { schema: { slug: "plan", description: "Plans", fields: [seats, added], relationships: [{ id: "deal", labels: { singular: "Deal", plural: "Deals" }, namespace: "deals" }] } });
+      const reply = await h.api("PUT", path, {
+        schema: {
+          slug: "plan",
+          description: "Plans",
+          fields: [seats, added],
+          relationships: [{ id: "deal", labels: { singular: "Deal", plural: "Deals" }, namespace: "deals" }],
+        },
+      });
       assert.equal(reply.status, 200);
       const { schema } = reply.body;
       assert.deepEqual([schema.slug, schema.description, schema.labels.singular], ["plan", "Plans", "Subscription"]);
-      assert.deepEqual(schema.fields.map((f: { id: string }) => f.id), ["plan", "seats", "renewal-date", "notes", "region"]);
+      assert.deepEqual(
+        schema.fields.map((f: { id: string }) => f.id),
+        ["plan", "seats", "renewal-date", "notes", "region"],
+      );
       assert.deepEqual([schema.fields[1].labels.singular, schema.fields[1].required], ["Licence", true]);
       assert.match(schema.fields[4].options[0].id, /^[0-9a-f-]{36}$/);
-      assert.deepEqual(schema.relationships.map((r: { id: string }) => r.id), ["primary-contact", "account", "deal"]);
+      assert.deepEqual(
+        schema.relationships.map((r: { id: string }) => r.id),
+        ["primary-contact", "account", "deal"],
+      );
       const taken = await h.api("PUT", path, { schema: { slug: "support-ticket" } });
       assert.deepEqual([taken.status, taken.body.errors[0].detail], [422, "Schema slug must be unique"]);
-      assert.deepEqual(await h.api("PUT", "/api/3/customObjects/schemas/nope", { schema: {} }).then((r) => [r.status, r.body]), [404, { message: "Not Found" }]);
+      assert.deepEqual(await h.api("PUT", "/api/3/customObjects/schemas/nope", { schema: {} }).then((r) => [r.status, r.body]), [
+        404,
+        { message: "Not Found" },
+      ]);
     });
 
     it("a field's DELETE answers 202, marks the field (shown with showFields=all), drops its values and keeps its id taken", async () => {
@@ -82,7 +101,10 @@ describe("CRM custom objects", () => {
       const deleted = await h.api("DELETE", `${path}/fields/seats?showFields=all`);
       assert.equal(deleted.status, 202);
       assert.equal(deleted.body.schema.fields.find((f: { id: string }) => f.id === "seats").status, "marked_for_deletion");
-      assert.deepEqual((await h.api("GET", path)).body.schema.fields.map((f: { id: string }) => f.id), ["plan", "renewal-date", "notes"]);
+      assert.deepEqual(
+        (await h.api("GET", path)).body.schema.fields.map((f: { id: string }) => f.id),
+        ["plan", "renewal-date", "notes"],
+      );
       assert.equal((await h.api("GET", `${path}?showFields=all`)).body.schema.fields.length, 4);
       assert.deepEqual(await subscriptions("filters[fields.seats][not_blank]"), []);
       const reused = await h.api("PUT", path, { schema: { fields: [{ id: "seats", labels: { singular: "Seats", plural: "Seats" }, type: "text" }] } });
@@ -147,7 +169,14 @@ describe("CRM custom objects", () => {
     });
 
     it("POST creates (201) or updates by externalId; GET one and DELETE (202)", async () => {
-      const record = { externalId: "sub-9", fields: [{ id: "plan", value: "Basic" }, { id: "seats", value: 3 }], relationships: { "primary-contact": [14] } };
+      const record = {
+        externalId: "sub-9",
+        fields: [
+          { id: "plan", value: "Basic" },
+          { id: "seats", value: 3 },
+        ],
+        relationships: { "primary-contact": [14] },
+      };
       const created = await h.api("POST", `/api/3/customObjects/records/${SUBSCRIPTIONS}`, { record });
       assert.equal(created.status, 201);
       assert.deepEqual(created.body.record.relationships, { "primary-contact": ["14"] });
@@ -163,11 +192,10 @@ describe("CRM custom objects", () => {
     it("holds a record to its schema: a required field missing, or a choice outside a dropdown's options, is the reference's 422", async () => {
       const post = (fields: unknown[]) => h.api("POST", `/api/3/customObjects/records/${SUBSCRIPTIONS}`, { record: { externalId: "sub-10", fields } });
       const outside = await post([{ id: "plan", value: "Platinum" }]);
-      assert.deepEqual([outside.status, outside.body.errors[0].detail, outside.body.errors[0].source], [
-        422,
-        "plan cannot accept a value that is not defined in the schema.",
-        { type: "pointer", value: "/data/attributes/plan" },
-      ]);
+      assert.deepEqual(
+        [outside.status, outside.body.errors[0].detail, outside.body.errors[0].source],
+        [422, "plan cannot accept a value that is not defined in the schema.", { type: "pointer", value: "/data/attributes/plan" }],
+      );
       const missing = await post([{ id: "seats", value: 3 }]);
       assert.deepEqual([missing.status, missing.body.errors[0].title], [422, 'Invalid value for field "plan"']);
       assert.equal((await subscriptions("filters[externalId]=sub-10")).length, 0);

@@ -23,8 +23,11 @@ describe("CRM links, a contact's account and PUT /contacts/{id}", () => {
   async function associated() {
     const account = (await h.api("POST", "/api/3/accounts", { account: { name: "Acme" } })).body.account;
     await h.api("POST", `/api/3/accounts/${account.id}/notes`, { note: { note: "Met at the fair" } });
-    const field = (await h.api("POST", "/api/3/accountCustomFieldMeta", { accountCustomFieldMetum: { fieldLabel: "Size", fieldType: "text" } })).body.accountCustomFieldMetum;
-    await h.api("POST", "/api/3/accountCustomFieldData", { accountCustomFieldDatum: { customerAccountId: account.id, customFieldId: field.id, fieldValue: "500" } });
+    const field = (await h.api("POST", "/api/3/accountCustomFieldMeta", { accountCustomFieldMetum: { fieldLabel: "Size", fieldType: "text" } })).body
+      .accountCustomFieldMetum;
+    await h.api("POST", "/api/3/accountCustomFieldData", {
+      accountCustomFieldDatum: { customerAccountId: account.id, customFieldId: field.id, fieldValue: "500" },
+    });
     const contact = (await h.api("POST", "/api/3/contacts", { contact: { email: "ann@acme.test", firstName: "Ann" } })).body.contact;
     await h.api("POST", "/api/3/accountContacts", { accountContact: { account: account.id, contact: contact.id, jobTitle: "CEO" } });
     return { account, contact };
@@ -51,7 +54,10 @@ describe("CRM links, a contact's account and PUT /contacts/{id}", () => {
 
   it("a contact's account contacts and organization answer as the reference's examples show them", async () => {
     const { account, contact } = await associated();
-    for (const [name, root] of [["accountContacts", "accountContacts"], ["organization", "organization"]]) {
+    for (const [name, root] of [
+      ["accountContacts", "accountContacts"],
+      ["organization", "organization"],
+    ]) {
       const reply = await h.api("GET", `/api/3/contacts/${contact.id}/${name}`);
       const examples = reference.operation("GET", `/contacts/{id}/${name}`).responseExamples(200);
       assert.deepEqual(differences(reply.body, shapeOfExamples(examples), new Set()), [], name);
@@ -80,19 +86,26 @@ describe("CRM links, a contact's account and PUT /contacts/{id}", () => {
       const reply = await h.api("GET", `/api/3${pathOf(link)}`);
       assert.equal(reply.status, 200, `${name}: ${reply.status}`);
       assert.match(reply.headers.get("content-type") ?? "", /json/, name);
-      const [root, valueOf] = expected[name];
+      const [root, linkedValue] = expected[name];
       assert.deepEqual(Object.keys(reply.body), [root], name);
-      assert.deepEqual(reply.body[root].map(valueOf), [{ notes: "Met at the fair", accountCustomFieldData: "500", accountContacts: contact.id }[name]], name);
+      assert.deepEqual(
+        reply.body[root].map(linkedValue),
+        [{ notes: "Met at the fair", accountCustomFieldData: "500", accountContacts: contact.id }[name]],
+        name,
+      );
     }
     assert.equal((await h.api("GET", `/api/3/accounts/${Number(account.id) + 1}/notes`)).status, 404);
   });
 
-  it("a contact shows its account in orgid, orgname and organization; none as the reference's \"0\", \"\" and null", async () => {
+  it('a contact shows its account in orgid, orgname and organization; none as the reference\'s "0", "" and null', async () => {
     const { account, contact } = await associated();
     const shown = (await h.api("GET", `/api/3/contacts/${contact.id}`)).body.contact;
     assert.deepEqual([shown.orgid, shown.orgname, shown.organization], [account.id, "Acme", account.id]);
     const listed = (await h.api("GET", `/api/3/contacts?organization=${account.id}`)).body.contacts;
-    assert.deepEqual(listed.map((c: { organization: string }) => c.organization), [account.id]);
+    assert.deepEqual(
+      listed.map((c: { organization: string }) => c.organization),
+      [account.id],
+    );
     const solo = (await h.api("POST", "/api/3/contacts", { contact: { email: "solo@example.test" } })).body.contact;
     assert.deepEqual([solo.orgid, solo.orgname, solo.organization], ["0", "", null]);
   });
@@ -101,10 +114,15 @@ describe("CRM links, a contact's account and PUT /contacts/{id}", () => {
     it("changes what is sent, keeps the rest, stores the fieldValues sent and answers {fieldValues, contact} as the reference", async () => {
       const { contact } = await associated();
       const field = (await h.api("POST", "/api/3/fields", { field: { title: "Country", type: "text" } })).body.field;
-      const reply = await h.api("PUT", `/api/3/contacts/${contact.id}`, { contact: { email: "ann.lee@acme.test", lastName: "Lee", fieldValues: [{ field: field.id, value: "x" }] } });
+      const reply = await h.api("PUT", `/api/3/contacts/${contact.id}`, {
+        contact: { email: "ann.lee@acme.test", lastName: "Lee", fieldValues: [{ field: field.id, value: "x" }] },
+      });
       assert.equal(reply.status, 200, JSON.stringify(reply.body));
       assert.deepEqual(Object.keys(reply.body), ["fieldValues", "contact"]);
-      assert.deepEqual(reply.body.fieldValues.map((v: { field: string; value: string }) => [v.field, v.value]), [[field.id, "x"]]);
+      assert.deepEqual(
+        reply.body.fieldValues.map((v: { field: string; value: string }) => [v.field, v.value]),
+        [[field.id, "x"]],
+      );
       assert.deepEqual((await h.api("GET", `/api/3/contacts/${contact.id}/fieldValues`)).body.fieldValues, reply.body.fieldValues);
       const changed = reply.body.contact;
       assert.deepEqual([changed.id, changed.email, changed.firstName, changed.lastName], [contact.id, "ann.lee@acme.test", "Ann", "Lee"]);
@@ -119,13 +137,17 @@ describe("CRM links, a contact's account and PUT /contacts/{id}", () => {
       assert.equal(taken.body.errors[0].code, "duplicate");
       assert.equal((await h.api("PUT", `/api/3/contacts/${ann.id}`, { contact: { email: "not an email" } })).body.errors[0].code, "field_invalid");
       assert.deepEqual((await h.api("GET", `/api/3/contacts/${ann.id}`)).body.contact, ann);
-      assert.deepEqual((await h.api("PUT", "/api/3/contacts/99", { contact: { firstName: "X" } })).body, { message: "No Result found for Subscriber with id 99" });
+      assert.deepEqual((await h.api("PUT", "/api/3/contacts/99", { contact: { firstName: "X" } })).body, {
+        message: "No Result found for Subscriber with id 99",
+      });
     });
   });
 
   it("every link the emulator writes, on any object of any collection, answers 200 JSON", async () => {
     const { account, contact } = await associated();
-    const list = (await h.api("POST", "/api/3/lists", { list: { name: "News", stringid: "news", sender_url: "https://acme.test", sender_reminder: "Signed up" } })).body.list;
+    const list = (
+      await h.api("POST", "/api/3/lists", { list: { name: "News", stringid: "news", sender_url: "https://acme.test", sender_reminder: "Signed up" } })
+    ).body.list;
     const tag = (await h.api("POST", "/api/3/tags", { tag: { tag: "VIP" } })).body.tag;
     const field = (await h.api("POST", "/api/3/fields", { field: { title: "Plan", type: "dropdown" } })).body.field;
     await h.api("POST", "/api/3/fieldOption/bulk", [{ field: field.id, value: "basic" }]);
@@ -137,13 +159,34 @@ describe("CRM links, a contact's account and PUT /contacts/{id}", () => {
     await h.api("POST", "/api/3/messages", { message: { fromname: "Acme", fromemail: "news@acme.test", reply2: "help@acme.test" } });
     await h.api("POST", "/api/3/savedResponses", { savedResponse: { title: "Thanks", body: "Thank you" } });
     const answers = [tagged];
-    for (const path of ["/accounts", `/accounts/${account.id}`, "/accountContacts", "/accountCustomFieldMeta", "/accountCustomFieldData", "/addresses", "/notes", "/calendars", "/messages", "/automations", "/campaigns?limit=10", "/lists", "/tags", `/fields/${field.id}`, "/savedResponses", "/webhooks", `/contacts/${contact.id}`]) {
+    for (const path of [
+      "/accounts",
+      `/accounts/${account.id}`,
+      "/accountContacts",
+      "/accountCustomFieldMeta",
+      "/accountCustomFieldData",
+      "/addresses",
+      "/notes",
+      "/calendars",
+      "/messages",
+      "/automations",
+      "/campaigns?limit=10",
+      "/lists",
+      "/tags",
+      `/fields/${field.id}`,
+      "/savedResponses",
+      "/webhooks",
+      `/contacts/${contact.id}`,
+    ]) {
       answers.push((await h.api("GET", `/api/3${path}`)).body);
     }
     // Every {links: {name: url}} anywhere in the answers; one object per collection and link name is enough.
     const links = new Map<string, string>();
     const walk = (value: unknown): void => {
-      if (Array.isArray(value)) return value.forEach(walk);
+      if (Array.isArray(value)) {
+        for (const member of value) walk(member);
+        return;
+      }
       if (typeof value !== "object" || value === null) return;
       const record = value as Record<string, unknown>;
       if (typeof record.links === "object" && record.links !== null && !Array.isArray(record.links)) {

@@ -70,7 +70,9 @@ describe("CRM addresses, brandings, calendars, messages, automations and campaig
     it("PUT accepts camelCase or snake_case fields; one default address at a time", async () => {
       const first = (await createAddress({ company_name: "Acme", address_1: "1 Main St", country: "US", is_default: true })).body.address;
       const second = (await createAddress({ company_name: "Globex", address_1: "2 Side St", country: "CA" })).body.address;
-      const reply = await h.api("PUT", `/api/3/addresses/${second.id}`, { address: { companyName: "Globex Inc", address_2: "Suite 5", city: "Toronto", isDefault: 1 } });
+      const reply = await h.api("PUT", `/api/3/addresses/${second.id}`, {
+        address: { companyName: "Globex Inc", address_2: "Suite 5", city: "Toronto", isDefault: 1 },
+      });
       assert.equal(reply.status, 200);
       assert.deepEqual(
         [reply.body.address.companyName, reply.body.address.address2, reply.body.address.city, reply.body.address.country, reply.body.address.isDefault],
@@ -251,7 +253,9 @@ describe("CRM addresses, brandings, calendars, messages, automations and campaig
       }
       assert.equal((await h.api("GET", "/api/3/campaigns/7")).body.campaign.created_timestamp, campaigns[6].created_timestamp);
       // What a client syncing campaigns asks: the most recently changed first.
-      const newest = (await h.api("GET", "/api/3/campaigns?orders[updated_timestamp]=DESC&limit=100")).body.campaigns.map((c: { updated_timestamp: string }) => c.updated_timestamp);
+      const newest = (await h.api("GET", "/api/3/campaigns?orders[updated_timestamp]=DESC&limit=100")).body.campaigns.map(
+        (c: { updated_timestamp: string }) => c.updated_timestamp,
+      );
       assert.deepEqual(newest, [...newest].sort().reverse());
     });
 
@@ -280,7 +284,10 @@ describe("CRM addresses, brandings, calendars, messages, automations and campaig
         writeFileSync(fixtures, JSON.stringify({ campaigns: [{ id: "1", name: "Only one", sdate: null }] }));
         const other = await startHarness({ fixtures });
         try {
-          assert.deepEqual((await other.api("GET", "/api/3/campaigns")).body.campaigns.map((c: { name: string }) => c.name), ["Only one"]);
+          assert.deepEqual(
+            (await other.api("GET", "/api/3/campaigns")).body.campaigns.map((c: { name: string }) => c.name),
+            ["Only one"],
+          );
           assert.ok(Number((await other.api("GET", "/api/3/automations")).body.meta.total) >= 30);
         } finally {
           await other.close();

@@ -60,7 +60,10 @@ describe("CRM account's built-in task types, admin and admins' group", () => {
     const expected = (id: string) => ({ message: `No Result found for Group with id ${id}` });
     assert.deepEqual(exampleOf("GET", "/groups/{id}", 403), expected("10"));
     assert.deepEqual(exampleOf("PUT", "/groups/{id}", 403), expected("8"));
-    for (const [method, body] of [["GET", undefined], ["PUT", { group: { title: "Gone" } }]] as const) {
+    for (const [method, body] of [
+      ["GET", undefined],
+      ["PUT", { group: { title: "Gone" } }],
+    ] as const) {
       const reply = await h.api(method, "/api/3/groups/99", body);
       assert.deepEqual([reply.status, reply.body], [403, expected("99")], method);
     }

@@ -34,10 +34,23 @@ describe("the pulumi-crm-emulator command, installed", () => {
       assert.equal(stdout, HELP);
       assert.ok(stdout.startsWith(`${USAGE}\n`));
       assert.ok(stdout.endsWith("\n"), "the help's last line is unfinished");
-      for (const option of ["--port N", "--token T", "--rate-limit RPS", "--crm-rate-limit RPS", "--chat-rate-limit RPS", "--faults SPEC", "--seed N", "--fixtures FILE", "--accounts NAME,...", "--data FILE", "--execution-duration MS", "-h, --help"]) {
+      for (const option of [
+        "--port N",
+        "--token T",
+        "--rate-limit RPS",
+        "--crm-rate-limit RPS",
+        "--chat-rate-limit RPS",
+        "--faults SPEC",
+        "--seed N",
+        "--fixtures FILE",
+        "--accounts NAME,...",
+        "--data FILE",
+        "--execution-duration MS",
+        "-h, --help",
+      ]) {
         assert.match(stdout, new RegExp(`^  ${option} +\\S`, "m"), `no line explains ${option}`);
       }
-      assert.match(stdout, /^example:\n  pulumi-crm-emulator --/m);
+      assert.match(stdout, /^example:\n {2}pulumi-crm-emulator --/m);
     });
   }
 
@@ -47,13 +60,18 @@ describe("the pulumi-crm-emulator command, installed", () => {
     const doc = readFileSync(join(__dirname, "../../sdk-docs/emulator.md"), "utf8");
     const table = doc.slice(doc.indexOf("| Flag | Meaning |")).split("\n\n")[0].split("\n");
     // A row per flag, two cells each: a pipe inside a cell, or a line that is not a row, would show here.
-    assert.ok(table.slice(2).every((row) => /^\| `[^|]+` \| [^|]+ \|$/.test(row)), table.join("\n"));
+    assert.ok(
+      table.slice(2).every((row) => /^\| `[^|]+` \| [^|]+ \|$/.test(row)),
+      table.join("\n"),
+    );
     const docFlags = synopses(table.slice(2), /^\| (.+?) \|/).map((cell) => cell.replace(/`/g, ""));
     assert.deepEqual(docFlags, helpFlags);
   });
 
   it("prints the addresses as the first stdout line and stops cleanly on SIGTERM", async () => {
-    const child = spawn(process.execPath, [bin, "--port", "0", "--token", "bin-key", "--rate-limit", "0", "--accounts", "acme,globex"], { stdio: ["ignore", "pipe", "pipe"] });
+    const child = spawn(process.execPath, [bin, "--port", "0", "--token", "bin-key", "--rate-limit", "0", "--accounts", "acme,globex"], {
+      stdio: ["ignore", "pipe", "pipe"],
+    });
     const exited = new Promise<number | null>((resolve) => child.on("exit", (code) => resolve(code)));
     const firstLine = await new Promise<string>((resolve) => createInterface({ input: child.stdout! }).once("line", resolve));
     const printed = JSON.parse(firstLine);

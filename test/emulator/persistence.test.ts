@@ -3,7 +3,7 @@
 // refused and left untouched.
 
 import assert from "node:assert/strict";
-import { ChildProcess, spawn } from "node:child_process";
+import { type ChildProcess, spawn } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -32,7 +32,11 @@ function exitOf(child: ChildProcess): Promise<number | null> {
 }
 
 const call = async (crmUrl: string, method: string, path: string, body?: unknown) => {
-  const response = await fetch(`${crmUrl}${path}`, { method, headers: { "Api-Token": token, "content-type": "application/json" }, body: body === undefined ? undefined : JSON.stringify(body) });
+  const response = await fetch(`${crmUrl}${path}`, {
+    method,
+    headers: { "Api-Token": token, "content-type": "application/json" },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
   return { status: response.status, body: (await response.json()) as any };
 };
 
@@ -73,7 +77,7 @@ describe("emulator --data", function () {
   });
 
   it("refuses a data file that is not emulator state, and leaves it as it was", async () => {
-    for (const text of ["{\"crm\": {\"accounts\": [", "[]", "<html>oops</html>"]) {
+    for (const text of ['{"crm": {"accounts": [', "[]", "<html>oops</html>"]) {
       const dataFile = join(dir, "corrupt.json");
       writeFileSync(dataFile, text);
       const child = spawn(process.execPath, [bin, "--port", "0", "--data", dataFile], { stdio: ["ignore", "pipe", "pipe"] });

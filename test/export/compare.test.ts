@@ -5,7 +5,7 @@ import assert from "node:assert/strict";
 import { startEmulator } from "../../emulator";
 import { compareMain } from "../../provider/export/compare";
 import { exportedResources, setupKinds } from "../../provider/export/read-account";
-import { emulatorCall, emulatorStats, requestCount, RunningEmulator } from "../support/emulator";
+import { emulatorCall, emulatorStats, requestCount, type RunningEmulator } from "../support/emulator";
 
 interface Run {
   code: number;
@@ -30,8 +30,14 @@ describe("pulumi-crm compare", function () {
 
   /** The one setup: objects referring to others (a webhook and a field of a list, an address with a group and a list, a pipeline of users and groups, its stages), and ids to find them by. */
   async function setUp(account: RunningEmulator) {
-    const made = async (path: string, member: string, object: Record<string, unknown>) => String((await call(account, "POST", path, { [member]: object }))[member].id);
-    const list = await made("/lists", "list", { name: "Acme news", stringid: "acme-news", sender_url: "https://acme.example", sender_reminder: "You signed up." });
+    const made = async (path: string, member: string, object: Record<string, unknown>) =>
+      String((await call(account, "POST", path, { [member]: object }))[member].id);
+    const list = await made("/lists", "list", {
+      name: "Acme news",
+      stringid: "acme-news",
+      sender_url: "https://acme.example",
+      sender_reminder: "You signed up.",
+    });
     const tag = await made("/tags", "tag", { tag: "Customer", tagType: "contact", description: "Bought once" });
     // Unique within its type only: another tag of the name.
     await made("/tags", "tag", { tag: "Customer", tagType: "template" });
@@ -39,16 +45,36 @@ describe("pulumi-crm compare", function () {
     const options = ["Products", "Events"].map((value, index) => ({ field: Number(field), value, label: value, orderid: index + 1, isdefault: false }));
     await call(account, "POST", "/fieldOption/bulk", { fieldOptions: options });
     await call(account, "POST", "/fieldRels", { fieldRel: { field: Number(field), relid: Number(list) } });
-    await made("/webhooks", "webhook", { name: "Subscriptions", url: "https://hooks.acme.example/crm", events: ["subscribe"], sources: ["public"], listid: Number(list) });
+    await made("/webhooks", "webhook", {
+      name: "Subscriptions",
+      url: "https://hooks.acme.example/crm",
+      events: ["subscribe"],
+      sources: ["public"],
+      listid: Number(list),
+    });
     const reps = await made("/groups", "group", { title: "Reps", pgDeal: true });
     await made("/addresses", "address", { company_name: "Acme Corp", address_1: "1 Main St", country: "DE", groupid: Number(reps), listid: Number(list) });
     // The users made in another order in each account: the pipeline's list of them, kept by id, is in another order too.
     const users: Record<string, string> = {};
     for (const name of account === from ? ["ada", "bob"] : ["bob", "ada"]) {
-      users[name] = await made("/users", "user", { username: name, email: `${name}@acme.example`, firstName: name, lastName: "Acme", group: Number(reps), password: "s3cret-pass" });
+      users[name] = await made("/users", "user", {
+        username: name,
+        email: `${name}@acme.example`,
+        firstName: name,
+        lastName: "Acme",
+        group: Number(reps),
+        password: "s3cret-pass",
+      });
     }
     // Two pipelines, each made with the same three default stages: titles repeated in the account.
-    const sales = await made("/dealGroups", "dealGroup", { title: "Sales", currency: "eur", autoassign: 0, allgroups: 0, users: [users.ada, users.bob], groups: [reps] });
+    const sales = await made("/dealGroups", "dealGroup", {
+      title: "Sales",
+      currency: "eur",
+      autoassign: 0,
+      allgroups: 0,
+      users: [users.ada, users.bob],
+      groups: [reps],
+    });
     await made("/dealStages", "dealStage", { title: "Won", group: sales, color: "18D499" });
     await made("/dealGroups", "dealGroup", { title: "Support", currency: "usd", autoassign: 0 });
     return { list, tag };
@@ -70,10 +96,15 @@ describe("pulumi-crm compare", function () {
   beforeEach(async () => {
     for (const account of [from, to]) await fetch(`${account.crmUrl}/__emulator/reset`, { method: "POST" });
     // Ids apart: `to` made and deleted one object of each kind referred to first.
-    const list = (await call(to, "POST", "/lists", { list: { name: "Draft", stringid: "draft", sender_url: "https://acme.example", sender_reminder: "x" } })).list.id;
+    const list = (await call(to, "POST", "/lists", { list: { name: "Draft", stringid: "draft", sender_url: "https://acme.example", sender_reminder: "x" } }))
+      .list.id;
     await call(to, "DELETE", `/lists/${list}`);
     const group = (await call(to, "POST", "/groups", { group: { title: "Draft" } })).group.id;
-    const user = (await call(to, "POST", "/users", { user: { username: "draft", email: "draft@acme.example", firstName: "D", lastName: "D", group: 3, password: "draft-pass" } })).user.id;
+    const user = (
+      await call(to, "POST", "/users", {
+        user: { username: "draft", email: "draft@acme.example", firstName: "D", lastName: "D", group: 3, password: "draft-pass" },
+      })
+    ).user.id;
     await call(to, "DELETE", `/users/${user}`);
     await call(to, "DELETE", `/groups/${group}`);
     const pipeline = (await call(to, "POST", "/dealGroups", { dealGroup: { title: "Draft", currency: "usd" } })).dealGroup.id;
@@ -83,7 +114,10 @@ describe("pulumi-crm compare", function () {
   });
 
   /** The command in this process, its output captured; neither account's key may appear in it. */
-  async function compare(args: string[], env: Record<string, string | undefined> = { CRM_FROM_API_TOKEN: from.apiToken, CRM_TO_API_TOKEN: to.apiToken }): Promise<Run> {
+  async function compare(
+    args: string[],
+    env: Record<string, string | undefined> = { CRM_FROM_API_TOKEN: from.apiToken, CRM_TO_API_TOKEN: to.apiToken },
+  ): Promise<Run> {
     const output = { stdout: "", stderr: "" };
     const writes = { stdout: process.stdout.write, stderr: process.stderr.write };
     const saved = Object.fromEntries(Object.keys(env).map((name) => [name, process.env[name]]));
@@ -191,14 +225,23 @@ describe("pulumi-crm compare", function () {
     const result = await compare(["--kinds", "webhook"]);
     assert.equal(result.code, 0, result.stdout);
     // The webhooks' and the lists' pages: nothing else.
-    for (const account of [from, to]) assert.deepEqual(Object.keys((await emulatorStats(account)).byRoute).filter((route) => route.startsWith("GET")).sort(), ["GET /api/3/lists", "GET /api/3/webhooks"]);
+    for (const account of [from, to])
+      assert.deepEqual(
+        Object.keys((await emulatorStats(account)).byRoute)
+          .filter((route) => route.startsWith("GET"))
+          .sort(),
+        ["GET /api/3/lists", "GET /api/3/webhooks"],
+      );
     const tags = await compare(["--kinds=tag"]);
     assert.equal(tags.code, 7);
     assert.match(tags.stdout, row("tag", "Customer tag (contact)", "description", '"Bought once"', `${JSON.stringify(description).slice(0, 59)}…`));
     const json = await compare(["--kinds=tag", "--json"]);
     assert.equal(JSON.parse(json.stdout).differences[0].to, description);
     // The account's data, compared only when asked for: a company's note that differs.
-    for (const [account, note] of [[from, "Renewal in January"], [to, "Renewal in March"]] as const) {
+    for (const [account, note] of [
+      [from, "Renewal in January"],
+      [to, "Renewal in March"],
+    ] as const) {
       const company = (await call(account, "POST", "/accounts", { account: { name: "Acme Corp" } })).account.id;
       await call(account, "POST", `/accounts/${company}/notes`, { note: { note } });
     }
@@ -218,7 +261,12 @@ describe("pulumi-crm compare", function () {
   it("says which account refused its key, by its URL, never the key (exit 1)", async () => {
     const result = await compare(["--to-token", wrongKey]);
     assert.equal(result.code, 1);
-    assert.ok(result.stderr.includes(`pulumi-crm compare: the --to account (${to.crmUrl}) refused its key (the service answered 403): check that --to-token (or CRM_TO_API_TOKEN) holds`), result.stderr);
+    assert.ok(
+      result.stderr.includes(
+        `pulumi-crm compare: the --to account (${to.crmUrl}) refused its key (the service answered 403): check that --to-token (or CRM_TO_API_TOKEN) holds`,
+      ),
+      result.stderr,
+    );
     assert.doesNotMatch(result.stderr, /the --from account/);
     assert.equal(result.stdout, "");
   });
@@ -227,7 +275,10 @@ describe("pulumi-crm compare", function () {
     // Nothing listens on port 1 of the loopback: the connection is refused.
     const result = await compare(["--from", "http://127.0.0.1:1"]);
     assert.equal(result.code, 1);
-    assert.match(result.stderr, /^pulumi-crm compare: the --from account \(http:\/\/127\.0\.0\.1:1\) could not be read: .*refused the connection \(ECONNREFUSED\); check the service address and network, then try again\.$/m);
+    assert.match(
+      result.stderr,
+      /^pulumi-crm compare: the --from account \(http:\/\/127\.0\.0\.1:1\) could not be read: .*refused the connection \(ECONNREFUSED\); check the service address and network, then try again\.$/m,
+    );
     assert.doesNotMatch(result.stderr, /the --to account/);
   });
 

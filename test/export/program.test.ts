@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
-import { programFiles, ProgramSettings } from "../../provider/export/program";
-import { ExportedObject } from "../../provider/export/read-account";
+import { programFiles, type ProgramSettings } from "../../provider/export/program";
+import type { ExportedObject } from "../../provider/export/read-account";
 
 const settings: ProgramSettings = {
   project: "acme-crm",
@@ -11,7 +11,15 @@ const settings: ProgramSettings = {
   plugin: { version: "0.1.0", downloadUrl: "github://api.github.com/pulumi-crm/pulumi-crm" },
   dependencies: { pulumiCrm: "^0.1.0", pulumi: "^3.216.0", typescript: "~5.9.3", tsNode: "^10.9.2" },
 };
-const account = (id: string, name: string): ExportedObject => ({ kind: "account", id, title: name, inputs: { name, accountUrl: null }, refersTo: {}, references: {}, builtIn: false });
+const account = (id: string, name: string): ExportedObject => ({
+  kind: "account",
+  id,
+  title: name,
+  inputs: { name, accountUrl: null },
+  refersTo: {},
+  references: {},
+  builtIn: false,
+});
 const note = (id: string, accountId: string, accountName?: string): ExportedObject => ({
   kind: "account-note",
   id,
@@ -21,7 +29,8 @@ const note = (id: string, accountId: string, accountName?: string): ExportedObje
   references: { accountId: { kind: "account", id: accountId, name: accountName } },
   builtIn: false,
 });
-const declarations = (index: string) => [...index.matchAll(/^const (\w+) = new crm\.\w+\("([^"]+)"/gm)].map(([, variable, resource]) => `${variable} ${resource}`);
+const declarations = (index: string) =>
+  [...index.matchAll(/^const (\w+) = new crm\.\w+\("([^"]+)"/gm)].map(([, variable, resource]) => `${variable} ${resource}`);
 
 describe("pulumi-crm export: the program written", () => {
   it("names each object from its own name: readable, a valid variable, unique in the program", () => {
@@ -49,14 +58,28 @@ describe("pulumi-crm export: the program written", () => {
     assert.match(index, /new crm\.AccountNote\("acme-note", \{\n {2}adoptId: adopt\["acme-note"\],\n {2}accountId: acme\.id,\n/);
     assert.match(index, /^const globexAccount = crm\.getAccountOutput\(\{ name: "Globex" \}\)\.id;$/m);
     assert.match(index, /new crm\.AccountNote\("globex-note", \{\n {2}adoptId: adopt\["globex-note"\],\n {2}accountId: globexAccount,\n/);
-    assert.match(index, /^\/\/ nameless-note: accountId: the account 9 it names is no object of the account; left out\nconst namelessNote = new crm\.AccountNote\("nameless-note", \{\n {2}adoptId: adopt\["nameless-note"\],\n {2}note: /m);
+    assert.match(
+      index,
+      /^\/\/ nameless-note: accountId: the account 9 it names is no object of the account; left out\nconst namelessNote = new crm\.AccountNote\("nameless-note", \{\n {2}adoptId: adopt\["nameless-note"\],\n {2}note: /m,
+    );
   });
 
   it("keeps the account's ids and protect in the stack's settings, not in the program; built-ins take no id", () => {
-    const builtIn: ExportedObject = { kind: "task-type", id: "1", title: "Call task type", inputs: { title: "Call", disabled: false }, refersTo: {}, references: {}, builtIn: true };
+    const builtIn: ExportedObject = {
+      kind: "task-type",
+      id: "1",
+      title: "Call task type",
+      inputs: { title: "Call", disabled: false },
+      refersTo: {},
+      references: {},
+      builtIn: true,
+    };
     const files = programFiles([account("7", "Acme"), builtIn], settings);
     assert.deepEqual(Object.keys(files).sort(), ["Pulumi.prod.yaml", "Pulumi.yaml", "index.ts", "package.json", "tsconfig.json"]);
-    assert.match(files["Pulumi.prod.yaml"], /^config:\n {2}crm:apiUrl: https:\/\/acme\.api-us1\.com\n {2}acme-crm:protect: true\n {2}acme-crm:adopt:\n {4}acme: "7"\n$/m);
+    assert.match(
+      files["Pulumi.prod.yaml"],
+      /^config:\n {2}crm:apiUrl: https:\/\/acme\.api-us1\.com\n {2}acme-crm:protect: true\n {2}acme-crm:adopt:\n {4}acme: "7"\n$/m,
+    );
     assert.doesNotMatch(files["Pulumi.prod.yaml"], /call/);
     assert.match(files["index.ts"], /new crm\.TaskType\("call-task-type", \{\n {2}title: "Call",\n {2}disabled: false,\n\}, \{ protect \}\);/);
     assert.doesNotMatch(files["index.ts"], /"7"/);
@@ -70,7 +93,9 @@ describe("pulumi-crm export: the program written", () => {
       inputs: {
         slug: "machine",
         labels: { singular: "Machine", plural: "Machines" },
-        fields: [{ id: "serial", labels: { singular: "Serial number of the machine", plural: "Serial numbers of the machines" }, type: "text", required: true }],
+        fields: [
+          { id: "serial", labels: { singular: "Serial number of the machine", plural: "Serial numbers of the machines" }, type: "text", required: true },
+        ],
       },
       refersTo: {},
       references: {},
@@ -78,7 +103,10 @@ describe("pulumi-crm export: the program written", () => {
     };
     const index = programFiles([schema], settings)["index.ts"];
     assert.match(index, /\n {2}labels: \{ singular: "Machine", plural: "Machines" \},\n/);
-    assert.match(index, /\n {2}fields: \[\n {4}\{\n {6}id: "serial",\n {6}labels: \{ singular: "Serial number of the machine", plural: "Serial numbers of the machines" \},\n {6}type: "text",\n {6}required: true,\n {4}\},\n {2}\],\n/);
+    assert.match(
+      index,
+      /\n {2}fields: \[\n {4}\{\n {6}id: "serial",\n {6}labels: \{ singular: "Serial number of the machine", plural: "Serial numbers of the machines" \},\n {6}type: "text",\n {6}required: true,\n {4}\},\n {2}\],\n/,
+    );
     for (const line of index.split("\n")) assert.ok(line.length <= 120, line);
   });
 
@@ -87,7 +115,10 @@ describe("pulumi-crm export: the program written", () => {
     assert.deepEqual(Object.keys(files).sort(), ["Pulumi.prod.yaml", "Pulumi.yaml"]);
     const program = files["Pulumi.yaml"];
     assert.match(program, /\nconfig:\n {2}adopt:\n {4}type: object\n {4}default: \{\}\n {2}protect:\n {4}type: boolean\n {4}default: false\n/);
-    assert.match(program, /\nvariables:\n {2}globexAccount:\n {4}fn::invoke:\n {6}function: crm:index:getAccount\n {6}arguments:\n {8}name: Globex\n {6}return: id\n/);
+    assert.match(
+      program,
+      /\nvariables:\n {2}globexAccount:\n {4}fn::invoke:\n {6}function: crm:index:getAccount\n {6}arguments:\n {8}name: Globex\n {6}return: id\n/,
+    );
     assert.match(
       program,
       /\n {2}acme:\n {4}type: crm:Account\n {4}properties:\n {6}adoptId: \$\{adopt\["acme"\]\}\n {6}name: Acme\n {4}options:\n {6}protect: \$\{protect\}\n {6}version: "0\.1\.0"\n {6}pluginDownloadURL: github:\/\/api\.github\.com\/pulumi-crm\/pulumi-crm\n/,

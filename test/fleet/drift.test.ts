@@ -25,7 +25,17 @@ describe("the fleet's drift check, read in process from an exported state", () =
     return withProviderSettings(source, async () => {
       const { inputs } = await core(token).check({}, news);
       const { id, outs } = await core(token).create(inputs!);
-      return JSON.parse(JSON.stringify({ urn: `${stackUrn}::crm-agency::${token}::${name}`, type: token, custom: true, id, inputs, outputs: outs, provider: `${providerUrn}::5c6a` }));
+      return JSON.parse(
+        JSON.stringify({
+          urn: `${stackUrn}::crm-agency::${token}::${name}`,
+          type: token,
+          custom: true,
+          id,
+          inputs,
+          outputs: outs,
+          provider: `${providerUrn}::5c6a`,
+        }),
+      );
     });
   }
 
@@ -37,9 +47,18 @@ describe("the fleet's drift check, read in process from an exported state", () =
         resources: [
           { urn: `${stackUrn}::crm-agency::pulumi:pulumi:Stack::crm-agency-acme`, type: "pulumi:pulumi:Stack", custom: false },
           { urn: providerUrn, type: "pulumi:providers:crm", custom: true, id: "5c6a", inputs: { version: "0.1.0", apiUrl: emulator.crmUrl } },
-          await deployed("crm:index:Message", "newsletter", { fromname: "Acme", fromemail: "news@acme.example", reply2: "news@acme.example", subject: "News from Acme" }),
+          await deployed("crm:index:Message", "newsletter", {
+            fromname: "Acme",
+            fromemail: "news@acme.example",
+            reply2: "news@acme.example",
+            subject: "News from Acme",
+          }),
           await deployed("crm:index:Tag", "customerTag", { tag: "Customer", description: "Bought at least once" }),
-          await deployed("crm:index:AccountCustomField", "tier", { fieldLabel: "Client tier", fieldType: "dropdown", fieldOptions: ["Bronze", "Silver", "Gold"] }),
+          await deployed("crm:index:AccountCustomField", "tier", {
+            fieldLabel: "Client tier",
+            fieldType: "dropdown",
+            fieldOptions: ["Bronze", "Silver", "Gold"],
+          }),
         ],
       },
     };
@@ -72,7 +91,10 @@ describe("the fleet's drift check, read in process from an exported state", () =
   it("leaves to the engine a stack holding a dynamic resource, an explicit provider's resource or a kind it does not serve", () => {
     const [stack, provider, message] = state.deployment!.resources!;
     const holding = (...more: unknown[]) => ({ deployment: { resources: [stack, provider, message, ...more] } }) as ExportedState;
-    assert.equal(readableHere(holding({ ...message, type: "pulumi-nodejs:dynamic:Resource", urn: `${stackUrn}::crm-agency::pulumi-nodejs:dynamic:Resource::n` })), false);
+    assert.equal(
+      readableHere(holding({ ...message, type: "pulumi-nodejs:dynamic:Resource", urn: `${stackUrn}::crm-agency::pulumi-nodejs:dynamic:Resource::n` })),
+      false,
+    );
     const explicit = { ...provider, urn: `${stackUrn}::crm-agency::pulumi:providers:crm::default_eu` };
     assert.equal(readableHere(holding(explicit, { ...message, urn: `${message.urn}2`, provider: `${explicit.urn}::77` })), false);
     assert.equal(readableHere(holding({ ...message, type: "random:index:RandomPet" })), false);
@@ -86,7 +108,18 @@ describe("the fleet's drift check, read in process from an exported state", () =
     const secret = (value: unknown) => ({ "4dabf18193072939515e22adb298388d": "1b47061264138c4ac30d75fd1eb44270", plaintext: JSON.stringify(value) });
     const decrypted = { deployment: { resources: [stack, provider, { ...message, inputs: { ...message.inputs, fromname: secret("Changed") } }] } };
     assert.deepEqual(await driftOfState(decrypted, settings), { status: "no change" });
-    const encrypted = { deployment: { resources: [stack, provider, { ...message, inputs: { ...message.inputs, fromname: { "4dabf18193072939515e22adb298388d": "1b47061264138c4ac30d75fd1eb44270", ciphertext: "v1:abc" } } }] } };
+    const encrypted = {
+      deployment: {
+        resources: [
+          stack,
+          provider,
+          {
+            ...message,
+            inputs: { ...message.inputs, fromname: { "4dabf18193072939515e22adb298388d": "1b47061264138c4ac30d75fd1eb44270", ciphertext: "v1:abc" } },
+          },
+        ],
+      },
+    };
     assert.equal(holdsEncryptedSecrets(encrypted), true);
     assert.equal(holdsEncryptedSecrets(state), false);
   });

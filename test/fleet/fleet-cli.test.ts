@@ -62,10 +62,22 @@ describe("pulumi-crm fleet on the real CLI: six client stacks of examples/agency
   it("up makes each client's stack from the clients file and deploys it into the client's own account", async () => {
     const up = await fleet("up", "--parallel", "2");
     assert.equal(up.code, 0, up.stdout + up.stderr);
-    for (const stack of clients) assert.match(up.stdout, new RegExp(`^${stack} +changed +\\d+\\.\\d s +changed 10 resources: 10 created \\(crm:index:AccountCustomField tier, crm:index:Address address, crm:index:Branding branding, crm:index:ContactCustomField interest, .*crm:index:Webhook subscriptions\\)$`, "m"), up.stdout);
+    for (const stack of clients)
+      assert.match(
+        up.stdout,
+        new RegExp(
+          `^${stack} +changed +\\d+\\.\\d s +changed 10 resources: 10 created \\(crm:index:AccountCustomField tier, crm:index:Address address, crm:index:Branding branding, crm:index:ContactCustomField interest, .*crm:index:Webhook subscriptions\\)$`,
+          "m",
+        ),
+        up.stdout,
+      );
     assert.match(up.stdout, /^6 clients: 6 changed; exit code 0$/m);
     assert.match(up.stderr, /6 clients of .*clients\.json, 2 at a time/);
-    for (const stack of clients) assert.deepEqual((await messages(stack)).map((message) => message.fromname), [`Client ${stack.slice(-1)}`]);
+    for (const stack of clients)
+      assert.deepEqual(
+        (await messages(stack)).map((message) => message.fromname),
+        [`Client ${stack.slice(-1)}`],
+      );
   });
 
   it("reports a stack another run holds as locked, without waiting, and runs the others: a second up changes nothing", async () => {
@@ -76,7 +88,11 @@ describe("pulumi-crm fleet on the real CLI: six client stacks of examples/agency
     try {
       const up = await fleet("up", "--only", "client-1,client-2", "--parallel", "2");
       assert.equal(up.code, 1, up.stdout + up.stderr);
-      assert.match(up.stdout, /^client-1 +locked +\d+\.\d s +locked by ci@runner \(pid 1\) since .*; not waited on\. If that run has ended \(killed, interrupted\), `pulumi cancel --stack client-1 --yes` deletes its lock$/m, up.stdout);
+      assert.match(
+        up.stdout,
+        /^client-1 +locked +\d+\.\d s +locked by ci@runner \(pid 1\) since .*; not waited on\. If that run has ended \(killed, interrupted\), `pulumi cancel --stack client-1 --yes` deletes its lock$/m,
+        up.stdout,
+      );
       // The second up of a client changes nothing.
       assert.match(up.stdout, /^client-2 +no change +\d+\.\d s +no change$/m, up.stdout);
     } finally {
@@ -91,7 +107,8 @@ describe("pulumi-crm fleet on the real CLI: six client stacks of examples/agency
     assert.equal(drift.code, 1, drift.stdout + drift.stderr);
     assert.match(drift.stdout, /^client-3 +drift +\d+\.\d s +crm:index:Message newsletter \(fromname\)$/m, drift.stdout);
     assert.match(drift.stdout, /^client-6 +unreachable +\d+\.\d s +.*refused the connection/m, drift.stdout);
-    for (const stack of ["client-1", "client-2", "client-4", "client-5"]) assert.match(drift.stdout, new RegExp(`^${stack} +no change +\\d+\\.\\d s +no drift$`, "m"), drift.stdout);
+    for (const stack of ["client-1", "client-2", "client-4", "client-5"])
+      assert.match(drift.stdout, new RegExp(`^${stack} +no change +\\d+\\.\\d s +no drift$`, "m"), drift.stdout);
     assert.match(drift.stdout, /^6 clients: .*; exit code 1: a client failed, was unreachable, locked or interrupted$/m);
   });
 
@@ -100,9 +117,10 @@ describe("pulumi-crm fleet on the real CLI: six client stacks of examples/agency
     assert.equal(drift.code, 7, drift.stdout + drift.stderr);
     const report = JSON.parse(drift.stdout);
     assert.equal(report.exitCode, 7);
-    assert.deepEqual(report.clients.map(({ stack, status, drift: found }: { stack: string; status: string; drift: unknown }) => ({ stack, status, drift: found })), [
-      { stack: "client-3", status: "drift", drift: [{ resource: "crm:index:Message newsletter", how: "changed", fields: ["fromname"] }] },
-    ]);
+    assert.deepEqual(
+      report.clients.map(({ stack, status, drift: found }: { stack: string; status: string; drift: unknown }) => ({ stack, status, drift: found })),
+      [{ stack: "client-3", status: "drift", drift: [{ resource: "crm:index:Message newsletter", how: "changed", fields: ["fromname"] }] }],
+    );
   });
 
   it("destroy empties each reachable client's account", async () => {
@@ -153,13 +171,23 @@ describe("pulumi-crm fleet on the real CLI: two client stacks of examples/agency
     const up = await runFleet(bin, clientsFile, env, ["up", "--parallel", "2"]);
     assert.equal(up.code, 0, up.stdout + up.stderr);
     for (const stack of stacks) assert.match(up.stdout, new RegExp(`^${stack} +changed +\\d+\\.\\d s +changed 10 resources: 10 created `, "m"), up.stdout);
-    assert.deepEqual((await messagesOf(emulator.accounts.south)).map((message) => message.fromname), ["south Ltd"]);
+    assert.deepEqual(
+      (await messagesOf(emulator.accounts.south)).map((message) => message.fromname),
+      ["south Ltd"],
+    );
     await renameSender(emulator.accounts.south, "Someone Else");
     const drift = await runFleet(bin, clientsFile, env, ["drift", "--parallel", "2", "--json"]);
     assert.equal(drift.code, 7, drift.stdout + drift.stderr);
-    assert.deepEqual(JSON.parse(drift.stdout).clients.map(({ stack, status, drift: found }: { stack: string; status: string; drift?: unknown }) => ({ stack, status, drift: found })), [
-      { stack: "north", status: "no change", drift: undefined },
-      { stack: "south", status: "drift", drift: [{ resource: "pulumi-nodejs:dynamic/crm:Message newsletter", how: "changed", fields: ["fromname"] }] },
-    ]);
+    assert.deepEqual(
+      JSON.parse(drift.stdout).clients.map(({ stack, status, drift: found }: { stack: string; status: string; drift?: unknown }) => ({
+        stack,
+        status,
+        drift: found,
+      })),
+      [
+        { stack: "north", status: "no change", drift: undefined },
+        { stack: "south", status: "drift", drift: [{ resource: "pulumi-nodejs:dynamic/crm:Message newsletter", how: "changed", fields: ["fromname"] }] },
+      ],
+    );
   });
 });

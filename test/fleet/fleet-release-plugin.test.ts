@@ -35,14 +35,22 @@ describe("pulumi-crm fleet on the real CLI: the plugin the YAML program names, n
     const program = copyYamlProgram(join(repoRoot, "examples", "agency", "yaml"), "fleet-release-plugin");
     assert.match(readFileSync(join(program, "Pulumi.yaml"), "utf8"), /pluginDownloadURL:/);
     mkdirSync(join(home, "backend"));
-    const env: NodeJS.ProcessEnv = { ...offlineCliEnvironment(home, toolchainPath(ensureToolchain())), PULUMI_DIY_BACKEND_NO_LEGACY_WARNING: "true", [tokenVariable("acme")]: emulator.accounts.acme.apiToken };
+    const env: NodeJS.ProcessEnv = {
+      ...offlineCliEnvironment(home, toolchainPath(ensureToolchain())),
+      PULUMI_DIY_BACKEND_NO_LEGACY_WARNING: "true",
+      [tokenVariable("acme")]: emulator.accounts.acme.apiToken,
+    };
     const [plugin] = await buildPlugins(join(repoRoot, ".work", "plugins", "fleet-release-plugin"));
     installPluginTarball({ env: () => env }, plugin);
     // The installed plugin's starts, each logged by a wrapper in its place.
     const installed = join(env.PULUMI_HOME!, "plugins", "resource-crm-v0.1.0");
     const starts = join(home, "plugin-starts");
     renameSync(join(installed, "pulumi-resource-crm"), join(installed, "pulumi-resource-crm.launcher"));
-    writeFileSync(join(installed, "pulumi-resource-crm"), `#!/bin/sh\necho started >> '${starts}'\nexec "$(dirname "$0")/pulumi-resource-crm.launcher" "$@"\n`, { mode: 0o755 });
+    writeFileSync(
+      join(installed, "pulumi-resource-crm"),
+      `#!/bin/sh\necho started >> '${starts}'\nexec "$(dirname "$0")/pulumi-resource-crm.launcher" "$@"\n`,
+      { mode: 0o755 },
+    );
     // First on PATH, as `npx` puts the npm package's bin: a plugin that says it ran, and fails.
     const ambient = join(home, "ambient");
     mkdirSync(ambient);
@@ -54,7 +62,17 @@ describe("pulumi-crm fleet on the real CLI: the plugin the YAML program names, n
     const { crmUrl } = emulator.accounts.acme;
     writeFileSync(
       clientsFile,
-      JSON.stringify({ program, clients: [{ stack: "acme", apiUrl: crmUrl, apiToken: `env:${tokenVariable("acme")}`, config: { clientName: "Acme", senderEmail: "news@acme.example", street: "1 Main Street", city: "Chicago", country: "US" } }] }),
+      JSON.stringify({
+        program,
+        clients: [
+          {
+            stack: "acme",
+            apiUrl: crmUrl,
+            apiToken: `env:${tokenVariable("acme")}`,
+            config: { clientName: "Acme", senderEmail: "news@acme.example", street: "1 Main Street", city: "Chicago", country: "US" },
+          },
+        ],
+      }),
     );
     const bin = installedPackageBin("pulumi-crm");
 

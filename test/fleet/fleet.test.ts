@@ -11,13 +11,18 @@ import { driftOf } from "../../provider/fleet/automation";
 import { fleetWorkflows, matrixOf, TESTED_PULUMI_CLI } from "../../provider/fleet/ci";
 import { defaultParallel, fleetMain, parseFleetArguments } from "../../provider/fleet/command";
 import { formatJson, formatTable } from "../../provider/fleet/report";
-import { ClientOutcome, exitCodeOf, firstLine, runFleet, type RunResult } from "../../provider/fleet/run";
+import { type ClientOutcome, exitCodeOf, firstLine, runFleet, type RunResult } from "../../provider/fleet/run";
 import { lockedRow, pendingRow } from "../../provider/fleet/backend";
 
 const repoRoot = join(__dirname, "..", "..");
 
 const file = "/agency/clients.json";
-const client = (stack: string, extra: Record<string, unknown> = {}) => ({ stack, apiUrl: `https://${stack}.api-us1.com`, apiToken: `env:${stack.toUpperCase().replace(/[^A-Z0-9]/g, "_")}_CRM_TOKEN`, ...extra });
+const client = (stack: string, extra: Record<string, unknown> = {}) => ({
+  stack,
+  apiUrl: `https://${stack}.api-us1.com`,
+  apiToken: `env:${stack.toUpperCase().replace(/[^A-Z0-9]/g, "_")}_CRM_TOKEN`,
+  ...extra,
+});
 const fleetOf = (...stacks: string[]): Client[] => parseClients({ clients: stacks.map((stack) => client(stack)) }, file).clients;
 
 const plain = (value: string) => ({ value, secret: false });
@@ -37,7 +42,12 @@ describe("pulumi-crm fleet", () => {
       );
       assert.equal(parsed.program, "/agency/yaml");
       assert.deepEqual(parsed.clients, [
-        { stack: "acme", apiUrl: "https://acme.api-us1.com", apiToken: { env: "ACME_CRM_TOKEN" }, config: { clientName: plain("Acme"), seats: plain("5"), "crm:requestsPerSecond": plain("2") } },
+        {
+          stack: "acme",
+          apiUrl: "https://acme.api-us1.com",
+          apiToken: { env: "ACME_CRM_TOKEN" },
+          config: { clientName: plain("Acme"), seats: plain("5"), "crm:requestsPerSecond": plain("2") },
+        },
         { stack: "org/crm-agency/globex", apiUrl: "https://globex.api-us1.com", apiToken: { stack: true }, config: {} },
       ]);
       assert.equal(parseClients({ clients: [client("acme")] }, file, "/elsewhere/ts").program, "/elsewhere/ts");
@@ -48,7 +58,10 @@ describe("pulumi-crm fleet", () => {
       assert.throws(
         () => parseClients({ clients: [client("acme", { apiToken: "0123456789abcdef-secret" })] }, file),
         (error: Error) => {
-          assert.match(error.message, /^\/agency\/clients\.json: client 1 \("acme"\): "apiToken" must say where the key comes from: "env:<VARIABLE>".*or "stack".*never written in the clients file$/);
+          assert.match(
+            error.message,
+            /^\/agency\/clients\.json: client 1 \("acme"\): "apiToken" must say where the key comes from: "env:<VARIABLE>".*or "stack".*never written in the clients file$/,
+          );
           assert.ok(!error.message.includes("0123456789abcdef-secret"), error.message);
           return true;
         },
@@ -59,9 +72,21 @@ describe("pulumi-crm fleet", () => {
       ["a stack named twice", { clients: [client("acme"), client("acme")] }, /client 2: stack "acme" is named twice/],
       ["a stack name Pulumi refuses", { clients: [client("acme inc")] }, /client 1 \("acme inc"\): "stack" must be a stack name/],
       ["no address", { clients: [{ stack: "acme", apiToken: "stack" }] }, /client 1 \("acme"\): "apiUrl" must be the account's API address/],
-      ["the address in config", { clients: [client("acme", { config: { "crm:apiUrl": "https://x" } })] }, /config key "crm:apiUrl" is set from "apiUrl"; give it there/],
-      ["a nested setting", { clients: [client("acme", { config: { tiers: ["a"] } })] }, /"config" must be an object of the program's settings, each a string, number or boolean/],
-      ["an unknown field", { clients: [client("acme", { token: "x" })] }, /client 1 \("acme"\): unknown field "token"; the fields are "stack", "apiUrl", "apiToken", "config"/],
+      [
+        "the address in config",
+        { clients: [client("acme", { config: { "crm:apiUrl": "https://x" } })] },
+        /config key "crm:apiUrl" is set from "apiUrl"; give it there/,
+      ],
+      [
+        "a nested setting",
+        { clients: [client("acme", { config: { tiers: ["a"] } })] },
+        /"config" must be an object of the program's settings, each a string, number or boolean/,
+      ],
+      [
+        "an unknown field",
+        { clients: [client("acme", { token: "x" })] },
+        /client 1 \("acme"\): unknown field "token"; the fields are "stack", "apiUrl", "apiToken", "config"/,
+      ],
       ["no clients", { program: "." }, /"clients" must be a list of at least one client/],
       ["a list", [client("acme")], /must hold a JSON object/],
     ];
@@ -78,7 +103,10 @@ describe("pulumi-crm fleet", () => {
         rmSync(dir, { recursive: true, force: true });
       }
       const clients = fleetOf("acme", "globex", "initech");
-      assert.deepEqual(selectClients(clients, ["initech", "acme"]).map((c) => c.stack), ["acme", "initech"]);
+      assert.deepEqual(
+        selectClients(clients, ["initech", "acme"]).map((c) => c.stack),
+        ["acme", "initech"],
+      );
       assert.throws(() => selectClients(clients, ["acme", "umbrella"]), /--only: umbrella is not a client's stack in the clients file/);
     });
   });
@@ -96,14 +124,22 @@ describe("pulumi-crm fleet", () => {
           running--;
           ran.push(client.stack);
           if (client.stack === "b") throw new Error("the pulumi CLI was not found\nmore");
-          return client.stack === "d" ? { status: "drift", drift: [{ resource: "crm:index:Message newsletter", how: "changed", fields: ["fromname"] }] } : { status: "no change" };
+          return client.stack === "d"
+            ? { status: "drift", drift: [{ resource: "crm:index:Message newsletter", how: "changed", fields: ["fromname"] }] }
+            : { status: "no change" };
         },
       });
       assert.equal(most, 2);
       assert.deepEqual(ran.sort(), ["a", "b", "c", "d", "e"]);
       assert.deepEqual(
         outcomes.map((o) => [o.stack, o.status, o.error]),
-        [["a", "no change", undefined], ["b", "failed", "the pulumi CLI was not found"], ["c", "no change", undefined], ["d", "drift", undefined], ["e", "no change", undefined]],
+        [
+          ["a", "no change", undefined],
+          ["b", "failed", "the pulumi CLI was not found"],
+          ["c", "no change", undefined],
+          ["d", "drift", undefined],
+          ["e", "no change", undefined],
+        ],
       );
       assert.ok(outcomes.every((o) => o.seconds >= 0));
     });
@@ -120,7 +156,13 @@ describe("pulumi-crm fleet", () => {
     it("prints a row per client, what it found and its time, then the totals and why the exit code", () => {
       const outcomes = [
         outcome("acme", { status: "no change" }),
-        outcome("globex", { status: "drift", drift: [{ resource: "crm:index:Message newsletter", how: "changed", fields: ["fromname", "subject"] }, { resource: "crm:index:Address address", how: "gone", fields: [] }] }),
+        outcome("globex", {
+          status: "drift",
+          drift: [
+            { resource: "crm:index:Message newsletter", how: "changed", fields: ["fromname", "subject"] },
+            { resource: "crm:index:Address address", how: "gone", fields: [] },
+          ],
+        }),
         outcome("initech", { status: "unreachable", error: "crm:apiUrl (http://127.0.0.1:9) refused the connection" }),
       ];
       assert.equal(
@@ -135,7 +177,10 @@ describe("pulumi-crm fleet", () => {
           "",
         ].join("\n"),
       );
-      assert.match(formatTable([outcome("acme", { status: "changed", changes: 4 })], "up"), /acme +changed +1\.3 s +changed 4 resources\n\n1 client: 1 changed; exit code 0\n$/);
+      assert.match(
+        formatTable([outcome("acme", { status: "changed", changes: 4 })], "up"),
+        /acme +changed +1\.3 s +changed 4 resources\n\n1 client: 1 changed; exit code 0\n$/,
+      );
       assert.deepEqual(JSON.parse(formatJson(outcomes, "drift")), { operation: "drift", exitCode: 1, interrupted: false, clients: outcomes });
     });
 
@@ -148,8 +193,14 @@ describe("pulumi-crm fleet", () => {
         formatTable([outcome("acme", { status: "changed", changes: 2, planned })], "preview"),
         /^acme +changed +1\.3 s +would change 2 resources: 1 to be created \(crm:index:Address address\); 1 to be updated \(crm:index:Message newsletter: fromname, subject\)$/m,
       );
-      const stopped = [outcome("acme", { status: "changed", changes: 2, planned }), { stack: "globex", status: "interrupted" as const, error: "not started: interrupted (Ctrl-C)", seconds: 0 }];
-      assert.match(formatTable(stopped, "up", true), /^globex +interrupted +0\.0 s +not started: interrupted \(Ctrl-C\)\n\n2 clients: 1 changed, 1 interrupted; exit code 130: interrupted \(Ctrl-C\)$/m);
+      const stopped = [
+        outcome("acme", { status: "changed", changes: 2, planned }),
+        { stack: "globex", status: "interrupted" as const, error: "not started: interrupted (Ctrl-C)", seconds: 0 },
+      ];
+      assert.match(
+        formatTable(stopped, "up", true),
+        /^globex +interrupted +0\.0 s +not started: interrupted \(Ctrl-C\)\n\n2 clients: 1 changed, 1 interrupted; exit code 130: interrupted \(Ctrl-C\)$/m,
+      );
       assert.equal(JSON.parse(formatJson(stopped, "up", true)).exitCode, 130);
     });
   });
@@ -165,7 +216,10 @@ describe("pulumi-crm fleet", () => {
         step("same", "pulumi:pulumi:Stack", "crm-agency-acme"),
         step("same", "pulumi:providers:crm", "default"),
         step("same", "crm:index:AccountCustomField", "tier"),
-        step("update", "crm:index:Message", "newsletter", { diffs: ["subject", "fromname"], detailedDiff: { fromname: { kind: "update" }, "subject[0]": { kind: "update" } } }),
+        step("update", "crm:index:Message", "newsletter", {
+          diffs: ["subject", "fromname"],
+          detailedDiff: { fromname: { kind: "update" }, "subject[0]": { kind: "update" } },
+        }),
         step("delete", "crm:index:Address", "address", { old: { outputs: { city: "Chicago" } } }),
       ];
       assert.deepEqual(driftOf(events as never), [
@@ -190,13 +244,18 @@ describe("pulumi-crm fleet", () => {
         "  postgres://****:****@db:5432/pulumi/.pulumi/locks/organization/crm-agency/acme/3764e26a.json?sslmode=disable: created by ci@runner-7 (pid 4242) at 2026-12-02T05:43:50Z\n";
       assert.deepEqual(lockedRow(diy, "acme"), {
         status: "locked",
-        error: "locked by ci@runner-7 (pid 4242) since 2026-12-02T05:43:50Z; not waited on. If that run has ended (killed, interrupted), `pulumi cancel --stack acme --yes` deletes its lock",
+        error:
+          "locked by ci@runner-7 (pid 4242) since 2026-12-02T05:43:50Z; not waited on. If that run has ended (killed, interrupted), `pulumi cancel --stack acme --yes` deletes its lock",
       });
-      assert.match(lockedRow("error: [409] Conflict: Another update is currently in progress.\n", "acme").error!, /^another run holds the stack \(\[409\] Conflict: Another update is currently in progress\.\); not waited on/);
+      assert.match(
+        lockedRow("error: [409] Conflict: Another update is currently in progress.\n", "acme").error!,
+        /^another run holds the stack \(\[409\] Conflict: Another update is currently in progress\.\); not waited on/,
+      );
     });
 
     it("names the operations `pulumi stack export` holds pending, with the commands that clear them, and nothing without", () => {
-      const exported = (pending: unknown[] | undefined) => JSON.stringify({ version: 3, deployment: { manifest: {}, resources: [], ...(pending ? { pending_operations: pending } : {}) } });
+      const exported = (pending: unknown[] | undefined) =>
+        JSON.stringify({ version: 3, deployment: { manifest: {}, resources: [], ...(pending ? { pending_operations: pending } : {}) } });
       const creating = { type: "creating", resource: { urn: "urn:pulumi:acme::crm-agency::crm:index:Message::newsletter", type: "crm:index:Message" } };
       assert.deepEqual(pendingRow(exported([creating]), "acme"), {
         status: "interrupted",
@@ -210,7 +269,9 @@ describe("pulumi-crm fleet", () => {
 
     it("never repeats a URL's password the CLI names in its error", () => {
       assert.equal(
-        firstLine('error: unable to open state database "postgres://fleet:s3cret-pass@127.0.0.1:5432/pulumi?sslmode=disable": failed to ping PostgreSQL: connection refused'),
+        firstLine(
+          'error: unable to open state database "postgres://fleet:s3cret-pass@127.0.0.1:5432/pulumi?sslmode=disable": failed to ping PostgreSQL: connection refused',
+        ),
         'unable to open state database "postgres://fleet:****@127.0.0.1:5432/pulumi?sslmode=disable": failed to ping PostgreSQL: connection refused',
       );
     });
@@ -219,7 +280,10 @@ describe("pulumi-crm fleet", () => {
   describe("the command line", () => {
     it("takes a command and its options in both spellings", () => {
       const parsed = parseFleetArguments(["drift", "--clients=c.json", "--only", "acme,globex", "--parallel", "3", "--json", "--timeout=60"]);
-      assert.deepEqual([parsed.command, parsed.clients, parsed.only, parsed.parallel, parsed.json, parsed.timeout], ["drift", "c.json", ["acme", "globex"], 3, true, 60]);
+      assert.deepEqual(
+        [parsed.command, parsed.clients, parsed.only, parsed.parallel, parsed.json, parsed.timeout],
+        ["drift", "c.json", ["acme", "globex"], 3, true, 60],
+      );
       assert.equal(parseFleetArguments(["up"]).clients, "clients.json");
     });
 
@@ -279,7 +343,11 @@ describe("pulumi-crm fleet", () => {
         // A self-managed backend's URL holds its credentials (a PostgreSQL password): a secret, like the passphrase.
         assert.equal(job.env.PULUMI_BACKEND_URL, "${{ secrets.PULUMI_BACKEND_URL }}");
         assert.equal(job.env.PULUMI_CONFIG_PASSPHRASE, "${{ secrets.PULUMI_CONFIG_PASSPHRASE }}");
-        assert.deepEqual(job.steps.find((step: { uses?: string }) => step.uses?.startsWith("actions/setup-node@")).with, { "node-version": 24, "check-latest": true, cache: "npm" });
+        assert.deepEqual(job.steps.find((step: { uses?: string }) => step.uses?.startsWith("actions/setup-node@")).with, {
+          "node-version": 24,
+          "check-latest": true,
+          cache: "npm",
+        });
         // Every action pinned by a commit, not a tag that can be moved.
         for (const step of job.steps.filter((each: { uses?: string }) => each.uses)) assert.match(step.uses, /^actions\/[a-z-]+@[0-9a-f]{40}$/, step.uses);
         // The CLI and its plugins kept between runs, installed only when the cache has none: the release the tests run on.
@@ -290,11 +358,19 @@ describe("pulumi-crm fleet", () => {
         assert.equal(install.if, `steps.${cache.id}.outputs.cache-hit != 'true'`);
         assert.equal(install.run, `curl -fsSL https://get.pulumi.com | sh -s -- --version ${TESTED_PULUMI_CLI}`);
       }
-      assert.match(drift.jobs.drift.steps.at(-1).run, /^set \+e\nnpx pulumi-crm fleet drift .*\ncode=\$\{PIPESTATUS\[0\]\}\n.*>> "\$GITHUB_STEP_SUMMARY"\nexit "\$code"\n$/s);
+      assert.match(
+        drift.jobs.drift.steps.at(-1).run,
+        /^set \+e\nnpx pulumi-crm fleet drift .*\ncode=\$\{PIPESTATUS\[0\]\}\n.*>> "\$GITHUB_STEP_SUMMARY"\nexit "\$code"\n$/s,
+      );
     });
 
     it("gives the jobs the clients file's env: variables from the repository's secrets", () => {
-      const file = parseClients({ clients: [client("acme", { config: { street: "env:ACME_STREET" } }), { stack: "initech", apiUrl: "https://initech.api-eu1.com", apiToken: "stack" }] }, join(dir, "clients.json"));
+      const file = parseClients(
+        {
+          clients: [client("acme", { config: { street: "env:ACME_STREET" } }), { stack: "initech", apiUrl: "https://initech.api-eu1.com", apiToken: "stack" }],
+        },
+        join(dir, "clients.json"),
+      );
       const preview = fleetWorkflows(file, { root: dir, perJob: 1, maxParallel: 20, cron: "17 6 * * *" })["fleet-preview.yml"];
       assert.match(preview, /\n {6}ACME_CRM_TOKEN: \$\{\{ secrets\.ACME_CRM_TOKEN \}\}\n {6}ACME_STREET: \$\{\{ secrets\.ACME_STREET \}\}\n {4}steps:/);
     });
@@ -305,7 +381,10 @@ describe("pulumi-crm fleet", () => {
     });
 
     it("runs a YAML program that names its plugin's release on that release, downloaded into the cached plugins", () => {
-      const drift = fleetWorkflows({ ...fleet(1), program: join(repoRoot, "examples", "agency", "yaml") }, { root: repoRoot, perJob: 1, maxParallel: 20, cron: "0 5 * * 1" })["fleet-drift.yml"];
+      const drift = fleetWorkflows(
+        { ...fleet(1), program: join(repoRoot, "examples", "agency", "yaml") },
+        { root: repoRoot, perJob: 1, maxParallel: 20, cron: "0 5 * * 1" },
+      )["fleet-drift.yml"];
       assert.match(drift, /the release's single executable, which the CLI\n *# downloads where the program's pluginDownloadURL says/);
       assert.doesNotMatch(drift, /npm package's bin|node_modules/);
       assert.match(drift, /hashFiles\('examples\/agency\/yaml\/Pulumi\.yaml'\)/);
@@ -341,7 +420,10 @@ describe("pulumi-crm fleet", () => {
       const repository = join(dir, "repository");
       mkdirSync(join(repository, ".git"), { recursive: true });
       mkdirSync(join(repository, "fleet", "yaml"), { recursive: true });
-      writeFileSync(join(repository, "fleet", "clients.json"), JSON.stringify({ program: "yaml", clients: [{ stack: "acme", apiUrl: "https://acme.api-us1.com", apiToken: "env:ACME_CRM_TOKEN" }] }));
+      writeFileSync(
+        join(repository, "fleet", "clients.json"),
+        JSON.stringify({ program: "yaml", clients: [{ stack: "acme", apiUrl: "https://acme.api-us1.com", apiToken: "env:ACME_CRM_TOKEN" }] }),
+      );
       const cwd = process.cwd();
       const write = process.stdout.write;
       process.stdout.write = (() => true) as typeof process.stdout.write;
@@ -355,11 +437,15 @@ describe("pulumi-crm fleet", () => {
       }
       assert.equal(code, 0);
       assert.ok(!existsSync(join(repository, "fleet", ".github")));
-      assert.match(readFileSync(join(repository, ".github", "workflows", "fleet-drift.yml"), "utf8"), /npx pulumi-crm fleet drift --clients "fleet\/clients.json" --only "\$STACKS"/);
+      assert.match(
+        readFileSync(join(repository, ".github", "workflows", "fleet-drift.yml"), "utf8"),
+        /npx pulumi-crm fleet drift --clients "fleet\/clients.json" --only "\$STACKS"/,
+      );
     });
 
     it("sets up Node.js as examples/ci-drift's workflows do: the newest 24, not an older one the runner has", () => {
-      const setupNode = (workflow: string) => /- uses: actions\/setup-node@[0-9a-f]{40} # v4\.4\.0\n\s+with:\n((?:\s+[a-z-]+: .*\n)+)/.exec(workflow)?.[1].replace(/\s+/g, " ").trim();
+      const setupNode = (workflow: string) =>
+        /- uses: actions\/setup-node@[0-9a-f]{40} # v4\.4\.0\n\s+with:\n((?:\s+[a-z-]+: .*\n)+)/.exec(workflow)?.[1].replace(/\s+/g, " ").trim();
       const written = setupNode(fleetWorkflows(fleet(1), { root: dir, perJob: 1, maxParallel: 20, cron: "17 6 * * *" })["fleet-drift.yml"]);
       assert.equal(written, "node-version: 24 check-latest: true cache: npm");
       for (const example of ["drift.yml", "preview.yml"]) {

@@ -5,7 +5,7 @@
 import assert from "node:assert/strict";
 import { startEmulator } from "../../emulator";
 import { installExample } from "../support/packed-program";
-import { emulatorCall, emulatorCallWhenAdmitted, emulatorRead, emulatorStats, requestCount, RunningEmulator, stackOnEmulator } from "../support/emulator";
+import { emulatorCall, emulatorCallWhenAdmitted, emulatorRead, emulatorStats, requestCount, type RunningEmulator, stackOnEmulator } from "../support/emulator";
 import { CHANGES_NOT_EXPECTED, CliStack } from "../support/pulumi-cli";
 
 const dynamicType = (name: string) => `pulumi-nodejs:dynamic/crm:${name}`;
@@ -39,7 +39,8 @@ describe("account family lifecycle on the pulumi CLI", function () {
     const reply = await emulatorCallWhenAdmitted(emulator, method, `/api/3${path}`, body);
     assert.equal(reply.status, 200, JSON.stringify(reply.body));
   };
-  const resource = (type: string, where: (outputs: any) => boolean = () => true) => stack.resources().find((r) => r.type === dynamicType(type) && where(r.outputs))!;
+  const resource = (type: string, where: (outputs: any) => boolean = () => true) =>
+    stack.resources().find((r) => r.type === dynamicType(type) && where(r.outputs))!;
   const field = (label: string) => resource("AccountCustomField", (outputs) => outputs.fieldLabel === label);
 
   it("up creates the account, the fields, their values, the note and the association", async () => {
@@ -86,7 +87,10 @@ describe("account family lifecycle on the pulumi CLI", function () {
         .filter(([, count]) => count > 0),
     );
     console.log(`      requests during the drift check: ${sent.map(([request, count]) => `${count} x ${request}`).join(", ")}`);
-    assert.ok(sent.every(([request]) => request.startsWith("GET ")), JSON.stringify(sent));
+    assert.ok(
+      sent.every(([request]) => request.startsWith("GET ")),
+      JSON.stringify(sent),
+    );
     const answered = (request: string) => sent.filter(([sentRequest]) => sentRequest === `${request} 200`).reduce((sum, [, count]) => sum + count, 0);
     // 13 objects: the 5 fields and the 5 values read together from a page each; the account, the note and the association alone.
     // Which reads arrive together depends on timing, so a straggler may still be read alone: never more than one request per object.
@@ -147,6 +151,9 @@ describe("account family lifecycle on the pulumi CLI", function () {
     const after = await emulatorStats(emulator);
     const deletes = Object.entries(after.byRouteAndStatus).filter(([route]) => route.startsWith("DELETE "));
     const notFound = deletes.map(([route, statuses]) => [route, (statuses["404"] ?? 0) - (before.byRouteAndStatus[route]?.["404"] ?? 0)]);
-    assert.deepEqual(notFound.filter(([, count]) => count !== 0), []);
+    assert.deepEqual(
+      notFound.filter(([, count]) => count !== 0),
+      [],
+    );
   });
 });

@@ -5,7 +5,7 @@
 import assert from "node:assert/strict";
 import { startEmulator } from "../../emulator";
 import { installExample } from "../support/packed-program";
-import { emulatorCallWhenAdmitted, emulatorRead, requestCount, RunningEmulator, stackOnEmulator } from "../support/emulator";
+import { emulatorCallWhenAdmitted, emulatorRead, requestCount, type RunningEmulator, stackOnEmulator } from "../support/emulator";
 import { CHANGES_NOT_EXPECTED, CliStack, secretSignature } from "../support/pulumi-cli";
 
 const dynamicType = (name: string) => `pulumi-nodejs:dynamic/crm:${name}`;
@@ -48,7 +48,10 @@ describe("account setup lifecycle on the pulumi CLI", function () {
     assert.equal((await get(`/messages/${idOf("Message")}`)).message.subject, "Welcome to %LISTNAME%, %FIRSTNAME%");
     assert.equal((await get(`/calendars/${idOf("CalendarFeed")}`)).calendar.title, "Team tasks");
     const taken = await branding();
-    assert.deepEqual([taken.siteName, taken.headerTextValue, taken.favicon, taken.links], ["Acme Marketing", "Acme Inc", "https://acme.example/favicon.ico", "0"]);
+    assert.deepEqual(
+      [taken.siteName, taken.headerTextValue, taken.favicon, taken.links],
+      ["Acme Marketing", "Acme Inc", "https://acme.example/favicon.ico", "0"],
+    );
     assert.equal(taken.footerTextValue, brandingBefore.footerTextValue, "a field the program does not set is not touched");
   });
 

@@ -10,8 +10,8 @@ import { join } from "node:path";
 import { startEmulator } from "../../emulator";
 import { programNodeVersion } from "../../scripts/toolchain";
 import { installExample, repoRoot } from "../support/packed-program";
-import { emulatorCall, requestCount, RunningEmulator } from "../support/emulator";
-import { CHANGES_NOT_EXPECTED, CliStack, secretSignature, StackOptions } from "../support/pulumi-cli";
+import { emulatorCall, requestCount, type RunningEmulator } from "../support/emulator";
+import { CHANGES_NOT_EXPECTED, CliStack, secretSignature, type StackOptions } from "../support/pulumi-cli";
 
 /** The lowest @pulumi/pulumi that package.json's peer range accepts. */
 const lowestSdk = (JSON.parse(readFileSync(join(repoRoot, "package.json"), "utf8")).peerDependencies["@pulumi/pulumi"] as string).replace(/^\^/, "");
@@ -31,14 +31,19 @@ for (const run of runs) {
       // The real service's limit, so that the provider's shared limiter is exercised.
       emulator = await startEmulator({ port: 0, rateLimit: 5 });
       const program = installExample("quickstart", `lifecycle-account-${run.node}`, { typeCheck: "once", sdkVersion: run.sdkVersion });
-      stack = await CliStack.create(program, "dev", { node: run.node, config: { "crm:apiUrl": emulator.crmUrl }, secrets: { "crm:apiToken": emulator.apiToken } });
+      stack = await CliStack.create(program, "dev", {
+        node: run.node,
+        config: { "crm:apiUrl": emulator.crmUrl },
+        secrets: { "crm:apiToken": emulator.apiToken },
+      });
     });
     after(async () => {
       await emulator?.close();
       stack?.remove();
     });
 
-    const accounts = async () => (await emulatorCall(emulator, "GET", "/api/3/accounts?limit=100")).body.accounts as Array<{ id: string; name: string; accountUrl: string | null }>;
+    const accounts = async () =>
+      (await emulatorCall(emulator, "GET", "/api/3/accounts?limit=100")).body.accounts as Array<{ id: string; name: string; accountUrl: string | null }>;
     const acmeId = () => stack.resources().find((r) => r.outputs?.name === "Acme Inc")!.id!;
 
     it("up creates the accounts", async () => {
@@ -97,7 +102,11 @@ for (const run of runs) {
       assert.ok(!text.includes(emulator.apiToken), "the API token is in the state file in plain text");
       const resources = stack.resources();
       const provider = resources.find((r) => r.type === "pulumi:providers:pulumi-nodejs")!;
-      assert.equal(provider.inputs!["crm:apiToken"][secretSignature], "1b47061264138c4ac30d75fd1eb44270", "crm:apiToken is not secret-marked in the default provider's inputs");
+      assert.equal(
+        provider.inputs!["crm:apiToken"][secretSignature],
+        "1b47061264138c4ac30d75fd1eb44270",
+        "crm:apiToken is not secret-marked in the default provider's inputs",
+      );
       const sizes = resources.filter((r) => r.inputs?.__provider).map((r) => Buffer.byteLength(JSON.stringify(r.inputs!.__provider)));
       assert.equal(sizes.length, 2);
       assert.ok(Math.max(...sizes) <= 2048, `__provider sizes ${sizes}`);

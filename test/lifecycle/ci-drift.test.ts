@@ -9,7 +9,7 @@ import { join } from "node:path";
 import { ensureToolchain } from "../../scripts/toolchain";
 import { startEmulator } from "../../emulator";
 import { installExample, repoRoot } from "../support/packed-program";
-import { emulatorCall, emulatorCallWhenAdmitted, emulatorRead, requestCount, RunningEmulator, stackOnEmulator } from "../support/emulator";
+import { emulatorCall, emulatorCallWhenAdmitted, emulatorRead, requestCount, type RunningEmulator, stackOnEmulator } from "../support/emulator";
 import { CHANGES_NOT_EXPECTED, CliStack } from "../support/pulumi-cli";
 
 const yaml = require(require.resolve("js-yaml", { paths: [require.resolve("@pulumi/pulumi")] })) as { load(text: string): unknown };
@@ -36,7 +36,10 @@ const flagsByCommand = new Map<string, Record<string, boolean> | undefined>();
  */
 function cliFlags(command: string): Record<string, boolean> | undefined {
   if (flagsByCommand.has(command)) return flagsByCommand.get(command);
-  const help = execFileSync(join(ensureToolchain().cliBin, "pulumi"), [command, "--help"], { encoding: "utf8", env: { ...process.env, PULUMI_SKIP_UPDATE_CHECK: "true" } });
+  const help = execFileSync(join(ensureToolchain().cliBin, "pulumi"), [command, "--help"], {
+    encoding: "utf8",
+    env: { ...process.env, PULUMI_SKIP_UPDATE_CHECK: "true" },
+  });
   let flags: Record<string, boolean> | undefined;
   if (help.includes(`Usage:\n  pulumi ${command} `)) {
     flags = {};
@@ -82,7 +85,10 @@ describe("examples/ci-drift: the workflows", () => {
   it("are valid YAML workflows: a scheduled drift check and a pull-request preview, each for every stack", () => {
     const drift = workflow("drift.yml");
     const preview = workflow("preview.yml");
-    assert.ok(Array.isArray(drift.on.schedule) && (drift.on.schedule as Array<{ cron: string }>)[0].cron.split(" ").length === 5, "drift.yml runs on a cron schedule");
+    assert.ok(
+      Array.isArray(drift.on.schedule) && (drift.on.schedule as Array<{ cron: string }>)[0].cron.split(" ").length === 5,
+      "drift.yml runs on a cron schedule",
+    );
     assert.ok("pull_request" in preview.on, "preview.yml runs on pull requests");
     for (const wf of [drift, preview]) {
       for (const job of Object.values(wf.jobs)) {
@@ -111,9 +117,14 @@ describe("examples/ci-drift: the workflows", () => {
     for (const command of refreshes) {
       for (const flag of ["--preview-only", "--expect-no-changes", "--stack", "--non-interactive"]) assert.ok(command.includes(flag), `${command}: no ${flag}`);
     }
-    assert.ok(seen.some((command) => /^preview\.yml: pulumi preview .*--stack/.test(command)), seen.join("\n"));
+    assert.ok(
+      seen.some((command) => /^preview\.yml: pulumi preview .*--stack/.test(command)),
+      seen.join("\n"),
+    );
     // The check itself catches what it should.
-    assert.deepEqual(flagProblems(["refresh", "--preview-only", "--expect-no-change", "--stack", "dev"]), ["pulumi refresh: --expect-no-change is not a flag of this command"]);
+    assert.deepEqual(flagProblems(["refresh", "--preview-only", "--expect-no-change", "--stack", "dev"]), [
+      "pulumi refresh: --expect-no-change is not a flag of this command",
+    ]);
     assert.deepEqual(flagProblems(["preview", "--preview-only"]), ["pulumi preview: --preview-only is not a flag of this command"]);
     assert.deepEqual(flagProblems(["drift", "--stack", "dev"]), ["pulumi drift: a command the CLI does not have"]);
   });
@@ -144,7 +155,10 @@ describe("examples/ci-drift: deployed, and its workflow steps run on the pulumi 
     writeFileSync(summary, "");
     // Not spawnSync: the emulator answers from this process's event loop. The environment is the
     // job's: the CLI and Node.js on PATH, the backend and its passphrase.
-    const run = spawn("bash", ["--noprofile", "--norc", "-eo", "pipefail", script], { cwd: stack.program, env: stack.env({ STACK: "dev", GITHUB_STEP_SUMMARY: summary }) });
+    const run = spawn("bash", ["--noprofile", "--norc", "-eo", "pipefail", script], {
+      cwd: stack.program,
+      env: stack.env({ STACK: "dev", GITHUB_STEP_SUMMARY: summary }),
+    });
     let text = "";
     run.stdout.on("data", (chunk) => (text += chunk));
     run.stderr.on("data", (chunk) => (text += chunk));
@@ -190,7 +204,9 @@ describe("examples/ci-drift: deployed, and its workflow steps run on the pulumi 
   it("drift in several objects: a plain up repairs nothing, up --refresh puts every object back, and the next check passes", async () => {
     // Out of band: the account renamed (it may be already), the field relabelled, the account's value of it deleted.
     const renamed = await emulatorCallWhenAdmitted(emulator, "PUT", `/api/3/accounts/${accountId()}`, { account: { name: "Acme Renamed" } });
-    const relabelled = await emulatorCallWhenAdmitted(emulator, "PUT", `/api/3/accountCustomFieldMeta/${idOf("AccountCustomField")}`, { accountCustomFieldMetum: { fieldLabel: "Tier" } });
+    const relabelled = await emulatorCallWhenAdmitted(emulator, "PUT", `/api/3/accountCustomFieldMeta/${idOf("AccountCustomField")}`, {
+      accountCustomFieldMetum: { fieldLabel: "Tier" },
+    });
     const valueId = idOf("AccountCustomFieldValue");
     const deleted = await emulatorCallWhenAdmitted(emulator, "DELETE", `/api/3/accountCustomFieldData/${valueId}`);
     assert.deepEqual([renamed.status, relabelled.status, deleted.status], [200, 200, 200]);
@@ -216,7 +232,10 @@ describe("examples/ci-drift: deployed, and its workflow steps run on the pulumi 
     assert.equal((await emulatorRead(emulator, `/accounts/${accountId()}`)).account.name, "[dev] Acme Inc");
     assert.equal((await emulatorRead(emulator, `/accountCustomFieldMeta/${idOf("AccountCustomField")}`)).accountCustomFieldMetum.fieldLabel, "Segment");
     const values = (await emulatorRead(emulator, "/accountCustomFieldData?limit=100")).accountCustomFieldData as Array<{ id: string; fieldValue: unknown }>;
-    assert.deepEqual(values.map((value) => value.fieldValue), ["Enterprise"]);
+    assert.deepEqual(
+      values.map((value) => value.fieldValue),
+      ["Enterprise"],
+    );
     assert.notEqual(idOf("AccountCustomFieldValue"), valueId, "the deleted value was created again");
 
     const after = await stack.driftCheck();

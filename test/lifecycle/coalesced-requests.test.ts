@@ -5,9 +5,9 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { startEmulator } from "../../emulator";
-import { emulatorCall, emulatorStats, RunningEmulator, stackOnEmulator } from "../support/emulator";
+import { emulatorCall, emulatorStats, type RunningEmulator, stackOnEmulator } from "../support/emulator";
 import { installProgram } from "../support/packed-program";
-import { CHANGES_NOT_EXPECTED, CliResult, CliStack } from "../support/pulumi-cli";
+import { CHANGES_NOT_EXPECTED, type CliResult, CliStack } from "../support/pulumi-cli";
 
 const accounts = 150;
 /** The CLI's default on a 2-core machine (4 per CPU), fixed so that counts do not depend on the machine. */
@@ -68,8 +68,14 @@ describe("coalesced requests of a 150-account stack on the pulumi CLI", function
     await emulatorCall(emulator, "DELETE", `/api/3/accounts/${idOf("Bench account 90")}`);
     const { result, byRoute } = await requestsOf("drift check after changes out of band", driftCheck, CHANGES_NOT_EXPECTED);
     assert.deepEqual({ update: result.steps.update, delete: result.steps.delete }, { update: 1, delete: 1 });
-    assert.ok(result.lines.some((line) => line.includes("account-7")), result.lines.join("\n"));
-    assert.ok(result.lines.some((line) => line.includes("account-90")), result.lines.join("\n"));
+    assert.ok(
+      result.lines.some((line) => line.includes("account-7")),
+      result.lines.join("\n"),
+    );
+    assert.ok(
+      result.lines.some((line) => line.includes("account-90")),
+      result.lines.join("\n"),
+    );
     // Both pages, and the deleted account's own GET before it is declared gone.
     assert.deepEqual(byRoute, { "GET /api/3/accounts": 2, "GET /api/3/accounts/:id": 1 });
   });
@@ -89,7 +95,10 @@ describe("coalesced requests of a 150-account stack on the pulumi CLI", function
     // the accounts.
     const bulkDeletes = byRoute["DELETE /api/3/accounts/bulk_delete"] ?? 0;
     const singleDeletes = byRoute["DELETE /api/3/accounts/:id"] ?? 0;
-    assert.deepEqual(Object.keys(byRoute).filter((route) => !/^DELETE \/api\/3\/accounts\/(bulk_delete|:id)$/.test(route)), []);
+    assert.deepEqual(
+      Object.keys(byRoute).filter((route) => !/^DELETE \/api\/3\/accounts\/(bulk_delete|:id)$/.test(route)),
+      [],
+    );
     assert.ok(bulkDeletes >= Math.ceil((left - singleDeletes) / parallel), `${bulkDeletes} bulk deletes for ${left - singleDeletes} accounts`);
     assert.ok(bulkDeletes + singleDeletes < left / 2, `${bulkDeletes} bulk and ${singleDeletes} single deletes for ${left} accounts`);
   });

@@ -6,7 +6,7 @@ import assert from "node:assert/strict";
 import { join } from "node:path";
 import { startEmulator } from "../../emulator";
 import { installProgram } from "../support/packed-program";
-import { emulatorStats, requestCount, RunningEmulator } from "../support/emulator";
+import { emulatorStats, requestCount, type RunningEmulator } from "../support/emulator";
 import { CliStack } from "../support/pulumi-cli";
 
 describe("a config-driven program's scenarios on the pulumi CLI", function () {
@@ -87,6 +87,7 @@ describe("a config-driven program's scenarios on the pulumi CLI", function () {
     const up = await stack.run(["up", "--yes", "--skip-preview"]);
     assert.notEqual(up.exitCode, 0);
     const output = up.stdout + up.stderr;
+    // biome-ignore lint/suspicious/noControlCharactersInRegex: the terminal colour codes piped output must not hold
     assert.doesNotMatch(output, /\x1b\[/, "colour codes in piped output");
     assert.doesNotMatch(output, /\[redacted\]/, "a one-character key was redacted inside other text");
     // The CLI's progress lines repeat a resource's latest message as it goes; its summary of

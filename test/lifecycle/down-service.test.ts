@@ -6,7 +6,7 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { startEmulator } from "../../emulator";
-import { RunningEmulator, stackOnEmulator } from "../support/emulator";
+import { type RunningEmulator, stackOnEmulator } from "../support/emulator";
 import { installProgram } from "../support/packed-program";
 import { CliStack, nameOf, resourceErrors } from "../support/pulumi-cli";
 
@@ -37,7 +37,13 @@ describe("a drift check against a service that is down, on the pulumi CLI", func
     const errors = resourceErrors(check);
     assert.deepEqual(errors.map((error) => nameOf(error.urn)).sort(), Array.from({ length: accounts }, (_, n) => `account-${n + 1}`).sort(), output);
     for (const { urn, message } of errors) {
-      assert.match(message, new RegExp(`crm\\.Account "Bench account ${nameOf(urn).slice("account-".length)}": .*crm:apiUrl.*${emulator.crmUrl.replace(/\./g, "\\.")}.*refused the connection`), message);
+      assert.match(
+        message,
+        new RegExp(
+          `crm\\.Account "Bench account ${nameOf(urn).slice("account-".length)}": .*crm:apiUrl.*${emulator.crmUrl.replace(/\./g, "\\.")}.*refused the connection`,
+        ),
+        message,
+      );
       assert.ok(!message.includes(emulator.apiToken), message);
     }
     // Each account's error is shown by the CLI (beside the account and under Diagnostics) and

@@ -11,7 +11,7 @@ import { existsSync, readFileSync, rmSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { startEmulator } from "../../emulator";
 import { installProgram, packedTarball, repoRoot } from "../support/packed-program";
-import { emulatorCall, emulatorStats, requestCount, RunningEmulator, stackOnEmulator } from "../support/emulator";
+import { emulatorCall, emulatorStats, requestCount, type RunningEmulator, stackOnEmulator } from "../support/emulator";
 import { writesByRoute, writesSince } from "../support/adoption";
 import { CHANGES_NOT_EXPECTED, CliStack, diagnostics } from "../support/pulumi-cli";
 import { exportedResources } from "../../provider/export/read-account";
@@ -28,9 +28,7 @@ const sdkVersionIn = (project: string): string => JSON.parse(readFileSync(join(p
 /** Runs a command without blocking this process, where the emulator answers it. */
 const run = (file: string, args: string[], options: { cwd?: string; env?: NodeJS.ProcessEnv } = {}) =>
   new Promise<CommandResult>((resolve) =>
-    execFile(file, args, { ...options, encoding: "utf8" }, (error, stdout, stderr) =>
-      resolve({ code: error ? Number(error.code ?? 1) : 0, stdout, stderr }),
-    ),
+    execFile(file, args, { ...options, encoding: "utf8" }, (error, stdout, stderr) => resolve({ code: error ? Number(error.code ?? 1) : 0, stdout, stderr })),
   );
 
 describe("pulumi-crm export: the round trip on the pulumi CLI", function () {
@@ -72,10 +70,17 @@ describe("pulumi-crm export: the round trip on the pulumi CLI", function () {
     // Another name that reads the same in a variable: the program names it apart.
     await account("ACME corp.");
 
-    const field = async (metum: Record<string, unknown>) => (await call("POST", "/accountCustomFieldMeta", { accountCustomFieldMetum: metum })).accountCustomFieldMetum.id as string;
+    const field = async (metum: Record<string, unknown>) =>
+      (await call("POST", "/accountCustomFieldMeta", { accountCustomFieldMetum: metum })).accountCustomFieldMetum.id as string;
     // Flags as strings, a multi-value default as `||a||`, a date default with a time, a
     // lower-case currency code, a display order as a string.
-    const industry = await field({ fieldLabel: "Industry", fieldType: "dropdown", fieldOptions: ["Software", "Retail", "Health"], fieldDefault: "Software", isFormVisible: "1" });
+    const industry = await field({
+      fieldLabel: "Industry",
+      fieldType: "dropdown",
+      fieldOptions: ["Software", "Retail", "Health"],
+      fieldDefault: "Software",
+      isFormVisible: "1",
+    });
     const regions = await field({ fieldLabel: "Regions", fieldType: "multiselect", fieldOptions: ["EMEA", "APAC", "AMER"], fieldDefault: "||EMEA||" });
     const renewal = await field({ fieldLabel: "Renewal date", fieldType: "date", fieldDefault: "2027-01-01 00:00:00", isRequired: 1 });
     const contract = await field({ fieldLabel: "Contract value", fieldType: "currency", fieldDefaultCurrency: "eur", fieldDefault: 100000 });
@@ -112,10 +117,15 @@ describe("pulumi-crm export: the round trip on the pulumi CLI", function () {
     await call("POST", "/accountContacts", { accountContact: { account: Number(globex), contact: Number(bob) } });
 
     // A lower-case country, and a group and a list association; the first address becomes the default.
-    await call("POST", "/addresses", { address: { company_name: "Acme Corp", address_1: "1 Main St", city: "Berlin", zip: "10115", country: "de", groupid: 3, listid: 7 } });
+    await call("POST", "/addresses", {
+      address: { company_name: "Acme Corp", address_1: "1 Main St", city: "Berlin", zip: "10115", country: "de", groupid: 3, listid: 7 },
+    });
     await call("POST", "/addresses", { address: { company_name: "Globex HQ", address_1: "5 Elm Rd", country: "US" } });
 
-    for (const calendar of [{ title: "Team tasks", type: "All", notification: 1 }, { title: "Deals", type: "Deals" }]) {
+    for (const calendar of [
+      { title: "Team tasks", type: "All", notification: 1 },
+      { title: "Deals", type: "Deals" },
+    ]) {
       calendarTokens.push((await call("POST", "/calendars", { calendar })).calendar.token);
     }
 
@@ -126,7 +136,11 @@ describe("pulumi-crm export: the round trip on the pulumi CLI", function () {
     // The contacts' side: a list, two tags, a dropdown field on the list (its options and
     // relation made by calls of their own, not counted as objects), a variable, a saved
     // response and a webhook of the list.
-    const news = (await call("POST", "/lists", { list: { name: "Acme news", stringid: "acme-news", sender_url: "https://acme.example", sender_reminder: "You signed up at acme.example." } })).list.id;
+    const news = (
+      await call("POST", "/lists", {
+        list: { name: "Acme news", stringid: "acme-news", sender_url: "https://acme.example", sender_reminder: "You signed up at acme.example." },
+      })
+    ).list.id;
     await call("POST", "/tags", { tag: { tag: "Customer", tagType: "contact", description: "Bought once" } });
     await call("POST", "/tags", { tag: { tag: "Newsletter", tagType: "template" } });
     const interest = (await call("POST", "/fields", { field: { title: "Interest", type: "dropdown" } })).field.id;
@@ -135,7 +149,15 @@ describe("pulumi-crm export: the round trip on the pulumi CLI", function () {
     await emulatorCall(emulator, "POST", "/api/3/fieldRels", { fieldRel: { field: Number(interest), relid: Number(news) } });
     await call("POST", "/personalizations", { personalization: { tag: "signature", name: "Signature", format: "text", content: "The Acme team" } });
     await call("POST", "/savedResponses", { savedResponse: { title: "Follow-up", subject: "Thanks", body: "Slides attached." } });
-    await call("POST", "/webhooks", { webhook: { name: "Subscriptions", url: "https://hooks.acme.example/crm", events: ["unsubscribe", "subscribe"], sources: ["public"], listid: Number(news) } });
+    await call("POST", "/webhooks", {
+      webhook: {
+        name: "Subscriptions",
+        url: "https://hooks.acme.example/crm",
+        events: ["unsubscribe", "subscribe"],
+        sources: ["public"],
+        listid: Number(news),
+      },
+    });
 
     // The sales side: a pipeline (made with its three default stages) and a stage added to it, a
     // task type, a deal field, a user group and a user in it.
@@ -143,9 +165,13 @@ describe("pulumi-crm export: the round trip on the pulumi CLI", function () {
     objectsInAccount += 3;
     await call("POST", "/dealStages", { dealStage: { title: "Won", group: pipeline, color: "18D499" } });
     await call("POST", "/dealTasktypes", { dealTasktype: { title: "Demo", status: "0" } });
-    await call("POST", "/dealCustomFieldMeta", { dealCustomFieldMetum: { fieldLabel: "Lead source", fieldType: "dropdown", fieldOptions: ["Web", "Referral"], fieldDefault: "Web", isFormVisible: 1 } });
+    await call("POST", "/dealCustomFieldMeta", {
+      dealCustomFieldMetum: { fieldLabel: "Lead source", fieldType: "dropdown", fieldOptions: ["Web", "Referral"], fieldDefault: "Web", isFormVisible: 1 },
+    });
     const reps = (await call("POST", "/groups", { group: { title: "Reps", pgDeal: true, pgContactAdd: true } })).group.id;
-    await call("POST", "/users", { user: { username: "ada", email: "ada@acme.example", firstName: "Ada", lastName: "Lovelace", group: Number(reps), password: "not exported" } });
+    await call("POST", "/users", {
+      user: { username: "ada", email: "ada@acme.example", firstName: "Ada", lastName: "Lovelace", group: Number(reps), password: "not exported" },
+    });
 
     // The branding exists from the start; sending `links` turns external links off.
     await call("PUT", "/brandings/1", { branding: { siteName: "Acme Marketing", footerTextValue: "© Acme", links: 1 } });
@@ -224,28 +250,44 @@ describe("pulumi-crm export: the round trip on the pulumi CLI", function () {
     const settings = readFileSync(join(exportDir, "Pulumi.dev.yaml"), "utf8");
     // An id is digits, a schema's UUID, or the name of an object known by name only.
     assert.equal(settings.match(new RegExp(`^    [\\w-]+: "?(\\d+|[0-9a-f-]{36}|${namedIds})"?$`, "gm"))?.length, objectsInAccount - builtIns, settings);
-    assert.match(settings, /^config:\n  crm:apiUrl: "?http:\/\/127\.0\.0\.1:\d+"?\n  acme-crm:protect: true\n  acme-crm:adopt:\n    acme-corp: "1"\n/m);
+    assert.match(settings, /^config:\n {2}crm:apiUrl: "?http:\/\/127\.0\.0\.1:\d+"?\n {2}acme-crm:protect: true\n {2}acme-crm:adopt:\n {4}acme-corp: "1"\n/m);
     assert.equal(index.match(/\}, \{ protect \}\);/g)?.length, objectsInAccount);
-    assert.match(index, /const acmeCorp = new crm\.Account\("acme-corp", \{\n  adoptId: adopt\["acme-corp"\],\n  name: "Acme Corp",\n  accountUrl: "https:\/\/acme\.example",\n\}/);
+    assert.match(
+      index,
+      /const acmeCorp = new crm\.Account\("acme-corp", \{\n {2}adoptId: adopt\["acme-corp"\],\n {2}name: "Acme Corp",\n {2}accountUrl: "https:\/\/acme\.example",\n\}/,
+    );
     assert.match(index, /const acmeCorp2 = new crm\.Account\("acme-corp-2", \{/);
-    assert.match(index, /const acmeCorpRegions = new crm\.AccountCustomFieldValue\("acme-corp-regions", \{\n  adoptId: adopt\["acme-corp-regions"\],\n  accountId: acmeCorp\.id,\n  customFieldId: regionsField\.id,\n  fieldValue: \["EMEA", "APAC"\],/);
-    assert.match(index, /accountId: globex\.id,\n  note: "Met at the fair\.",/);
+    assert.match(
+      index,
+      /const acmeCorpRegions = new crm\.AccountCustomFieldValue\("acme-corp-regions", \{\n {2}adoptId: adopt\["acme-corp-regions"\],\n {2}accountId: acmeCorp\.id,\n {2}customFieldId: regionsField\.id,\n {2}fieldValue: \["EMEA", "APAC"\],/,
+    );
+    assert.match(index, /accountId: globex\.id,\n {2}note: "Met at the fair\.",/);
     assert.match(index, /fieldValue: "2027-03-31",/);
-    assert.match(index, /new crm\.SiteTracking\("[\w-]+", \{\n  enabled: false,\n\}/);
-    assert.match(index, /new crm\.SiteTrackingDomain\("shop-acme-example-site-tracking-domain", \{\n  adoptId: adopt\["shop-acme-example-site-tracking-domain"\],\n  name: "shop\.acme\.example",\n\}/);
-    assert.match(settings, /^    signed-up-tracked-event: Signed up$/m);
+    assert.match(index, /new crm\.SiteTracking\("[\w-]+", \{\n {2}enabled: false,\n\}/);
+    assert.match(
+      index,
+      /new crm\.SiteTrackingDomain\("shop-acme-example-site-tracking-domain", \{\n {2}adoptId: adopt\["shop-acme-example-site-tracking-domain"\],\n {2}name: "shop\.acme\.example",\n\}/,
+    );
+    assert.match(settings, /^ {4}signed-up-tracked-event: Signed up$/m);
     assert.ok(!index.includes("__pagevisit"), "the service's own event is exported");
-    assert.match(index, /fieldValue: 12500000,\n  fieldCurrency: "EUR",/);
+    assert.match(index, /fieldValue: 12500000,\n {2}fieldCurrency: "EUR",/);
     // Group 3 is the account's admins' group, exported too; list 7 is none, left out and said so.
-    assert.match(index, /country: "DE",\n  isDefault: true,\n  allgroup: false,\n  groupId: adminUserGroup\.id,\n\}/);
+    assert.match(index, /country: "DE",\n {2}isDefault: true,\n {2}allgroup: false,\n {2}groupId: adminUserGroup\.id,\n\}/);
     assert.match(index, /^\/\/ acme-corp-address: listId: the list 7 it names is no object of the account; left out$/m);
     assert.match(index, /externalLinks: false,/);
-    assert.match(index, /new crm\.CustomObjectSchema\("machine[\w-]*", \{\n  adoptId: adopt\["machine-custom-object-schema"\],\n  slug: "machine",/);
+    assert.match(index, /new crm\.CustomObjectSchema\("machine[\w-]*", \{\n {2}adoptId: adopt\["machine-custom-object-schema"\],\n {2}slug: "machine",/);
     assert.match(index, /const acmeNewsList = new crm\.List\("acme-news-list", \{/);
-    assert.match(index, /new crm\.ContactCustomField\("interest-contact-custom-field", \{\n  adoptId: adopt\["interest-contact-custom-field"\],\n  title: "Interest",\n  type: "dropdown",\n  options: \["Products", "Events"\],\n  listIds: \[acmeNewsList\.id\],/);
-    assert.match(index, /events: \["subscribe", "unsubscribe"\],\n  sources: \["public"\],\n  listId: acmeNewsList\.id,/);
+    assert.match(
+      index,
+      /new crm\.ContactCustomField\("interest-contact-custom-field", \{\n {2}adoptId: adopt\["interest-contact-custom-field"\],\n {2}title: "Interest",\n {2}type: "dropdown",\n {2}options: \["Products", "Events"\],\n {2}listIds: \[acmeNewsList\.id\],/,
+    );
+    assert.match(index, /events: \["subscribe", "unsubscribe"\],\n {2}sources: \["public"\],\n {2}listId: acmeNewsList\.id,/);
     // Not vacuous: the two feeds' tokens, as the service answered them.
-    assert.equal(calendarTokens.filter((token) => typeof token === "string" && token.length > 0).length, 2, `the feeds' tokens: ${JSON.stringify(calendarTokens)}`);
+    assert.equal(
+      calendarTokens.filter((token) => typeof token === "string" && token.length > 0).length,
+      2,
+      `the feeds' tokens: ${JSON.stringify(calendarTokens)}`,
+    );
     for (const token of calendarTokens) assert.ok(!index.includes(token), "a calendar feed's token is written out");
     assert.ok(!index.includes(emulator.apiToken) && !settings.includes(emulator.apiToken), "the API token is written out");
 
@@ -256,7 +298,7 @@ describe("pulumi-crm export: the round trip on the pulumi CLI", function () {
     // Run from a clone, not an install: pulumi-crm's range, said to install only once published; the SDK from the version the clone runs.
     assert.deepEqual(packageJson.dependencies, { "@pulumi/pulumi": `^${sdkVersionIn(repoRoot)}`, "pulumi-crm": `^${own.version}` });
     assert.match(result.stderr, /package\.json names pulumi-crm as "\^[\d.]+", which installs only from a registry that has this version; give --package-spec/);
-    assert.match(readFileSync(join(exportDir, "Pulumi.yaml"), "utf8"), /^name: acme-crm\nruntime:\n  name: nodejs\n/);
+    assert.match(readFileSync(join(exportDir, "Pulumi.yaml"), "utf8"), /^name: acme-crm\nruntime:\n {2}name: nodejs\n/);
   });
 
   it("refuses to write over a program, and names a kind it does not know", async () => {
@@ -277,13 +319,25 @@ describe("pulumi-crm export: the round trip on the pulumi CLI", function () {
     const index = readFileSync(join(narrowDir, "index.ts"), "utf8");
     assert.deepEqual(index.match(/new crm\.\w+/g), ["new crm.AccountNote"]);
     assert.match(index, /^const globexAccount = crm\.getAccountOutput\(\{ name: "Globex" \}\)\.id;$/m);
-    assert.match(index, /accountId: globexAccount,\n  note: "Met at the fair\.",/);
+    assert.match(index, /accountId: globexAccount,\n {2}note: "Met at the fair\.",/);
     // A value's field has no lookup by name: the kind to add is named, and nothing is written.
     const valuesDir = join(repoRoot, ".work", "export", "globex-values");
     rmSync(valuesDir, { recursive: true, force: true });
-    const refused = await exportCli(["--api-url", emulator.crmUrl, "--kinds", "account,account-custom-field-value", "--name-filter", "globex", "--out", valuesDir]);
+    const refused = await exportCli([
+      "--api-url",
+      emulator.crmUrl,
+      "--kinds",
+      "account,account-custom-field-value",
+      "--name-filter",
+      "globex",
+      "--out",
+      valuesDir,
+    ]);
     assert.equal(refused.code, 1);
-    assert.match(refused.stderr, /refers to the account-custom-field "Industry" \(customFieldId\), which the exported kinds leave out and no lookup finds by name; add account-custom-field to --kinds/);
+    assert.match(
+      refused.stderr,
+      /refers to the account-custom-field "Industry" \(customFieldId\), which the exported kinds leave out and no lookup finds by name; add account-custom-field to --kinds/,
+    );
     assert.ok(!existsSync(valuesDir));
   });
 
@@ -303,9 +357,13 @@ describe("pulumi-crm export: the round trip on the pulumi CLI", function () {
     // Run from an install, the program names pulumi-crm as the installing project does: here the tarball, rebased.
     const fromInstall = join(program, "exported-accounts");
     rmSync(fromInstall, { recursive: true, force: true });
-    const exported = await run(join(program, "node_modules", ".bin", "pulumi-crm"), ["export", "--api-url", emulator.crmUrl, "--kinds", "account", "--out", fromInstall], {
-      env: { PATH: process.env.PATH, CRM_API_TOKEN: emulator.apiToken },
-    });
+    const exported = await run(
+      join(program, "node_modules", ".bin", "pulumi-crm"),
+      ["export", "--api-url", emulator.crmUrl, "--kinds", "account", "--out", fromInstall],
+      {
+        env: { PATH: process.env.PATH, CRM_API_TOKEN: emulator.apiToken },
+      },
+    );
     assert.equal(exported.code, 0, exported.stderr);
     assert.doesNotMatch(exported.stderr, /--package-spec/);
     const { dependencies } = JSON.parse(readFileSync(join(fromInstall, "package.json"), "utf8"));
@@ -329,18 +387,26 @@ describe("pulumi-crm export: the round trip on the pulumi CLI", function () {
     // stdout, which the CLI shows under the stack as the host's output ("info"): a line per
     // object taken over, then, as the engine ends the host, one line counting them.
     const said = diagnostics(result, "info").split("\n");
-    const adoptions = said.filter((line) => new RegExp(`^info: \\[runtime\\] crm\\.\\w+.*: took over existing object (\\d+|[0-9a-f-]{36}|siteTracking|eventTracking|${namedIds})$`).test(line));
+    const adoptions = said.filter((line) =>
+      new RegExp(`^info: \\[runtime\\] crm\\.\\w+.*: took over existing object (\\d+|[0-9a-f-]{36}|siteTracking|eventTracking|${namedIds})$`).test(line),
+    );
     const summaries = said.filter((line) => line.includes("pulumi-crm: this deployment took over"));
     assert.equal(adoptions.length, objectsInAccount, result.lines.join("\n"));
     assert.equal(new Set(adoptions).size, objectsInAccount, "an object's adoption said twice");
-    assert.deepEqual(summaries.map((line) => /took over (\d+) existing objects/.exec(line)?.[1]), [String(objectsInAccount)], result.lines.join("\n"));
+    assert.deepEqual(
+      summaries.map((line) => /took over (\d+) existing objects/.exec(line)?.[1]),
+      [String(objectsInAccount)],
+      result.lines.join("\n"),
+    );
     // The CLI prints each line twice when not on a terminal: as it comes, and under Diagnostics.
     const printed = result.lines.filter((line) => line.includes("took over"));
     console.log(`      the first up's output: ${printed.length} lines on adoption, ${printed.reduce((sum, line) => sum + line.length, 0)} characters`);
     assert.equal(stack.resources().filter((r) => r.custom && r.protect).length, objectsInAccount, "every object taken over is protected");
     const writes = await writesSince(emulator, writesBefore);
     const { answered, limited } = await requestsSince(before);
-    console.log(`      the first up: ${result.steps.create - 1} objects adopted, ${answered} requests answered (${limited} more answered 429), writes ${JSON.stringify(writes)}`);
+    console.log(
+      `      the first up: ${result.steps.create - 1} objects adopted, ${answered} requests answered (${limited} more answered 429), writes ${JSON.stringify(writes)}`,
+    );
     assert.deepEqual(writes, {});
   });
 

@@ -6,7 +6,7 @@ import assert from "node:assert/strict";
 import { startEmulator } from "../../emulator";
 import { BUILT_IN_FLOWS } from "../../emulator/src/chat";
 import { installExample } from "../support/packed-program";
-import { flowRunsStarted, requestCount, RunningEmulator } from "../support/emulator";
+import { flowRunsStarted, requestCount, type RunningEmulator } from "../support/emulator";
 import { CliStack, diagnostics } from "../support/pulumi-cli";
 
 const failingFlow = BUILT_IN_FLOWS.find((flow) => flow.failureReason)!;
@@ -20,7 +20,10 @@ describe("chat.FlowRun lifecycle on the pulumi CLI", function () {
     // Runs take a second, so that waiting for one sees it progress.
     emulator = await startEmulator({ port: 0, rateLimit: 5, executionDurationMs: 1_000 });
     const program = installExample("flow-run", "lifecycle-flow-run", { typeCheck: "once" });
-    stack = await CliStack.create(program, "dev", { config: { "chat:apiUrl": emulator.chatUrl, "crm-flow-run:release": "1.0" }, secrets: { "chat:apiToken": emulator.apiToken } });
+    stack = await CliStack.create(program, "dev", {
+      config: { "chat:apiUrl": emulator.chatUrl, "crm-flow-run:release": "1.0" },
+      secrets: { "chat:apiToken": emulator.apiToken },
+    });
   });
   after(async () => {
     await emulator?.close();
@@ -75,7 +78,11 @@ describe("chat.FlowRun lifecycle on the pulumi CLI", function () {
 
     // The next up updates the run the state records as failed part-way: the provider does not start it again.
     const again = await stack.deploy();
-    assert.match(diagnostics(again, "info#err"), /warning: \[runtime\] .*ended FAILED earlier and is not run again; change triggers to run the flow again/, again.lines.join("\n"));
+    assert.match(
+      diagnostics(again, "info#err"),
+      /warning: \[runtime\] .*ended FAILED earlier and is not run again; change triggers to run the flow again/,
+      again.lines.join("\n"),
+    );
     assert.equal((await runsStarted()) - before, 1);
     assert.equal((await stack.destroy("--skip-preview")).exitCode, 0);
   });

@@ -9,7 +9,7 @@ import assert from "node:assert/strict";
 import { join } from "node:path";
 import { startEmulator } from "../../emulator";
 import { buildPlugins } from "../../scripts/plugin-bundle";
-import { emulatorRead, RunningEmulator, stackOnEmulator } from "../support/emulator";
+import { emulatorRead, type RunningEmulator, stackOnEmulator } from "../support/emulator";
 import { installProgram, repoRoot } from "../support/packed-program";
 import { assertNoOpUp, assertRenameRepaired, namePluginFolders } from "../support/plugin-program";
 import { CliStack } from "../support/pulumi-cli";

@@ -15,9 +15,9 @@ import { measure, peakMiB, load } from "../../bench/processes";
 import { nodeLoopWarning } from "../../provider/node-version";
 import { inspectLoopNodeVersion, newestNodeVersion } from "../../scripts/toolchain";
 import { installExample, installProgram } from "../support/packed-program";
-import { emulatorCall, emulatorStats, RunningEmulator, stackOnEmulator } from "../support/emulator";
+import { emulatorCall, emulatorStats, type RunningEmulator, stackOnEmulator } from "../support/emulator";
 import { descendantsOf } from "../support/process-tree";
-import { CliResult, CliStack, diagnostics } from "../support/pulumi-cli";
+import { type CliResult, CliStack, diagnostics } from "../support/pulumi-cli";
 
 /** What `pulumi preview` exits with when the program fails. */
 const PREVIEW_FAILED = 1;
@@ -74,7 +74,9 @@ describe(`lookups in a program on the pulumi CLI (Node.js ${newestNodeVersion})`
     assert.equal(preview.exitCode, 0, preview.lines.join("\n"));
     const warnings = diagnostics(preview, "warning").split("\n");
     const about = (key: string) => warnings.filter((line) => line.includes(`pulumi-crm: ${key} is not a setting of pulumi-crm`));
-    assert.deepEqual(about("crm:requestPerSecond"), ["pulumi-crm: crm:requestPerSecond is not a setting of pulumi-crm and is ignored; its settings of crm are, closest first: crm:requestsPerSecond, crm:apiToken, crm:apiUrl."]);
+    assert.deepEqual(about("crm:requestPerSecond"), [
+      "pulumi-crm: crm:requestPerSecond is not a setting of pulumi-crm and is ignored; its settings of crm are, closest first: crm:requestsPerSecond, crm:apiToken, crm:apiUrl.",
+    ]);
     assert.equal(about("crm:apiurl").length, 1, warnings.join("\n"));
   });
 
@@ -186,7 +188,9 @@ describe(`pulumi-crm's warning, and the time and memory until a program's error 
     it("with --stack-trace-limit=0 in NODE_OPTIONS, the same mistake's message shows at once on any Node.js: the remedy that patches nothing", async () => {
       await stack.setConfig({ "own-mistake:mistake": "in-apply" });
       // Without frames, util.inspect has no node_modules path to loop on; the message loses its frames.
-      const { preview, messageShown } = await timedPreview(stack, /my own mistake/, "the program's own error inside an apply, --stack-trace-limit=0", 60_000, { NODE_OPTIONS: "--stack-trace-limit=0" });
+      const { preview, messageShown } = await timedPreview(stack, /my own mistake/, "the program's own error inside an apply, --stack-trace-limit=0", 60_000, {
+        NODE_OPTIONS: "--stack-trace-limit=0",
+      });
       assert.equal(preview.exitCode, PREVIEW_FAILED, preview.lines.join("\n"));
       assert.ok(messageShown, preview.lines.join("\n"));
       assert.match(diagnostics(preview, "error"), /Error: my own mistake/);
@@ -199,7 +203,13 @@ describe(`pulumi-crm's warning, and the time and memory until a program's error 
  * RSS of the program process (`node .../cmd/run`, a grandchild: pulumi -> language host -> node),
  * printed under `title`. After `giveUpAfterMs` the program is killed, and the CLI reports it failed.
  */
-async function timedPreview(stack: CliStack, message: RegExp, title: string, giveUpAfterMs = 120_000, env: NodeJS.ProcessEnv = {}): Promise<{ preview: CliResult; messageShown: boolean; programPeakMiB?: number }> {
+async function timedPreview(
+  stack: CliStack,
+  message: RegExp,
+  title: string,
+  giveUpAfterMs = 120_000,
+  env: NodeJS.ProcessEnv = {},
+): Promise<{ preview: CliResult; messageShown: boolean; programPeakMiB?: number }> {
   let started = Date.now();
   let messageSeconds: number | undefined;
   let killed = false;

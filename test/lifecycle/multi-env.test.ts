@@ -6,7 +6,7 @@
 import assert from "node:assert/strict";
 import { startEmulator } from "../../emulator";
 import { installExample } from "../support/packed-program";
-import { emulatorRead, emulatorStats, requestCount, RunningEmulator } from "../support/emulator";
+import { emulatorRead, emulatorStats, requestCount, type RunningEmulator } from "../support/emulator";
 import { CliStack } from "../support/pulumi-cli";
 
 describe("examples/multi-env: dev and prod stacks of one program", function () {
@@ -64,9 +64,20 @@ describe("examples/multi-env: dev and prod stacks of one program", function () {
       const values = (await get(`/accountCustomFieldData?filters[customerAccountId]=${account.id}`)).accountCustomFieldData as unknown[];
       assert.equal(values.length, ofType(stack, "AccountCustomField").length, stack);
     }
-    assert.deepEqual(ofType("dev", "FlowRun").map((r) => r.outputs!.flowId), ["2f1c6a8e-3b7d-4c1e-9a2f-5d8e7c6b4a31"]);
-    assert.deepEqual(ofType("prod", "FlowRun").map((r) => r.outputs!.flowId).sort(), ["2f1c6a8e-3b7d-4c1e-9a2f-5d8e7c6b4a31", "bf5d0ee7-5586-408e-9d5a-a4fd63f166d4"]);
-    assert.deepEqual(ofType("prod", "FlowRun").map((r) => r.outputs!.contacts.length), [2, 2]);
+    assert.deepEqual(
+      ofType("dev", "FlowRun").map((r) => r.outputs!.flowId),
+      ["2f1c6a8e-3b7d-4c1e-9a2f-5d8e7c6b4a31"],
+    );
+    assert.deepEqual(
+      ofType("prod", "FlowRun")
+        .map((r) => r.outputs!.flowId)
+        .sort(),
+      ["2f1c6a8e-3b7d-4c1e-9a2f-5d8e7c6b4a31", "bf5d0ee7-5586-408e-9d5a-a4fd63f166d4"],
+    );
+    assert.deepEqual(
+      ofType("prod", "FlowRun").map((r) => r.outputs!.contacts.length),
+      [2, 2],
+    );
   });
 
   it("each stack is steady: a no-op up sends no request and runs no flow, a drift check finds nothing", async () => {
@@ -85,7 +96,10 @@ describe("examples/multi-env: dev and prod stacks of one program", function () {
   it("destroying dev leaves prod alone; destroying prod leaves nothing", async () => {
     const dev = await stacks.dev.destroy("--skip-preview");
     assert.equal(dev.exitCode, 0, dev.lines.join("\n"));
-    assert.deepEqual(((await get("/accounts?limit=100")).accounts as Array<{ name: string }>).map((a) => a.name), ["Acme Inc"]);
+    assert.deepEqual(
+      ((await get("/accounts?limit=100")).accounts as Array<{ name: string }>).map((a) => a.name),
+      ["Acme Inc"],
+    );
     const prod = await stacks.prod.destroy("--skip-preview");
     assert.equal(prod.exitCode, 0, prod.lines.join("\n"));
     assert.deepEqual((await get("/accounts?limit=100")).accounts, []);

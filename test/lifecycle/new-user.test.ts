@@ -6,8 +6,8 @@ import assert from "node:assert/strict";
 import { join } from "node:path";
 import { startEmulator } from "../../emulator";
 import { installProgram } from "../support/packed-program";
-import { emulatorCall, flowRunsStarted, requestCount, RunningEmulator } from "../support/emulator";
-import { CliResult, CliStack, diagnostics, nameOf, stepsOf } from "../support/pulumi-cli";
+import { emulatorCall, flowRunsStarted, requestCount, type RunningEmulator } from "../support/emulator";
+import { type CliResult, CliStack, diagnostics, nameOf, stepsOf } from "../support/pulumi-cli";
 
 type Scenario = "misspelt-argument" | "long-value" | "nested-mistake" | "nested-unknowns" | "same-name" | "same-label-later" | "adopt-toggle";
 
@@ -59,7 +59,10 @@ describe("what a new user hits, on the pulumi CLI", function () {
     await useScenario("long-value");
     const long = await stack.preview();
     assert.equal(long.exitCode, 1, output(long));
-    assert.match(diagnostics(long, "error"), /crm\.Account "(Pasted){9}Paste…": name must be at most 255 characters \(given "(Pasted){9}Paste…" \(1050 characters\)\)/);
+    assert.match(
+      diagnostics(long, "error"),
+      /crm\.Account "(Pasted){9}Paste…": name must be at most 255 characters \(given "(Pasted){9}Paste…" \(1050 characters\)\)/,
+    );
     // The CLI prints each error on its resource's line and again under Diagnostics; none of them whole.
     const named = long.lines.filter((line) => line.includes("Pasted"));
     assert.ok(named.length > 0 && named.every((line) => line.length < 400), named.join("\n"));
@@ -117,12 +120,18 @@ describe("what a new user hits, on the pulumi CLI", function () {
     const up = await stack.up();
     assert.equal(up.exitCode, 1, output(up));
     const errors = diagnostics(up, "error");
-    assert.match(errors, /crm\.Account "twin co": two resources of this program declare the account name "twin co" \(account names are unique regardless of case\)/);
+    assert.match(
+      errors,
+      /crm\.Account "twin co": two resources of this program declare the account name "twin co" \(account names are unique regardless of case\)/,
+    );
     assert.deepEqual(timesSaid(up, "two resources of this program declare"), { diagnostics: 1, summary: 1 });
     assert.doesNotMatch(errors, /adoptExisting/);
     assert.doesNotMatch(up.stdout, /^Updating \(/m, "the update must not start after a failed preview");
     assert.equal(await requestCount(emulator), before);
-    assert.deepEqual((await accountNames()).filter((name) => name.toLowerCase() === "twin co"), []);
+    assert.deepEqual(
+      (await accountNames()).filter((name) => name.toLowerCase() === "twin co"),
+      [],
+    );
   });
 
   it("two field labels known only through Outputs fail the preview the same way", async () => {
@@ -162,7 +171,12 @@ describe("what a new user hits, on the pulumi CLI", function () {
       const up = await stack.up("--refresh", "--skip-preview");
       assert.equal(up.exitCode, 0, output(up));
       assert.deepEqual(up.steps, { create: 0, update: 1, replace: 0, delete: 0, same: 3 });
-      assert.deepEqual(stepsOf(up).filter((step) => step.op === "update").map((step) => nameOf(step.urn)), [nameOf(renamed.urn)]);
+      assert.deepEqual(
+        stepsOf(up)
+          .filter((step) => step.op === "update")
+          .map((step) => nameOf(step.urn)),
+        [nameOf(renamed.urn)],
+      );
       // The refresh's line and the update's, each with the one field that changed.
       const diffLines = up.stdout.split("\n").filter((line) => line.includes("[diff:"));
       assert.ok(diffLines.length > 0, up.stdout);

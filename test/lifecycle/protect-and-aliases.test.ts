@@ -12,8 +12,8 @@ import assert from "node:assert/strict";
 import { join } from "node:path";
 import { startEmulator } from "../../emulator";
 import { installProgram } from "../support/packed-program";
-import { emulatorCall, requestCount, RunningEmulator } from "../support/emulator";
-import { CliResult, CliStack, nameOf, stepsOf } from "../support/pulumi-cli";
+import { emulatorCall, requestCount, type RunningEmulator } from "../support/emulator";
+import { type CliResult, CliStack, nameOf, stepsOf } from "../support/pulumi-cli";
 
 const accounts = 4;
 
@@ -38,7 +38,8 @@ describe("protect and aliases, on the pulumi CLI", function () {
   const output = (result: CliResult) => result.lines.join("\n");
   /** What the service holds, by collection: the names of accounts, the counts of the rest. */
   const held = async () => {
-    const list = async (path: string, member: string) => (await emulatorCall(emulator, "GET", `/api/3${path}?limit=100`)).body[member] as Array<Record<string, any>>;
+    const list = async (path: string, member: string) =>
+      (await emulatorCall(emulator, "GET", `/api/3${path}?limit=100`)).body[member] as Array<Record<string, any>>;
     return {
       accounts: (await list("/accounts", "accounts")).map((account) => account.name as string).sort(),
       values: (await list("/accountCustomFieldData", "accountCustomFieldData")).length,
@@ -67,7 +68,14 @@ describe("protect and aliases, on the pulumi CLI", function () {
     assert.equal(up.exitCode, 0, output(up));
     assert.equal(up.changes, false, output(up));
     assert.equal((await requestCount(emulator)) - before, 0);
-    assert.deepEqual(new Set(stepsOf(up).filter((step) => nameOf(step.urn) === "partner").map((step) => step.op)), new Set(["same"]));
+    assert.deepEqual(
+      new Set(
+        stepsOf(up)
+          .filter((step) => nameOf(step.urn) === "partner")
+          .map((step) => step.op),
+      ),
+      new Set(["same"]),
+    );
     const partner = stack.resources().find((resource) => nameOf(resource.urn) === "partner")!;
     assert.equal(partner.id, id);
     assert.ok(!stack.resources().some((resource) => nameOf(resource.urn) === "reseller"));
@@ -77,7 +85,10 @@ describe("protect and aliases, on the pulumi CLI", function () {
     const before = await requestCount(emulator);
     const destroy = await stack.destroy();
     assert.equal(destroy.exitCode, 1, output(destroy));
-    assert.match(destroy.stdout, /error: Preview failed: resource "urn:\S+::account-1" cannot be deleted\s+because it is protected\. To unprotect the resource, either remove the `protect` flag from the resource in your Pulumi program and run `pulumi up`, or use the command:\s+`pulumi state unprotect 'urn:\S+::account-1'`/);
+    assert.match(
+      destroy.stdout,
+      /error: Preview failed: resource "urn:\S+::account-1" cannot be deleted\s+because it is protected\. To unprotect the resource, either remove the `protect` flag from the resource in your Pulumi program and run `pulumi up`, or use the command:\s+`pulumi state unprotect 'urn:\S+::account-1'`/,
+    );
     assert.doesNotMatch(destroy.stdout, /^Destroying \(/m, "the destroy must not start after a failed preview");
     assert.equal(await requestCount(emulator), before);
     assert.deepEqual(await held(), everything);
@@ -88,7 +99,13 @@ describe("protect and aliases, on the pulumi CLI", function () {
     assert.equal(destroy.exitCode, 0, output(destroy));
     assert.equal(destroy.steps.delete, 4 * accounts + 1);
     assert.deepEqual(await held(), onlyTheProtectedAccount);
-    assert.deepEqual(stack.resources().map((resource) => nameOf(resource.urn)).sort(), ["account-1", "default", "protect-and-aliases-dev"]);
+    assert.deepEqual(
+      stack
+        .resources()
+        .map((resource) => nameOf(resource.urn))
+        .sort(),
+      ["account-1", "default", "protect-and-aliases-dev"],
+    );
   });
 
   it("destroy --skip-preview deletes every other object, then fails on the protected account", async () => {

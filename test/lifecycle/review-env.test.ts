@@ -6,7 +6,7 @@
 import assert from "node:assert/strict";
 import { startEmulator } from "../../emulator";
 import { installExample } from "../support/packed-program";
-import { emulatorRead, requestCount, RunningEmulator, stackOnEmulator } from "../support/emulator";
+import { emulatorRead, requestCount, type RunningEmulator, stackOnEmulator } from "../support/emulator";
 import { CliStack } from "../support/pulumi-cli";
 
 const branchSetting = "crm-review-env:branch";
@@ -65,7 +65,11 @@ describe("examples/review-env: an environment per branch, named after it", funct
     await stack.setConfig({ [branchSetting]: "Feature/Sign-up" });
     const result = await stack.deploy();
     // The account (name and website), the two field labels and the feed's title: renamed in place.
-    assert.deepEqual({ update: result.steps.update, replace: result.steps.replace, create: result.steps.create }, { update: 4, replace: 0, create: 0 }, result.lines.join("\n"));
+    assert.deepEqual(
+      { update: result.steps.update, replace: result.steps.replace, create: result.steps.create },
+      { update: 4, replace: 0, create: 0 },
+      result.lines.join("\n"),
+    );
     assert.equal(accountId(), account);
     assert.deepEqual(await names(), namedAfter("Feature/Sign-up", "feature-sign-up"));
   });

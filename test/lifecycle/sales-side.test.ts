@@ -11,7 +11,7 @@ import { join } from "node:path";
 import { startEmulator } from "../../emulator";
 import { installProgram } from "../support/packed-program";
 import { writesByRoute, writesSince } from "../support/adoption";
-import { emulatorRead, RunningEmulator, stackOnEmulator } from "../support/emulator";
+import { emulatorRead, type RunningEmulator, stackOnEmulator } from "../support/emulator";
 import { CliStack } from "../support/pulumi-cli";
 import { accountAt, assertDestroyLeavesAsFound, declaredIn, itDeploysAndRepairs, salesSide } from "../support/sales-side";
 
@@ -37,7 +37,10 @@ describe("the sales, team and tracking side, TypeScript on the dynamic classes, 
     console.log(`      typescript sales side: ${((Date.now() - started) / 1000).toFixed(1)} s`);
   });
 
-  itDeploysAndRepairs(() => ({ stack, emulator }), (className) => `pulumi-nodejs:dynamic/crm:${className}`);
+  itDeploysAndRepairs(
+    () => ({ stack, emulator }),
+    (className) => `pulumi-nodejs:dynamic/crm:${className}`,
+  );
 
   it("the pipeline holds its three stages only, in order, and refers to the group and the user", async () => {
     const made = declaredIn(stack);
@@ -48,7 +51,10 @@ describe("the sales, team and tracking side, TypeScript on the dynamic classes, 
     assert.deepEqual(stages, ["Qualified", "Proposal", "Won"]);
     const [userId, groupId] = [made.get("ada")!.id!, made.get("reps")!.id!];
     assert.equal((await read(`/users/${userId}/userGroup`)).userGroup.groupid, groupId);
-    assert.deepEqual((await read(`/dealGroups/${pipelineId}/dealGroupUsers`)).dealGroupUsers.map((row: { user: string }) => row.user), [userId]);
+    assert.deepEqual(
+      (await read(`/dealGroups/${pipelineId}/dealGroupUsers`)).dealGroupUsers.map((row: { user: string }) => row.user),
+      [userId],
+    );
   });
 
   it("the program with adoptId takes each object over by its id alone: a clean preview, and no write", async () => {

@@ -7,7 +7,7 @@ import assert from "node:assert/strict";
 import { join } from "node:path";
 import { startEmulator } from "../../emulator";
 import { installProgram } from "../support/packed-program";
-import { emulatorCallWhenAdmitted, emulatorRead, RunningEmulator, stackOnEmulator } from "../support/emulator";
+import { emulatorCallWhenAdmitted, emulatorRead, type RunningEmulator, stackOnEmulator } from "../support/emulator";
 import { assertNoOpUp } from "../support/plugin-program";
 import { CHANGES_NOT_EXPECTED, CliStack } from "../support/pulumi-cli";
 

@@ -13,13 +13,13 @@ import { cpSync, existsSync, mkdtempSync, readFileSync, readlinkSync, rmSync, sy
 import { join } from "node:path";
 import ts from "typescript";
 import { startEmulator } from "../../emulator";
-import { emulatorCall, requestCount, RunningEmulator } from "../support/emulator";
-import { DeclaredResource, everyResourceStack } from "../support/every-resource";
+import { emulatorCall, requestCount, type RunningEmulator } from "../support/emulator";
+import { type DeclaredResource, everyResourceStack } from "../support/every-resource";
 import { installProgram, repoRoot } from "../support/packed-program";
-import { CliResult, CliStack } from "../support/pulumi-cli";
+import { type CliResult, CliStack } from "../support/pulumi-cli";
 import { resourceExamples } from "../support/resource-examples";
 import { tallyService } from "../support/service-tally";
-import { RegisteredResource, resources, typeOf } from "../../provider/registry";
+import { type RegisteredResource, resources, typeOf } from "../../provider/registry";
 
 /**
  * The package as `npm pack` made it at 30edf1f, the last commit before the resources were declared
@@ -33,7 +33,10 @@ const npm = process.platform === "win32" ? "npm.cmd" : "npm";
 function installedWith(program: string, tarball: string): string {
   const { dependencies } = JSON.parse(readFileSync(join(program, "package.json"), "utf8")) as { dependencies: Record<string, string> };
   const dir = mkdtempSync(join(repoRoot, ".work", "upgrade-install-"));
-  writeFileSync(join(dir, "package.json"), JSON.stringify({ name: "upgrade-before", private: true, dependencies: { ...dependencies, "pulumi-crm": `file:${tarball}` } }, null, 2));
+  writeFileSync(
+    join(dir, "package.json"),
+    JSON.stringify({ name: "upgrade-before", private: true, dependencies: { ...dependencies, "pulumi-crm": `file:${tarball}` } }, null, 2),
+  );
   execFileSync(npm, ["install", "--prefer-offline", "--no-audit", "--no-fund", "--loglevel=error"], { cwd: dir, stdio: ["ignore", "ignore", "inherit"] });
   return dir;
 }
@@ -60,7 +63,9 @@ describe("upgrading the package under a deployed stack, on the pulumi CLI", func
     program = installProgram(join(__dirname, "..", "reliability", "programs", "every-resource"), "lifecycle-upgrade", { typeCheck: "once" });
     newModules = readlinkSync(join(program, "node_modules"));
     oldInstall = installedWith(program, packageBefore);
-    earlier = resources.filter(({ namespace, name }) => existsSync(join(oldInstall, "node_modules", "pulumi-crm", "dist", "provider", namespace, `${name}.js`)));
+    earlier = resources.filter(({ namespace, name }) =>
+      existsSync(join(oldInstall, "node_modules", "pulumi-crm", "dist", "provider", namespace, `${name}.js`)),
+    );
     emulator = await startEmulator({ port: 0, rateLimit: 0 });
     const contact = (await emulatorCall(emulator, "POST", "/api/3/contacts", { contact: { email: "upgrade@example.com" } })).body.contact.id;
     const declared = everyResourceStack(1, [contact], earlier);
@@ -110,7 +115,15 @@ describe("upgrading the package under a deployed stack, on the pulumi CLI", func
         ].join("\n"),
       );
       // Node's types as a program has them: without them the SDK's types lose members, and any type compares.
-      const options = { strict: true, noEmit: true, skipLibCheck: true, target: ts.ScriptTarget.ES2022, module: ts.ModuleKind.CommonJS, types: ["node"], typeRoots: [join(newModules, "@types")] };
+      const options = {
+        strict: true,
+        noEmit: true,
+        skipLibCheck: true,
+        target: ts.ScriptTarget.ES2022,
+        module: ts.ModuleKind.CommonJS,
+        types: ["node"],
+        typeRoots: [join(newModules, "@types")],
+      };
       const program = ts.createProgram([file], options);
       const problems = ts.getPreEmitDiagnostics(program).map((diagnostic) => {
         const line = diagnostic.file && diagnostic.start !== undefined ? diagnostic.file.getLineAndCharacterOfPosition(diagnostic.start).line : -1;
@@ -129,8 +142,21 @@ describe("upgrading the package under a deployed stack, on the pulumi CLI", func
     const tally = await tallyService(emulator, stack.resources());
     assert.deepEqual([tally.objects, tally.missing, tally.orphans], [objects, [], []]);
     const required = new Set([...stack.stateText().matchAll(/require\(\\"(pulumi-crm\/dist\/provider\/[\w/-]+(?:\.js)?)\\"\)/g)].map((match) => match[1]));
-    assert.equal(new Set(stack.resources().map((resource) => resource.type).filter((type) => type.startsWith("pulumi-nodejs:dynamic/"))).size, earlier.length, "every type the package had");
-    for (const resource of earlier) assert.ok([...required].some((path) => path.includes(`/${resource.namespace}/${resource.name}`)), `${typeOf(resource)}'s module`);
+    assert.equal(
+      new Set(
+        stack
+          .resources()
+          .map((resource) => resource.type)
+          .filter((type) => type.startsWith("pulumi-nodejs:dynamic/")),
+      ).size,
+      earlier.length,
+      "every type the package had",
+    );
+    for (const resource of earlier)
+      assert.ok(
+        [...required].some((path) => path.includes(`/${resource.namespace}/${resource.name}`)),
+        `${typeOf(resource)}'s module`,
+      );
     for (const path of required) assert.ok(existsSync(join(newModules, path.endsWith(".js") ? path : `${path}.js`)), `the new package has ${path}`);
   });
 

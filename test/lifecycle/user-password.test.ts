@@ -55,9 +55,15 @@ describe("a user's password on the pulumi CLI", function () {
     printed.push(refresh.stdout, refresh.stderr);
     const states = textsUnder(stack.backend);
     assert.ok(states.length >= 2, states.map(([path]) => path).join(", "));
-    for (const password of [first, second]) assert.deepEqual(states.filter(([, text]) => text.includes(password)).map(([path]) => path), [], `files holding ${password}`);
+    for (const password of [first, second])
+      assert.deepEqual(
+        states.filter(([, text]) => text.includes(password)).map(([path]) => path),
+        [],
+        `files holding ${password}`,
+      );
     const user = stack.resources().find((resource) => resource.type.endsWith("crm:User"))!;
-    for (const side of [user.inputs, user.outputs]) assert.equal(side?.password?.[secretSignature], "1b47061264138c4ac30d75fd1eb44270", `not secret: ${JSON.stringify(side?.password)}`);
+    for (const side of [user.inputs, user.outputs])
+      assert.equal(side?.password?.[secretSignature], "1b47061264138c4ac30d75fd1eb44270", `not secret: ${JSON.stringify(side?.password)}`);
   });
 
   it("never shows in what the CLI printed", async () => {

@@ -7,13 +7,13 @@
 import assert from "node:assert/strict";
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { buildPlugins, BuiltPlugin } from "../../scripts/plugin-bundle";
+import { buildPlugins, type BuiltPlugin } from "../../scripts/plugin-bundle";
 import { startEmulator } from "../../emulator";
 import { BUILT_IN_FLOWS } from "../../emulator/src/chat";
-import { emulatorCall, emulatorRead, requestCount, RunningEmulator } from "../support/emulator";
+import { emulatorCall, emulatorRead, requestCount, type RunningEmulator } from "../support/emulator";
 import { installProgram, repoRoot } from "../support/packed-program";
 import { copyYamlProgram, namePluginFolders } from "../support/plugin-program";
-import { CliResult, CliStack, diagnostics, resourceErrors } from "../support/pulumi-cli";
+import { type CliResult, CliStack, diagnostics, resourceErrors } from "../support/pulumi-cli";
 
 type Door = "dynamic" | "plugin";
 const doors: Door[] = ["dynamic", "plugin"];
@@ -36,7 +36,16 @@ const yamlResources: Record<string, (config: Record<string, string>) => string[]
     "      timeoutSeconds: 1",
   ],
   adopt: (config) => ["  adopted:", "    type: crm:Account", "    properties:", "      name: Adopted Co", `      adoptId: "${config.adoptId}"`],
-  duplicates: () => ["  first:", "    type: crm:Account", "    properties:", "      name: Dup Co", "  second:", "    type: crm:Account", "    properties:", "      name: DUP co"],
+  duplicates: () => [
+    "  first:",
+    "    type: crm:Account",
+    "    properties:",
+    "      name: Dup Co",
+    "  second:",
+    "    type: crm:Account",
+    "    properties:",
+    "      name: DUP co",
+  ],
   "one-account": () => ["  only:", "    type: crm:Account", "    properties:", "      name: Only Co"],
   replace: (config) => ["  tier:", "    type: crm:AccountCustomField", "    properties:", "      fieldLabel: Tier", `      fieldType: ${config.fieldType}`],
 };
@@ -66,13 +75,21 @@ describe("both doors alike, on the real CLI: the dynamic classes and the plugin"
   };
 
   /** A stack of `scenario` through `door`, on `emulator`'s services, the keys given as secrets unless `plainKey`. */
-  async function stackOf(door: Door, scenario: string, emulator: RunningEmulator, options: { config?: Record<string, string>; plainKey?: boolean; yaml?: string[] } = {}): Promise<CliStack> {
+  async function stackOf(
+    door: Door,
+    scenario: string,
+    emulator: RunningEmulator,
+    options: { config?: Record<string, string>; plainKey?: boolean; yaml?: string[] } = {},
+  ): Promise<CliStack> {
     const settings = { "crm:apiUrl": emulator.crmUrl, "chat:apiUrl": emulator.chatUrl, "crm:requestsPerSecond": "0" };
     const keys = { "crm:apiToken": emulator.apiToken, "chat:apiToken": emulator.apiToken };
     const given = { config: { ...settings, ...(options.plainKey ? keys : {}) }, secrets: options.plainKey ? {} : keys };
     let stack: CliStack;
     if (door === "dynamic") {
-      stack = await CliStack.create(tsProgram, `${scenario}-${emulators.length}`, { config: { ...given.config, scenario, ...options.config }, secrets: given.secrets });
+      stack = await CliStack.create(tsProgram, `${scenario}-${emulators.length}`, {
+        config: { ...given.config, scenario, ...options.config },
+        secrets: given.secrets,
+      });
     } else {
       const folder = copyYamlProgram(undefined, `both-doors-${scenario}-${emulators.length}`);
       writeYaml(folder, options.yaml ?? yamlResources[scenario](options.config ?? {}));
@@ -131,7 +148,8 @@ describe("both doors alike, on the real CLI: the dynamic classes and the plugin"
     assert.equal(JSON.stringify(await stack.exported()).includes(emulator.apiToken), false);
   });
 
-  const adoptionSummary = /pulumi-crm: this deployment took over 1 existing object, now managed by this stack: a destroy, or removing one from the program, deletes it/;
+  const adoptionSummary =
+    /pulumi-crm: this deployment took over 1 existing object, now managed by this stack: a destroy, or removing one from the program, deletes it/;
   for (const door of doors) {
     it(`${door}: an adoption is summed up with what a destroy then does`, async () => {
       const emulator = await emulatorFor();
@@ -167,7 +185,10 @@ describe("both doors alike, on the real CLI: the dynamic classes and the plugin"
   it("both doors refuse it with the same message", () => {
     assert.ok(refusals.dynamic && refusals.plugin, "both cases ran");
     assert.equal(refusals.dynamic, refusals.plugin);
-    assert.equal(refusals.plugin, 'crm.Account "<name>": two resources of this program declare the account name "<name>" (account names are unique regardless of case); give each its own account name.');
+    assert.equal(
+      refusals.plugin,
+      'crm.Account "<name>": two resources of this program declare the account name "<name>" (account names are unique regardless of case); give each its own account name.',
+    );
   });
 
   // The dynamic provider protocol carries no detailed diff (the SDK's host forwards `changes`,
@@ -182,7 +203,9 @@ describe("both doors alike, on the real CLI: the dynamic classes and the plugin"
       else writeYaml(stack.program, yamlResources.replace({ fieldType: "textarea" }));
       const preview = await stack.run(["preview", "--json"]);
       assert.equal(preview.exitCode, 0, output(preview));
-      const step = (JSON.parse(preview.stdout) as { steps: Array<{ op: string; urn: string; replaceReasons?: string[]; detailedDiff?: Record<string, unknown> }> }).steps.find((step) => step.urn.endsWith("::tier"))!;
+      const step = (
+        JSON.parse(preview.stdout) as { steps: Array<{ op: string; urn: string; replaceReasons?: string[]; detailedDiff?: Record<string, unknown> }> }
+      ).steps.find((step) => step.urn.endsWith("::tier"))!;
       assert.deepEqual([step.op, step.replaceReasons], ["replace", ["fieldType"]]);
       if (door === "plugin") assert.deepEqual(Object.keys(step.detailedDiff ?? {}), ["fieldType"]);
       else assert.equal(step.detailedDiff ?? undefined, undefined, "the dynamic protocol's: the engine's own diff");
@@ -191,16 +214,38 @@ describe("both doors alike, on the real CLI: the dynamic classes and the plugin"
 
   it("plugin: explicit providers named default and default_eu are named by their names in a refused key's message", async () => {
     const emulator = await emulatorFor();
-    const provider = (name: string) => [`  ${name}:`, "    type: pulumi:providers:crm", "    properties:", `      apiUrl: ${emulator.crmUrl}`, `      apiToken: wrong-key-${name}`];
-    const account = (name: string, provider: string) => [`  ${name}:`, "    type: crm:Account", "    properties:", `      name: ${name}`, "    options:", `      provider: \${${provider}}`];
+    const provider = (name: string) => [
+      `  ${name}:`,
+      "    type: pulumi:providers:crm",
+      "    properties:",
+      `      apiUrl: ${emulator.crmUrl}`,
+      `      apiToken: wrong-key-${name}`,
+    ];
+    const account = (name: string, provider: string) => [
+      `  ${name}:`,
+      "    type: crm:Account",
+      "    properties:",
+      `      name: ${name}`,
+      "    options:",
+      `      provider: \${${provider}}`,
+    ];
     const yaml = [...provider("default"), ...provider("default_eu"), ...account("home", "default"), ...account("abroad", "default_eu")];
     const stack = await stackOf("plugin", "explicit-providers", emulator, { yaml });
     const up = await stack.up("--skip-preview");
     assert.notEqual(up.exitCode, 0, output(up));
     const errors = resourceErrors(up);
-    for (const [account, name] of [["home", "default"], ["abroad", "default_eu"]]) {
+    for (const [account, name] of [
+      ["home", "default"],
+      ["abroad", "default_eu"],
+    ]) {
       const message = errors.find((error) => error.urn.endsWith(`::${account}`))?.message ?? "";
-      assert.match(message, new RegExp(`the service refused the key in apiToken of the provider "${name}": check that it is valid for this account \\(give the provider "${name}" its apiToken setting\\)`), output(up));
+      assert.match(
+        message,
+        new RegExp(
+          `the service refused the key in apiToken of the provider "${name}": check that it is valid for this account \\(give the provider "${name}" its apiToken setting\\)`,
+        ),
+        output(up),
+      );
       assert.doesNotMatch(message, /crm:apiToken|wrong-key/);
     }
   });

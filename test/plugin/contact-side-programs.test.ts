@@ -10,15 +10,23 @@ import { join } from "node:path";
 import { startEmulator } from "../../emulator";
 import { repoRoot } from "../support/packed-program";
 import { installProgram } from "../support/packed-program";
-import { emulatorCallWhenAdmitted, emulatorRead, RunningEmulator, stackOnEmulator } from "../support/emulator";
+import { emulatorCallWhenAdmitted, emulatorRead, type RunningEmulator, stackOnEmulator } from "../support/emulator";
 import { assertNoOpUp, installYamlProgram } from "../support/plugin-program";
 import { CHANGES_NOT_EXPECTED, CliStack } from "../support/pulumi-cli";
 
 const contactSide = ["/lists", "/tags", "/fields", "/personalizations", "/webhooks"];
 
 for (const [door, project, install] of [
-  ["Pulumi YAML on the native plugin", "crm-agency", async () => (await installYamlProgram(join(repoRoot, "examples", "agency", "yaml"), "contact-side-yaml")).program],
-  ["TypeScript on the dynamic classes", "crm-agency-ts", async () => installProgram(join(repoRoot, "examples", "agency", "typescript"), "contact-side-ts", { typeCheck: "once" })],
+  [
+    "Pulumi YAML on the native plugin",
+    "crm-agency",
+    async () => (await installYamlProgram(join(repoRoot, "examples", "agency", "yaml"), "contact-side-yaml")).program,
+  ],
+  [
+    "TypeScript on the dynamic classes",
+    "crm-agency-ts",
+    async () => installProgram(join(repoRoot, "examples", "agency", "typescript"), "contact-side-ts", { typeCheck: "once" }),
+  ],
 ] as const) {
   describe(`the contacts' side of examples/agency, ${door}, on the real CLI`, function () {
     this.timeout(20 * 60_000);
@@ -48,8 +56,14 @@ for (const [door, project, install] of [
       assert.deepEqual(tags, ["Customer", "Prospect"]);
       const [field] = (await read("/fields")).fields;
       const answer = await read(`/fields/${field.id}`);
-      assert.deepEqual(answer.fieldOptions.map((option: { value: string }) => option.value), ["Products", "Events", "Offers"]);
-      assert.deepEqual(answer.fieldRels.map((rel: { relid: unknown }) => String(rel.relid)), [String(newsListId)]);
+      assert.deepEqual(
+        answer.fieldOptions.map((option: { value: string }) => option.value),
+        ["Products", "Events", "Offers"],
+      );
+      assert.deepEqual(
+        answer.fieldRels.map((rel: { relid: unknown }) => String(rel.relid)),
+        [String(newsListId)],
+      );
       assert.equal(String((await read("/webhooks")).webhooks[0].listid), String(newsListId));
       assert.equal((await read("/personalizations")).personalizations[0].tag, "signature");
     });
@@ -76,7 +90,10 @@ for (const [door, project, install] of [
       // All three in place: the field's last option is added back after the others, the field kept with its contacts' values.
       assert.deepEqual([repair.steps.update, repair.steps.replace], [3, 0], repair.lines.join("\n"));
       assert.equal((await stack.driftCheck()).exitCode, 0);
-      assert.deepEqual((await read(`/fields/${field.id}`)).fieldOptions.map((option: { value: string }) => option.value), ["Products", "Events", "Offers"]);
+      assert.deepEqual(
+        (await read(`/fields/${field.id}`)).fieldOptions.map((option: { value: string }) => option.value),
+        ["Products", "Events", "Offers"],
+      );
       assert.equal((await read(`/tags/${tag.id}`)).tag.tag, "Prospect");
       assert.equal((await read(`/webhooks/${webhook.id}`)).webhook.url, "https://reports.agency.example/crm");
     });

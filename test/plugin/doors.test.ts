@@ -19,7 +19,7 @@ import { dynamicLifecycle } from "../../provider/dynamic";
 import { explicitProvider, servePlugin } from "../../provider/plugin/server";
 import { providerProto } from "../../provider/plugin/sdk-modules";
 import { unknownSettingWarnings, useStackConfig } from "../../provider/settings";
-import { configOf, emulatorCall, requestCount, RunningEmulator } from "../support/emulator";
+import { configOf, emulatorCall, requestCount, type RunningEmulator } from "../support/emulator";
 import { startFakeEngine } from "../support/fake-engine";
 import { plain, PluginClient, secret, struct } from "../support/plugin-client";
 import { secretSignature } from "../support/pulumi-cli";
@@ -70,7 +70,11 @@ describe("both doors, one core", () => {
 
     it("chat.FlowRun whose wait timed out", async () => {
       const chat = await plugin("chat:index:FlowRun", { apiUrl: emulator.chatUrl, apiToken: emulator.apiToken, channel: "chat" });
-      const { inputs, failures } = await chat.check("run", { flowId: "2f1c6a8e-3b7d-4c1e-9a2f-5d8e7c6b4a31", contacts: [{ phone: "+15550100" }], waitForCompletion: true });
+      const { inputs, failures } = await chat.check("run", {
+        flowId: "2f1c6a8e-3b7d-4c1e-9a2f-5d8e7c6b4a31",
+        contacts: [{ phone: "+15550100" }],
+        waitForCompletion: true,
+      });
       assert.deepEqual(failures, []);
       const timedOut = { ...inputs, executionId: "e-1", createdOn: "2026-11-27T10:00:00Z", status: "RUNNING", finishedOn: null, statusReason: null };
       assert.equal((await flowRun.diff("e-1", timedOut, inputs)).changes, true, "the dynamic class");
@@ -94,7 +98,12 @@ describe("both doors, one core", () => {
     // What the import declares is what a refresh of it reads back: no change after the import.
     const refreshed = await crm.call<InstanceType<typeof providerProto.ReadResponse>>(
       "read",
-      new providerProto.ReadRequest().setId(id).setUrn(crm.urn("imported")).setType("crm:index:Address").setProperties(struct(imported.props)).setInputs(struct(imported.inputs)),
+      new providerProto.ReadRequest()
+        .setId(id)
+        .setUrn(crm.urn("imported"))
+        .setType("crm:index:Address")
+        .setProperties(struct(imported.props))
+        .setInputs(struct(imported.inputs)),
     );
     assert.deepEqual(plain(refreshed.getInputs()), imported.inputs);
   });
@@ -102,7 +111,10 @@ describe("both doors, one core", () => {
   it("refuses to import an action by its declared reason, before any request", async () => {
     const crm = await plugin("crm:index:ContactSync", { apiUrl: emulator.crmUrl, apiToken: emulator.apiToken });
     const before = await requestCount(emulator);
-    await assert.rejects(crm.read("imported", "run-1"), /crm\.ContactSync run-1 cannot be imported: its id names a run, which does not tell what the run was declared with/);
+    await assert.rejects(
+      crm.read("imported", "run-1"),
+      /crm\.ContactSync run-1 cannot be imported: its id names a run, which does not tell what the run was declared with/,
+    );
     assert.equal(await requestCount(emulator), before);
   });
 
@@ -121,13 +133,18 @@ describe("both doors, one core", () => {
     it("a refused connection", async () => {
       const address = `http://127.0.0.1:${await closedPort()}`;
       const explicit = await plugin("crm:index:Account", { apiUrl: address, apiToken: "k" }, "client");
-      await assert.rejects(explicit.create("a", { name: "A" }), (error: Error) => error.message.includes(`apiUrl of the provider "client" is ${address}, which refused the connection`));
+      await assert.rejects(explicit.create("a", { name: "A" }), (error: Error) =>
+        error.message.includes(`apiUrl of the provider "client" is ${address}, which refused the connection`),
+      );
     });
 
     it("a refused key", async () => {
       const explicit = await plugin("crm:index:Account", { apiUrl: emulator.crmUrl, apiToken: "wrong-key-4242" }, "eu");
       await assert.rejects(explicit.create("a", { name: "Refused Key Co" }), (error: Error) => {
-        assert.match(error.message, /the service refused the key in apiToken of the provider "eu": check that it is valid for this account \(give the provider "eu" its apiToken setting\)/);
+        assert.match(
+          error.message,
+          /the service refused the key in apiToken of the provider "eu": check that it is valid for this account \(give the provider "eu" its apiToken setting\)/,
+        );
         assert.doesNotMatch(error.message, /crm:apiToken|wrong-key/);
         return true;
       });
@@ -176,7 +193,10 @@ describe("both doors, one core", () => {
     const client = await plugin("crm:index:Account", { apiUrl: emulator.crmUrl, apiToken: emulator.apiToken });
     const response = await client.call<InstanceType<typeof providerProto.CheckResponse>>(
       "checkConfig",
-      new providerProto.CheckRequest().setUrn("urn:pulumi:dev::shop::pulumi:providers:crm::default").setOlds(struct({})).setNews(struct({ apiUrl: emulator.crmUrl, apiToken: "plain-key" })),
+      new providerProto.CheckRequest()
+        .setUrn("urn:pulumi:dev::shop::pulumi:providers:crm::default")
+        .setOlds(struct({}))
+        .setNews(struct({ apiUrl: emulator.crmUrl, apiToken: "plain-key" })),
     );
     const inputs = response.getInputs()!.toJavaScript() as Record<string, unknown>;
     assert.deepEqual(inputs.apiToken, secret("plain-key"));
@@ -193,10 +213,7 @@ describe("both doors, one core", () => {
     // The line travels beside the answer, as every engine log call does.
     const takeOvers = () => engine.lines.filter((line) => line.message.includes("took over"));
     for (let waited = 0; !takeOvers().length && waited < 100; waited++) await new Promise((resolve) => setTimeout(resolve, 50));
-    assert.deepEqual(
-      takeOvers(),
-      [{ severity: "info", message: `crm.Account "Taken Over Co": took over existing object ${id}`, urn: crm.urn("taken") }],
-    );
+    assert.deepEqual(takeOvers(), [{ severity: "info", message: `crm.Account "Taken Over Co": took over existing object ${id}`, urn: crm.urn("taken") }]);
   });
 
   it("the dynamic door records what a write that failed after taking effect left behind with its provider, as the host records a write that succeeded", async () => {
@@ -220,7 +237,12 @@ describe("both doors, one core", () => {
     const hook = { name: "Hook", url: "https://hooks.example/crm", events: ["subscribe"], sources: ["public"] };
     const cases = [
       [contactCustomField, "crm:index:ContactCustomField", { title: "Plan", type: "select" }, /type must be one of text, textarea/],
-      [contactCustomField, "crm:index:ContactCustomField", { title: "Notes", type: "text", options: ["a"] }, /options is allowed only for a field of type dropdown, listbox, radio, checkbox, not text/],
+      [
+        contactCustomField,
+        "crm:index:ContactCustomField",
+        { title: "Notes", type: "text", options: ["a"] },
+        /options is allowed only for a field of type dropdown, listbox, radio, checkbox, not text/,
+      ],
       [webhook, "crm:index:Webhook", { ...hook, events: ["subscribed"] }, /events\[0\] must be one of bounce, click/],
       [webhook, "crm:index:Webhook", { ...hook, url: "ftp://hooks.example/crm" }, /url must be an http or https URL/],
       [tag, "crm:index:Tag", { tag: "" }, /tag must not be blank/],
@@ -248,6 +270,8 @@ describe("both doors, one core", () => {
     assert.deepEqual((await crm.check("first", { name: "Unique Co" })).failures, []);
     const rule = new DeclaredNames();
     rule.claim(account.core, { name: "Unique Co" }, "first");
-    assert.deepEqual((await crm.check("second", { name: "UNIQUE co" })).failures, [["name", rule.claim(account.core, { name: "UNIQUE co" }, "second")!.message]]);
+    assert.deepEqual((await crm.check("second", { name: "UNIQUE co" })).failures, [
+      ["name", rule.claim(account.core, { name: "UNIQUE co" }, "second")!.message],
+    ]);
   });
 });

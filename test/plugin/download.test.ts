@@ -17,19 +17,24 @@ import { startEmulator } from "../../emulator";
 import { pluginDownloadURL } from "../../scripts/generate/package-schema";
 import { releaseVersion } from "../../scripts/release";
 import { ensurePythonVenv, ensureToolchain, offlineCliEnvironment } from "../../scripts/toolchain";
-import { emulatorRead, requestCount, RunningEmulator, stackOnEmulator } from "../support/emulator";
+import { emulatorRead, requestCount, type RunningEmulator, stackOnEmulator } from "../support/emulator";
 import { installProgram, repoRoot } from "../support/packed-program";
 import { assertNoOpUp, copyYamlProgram } from "../support/plugin-program";
 import { CliStack } from "../support/pulumi-cli";
-import { downloadingEnv, releaseForTests, ReleaseMirror, serveRelease, testTarget } from "../support/release";
+import { downloadingEnv, releaseForTests, type ReleaseMirror, serveRelease, testTarget } from "../support/release";
 
 const archive = `pulumi-resource-crm-v${releaseVersion}-${testTarget}.tar.gz`;
 
 /** The plugins installed in a PULUMI_HOME's plugin cache: its folders (beside them, the CLI's lock, last-used and schema files). */
 const pluginCache = (home: string) =>
-  existsSync(join(home, "plugins")) ? readdirSync(join(home, "plugins"), { withFileTypes: true }).filter((entry) => entry.isDirectory()).map((entry) => entry.name) : [];
+  existsSync(join(home, "plugins"))
+    ? readdirSync(join(home, "plugins"), { withFileTypes: true })
+        .filter((entry) => entry.isDirectory())
+        .map((entry) => entry.name)
+    : [];
 
-const accountNames = async (emulator: RunningEmulator) => (await emulatorRead(emulator, "/accounts")).accounts.map((account: { name: string }) => account.name).sort();
+const accountNames = async (emulator: RunningEmulator) =>
+  (await emulatorRead(emulator, "/accounts")).accounts.map((account: { name: string }) => account.name).sort();
 
 describe("the CLI downloads the plugin by itself from the project's releases (a loopback mirror)", function () {
   this.timeout(20 * 60_000);
@@ -55,7 +60,10 @@ describe("the CLI downloads the plugin by itself from the project's releases (a 
 
   it("PATH holds no Node.js, and the schemas name the project's GitHub releases", () => {
     const path = downloadingEnv(mirror).PATH!.split(delimiter);
-    assert.deepEqual(path.filter((dir) => existsSync(join(dir, "node"))), []);
+    assert.deepEqual(
+      path.filter((dir) => existsSync(join(dir, "node"))),
+      [],
+    );
     for (const name of ["crm", "chat"]) {
       const schema = JSON.parse(readFileSync(join(repoRoot, "schema", `${name}.json`), "utf8"));
       assert.equal(schema.pluginDownloadURL, "github://api.github.com/pulumi-crm/pulumi-crm");
@@ -80,9 +88,15 @@ describe("the CLI downloads the plugin by itself from the project's releases (a 
       const up = await stack.up();
       assert.equal(up.exitCode, 0, up.lines.join("\n"));
       assert.deepEqual(await accountNames(emulator), ["Acme"]);
-      assert.deepEqual(mirror.requests.slice(before).map((path) => path.split("/").pop()), [archive]);
+      assert.deepEqual(
+        mirror.requests.slice(before).map((path) => path.split("/").pop()),
+        [archive],
+      );
       assert.deepEqual(pluginCache(home), [`resource-crm-v${releaseVersion}`]);
-      assert.deepEqual(readdirSync(join(home, "plugins", `resource-crm-v${releaseVersion}`)).filter((file) => !file.startsWith(".")), ["pulumi-resource-crm"]);
+      assert.deepEqual(
+        readdirSync(join(home, "plugins", `resource-crm-v${releaseVersion}`)).filter((file) => !file.startsWith(".")),
+        ["pulumi-resource-crm"],
+      );
     });
 
     it("a second up, its preview included, changes nothing, sends no request and downloads nothing", async () => {
@@ -103,7 +117,11 @@ describe("the CLI downloads the plugin by itself from the project's releases (a 
     const text = readFileSync(join(program, "Pulumi.yaml"), "utf8");
     writeFileSync(join(program, "Pulumi.yaml"), text.replace(/^ {6}version: .*\n/m, ""));
     assert.doesNotMatch(readFileSync(join(program, "Pulumi.yaml"), "utf8"), /version:/);
-    const stack = await CliStack.create(program, "dev", { config: { "crm:apiUrl": emulator.crmUrl }, secrets: { "crm:apiToken": emulator.apiToken }, env: downloadingEnv(mirror) });
+    const stack = await CliStack.create(program, "dev", {
+      config: { "crm:apiUrl": emulator.crmUrl },
+      secrets: { "crm:apiToken": emulator.apiToken },
+      env: downloadingEnv(mirror),
+    });
     try {
       const up = await stack.up();
       assert.notEqual(up.exitCode, 0);
@@ -115,15 +133,24 @@ describe("the CLI downloads the plugin by itself from the project's releases (a 
   });
 
   it("a TypeScript program on the generated Node.js SDK: up downloads the plugin once and creates the account, destroy deletes it", async () => {
-    const program = installProgram(join(repoRoot, "test", "lifecycle", "programs", "generated-sdk"), "download-node-sdk", { generatedSdks: ["crm"], typeCheck: "once" });
+    const program = installProgram(join(repoRoot, "test", "lifecycle", "programs", "generated-sdk"), "download-node-sdk", {
+      generatedSdks: ["crm"],
+      typeCheck: "once",
+    });
     // The program runs on Node.js (PATH as the tests' CLI runs have it); the plugin does not need it.
     const { PATH: _cliAlone, ...download } = downloadingEnv(mirror);
-    const stack = await CliStack.create(program, "dev", { ...stackOnEmulator(emulator, { "generated-sdk:accounts": JSON.stringify(["Acme Node"]) }), env: download });
+    const stack = await CliStack.create(program, "dev", {
+      ...stackOnEmulator(emulator, { "generated-sdk:accounts": JSON.stringify(["Acme Node"]) }),
+      env: download,
+    });
     try {
       const before = mirror.requests.length;
       const up = await stack.up();
       assert.equal(up.exitCode, 0, up.lines.join("\n"));
-      assert.deepEqual(mirror.requests.slice(before).map((path) => path.split("/").pop()), [archive]);
+      assert.deepEqual(
+        mirror.requests.slice(before).map((path) => path.split("/").pop()),
+        [archive],
+      );
       assert.deepEqual(await accountNames(emulator), ["Acme Node"]);
       const destroy = await stack.destroy("--skip-preview");
       assert.equal(destroy.exitCode, 0, destroy.lines.join("\n"));
@@ -140,7 +167,10 @@ describe("the CLI downloads the plugin by itself from the project's releases (a 
       const before = mirror.requests.length;
       const { cliBin } = ensureToolchain();
       await promisify(execFile)(join(cliBin, "pulumi"), ["plugin", "install", "resource", "crm", releaseVersion, "--server", pluginDownloadURL], { env });
-      assert.deepEqual(mirror.requests.slice(before).map((path) => path.split("/").pop()), [archive]);
+      assert.deepEqual(
+        mirror.requests.slice(before).map((path) => path.split("/").pop()),
+        [archive],
+      );
       assert.deepEqual(pluginCache(env.PULUMI_HOME!), [`resource-crm-v${releaseVersion}`]);
     } finally {
       rmSync(home, { recursive: true, force: true });
@@ -157,11 +187,20 @@ describe("the CLI downloads the plugin by itself from the project's releases (a 
       const site = join(work, "site");
       execFileSync(python, ["-m", "pip", "install", "--quiet", "--no-deps", "--target", site, join(release, `pulumi_crm-${releaseVersion}-py3-none-any.whl`)]);
       // The page's exports; `pulumi login --local` is a file backend, here the work folder's.
-      const env: NodeJS.ProcessEnv = { ...offlineCliEnvironment(work, ""), ...downloadingEnv(mirror), CRM_API_URL: emulator.crmUrl, CRM_API_TOKEN: emulator.apiToken, PYTHONPATH: site };
+      const env: NodeJS.ProcessEnv = {
+        ...offlineCliEnvironment(work, ""),
+        ...downloadingEnv(mirror),
+        CRM_API_URL: emulator.crmUrl,
+        CRM_API_TOKEN: emulator.apiToken,
+        PYTHONPATH: site,
+      };
       const before = mirror.requests.length;
       const up = await promisify(execFile)(python, ["agency.py"], { cwd: work, env, encoding: "utf8" });
       assert.match(up.stdout, /\{'create': 2\}/);
-      assert.deepEqual(mirror.requests.slice(before).map((path) => path.split("/").pop()), [archive]);
+      assert.deepEqual(
+        mirror.requests.slice(before).map((path) => path.split("/").pop()),
+        [archive],
+      );
       assert.deepEqual(await accountNames(emulator), ["Acme"]);
       const destroy = await promisify(execFile)(python, ["agency.py", "destroy"], { cwd: work, env, encoding: "utf8" });
       assert.match(destroy.stdout, /\{'delete': 2\}/);
@@ -181,7 +220,13 @@ describe("the CLI downloads the plugin by itself from the project's releases (a 
       const site = join(work, "site");
       execFileSync(python, ["-m", "pip", "install", "--quiet", "--no-deps", "--target", site, join(release, `pulumi_crm-${releaseVersion}-py3-none-any.whl`)]);
       const stackConfig = { "crm:apiUrl": { value: emulator.crmUrl }, "crm:apiToken": { value: emulator.apiToken, secret: true } };
-      const env: NodeJS.ProcessEnv = { ...offlineCliEnvironment(work, ""), ...downloadingEnv(mirror), PULUMI_ROOT: dirname(cliBin), STACK_CONFIG: JSON.stringify(stackConfig), PYTHONPATH: site };
+      const env: NodeJS.ProcessEnv = {
+        ...offlineCliEnvironment(work, ""),
+        ...downloadingEnv(mirror),
+        PULUMI_ROOT: dirname(cliBin),
+        STACK_CONFIG: JSON.stringify(stackConfig),
+        PYTHONPATH: site,
+      };
       const inline = join(repoRoot, "test", "lifecycle", "programs", "python-inline", "inline.py");
       const run = async (command: string) => {
         const { stdout } = await promisify(execFile)(python, [inline, "python-download", command, "Acme Python"], { env, encoding: "utf8" });
@@ -190,7 +235,10 @@ describe("the CLI downloads the plugin by itself from the project's releases (a 
       const before = mirror.requests.length;
       assert.deepEqual(pluginCache(env.PULUMI_HOME!), []);
       assert.deepEqual(await run("up"), { create: 2 }); // the stack and the account
-      assert.deepEqual(mirror.requests.slice(before).map((path) => path.split("/").pop()), [archive]);
+      assert.deepEqual(
+        mirror.requests.slice(before).map((path) => path.split("/").pop()),
+        [archive],
+      );
       assert.deepEqual(await accountNames(emulator), ["Acme Python"]);
       const requests = await requestCount(emulator);
       assert.deepEqual(await run("up"), { same: 2 });

@@ -10,7 +10,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { promisify } from "node:util";
 import { exportedResources } from "../../provider/export/read-account";
-import { emulatorForProvider, RunningEmulator, stackOnEmulator } from "../support/emulator";
+import { emulatorForProvider, type RunningEmulator, stackOnEmulator } from "../support/emulator";
 import { repoRoot } from "../support/packed-program";
 import { addPrintedCode, assertImportRoundTrips, installYamlProgram } from "../support/plugin-program";
 import { CliStack } from "../support/pulumi-cli";
@@ -40,7 +40,10 @@ describe("pulumi-crm export --import-file, imported by pulumi import --file into
     const bin = join(repoRoot, "provider", "export", "bin.ts");
     // Every kind: the account's data too.
     const args = ["export", "--api-url", emulator.crmUrl, "--kinds", "all", "--out", join(work, "program"), "--import-file", importFile];
-    await promisify(execFile)(process.execPath, ["-r", "ts-node/register/transpile-only", bin, ...args], { cwd: repoRoot, env: { ...process.env, CRM_API_TOKEN: emulator.apiToken } });
+    await promisify(execFile)(process.execPath, ["-r", "ts-node/register/transpile-only", bin, ...args], {
+      cwd: repoRoot,
+      env: { ...process.env, CRM_API_TOKEN: emulator.apiToken },
+    });
     const { resources } = JSON.parse(readFileSync(importFile, "utf8")) as { resources: Array<{ type: string; name: string; id: string }> };
     assert.deepEqual(new Set(resources.map((resource) => resource.type)), new Set(exportedResources.map((resource) => `crm:index:${resource.className}`)));
     assert.equal(new Set(resources.map((resource) => resource.name)).size, resources.length);

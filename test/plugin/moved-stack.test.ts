@@ -8,19 +8,25 @@ import assert from "node:assert/strict";
 import { join } from "node:path";
 import { startEmulator } from "../../emulator";
 import { buildPlugins } from "../../scripts/plugin-bundle";
-import { emulatorCall, emulatorRead, requestCount, RunningEmulator, writeCount } from "../support/emulator";
+import { emulatorCall, emulatorRead, requestCount, type RunningEmulator, writeCount } from "../support/emulator";
 import { installProgram, repoRoot } from "../support/packed-program";
 import { namePluginFolders } from "../support/plugin-program";
 import { CliStack } from "../support/pulumi-cli";
 import { resources } from "../../provider/registry";
 
-const importable = resources.filter((resource) => resource.namespace === "crm" && resource.module.core.importable === true).map((resource) => resource.className);
+const importable = resources
+  .filter((resource) => resource.namespace === "crm" && resource.module.core.importable === true)
+  .map((resource) => resource.className);
 
 describe("a stack of every importable crm type made by the dynamic classes, moved to the native plugin", function () {
   this.timeout(20 * 60_000);
   let emulator: RunningEmulator;
   let stack: CliStack;
-  const types = () => stack.resources().filter((resource) => resource.custom && !resource.type.startsWith("pulumi:providers:")).map((resource) => resource.type);
+  const types = () =>
+    stack
+      .resources()
+      .filter((resource) => resource.custom && !resource.type.startsWith("pulumi:providers:"))
+      .map((resource) => resource.type);
 
   before(async () => {
     emulator = await startEmulator({ port: 0, rateLimit: 5 });

@@ -9,10 +9,10 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { startEmulator } from "../../emulator";
 import { BUILT_IN_FLOWS } from "../../emulator/src/chat";
-import { emulatorCall, flowRunsStarted, requestCount, RunningEmulator, writeCount } from "../support/emulator";
+import { emulatorCall, flowRunsStarted, requestCount, type RunningEmulator, writeCount } from "../support/emulator";
 import { repoRoot } from "../support/packed-program";
 import { installNativeAccounts, installPluginTarball, namePluginFolders } from "../support/plugin-program";
-import { CHANGES_NOT_EXPECTED, CliStack, StateResource } from "../support/pulumi-cli";
+import { CHANGES_NOT_EXPECTED, CliStack, type StateResource } from "../support/pulumi-cli";
 
 const accountsOf = async (emulator: RunningEmulator) =>
   ((await emulatorCall(emulator, "GET", "/api/3/accounts?limit=100")).body.accounts as Array<{ id: string; name: string; accountUrl: string | null }>)
@@ -107,7 +107,11 @@ describe("native plugin pulumi-resource-crm on the pulumi CLI", function () {
     assert.equal(umbrella.id, id);
     assert.deepEqual(umbrella.inputs, { name: "Umbrella", accountUrl: "https://umbrella.example" });
 
-    await setAccounts([...declared, { name: "Umbrella", accountUrl: "https://umbrella.example" }].map((account) => (account.name === "Globex" ? { ...account, accountUrl: "https://globex.example" } : account)));
+    await setAccounts(
+      [...declared, { name: "Umbrella", accountUrl: "https://umbrella.example" }].map((account) =>
+        account.name === "Globex" ? { ...account, accountUrl: "https://globex.example" } : account,
+      ),
+    );
     const preview = await stack.run(["preview", "--expect-no-changes", "--diff"]);
     assert.equal(preview.exitCode, 0, preview.lines.join("\n"));
     const before = await writeCount(stackAccount);
@@ -144,7 +148,11 @@ describe("a stack of the dynamic crm.Account moved to the native plugin", functi
     emulator = await startEmulator({ port: 0, rateLimit: 5 });
     const { program, plugin } = await installNativeAccounts("plugin-moved-stack", { typeCheck: "once" });
     stack = await CliStack.create(program, "dev", {
-      config: { "crm:apiUrl": emulator.crmUrl, mode: "dynamic", accounts: JSON.stringify([{ name: "Acme", accountUrl: "https://acme.example" }, { name: "Globex" }]) },
+      config: {
+        "crm:apiUrl": emulator.crmUrl,
+        mode: "dynamic",
+        accounts: JSON.stringify([{ name: "Acme", accountUrl: "https://acme.example" }, { name: "Globex" }]),
+      },
       secrets: { "crm:apiToken": emulator.apiToken },
     });
     // This stack's CLI finds the plugin in its plugin cache, installed from the tarball.

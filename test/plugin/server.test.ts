@@ -9,7 +9,7 @@ import { startEmulator } from "../../emulator";
 import { servePlugin } from "../../provider/plugin/server";
 import { providerProto } from "../../provider/plugin/sdk-modules";
 import { resources, typeOf } from "../../provider/registry";
-import { emulatorStats, requestCount, RunningEmulator } from "../support/emulator";
+import { emulatorStats, requestCount, type RunningEmulator } from "../support/emulator";
 import { makeParents, resourceExamples } from "../support/resource-examples";
 import { accountUrn, plain, PluginClient, secret, struct } from "../support/plugin-client";
 
@@ -45,7 +45,10 @@ describe("native plugin (pulumi-resource-crm), over gRPC", () => {
   it("tells a changed setting in DiffConfig", async () => {
     const response = await a.call<InstanceType<typeof providerProto.DiffResponse>>(
       "diffConfig",
-      new providerProto.DiffRequest().setOldInputs(struct({ apiUrl: "https://a.api-us1.com", apiToken: secret("t") })).setOlds(struct({})).setNews(struct({ apiUrl: "https://b.api-us1.com", apiToken: secret("t") })),
+      new providerProto.DiffRequest()
+        .setOldInputs(struct({ apiUrl: "https://a.api-us1.com", apiToken: secret("t") }))
+        .setOlds(struct({}))
+        .setNews(struct({ apiUrl: "https://b.api-us1.com", apiToken: secret("t") })),
     );
     assert.equal(response.getChanges(), providerProto.DiffResponse.DiffChanges.DIFF_SOME);
     assert.deepEqual(response.getDiffsList(), ["apiUrl"]);
@@ -53,11 +56,17 @@ describe("native plugin (pulumi-resource-crm), over gRPC", () => {
 
   it("answers a changed address as a replacement (another account), a changed key or the same address spelt otherwise as an update", async () => {
     const diffConfig = (olds: Record<string, unknown>, news: Record<string, unknown>) =>
-      a.call<InstanceType<typeof providerProto.DiffResponse>>("diffConfig", new providerProto.DiffRequest().setOldInputs(struct(olds)).setOlds(struct({})).setNews(struct(news)));
+      a.call<InstanceType<typeof providerProto.DiffResponse>>(
+        "diffConfig",
+        new providerProto.DiffRequest().setOldInputs(struct(olds)).setOlds(struct({})).setNews(struct(news)),
+      );
     const moved = await diffConfig({ apiUrl: "https://a.api-us1.com", apiToken: secret("t") }, { apiUrl: "https://b.api-us1.com", apiToken: secret("u") });
     assert.deepEqual(moved.getReplacesList(), ["apiUrl"]);
     assert.deepEqual(moved.getDiffsList().sort(), ["apiToken", "apiUrl"]);
-    const rekeyed = await diffConfig({ apiUrl: "https://a.api-us1.com", apiToken: secret("t") }, { apiUrl: "https://a.api-us1.com/api/3/", apiToken: secret("u") });
+    const rekeyed = await diffConfig(
+      { apiUrl: "https://a.api-us1.com", apiToken: secret("t") },
+      { apiUrl: "https://a.api-us1.com/api/3/", apiToken: secret("u") },
+    );
     assert.deepEqual(rekeyed.getReplacesList(), []);
     assert.deepEqual(rekeyed.getDiffsList().sort(), ["apiToken", "apiUrl"]);
   });
@@ -80,10 +89,16 @@ describe("native plugin (pulumi-resource-crm), over gRPC", () => {
     try {
       await client.call(
         "configure",
-        new providerProto.ConfigureRequest().setArgs(struct({ apiUrl: emulators[0].crmUrl })).setName("client-c").setUrn("urn:pulumi:dev::plugin-test::pulumi:providers:crm::client-c"),
+        new providerProto.ConfigureRequest()
+          .setArgs(struct({ apiUrl: emulators[0].crmUrl }))
+          .setName("client-c")
+          .setUrn("urn:pulumi:dev::plugin-test::pulumi:providers:crm::client-c"),
       );
       assert.deepEqual((await client.check("lost", { name: "Lost" })).failures, [
-        ["", 'crm.Account "Lost": no CRM API token is configured; give the provider "client-c" its apiToken setting or set the CRM_API_TOKEN environment variable.'],
+        [
+          "",
+          'crm.Account "Lost": no CRM API token is configured; give the provider "client-c" its apiToken setting or set the CRM_API_TOKEN environment variable.',
+        ],
       ]);
     } finally {
       client.close();
@@ -103,7 +118,10 @@ describe("native plugin (pulumi-resource-crm), over gRPC", () => {
     // The same resource checked again (a preview, then its update) is no second declaration.
     assert.deepEqual((await a.check("first", { name: "Wayne Enterprises" })).failures, []);
     assert.deepEqual((await a.check("second", { name: "WAYNE Enterprises" })).failures, [
-      ["name", 'crm.Account "WAYNE Enterprises": two resources of this program declare the account name "WAYNE Enterprises" (account names are unique regardless of case); give each its own account name.'],
+      [
+        "name",
+        'crm.Account "WAYNE Enterprises": two resources of this program declare the account name "WAYNE Enterprises" (account names are unique regardless of case); give each its own account name.',
+      ],
     ]);
     // Another provider's account is another account.
     assert.deepEqual((await b.check("second", { name: "WAYNE Enterprises" })).failures, []);
@@ -114,7 +132,12 @@ describe("native plugin (pulumi-resource-crm), over gRPC", () => {
     const diff = (news: Record<string, unknown>) =>
       a.call<InstanceType<typeof providerProto.DiffResponse>>(
         "diff",
-        new providerProto.DiffRequest().setId(id).setUrn(accountUrn("initech")).setType("crm:index:Account").setOlds(struct({ ...outs, __provider: "exports.handler = ..." })).setNews(struct(news)),
+        new providerProto.DiffRequest()
+          .setId(id)
+          .setUrn(accountUrn("initech"))
+          .setType("crm:index:Account")
+          .setOlds(struct({ ...outs, __provider: "exports.handler = ..." }))
+          .setNews(struct(news)),
       );
     assert.equal((await diff({ name: "Initech", accountUrl: null })).getChanges(), providerProto.DiffResponse.DiffChanges.DIFF_NONE);
     const changed = await diff({ name: "Initech", accountUrl: "https://initech.example" });
@@ -128,7 +151,10 @@ describe("native plugin (pulumi-resource-crm), over gRPC", () => {
 
   it("reads from the id alone, as pulumi import does, giving the inputs too", async () => {
     const { id } = await b.create("umbrella", { name: "Umbrella", accountUrl: "https://umbrella.example" });
-    const response = await b.call<InstanceType<typeof providerProto.ReadResponse>>("read", new providerProto.ReadRequest().setId(id).setUrn(accountUrn("umbrella")).setType("crm:index:Account"));
+    const response = await b.call<InstanceType<typeof providerProto.ReadResponse>>(
+      "read",
+      new providerProto.ReadRequest().setId(id).setUrn(accountUrn("umbrella")).setType("crm:index:Account"),
+    );
     assert.equal(response.getId(), id);
     assert.deepEqual(plain(response.getInputs()), { name: "Umbrella", accountUrl: "https://umbrella.example" });
     assert.deepEqual(plain(response.getProperties()), { name: "Umbrella", accountUrl: "https://umbrella.example" });
@@ -138,17 +164,31 @@ describe("native plugin (pulumi-resource-crm), over gRPC", () => {
     const { id, outs } = await a.create("hooli", { name: "Hooli" });
     const updated = await a.call<InstanceType<typeof providerProto.UpdateResponse>>(
       "update",
-      new providerProto.UpdateRequest().setId(id).setUrn(accountUrn("hooli")).setType("crm:index:Account").setOlds(struct(outs)).setNews(struct({ name: "Hooli XYZ", accountUrl: null })),
+      new providerProto.UpdateRequest()
+        .setId(id)
+        .setUrn(accountUrn("hooli"))
+        .setType("crm:index:Account")
+        .setOlds(struct(outs))
+        .setNews(struct({ name: "Hooli XYZ", accountUrl: null })),
     );
     assert.deepEqual(plain(updated.getProperties()), { name: "Hooli XYZ", accountUrl: null });
-    await a.call("delete", new providerProto.DeleteRequest().setId(id).setUrn(accountUrn("hooli")).setType("crm:index:Account").setProperties(updated.getProperties()));
-    const read = await a.call<InstanceType<typeof providerProto.ReadResponse>>("read", new providerProto.ReadRequest().setId(id).setUrn(accountUrn("hooli")).setType("crm:index:Account"));
+    await a.call(
+      "delete",
+      new providerProto.DeleteRequest().setId(id).setUrn(accountUrn("hooli")).setType("crm:index:Account").setProperties(updated.getProperties()),
+    );
+    const read = await a.call<InstanceType<typeof providerProto.ReadResponse>>(
+      "read",
+      new providerProto.ReadRequest().setId(id).setUrn(accountUrn("hooli")).setType("crm:index:Account"),
+    );
     assert.equal(read.getId(), "", "a deleted account reads as gone");
   });
 
   it("runs a lookup as Invoke, on its provider's account", async () => {
     await b.create("stark", { name: "Stark" });
-    const response = await b.call<InstanceType<typeof providerProto.InvokeResponse>>("invoke", new providerProto.InvokeRequest().setTok("crm:index:getAccount").setArgs(struct({ name: "stark" })));
+    const response = await b.call<InstanceType<typeof providerProto.InvokeResponse>>(
+      "invoke",
+      new providerProto.InvokeRequest().setTok("crm:index:getAccount").setArgs(struct({ name: "stark" })),
+    );
     assert.equal(plain(response.getReturn()).name, "Stark");
     await assert.rejects(
       a.call("invoke", new providerProto.InvokeRequest().setTok("crm:index:getAccount").setArgs(struct({ name: "stark" }))),
@@ -158,7 +198,10 @@ describe("native plugin (pulumi-resource-crm), over gRPC", () => {
 
   it("names a resource type it does not serve", async () => {
     await assert.rejects(
-      a.call("check", new providerProto.CheckRequest().setUrn("urn:pulumi:dev::p::crm:index:Nope::x").setType("crm:index:Nope").setOlds(struct({})).setNews(struct({}))),
+      a.call(
+        "check",
+        new providerProto.CheckRequest().setUrn("urn:pulumi:dev::p::crm:index:Nope::x").setType("crm:index:Nope").setOlds(struct({})).setNews(struct({})),
+      ),
       /pulumi-resource-crm has no resource type crm:index:Nope; it serves crm:index:Account, /,
     );
   });
@@ -209,7 +252,14 @@ describe("native plugin (pulumi-resource-chat), over gRPC", () => {
 
   it("serves chat's resources only", async () => {
     await assert.rejects(
-      chat.call("check", new providerProto.CheckRequest().setUrn(accountUrn("x")).setType("crm:index:Account").setOlds(struct({})).setNews(struct({ name: "x" }))),
+      chat.call(
+        "check",
+        new providerProto.CheckRequest()
+          .setUrn(accountUrn("x"))
+          .setType("crm:index:Account")
+          .setOlds(struct({}))
+          .setNews(struct({ name: "x" })),
+      ),
       /pulumi-resource-chat has no resource type crm:index:Account; it serves chat:index:FlowRun\./,
     );
   });
@@ -239,7 +289,12 @@ describe("every resource a create makes, through the native plugin: imported fro
         const created = await client.create("made", inputs);
         const refreshed = await client.call<InstanceType<typeof providerProto.ReadResponse>>(
           "read",
-          new providerProto.ReadRequest().setId(created.id).setUrn(client.urn("made")).setType(token).setProperties(struct(created.outs)).setInputs(struct(inputs)),
+          new providerProto.ReadRequest()
+            .setId(created.id)
+            .setUrn(client.urn("made"))
+            .setType(token)
+            .setProperties(struct(created.outs))
+            .setInputs(struct(inputs)),
         );
         const imported = await client.read("imported", created.id);
         assert.equal(imported.id, created.id);
@@ -247,11 +302,19 @@ describe("every resource a create makes, through the native plugin: imported fro
         const refreshedInputs = plain(refreshed.getInputs());
         assert.deepEqual(Object.fromEntries(Object.keys(refreshedInputs).map((key) => [key, imported.inputs[key]])), refreshedInputs);
         // What the service chose where the stack declares nothing (a custom field's display order, of either twin) is declared by an import, as the export declares it.
-        assert.deepEqual(Object.keys(imported.inputs).filter((key) => !(key in refreshedInputs)), ["crm:index:AccountCustomField", "crm:index:DealCustomField"].includes(token) ? ["displayOrder"] : []);
+        assert.deepEqual(
+          Object.keys(imported.inputs).filter((key) => !(key in refreshedInputs)),
+          ["crm:index:AccountCustomField", "crm:index:DealCustomField"].includes(token) ? ["displayOrder"] : [],
+        );
         // A stack moved from the dynamic class: its outputs, with the dynamic provider's __provider, against the same inputs.
         const moved = await client.call<InstanceType<typeof providerProto.DiffResponse>>(
           "diff",
-          new providerProto.DiffRequest().setId(created.id).setUrn(client.urn("made")).setType(token).setOlds(struct({ ...created.outs, __provider: "exports.handler = ..." })).setNews(struct(inputs)),
+          new providerProto.DiffRequest()
+            .setId(created.id)
+            .setUrn(client.urn("made"))
+            .setType(token)
+            .setOlds(struct({ ...created.outs, __provider: "exports.handler = ..." }))
+            .setNews(struct(inputs)),
         );
         assert.equal(moved.getChanges(), providerProto.DiffResponse.DiffChanges.DIFF_NONE);
       } finally {

@@ -9,7 +9,7 @@ import { readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { startEmulator } from "../../emulator";
 import { BUILT_IN_FLOWS } from "../../emulator/src/chat";
-import { emulatorCallWhenAdmitted, emulatorRead, RunningEmulator } from "../support/emulator";
+import { emulatorCallWhenAdmitted, emulatorRead, type RunningEmulator } from "../support/emulator";
 import { installYamlProgram } from "../support/plugin-program";
 import { CliStack } from "../support/pulumi-cli";
 
@@ -65,7 +65,13 @@ describe("actions and the branding on the native plugins, on the real CLI", func
     await emulatorCallWhenAdmitted(emulator, "PUT", "/api/3/brandings/1", { branding: { siteName: "Theirs" } });
     // The key as plain config, a common slip: `pulumi config set crm:apiToken <key>` without --secret.
     stack = await CliStack.create(folder, "dev", {
-      config: { "crm:apiUrl": emulator.crmUrl, "crm:apiToken": emulator.apiToken, "chat:apiUrl": emulator.chatUrl, "chat:apiToken": emulator.apiToken, "chat:channel": "chat" },
+      config: {
+        "crm:apiUrl": emulator.crmUrl,
+        "crm:apiToken": emulator.apiToken,
+        "chat:apiUrl": emulator.chatUrl,
+        "chat:apiToken": emulator.apiToken,
+        "chat:channel": "chat",
+      },
     });
   });
   after(async () => {

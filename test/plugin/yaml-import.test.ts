@@ -8,7 +8,7 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { resources } from "../../provider/registry";
-import { emulatorCall, emulatorForProvider, RunningEmulator, stackOnEmulator } from "../support/emulator";
+import { emulatorCall, emulatorForProvider, type RunningEmulator, stackOnEmulator } from "../support/emulator";
 import { addPrintedCode, assertImportRoundTrips, installYamlProgram } from "../support/plugin-program";
 import { CliStack, secretSignature } from "../support/pulumi-cli";
 import { makeEveryCrmObject, resourceExamples } from "../support/resource-examples";
@@ -31,7 +31,9 @@ describe("pulumi import of every importable crm resource into a Pulumi YAML prog
   before(async () => {
     emulator = await emulatorForProvider();
     made = await makeEveryCrmObject(emulator);
-    const address = await emulatorCall(emulator, "POST", "/api/3/addresses", { address: { company_name: "Associated", address_1: "3 Side St", country: "US", groupid: 3, listid: 7 } });
+    const address = await emulatorCall(emulator, "POST", "/api/3/addresses", {
+      address: { company_name: "Associated", address_1: "3 Side St", country: "US", groupid: 3, listid: 7 },
+    });
     associated = String((address.body as { address: { id: unknown } }).address.id);
     ({ program } = await installYamlProgram(join(__dirname, "programs", "yaml-import"), "plugin-yaml-import"));
     stack = await CliStack.create(program, "dev", stackOnEmulator(emulator));
@@ -69,9 +71,16 @@ describe("pulumi import of every importable crm resource into a Pulumi YAML prog
     for (const resource of importable) {
       const { outputs = {} } = stack.resources().find((entry) => entry.type === tokenOf(resource))!;
       const { outs } = made.get(resource.className)!;
-      assert.deepEqual(Object.keys(outputs).filter((key) => key in outs).sort(), Object.keys(outs).sort(), tokenOf(resource));
+      assert.deepEqual(
+        Object.keys(outputs)
+          .filter((key) => key in outs)
+          .sort(),
+        Object.keys(outs).sort(),
+        tokenOf(resource),
+      );
       // A write-only secret (a user's password) is never read: an import has none.
-      for (const output of resource.module.declaration.secretOutputs.filter((name) => name in outs)) assert.ok(secretMarked(outputs[output]), `${tokenOf(resource)} ${output}`);
+      for (const output of resource.module.declaration.secretOutputs.filter((name) => name in outs))
+        assert.ok(secretMarked(outputs[output]), `${tokenOf(resource)} ${output}`);
     }
     const outputsOf = (type: string) => stack.resources().find((entry) => entry.type === type)!.outputs!;
     assert.equal(outputsOf("crm:index:AccountCustomFieldValue").fieldType, "text");

@@ -6,5 +6,8 @@ import { itStandsOneSetupUpInEveryAccount } from "../support/one-setup";
 
 describe("one setup in every account: the YAML program pulumi-crm export writes, on the plugin and the real CLI", function () {
   this.timeout(20 * 60_000);
-  itStandsOneSetupUpInEveryAccount("yaml", { flags: ["--language", "yaml"], install: async (exported, name) => (await installYamlProgram(exported, `one-setup-${name}`)).program });
+  itStandsOneSetupUpInEveryAccount("yaml", {
+    flags: ["--language", "yaml"],
+    install: async (exported, name) => (await installYamlProgram(exported, `one-setup-${name}`)).program,
+  });
 });

@@ -6,7 +6,7 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { startEmulator } from "../../emulator";
-import { emulatorRead, RunningEmulator } from "../support/emulator";
+import { emulatorRead, type RunningEmulator } from "../support/emulator";
 import { assertNoOpUp, assertRenameRepaired, installYamlProgram } from "../support/plugin-program";
 import { CliStack } from "../support/pulumi-cli";
 
@@ -33,7 +33,10 @@ describe("a Pulumi YAML program on the native plugin, through an explicit provid
     assert.deepEqual(await accountNames(), ["Acme"]);
     const { acmeId } = await stack.outputs();
     const values = (await emulatorRead(client, `/accountCustomFieldData?filters[customerAccountId]=${acmeId}`)).accountCustomFieldData;
-    assert.deepEqual(values.map((value: { fieldValue: string }) => value.fieldValue), ["Gold"]);
+    assert.deepEqual(
+      values.map((value: { fieldValue: string }) => value.fieldValue),
+      ["Gold"],
+    );
   });
 
   it("a second up, its preview included, changes nothing and sends no request", () => assertNoOpUp(stack, client));

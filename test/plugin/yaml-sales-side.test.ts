@@ -15,7 +15,7 @@ import { promisify } from "node:util";
 import { startEmulator } from "../../emulator";
 import { writesByRoute, writesSince } from "../support/adoption";
 import { repoRoot } from "../support/packed-program";
-import { RunningEmulator, stackOnEmulator } from "../support/emulator";
+import { type RunningEmulator, stackOnEmulator } from "../support/emulator";
 import { addPrintedCode, assertImportRoundTrips, copyYamlProgram, installYamlProgram, namePluginFolders } from "../support/plugin-program";
 import { CliStack } from "../support/pulumi-cli";
 import { accountAt, assertDestroyLeavesAsFound, declaredIn, itDeploysAndRepairs, salesSide } from "../support/sales-side";
@@ -43,7 +43,10 @@ describe("the sales, team and tracking side in Pulumi YAML on the native plugin,
     console.log(`      yaml sales side: ${((Date.now() - started) / 1000).toFixed(1)} s`);
   });
 
-  itDeploysAndRepairs(() => ({ stack, emulator }), (className) => `crm:index:${className}`);
+  itDeploysAndRepairs(
+    () => ({ stack, emulator }),
+    (className) => `crm:index:${className}`,
+  );
 
   it("each object imported by its id alone into an empty program: its code previews no change, and up sends no request", async () => {
     const program = copyYamlProgram(join(__dirname, "programs", "yaml-import"), "plugin-yaml-sales-side-import");
@@ -80,9 +83,16 @@ describe("the sales, team and tracking side in Pulumi YAML on the native plugin,
     try {
       const bin = join(repoRoot, "provider", "export", "bin.ts");
       const args = ["export", "--api-url", emulator.crmUrl, "--out", join(work, "program"), "--import-file", importFile];
-      await promisify(execFile)(process.execPath, ["-r", "ts-node/register/transpile-only", bin, ...args], { cwd: repoRoot, env: { ...process.env, CRM_API_TOKEN: emulator.apiToken } });
+      await promisify(execFile)(process.execPath, ["-r", "ts-node/register/transpile-only", bin, ...args], {
+        cwd: repoRoot,
+        env: { ...process.env, CRM_API_TOKEN: emulator.apiToken },
+      });
       const { resources } = JSON.parse(readFileSync(importFile, "utf8")) as { resources: Array<{ type: string; id: string }> };
-      for (const [name, resource] of declaredIn(stack)) assert.ok(resources.some((entry) => entry.type === resource.type && entry.id === resource.id), `${name} is not exported`);
+      for (const [name, resource] of declaredIn(stack))
+        assert.ok(
+          resources.some((entry) => entry.type === resource.type && entry.id === resource.id),
+          `${name} is not exported`,
+        );
       const writesBefore = await writesByRoute(emulator);
       const imported = await adopting.run(["import", "--file", importFile, "--yes", "--protect=false"]);
       assert.equal(imported.exitCode, 0, imported.lines.join("\n"));

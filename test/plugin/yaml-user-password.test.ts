@@ -6,7 +6,7 @@ import assert from "node:assert/strict";
 import { readFileSync, readdirSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { startEmulator } from "../../emulator";
-import { RunningEmulator, stackOnEmulator } from "../support/emulator";
+import { type RunningEmulator, stackOnEmulator } from "../support/emulator";
 import { installYamlProgram } from "../support/plugin-program";
 import { CliStack, secretSignature } from "../support/pulumi-cli";
 
@@ -40,7 +40,8 @@ describe("a user's password in a Pulumi YAML program on the native plugin", func
     assert.equal(up.exitCode, 0, up.lines.join("\n"));
     printed.push(up.stdout, up.stderr);
     const user = () => stack.resources().find((resource) => resource.type === "crm:index:User")!;
-    for (const side of [user().inputs, user().outputs]) assert.equal(side?.password?.[secretSignature], "1b47061264138c4ac30d75fd1eb44270", `not secret: ${JSON.stringify(side?.password)}`);
+    for (const side of [user().inputs, user().outputs])
+      assert.equal(side?.password?.[secretSignature], "1b47061264138c4ac30d75fd1eb44270", `not secret: ${JSON.stringify(side?.password)}`);
 
     const yaml = join(program, "Pulumi.yaml");
     writeFileSync(yaml, readFileSync(yaml, "utf8").replace(first, second));
@@ -56,7 +57,13 @@ describe("a user's password in a Pulumi YAML program on the native plugin", func
     printed.push(destroy.stdout, destroy.stderr);
 
     for (const password of [first, second]) {
-      assert.deepEqual(textsUnder(stack.backend).filter(([, text]) => text.includes(password)).map(([path]) => path), [], `files holding ${password}`);
+      assert.deepEqual(
+        textsUnder(stack.backend)
+          .filter(([, text]) => text.includes(password))
+          .map(([path]) => path),
+        [],
+        `files holding ${password}`,
+      );
       assert.equal(printed.join("\n").includes(password), false, `the CLI printed ${password}`);
     }
   });

@@ -12,10 +12,10 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { startEmulator } from "../../emulator";
-import { emulatorCall, emulatorStats, RunningEmulator, setFaults } from "../support/emulator";
+import { emulatorCall, emulatorStats, type RunningEmulator, setFaults } from "../support/emulator";
 import { installProgram } from "../support/packed-program";
-import { CliResult, CliStack, resourceErrors } from "../support/pulumi-cli";
-import { everyResourceStack, EveryResourceStack } from "../support/every-resource";
+import { type CliResult, CliStack, resourceErrors } from "../support/pulumi-cli";
+import { everyResourceStack, type EveryResourceStack } from "../support/every-resource";
 import { tallyService } from "../support/service-tally";
 
 const soak = process.env.RELIABILITY_SOAK === "1";
@@ -73,7 +73,8 @@ describe(`reliability: fault soak, ${copies} copies of every CRM object type`, f
           const errors = resourceErrors(result).map((error) => error.message);
           failedRuns.push(errors);
           assert.ok(errors.length > 0, output(result));
-          for (const error of errors) assert.match(error, /may have taken effect|run `pulumi up` again/, `a failure that is not an unconfirmed write:\n${output(result)}`);
+          for (const error of errors)
+            assert.match(error, /may have taken effect|run `pulumi up` again/, `a failure that is not an unconfirmed write:\n${output(result)}`);
           assert.ok(run < maxUps, `no convergence in ${maxUps} runs:\n${output(result)}`);
         }
         figures.ups = failedRuns.length + 1;

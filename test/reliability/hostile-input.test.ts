@@ -14,10 +14,10 @@ import { startEmulator } from "../../emulator";
 import { resources, typeOf } from "../../provider/registry";
 import { unknownValue } from "../../provider/kit/inputs";
 import { useStackConfig } from "../../provider/settings";
-import { configOf, RunningEmulator } from "../support/emulator";
+import { configOf, type RunningEmulator } from "../support/emulator";
 import { asHostSends } from "../support/host-struct";
-import { providerCode, ResourceModule } from "../support/provider-steps";
-import { makeParents, Parents, ResourceExample, resourceExamples } from "../support/resource-examples";
+import { providerCode, type ResourceModule } from "../support/provider-steps";
+import { makeParents, type Parents, type ResourceExample, resourceExamples } from "../support/resource-examples";
 
 const soak = process.env.RELIABILITY_SOAK === "1";
 const checkRuns = soak ? 10_000 : 2_000;
@@ -76,12 +76,16 @@ function mutationOf(subject: Subject): fc.Arbitrary<Record<string, unknown>> {
 
 /** Any JSON object at all, prototype keys included. */
 const randomObject: fc.Arbitrary<Record<string, unknown>> = fc
-  .tuple(fc.dictionary(fc.string({ maxLength: 12 }), fc.jsonValue({ maxDepth: 3 }), { maxKeys: 6 }), fc.option(fc.constantFrom(...prototypeKeys), { nil: undefined }), hostileValue)
+  .tuple(
+    fc.dictionary(fc.string({ maxLength: 12 }), fc.jsonValue({ maxDepth: 3 }), { maxKeys: 6 }),
+    fc.option(fc.constantFrom(...prototypeKeys), { nil: undefined }),
+    hostileValue,
+  )
   .map(([object, prototypeKey, value]) => (prototypeKey ? withOwnKey(object, prototypeKey, value) : object));
 
 /** The failure's property is a field of the resource, a dotted path into one, or a key the input gave that is no field. */
 function namesAField({ property, reason }: { property: string; reason: string }, fields: readonly string[], given: Record<string, unknown>): boolean {
-  if (fields.includes(property.split(".")[0]) || Object.prototype.hasOwnProperty.call(given, property)) return true;
+  if (fields.includes(property.split(".")[0]) || Object.hasOwn(given, property)) return true;
   // A nested field, or a field with a long value, is named in the reason, with its value cut.
   return / \(given .*\)$/s.test(reason) && [...fields, ...Object.keys(given)].some((field) => reason.includes(`: ${field}`));
 }
@@ -102,7 +106,16 @@ describe("reliability: hostile inputs to every resource's check", function () {
   before(async () => {
     emulator = await startEmulator({ port: 0, rateLimit: 0 });
     // The emulator's rate limit is off: the provider's own limiter need not pace the round trips.
-    useStackConfig(configOf({ "crm:apiUrl": emulator.crmUrl, "crm:apiToken": emulator.apiToken, "chat:apiUrl": emulator.chatUrl, "chat:apiToken": emulator.apiToken, "crm:requestsPerSecond": "0", "chat:requestsPerSecond": "0" }));
+    useStackConfig(
+      configOf({
+        "crm:apiUrl": emulator.crmUrl,
+        "crm:apiToken": emulator.apiToken,
+        "chat:apiUrl": emulator.chatUrl,
+        "chat:apiToken": emulator.apiToken,
+        "crm:requestsPerSecond": "0",
+        "chat:requestsPerSecond": "0",
+      }),
+    );
     parents = await makeParents(emulator);
   });
   after(async () => emulator?.close());
@@ -143,7 +156,9 @@ describe("reliability: hostile inputs to every resource's check", function () {
       const generated = fc.record(Object.fromEntries(subject.textFields.map((field) => [field, text])));
       /** The one object an `update` round trip writes, with its latest outputs. */
       const updated: { id: string; outs: Record<string, unknown> } | undefined =
-        subject.roundTrip === "update" ? { outs: {}, ...asHostSends(await module.create((await module.check({}, withProvider(subject.valid()))).inputs!)) } : undefined;
+        subject.roundTrip === "update"
+          ? { outs: {}, ...asHostSends(await module.create((await module.check({}, withProvider(subject.valid()))).inputs!)) }
+          : undefined;
       let written = 0;
       await fc.assert(
         fc.asyncProperty(generated, async (changes) => {

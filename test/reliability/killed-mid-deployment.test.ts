@@ -25,16 +25,16 @@
 // (RELIABILITY_SOAK=1) deploys 7 copies (168 objects) killed at 10 points.
 
 import assert from "node:assert/strict";
-import { ChildProcess } from "node:child_process";
+import type { ChildProcess } from "node:child_process";
 import { existsSync, rmSync, statSync, truncateSync } from "node:fs";
 import { join } from "node:path";
 import { startEmulator } from "../../emulator";
 import { mulberry32 } from "../../emulator/src/shared/random";
 import { emulatorCall, requestCount } from "../support/emulator";
 import { installProgram } from "../support/packed-program";
-import { descendantsOf, isRunning, ProcessInfo, waitUntilEnded } from "../support/process-tree";
-import { CliResult, CliStack, diagnostics, resourceErrors } from "../support/pulumi-cli";
-import { RecordingProxy, startRecordingProxy } from "../support/recording-proxy";
+import { descendantsOf, isRunning, type ProcessInfo, waitUntilEnded } from "../support/process-tree";
+import { type CliResult, CliStack, diagnostics, resourceErrors } from "../support/pulumi-cli";
+import { type RecordingProxy, startRecordingProxy } from "../support/recording-proxy";
 import { everyResourceStack } from "../support/every-resource";
 import { tallyService } from "../support/service-tally";
 
@@ -184,7 +184,10 @@ describe(`reliability: the pulumi CLI killed mid-deployment, ${copies} copies of
         // The killed run's lock is left: the next run stops at it, and asks nothing of the service.
         const locked = await stack.up("--skip-preview");
         assert.equal(locked.exitCode, 1, output(locked));
-        assert.match(locked.stderr, /error: the stack is currently locked by 1 lock\(s\)\. Either wait for the other process\(es\) to end or delete the lock file with `pulumi cancel`\./);
+        assert.match(
+          locked.stderr,
+          /error: the stack is currently locked by 1 lock\(s\)\. Either wait for the other process\(es\) to end or delete the lock file with `pulumi cancel`\./,
+        );
         assert.equal(await requestCount(emulator), before);
         // The kill came while the provider worked on a create: the state holds it pending.
         const pending = await pendingOperations(stack);
@@ -197,7 +200,11 @@ describe(`reliability: the pulumi CLI killed mid-deployment, ${copies} copies of
         let up = await stack.up("--skip-preview");
         outcome.ups++;
         const warning = diagnostics(up, "warning");
-        assert.match(warning, new RegExp(`Attempting to deploy or update resources with ${pending.length} pending operations from previous deployment\\.`), output(up));
+        assert.match(
+          warning,
+          new RegExp(`Attempting to deploy or update resources with ${pending.length} pending operations from previous deployment\\.`),
+          output(up),
+        );
         for (const op of pending) assert.ok(warning.includes(`* ${op.resource.urn}, interrupted while ${op.type}`), warning);
         // A failed run names each object made but never recorded; the user checks and deletes it (here: the test).
         while (up.exitCode !== 0) {
@@ -220,7 +227,13 @@ describe(`reliability: the pulumi CLI killed mid-deployment, ${copies} copies of
 
         // Pending creates outlive a successful up; every object they name settled, they can go.
         const remaining = (await pendingOperations(stack)).map((op) => op.resource.urn);
-        assert.deepEqual(remaining.sort(), pending.map((op) => op.resource.urn).filter((urn) => urn !== importTriedOn).sort());
+        assert.deepEqual(
+          remaining.sort(),
+          pending
+            .map((op) => op.resource.urn)
+            .filter((urn) => urn !== importTriedOn)
+            .sort(),
+        );
         outcome.clearedBy = clearings[turn % clearings.length];
         if (outcome.clearedBy === "refresh --clear-pending-creates") {
           const refresh = await stack.refresh("--clear-pending-creates", "--skip-preview");
@@ -237,7 +250,11 @@ describe(`reliability: the pulumi CLI killed mid-deployment, ${copies} copies of
         const found = await tallyService(emulator, stack.resources());
         outcome.duplicates = found.duplicates.length;
         outcome.orphanObjects = found.orphans.length;
-        assert.deepEqual({ duplicates: found.duplicates, orphans: found.orphans, missing: found.missing }, { duplicates: [], orphans: [], missing: [] }, JSON.stringify(outcome));
+        assert.deepEqual(
+          { duplicates: found.duplicates, orphans: found.orphans, missing: found.missing },
+          { duplicates: [], orphans: [], missing: [] },
+          JSON.stringify(outcome),
+        );
         assert.equal(found.objects, objects);
         const drift = await stack.driftCheck();
         assert.equal(drift.exitCode, 0, output(drift));
@@ -269,7 +286,10 @@ async function recoverStateSidecar(stack: CliStack, cutShortOnPurpose: boolean):
   if (!cutShortByKill && !cutShortOnPurpose) return "whole";
   if (!cutShortByKill) truncateSync(sidecar);
   // Every command fails, `pulumi cancel` (what the lock's message advises) included.
-  for (const args of [["up", "--yes", "--skip-preview"], ["cancel", "--yes"]]) {
+  for (const args of [
+    ["up", "--yes", "--skip-preview"],
+    ["cancel", "--yes"],
+  ]) {
     const unreadable = await stack.run(args);
     assert.equal(unreadable.exitCode, 1, unreadable.lines.join("\n"));
     assert.match(unreadable.stderr, /^error: failed to load checkpoint: EOF$/m);

@@ -5,10 +5,10 @@
 import assert from "node:assert/strict";
 import { resources, typeOf } from "../../provider/registry";
 import { useStackConfig } from "../../provider/settings";
-import { configOf, emulatorCall, emulatorForProvider, RunningEmulator } from "../support/emulator";
-import { checked, providerCode, ResourceModule } from "../support/provider-steps";
-import { RecordingProxy, startRecordingProxy } from "../support/recording-proxy";
-import { listedId, makeParents, Parents, ResourceExample, resourceExamples } from "../support/resource-examples";
+import { configOf, emulatorCall, emulatorForProvider, type RunningEmulator } from "../support/emulator";
+import { checked, providerCode, type ResourceModule } from "../support/provider-steps";
+import { type RecordingProxy, startRecordingProxy } from "../support/recording-proxy";
+import { listedId, makeParents, type Parents, type ResourceExample, resourceExamples } from "../support/resource-examples";
 
 describe("reliability: a create whose answer is lost is recovered, not repeated", function () {
   this.timeout(60_000);
@@ -40,7 +40,8 @@ describe("reliability: a create whose answer is lost is recovered, not repeated"
     if (!collection) continue;
     it(typeOf(resource), async () => {
       const provider = resource.module as unknown as ResourceModule;
-      const listed = async () => ((await emulatorCall(emulator, "GET", `/api/3${collection.path}`)).body[collection.member] as unknown[]).map((object) => listedId(collection, object));
+      const listed = async () =>
+        ((await emulatorCall(emulator, "GET", `/api/3${collection.path}`)).body[collection.member] as unknown[]).map((object) => listedId(collection, object));
       const before = await listed();
       const droppedBefore = dropped;
       dropNextPost = true;

@@ -11,12 +11,12 @@ import { randomBytes } from "node:crypto";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { startEmulator } from "../../emulator";
-import { chatService, crmService, endpointFor, ServiceSettingsSpec, useStackConfig } from "../../provider/settings";
+import { chatService, crmService, endpointFor, type ServiceSettingsSpec, useStackConfig } from "../../provider/settings";
 import { defaultRetryPolicy } from "../../provider/transport/retry";
 import { Transport } from "../../provider/transport/transport";
-import { configOf, emulatorCall, RunningEmulator } from "../support/emulator";
+import { configOf, emulatorCall, type RunningEmulator } from "../support/emulator";
 import { installExample } from "../support/packed-program";
-import { CliResult, CliStack, Deployment, secretSignature, StateResource } from "../support/pulumi-cli";
+import { type CliResult, CliStack, type Deployment, secretSignature, type StateResource } from "../support/pulumi-cli";
 import { sendJson, startScriptedServer } from "../support/scripted-server";
 
 const feedType = "pulumi-nodejs:dynamic/crm:CalendarFeed";
@@ -75,7 +75,8 @@ describe("reliability: secrets appear only encrypted in the state", function () 
   /** The state file on disk, read now. */
   const collectState = (where: string) => artifacts.push({ where: `the state file ${where}`, text: stack.stateText() });
   /** The stack's config file beside the program, which users commit. */
-  const collectConfigFile = (where: string) => artifacts.push({ where: `the stack's config file ${where}`, text: readFileSync(join(stack.program, `Pulumi.${stack.name}.yaml`), "utf8") });
+  const collectConfigFile = (where: string) =>
+    artifacts.push({ where: `the stack's config file ${where}`, text: readFileSync(join(stack.program, `Pulumi.${stack.name}.yaml`), "utf8") });
 
   it("a run with a wrong key fails naming the setting, and its messages hold neither key", async () => {
     const result = await stack.up();
@@ -117,7 +118,8 @@ describe("reliability: secrets appear only encrypted in the state", function () 
   it("no artifact holds a token, and every secret-marked value of the state is ciphertext", async () => {
     const secrets = { "the API token": emulator.apiToken, "the wrong key": wrongKey, "the feed token": feedToken };
     const leaks: string[] = [];
-    for (const [name, secret] of Object.entries(secrets)) for (const artifact of artifacts) if (artifact.text.includes(secret)) leaks.push(`${name} in ${artifact.where}`);
+    for (const [name, secret] of Object.entries(secrets))
+      for (const artifact of artifacts) if (artifact.text.includes(secret)) leaks.push(`${name} in ${artifact.where}`);
     const states = artifacts.filter(({ where }) => where.startsWith("the state file") || where === "stack export");
     for (const { where, text } of states) for (const path of unencryptedSecrets(JSON.parse(text))) leaks.push(`a secret not encrypted in ${where} at ${path}`);
     console.log(`      searched ${artifacts.length} artifacts, ${states.length} of them states, for ${Object.keys(secrets).length} secrets`);
@@ -132,7 +134,7 @@ describe("reliability: secrets appear only encrypted in the state", function () 
   });
 });
 
-describe("reliability: transport errors carry no token", function () {
+describe("reliability: transport errors carry no token", () => {
   const token = `tok-${randomBytes(16).toString("hex")}`;
   const noRetries = { ...defaultRetryPolicy, maxAttempts: 1 };
   const transportFor = (spec: ServiceSettingsSpec, url: string) => {
@@ -161,7 +163,9 @@ describe("reliability: transport errors carry no token", function () {
       });
       try {
         const transport = transportFor(spec, server.url);
-        const error = await failureOf(transport.call({ method: "GET", path: "/accounts/1" }, { resource: "crm.Test", credentialSetting: { name: spec.token.key, howToSet: "give it" } }));
+        const error = await failureOf(
+          transport.call({ method: "GET", path: "/accounts/1" }, { resource: "crm.Test", credentialSetting: { name: spec.token.key, howToSet: "give it" } }),
+        );
         assert.ok(everythingIn(error).includes(server.url.replace("http://", "")), "the error carries the address");
         assert.ok(!everythingIn(error).includes(token), everythingIn(error));
         assert.ok(server.requests[0].headers[spec === crmService ? "api-token" : "authorization"]?.includes(token), "the token was sent");

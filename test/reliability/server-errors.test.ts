@@ -5,11 +5,11 @@
 // with no way to look is not sent again.
 
 import assert from "node:assert/strict";
-import { FaultInjector, FaultOutcome, parseFaultSpec } from "../../emulator/src/core/faults";
+import { FaultInjector, type FaultOutcome, parseFaultSpec } from "../../emulator/src/core/faults";
 import * as account from "../../provider/crm/account";
 import { crmService } from "../../provider/settings";
 import { ServiceClient } from "../../provider/service-client";
-import { emulatorCall, emulatorForProvider, emulatorStats, RunningEmulator, setFaults } from "../support/emulator";
+import { emulatorCall, emulatorForProvider, emulatorStats, type RunningEmulator, setFaults } from "../support/emulator";
 import { checked, providerCode } from "../support/provider-steps";
 
 const faults = "500=0.5";
@@ -43,13 +43,18 @@ describe("reliability: a 500 after the work, per method", function () {
     const statuses = Object.fromEntries(
       Object.entries(after).map(([route, counts]) => [
         route,
-        Object.fromEntries(Object.entries(counts).flatMap(([status, count]) => (count > (before[route]?.[status] ?? 0) ? [[status, count - (before[route]?.[status] ?? 0)]] : []))),
+        Object.fromEntries(
+          Object.entries(counts).flatMap(([status, count]) =>
+            count > (before[route]?.[status] ?? 0) ? [[status, count - (before[route]?.[status] ?? 0)]] : [],
+          ),
+        ),
       ]),
     );
     return { result, statuses: Object.fromEntries(Object.entries(statuses).filter(([, counts]) => Object.keys(counts).length > 0)) };
   };
   const created = async (name: string) => account.create(await checked(account, { name }));
-  const accountsNamed = async (name: string) => ((await emulatorCall(emulator, "GET", "/api/3/accounts?limit=100")).body.accounts as Array<{ id: string; name: string }>).filter((a) => a.name === name);
+  const accountsNamed = async (name: string) =>
+    ((await emulatorCall(emulator, "GET", "/api/3/accounts?limit=100")).body.accounts as Array<{ id: string; name: string }>).filter((a) => a.name === name);
 
   it("GET: sent again", async () => {
     const { id, outs } = await created("Read Twice");
@@ -78,13 +83,24 @@ describe("reliability: a 500 after the work, per method", function () {
     const inputs = await checked(account, { name: "Created Once" });
     const { result, statuses } = await answeredWhile(() => account.create(inputs));
     assert.deepEqual(statuses["POST /api/3/accounts"], { "500": 1 }, JSON.stringify(statuses));
-    assert.deepEqual((await accountsNamed("Created Once")).map((a) => String(a.id)), [result.id]);
+    assert.deepEqual(
+      (await accountsNamed("Created Once")).map((a) => String(a.id)),
+      [result.id],
+    );
   });
 
   it("POST with no way to look for what it made: not sent again, and said so", async () => {
     const client = new ServiceClient(crmService, 'crm.Account "Posted Once"');
-    const { result, statuses } = await answeredWhile(() => client.call({ method: "POST", path: "/accounts", body: { account: { name: "Posted Once" } } }).then(() => "sent", (error: Error) => error.message));
-    assert.match(result, /^crm\.Account "Posted Once": the service answered 500(: an HTML page instead of JSON \("500 Internal Server Error"\))?; it may have taken effect on the service anyway: check there before running it again\.$/);
+    const { result, statuses } = await answeredWhile(() =>
+      client.call({ method: "POST", path: "/accounts", body: { account: { name: "Posted Once" } } }).then(
+        () => "sent",
+        (error: Error) => error.message,
+      ),
+    );
+    assert.match(
+      result,
+      /^crm\.Account "Posted Once": the service answered 500(: an HTML page instead of JSON \("500 Internal Server Error"\))?; it may have taken effect on the service anyway: check there before running it again\.$/,
+    );
     assert.deepEqual(statuses, { "POST /api/3/accounts": { "500": 1 } });
     assert.equal((await accountsNamed("Posted Once")).length, 1);
   });

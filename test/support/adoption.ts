@@ -6,9 +6,9 @@ import assert from "node:assert/strict";
 import { releaseNaturalKey } from "../../provider/kit/adoption";
 import { CrmClient } from "../../provider/crm/service/client";
 import { adoptIdClaims } from "../../provider/crm/crud";
-import { emulatorStats, RunningEmulator } from "./emulator";
+import { emulatorStats, type RunningEmulator } from "./emulator";
 import { asHostSends } from "./host-struct";
-import { checked, configuration, providerCode, ResourceModule } from "./provider-steps";
+import { checked, configuration, providerCode, type ResourceModule } from "./provider-steps";
 
 /** Writes the emulator answered, by route (`PUT /api/3/notes/:id`), over both services. */
 export async function writesByRoute(emulator: { crmUrl: string }): Promise<Record<string, number>> {

@@ -6,11 +6,11 @@
 import assert from "node:assert/strict";
 import type * as pulumi from "@pulumi/pulumi";
 import { useStackConfig } from "../../provider/settings";
-import { AdoptionCase, itAdoptsById } from "./adoption";
-import { configOf, requestCount, RunningEmulator } from "./emulator";
+import { type AdoptionCase, itAdoptsById } from "./adoption";
+import { configOf, requestCount, type RunningEmulator } from "./emulator";
 import { asHostSends } from "./host-struct";
-import { checked, configuration, providerCode, ResourceModule } from "./provider-steps";
-import { emulatorBehindProxy, RecordingProxy } from "./recording-proxy";
+import { checked, configuration, providerCode, type ResourceModule } from "./provider-steps";
+import { emulatorBehindProxy, type RecordingProxy } from "./recording-proxy";
 import { nonConformingRequests } from "./reference-requests";
 
 /** The emulator a resource's tests run against, and the proxy in front of it that the provider is pointed at. */
@@ -22,7 +22,7 @@ export interface ResourceService {
 }
 
 /** Objects of other kinds by role, e.g. `{ account: "3" }`. */
-export type Parents = Record<string, string>;
+type Parents = Record<string, string>;
 
 /** A bad input, the field its failure names, and what the failure's reason says. */
 export type BadInput = [inputs: Record<string, unknown>, field: string, reason: RegExp];
@@ -35,6 +35,7 @@ export interface ResourceSuite {
    * Runs before each test, the provider pointed at the proxy: what the test needs of the
    * account (a reset, the objects the resource points at, returned as its parents).
    */
+  // biome-ignore lint/suspicious/noConfusingVoidType: a suite's beforeEach may return nothing (an async function without a return)
   beforeEach?(service: ResourceService): Promise<Parents | void>;
   /** Runs after each test: e.g. removing objects a create would find identical. */
   afterEach?(service: ResourceService): Promise<void>;
@@ -81,7 +82,8 @@ export function describeResource(suite: ResourceSuite, body: (service: ResourceS
     afterEach(async function () {
       await suite.afterEach?.(service);
       // Every test's requests, not only the one below's: each path a test takes is held to the reference.
-      if (this.currentTest?.state === "passed") assert.deepEqual(nonConformingRequests(service.proxy.requests.slice(recordedBefore)), [], "requests the reference does not declare");
+      if (this.currentTest?.state === "passed")
+        assert.deepEqual(nonConformingRequests(service.proxy.requests.slice(recordedBefore)), [], "requests the reference does not declare");
     });
 
     describe("adoption by id", () => {
@@ -92,7 +94,9 @@ export function describeResource(suite: ResourceSuite, body: (service: ResourceS
       const before = await requestCount(service.emulator);
       for (const [news, field, reason] of suite.badInputs) {
         const result = await provider.check({}, { ...news, __provider: providerCode });
-        const failure = result.failures?.find((f) => f.property === field || (f.property === "" && f.reason.includes(`: ${field.replace(/\.(\d+)/g, "[$1]")} `)));
+        const failure = result.failures?.find(
+          (f) => f.property === field || (f.property === "" && f.reason.includes(`: ${field.replace(/\.(\d+)/g, "[$1]")} `)),
+        );
         assert.ok(failure, `${field}: ${JSON.stringify(result.failures)}`);
         assert.match(failure.reason, reason);
       }
@@ -113,7 +117,8 @@ export function describeResource(suite: ResourceSuite, body: (service: ResourceS
     // Titles name the parents by role (`"accountId":"<account>"`); each test takes its own ids.
     const named = new Proxy({}, { get: (_, role) => `<${String(role)}>` }) as Parents;
     roundTripInputs(named).forEach((titled, n) => {
-      it(`reads back exactly what create returned${suite.roundTrip.title ?? ", and diffs no change"}: ${JSON.stringify(titled)}`, () => roundTrip(roundTripInputs(service.parents)[n]));
+      it(`reads back exactly what create returned${suite.roundTrip.title ?? ", and diffs no change"}: ${JSON.stringify(titled)}`, () =>
+        roundTrip(roundTripInputs(service.parents)[n]));
     });
 
     body(service);

@@ -8,7 +8,9 @@ export type RunningEmulator = Awaited<ReturnType<typeof startEmulator>>;
 
 export async function emulatorForProvider(options: Parameters<typeof startEmulator>[0] = {}): Promise<RunningEmulator> {
   const emulator = await startEmulator({ port: 0, rateLimit: 0, ...options });
-  useStackConfig(configOf({ "crm:apiUrl": emulator.crmUrl, "crm:apiToken": emulator.apiToken, "chat:apiUrl": emulator.chatUrl, "chat:apiToken": emulator.apiToken }));
+  useStackConfig(
+    configOf({ "crm:apiUrl": emulator.crmUrl, "crm:apiToken": emulator.apiToken, "chat:apiUrl": emulator.chatUrl, "chat:apiToken": emulator.apiToken }),
+  );
   return emulator;
 }
 
@@ -24,9 +26,6 @@ export function stackOnEmulator(emulator: { crmUrl: string; apiToken: string }, 
   return { config: { "crm:apiUrl": emulator.crmUrl, ...config }, secrets: { "crm:apiToken": apiToken } };
 }
 
-/** The drift check CI runs: `refresh --preview-only --expect-no-changes`. */
-export const driftCheck = { previewOnly: true, expectNoChanges: true } as const;
-
 /** A direct call to the emulator, for changes made out of band and for checking what the provider did. */
 export async function emulatorCall(emulator: RunningEmulator, method: string, path: string, body?: unknown): Promise<{ status: number; body: any }> {
   const response = await fetch(`${emulator.crmUrl}${path}`, {
@@ -39,7 +38,12 @@ export async function emulatorCall(emulator: RunningEmulator, method: string, pa
 }
 
 /** emulatorCall, waiting out the account's rate limit (Retry-After: 1 s) as often as it answers 429. */
-export async function emulatorCallWhenAdmitted(emulator: RunningEmulator, method: string, path: string, body?: unknown): Promise<{ status: number; body: any }> {
+export async function emulatorCallWhenAdmitted(
+  emulator: RunningEmulator,
+  method: string,
+  path: string,
+  body?: unknown,
+): Promise<{ status: number; body: any }> {
   const reply = await emulatorCall(emulator, method, path, body);
   if (reply.status !== 429) return reply;
   await new Promise((resolve) => setTimeout(resolve, 1000));

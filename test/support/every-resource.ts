@@ -5,8 +5,8 @@
 // dependents refer to the n-th account and to a text field declared for them, as a user's
 // program passes `account.id`, and to the n-th of contacts that exist before the stack.
 
-import { RegisteredResource, resources, typeOf } from "../../provider/registry";
-import { ResourceExample, resourceExamples } from "./resource-examples";
+import { type RegisteredResource, resources, typeOf } from "../../provider/registry";
+import { type ResourceExample, resourceExamples } from "./resource-examples";
 
 /** One resource of the program: made by its class's name, the inputs that refer to another by its name given that one's id. */
 export interface DeclaredResource {
@@ -27,17 +27,30 @@ export interface EveryResourceStack {
 export function everyResourceStack(copies: number, contactIds: readonly string[], registered: readonly RegisteredResource[] = resources): EveryResourceStack {
   const exampleOf = (type: string) => resourceExamples[type as keyof typeof resourceExamples] as ResourceExample;
   // The parents the examples take, named by resources of the program: the copy's own account, pipeline and user group, and a text field.
-  const parentsOf = (n: number) => ({ account: `account-${n}`, contact: contactIds[n - 1], textField: `text-field-${n}`, pipeline: `pipeline-${n}`, userGroup: `user-group-${n}` });
+  const parentsOf = (n: number) => ({
+    account: `account-${n}`,
+    contact: contactIds[n - 1],
+    textField: `text-field-${n}`,
+    pipeline: `pipeline-${n}`,
+    userGroup: `user-group-${n}`,
+  });
   const declare = (resource: RegisteredResource, name: string, n: number): DeclaredResource => {
     const parents = parentsOf(n);
     // JSON leaves out what is undefined, as an input left out.
     const inputs = exampleOf(typeOf(resource)).inputs(parents, n);
-    const references = Object.fromEntries(Object.entries(inputs).filter(([, value]) => [parents.account, parents.textField, parents.pipeline, parents.userGroup].includes(value as string)));
+    const references = Object.fromEntries(
+      Object.entries(inputs).filter(([, value]) => [parents.account, parents.textField, parents.pipeline, parents.userGroup].includes(value as string)),
+    );
     return { type: typeOf(resource), name, inputs, references: references as Record<string, string> };
   };
   const declared: DeclaredResource[] = [];
   for (let n = 1; n <= copies; n++) {
-    declared.push({ type: "crm.AccountCustomField", name: parentsOf(n).textField, inputs: { fieldLabel: `Soak text ${n}`, fieldType: "text" }, references: {} });
+    declared.push({
+      type: "crm.AccountCustomField",
+      name: parentsOf(n).textField,
+      inputs: { fieldLabel: `Soak text ${n}`, fieldType: "text" },
+      references: {},
+    });
     for (const resource of registered) if (exampleOf(typeOf(resource)).roundTrip === "create") declared.push(declare(resource, `${resource.name}-${n}`, n));
   }
   for (const resource of registered) if (exampleOf(typeOf(resource)).roundTrip === "update") declared.push(declare(resource, resource.name, 1));

@@ -11,7 +11,12 @@ export interface LoggedLine {
 
 export async function startFakeEngine(): Promise<{ address: string; lines: LoggedLine[]; stop(): Promise<void> }> {
   const lines: LoggedLine[] = [];
-  const severities = { [engineProto.LogSeverity.DEBUG]: "debug", [engineProto.LogSeverity.INFO]: "info", [engineProto.LogSeverity.WARNING]: "warning", [engineProto.LogSeverity.ERROR]: "error" } as const;
+  const severities = {
+    [engineProto.LogSeverity.DEBUG]: "debug",
+    [engineProto.LogSeverity.INFO]: "info",
+    [engineProto.LogSeverity.WARNING]: "warning",
+    [engineProto.LogSeverity.ERROR]: "error",
+  } as const;
   const server = new grpc.Server();
   server.addService(engineServices.EngineService, {
     log: (call: { request: InstanceType<typeof engineProto.LogRequest> }, callback: (error: null, response: unknown) => void) => {
@@ -19,6 +24,8 @@ export async function startFakeEngine(): Promise<{ address: string; lines: Logge
       callback(null, new emptyProto.Empty());
     },
   });
-  const port = await new Promise<number>((resolve, reject) => server.bindAsync("127.0.0.1:0", grpc.ServerCredentials.createInsecure(), (error, bound) => (error ? reject(error) : resolve(bound))));
+  const port = await new Promise<number>((resolve, reject) =>
+    server.bindAsync("127.0.0.1:0", grpc.ServerCredentials.createInsecure(), (error, bound) => (error ? reject(error) : resolve(bound))),
+  );
   return { address: `127.0.0.1:${port}`, lines, stop: () => new Promise((resolve) => server.tryShutdown(() => resolve())) };
 }

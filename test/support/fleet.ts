@@ -2,9 +2,9 @@
 // deploys into, read and changed as their owners would: for the fleet's program tests.
 
 import assert from "node:assert/strict";
-import { ChildProcess, execFile, spawn } from "node:child_process";
+import { type ChildProcess, execFile, spawn } from "node:child_process";
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
-import { createServer, Socket } from "node:net";
+import { createServer, type Socket } from "node:net";
 import { join } from "node:path";
 import { promisify } from "node:util";
 import { startPostgres } from "../../scripts/postgres";
@@ -23,8 +23,18 @@ export interface FleetRun {
  * its exit code and output. `started` is handed the process (in a process group of its own, as a
  * terminal starts a command) once it runs, and its stderr as it comes.
  */
-export async function runFleet(bin: string, clientsFile: string, env: NodeJS.ProcessEnv, args: string[], started?: (child: ChildProcess, stderr: () => string) => void): Promise<FleetRun> {
-  const child = spawn(join(ensureToolchain().nodeBin, "node"), [bin, "fleet", ...args, "--clients", clientsFile], { env, stdio: ["ignore", "pipe", "pipe"], detached: started !== undefined });
+export async function runFleet(
+  bin: string,
+  clientsFile: string,
+  env: NodeJS.ProcessEnv,
+  args: string[],
+  started?: (child: ChildProcess, stderr: () => string) => void,
+): Promise<FleetRun> {
+  const child = spawn(join(ensureToolchain().nodeBin, "node"), [bin, "fleet", ...args, "--clients", clientsFile], {
+    env,
+    stdio: ["ignore", "pipe", "pipe"],
+    detached: started !== undefined,
+  });
   let stdout = "";
   let stderr = "";
   child.stdout.on("data", (chunk) => (stdout += chunk));
@@ -56,7 +66,11 @@ export async function messagesOf({ crmUrl, apiToken }: Account): Promise<Array<{
 /** Renames the sender of an account's only message behind its stack's back. */
 export async function renameSender(account: Account, fromname: string): Promise<void> {
   const [message] = await messagesOf(account);
-  const changed = await fetch(`${account.crmUrl}/api/3/messages/${message.id}`, { method: "PUT", headers: { "Api-Token": account.apiToken, "Content-Type": "application/json" }, body: JSON.stringify({ message: { fromname } }) });
+  const changed = await fetch(`${account.crmUrl}/api/3/messages/${message.id}`, {
+    method: "PUT",
+    headers: { "Api-Token": account.apiToken, "Content-Type": "application/json" },
+    body: JSON.stringify({ message: { fromname } }),
+  });
   assert.equal(changed.status, 200);
 }
 
@@ -166,6 +180,21 @@ export async function installTagProgram(name: string): Promise<string> {
   const { program } = await installYamlProgram(undefined, name);
   // The plugin's folder, which installYamlProgram names, after the program itself.
   const plugins = readFileSync(join(program, "Pulumi.yaml"), "utf8");
-  writeFileSync(join(program, "Pulumi.yaml"), ["name: crm-tags", "runtime: yaml", "config:", "  clientName:", "    type: string", "resources:", "  tag:", "    type: crm:Tag", "    properties:", "      tag: ${clientName}", plugins].join("\n"));
+  writeFileSync(
+    join(program, "Pulumi.yaml"),
+    [
+      "name: crm-tags",
+      "runtime: yaml",
+      "config:",
+      "  clientName:",
+      "    type: string",
+      "resources:",
+      "  tag:",
+      "    type: crm:Tag",
+      "    properties:",
+      "      tag: ${clientName}",
+      plugins,
+    ].join("\n"),
+  );
   return program;
 }

@@ -7,9 +7,9 @@ import assert from "node:assert/strict";
 import { readAccount, type ExportKind } from "../../provider/export/read-account";
 import { DeclaredNames } from "../../provider/kit/unique-names";
 import { writesByRoute, writesSince } from "./adoption";
-import { emulatorCall, RunningEmulator } from "./emulator";
+import { emulatorCall, type RunningEmulator } from "./emulator";
 import { checked } from "./provider-steps";
-import { BadInput, describeResource, emptyAccount } from "./describe-resource";
+import { type BadInput, describeResource, emptyAccount } from "./describe-resource";
 
 /** A name-keyed kind's module. */
 type NameKeyedModule = Omit<typeof import("../../provider/crm/site-tracking-domain"), "SiteTrackingDomain">;
@@ -49,7 +49,10 @@ export function describeNameKeyed(provider: NameKeyedModule, { type, kind, path,
         unknownId: third,
         idInput: "name",
       },
-      badInputs: [...badInputs, [{ name: first, adoptId: second }, "adoptId", new RegExp(`adoptId must be the name itself \\("${first}"\\): a .*'s id is its name`)]],
+      badInputs: [
+        ...badInputs,
+        [{ name: first, adoptId: second }, "adoptId", new RegExp(`adoptId must be the name itself \\("${first}"\\): a .*'s id is its name`)],
+      ],
       roundTrip: { inputs: [{ name: first }, { name: second }] },
     },
     (service) => {
@@ -57,7 +60,12 @@ export function describeNameKeyed(provider: NameKeyedModule, { type, kind, path,
         await made(service.emulator, first);
         const before = await writesByRoute(service.emulator);
         await assert.rejects(provider.create(await checked(provider, { name: first })), (error: Error) => {
-          assert.match(error.message, new RegExp(`^${type.replace(".", "\\.")} "${first}": the account holds this .* already; declare another name, or, only if no stack manages it, take it over with adoptId: "${first}"`));
+          assert.match(
+            error.message,
+            new RegExp(
+              `^${type.replace(".", "\\.")} "${first}": the account holds this .* already; declare another name, or, only if no stack manages it, take it over with adoptId: "${first}"`,
+            ),
+          );
           return true;
         });
         assert.deepEqual(await writesSince(service.emulator, before), {});
@@ -66,7 +74,10 @@ export function describeNameKeyed(provider: NameKeyedModule, { type, kind, path,
       it("refuses a name declared twice in one program, regardless of case", () => {
         const declared = new DeclaredNames();
         assert.equal(declared.claim(provider.core, { name: first }, "first"), undefined);
-        assert.match(declared.claim(provider.core, { name: first.toUpperCase() }, "second")!.message, /two resources of this program declare the .* \(.*s are unique regardless of case\)/);
+        assert.match(
+          declared.claim(provider.core, { name: first.toUpperCase() }, "second")!.message,
+          /two resources of this program declare the .* \(.*s are unique regardless of case\)/,
+        );
       });
 
       it("finds a name removed behind its back gone (drift), makes it again, and deletes it by name", async () => {
@@ -107,11 +118,14 @@ export function describeNameKeyed(provider: NameKeyedModule, { type, kind, path,
         for (const name of many) await made(service.emulator, name);
         const before = service.proxy.requests.length;
         const reads = await Promise.all([many[0], many[119], third].map((name) => provider.core.read(name, { refresh: { name } })));
-        assert.deepEqual(reads.map((read) => read?.id), [many[0], many[119], undefined]);
-        assert.deepEqual(service.proxy.requests.slice(before).map((request) => `${request.method} ${request.path}${request.query}`), [
-          `GET /api/3${path}?limit=100&offset=0`,
-          `GET /api/3${path}?limit=100&offset=100`,
-        ]);
+        assert.deepEqual(
+          reads.map((read) => read?.id),
+          [many[0], many[119], undefined],
+        );
+        assert.deepEqual(
+          service.proxy.requests.slice(before).map((request) => `${request.method} ${request.path}${request.query}`),
+          [`GET /api/3${path}?limit=100&offset=0`, `GET /api/3${path}?limit=100&offset=100`],
+        );
       });
 
       it("is exported by its name as id, the service's own left out, and taken over by the export's declaration with no write", async () => {

@@ -13,7 +13,7 @@ import { promisify } from "node:util";
 import { startEmulator } from "../../emulator";
 import { exportedResources, setupKinds } from "../../provider/export/read-account";
 import { writesByRoute, writesSince } from "./adoption";
-import { emulatorCallWhenAdmitted, emulatorRead, requestCount, RunningEmulator, stackOnEmulator } from "./emulator";
+import { emulatorCallWhenAdmitted, emulatorRead, requestCount, type RunningEmulator, stackOnEmulator } from "./emulator";
 import { packedTarball, repoRoot } from "./packed-program";
 import { CliStack, secretSignature } from "./pulumi-cli";
 
@@ -21,15 +21,17 @@ import { CliStack, secretSignature } from "./pulumi-cli";
 const secretValue = "1b47061264138c4ac30d75fd1eb44270";
 
 /** The collections a setup lives in: each setup kind's, as the export reads them. */
-const setupPaths = () => [...new Set(exportedResources.filter((resource) => setupKinds.includes(resource.name)).map((resource) => resource.module.exported.path))];
+const setupPaths = () => [
+  ...new Set(exportedResources.filter((resource) => setupKinds.includes(resource.name)).map((resource) => resource.module.exported.path)),
+];
 
 /** Every setup collection of an account, as its API lists it (ids included). */
-export async function setupAt(emulator: RunningEmulator): Promise<Record<string, unknown>> {
+async function setupAt(emulator: RunningEmulator): Promise<Record<string, unknown>> {
   return Object.fromEntries(await Promise.all(setupPaths().map(async (path) => [path, await emulatorRead(emulator, path)])));
 }
 
 /** How many objects each setup collection holds: alike in two accounts holding one setup. */
-export async function countsAt(emulator: RunningEmulator): Promise<Record<string, number>> {
+async function countsAt(emulator: RunningEmulator): Promise<Record<string, number>> {
   const lists = await setupAt(emulator);
   return Object.fromEntries(
     Object.entries(lists).map(([path, body]) => {
@@ -40,14 +42,20 @@ export async function countsAt(emulator: RunningEmulator): Promise<Record<string
 }
 
 /** An object of every setup kind, made through the API as a team would have (a user without a password among them). */
-export async function populateSetup(emulator: RunningEmulator): Promise<void> {
+async function populateSetup(emulator: RunningEmulator): Promise<void> {
   const call = async (method: string, path: string, body?: unknown): Promise<any> => {
     const reply = await emulatorCallWhenAdmitted(emulator, method, `/api/3${path}`, body);
     assert.ok(reply.status < 300, `${method} ${path}: ${reply.status} ${JSON.stringify(reply.body)}`);
     return reply.body;
   };
-  await call("POST", "/accountCustomFieldMeta", { accountCustomFieldMetum: { fieldLabel: "Industry", fieldType: "dropdown", fieldOptions: ["Software", "Retail"], fieldDefault: "Software" } });
-  const news = (await call("POST", "/lists", { list: { name: "Acme news", stringid: "acme-news", sender_url: "https://acme.example", sender_reminder: "You signed up at acme.example." } })).list.id;
+  await call("POST", "/accountCustomFieldMeta", {
+    accountCustomFieldMetum: { fieldLabel: "Industry", fieldType: "dropdown", fieldOptions: ["Software", "Retail"], fieldDefault: "Software" },
+  });
+  const news = (
+    await call("POST", "/lists", {
+      list: { name: "Acme news", stringid: "acme-news", sender_url: "https://acme.example", sender_reminder: "You signed up at acme.example." },
+    })
+  ).list.id;
   await call("POST", "/tags", { tag: { tag: "Customer", tagType: "contact", description: "Bought once" } });
   const interest = (await call("POST", "/fields", { field: { title: "Interest", type: "dropdown" } })).field.id;
   const options = ["Products", "Events"].map((value, index) => ({ field: Number(interest), value, label: value, orderid: index + 1, isdefault: false }));
@@ -55,9 +63,13 @@ export async function populateSetup(emulator: RunningEmulator): Promise<void> {
   await call("POST", "/fieldRels", { fieldRel: { field: Number(interest), relid: Number(news) } });
   await call("POST", "/personalizations", { personalization: { tag: "signature", name: "Signature", format: "text", content: "The Acme team" } });
   await call("POST", "/savedResponses", { savedResponse: { title: "Follow-up", subject: "Thanks", body: "Slides attached." } });
-  await call("POST", "/webhooks", { webhook: { name: "Subscriptions", url: "https://hooks.acme.example/crm", events: ["subscribe"], sources: ["public"], listid: Number(news) } });
+  await call("POST", "/webhooks", {
+    webhook: { name: "Subscriptions", url: "https://hooks.acme.example/crm", events: ["subscribe"], sources: ["public"], listid: Number(news) },
+  });
   await call("POST", "/dealTasktypes", { dealTasktype: { title: "Demo", status: "0" } });
-  await call("POST", "/dealCustomFieldMeta", { dealCustomFieldMetum: { fieldLabel: "Lead source", fieldType: "dropdown", fieldOptions: ["Web", "Referral"], fieldDefault: "Web" } });
+  await call("POST", "/dealCustomFieldMeta", {
+    dealCustomFieldMetum: { fieldLabel: "Lead source", fieldType: "dropdown", fieldOptions: ["Web", "Referral"], fieldDefault: "Web" },
+  });
   const reps = (await call("POST", "/groups", { group: { title: "Reps", pgDeal: true, pgContactAdd: true } })).group.id;
   // No password: the service never answers one, and the program runs without it.
   await call("POST", "/users", { user: { username: "ada", email: "ada@acme.example", firstName: "Ada", lastName: "Lovelace", group: Number(reps) } });
@@ -66,7 +78,9 @@ export async function populateSetup(emulator: RunningEmulator): Promise<void> {
   await call("POST", "/dealStages", { dealStage: { title: "Won", group: pipeline, color: "18D499" } });
   await call("POST", "/addresses", { address: { company_name: "Acme Corp", address_1: "1 Main St", city: "Berlin", zip: "10115", country: "DE", groupid: 3 } });
   await call("POST", "/calendars", { calendar: { title: "Team tasks", type: "All", notification: 1 } });
-  await call("POST", "/messages", { message: { fromname: "Acme News", fromemail: "news@acme.example", reply2: "help@acme.example", subject: "Hello %FIRSTNAME%" } });
+  await call("POST", "/messages", {
+    message: { fromname: "Acme News", fromemail: "news@acme.example", reply2: "help@acme.example", subject: "Hello %FIRSTNAME%" },
+  });
   await call("PUT", "/brandings/1", { branding: { siteName: "Acme Marketing", footerTextValue: "© Acme" } });
   await call("PUT", "/siteTracking", { siteTracking: { enabled: false } });
   await call("POST", "/siteTrackingDomains", { siteTrackingDomain: { name: "shop.acme.example" } });
@@ -81,7 +95,7 @@ export async function populateSetup(emulator: RunningEmulator): Promise<void> {
 }
 
 /** `pulumi-crm export` as the package's bin runs it, the key from the environment. */
-export function exportAccount(emulator: RunningEmulator, out: string, ...flags: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+function exportAccount(emulator: RunningEmulator, out: string, ...flags: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
   return packageBin(["export", "--api-url", emulator.crmUrl, "--out", out, ...flags], { CRM_API_TOKEN: emulator.apiToken });
 }
 
@@ -98,13 +112,14 @@ async function packageBin(args: string[], env: Record<string, string>): Promise<
 }
 
 /** `pulumi-crm compare` of two accounts, the keys from the environment. */
-export async function compareAccounts(from: RunningEmulator, to: RunningEmulator): Promise<{ code: number; stdout: string; stderr: string }> {
+async function compareAccounts(from: RunningEmulator, to: RunningEmulator): Promise<{ code: number; stdout: string; stderr: string }> {
   return packageBin(["compare", "--from", from.crmUrl, "--to", to.crmUrl], { CRM_FROM_API_TOKEN: from.apiToken, CRM_TO_API_TOKEN: to.apiToken });
 }
 
 /** The program the export wrote holds no id of the account it read, and reads as code a person writes. */
-export function assertForAnyAccount(programText: string, settingsText: string, emulator: RunningEmulator): void {
-  for (const [index, line] of programText.split("\n").entries()) assert.ok(line.length <= 160, `line ${index + 1} has ${line.length} characters: ${line.slice(0, 80)}...`);
+function assertForAnyAccount(programText: string, settingsText: string, emulator: RunningEmulator): void {
+  for (const [index, line] of programText.split("\n").entries())
+    assert.ok(line.length <= 160, `line ${index + 1} has ${line.length} characters: ${line.slice(0, 80)}...`);
   assert.doesNotMatch(programText, /adoptId: "/, "a literal adoptId in the program");
   // An id input, or a list of them, holding digits rather than a reference.
   assert.doesNotMatch(programText, /Ids?: \[?"?\d|^\s+- "?\d+"?$/m, "a literal id in the program");
@@ -164,7 +179,13 @@ export function itStandsOneSetupUpInEveryAccount(name: string, door: Door): void
     const up = await sourceStack.up("--skip-preview");
     assert.equal(up.exitCode, 0, up.lines.join("\n"));
     assert.deepEqual(await writesSince(source, before), {});
-    assert.ok(sourceStack.resources().filter((resource) => resource.custom && !resource.type.startsWith("pulumi:providers:")).every((resource) => resource.protect), "a source object not protected");
+    assert.ok(
+      sourceStack
+        .resources()
+        .filter((resource) => resource.custom && !resource.type.startsWith("pulumi:providers:"))
+        .every((resource) => resource.protect),
+      "a source object not protected",
+    );
   });
 
   it("a stack on an empty account, given only its address and key, makes the same setup with one up, nothing twice", async () => {
@@ -175,10 +196,17 @@ export function itStandsOneSetupUpInEveryAccount(name: string, door: Door): void
     const up = await stagingStack.up();
     assert.equal(up.exitCode, 0, up.lines.join("\n"));
     const ada = stagingStack.resources().find((resource) => resource.urn.endsWith("::ada-user"));
-    assert.equal((ada?.inputs?.password as Record<string, unknown> | undefined)?.[secretSignature], secretValue, "the password is not in the state, as a secret");
+    assert.equal(
+      (ada?.inputs?.password as Record<string, unknown> | undefined)?.[secretSignature],
+      secretValue,
+      "the password is not in the state, as a secret",
+    );
     // Every collection holds as many objects as the source's: the built-ins taken over, never made again.
     assert.deepEqual(await countsAt(staging), await countsAt(source));
-    assert.ok(stagingStack.resources().every((resource) => !resource.protect), "a staging object protected");
+    assert.ok(
+      stagingStack.resources().every((resource) => !resource.protect),
+      "a staging object protected",
+    );
   });
 
   it("the second up sends no request, and the drift check finds no change", async () => {
@@ -196,7 +224,10 @@ export function itStandsOneSetupUpInEveryAccount(name: string, door: Door): void
     rmSync(out, { recursive: true, force: true });
     const result = await exportAccount(source, out, "--kinds", "webhook", ...door.flags);
     assert.equal(result.code, 0, result.stderr);
-    assert.match(readFileSync(join(out, door.flags.includes("yaml") ? "Pulumi.yaml" : "index.ts"), "utf8"), /getList(Output\(\{ name: "Acme news" \}\)\.id|\n)/);
+    assert.match(
+      readFileSync(join(out, door.flags.includes("yaml") ? "Pulumi.yaml" : "index.ts"), "utf8"),
+      /getList(Output\(\{ name: "Acme news" \}\)\.id|\n)/,
+    );
     const webhooks = await CliStack.create(await door.install(out, `${name}-webhooks`), "lookups", stackOnEmulator(staging));
     stacks.push(webhooks);
     // The preview runs the lookup, and fails when it finds no list of the name.
@@ -213,7 +244,8 @@ export function itStandsOneSetupUpInEveryAccount(name: string, door: Door): void
     const differ = await compareAccounts(source, staging);
     assert.equal(differ.code, 7, `${differ.stdout}${differ.stderr}`);
     assert.match(differ.stdout, /^tag +Customer tag \(contact\) +tag +"Customer" +"Client"$/m);
-    for (const output of [alike, differ]) assert.ok(![source.apiToken, staging.apiToken].some((key) => `${output.stdout}${output.stderr}`.includes(key)), "a key is printed");
+    for (const output of [alike, differ])
+      assert.ok(![source.apiToken, staging.apiToken].some((key) => `${output.stdout}${output.stderr}`.includes(key)), "a key is printed");
   });
 
   it("a change of the program rolls to both stacks: the tag renamed in the program, each account holds the new name, alike again", async () => {

@@ -41,7 +41,11 @@ export function packedTarball(): string {
   return onceThisRun("pack", (destination) => {
     const typecheckStatus = process.env[typecheckStatusVariable];
     while (typecheckStatus && !existsSync(typecheckStatus)) pause(200);
-    const output = execFileSync(npm, ["pack", "--json", "--pack-destination", destination], { cwd: repoRoot, encoding: "utf8", stdio: ["ignore", "pipe", "inherit"] });
+    const output = execFileSync(npm, ["pack", "--json", "--pack-destination", destination], {
+      cwd: repoRoot,
+      encoding: "utf8",
+      stdio: ["ignore", "pipe", "inherit"],
+    });
     const [{ filename }] = JSON.parse(output.slice(output.indexOf("["))) as Array<{ filename: string }>;
     return join(destination, filename);
   });
@@ -72,7 +76,7 @@ export interface InstallOptions {
 const nodeSdkName = (name: string) => (JSON.parse(readFileSync(join(repoRoot, "sdk", "nodejs", name, "package.json"), "utf8")) as { name: string }).name;
 
 /** The generated Node.js SDK of package `name`, packed once per test run (scripts/generate/sdks.ts packNodeSdk). */
-export function packedNodeSdk(name: string): string {
+function packedNodeSdk(name: string): string {
   return onceThisRun(`node-sdk-${name}`, (dir) => packNodeSdk(name, dir));
 }
 
@@ -172,7 +176,8 @@ export function installedPackageBin(name: string): string {
 function programDependencies(source?: string): Record<string, string> {
   const root = JSON.parse(readFileSync(join(repoRoot, "package.json"), "utf8")) as { devDependencies: Record<string, string> };
   const manifest = source && join(source, "package.json");
-  const own = manifest && existsSync(manifest) ? ((JSON.parse(readFileSync(manifest, "utf8")) as { dependencies?: Record<string, string> }).dependencies ?? {}) : {};
+  const own =
+    manifest && existsSync(manifest) ? ((JSON.parse(readFileSync(manifest, "utf8")) as { dependencies?: Record<string, string> }).dependencies ?? {}) : {};
   const pinned = (names: string[]) => Object.fromEntries(names.map((n) => [n, root.devDependencies[n] ?? own[n]]));
   return {
     ...own,
@@ -186,7 +191,10 @@ function programDependencies(source?: string): Record<string, string> {
 // once per test run and shared by its parallel workers: an `npm install` per program was most
 // of the suite's time.
 function installedDependencies(dependencies: Record<string, string>): string {
-  const key = createHash("sha256").update(JSON.stringify(Object.entries(dependencies).sort())).digest("hex").slice(0, 12);
+  const key = createHash("sha256")
+    .update(JSON.stringify(Object.entries(dependencies).sort()))
+    .digest("hex")
+    .slice(0, 12);
   return onceThisRun(`installs/${key}`, (dir) => {
     writeFileSync(join(dir, "package.json"), JSON.stringify({ name: `installed-${key}`, private: true, dependencies }, null, 2));
     execFileSync(npm, ["install", "--prefer-offline", "--no-audit", "--no-fund", "--loglevel=error"], { cwd: dir, stdio: ["ignore", "ignore", "inherit"] });
@@ -239,7 +247,8 @@ function waitForOutcome(dir: string, name: string): Outcome {
     if (existsSync(`${dir}.outcome`)) return JSON.parse(readFileSync(`${dir}.outcome`, "utf8")) as Outcome;
     // The maker writes its pid right after taking the folder.
     const maker = existsSync(`${dir}.pid`) ? Number(readFileSync(`${dir}.pid`, "utf8")) : undefined;
-    if (maker && !isRunning(maker) && !existsSync(`${dir}.outcome`)) return { error: `process ${maker}, which was making ${name} for this test run, ended without finishing it` };
+    if (maker && !isRunning(maker) && !existsSync(`${dir}.outcome`))
+      return { error: `process ${maker}, which was making ${name} for this test run, ended without finishing it` };
     pause(200);
   }
   return { error: `${name} of this test run was not made within 15 minutes` };

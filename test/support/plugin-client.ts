@@ -22,7 +22,9 @@ export class PluginClient {
 
   call<Response>(method: string, request: unknown): Promise<Response> {
     return new Promise((resolve, reject) =>
-      (this.client as unknown as Record<string, Function>)[method].call(this.client, request, (error: Error | null, response: Response) => (error ? reject(error) : resolve(response))),
+      (this.client as unknown as Record<string, (...args: unknown[]) => void>)[method].call(this.client, request, (error: Error | null, response: Response) =>
+        error ? reject(error) : resolve(response),
+      ),
     );
   }
 
@@ -49,7 +51,10 @@ export class PluginClient {
   }
 
   async read(name: string, id: string) {
-    const response = await this.call<InstanceType<typeof providerProto.ReadResponse>>("read", new providerProto.ReadRequest().setId(id).setUrn(this.urn(name)).setType(this.type));
+    const response = await this.call<InstanceType<typeof providerProto.ReadResponse>>(
+      "read",
+      new providerProto.ReadRequest().setId(id).setUrn(this.urn(name)).setType(this.type),
+    );
     return { id: response.getId(), props: plain(response.getProperties()), inputs: plain(response.getInputs()) };
   }
 
@@ -68,4 +73,3 @@ export class PluginClient {
     this.client.close();
   }
 }
-

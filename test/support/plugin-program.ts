@@ -7,16 +7,19 @@ import assert from "node:assert/strict";
 import { execFileSync } from "node:child_process";
 import { appendFileSync, cpSync, mkdirSync, readFileSync, rmSync } from "node:fs";
 import { join } from "node:path";
-import { BuiltPlugin, buildPlugins } from "../../scripts/plugin-bundle";
+import { type BuiltPlugin, buildPlugins } from "../../scripts/plugin-bundle";
 import { ensureToolchain, ensureYamlLanguageHost } from "../../scripts/toolchain";
-import { installProgram, InstallOptions, repoRoot } from "./packed-program";
-import { emulatorCallWhenAdmitted, emulatorRead, requestCount, RunningEmulator } from "./emulator";
-import { CHANGES_NOT_EXPECTED, CliStack } from "./pulumi-cli";
+import { installProgram, type InstallOptions, repoRoot } from "./packed-program";
+import { emulatorCallWhenAdmitted, emulatorRead, requestCount, type RunningEmulator } from "./emulator";
+import { CHANGES_NOT_EXPECTED, type CliStack } from "./pulumi-cli";
 
 const nativeAccounts = join(repoRoot, "test", "plugin", "programs", "native-accounts");
 
 /** The native-accounts program under .work/programs/<name>, and the plugins built for it (crm's, chat's). */
-export async function installNativeAccounts(name: string, options: InstallOptions = {}): Promise<{ program: string; plugin: BuiltPlugin; chatPlugin: BuiltPlugin }> {
+export async function installNativeAccounts(
+  name: string,
+  options: InstallOptions = {},
+): Promise<{ program: string; plugin: BuiltPlugin; chatPlugin: BuiltPlugin }> {
   const [plugin, chatPlugin] = await buildPlugins(join(repoRoot, ".work", "plugins", name));
   return { program: installProgram(nativeAccounts, name, { ...options, generatedSdks: ["crm", "chat"] }), plugin, chatPlugin };
 }
@@ -32,7 +35,11 @@ export function namePluginFolders(program: string, folders: Record<string, strin
  * writes its program), its Pulumi.yaml naming the crm plugin built for it, and the chat plugin
  * with `chat`; the YAML language host built and linked beside the CLI.
  */
-export async function installYamlProgram(source: string | undefined, name: string, options: { chat?: boolean } = {}): Promise<{ program: string; plugin: BuiltPlugin }> {
+export async function installYamlProgram(
+  source: string | undefined,
+  name: string,
+  options: { chat?: boolean } = {},
+): Promise<{ program: string; plugin: BuiltPlugin }> {
   const [plugin, chatPlugin] = await buildPlugins(join(repoRoot, ".work", "plugins", name));
   const program = copyYamlProgram(source, name);
   namePluginFolders(program, { [plugin.pkg]: plugin.folder, ...(options.chat ? { [chatPlugin.pkg]: chatPlugin.folder } : {}) });
@@ -72,7 +79,10 @@ export function addPrintedCode(program: string, ...stdouts: string[]): void {
  */
 export function installPluginTarball(stack: Pick<CliStack, "env">, plugin: BuiltPlugin): void {
   const version = (JSON.parse(readFileSync(join(repoRoot, "package.json"), "utf8")) as { version: string }).version;
-  execFileSync(join(ensureToolchain().cliBin, "pulumi"), ["plugin", "install", "resource", plugin.pkg, version, "--file", plugin.tarball], { env: stack.env(), stdio: "pipe" });
+  execFileSync(join(ensureToolchain().cliBin, "pulumi"), ["plugin", "install", "resource", plugin.pkg, version, "--file", plugin.tarball], {
+    env: stack.env(),
+    stdio: "pipe",
+  });
 }
 
 /** A second `up`, its preview included, of a program on the plugin: no change, and no request to `emulator`. */

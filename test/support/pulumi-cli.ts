@@ -3,7 +3,7 @@
 // passphrase secrets provider (secrets are encrypted in the state as users have them), no update
 // check, no plugin download, --non-interactive. Programs run on the newest Node.js 24
 // (programNodeVersion) unless a stack asks for another release or the machine's own Node.js.
-import { ChildProcess, spawn } from "node:child_process";
+import { type ChildProcess, spawn } from "node:child_process";
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
@@ -15,7 +15,7 @@ export const CHANGES_NOT_EXPECTED = 7;
 export const secretSignature = "4dabf18193072939515e22adb298388d";
 
 /** Steps of the run's last summary (the update's, for an `up` that previewed first). */
-export interface StepCounts {
+interface StepCounts {
   create: number;
   update: number;
   replace: number;
@@ -36,7 +36,7 @@ export interface CliResult {
   events: EngineEvent[];
 }
 
-export interface EngineEvent {
+interface EngineEvent {
   sequence: number;
   summaryEvent?: { resourceChanges?: Record<string, number> };
   resourcePreEvent?: { metadata: StepMetadata };
@@ -104,7 +104,10 @@ export class CliStack {
 
   /** One `config set-all` for every key, rather than a CLI call per key. */
   async setConfig(config: Record<string, string>, secrets: Record<string, string> = {}): Promise<void> {
-    const pairs = [...Object.entries(config).flatMap(([k, v]) => ["--plaintext", `${k}=${v}`]), ...Object.entries(secrets).flatMap(([k, v]) => ["--secret", `${k}=${v}`])];
+    const pairs = [
+      ...Object.entries(config).flatMap(([k, v]) => ["--plaintext", `${k}=${v}`]),
+      ...Object.entries(secrets).flatMap(([k, v]) => ["--secret", `${k}=${v}`]),
+    ];
     if (pairs.length > 0) await this.succeed(["config", "set-all", ...pairs]);
   }
 
@@ -127,17 +130,23 @@ export class CliStack {
   async run(args: string[], options: RunOptions = {}): Promise<CliResult> {
     const eventLog = join(this.home, `events-${Date.now()}-${Math.random().toString(36).slice(2)}.json`);
     const operation = ["preview", "up", "update", "refresh", "destroy"].includes(args[0]);
-    const child = spawn(join(this.toolchain.cliBin, "pulumi"), [...args, "--stack", this.name, "--non-interactive", "--color", "never", ...(operation ? ["--event-log", eventLog] : [])], {
-      cwd: this.program,
-      env: this.env(options.env),
-      stdio: ["ignore", "pipe", "pipe"],
-    });
+    const child = spawn(
+      join(this.toolchain.cliBin, "pulumi"),
+      [...args, "--stack", this.name, "--non-interactive", "--color", "never", ...(operation ? ["--event-log", eventLog] : [])],
+      {
+        cwd: this.program,
+        env: this.env(options.env),
+        stdio: ["ignore", "pipe", "pipe"],
+      },
+    );
     options.onStarted?.(child);
     let stdout = "";
     let stderr = "";
     child.stdout!.on("data", (chunk) => (stdout += chunk));
     child.stderr!.on("data", (chunk) => (stderr += chunk));
-    const exitCode = await new Promise<number>((resolve, reject) => child.on("error", reject).on("close", (code, signal) => resolve(code ?? (signal ? 128 : 0))));
+    const exitCode = await new Promise<number>((resolve, reject) =>
+      child.on("error", reject).on("close", (code, signal) => resolve(code ?? (signal ? 128 : 0))),
+    );
     const events = existsSync(eventLog) ? readEvents(eventLog) : [];
     rmSync(eventLog, { force: true });
     const steps = stepCounts(events);
@@ -155,7 +164,8 @@ export class CliStack {
   /** `run`, failing with its output unless it exits `expected`. */
   async succeed(args: string[], expected = 0, options: RunOptions = {}): Promise<CliResult> {
     const result = await this.run(args, options);
-    if (result.exitCode !== expected) throw new Error(`pulumi ${args.join(" ")} exited ${result.exitCode}, not ${expected}:\n${result.stdout}\n${result.stderr}`);
+    if (result.exitCode !== expected)
+      throw new Error(`pulumi ${args.join(" ")} exited ${result.exitCode}, not ${expected}:\n${result.stdout}\n${result.stderr}`);
     return result;
   }
 
@@ -199,7 +209,9 @@ export class CliStack {
   /** The path of the file backend's state file of this stack. */
   stateFile(): string {
     const stacks = join(this.backend, ".pulumi", "stacks");
-    const files = readdirSync(stacks, { recursive: true }).map(String).filter((file) => file.endsWith(`${this.name}.json`));
+    const files = readdirSync(stacks, { recursive: true })
+      .map(String)
+      .filter((file) => file.endsWith(`${this.name}.json`));
     if (files.length !== 1) throw new Error(`expected one state file of stack ${this.name} under ${stacks}, found ${files.length}`);
     return join(stacks, files[0]);
   }
@@ -270,7 +282,9 @@ export const nameOf = (urn: string) => urn.slice(urn.lastIndexOf("::") + 2);
  * for stdout ("info: [runtime] ..."), "info#err" for stderr ("warning: [runtime] ...").
  */
 export function diagnostics(result: CliResult, ...severities: string[]): string {
-  return result.events.flatMap((event) => (event.diagnosticEvent && severities.includes(event.diagnosticEvent.severity) ? [event.diagnosticEvent.message.trimEnd()] : [])).join("\n");
+  return result.events
+    .flatMap((event) => (event.diagnosticEvent && severities.includes(event.diagnosticEvent.severity) ? [event.diagnosticEvent.message.trimEnd()] : []))
+    .join("\n");
 }
 
 /** The errors the run reported on resources, each with its URN: the run's own closing "update failed" names none. */

@@ -3,9 +3,9 @@
 // reference document.
 
 import { createServer, request } from "node:http";
-import { AddressInfo } from "node:net";
+import type { AddressInfo } from "node:net";
 import { useStackConfig } from "../../provider/settings";
-import { configOf, emulatorForProvider, RunningEmulator } from "./emulator";
+import { configOf, emulatorForProvider, type RunningEmulator } from "./emulator";
 
 export interface ProxiedRequest {
   method: string;
@@ -27,7 +27,7 @@ export interface RecordingProxy {
 }
 
 /** An answer the client gets instead of the service's. */
-export interface ReplacedAnswer {
+interface ReplacedAnswer {
   status: number;
   body: unknown;
 }
@@ -60,7 +60,13 @@ export async function startRecordingProxy(
       const proxied = { method: req.method ?? "", path: url.pathname, query: url.search, body: body.length ? JSON.parse(body.toString()) : undefined };
       requests.push(proxied);
       const forwarded = request(
-        { host: upstream.hostname, port: upstream.port, method: req.method, path: forwardedUrl(req.url ?? "/"), headers: { ...req.headers, host: upstream.host } },
+        {
+          host: upstream.hostname,
+          port: upstream.port,
+          method: req.method,
+          path: forwardedUrl(req.url ?? "/"),
+          headers: { ...req.headers, host: upstream.host },
+        },
         (answer) => {
           const intercepted = intercept(++answered, proxied, answer.statusCode ?? 502);
           if (intercepted === true) {

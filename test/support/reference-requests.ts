@@ -4,7 +4,7 @@
 
 import { schemaErrors } from "../contract/harness";
 import { ReferenceDocument } from "../contract/reference";
-import { ProxiedRequest } from "./recording-proxy";
+import type { ProxiedRequest } from "./recording-proxy";
 
 let crmReference: ReferenceDocument | undefined;
 

@@ -7,7 +7,7 @@
 import { execFileSync } from "node:child_process";
 import { createReadStream, existsSync, statSync } from "node:fs";
 import { createServer } from "node:http";
-import { AddressInfo } from "node:net";
+import type { AddressInfo } from "node:net";
 import { join } from "node:path";
 import { pluginDownloadURL } from "../../scripts/generate/package-schema";
 import { releaseVersion } from "../../scripts/release";
@@ -23,7 +23,7 @@ export function releaseForTests(): string {
 }
 
 /** Writes into `dir` the release the tests take: linux-amd64's and darwin-arm64's archives, the run's packed pulumi-crm. */
-export function writeTestRelease(dir: string): string {
+function writeTestRelease(dir: string): string {
   runRelease(["--out", dir, "--targets", `${testTarget},darwin-arm64`, "--npm-package", packedTarball()]);
   return dir;
 }

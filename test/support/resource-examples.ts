@@ -4,8 +4,8 @@
 
 import { BUILT_IN_FLOWS } from "../../emulator/src/chat";
 import { inputSchema as userGroupInputs } from "../../provider/crm/user-group";
-import { resources, ResourceType } from "../../provider/registry";
-import { emulatorCall, RunningEmulator } from "./emulator";
+import { resources, type ResourceType } from "../../provider/registry";
+import { emulatorCall, type RunningEmulator } from "./emulator";
 
 /** Ids of objects the dependent resources point at. */
 export interface Parents {
@@ -37,7 +37,8 @@ export interface ResourceExample {
 }
 
 /** A listed object's id, as its resource's id (see ResourceExample.collection). */
-export const listedId = (collection: NonNullable<ResourceExample["collection"]>, object: any): string => (collection.id ? collection.id(object) : String(object.id));
+export const listedId = (collection: NonNullable<ResourceExample["collection"]>, object: any): string =>
+  collection.id ? collection.id(object) : String(object.id);
 
 export const resourceExamples = {
   "crm.Account": {
@@ -47,7 +48,13 @@ export const resourceExamples = {
     collection: { path: "/accounts", member: "accounts", key: (o) => o.name },
   },
   "crm.AccountCustomField": {
-    inputs: (_parents, n) => ({ fieldLabel: `Tier ${n}`, fieldType: "dropdown", fieldOptions: ["Gold", "Silver"], fieldDefault: "Gold", isRequired: n % 2 === 1 }),
+    inputs: (_parents, n) => ({
+      fieldLabel: `Tier ${n}`,
+      fieldType: "dropdown",
+      fieldOptions: ["Gold", "Silver"],
+      fieldDefault: "Gold",
+      isRequired: n % 2 === 1,
+    }),
     textFields: ["fieldLabel"],
     roundTrip: "create",
     collection: { path: "/accountCustomFieldMeta", member: "accountCustomFieldMeta", key: (o) => o.fieldLabel },
@@ -91,14 +98,26 @@ export const resourceExamples = {
     collection: { path: "/calendars", member: "calendars", key: (o) => o.title },
   },
   "crm.Message": {
-    inputs: (_parents, n) => ({ fromname: "Acme News", fromemail: "news@acme.example", reply2: "help@acme.example", subject: `Hi %FIRSTNAME% ${n}`, preheaderText: "News" }),
+    inputs: (_parents, n) => ({
+      fromname: "Acme News",
+      fromemail: "news@acme.example",
+      reply2: "help@acme.example",
+      subject: `Hi %FIRSTNAME% ${n}`,
+      preheaderText: "News",
+    }),
     textFields: ["fromname", "subject", "preheaderText"],
     roundTrip: "create",
     // The seed has no list of messages; the reference's GET /messages.
     collection: { path: "/messages", member: "messages", key: (o) => o.subject },
   },
   "crm.List": {
-    inputs: (_parents, n) => ({ name: `News ${n}`, stringid: `news-${n}`, senderUrl: "https://acme.example", senderReminder: "You signed up on acme.example.", sendLastBroadcast: n % 2 === 1 }),
+    inputs: (_parents, n) => ({
+      name: `News ${n}`,
+      stringid: `news-${n}`,
+      senderUrl: "https://acme.example",
+      senderReminder: "You signed up on acme.example.",
+      sendLastBroadcast: n % 2 === 1,
+    }),
     textFields: ["name", "senderReminder"],
     roundTrip: "create",
     collection: { path: "/lists", member: "lists", key: (o) => o.name },
@@ -110,7 +129,10 @@ export const resourceExamples = {
     collection: { path: "/tags", member: "tags", key: (o) => o.tag },
   },
   "crm.ContactCustomField": {
-    inputs: (_parents, n) => (n % 2 ? { title: `Plan ${n}`, type: "dropdown", options: ["Free", "Pro"], defaultValue: "Free" } : { title: `Notes ${n}`, type: "text", description: "Free text" }),
+    inputs: (_parents, n) =>
+      n % 2
+        ? { title: `Plan ${n}`, type: "dropdown", options: ["Free", "Pro"], defaultValue: "Free" }
+        : { title: `Notes ${n}`, type: "text", description: "Free text" },
     textFields: ["title", "description"],
     roundTrip: "create",
     collection: { path: "/fields", member: "fields", key: (o) => o.title },
@@ -128,7 +150,12 @@ export const resourceExamples = {
     collection: { path: "/savedResponses", member: "savedResponses", key: (o) => o.title },
   },
   "crm.Webhook": {
-    inputs: (_parents, n) => ({ name: `Hook ${n}`, url: `https://hooks.acme.example/${n}`, events: ["subscribe", "unsubscribe"], sources: n % 2 ? ["public"] : ["api", "system"] }),
+    inputs: (_parents, n) => ({
+      name: `Hook ${n}`,
+      url: `https://hooks.acme.example/${n}`,
+      events: ["subscribe", "unsubscribe"],
+      sources: n % 2 ? ["public"] : ["api", "system"],
+    }),
     textFields: ["name"],
     roundTrip: "create",
     collection: { path: "/webhooks", member: "webhooks", key: (o) => o.name },
@@ -140,7 +167,13 @@ export const resourceExamples = {
     collection: { path: "/dealTasktypes", member: "dealTasktypes", key: (o) => o.title },
   },
   "crm.DealCustomField": {
-    inputs: (_parents, n) => ({ fieldLabel: `Lead source ${n}`, fieldType: "dropdown", fieldOptions: ["Web", "Referral"], fieldDefault: "Web", isFormVisible: n % 2 === 1 }),
+    inputs: (_parents, n) => ({
+      fieldLabel: `Lead source ${n}`,
+      fieldType: "dropdown",
+      fieldOptions: ["Web", "Referral"],
+      fieldDefault: "Web",
+      isFormVisible: n % 2 === 1,
+    }),
     textFields: ["fieldLabel"],
     roundTrip: "create",
     collection: { path: "/dealCustomFieldMeta", member: "dealCustomFieldMeta", key: (o) => o.fieldLabel },
@@ -152,19 +185,36 @@ export const resourceExamples = {
     collection: { path: "/dealGroups", member: "dealGroups", key: (o) => o.title },
   },
   "crm.PipelineStage": {
-    inputs: (parents, n) => ({ title: `Qualified ${n}`, pipelineId: parents.pipeline, order: n % 2 ? n : undefined, color: n % 2 ? "32B0FC" : undefined, width: n % 2 ? 300 : undefined }),
+    inputs: (parents, n) => ({
+      title: `Qualified ${n}`,
+      pipelineId: parents.pipeline,
+      order: n % 2 ? n : undefined,
+      color: n % 2 ? "32B0FC" : undefined,
+      width: n % 2 ? 300 : undefined,
+    }),
     textFields: ["title"],
     roundTrip: "create",
     collection: { path: "/dealStages", member: "dealStages", key: (o) => o.title },
   },
   "crm.UserGroup": {
-    inputs: (_parents, n) => ({ title: `Sales reps ${n}`, description: n % 2 ? "The sales team" : undefined, permissions: everyPermission({ contactAdd: true, contactEdit: n % 2 === 1, deal: true }) }),
+    inputs: (_parents, n) => ({
+      title: `Sales reps ${n}`,
+      description: n % 2 ? "The sales team" : undefined,
+      permissions: everyPermission({ contactAdd: true, contactEdit: n % 2 === 1, deal: true }),
+    }),
     textFields: ["title", "description"],
     roundTrip: "create",
     collection: { path: "/groups", member: "groups", key: (o) => o.title },
   },
   "crm.User": {
-    inputs: (parents, n) => ({ username: `rep${n}`, email: `rep${n}@acme.example`, firstName: "Ada", lastName: `Rep ${n}`, groupId: parents.userGroup, ...(n % 2 ? {} : { password: `correct horse ${n}` }) }),
+    inputs: (parents, n) => ({
+      username: `rep${n}`,
+      email: `rep${n}@acme.example`,
+      firstName: "Ada",
+      lastName: `Rep ${n}`,
+      groupId: parents.userGroup,
+      ...(n % 2 ? {} : { password: `correct horse ${n}` }),
+    }),
     textFields: ["firstName", "lastName"],
     roundTrip: "create",
     collection: { path: "/users", member: "users", key: (o) => o.username },
@@ -221,7 +271,9 @@ export async function makeParents(emulator: RunningEmulator, n = 1): Promise<Par
   return {
     account: String((await post("/accounts", { account: { name: `Parent ${n}` } })).account.id),
     contact: String((await post("/contacts", { contact: { email: `parent${n}@example.com` } })).contact.id),
-    textField: String((await post("/accountCustomFieldMeta", { accountCustomFieldMetum: { fieldLabel: `Parent text ${n}`, fieldType: "text" } })).accountCustomFieldMetum.id),
+    textField: String(
+      (await post("/accountCustomFieldMeta", { accountCustomFieldMetum: { fieldLabel: `Parent text ${n}`, fieldType: "text" } })).accountCustomFieldMetum.id,
+    ),
     pipeline: await pipelineWithoutStages(emulator, `Parent pipeline ${n}`),
     userGroup: String((await post("/groups", { group: { title: `Parent group ${n}` } })).group.id),
   };

@@ -4,9 +4,9 @@
 // is added by declaring it in both programs and giving it a row here.
 
 import assert from "node:assert/strict";
-import { emulatorCallWhenAdmitted, emulatorRead, requestCount, RunningEmulator } from "./emulator";
+import { emulatorCallWhenAdmitted, emulatorRead, requestCount, type RunningEmulator } from "./emulator";
 import { assertNoOpUp } from "./plugin-program";
-import { CHANGES_NOT_EXPECTED, CliStack, nameOf, StateResource } from "./pulumi-cli";
+import { CHANGES_NOT_EXPECTED, type CliStack, nameOf, type StateResource } from "./pulumi-cli";
 
 /** A change made in the account behind the program's back, and what the drift check's diff says of it. */
 interface Drift {
@@ -24,19 +24,44 @@ export interface DeclaredObject {
   drift?: Drift;
 }
 
-const put = (path: string, member: string, attributes: Record<string, unknown>): Drift["change"] => (emulator, id) =>
-  emulatorCallWhenAdmitted(emulator, "PUT", `/api/3${path.replace("{id}", id)}`, { [member]: attributes });
+const put =
+  (path: string, member: string, attributes: Record<string, unknown>): Drift["change"] =>
+  (emulator, id) =>
+    emulatorCallWhenAdmitted(emulator, "PUT", `/api/3${path.replace("{id}", id)}`, { [member]: attributes });
 const switchedOn = (name: string): Drift => ({ change: put(`/${name}`, name, { enabled: true }), shows: /enabled\s*:\s*false => true/ });
 /** An object known by its name (its id) deleted: gone from its list, made again by the repair. */
-const removed = (path: string, shows: RegExp): Drift => ({ change: (emulator, id) => emulatorCallWhenAdmitted(emulator, "DELETE", `/api/3${path}/${encodeURIComponent(id)}`), shows });
+const removed = (path: string, shows: RegExp): Drift => ({
+  change: (emulator, id) => emulatorCallWhenAdmitted(emulator, "DELETE", `/api/3${path}/${encodeURIComponent(id)}`),
+  shows,
+});
 
 /** Every object the program declares, in the order an import takes them (what an object refers to first). */
 export const salesSide: DeclaredObject[] = [
-  { name: "reps", className: "UserGroup", path: "/groups", drift: { change: put("/groups/{id}", "group", { descript: "Renamed team" }), shows: /description\s*:\s*"The sales team" => "Renamed team"/ } },
-  { name: "ada", className: "User", path: "/users", drift: { change: put("/users/{id}", "user", { lastName: "Byron" }), shows: /lastName\s*:\s*"Lovelace" => "Byron"/ } },
-  { name: "sales", className: "Pipeline", path: "/dealGroups", drift: { change: put("/dealGroups/{id}", "dealGroup", { title: "Sales 2027" }), shows: /title\s*:\s*"Sales" => "Sales 2027"/ } },
+  {
+    name: "reps",
+    className: "UserGroup",
+    path: "/groups",
+    drift: { change: put("/groups/{id}", "group", { descript: "Renamed team" }), shows: /description\s*:\s*"The sales team" => "Renamed team"/ },
+  },
+  {
+    name: "ada",
+    className: "User",
+    path: "/users",
+    drift: { change: put("/users/{id}", "user", { lastName: "Byron" }), shows: /lastName\s*:\s*"Lovelace" => "Byron"/ },
+  },
+  {
+    name: "sales",
+    className: "Pipeline",
+    path: "/dealGroups",
+    drift: { change: put("/dealGroups/{id}", "dealGroup", { title: "Sales 2027" }), shows: /title\s*:\s*"Sales" => "Sales 2027"/ },
+  },
   { name: "qualified", className: "PipelineStage", path: "/dealStages" },
-  { name: "proposal", className: "PipelineStage", path: "/dealStages", drift: { change: put("/dealStages/{id}", "dealStage", { title: "Offer" }), shows: /title\s*:\s*"Proposal" => "Offer"/ } },
+  {
+    name: "proposal",
+    className: "PipelineStage",
+    path: "/dealStages",
+    drift: { change: put("/dealStages/{id}", "dealStage", { title: "Offer" }), shows: /title\s*:\s*"Proposal" => "Offer"/ },
+  },
   { name: "won", className: "PipelineStage", path: "/dealStages" },
   {
     name: "leadSource",
@@ -44,23 +69,41 @@ export const salesSide: DeclaredObject[] = [
     path: "/dealCustomFieldMeta",
     drift: { change: put("/dealCustomFieldMeta/{id}", "dealCustomFieldMetum", { fieldDefault: "Referral" }), shows: /fieldDefault\s*:\s*"Web" => "Referral"/ },
   },
-  { name: "demo", className: "TaskType", path: "/dealTasktypes", drift: { change: put("/dealTasktypes/{id}", "dealTasktype", { status: "1" }), shows: /disabled\s*:\s*false => true/ } },
+  {
+    name: "demo",
+    className: "TaskType",
+    path: "/dealTasktypes",
+    drift: { change: put("/dealTasktypes/{id}", "dealTasktype", { status: "1" }), shows: /disabled\s*:\s*false => true/ },
+  },
   { name: "siteTracking", className: "SiteTracking", path: "/siteTracking", drift: switchedOn("siteTracking") },
   { name: "eventTracking", className: "EventTracking", path: "/eventTracking", drift: switchedOn("eventTracking") },
   { name: "shopDomain", className: "SiteTrackingDomain", path: "/siteTrackingDomains" },
-  { name: "blogDomain", className: "SiteTrackingDomain", path: "/siteTrackingDomains", drift: removed("/siteTrackingDomains", /SiteTrackingDomain: \(delete\)\s+\[id=blog\.acme\.example\]/) },
-  { name: "signedUp", className: "TrackedEvent", path: "/eventTrackingEvents", drift: removed("/eventTrackingEvents", /TrackedEvent: \(delete\)\s+\[id=Signed up\]/) },
+  {
+    name: "blogDomain",
+    className: "SiteTrackingDomain",
+    path: "/siteTrackingDomains",
+    drift: removed("/siteTrackingDomains", /SiteTrackingDomain: \(delete\)\s+\[id=blog\.acme\.example\]/),
+  },
+  {
+    name: "signedUp",
+    className: "TrackedEvent",
+    path: "/eventTrackingEvents",
+    drift: removed("/eventTrackingEvents", /TrackedEvent: \(delete\)\s+\[id=Signed up\]/),
+  },
   { name: "watchedDemo", className: "TrackedEvent", path: "/eventTrackingEvents" },
   {
     name: "reviews",
     className: "CustomObjectSchema",
     path: "/customObjects/schemas",
-    drift: { change: put("/customObjects/schemas/{id}", "schema", { fields: [{ id: "score", labels: { singular: "Rating", plural: "Ratings" }, type: "number" }] }), shows: /singular\s*:\s*"Score" => "Rating"/ },
+    drift: {
+      change: put("/customObjects/schemas/{id}", "schema", { fields: [{ id: "score", labels: { singular: "Rating", plural: "Ratings" }, type: "number" }] }),
+      shows: /singular\s*:\s*"Score" => "Rating"/,
+    },
   },
 ];
 
 /** The password the programs give the user: never printed. */
-export const userPassword = "correct horse battery";
+const userPassword = "correct horse battery";
 
 /** What the account holds where the program's objects go (a kind's collection, a switch). */
 export async function accountAt(emulator: RunningEmulator): Promise<Record<string, unknown>> {
@@ -71,7 +114,12 @@ export async function accountAt(emulator: RunningEmulator): Promise<Record<strin
 /** The program's resources in a stack's state, by name. */
 export function declaredIn(stack: CliStack): Map<string, StateResource> {
   const names = new Set(salesSide.map((object) => object.name));
-  return new Map(stack.resources().filter((resource) => resource.custom && names.has(nameOf(resource.urn)) && !resource.type.startsWith("pulumi:providers:")).map((resource) => [nameOf(resource.urn), resource]));
+  return new Map(
+    stack
+      .resources()
+      .filter((resource) => resource.custom && names.has(nameOf(resource.urn)) && !resource.type.startsWith("pulumi:providers:"))
+      .map((resource) => [nameOf(resource.urn), resource]),
+  );
 }
 
 /**

@@ -5,12 +5,12 @@
 import assert from "node:assert/strict";
 import { startEmulator } from "../../emulator";
 import { resources, typeOf } from "../../provider/registry";
-import { emulatorCall, RunningEmulator } from "./emulator";
+import { emulatorCall, type RunningEmulator } from "./emulator";
 import type { StateResource } from "./pulumi-cli";
-import { listedId, ResourceExample, resourceExamples } from "./resource-examples";
+import { listedId, type ResourceExample, resourceExamples } from "./resource-examples";
 
 /** The collections the program fills: those of every registered CRM object that a create makes, with the resource class that declares it. */
-export const everyResourceCollections = resources.flatMap((resource) => {
+const everyResourceCollections = resources.flatMap((resource) => {
   const { collection } = resourceExamples[typeOf(resource)] as ResourceExample;
   return collection ? [{ type: resource.className, ...collection }] : [];
 });
@@ -43,7 +43,9 @@ function withTheAccount(): Promise<Set<string>> {
   comeWithTheAccount ??= (async () => {
     const fresh = await startEmulator({ rateLimit: 0 });
     try {
-      const held = await Promise.all(everyResourceCollections.map(async (collection) => (await listOf(fresh, collection)).map((object) => `${collection.path} ${object.id}`)));
+      const held = await Promise.all(
+        everyResourceCollections.map(async (collection) => (await listOf(fresh, collection)).map((object) => `${collection.path} ${object.id}`)),
+      );
       return new Set(held.flat());
     } finally {
       await fresh.close();

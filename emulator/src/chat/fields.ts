@@ -54,15 +54,12 @@ export const boolean: Field<boolean> = nonNull((input) => {
 const INTEGER_TEXT = /^\s*[-+]?\d+(?:\.0*)?\s*$/;
 
 export const integer: Field<number> = nonNull((input) => {
-  const parsed =
-    typeof input === "number" ? input : typeof input === "string" && INTEGER_TEXT.test(input) ? Number(input) : NaN;
+  const parsed = typeof input === "number" ? input : typeof input === "string" && INTEGER_TEXT.test(input) ? Number(input) : NaN;
   return Number.isSafeInteger(parsed) ? valid(parsed) : invalid("A valid integer is required.");
 });
 
 export function choice<T extends string>(choices: readonly T[]): Field<T> {
-  return nonNull((input) =>
-    (choices as readonly unknown[]).includes(input) ? valid(input as T) : invalid(`"${String(input)}" is not a valid choice.`),
-  );
+  return nonNull((input) => ((choices as readonly unknown[]).includes(input) ? valid(input as T) : invalid(`"${String(input)}" is not a valid choice.`)));
 }
 
 /** A string format: a test, DRF's message on failure, and the canonical form to store. */
@@ -95,8 +92,7 @@ export const UUID_FORMAT: StringFormat = {
 
 // Django's EmailValidator in short: a dot-atom local part, then a domain with a
 // top-level label of letters, or localhost.
-const EMAIL_TEXT =
-  /^[\w!#$%&'*+/=?^`{|}~-]+(?:\.[\w!#$%&'*+/=?^`{|}~-]+)*@(?:localhost|(?:[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z]{2,63})$/i;
+const EMAIL_TEXT = /^[\w!#$%&'*+/=?^`{|}~-]+(?:\.[\w!#$%&'*+/=?^`{|}~-]+)*@(?:localhost|(?:[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z]{2,63})$/i;
 
 export const EMAIL_FORMAT: StringFormat = {
   test: (text) => EMAIL_TEXT.test(text),
@@ -116,8 +112,7 @@ export const URL_FORMAT: StringFormat = {
 };
 
 // Django's parse_datetime: ISO 8601 with an optional offset; values without one are UTC here.
-const DATE_TIME_TEXT =
-  /^(\d{4})-(\d{1,2})-(\d{1,2})[T ](\d{1,2}):(\d{1,2})(?::(\d{1,2})(?:[.,](\d{1,6})\d*)?)?\s*(Z|[+-]\d{2}(?::?\d{2})?)?$/i;
+const DATE_TIME_TEXT = /^(\d{4})-(\d{1,2})-(\d{1,2})[T ](\d{1,2}):(\d{1,2})(?::(\d{1,2})(?:[.,](\d{1,6})\d*)?)?\s*(Z|[+-]\d{2}(?::?\d{2})?)?$/i;
 
 function parseDateTime(text: string): number | undefined {
   const match = DATE_TIME_TEXT.exec(text);

@@ -7,7 +7,7 @@ import { JsonBytes, NOT_FOUND_PAGE, TextBody, type ServiceResponse } from "../se
 import { createCrmService, type CrmService } from "../crm/service";
 import { parseFixtures, type ReadOnlyFixtures } from "../crm/fixtures";
 import { CredentialStore, DEFAULT_ACCOUNT, PERMISSIONS } from "../shared/credentials";
-import { AfterWorkStatus, FaultInjector, isAfterWorkStatus, parseFaultSpec } from "./faults";
+import { type AfterWorkStatus, FaultInjector, isAfterWorkStatus, parseFaultSpec } from "./faults";
 import type { MountedService } from "../service";
 import { genericTemplate, type Mount } from "./mount";
 import { StateFile } from "./persistence";
@@ -219,7 +219,8 @@ class AccountSite {
     const { limiter } = mount;
     const retryAfter = limiter.admit(credential.account);
     // Every answer past the credential check carries the rate-limit headers of the account at this service.
-    const finishLimited = (response: ServiceResponse): void => finish({ ...response, headers: { ...limiter.headers(credential.account), ...response.headers } });
+    const finishLimited = (response: ServiceResponse): void =>
+      finish({ ...response, headers: { ...limiter.headers(credential.account), ...response.headers } });
     if (retryAfter > 0) return finishLimited(tooManyRequests(retryAfter));
 
     let lostAfterWork = false;
@@ -238,7 +239,15 @@ class AccountSite {
       if (decision.outcome === 503) return finishLimited({ status: 503, body: { message: "Service Unavailable" } });
     }
 
-    const response = await mount.service.handle({ method, path: servicePath, query: url.searchParams, headers: req.headers, rawBody, token, accountPath: this.path });
+    const response = await mount.service.handle({
+      method,
+      path: servicePath,
+      query: url.searchParams,
+      headers: req.headers,
+      rawBody,
+      token,
+      accountPath: this.path,
+    });
     if (MUTATING_METHODS.has(method) && response.status < 400) save();
     // The work is done but the answer never arrives: what a client cannot tell from a reset before it.
     if (lostAfterWork) {
@@ -264,7 +273,8 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
   let origin = "";
 
   const openAccount = (name: string, token?: string): AccountSite => {
-    if (!ACCOUNT_NAME.test(name)) throw new Error(`account name "${name}" must be lowercase letters, digits and inner hyphens, at most 63 characters, as a host name's label`);
+    if (!ACCOUNT_NAME.test(name))
+      throw new Error(`account name "${name}" must be lowercase letters, digits and inner hyphens, at most 63 characters, as a host name's label`);
     const open = named.get(name);
     if (open) {
       if (token !== undefined && token !== open.apiToken) throw new Error(`account "${name}" is open already with another key`);
@@ -303,7 +313,10 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
         return { status: known ? 200 : 201, body: { name: fields.name, ...site.address(origin) } };
       }
       case "GET /__emulator/accounts":
-        return { status: 200, body: { accounts: [...named].map(([name, site]) => ({ name, crmUrl: site.address(origin).crmUrl, chatUrl: site.address(origin).chatUrl })) } };
+        return {
+          status: 200,
+          body: { accounts: [...named].map(([name, site]) => ({ name, crmUrl: site.address(origin).crmUrl, chatUrl: site.address(origin).chatUrl })) },
+        };
       default:
         return undefined;
     }

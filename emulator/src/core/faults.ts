@@ -54,7 +54,10 @@ const totalRate = (spec: FaultSpec) => RATED.reduce((sum, { rate }) => sum + spe
 /** Parses "429=0.2,503=0.1,reset=0.05,lost=0.05,500=0.05,latency=50-200"; an empty spec means no faults. */
 export function parseFaultSpec(spec: string): FaultSpec {
   const parsed: FaultSpec = { ...NO_FAULTS };
-  for (const part of spec.split(",").map((p) => p.trim()).filter(Boolean)) {
+  for (const part of spec
+    .split(",")
+    .map((p) => p.trim())
+    .filter(Boolean)) {
     const [key, value] = part.split("=").map((s) => s.trim());
     if (value === undefined) throw new Error(`fault "${part}" has no value (expected key=value)`);
     if (key === "latency") {

@@ -162,7 +162,9 @@ export function collection<T extends CollectionRow>(crm: CrmContext, spec: Colle
       ...Object.fromEntries(Object.entries(fields).map(([name, field]) => [name, (field.form ?? text).answer(row[name])])),
       ...spec.constants,
       ...hooks.members?.(row, req, view),
-      ...Object.fromEntries(Object.entries(spec.timestamps ?? {}).map(([name, when]) => [name, timestampOf(when === "created" ? row.createdMs : row.updatedMs)])),
+      ...Object.fromEntries(
+        Object.entries(spec.timestamps ?? {}).map(([name, when]) => [name, timestampOf(when === "created" ? row.createdMs : row.updatedMs)]),
+      ),
       links: linkNames.length === 0 ? [] : linksOf(req, spec.plural, row.id, linkNames),
       id: row.id,
     }),
@@ -260,7 +262,10 @@ export function collection<T extends CollectionRow>(crm: CrmContext, spec: Colle
     },
   };
   const served = spec.operations ?? OPERATIONS;
-  const routes = [...OPERATIONS.filter((operation) => served.includes(operation)).map((operation) => routeOf[operation]), ...linkRoutes(spec.plural, find, links)];
+  const routes = [
+    ...OPERATIONS.filter((operation) => served.includes(operation)).map((operation) => routeOf[operation]),
+    ...linkRoutes(spec.plural, find, links),
+  ];
   return { kind, routes, find, create, update, written };
 }
 

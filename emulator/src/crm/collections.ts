@@ -1,4 +1,4 @@
-import { type CrmRequest } from "./api";
+import type { CrmRequest } from "./api";
 
 export const DEFAULT_LIMIT = 20;
 export const MAX_LIMIT = 100;
@@ -31,10 +31,10 @@ export function selectPage<T>(req: CrmRequest, rows: T[], rules: ListRules<T> = 
     if (order) orderKeys.push({ field: order[1], descending: value.toUpperCase() === "DESC" });
   }
   if (orderKeys.length > 0) {
-    const valueOf = rules.orderValue ?? orderedValue;
+    const orderOf = rules.orderValue ?? orderedValue;
     selected = [...selected].sort((a, b) => {
       for (const { field, descending } of orderKeys) {
-        const order = compareValues(valueOf(a, field), valueOf(b, field));
+        const order = compareValues(orderOf(a, field), orderOf(b, field));
         if (order !== 0) return descending ? -order : order;
       }
       return 0;

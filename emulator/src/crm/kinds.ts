@@ -95,8 +95,15 @@ export class KindRegistry {
       }
       if (path.length > 1) walk(target, [...reached.values()], path.slice(1));
     };
-    for (const path of include.split(",").map((p) => p.trim()).filter(Boolean)) {
-      walk(kind, rows.map(([row]) => row), path.split("."));
+    for (const path of include
+      .split(",")
+      .map((p) => p.trim())
+      .filter(Boolean)) {
+      walk(
+        kind,
+        rows.map(([row]) => row),
+        path.split("."),
+      );
     }
     for (const [plural, collection] of included) {
       // A sideload of the listed kind itself adds nothing the main collection lacks.

@@ -58,7 +58,12 @@ export function createCrmService(options: CrmServiceOptions): CrmService {
   const crm: CrmContext = { tables, kinds: new KindRegistry(), can: options.can, now: () => Date.now() };
   const tags = tagCollection(crm);
   const members = contactMembers(crm, tags);
-  const imports = bulkImport(crm, { contactLimit: options.contactLimit, delayMs: options.bulkImportDelayMs, onBackgroundChange: options.onBackgroundChange, members });
+  const imports = bulkImport(crm, {
+    contactLimit: options.contactLimit,
+    delayMs: options.bulkImportDelayMs,
+    onBackgroundChange: options.onBackgroundChange,
+    members,
+  });
   const router = new Router([
     // The API root: clients call it with their key to check it, a bad key being answered 403 before any route.
     { method: "GET", pattern: "/", handle: () => ok({}) },

@@ -8,7 +8,7 @@
 // LOG_FILE is its output (run with --diff): the resources that drifted are found in it,
 // from the step lines ("~ <type> <name> ...") and the diff's [urn=...] lines, and the fields
 // that drifted from the property lines of each resource's diff ("      ~ name: "a" => "b"").
-"use strict";
+
 const { readFileSync } = require("node:fs");
 
 const [stack, codeText, logFile] = process.argv.slice(2);
@@ -18,6 +18,7 @@ if (!stack || codeText === undefined || !logFile) {
 }
 const code = Number(codeText);
 // Colour codes removed, should the CLI have written any.
+// biome-ignore lint/suspicious/noControlCharactersInRegex: the terminal colour codes the log holds
 const log = readFileSync(logFile, "utf8").replace(/\u001b\[[0-9;]*m/g, "");
 
 /** The drifted resources: [symbol, "type name", fields] in order of appearance, the stack itself left out. */
@@ -88,5 +89,14 @@ if (code === 0) {
 } else {
   out.push(`### ❌ \`${stack}\`: the drift check failed (exit code ${code})`, "", "This is not drift: the check could not run. See the output below.");
 }
-out.push("", "<details><summary>pulumi refresh --preview-only output</summary>", "", "```", log.trimEnd().split("\n").slice(-300).join("\n"), "```", "</details>", "");
+out.push(
+  "",
+  "<details><summary>pulumi refresh --preview-only output</summary>",
+  "",
+  "```",
+  log.trimEnd().split("\n").slice(-300).join("\n"),
+  "```",
+  "</details>",
+  "",
+);
 process.stdout.write(out.join("\n"));

@@ -3,7 +3,7 @@
 // confirmed against the inputs. Taking objects over is ./take-over.ts's, natural keys
 // ./natural-key.ts's; crmCore (./index.ts) puts them together.
 
-import { Created, Found, ReadFrom, storedOutputs, Updated } from "../../kit/core";
+import { type Created, type Found, type ReadFrom, storedOutputs, type Updated } from "../../kit/core";
 import type { z } from "zod";
 import { withoutProvider, withoutUndefined } from "../../kit/inputs";
 import { nameTaken, unrecordedObjectAdvice } from "../../kit/adoption";
@@ -13,7 +13,7 @@ import type { Answered } from "../../transport/limiter";
 import type { HttpResponse } from "../../transport/transport";
 import type { bulkWriter } from "../service/bulk-writes";
 import { CrmClient } from "../service/client";
-import { deleteObject, getObject, objectIn, ServiceObject } from "../service/collection";
+import { deleteObject, getObject, objectIn, type ServiceObject } from "../service/collection";
 import { forgetListed, readObject } from "../service/read-batcher";
 import { recordMade } from "../service/made-here";
 import { findCreatedObject, findIdenticalObject, forgetListingBeforeCreates } from "../service/recovery";
@@ -46,7 +46,11 @@ export function clientFor(kind: Kind, props: Record<string, unknown>, id?: strin
 
 /** The inputs read gives back: the input fields of the state, creation-only options left out. */
 export function inputsOf(kind: Kind, state: Record<string, unknown>): Record<string, unknown> {
-  return Object.fromEntries(Object.keys(kind.schema.shape).filter((field) => field in state).map((field) => [field, state[field]]));
+  return Object.fromEntries(
+    Object.keys(kind.schema.shape)
+      .filter((field) => field in state)
+      .map((field) => [field, state[field]]),
+  );
 }
 
 /** The state without the service-assigned fields the stack does not declare (see serviceAssigned). */
@@ -95,7 +99,8 @@ export async function confirmed(kind: Kind, client: CrmClient, id: string, answe
   return state;
 }
 
-export const updateBodyOf = (kind: Kind, inputs: Inputs, olds: Record<string, unknown>) => (kind.updateBody ? kind.updateBody(inputs, olds) : kind.createBody(inputs));
+export const updateBodyOf = (kind: Kind, inputs: Inputs, olds: Record<string, unknown>) =>
+  kind.updateBody ? kind.updateBody(inputs, olds) : kind.createBody(inputs);
 
 /** What an ambiguous create made: found by the kind's own lookup, by its content, or by its natural key. */
 function createdFinder(kind: Kind): Kind["findCreated"] {
@@ -132,16 +137,19 @@ export async function postNew(kind: Kind, client: CrmClient, inputs: Inputs, tur
     kind,
     client,
     inputs,
-    client.call({ method: "POST", path: kind.createPath?.(inputs) ?? kind.path, body: { [kind.member]: kind.createBody(inputs) } }, {
-      advice: kind.advice,
-      recover: findCreated
-        ? async () => {
-            const found = await findCreated(client, inputs, attemptStarted);
-            return found && { status: 200, body: { [kind.member]: found } };
-          }
-        : undefined,
-      turn,
-    }),
+    client.call(
+      { method: "POST", path: kind.createPath?.(inputs) ?? kind.path, body: { [kind.member]: kind.createBody(inputs) } },
+      {
+        advice: kind.advice,
+        recover: findCreated
+          ? async () => {
+              const found = await findCreated(client, inputs, attemptStarted);
+              return found && { status: 200, body: { [kind.member]: found } };
+            }
+          : undefined,
+        turn,
+      },
+    ),
   );
   const answer = objectIn(response, kind.member);
   const id = String(answer.id);

@@ -4,13 +4,13 @@
 // ./core.ts, taking objects over in ./take-over.ts, natural keys in ./natural-key.ts.
 
 import type { z } from "zod";
-import { checkInputs, Declared, declaredKind, DeclaredInKind, diffInputs } from "../../kit/check-diff";
-import { isBuiltIn, UniqueName } from "../../kit/core";
+import { checkInputs, type Declared, declaredKind, type DeclaredInKind, diffInputs } from "../../kit/check-diff";
+import { isBuiltIn, type UniqueName } from "../../kit/core";
 import type { AnyResourceDeclaration } from "../../kit/declaration";
 import { withoutUndefined } from "../../kit/inputs";
 import { wireForms } from "../../kit/wire";
 import { bulkDeleter } from "../service/bulk-deletes";
-import { adoptIdOf, createNew, inputsOf, Kind, LifecycleContext, parse, read, remove, update } from "./core";
+import { adoptIdOf, createNew, inputsOf, type Kind, type LifecycleContext, parse, read, remove, update } from "./core";
 import type { CrmCore, CrmObjectKind } from "./kind";
 import { adopting, bulkWrites } from "./natural-key";
 import { adoptBuiltIn, adoptById, nameTakenBy } from "./take-over";
@@ -27,7 +27,10 @@ type WireDerived = "stateOf" | "desiredState" | "createBody";
  * schema, services, replaced fields, and the state and request bodies of its fields' wire
  * forms) is taken from there.
  */
-export type CrmKindSpec<Schema extends z.AnyZodObject, State extends Record<string, unknown> = Record<string, unknown>> = Omit<CrmObjectKind<Schema, State>, DeclaredInKind | WireDerived> &
+export type CrmKindSpec<Schema extends z.AnyZodObject, State extends Record<string, unknown> = Record<string, unknown>> = Omit<
+  CrmObjectKind<Schema, State>,
+  DeclaredInKind | WireDerived
+> &
   Partial<Pick<CrmObjectKind<Schema, State>, WireDerived>>;
 
 /** The provider core of a plain CRM object: its declaration, and its kind's lifecycle (see ./core.ts). */
@@ -39,11 +42,17 @@ export function crmCore<Schema extends z.AnyZodObject, State extends Record<stri
   const forms = wireForms(declaration.fields);
   // A kind that writes its own create body updates with it too, unless it writes an update body.
   // A field the service fills in when unset (see serviceAssigned) is left to it: not asked for.
-  const desiredState = (inputs: Record<string, unknown>) => ({ ...forms.desiredState(inputs), ...Object.fromEntries((spec.serviceAssigned ?? []).map((field) => [field, inputs[field]])) });
+  const desiredState = (inputs: Record<string, unknown>) => ({
+    ...forms.desiredState(inputs),
+    ...Object.fromEntries((spec.serviceAssigned ?? []).map((field) => [field, inputs[field]])),
+  });
   const fromWire = { stateOf: forms.stateOf, desiredState, createBody: forms.createBody, ...(spec.createBody ? {} : { updateBody: forms.updateBody }) };
   const described = { ...declaredKind(declaration), ...fromWire, ...spec } as Kind;
   // A kind taking objects over by natural key (see NaturalKeyAdoption) says itself who holds its key.
-  const kind: Kind = uniqueName && !described.adoption ? { ...described, uniqueName, explainFailure: described.explainFailure ?? nameTakenBy(described, uniqueName) } : described;
+  const kind: Kind =
+    uniqueName && !described.adoption
+      ? { ...described, uniqueName, explainFailure: described.explainFailure ?? nameTakenBy(described, uniqueName) }
+      : described;
   const context: LifecycleContext = { kind, deleteTogether: kind.bulkDelete && bulkDeleter(kind.path, kind.bulkDelete) };
   // Made after the context: its single path takes objects over through the context.
   context.bulk = kind.bulk && kind.adoption && bulkWrites(context, kind.adoption, kind.bulk);

@@ -9,13 +9,13 @@ import type { z } from "zod";
 import { dynamicModule } from "../../dynamic";
 import { labelBy } from "../../kit/check-diff";
 import type { BuiltIns, UniqueName } from "../../kit/core";
-import { declareResource, InputField, OutputField, takeOverById } from "../../kit/declaration";
+import { declareResource, type InputField, type OutputField, takeOverById } from "../../kit/declaration";
 import { configurationFields, strictObject } from "../../kit/inputs";
-import { wireForms, WireForms } from "../../kit/wire";
+import { wireForms, type WireForms } from "../../kit/wire";
 import type { ExportDeclaration } from "../export-declaration";
 import type { ServiceObject } from "../service/collection";
 import { isoCreated } from "../service/recovery";
-import { crmCore, CrmKindSpec } from "./index";
+import { crmCore, type CrmKindSpec } from "./index";
 
 export interface CrmModuleSpec<Inputs extends Record<string, InputField>> {
   /** The class's name in `crm`, e.g. `SavedResponse`. */
@@ -54,7 +54,9 @@ const andList = (names: string[]) => (names.length > 1 ? `${names.slice(0, -1).j
 export function crmModule<Inputs extends Record<string, InputField>>(resourceModule: NodeModule, spec: CrmModuleSpec<Inputs>) {
   const what = wordsOf(spec.name);
   // What a take-over sets: the inputs compared, not those only read by check.
-  const fields = configurationFields(strictObject(Object.fromEntries(Object.entries(spec.inputs).map(([name, field]) => [name, field.check])))).map((field) => `\`${field}\``);
+  const fields = configurationFields(strictObject(Object.fromEntries(Object.entries(spec.inputs).map(([name, field]) => [name, field.check])))).map(
+    (field) => `\`${field}\``,
+  );
   const declaration = declareResource({
     namespace: "crm",
     name: spec.name,
@@ -77,7 +79,14 @@ export function crmModule<Inputs extends Record<string, InputField>>(resourceMod
     path,
     member: spec.noun,
     collection,
-    sameContent: (inputs) => ({ path, collection, sent: sent(inputs), stateOf: forms.stateOf, createdMs: isoCreated(spec.created?.member ?? "cdate"), uncertaintyMs: spec.created?.uncertaintyMs }),
+    sameContent: (inputs) => ({
+      path,
+      collection,
+      sent: sent(inputs),
+      stateOf: forms.stateOf,
+      createdMs: isoCreated(spec.created?.member ?? "cdate"),
+      uncertaintyMs: spec.created?.uncertaintyMs,
+    }),
     builtIns: spec.builtIns,
     ...particular,
   };

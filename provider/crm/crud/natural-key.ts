@@ -5,9 +5,9 @@
 import { unknownValue } from "../../kit/inputs";
 import { claimNaturalKey, releaseNaturalKey } from "../../kit/adoption";
 import { ServiceError } from "../../transport/errors";
-import { bulkWriter, BulkWrites } from "../service/bulk-writes";
+import { bulkWriter, type BulkWrites } from "../service/bulk-writes";
 import { forgetListed } from "../service/read-batcher";
-import { Adoption, adoptIdOf, clientFor, confirmed, LifecycleContext, parse, postNew, prepared, updateAlone, updateBodyOf } from "./core";
+import { type Adoption, adoptIdOf, clientFor, confirmed, type LifecycleContext, parse, postNew, prepared, updateAlone, updateBodyOf } from "./core";
 import type { CrmCore } from "./kind";
 import { createByKey, createOrAdopt } from "./take-over";
 
@@ -49,10 +49,13 @@ export function adopting(context: LifecycleContext, adoption: Adoption, lifecycl
       if (!claimNaturalKey(client, kind.type, key)) {
         // A key the service enforces is named with its rule, which the two declarations break.
         const rule = enforced ? ` (${enforced.field}s are unique regardless of case)` : "";
-        throw new ServiceError(`${client.resource}: two resources of this program declare ${adoption.describe(inputs)}${rule}; give each its own${enforced ? ` ${enforced.field}` : ""}.`, {
-          code: "duplicate",
-          field: enforced?.field,
-        });
+        throw new ServiceError(
+          `${client.resource}: two resources of this program declare ${adoption.describe(inputs)}${rule}; give each its own${enforced ? ` ${enforced.field}` : ""}.`,
+          {
+            code: "duplicate",
+            field: enforced?.field,
+          },
+        );
       }
       try {
         // By id, the natural key is claimed but not looked up.

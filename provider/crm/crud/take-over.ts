@@ -6,9 +6,22 @@ import type { BuiltIns, Created, UniqueName } from "../../kit/core";
 import { differingFields, replacedBy, sameValue } from "../../kit/check-diff";
 import { announceAdoption, claimNaturalKey, nameTaken, notAdoptable, releaseNaturalKey, unrecordedObjectAdvice } from "../../kit/adoption";
 import { ServiceError } from "../../transport/errors";
-import { CrmClient } from "../service/client";
-import { getObject, ServiceObject, walk } from "../service/collection";
-import { Adoption, clientFor, createNew, Kind, LifecycleContext, parse, postNew, prepared, stateAt, update, updateAlone, updateBodyOf } from "./core";
+import type { CrmClient } from "../service/client";
+import { getObject, type ServiceObject, walk } from "../service/collection";
+import {
+  type Adoption,
+  clientFor,
+  createNew,
+  type Kind,
+  type LifecycleContext,
+  parse,
+  postNew,
+  prepared,
+  stateAt,
+  update,
+  updateAlone,
+  updateBodyOf,
+} from "./core";
 
 /**
  * The claims of objects taken over by adoptId, by kind (see claimNaturalKey): two
@@ -19,7 +32,10 @@ export const adoptIdClaims = (type: string) => `${type} adoptId`;
 /** Runs a take-over by adoptId with the object claimed for this resource; a second resource of the program naming it is refused. */
 async function claimingAdoptId<T>(client: CrmClient, type: string, id: string, takeOver: () => Promise<T>): Promise<T> {
   if (!claimNaturalKey(client, adoptIdClaims(type), id)) {
-    throw new ServiceError(`${client.resource}: two resources of this program take over ${type} ${id} with adoptId; declare it once.`, { code: "duplicate", field: "adoptId" });
+    throw new ServiceError(`${client.resource}: two resources of this program take over ${type} ${id} with adoptId; declare it once.`, {
+      code: "duplicate",
+      field: "adoptId",
+    });
   }
   try {
     return await takeOver();
@@ -93,7 +109,15 @@ export async function adoptBuiltIn(context: LifecycleContext, props: Record<stri
   if (!existing) return postNew(kind, client, await prepared(kind, client, props));
   const id = String(existing.id);
   return claimingAdoptId(client, kind.type, id, () =>
-    takeOver(context, client, id, existing, props, `${client.resource}: the ${kind.type} ${id}, one of ${builtIns.what}`, `declare another ${builtIns.field} to make a new one`),
+    takeOver(
+      context,
+      client,
+      id,
+      existing,
+      props,
+      `${client.resource}: the ${kind.type} ${id}, one of ${builtIns.what}`,
+      `declare another ${builtIns.field} to make a new one`,
+    ),
   );
 }
 
@@ -103,12 +127,7 @@ const takenBy = (client: CrmClient, adoption: Adoption, inputs: Record<string, u
 const objectUrl = (client: CrmClient, kind: Kind, id: string) => `${client.rootUrl}${kind.path}/${id}`;
 
 /** A create by natural key on its own: the object holding the key is refused, or with adoptExisting taken over out loud; with none, one is made. */
-export async function createByKey(
-  context: LifecycleContext,
-  client: CrmClient,
-  props: Record<string, unknown>,
-  adoption: Adoption,
-): Promise<Created> {
+export async function createByKey(context: LifecycleContext, client: CrmClient, props: Record<string, unknown>, adoption: Adoption): Promise<Created> {
   const inputs = parse(context.kind, props);
   const existing = await adoption.find(client, inputs);
   if (!existing) return createNew(context.kind, props);
@@ -151,7 +170,10 @@ export async function createOrAdopt(
     }
     const id = String(existing.id);
     if (adoptsExisting(inputs)) return takeOver(context, client, id, existing, props, takenBy(client, adoption, inputs, id), adoption.instead);
-    throw new ServiceError(`${refusal.message} The ${noun} that holds it is ${id}: ${unrecordedObjectAdvice(id, objectUrl(client, context.kind, id))}.`, refusal);
+    throw new ServiceError(
+      `${refusal.message} The ${noun} that holds it is ${id}: ${unrecordedObjectAdvice(id, objectUrl(client, context.kind, id))}.`,
+      refusal,
+    );
   }
 }
 

@@ -5,7 +5,7 @@ import { z } from "zod";
 import { strictObject } from "../../kit/inputs";
 import { walk } from "../service/collection";
 import { numberOf, textOf, timestampOf } from "../service/normalize";
-import { exactlyOne, idOrName, LookupOptions, notFound, outputForm, startLookup } from "./kit";
+import { exactlyOne, idOrName, type LookupOptions, notFound, outputForm, startLookup } from "./kit";
 
 /** An account (company) of the CRM service, as a lookup sees it. */
 export interface AccountInfo {

@@ -5,7 +5,7 @@ import { z } from "zod";
 import { strictObject } from "../../kit/inputs";
 import { walk } from "../service/collection";
 import { flagOf, idOf, numberOf, textOf, timestampOf } from "../service/normalize";
-import { exactlyOne, idOrName, LookupOptions, outputForm, startLookup } from "./kit";
+import { exactlyOne, idOrName, type LookupOptions, outputForm, startLookup } from "./kit";
 import { sharedWalk } from "./shared-walks";
 
 /** An automation of the account. */

@@ -4,8 +4,8 @@
 import { z } from "zod";
 import { oneOf, strictObject } from "../../kit/inputs";
 import { flagOf, idOf, numberOf, timestampOf } from "../service/normalize";
-import { exactlyOne, idOrName, LookupOptions, notFound, outputForm, startLookup } from "./kit";
-import { ServiceOrder, sharedWalk } from "./shared-walks";
+import { exactlyOne, idOrName, type LookupOptions, notFound, outputForm, startLookup } from "./kit";
+import { type ServiceOrder, sharedWalk } from "./shared-walks";
 
 /**
  * Campaign status codes and what they mean. The service's specification leaves them

@@ -5,8 +5,8 @@
 import { z } from "zod";
 import { strictObject } from "../../kit/inputs";
 import { textOf, timestampOf } from "../service/normalize";
-import { LookupOptions, outputForm } from "./kit";
-import { every, Looked, nameContains, one } from "./named-collections";
+import { type LookupOptions, outputForm } from "./kit";
+import { every, type Looked, nameContains, one } from "./named-collections";
 
 /** A list contacts subscribe to. */
 export interface ListInfo {
@@ -114,7 +114,13 @@ const tags: Looked<TagInfo> = {
   collection: "tags",
   anyCase: true,
   nameOf: (tag) => tag.tag,
-  infoOf: (tag) => ({ id: String(tag.id), tag: String(tag.tag ?? ""), tagType: String(tag.tagType ?? "contact"), description: textOf(tag.description), cdate: timestampOf(tag.cdate) }),
+  infoOf: (tag) => ({
+    id: String(tag.id),
+    tag: String(tag.tag ?? ""),
+    tagType: String(tag.tagType ?? "contact"),
+    description: textOf(tag.description),
+    cdate: timestampOf(tag.cdate),
+  }),
 };
 
 const fields: Looked<ContactCustomFieldInfo> = {
@@ -134,7 +140,10 @@ const fields: Looked<ContactCustomFieldInfo> = {
 };
 
 const listsArgs = strictObject({ nameContains }, "the arguments of getLists");
-const tagsArgs = strictObject({ nameContains, tagType: z.enum(["contact", "template"], { errorMap: () => ({ message: "must be one of contact, template" }) }).optional() }, "the arguments of getTags");
+const tagsArgs = strictObject(
+  { nameContains, tagType: z.enum(["contact", "template"], { errorMap: () => ({ message: "must be one of contact, template" }) }).optional() },
+  "the arguments of getTags",
+);
 const fieldsArgs = strictObject({ nameContains }, "the arguments of getContactCustomFields");
 
 /** Every list of the account, or those whose name contains a text. */

@@ -4,7 +4,7 @@
 import { z } from "zod";
 import { serviceId, strictObject } from "../../kit/inputs";
 import { textOf, timestampOf } from "../service/normalize";
-import { exactlyOne, LookupOptions, notFound, outputForm, startLookup } from "./kit";
+import { exactlyOne, type LookupOptions, notFound, outputForm, startLookup } from "./kit";
 
 /** A contact of the CRM service. */
 export interface ContactInfo {
@@ -67,7 +67,12 @@ export async function getContact(key: GetContactArgs, opts?: LookupOptions): Pro
   const email = wanted.email!.trim().toLowerCase();
   const response = await client.call({ method: "GET", path: "/contacts", query: { email } });
   const listed = ((response.body as { contacts?: Array<Record<string, unknown>> }).contacts ?? []).map(contactOf);
-  return exactlyOne(client.resource, "contact", { email }, listed.filter((contact) => contact.email.toLowerCase() === email));
+  return exactlyOne(
+    client.resource,
+    "contact",
+    { email },
+    listed.filter((contact) => contact.email.toLowerCase() === email),
+  );
 }
 
 /** getContact taking Outputs: the result is an Output. */

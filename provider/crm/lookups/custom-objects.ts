@@ -2,13 +2,13 @@
 // extended syntax (filters on a root property, a field or a relationship; orders on a
 // property or a field), typed here and checked before any request.
 
-import * as pulumi from "@pulumi/pulumi";
+import type * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
 import { oneOf, strictObject } from "../../kit/inputs";
 import { ServiceError } from "../../transport/errors";
 import { walk } from "../service/collection";
 import { numberOf, textOf, timestampOf } from "../service/normalize";
-import { LookupOptions, LookupOutputOptions, notFound, outputForm, startLookup } from "./kit";
+import { type LookupOptions, type LookupOutputOptions, notFound, outputForm, startLookup } from "./kit";
 import { sharedWalk } from "./shared-walks";
 
 /** What the service's pages call a kind of custom object, a field or a relationship. */
@@ -165,7 +165,17 @@ export interface GetCustomObjectRecordsResult {
   records: CustomObjectRecord[];
 }
 
-const operators: ["eq", "lt", "lte", "gt", "gte", "contains", "in", "blank", "not_blank"] = ["eq", "lt", "lte", "gt", "gte", "contains", "in", "blank", "not_blank"];
+const operators: ["eq", "lt", "lte", "gt", "gte", "contains", "in", "blank", "not_blank"] = [
+  "eq",
+  "lt",
+  "lte",
+  "gt",
+  "gte",
+  "contains",
+  "in",
+  "blank",
+  "not_blank",
+];
 const withoutValue = new Set(["blank", "not_blank"]);
 
 // Names go inside filters[...] and orders[...]: brackets would break the key.
@@ -193,19 +203,20 @@ const filterSchema = strictObject(
     if (filter.value !== undefined) problem("value", `must not be given for ${op}`);
   } else if (op === "in") {
     if (!Array.isArray(filter.value) || filter.value.length === 0) problem("value", "must be a list of at least one value for in");
-    else if (filter.value.some((item) => String(item).includes(","))) problem("value", "must not hold commas for in: the service separates the values with them");
+    else if (filter.value.some((item) => String(item).includes(",")))
+      problem("value", "must not hold commas for in: the service separates the values with them");
   } else if (filter.value === undefined || Array.isArray(filter.value)) {
     problem("value", `must be one string or number for ${op}`);
   }
 });
 
-const orderSchema = strictObject(
-  { property: targetName.optional(), field: targetName.optional(), direction: oneOf(["ASC", "DESC"]) },
-  "an order",
-).refine((order) => (order.property === undefined) !== (order.field === undefined), {
-  message: "exactly one of property or field must be given",
-  path: ["property"],
-});
+const orderSchema = strictObject({ property: targetName.optional(), field: targetName.optional(), direction: oneOf(["ASC", "DESC"]) }, "an order").refine(
+  (order) => (order.property === undefined) !== (order.field === undefined),
+  {
+    message: "exactly one of property or field must be given",
+    path: ["property"],
+  },
+);
 
 const recordsArgs = strictObject(
   {
@@ -257,7 +268,9 @@ function schemaOf(schema: Record<string, unknown>): CustomObjectSchemaInfo {
       type: String(field.type ?? ""),
       required: field.required === true || field.isRequired === true,
       scale: numberOf(field.scale),
-      options: Array.isArray(field.options) ? field.options.map((option) => String(typeof option === "object" && option !== null ? (option as { value?: unknown }).value : option)) : null,
+      options: Array.isArray(field.options)
+        ? field.options.map((option) => String(typeof option === "object" && option !== null ? (option as { value?: unknown }).value : option))
+        : null,
     })),
     relationships: listOf(schema.relationships).map((relationship) => ({
       id: String(relationship.id),
@@ -276,9 +289,7 @@ function recordOf(record: Record<string, unknown>): CustomObjectRecord {
     externalId: textOf(record.externalId),
     schemaId: String(record.schemaId),
     fields: Object.fromEntries(listOf(record.fields).map((field) => [String(field.id), field.value ?? null])),
-    relationships: Object.fromEntries(
-      Object.entries(relationships).map(([name, ids]) => [name, (Array.isArray(ids) ? ids : [ids]).map(String)]),
-    ),
+    relationships: Object.fromEntries(Object.entries(relationships).map(([name, ids]) => [name, (Array.isArray(ids) ? ids : [ids]).map(String)])),
     createdTimestamp: timestampOf(record.createdTimestamp),
     updatedTimestamp: timestampOf(record.updatedTimestamp),
   };
@@ -306,9 +317,11 @@ export async function getCustomObjectRecords(args: GetCustomObjectRecordsArgs, o
   const enough = query.limit === undefined ? undefined : () => ++read >= query.limit!;
   const bound = query.limit === undefined ? lookup.bound("add filters or a limit") : undefined;
   const path = `/customObjects/records/${encodeURIComponent(query.schemaId)}`;
-  const records = await walk<Record<string, unknown>>(client, path, "records", recordsQuery(query.filters ?? [], query.orders ?? []), enough, bound).catch((error: unknown) => {
-    throw error instanceof ServiceError && error.status === 404 ? notFound(client.resource, "custom object schema", { id: query.schemaId }) : error;
-  });
+  const records = await walk<Record<string, unknown>>(client, path, "records", recordsQuery(query.filters ?? [], query.orders ?? []), enough, bound).catch(
+    (error: unknown) => {
+      throw error instanceof ServiceError && error.status === 404 ? notFound(client.resource, "custom object schema", { id: query.schemaId }) : error;
+    },
+  );
   return { records: records.slice(0, query.limit).map(recordOf) };
 }
 

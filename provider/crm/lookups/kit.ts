@@ -8,7 +8,7 @@ import { z } from "zod";
 import { fieldOf, serviceId, strictObject } from "../../kit/inputs";
 import { ServiceError } from "../../transport/errors";
 import { CrmClient } from "../service/client";
-import { WalkBound } from "../service/collection";
+import type { WalkBound } from "../service/collection";
 
 /** How a lookup runs. */
 export interface LookupOptions {
@@ -133,7 +133,10 @@ function invalidArgument(label: string, error: z.ZodError): ServiceError {
 /** `{ id }` or `{ name }`: the two ways a single lookup names what it wants. */
 export function idOrName(what: string, alsoBy?: string) {
   const text = z.string({ invalid_type_error: "must be a string" }).min(1, "must not be empty").optional();
-  return strictObject({ id: serviceId(`the ${what}`).optional(), name: text, ...(alsoBy ? { [alsoBy]: text } : {}) }, `the arguments of a ${what} lookup`).refine(
+  return strictObject(
+    { id: serviceId(`the ${what}`).optional(), name: text, ...(alsoBy ? { [alsoBy]: text } : {}) },
+    `the arguments of a ${what} lookup`,
+  ).refine(
     (args: Record<string, unknown>) => ["id", "name", ...(alsoBy ? [alsoBy] : [])].filter((key) => args[key] !== undefined).length === 1,
     alsoBy ? `give one of the id, the name or the ${alsoBy} of the ${what}` : `give either the id or the name of the ${what}, not both`,
   );

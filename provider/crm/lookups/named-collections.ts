@@ -5,7 +5,7 @@
 import { z } from "zod";
 import type { ServiceObject } from "../service/collection";
 import type { GetByIdOrNameArgs } from "./contact-side";
-import { exactlyOne, idOrName, LookupOptions, startLookup } from "./kit";
+import { exactlyOne, idOrName, type LookupOptions, startLookup } from "./kit";
 import { sharedWalk } from "./shared-walks";
 
 /** A collection as the lookups of named objects read it: where, what its objects are called, and how one reads. */
@@ -24,7 +24,13 @@ export interface Looked<Info> {
 export const nameContains = z.string({ invalid_type_error: "must be a string" }).min(1, "must not be empty").optional();
 
 /** Every object of the collection, or those whose name contains `contains`. */
-export async function every<Info>(looked: Looked<Info>, name: string, schema: z.AnyZodObject, args: unknown, opts?: LookupOptions): Promise<{ found: Info[]; args: Record<string, unknown> }> {
+export async function every<Info>(
+  looked: Looked<Info>,
+  name: string,
+  schema: z.AnyZodObject,
+  args: unknown,
+  opts?: LookupOptions,
+): Promise<{ found: Info[]; args: Record<string, unknown> }> {
   const lookup = startLookup(name, schema, args, opts);
   const all = await sharedWalk<ServiceObject>(lookup, looked.path, looked.collection, `the service cannot filter ${looked.what}s here`);
   const contains = (lookup.args.nameContains as string | undefined)?.toLowerCase();
@@ -32,13 +38,22 @@ export async function every<Info>(looked: Looked<Info>, name: string, schema: z.
 }
 
 /** The one object of this id, name (or `alsoBy` key); an error when none or several match. */
-export async function one<Info extends { id: string }>(looked: Looked<Info>, name: string, args: GetByIdOrNameArgs | Record<string, string>, opts?: LookupOptions): Promise<Info> {
+export async function one<Info extends { id: string }>(
+  looked: Looked<Info>,
+  name: string,
+  args: GetByIdOrNameArgs | Record<string, string>,
+  opts?: LookupOptions,
+): Promise<Info> {
   const lookup = startLookup(name, idOrName(looked.what, looked.alsoBy?.arg), args, opts);
   const key = lookup.args as Record<string, string | undefined>;
   const all = (await sharedWalk<ServiceObject>(lookup, looked.path, looked.collection, `look the ${looked.what} up by id`)).map(looked.infoOf);
   const same = (a: string, b: string) => (looked.anyCase ? a.toLowerCase() === b.toLowerCase() : a === b);
   const also = looked.alsoBy && key[looked.alsoBy.arg];
   const matches = (info: Info) =>
-    key.id !== undefined ? info.id === key.id : also !== undefined ? looked.alsoBy!.of(info).toLowerCase() === also.toLowerCase() : same(looked.nameOf(info), key.name!);
+    key.id !== undefined
+      ? info.id === key.id
+      : also !== undefined
+        ? looked.alsoBy!.of(info).toLowerCase() === also.toLowerCase()
+        : same(looked.nameOf(info), key.name!);
   return exactlyOne(lookup.client.resource, looked.what, key, all.filter(matches));
 }

@@ -5,8 +5,8 @@ import { strictObject } from "../../kit/inputs";
 import type { ServiceObject } from "../service/collection";
 import { textOf, timestampOf } from "../service/normalize";
 import type { GetByIdOrNameArgs } from "./contact-side";
-import { every, Looked, nameContains, one } from "./named-collections";
-import { LookupOptions, outputForm } from "./kit";
+import { every, type Looked, nameContains, one } from "./named-collections";
+import { type LookupOptions, outputForm } from "./kit";
 
 /** A pipeline deals move through. */
 export interface PipelineInfo {
@@ -103,7 +103,13 @@ const users: Looked<UserInfo> = {
   anyCase: true,
   nameOf: (user) => user.username,
   alsoBy: { arg: "email", of: (user) => user.email },
-  infoOf: (user) => ({ id: String(user.id), username: String(user.username ?? ""), email: String(user.email ?? ""), firstName: textOf(user.firstName), lastName: textOf(user.lastName) }),
+  infoOf: (user) => ({
+    id: String(user.id),
+    username: String(user.username ?? ""),
+    email: String(user.email ?? ""),
+    firstName: textOf(user.firstName),
+    lastName: textOf(user.lastName),
+  }),
 };
 
 const pipelinesArgs = strictObject({ nameContains }, "the arguments of getPipelines");

@@ -11,7 +11,7 @@ import * as pulumi from "@pulumi/pulumi";
 import { ServiceError } from "../../transport/errors";
 import { settingsInUse } from "../../settings";
 import { walk } from "../service/collection";
-import { Lookup } from "./kit";
+import type { Lookup } from "./kit";
 
 /** An order the service applies to a collection, which a walk read in another order can be put in on our side. */
 export interface ServiceOrder<Item> {

@@ -4,8 +4,8 @@
 // delete wants. A refused bulk request leaves each object to its own DELETE, so that a
 // failure lands on its own resource.
 
-import { CrmClient } from "./client";
-import { answerInBulk, coalescing, GroupWindow } from "./coalesce";
+import type { CrmClient } from "./client";
+import { answerInBulk, coalescing, type GroupWindow } from "./coalesce";
 import { deleteObject } from "./collection";
 
 /** What a kind declares to have its deletes coalesced: the service's bulk delete. */
@@ -31,15 +31,21 @@ const deleteWindow: GroupWindow = { quietMs: 400, maxOpenMs: 2_000, closeWhenFul
 
 /** Deletes `{path}/{id}`, coalesced with the deletes arriving with it. */
 export function bulkDeleter(path: string, bulk: BulkDelete): (client: CrmClient, id: string) => Promise<void> {
-  const deleteTogether = coalescing<{ client: CrmClient; id: string }, void>((group) =>
-    answerInBulk(group, bulk.max, {
-      sendBulk: (requests) => deletedInBulk(requests[0].client, bulk.path, requests.map((request) => request.id)),
-      afterBulk: async (sent) => {
-        sent.forEach((waiting) => waiting.resolve());
-        return [];
-      },
-      single: ({ client, id }) => deleteObject(client, `${path}/${id}`),
-    }),
+  const deleteTogether = coalescing<{ client: CrmClient; id: string }, void>(
+    (group) =>
+      answerInBulk(group, bulk.max, {
+        sendBulk: (requests) =>
+          deletedInBulk(
+            requests[0].client,
+            bulk.path,
+            requests.map((request) => request.id),
+          ),
+        afterBulk: async (sent) => {
+          for (const waiting of sent) waiting.resolve();
+          return [];
+        },
+        single: ({ client, id }) => deleteObject(client, `${path}/${id}`),
+      }),
     deleteWindow,
   );
   return (client, id) => deleteTogether(client.accountKey, { client, id });

@@ -15,8 +15,8 @@ import { ServiceError, sharedFailureFor } from "../../transport/errors";
 import type { Answered } from "../../transport/limiter";
 import type { HttpRequest } from "../../transport/transport";
 import { CrmClient } from "./client";
-import { answerInBulk, coalescing, Waiting } from "./coalesce";
-import { pageSize, ServiceObject } from "./collection";
+import { answerInBulk, coalescing, type Waiting } from "./coalesce";
+import { pageSize, type ServiceObject } from "./collection";
 
 /** What a kind declares to have its writes coalesced: the service's bulk operations. */
 export interface BulkWrites {
@@ -111,7 +111,10 @@ async function confirmingChunk<Request extends { client: CrmClient }, Result>(
     return await confirm();
   } catch (error) {
     const message = error instanceof Error ? error.message : String(error);
-    failEach(chunk, new ServiceError(`${message.replace(/\.$/, "")}; the bulk request had gone out, so ${consequence}.`, error instanceof ServiceError ? error : {}));
+    failEach(
+      chunk,
+      new ServiceError(`${message.replace(/\.$/, "")}; the bulk request had gone out, so ${consequence}.`, error instanceof ServiceError ? error : {}),
+    );
     return [];
   }
 }
@@ -126,7 +129,10 @@ export function bulkWriter(bulk: BulkWrites, single: SingleWrites) {
   const remember = (client: CrmClient, inputs: Record<string, unknown>, objects: ServiceObject[], listedAt: number, known = new Map<string, string>()) => {
     // Only fresh listings are of use: the map holds the groups being written now.
     for (const [key, listing] of listings) if (listedAt - listing.listedAt > listingFreshMs) listings.delete(key);
-    listings.set(groupKey(client, inputs), { held: new Map([...known, ...objects.map((object): [string, string] => [single.keyOfObject(object), String(object.id)])]), listedAt });
+    listings.set(groupKey(client, inputs), {
+      held: new Map([...known, ...objects.map((object): [string, string] => [single.keyOfObject(object), String(object.id)])]),
+      listedAt,
+    });
   };
   // A listing's time is when its answer came: before that, the request may have waited long for the rate limit.
   const listed = async (client: CrmClient, inputs: Record<string, unknown>) => {
@@ -217,7 +223,8 @@ export function bulkWriter(bulk: BulkWrites, single: SingleWrites) {
       return first;
     };
     return answerInBulk(batch, bulkMax, {
-      sendBulk: (requests) => sent(client, { method: "POST", path: bulk.createPath, body: requests.map((request) => single.createBody(request.inputs)) }, firstTurn()),
+      sendBulk: (requests) =>
+        sent(client, { method: "POST", path: bulk.createPath, body: requests.map((request) => single.createBody(request.inputs)) }, firstTurn()),
       afterBulk: (chunk) =>
         confirmingChunk(chunk, "the service may hold this object already: the next `pulumi up` finds it and names it for adoptId", async () => {
           // Made by this bulk: holding the key, and not listed before it.
@@ -229,7 +236,10 @@ export function bulkWriter(bulk: BulkWrites, single: SingleWrites) {
               .map((waiting) => {
                 const object = made.get(single.keyOf(waiting.request.inputs))!;
                 const id = String(object.id);
-                return settled(waiting, single.confirmed(waiting.request.client, id, object, waiting.request.inputs).then((outs) => ({ id, outs })));
+                return settled(
+                  waiting,
+                  single.confirmed(waiting.request.client, id, object, waiting.request.inputs).then((outs) => ({ id, outs })),
+                );
               }),
           );
           return notMade;
@@ -262,7 +272,11 @@ export function bulkWriter(bulk: BulkWrites, single: SingleWrites) {
     const client = groupClient(inputs);
     await answerInBulk(group, bulkMax, {
       sendBulk: (requests) =>
-        sent(client, { method: "PATCH", path: bulk.updatePath, body: requests.map((request) => ({ id: Number(request.id), ...single.updateBody(request.inputs, request.olds) })) }),
+        sent(client, {
+          method: "PATCH",
+          path: bulk.updatePath,
+          body: requests.map((request) => ({ id: Number(request.id), ...single.updateBody(request.inputs, request.olds) })),
+        }),
       afterBulk: (chunk) =>
         confirmingChunk(chunk, "the service may hold the change already: the next `pulumi up` sends it again", async () => {
           // The page of the latest updated holds what was just written, unless the service
@@ -275,7 +289,14 @@ export function bulkWriter(bulk: BulkWrites, single: SingleWrites) {
           await Promise.all(
             chunk
               .filter((waiting) => !gone.includes(waiting))
-              .map((waiting) => settled(waiting, single.confirmed(waiting.request.client, waiting.request.id, objects.get(waiting.request.id)!, waiting.request.inputs).then((outs) => ({ outs })))),
+              .map((waiting) =>
+                settled(
+                  waiting,
+                  single
+                    .confirmed(waiting.request.client, waiting.request.id, objects.get(waiting.request.id)!, waiting.request.inputs)
+                    .then((outs) => ({ outs })),
+                ),
+              ),
           );
           return gone;
         }),
@@ -285,7 +306,8 @@ export function bulkWriter(bulk: BulkWrites, single: SingleWrites) {
 
   return {
     /** A create whose key was claimed and whose inputs are prepared; coalesced with the creates of its group. */
-    create: (client: CrmClient, props: Record<string, unknown>, inputs: Record<string, unknown>) => createTogether(groupKey(client, inputs), { client, props, inputs }),
+    create: (client: CrmClient, props: Record<string, unknown>, inputs: Record<string, unknown>) =>
+      createTogether(groupKey(client, inputs), { client, props, inputs }),
     /** An update with prepared inputs; coalesced with the updates of its group. */
     update: (client: CrmClient, id: string, olds: Record<string, unknown>, inputs: Record<string, unknown>) =>
       updateTogether(groupKey(client, inputs), { client, id, olds, inputs }),

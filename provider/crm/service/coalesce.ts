@@ -55,7 +55,9 @@ export function coalescing<Request, Result>(
     open.delete(key);
     seen.get(key)!.closed = true;
     // Settling a promise twice is a no-op: only calls answer left waiting take the error.
-    answer(group.calls).catch((error: unknown) => group.calls.forEach((waiting) => waiting.reject(error)));
+    answer(group.calls).catch((error: unknown) => {
+      for (const waiting of group.calls) waiting.reject(error);
+    });
   };
   return (key, request) =>
     new Promise<Result>((resolve, reject) => {
@@ -98,7 +100,11 @@ export interface BulkSteps<Request, Result> {
  * every call of a bulk the service refused, goes out on its own, so that each failure
  * lands on its own resource with its own message.
  */
-export async function answerInBulk<Request, Result>(group: Array<Waiting<Request, Result>>, maxItems: number, steps: BulkSteps<Request, Result>): Promise<void> {
+export async function answerInBulk<Request, Result>(
+  group: Array<Waiting<Request, Result>>,
+  maxItems: number,
+  steps: BulkSteps<Request, Result>,
+): Promise<void> {
   for (let start = 0; start < group.length; start += maxItems) {
     const chunk = group.slice(start, start + maxItems);
     const alone = chunk.length > 1 && (await steps.sendBulk(chunk.map((waiting) => waiting.request))) ? await steps.afterBulk(chunk) : chunk;

@@ -2,8 +2,8 @@
 // read of one object by its root key and every walk of a collection goes through here.
 
 import { PulumiCrmError, ServiceError } from "../../transport/errors";
-import { HttpRequest, HttpResponse } from "../../transport/transport";
-import { CrmClient } from "./client";
+import type { HttpRequest, HttpResponse } from "../../transport/transport";
+import type { CrmClient } from "./client";
 import { numberOf } from "./normalize";
 
 export type ServiceObject = Record<string, unknown>;

@@ -3,7 +3,7 @@
 // made here has no custom-field values but those its values' creates write, and a look-up
 // of them before those creates cannot find anything.
 
-import { CrmClient } from "./client";
+import type { CrmClient } from "./client";
 
 /** By account, collection and id; one short string per object created. */
 const made = new Set<string>();

@@ -5,9 +5,9 @@
 // object exactly as a fetched one, so outputs and drift are unchanged; an id the pages
 // lack is fetched on its own before it is declared gone.
 
-import { CrmClient } from "./client";
+import type { CrmClient } from "./client";
 import { coalescing } from "./coalesce";
-import { Collection, getObject, Page, pages, pageSize, ServiceObject } from "./collection";
+import { type Collection, getObject, type Page, pages, pageSize, type ServiceObject } from "./collection";
 
 /**
  * The engine lets only its parallelism's worth of reads (8 on 2 cores) into the host at
@@ -78,7 +78,11 @@ export function forgetListed(client: CrmClient, source: Collection): void {
 const readTogether = coalescing<PendingRead, ServiceObject | undefined>(async (group) => {
   const { client, source } = group[0].request;
   const key = keyOf(client, source);
-  const stream = streamOf(key, group[0].request, group.map((waiting) => waiting.request.id));
+  const stream = streamOf(
+    key,
+    group[0].request,
+    group.map((waiting) => waiting.request.id),
+  );
   await Promise.all(
     group.map(async ({ request, resolve, reject }) => {
       try {

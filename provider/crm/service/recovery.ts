@@ -5,8 +5,8 @@
 // deployment killed mid-create: the create is then refused, naming it.
 
 import { differingFields } from "../../kit/check-diff";
-import { CrmClient } from "./client";
-import { ServiceObject, walk } from "./collection";
+import type { CrmClient } from "./client";
+import { type ServiceObject, walk } from "./collection";
 
 // Clocks of this machine and the service may differ by this much.
 const clockSkewMs = 60_000;

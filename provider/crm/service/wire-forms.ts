@@ -34,7 +34,12 @@ export const optionalNumber = (names: Names = {}): Wire => ({ ...names, read: (v
 export const optionalId = (names: Names = {}): Wire => ({ ...names, read: (value) => idOf(value) ?? undefined, send: Number });
 
 /** An id where 0 means none (a webhook's list): left out of the state when 0, sent as a number, cleared with 0. */
-export const idOrZero = (names: Names = {}): Wire => ({ ...names, read: (value) => (idOf(value) === "0" ? undefined : (idOf(value) ?? undefined)), send: Number, clearWith: 0 });
+export const idOrZero = (names: Names = {}): Wire => ({
+  ...names,
+  read: (value) => (idOf(value) === "0" ? undefined : (idOf(value) ?? undefined)),
+  send: Number,
+  clearWith: 0,
+});
 
 /** A set of words, answered as a list in any order: kept sorted, as the check sorts the input. */
 export const wordSet = (names: Names = {}): Wire => ({ ...names, read: (value) => (Array.isArray(value) ? value.map(String).sort() : []) });

@@ -37,7 +37,11 @@ export function accountContactRoutes(crm: CrmContext): Route[] {
     if (accountContacts.find((ac) => ac.contact === contactId && ac.id !== exceptId)) {
       // The reference's wording.
       throw unprocessable(
-        fieldError("field_invalid", "contact", "This contact is already associated with an account. We currently do not support contacts on multiple accounts."),
+        fieldError(
+          "field_invalid",
+          "contact",
+          "This contact is already associated with an account. We currently do not support contacts on multiple accounts.",
+        ),
       );
     }
   };

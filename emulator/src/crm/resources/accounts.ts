@@ -63,7 +63,10 @@ export function accountRoutes(crm: CrmContext): Route[] {
   /** ids[]=1&ids[]=2, ids=1,2 and repeated ids= are all seen in the wild. */
   const bulkIds = (req: CrmRequest): string[] => {
     const raw = [...req.query.getAll("ids[]"), ...req.query.getAll("ids"), ...req.query.getAll("[]ids")];
-    return raw.flatMap((value) => value.split(",")).map((value) => value.trim()).filter(Boolean);
+    return raw
+      .flatMap((value) => value.split(","))
+      .map((value) => value.trim())
+      .filter(Boolean);
   };
 
   return [
@@ -104,7 +107,9 @@ export function accountRoutes(crm: CrmContext): Route[] {
     // Where a listed account's links lead: its notes, its custom field values (under the root key REAL-WORLD.md records) and its contacts.
     linkRoute("accounts", "notes", find, (account, req) => ({ notes: notesOf(account.id).map((n) => crm.kinds.get("notes").present(n, req, "list")) })),
     linkRoute("accounts", "accountCustomFieldData", find, (account, req) => ({
-      customerAccountCustomFieldData: fieldData.where((d) => d.accountId === account.id).map((d) => crm.kinds.get("accountCustomFieldData").present(d, req, "list")),
+      customerAccountCustomFieldData: fieldData
+        .where((d) => d.accountId === account.id)
+        .map((d) => crm.kinds.get("accountCustomFieldData").present(d, req, "list")),
     })),
     linkRoute("accounts", "accountContacts", find, (account, req) => ({
       accountContacts: accountContacts.where((ac) => ac.account === account.id).map((ac) => crm.kinds.get("accountContacts").present(ac, req, "list")),

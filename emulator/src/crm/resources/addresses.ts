@@ -176,12 +176,26 @@ export function addressRoutes(crm: CrmContext): Route[] {
     {
       method: "GET",
       pattern: "/addresses/:id/addressGroup",
-      handle: (req) => ok(crm.kinds.list(req, groupKind, addressGroups.where((a) => a.addressId === find(req.params.id).id))),
+      handle: (req) =>
+        ok(
+          crm.kinds.list(
+            req,
+            groupKind,
+            addressGroups.where((a) => a.addressId === find(req.params.id).id),
+          ),
+        ),
     },
     {
       method: "GET",
       pattern: "/addresses/:id/addressList",
-      handle: (req) => ok(crm.kinds.list(req, listKind, addressLists.where((a) => a.addressId === find(req.params.id).id))),
+      handle: (req) =>
+        ok(
+          crm.kinds.list(
+            req,
+            listKind,
+            addressLists.where((a) => a.addressId === find(req.params.id).id),
+          ),
+        ),
     },
     ...linkRoutes("addresses", find, { forms: null }),
     { method: "DELETE", pattern: "/addressGroups/:id", handle: deleteAssociation(addressGroups, "AddressGroup") },

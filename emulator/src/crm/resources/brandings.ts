@@ -85,7 +85,11 @@ export function brandingRoutes(crm: CrmContext, options: BrandingOptions): Route
 
   return [
     { method: "GET", pattern: "/brandings", handle: (req) => ok(crm.kinds.list(req, kind, brandings.all())) },
-    { method: "GET", pattern: "/brandings/:id", handle: (req) => ok(crm.kinds.one(req, kind, orNoResult(brandings.get(req.params.id), "Branding", req.params.id))) },
+    {
+      method: "GET",
+      pattern: "/brandings/:id",
+      handle: (req) => ok(crm.kinds.one(req, kind, orNoResult(brandings.get(req.params.id), "Branding", req.params.id))),
+    },
     {
       method: "PUT",
       pattern: "/brandings/:id",

@@ -164,5 +164,7 @@ function countsByDay(batches: ImportBatchRow[]): Array<{ forDate: string; batche
     counts.contacts += batch.contacts.length;
     days.set(day, counts);
   }
-  return [...days].sort(([a], [b]) => a.localeCompare(b)).map(([forDate, counts]) => ({ forDate, batches: String(counts.batches), contacts: String(counts.contacts) }));
+  return [...days]
+    .sort(([a], [b]) => a.localeCompare(b))
+    .map(([forDate, counts]) => ({ forDate, batches: String(counts.batches), contacts: String(counts.contacts) }));
 }

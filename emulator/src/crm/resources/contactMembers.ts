@@ -50,7 +50,10 @@ export function contactMembers(crm: CrmContext, tagCollection: Collection<Collec
     operations: ["create", "delete"],
     fields: { contact: { form: id, required: "The contact field is required." }, tag: { form: id, required: "The tag field is required." } },
     timestamps: { cdate: "created" },
-    links: { contact: (row, req) => present("contacts", contacts.get(String(row.contact)), req), tag: (row, req) => present("tags", tags.get(String(row.tag)), req) },
+    links: {
+      contact: (row, req) => present("contacts", contacts.get(String(row.contact)), req),
+      tag: (row, req) => present("tags", tags.get(String(row.tag)), req),
+    },
     hooks: {
       check(draft) {
         if (!contacts.get(String(draft.contact))) throw notFound("Contact");
@@ -122,7 +125,10 @@ export function contactMembers(crm: CrmContext, tagCollection: Collection<Collec
     fields: { contact: { form: id, required: true }, field: { form: id, required: true }, value: {} },
     constants: { created_by: "0", updated_by: "0" },
     timestamps: { cdate: "created", udate: "updated" },
-    links: { owner: (row, req) => present("contacts", contacts.get(String(row.contact)), req), field: (row, req) => present("fields", fields.get(String(row.field)), req) },
+    links: {
+      owner: (row, req) => present("contacts", contacts.get(String(row.contact)), req),
+      field: (row, req) => present("fields", fields.get(String(row.field)), req),
+    },
     list: { filters: { fieldid: equals("field"), val: equals("value") } },
     hooks: {
       check(draft, existing) {
@@ -167,10 +173,12 @@ export function contactMembers(crm: CrmContext, tagCollection: Collection<Collec
     ],
     checkFieldValues(items, member) {
       if (items === undefined) return [];
-      if (!Array.isArray(items) || !items.every(isObject)) throw unprocessable(fieldError("field_invalid", member, `The ${member} attribute must be an array of {field, value} objects.`));
+      if (!Array.isArray(items) || !items.every(isObject))
+        throw unprocessable(fieldError("field_invalid", member, `The ${member} attribute must be an array of {field, value} objects.`));
       return items.map((item, index) => {
         const fieldId = String(item.field ?? item.id ?? "");
-        if (!fields.get(fieldId)) throw unprocessable(fieldError("field_invalid", `${member}/${index}/field`, `No custom field with id ${fieldId || "(none)"}.`));
+        if (!fields.get(fieldId))
+          throw unprocessable(fieldError("field_invalid", `${member}/${index}/field`, `No custom field with id ${fieldId || "(none)"}.`));
         const value = Array.isArray(item.value) ? `||${item.value.join("||")}||` : item.value === undefined || item.value === null ? "" : String(item.value);
         return { field: fieldId, value };
       });

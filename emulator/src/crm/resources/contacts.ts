@@ -158,13 +158,15 @@ export function contactRoutes(crm: CrmContext, members: ContactMembers): Route[]
     // -1, the default, is any status; another is the contact's status on a list (listid's, or any).
     const [listId, tagId, status] = [q.get("listid"), q.get("tagid"), q.get("status") ?? "-1"];
     const onList = (c: ContactRow) =>
-      (listId === null && status === "-1") || contactLists.withKey(c.id).some((cl) => (listId === null || cl.list === listId) && (status === "-1" || cl.status === status));
+      (listId === null && status === "-1") ||
+      contactLists.withKey(c.id).some((cl) => (listId === null || cl.list === listId) && (status === "-1" || cl.status === status));
     const tagged = (c: ContactRow) => tagId === null || contactTags.withKey(c.id).some((ct) => ct.tag === tagId);
     return (c: ContactRow): boolean =>
       (ids.length === 0 || ids.includes(c.id)) &&
       (email === undefined || c.email.toLowerCase() === email) &&
       (emailLike === undefined || c.email.toLowerCase().includes(emailLike)) &&
-      (search === undefined || [c.firstName, c.lastName, `${c.firstName} ${c.lastName}`, c.phone, c.email].some((field) => field.toLowerCase().includes(search))) &&
+      (search === undefined ||
+        [c.firstName, c.lastName, `${c.firstName} ${c.lastName}`, c.phone, c.email].some((field) => field.toLowerCase().includes(search))) &&
       exclude !== c.id &&
       (idGreater === undefined || Number(c.id) > idGreater) &&
       (idLess === undefined || Number(c.id) < idLess) &&
@@ -221,7 +223,15 @@ export function contactRoutes(crm: CrmContext, members: ContactMembers): Route[]
       handle: (req) => {
         const contact = find(req.params.id);
         const held = members.membersOf(contact, req);
-        return ok({ contactAutomations: [], contactLists: held.contactLists, deals: [], fieldValues: held.fieldValues, geoAddresses: [], geoIps: [], ...crm.kinds.one(req, kind, contact) });
+        return ok({
+          contactAutomations: [],
+          contactLists: held.contactLists,
+          deals: [],
+          fieldValues: held.fieldValues,
+          geoAddresses: [],
+          geoIps: [],
+          ...crm.kinds.one(req, kind, contact),
+        });
       },
     },
     {

@@ -1,4 +1,17 @@
-import { attributesOf, created, fieldError, flagOf, noResultFound, notFound, ok, optionalString, requiredString, unprocessable, type Attributes, type CrmRequest } from "../api";
+import {
+  attributesOf,
+  created,
+  fieldError,
+  flagOf,
+  noResultFound,
+  notFound,
+  ok,
+  optionalString,
+  requiredString,
+  unprocessable,
+  type Attributes,
+  type CrmRequest,
+} from "../api";
 import { requirePermission, type CrmContext } from "../context";
 import type { Permission } from "../../shared/credentials";
 import type { Kind } from "../kinds";
@@ -38,7 +51,10 @@ export interface FieldMetaSubject {
  * 1/0, displayOrder a number, the list carries generated members and no meta, a PUT takes no
  * fieldType, a delete answers {message}.
  */
-export function fieldMetaCollection(crm: CrmContext, { subject, table, permission, onDelete }: FieldMetaSubject): { kind: Kind<FieldMetaRow>; find: (id: string) => FieldMetaRow; routes: Route[] } {
+export function fieldMetaCollection(
+  crm: CrmContext,
+  { subject, table, permission, onDelete }: FieldMetaSubject,
+): { kind: Kind<FieldMetaRow>; find: (id: string) => FieldMetaRow; routes: Route[] } {
   const plural = `${subject}CustomFieldMeta`;
   const singular = `${subject}CustomFieldMetum`;
   const capitalized = (name: string) => `${name[0].toUpperCase()}${name.slice(1)}`;

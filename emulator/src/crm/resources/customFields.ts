@@ -1,15 +1,4 @@
-import {
-  attributesOf,
-  fieldError,
-  idOf,
-  isObject,
-  ok,
-  orNoResult,
-  optionalString,
-  unprocessable,
-  type Attributes,
-  type CrmRequest,
-} from "../api";
+import { attributesOf, fieldError, idOf, isObject, ok, orNoResult, optionalString, unprocessable, type Attributes, type CrmRequest } from "../api";
 import { equals } from "../collections";
 import type { CrmContext } from "../context";
 import type { Document } from "../kinds";
@@ -33,7 +22,11 @@ export interface FieldValueWrite {
 export function customFieldRoutes(crm: CrmContext): Route[] {
   const { fieldMeta, fieldData, accounts } = crm.tables;
 
-  const { kind: metaKind, find: findMeta, routes: metaRoutes } = fieldMetaCollection(crm, {
+  const {
+    kind: metaKind,
+    find: findMeta,
+    routes: metaRoutes,
+  } = fieldMetaCollection(crm, {
     subject: "account",
     table: fieldMeta,
     permission: "manage_accounts",
@@ -85,7 +78,8 @@ export function customFieldRoutes(crm: CrmContext): Route[] {
   const checkNewDatum = (attrs: Attributes, prefix: string): { accountId: string } & FieldValueWrite => {
     const accountField = attrs.customerAccountId !== undefined ? "customerAccountId" : "accountId";
     const accountId = idOf(attrs[accountField]);
-    if (attrs[accountField] === undefined) throw unprocessable(fieldError("field_missing", `${prefix}customerAccountId`, "The customer account id was not provided."));
+    if (attrs[accountField] === undefined)
+      throw unprocessable(fieldError("field_missing", `${prefix}customerAccountId`, "The customer account id was not provided."));
     if (accountId === null || !accounts.get(accountId)) {
       throw unprocessable(fieldError("field_invalid", `${prefix}${accountField}`, `No account with id ${String(attrs[accountField])}.`));
     }
@@ -149,7 +143,10 @@ export function customFieldRoutes(crm: CrmContext): Route[] {
       handle: (req) => {
         const updates = bulkItems(req).map((item, index) => {
           const datum = fieldData.get(idOf(item.id) ?? "");
-          if (!datum) throw unprocessable(fieldError(item.id === undefined ? "field_missing" : "field_invalid", `${index}/id`, `No custom field value with id ${String(item.id)}.`));
+          if (!datum)
+            throw unprocessable(
+              fieldError(item.id === undefined ? "field_missing" : "field_invalid", `${index}/id`, `No custom field value with id ${String(item.id)}.`),
+            );
           return { datum, write: checkUpdate(datum, item, `${index}/`) };
         });
         const now = crm.now();
@@ -188,10 +185,14 @@ export function customFieldRoutes(crm: CrmContext): Route[] {
       },
     },
     ...linkRoutes("accountCustomFieldMeta", findMeta, {
-      accountCustomFieldData: (meta, req) => ({ accountCustomFieldData: fieldData.where((d) => d.customFieldId === meta.id).map((d) => dataKind.present(d, req, "list")) }),
+      accountCustomFieldData: (meta, req) => ({
+        accountCustomFieldData: fieldData.where((d) => d.customFieldId === meta.id).map((d) => dataKind.present(d, req, "list")),
+      }),
     }),
     ...linkRoutes("accountCustomFieldData", findDatum, {
-      account: (datum, req) => ({ account: crm.kinds.get("accounts").present(orNoResult(accounts.get(datum.accountId), "Account", datum.accountId), req, "single") }),
+      account: (datum, req) => ({
+        account: crm.kinds.get("accounts").present(orNoResult(accounts.get(datum.accountId), "Account", datum.accountId), req, "single"),
+      }),
       accountCustomFieldMetum: (datum, req) => ({ accountCustomFieldMetum: metaKind.present(findMeta(datum.customFieldId), req, "single") }),
     }),
     {
@@ -235,7 +236,8 @@ export function checkFieldValue(crm: CrmContext, attrs: Attributes, prefix = "")
 /** The `fields` member of an account create or update: [{customFieldId, fieldValue, fieldCurrency?}]. */
 export function checkAccountFields(crm: CrmContext, value: unknown): FieldValueWrite[] {
   if (value === undefined) return [];
-  if (!Array.isArray(value) || !value.every(isObject)) throw unprocessable(fieldError("field_invalid", "fields", "The fields attribute must be an array of objects."));
+  if (!Array.isArray(value) || !value.every(isObject))
+    throw unprocessable(fieldError("field_invalid", "fields", "The fields attribute must be an array of objects."));
   return value.map((item, index) => checkFieldValue(crm, item, `fields/${index}/`));
 }
 

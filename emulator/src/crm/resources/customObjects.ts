@@ -16,7 +16,9 @@ const ICON = "https://static.example.com/custom-object.png";
 function invalid(field: string, detail: string): ApiError {
   return new ApiError({
     status: 422,
-    body: { errors: [{ title: `Invalid value for field "${field}"`, detail, source: { type: "pointer", value: `/data/attributes/${field.replace(/\./g, "/")}` } }] },
+    body: {
+      errors: [{ title: `Invalid value for field "${field}"`, detail, source: { type: "pointer", value: `/data/attributes/${field.replace(/\./g, "/")}` } }],
+    },
   });
 }
 
@@ -35,7 +37,12 @@ const OPERATORS: Record<string, Operator> = {
   gt: anyOf((element, operand) => compareValues(element, operand) > 0),
   gte: anyOf((element, operand) => compareValues(element, operand) >= 0),
   contains: anyOf((element, operand) => wildcardPattern(operand).test(String(element))),
-  in: anyOf((element, operand) => operand.split(",").map((o) => o.trim()).includes(String(element))),
+  in: anyOf((element, operand) =>
+    operand
+      .split(",")
+      .map((o) => o.trim())
+      .includes(String(element)),
+  ),
   blank: (value) => isBlank(value),
   not_blank: (value) => !isBlank(value),
 };
@@ -71,8 +78,11 @@ function checkAgainstSchema(schema: SchemaRow, fields: Array<{ id: string; value
   for (const field of liveFields(schema)) {
     const value = fields.find((f) => f.id === field.id)?.value;
     if (field.required && isBlank(value)) throw invalid(field.id, `${field.id} is required.`);
-    const outside = (Array.isArray(value) ? value : [value]).some((choice) => !isBlank(choice) && !field.options?.some((option) => option.value === String(choice)));
-    if (CHOICE_TYPES.has(field.type) && field.options && outside) throw invalid(field.id, `${field.id} cannot accept a value that is not defined in the schema.`);
+    const outside = (Array.isArray(value) ? value : [value]).some(
+      (choice) => !isBlank(choice) && !field.options?.some((option) => option.value === String(choice)),
+    );
+    if (CHOICE_TYPES.has(field.type) && field.options && outside)
+      throw invalid(field.id, `${field.id} cannot accept a value that is not defined in the schema.`);
   }
 }
 
@@ -123,7 +133,8 @@ export function customObjectRoutes(crm: CrmContext): Route[] {
 
   /** A field of a create or update; an option keeps its id where `held` (the field as it was) has the option's value. */
   const fieldFrom = (field: unknown, held?: SchemaField): SchemaField => {
-    if (!isObject(field) || typeof field.id !== "string" || typeof field.type !== "string") throw invalid("schema.fields", "Schema fields must provide an id and a type");
+    if (!isObject(field) || typeof field.id !== "string" || typeof field.type !== "string")
+      throw invalid("schema.fields", "Schema fields must provide an id and a type");
     // A choice field's options, as strings or {value}; the service gives each an id.
     const values = Array.isArray(field.options) ? field.options.map((option) => String(isObject(option) ? option.value : option)) : undefined;
     const options = values?.map((value) => held?.options?.find((option) => option.value === value) ?? { id: randomUUID(), value });
@@ -212,7 +223,8 @@ export function customObjectRoutes(crm: CrmContext): Route[] {
   const upsertRecord = (schema: SchemaRow, attrs: Attributes): RecordRow => {
     const fields = Array.isArray(attrs.fields) ? attrs.fields : [];
     for (const field of fields) {
-      if (!isObject(field) || !liveFields(schema).some((f) => f.id === field.id)) throw invalid("record.fields", `Unknown field ${JSON.stringify(isObject(field) ? field.id : field)}`);
+      if (!isObject(field) || !liveFields(schema).some((f) => f.id === field.id))
+        throw invalid("record.fields", `Unknown field ${JSON.stringify(isObject(field) ? field.id : field)}`);
     }
     checkAgainstSchema(schema, fields as RecordRow["fields"]);
     const relationships: Record<string, string[]> = {};
@@ -241,7 +253,10 @@ export function customObjectRoutes(crm: CrmContext): Route[] {
     {
       method: "POST",
       pattern: "/customObjects/schemas",
-      handle: (req) => ({ status: 201, body: crm.kinds.one(req, schemaKind, schemas.put(schemaFrom(attributesOf(req, "schema"), new Date(crm.now()).toISOString()))) }),
+      handle: (req) => ({
+        status: 201,
+        body: crm.kinds.one(req, schemaKind, schemas.put(schemaFrom(attributesOf(req, "schema"), new Date(crm.now()).toISOString()))),
+      }),
     },
     {
       method: "PUT",
@@ -271,7 +286,17 @@ export function customObjectRoutes(crm: CrmContext): Route[] {
       pattern: "/customObjects/records/:schemaId",
       handle: (req) => {
         const schema = findSchema(req.params.schemaId);
-        return ok(crm.kinds.list(req, recordKind, matchesFilters(req, records.where((r) => r.schemaId === schema.id)), listOptions));
+        return ok(
+          crm.kinds.list(
+            req,
+            recordKind,
+            matchesFilters(
+              req,
+              records.where((r) => r.schemaId === schema.id),
+            ),
+            listOptions,
+          ),
+        );
       },
     },
     {
@@ -311,7 +336,13 @@ export function seedCustomObjects(tables: CrmTables): void {
     createdTimestamp: created,
     updatedTimestamp: created,
     fields: [
-      { id: "plan", labels: labels("Plan"), type: "dropdown", required: true, options: ["Basic", "Pro", "Enterprise"].map((value, index) => ({ id: `00000000-0000-4000-9000-00000000000${index + 1}`, value })) },
+      {
+        id: "plan",
+        labels: labels("Plan"),
+        type: "dropdown",
+        required: true,
+        options: ["Basic", "Pro", "Enterprise"].map((value, index) => ({ id: `00000000-0000-4000-9000-00000000000${index + 1}`, value })),
+      },
       { id: "seats", labels: labels("Seats", "Seats"), type: "number", required: false, scale: 0 },
       { id: "renewal-date", labels: labels("Renewal date"), type: "date", required: false },
       { id: "notes", labels: labels("Notes", "Notes"), type: "textarea", required: false },

@@ -27,8 +27,11 @@ const associations = (pipeline: CollectionRow, member: "users" | "groups", name:
 
 export function dealGroupRoutes(crm: CrmContext): Route[] {
   const { dealGroups, dealStages } = crm.tables;
-  const stagesOf = (pipelineId: string) => dealStages.where((stage) => stage.group === pipelineId).sort((a, b) => Number(a.order) - Number(b.order) || Number(a.id) - Number(b.id));
-  const presentStages = (rows: CollectionRow[], req: CrmRequest) => ({ dealStages: rows.flatMap((row) => stagesOf(row.id)).map((stage) => crm.kinds.get("dealStages").present(stage, req, "list")) });
+  const stagesOf = (pipelineId: string) =>
+    dealStages.where((stage) => stage.group === pipelineId).sort((a, b) => Number(a.order) - Number(b.order) || Number(a.id) - Number(b.id));
+  const presentStages = (rows: CollectionRow[], req: CrmRequest) => ({
+    dealStages: rows.flatMap((row) => stagesOf(row.id)).map((stage) => crm.kinds.get("dealStages").present(stage, req, "list")),
+  });
 
   const stages = collection<CollectionRow>(crm, {
     singular: "dealStage",
@@ -46,7 +49,10 @@ export function dealGroupRoutes(crm: CrmContext): Route[] {
       cardRegion3: { allowed: ["show-avatar", "hide-avatar"], default: "show-avatar" },
       cardRegion4: { default: "contact-fullname-orgname" },
       cardRegion5: { default: "value" },
-      color: { default: "3f3f3f", rule: (value) => (/^[0-9a-f]{6}$/i.test(String(value)) ? undefined : "The color must be a 6-character hex code without the #.") },
+      color: {
+        default: "3f3f3f",
+        rule: (value) => (/^[0-9a-f]{6}$/i.test(String(value)) ? undefined : "The color must be a 6-character hex code without the #."),
+      },
       width: { form: integer, default: 280 },
     },
     timestamps: { cdate: "created", udate: "updated" },
@@ -68,7 +74,10 @@ export function dealGroupRoutes(crm: CrmContext): Route[] {
     operations: ["list", "read", "update", "delete"],
     fields: {
       title: { required: "The title field is required." },
-      currency: { required: "The currency field is required.", rule: (value) => (/^[a-z]{3}$/i.test(String(value)) ? undefined : "The currency must be a 3-letter code.") },
+      currency: {
+        required: "The currency field is required.",
+        rule: (value) => (/^[a-z]{3}$/i.test(String(value)) ? undefined : "The currency must be a 3-letter code."),
+      },
       allgroups: { form: flag, default: 1 },
       allusers: { form: flag, default: 0 },
       autoassign: { allowed: ["0", "1", "2"], default: "1" },
@@ -82,7 +91,7 @@ export function dealGroupRoutes(crm: CrmContext): Route[] {
       dealGroupUsers: (pipeline) => ({ dealGroupUsers: associations(pipeline, "users", "user") }),
       stages: (pipeline, req) => presentStages([pipeline], req),
     },
-    list: { filters: { title: matches("title"), have_stages: (row, value) => (stagesOf(row.id).length > 0) === (value === "1") } },
+    list: { filters: { title: matches("title"), have_stages: (row, value) => stagesOf(row.id).length > 0 === (value === "1") } },
     alongside: presentStages,
     hooks: {
       members: (row) => ({ stages: stagesOf(row.id).map((stage) => stage.id) }),
@@ -97,7 +106,7 @@ export function dealGroupRoutes(crm: CrmContext): Route[] {
     handle: (req) => {
       const attrs = attributesOf(req, "dealGroup");
       const pipeline = pipelines.create(attrs);
-      DEFAULT_STAGES.forEach((stage, index) => stages.create({ ...stage, group: pipeline.id, order: index + 1 }));
+      for (const [index, stage] of DEFAULT_STAGES.entries()) stages.create({ ...stage, group: pipeline.id, order: index + 1 });
       return pipelines.written(req, pipeline, attrs, 200);
     },
   };

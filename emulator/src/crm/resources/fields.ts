@@ -7,7 +7,11 @@ import type { Route } from "../router";
 export const CONTACT_FIELD_TYPES = ["dropdown", "hidden", "checkbox", "date", "text", "datetime", "textarea", "NULL", "listbox", "radio"];
 
 /** The personalization tag the service makes from a title: "Another Test Title" is ANOTHER_TEST_TITLE. */
-const perstagOf = (title: string): string => title.toUpperCase().replace(/[^A-Z0-9]+/g, "_").replace(/^_+|_+$/g, "");
+const perstagOf = (title: string): string =>
+  title
+    .toUpperCase()
+    .replace(/[^A-Z0-9]+/g, "_")
+    .replace(/^_+|_+$/g, "");
 
 /**
  * Contact custom fields (/fields), their options (POST /fieldOption/bulk) and their relations
@@ -46,14 +50,25 @@ export function contactFieldRoutes(crm: CrmContext): Route[] {
       relations: (field, req) => ({ fieldRels: present("fieldRels", relationsOf(field), req) }),
     },
     list: { filters: { perstag: matches("perstag") }, defaultLimit: 100 },
-    alongside: (rows, req) => ({ fieldOptions: present("fieldOptions", rows.flatMap(optionsOf), req), fieldRels: present("fieldRels", rows.flatMap(relationsOf), req) }),
+    alongside: (rows, req) => ({
+      fieldOptions: present("fieldOptions", rows.flatMap(optionsOf), req),
+      fieldRels: present("fieldRels", rows.flatMap(relationsOf), req),
+    }),
     hooks: {
       check(draft, existing) {
         const title = String(draft.title);
         if (fields.find((row) => row.id !== existing?.id && String(row.title).toLowerCase() === title.toLowerCase())) {
           throw new ApiError({
             status: 422,
-            body: { errors: [{ title: "There is already a field with this title", detail: `There is already a field named '${title}' -- choose another name`, code: "duplicate" }] },
+            body: {
+              errors: [
+                {
+                  title: "There is already a field with this title",
+                  detail: `There is already a field named '${title}' -- choose another name`,
+                  code: "duplicate",
+                },
+              ],
+            },
           });
         }
       },
@@ -61,7 +76,13 @@ export function contactFieldRoutes(crm: CrmContext): Route[] {
       // Writes answer the numbers and flags as numbers, where reads answer digit strings (the reference's examples).
       written: (document) => {
         const field = document.field as Attributes;
-        return { ...document, field: { ...field, ...Object.fromEntries(["isrequired", "show_in_list", "rows", "cols", "visible", "ordernum"].map((name) => [name, Number(field[name])])) } };
+        return {
+          ...document,
+          field: {
+            ...field,
+            ...Object.fromEntries(["isrequired", "show_in_list", "rows", "cols", "visible", "ordernum"].map((name) => [name, Number(field[name])])),
+          },
+        };
       },
       removed(row) {
         for (const table of [fieldOptions, fieldRels, fieldValues]) table.deleteWhere((child) => child.field === row.id);
@@ -106,7 +127,8 @@ export function contactFieldRoutes(crm: CrmContext): Route[] {
     hooks: {
       check(draft) {
         existingField(draft);
-        if (draft.relid !== "0" && !lists.get(String(draft.relid))) throw unprocessable(fieldError("field_invalid", "relid", `No list with id ${draft.relid}.`));
+        if (draft.relid !== "0" && !lists.get(String(draft.relid)))
+          throw unprocessable(fieldError("field_invalid", "relid", `No list with id ${draft.relid}.`));
       },
       // The answer repeats the ids in the type they were sent in (numbers in the reference).
       written: (document, _row, attrs) => ({ fieldRel: { ...(document.fieldRel as Attributes), relid: attrs.relid ?? 0, field: attrs.field } }),

@@ -38,7 +38,9 @@ export function listRoutes(crm: CrmContext): Route[] {
     links: {
       contactGoalLists: null,
       user: userLink,
-      addressLists: (list, req) => ({ addressLists: addressLists.where((a) => a.targetId === list.id).map((a) => crm.kinds.get("addressLists").present(a, req, "list")) }),
+      addressLists: (list, req) => ({
+        addressLists: addressLists.where((a) => a.targetId === list.id).map((a) => crm.kinds.get("addressLists").present(a, req, "list")),
+      }),
     },
     list: { filters: { name: matches("name") } },
   }).routes;

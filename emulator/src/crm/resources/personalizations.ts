@@ -11,7 +11,11 @@ import { sqlTimestamp } from "../time";
  */
 export function personalizationRoutes(crm: CrmContext): Route[] {
   const { personalizations, lists } = crm.tables;
-  const listIdsOf = (row: CollectionRow) => String(row.listids).split(",").map((listId) => listId.trim()).filter(Boolean);
+  const listIdsOf = (row: CollectionRow) =>
+    String(row.listids)
+      .split(",")
+      .map((listId) => listId.trim())
+      .filter(Boolean);
   const variables = collection<CollectionRow>(crm, {
     singular: "personalization",
     plural: "personalizations",
@@ -23,7 +27,9 @@ export function personalizationRoutes(crm: CrmContext): Route[] {
       name: { required: "The name field is required." },
       format: { allowed: ["html", "text"], default: "html" },
       content: {},
-      listids: { rule: (value) => (/^(\d+(,\d+)*)?$/.test(String(value).replace(/\s/g, "")) ? undefined : 'The listids must be list ids separated by commas ("2,3").') },
+      listids: {
+        rule: (value) => (/^(\d+(,\d+)*)?$/.test(String(value).replace(/\s/g, "")) ? undefined : 'The listids must be list ids separated by commas ("2,3").'),
+      },
     },
     constants: { userid: "1", created_by: null, updated_by: null },
     hooks: {

@@ -35,7 +35,7 @@ function listJson(document: Document, plural: string): JsonBytes {
     parts.push(Buffer.from(`${parts.length === 0 ? "{" : ","}${JSON.stringify(name)}:`));
     if (name === plural) {
       parts.push(OPEN_BRACKET);
-      (value as FixtureRow[]).forEach((record, index) => parts.push(...(index === 0 ? [] : [COMMA]), recordJson(record)));
+      for (const [index, record] of (value as FixtureRow[]).entries()) parts.push(...(index === 0 ? [] : [COMMA]), recordJson(record));
       parts.push(CLOSE_BRACKET);
     } else {
       parts.push(Buffer.from(JSON.stringify(value)));
@@ -81,8 +81,18 @@ export function readOnlyRoutes(crm: CrmContext, fixtures: Required<ReadOnlyFixtu
       return record;
     };
   };
-  const findAutomation = (id: string) => orNoResult(automations.find((a) => a.id === id), "Series", id);
-  const findCampaign = (id: string) => orNoResult(campaigns.find((c) => c.id === id), "Campaign", id);
+  const findAutomation = (id: string) =>
+    orNoResult(
+      automations.find((a) => a.id === id),
+      "Series",
+      id,
+    );
+  const findCampaign = (id: string) =>
+    orNoResult(
+      campaigns.find((c) => c.id === id),
+      "Campaign",
+      id,
+    );
   const automationKind = crm.kinds.register<FixtureRow>({ singular: "automation", plural: "automations", present: withLinks("automations", AUTOMATION_LINKS) });
   const campaignKind = crm.kinds.register<FixtureRow>({ singular: "campaign", plural: "campaigns", present: withLinks("campaigns", CAMPAIGN_LINKS) });
 

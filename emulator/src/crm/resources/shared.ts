@@ -22,7 +22,12 @@ export function listRoute<T extends Row>(crm: CrmContext, kind: Kind<T>, rows: (
  * examples of such links are (the related records under one member, no meta); the owner's
  * 404 when it is unknown.
  */
-export function linkRoute<T extends Row>(collection: string, link: string, find: (id: string) => T, answer: (owner: T, req: CrmRequest) => Record<string, unknown>): Route {
+export function linkRoute<T extends Row>(
+  collection: string,
+  link: string,
+  find: (id: string) => T,
+  answer: (owner: T, req: CrmRequest) => Record<string, unknown>,
+): Route {
   return { method: "GET", pattern: `/${collection}/:id/${link}`, handle: (req) => ok(answer(find(req.params.id), req)) };
 }
 

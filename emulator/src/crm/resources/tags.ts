@@ -20,7 +20,12 @@ export function tagCollection(crm: CrmContext): Collection<CollectionRow> {
     links: { contactGoalTags: null },
     list: { filters: { search: matches("tag") } },
     // search: the name contains it, as the reference says.
-    select: (req, rows) => rows.filter((row) => String(row.tag).toLowerCase().includes((req.query.get("search") ?? "").toLowerCase())),
+    select: (req, rows) =>
+      rows.filter((row) =>
+        String(row.tag)
+          .toLowerCase()
+          .includes((req.query.get("search") ?? "").toLowerCase()),
+      ),
     hooks: {
       // Names are unique per type, regardless of case.
       check(draft, existing) {

@@ -36,7 +36,10 @@ export function userRoutes(crm: CrmContext): Route[] {
     createStatus: 201,
     fields: {
       username: { required: "The username field is required." },
-      email: { required: "The email field is required.", rule: (value) => (/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(String(value)) ? undefined : "The email must be an email address.") },
+      email: {
+        required: "The email field is required.",
+        rule: (value) => (/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(String(value)) ? undefined : "The email must be an email address."),
+      },
       firstName: {},
       lastName: {},
       group: { form: unanswered(id), default: "0" },
@@ -50,10 +53,13 @@ export function userRoutes(crm: CrmContext): Route[] {
         if (existing && draft.username !== existing.username) throw unprocessable(fieldError("field_invalid", "username", "Username cannot be changed."));
         unique("username", draft, existing);
         unique("email", draft, existing);
-        if (draft.group !== "0" && !groups.get(String(draft.group))) throw unprocessable(fieldError("field_invalid", "group", `No group with id ${draft.group}.`));
+        if (draft.group !== "0" && !groups.get(String(draft.group)))
+          throw unprocessable(fieldError("field_invalid", "group", `No group with id ${draft.group}.`));
       },
       written: (document, row, attrs: Attributes) =>
-        attrs.group === undefined ? document : { userGroups: [userGroupOf(row)], ...document, user: { ...(document.user as Attributes), userGroup: row.group } },
+        attrs.group === undefined
+          ? document
+          : { userGroups: [userGroupOf(row)], ...document, user: { ...(document.user as Attributes), userGroup: row.group } },
     },
   });
   const by = (field: "email" | "username"): Route => ({
@@ -61,10 +67,24 @@ export function userRoutes(crm: CrmContext): Route[] {
     pattern: `/users/${field}/:${field}`,
     handle: (req) => {
       const wanted = decodeURIComponent(req.params[field]).toLowerCase();
-      return ok(crm.kinds.one(req, people.kind, orNoResult(users.find((row) => String(row[field]).toLowerCase() === wanted), "User", req.params[field])));
+      return ok(
+        crm.kinds.one(
+          req,
+          people.kind,
+          orNoResult(
+            users.find((row) => String(row[field]).toLowerCase() === wanted),
+            "User",
+            req.params[field],
+          ),
+        ),
+      );
     },
   });
   // The key's user: every key the emulator issues is its account admin's, user 1 (the reference's example).
-  const me: Route = { method: "GET", pattern: "/users/me", handle: (req) => ok(crm.kinds.one(req, people.kind, orNoResult(users.get(ADMIN_USER.id), "User", ADMIN_USER.id))) };
+  const me: Route = {
+    method: "GET",
+    pattern: "/users/me",
+    handle: (req) => ok(crm.kinds.one(req, people.kind, orNoResult(users.get(ADMIN_USER.id), "User", ADMIN_USER.id))),
+  };
   return [me, by("email"), by("username"), ...people.routes];
 }

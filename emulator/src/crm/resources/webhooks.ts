@@ -6,9 +6,31 @@ import type { Route } from "../router";
 
 /** GET /webhook/events, as the reference lists them. */
 export const WEBHOOK_EVENTS = [
-  "bounce", "click", "contact_tag_added", "contact_tag_removed", "deal_add", "deal_note_add", "deal_pipeline_add", "deal_stage_add", "deal_task_add",
-  "deal_task_complete", "deal_tasktype_add", "deal_update", "forward", "list_add", "open", "reply", "sent", "share", "sms_reply", "sms_sent",
-  "sms_unsub", "subscribe", "subscriber_note", "unsubscribe", "update",
+  "bounce",
+  "click",
+  "contact_tag_added",
+  "contact_tag_removed",
+  "deal_add",
+  "deal_note_add",
+  "deal_pipeline_add",
+  "deal_stage_add",
+  "deal_task_add",
+  "deal_task_complete",
+  "deal_tasktype_add",
+  "deal_update",
+  "forward",
+  "list_add",
+  "open",
+  "reply",
+  "sent",
+  "share",
+  "sms_reply",
+  "sms_sent",
+  "sms_unsub",
+  "subscribe",
+  "subscriber_note",
+  "unsubscribe",
+  "update",
 ];
 /** Who causes an event: the reference's sources. */
 export const WEBHOOK_SOURCES = ["public", "admin", "api", "system"];
@@ -29,7 +51,10 @@ export function webhookRoutes(crm: CrmContext): Route[] {
     createStatus: 201,
     fields: {
       name: { required: "The name field is required." },
-      url: { required: "The url field is required.", rule: (value) => (/^https?:\/\/[^\s/]+/i.test(String(value)) ? undefined : "The url must be an http or https URL.") },
+      url: {
+        required: "The url field is required.",
+        rule: (value) => (/^https?:\/\/[^\s/]+/i.test(String(value)) ? undefined : "The url must be an http or https URL."),
+      },
       events: { form: texts, required: "The events field is required.", rule: within(WEBHOOK_EVENTS, "event") },
       sources: { form: texts, required: "The sources field is required.", rule: within(WEBHOOK_SOURCES, "source") },
       listid: { form: id, default: "0" },
@@ -39,9 +64,13 @@ export function webhookRoutes(crm: CrmContext): Route[] {
     list: { filters: { name: matches("name"), url: matches("url"), listid: equals("listid") } },
     hooks: {
       check(draft) {
-        if (draft.listid !== "0" && !lists.get(String(draft.listid))) throw unprocessable(fieldError("field_invalid", "listid", `No list with id ${draft.listid}.`));
+        if (draft.listid !== "0" && !lists.get(String(draft.listid)))
+          throw unprocessable(fieldError("field_invalid", "listid", `No list with id ${draft.listid}.`));
       },
     },
   });
-  return [...webhooks.routes, { method: "GET", pattern: "/webhook/events", handle: () => ok({ webhookEvents: WEBHOOK_EVENTS, meta: { total: WEBHOOK_EVENTS.length } }) }];
+  return [
+    ...webhooks.routes,
+    { method: "GET", pattern: "/webhook/events", handle: () => ok({ webhookEvents: WEBHOOK_EVENTS, meta: { total: WEBHOOK_EVENTS.length } }) },
+  ];
 }

@@ -22,7 +22,12 @@ if (scenario === "lookup") {
 } else if (scenario === "options") {
   const tier = new crm.AccountCustomField("tier", { fieldLabel: "Tier", fieldType: "dropdown", fieldOptions: ["Gold", "Silver", "Bronze"] });
   const acme = new crm.Account("acme", { name });
-  new crm.AccountCustomFieldValue("acme-tier", { accountId: acme.id, customFieldId: tier.id, fieldValue: config.get("tier") ?? "Platinum", fieldOptions: tier.fieldOptions });
+  new crm.AccountCustomFieldValue("acme-tier", {
+    accountId: acme.id,
+    customFieldId: tier.id,
+    fieldValue: config.get("tier") ?? "Platinum",
+    fieldOptions: tier.fieldOptions,
+  });
 } else if (scenario === "blank") {
   new crm.CalendarFeed("feed", { title: "   ", type: "All" });
 } else if (scenario === "accounts") {

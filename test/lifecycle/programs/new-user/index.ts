@@ -18,10 +18,7 @@ switch (config.require("scenario")) {
     const child = new crm.Account("child", { name: "Child Co" });
     new chat.FlowRun("welcome", {
       flowId,
-      contacts: [
-        child.id.apply((id) => ({ firstName: "Ada", externalId: id })),
-        { firstName: "Grace", externalId: child.id, tags: [child.name] },
-      ],
+      contacts: [child.id.apply((id) => ({ firstName: "Ada", externalId: id })), { firstName: "Grace", externalId: child.id, tags: [child.name] }],
     });
     break;
   }

@@ -9,14 +9,41 @@ import { crm } from "pulumi-crm";
 
 const adoptIds: Record<string, string> = new pulumi.Config().getObject("adoptIds") ?? {};
 
-const reps = new crm.UserGroup("reps", { title: "Sales reps", description: "The sales team", permissions: { deal: true, contactAdd: true }, adoptId: adoptIds.reps });
-const ada = new crm.User("ada", { username: "ada", email: "ada@acme.example", firstName: "Ada", lastName: "Lovelace", groupId: reps.id, password: pulumi.secret("correct horse battery"), adoptId: adoptIds.ada });
-const sales = new crm.Pipeline("sales", { title: "Sales", currency: "usd", allUsers: false, userIds: [ada.id], allUserGroups: false, userGroupIds: [reps.id], adoptId: adoptIds.sales });
+const reps = new crm.UserGroup("reps", {
+  title: "Sales reps",
+  description: "The sales team",
+  permissions: { deal: true, contactAdd: true },
+  adoptId: adoptIds.reps,
+});
+const ada = new crm.User("ada", {
+  username: "ada",
+  email: "ada@acme.example",
+  firstName: "Ada",
+  lastName: "Lovelace",
+  groupId: reps.id,
+  password: pulumi.secret("correct horse battery"),
+  adoptId: adoptIds.ada,
+});
+const sales = new crm.Pipeline("sales", {
+  title: "Sales",
+  currency: "usd",
+  allUsers: false,
+  userIds: [ada.id],
+  allUserGroups: false,
+  userGroupIds: [reps.id],
+  adoptId: adoptIds.sales,
+});
 ["Qualified", "Proposal", "Won"].forEach((title, index) => {
   const name = title.toLowerCase();
   new crm.PipelineStage(name, { title, pipelineId: sales.id, order: index + 1, adoptId: adoptIds[name] });
 });
-new crm.DealCustomField("leadSource", { fieldLabel: "Lead source", fieldType: "dropdown", fieldOptions: ["Web", "Referral"], fieldDefault: "Web", adoptId: adoptIds.leadSource });
+new crm.DealCustomField("leadSource", {
+  fieldLabel: "Lead source",
+  fieldType: "dropdown",
+  fieldOptions: ["Web", "Referral"],
+  fieldDefault: "Web",
+  adoptId: adoptIds.leadSource,
+});
 new crm.TaskType("demo", { title: "Demo", adoptId: adoptIds.demo });
 new crm.SiteTracking("siteTracking", { enabled: false, adoptId: adoptIds.siteTracking });
 new crm.EventTracking("eventTracking", { enabled: false, adoptId: adoptIds.eventTracking });

@@ -5,4 +5,11 @@ import { readFileSync } from "node:fs";
 import { crm } from "pulumi-crm";
 
 const reps = new crm.UserGroup("reps", { title: "Sales reps", permissions: { deal: true } });
-new crm.User("ada", { username: "ada", email: "ada@acme.example", firstName: "Ada", lastName: "Lovelace", groupId: reps.id, password: readFileSync("password.txt", "utf8").trim() });
+new crm.User("ada", {
+  username: "ada",
+  email: "ada@acme.example",
+  firstName: "Ada",
+  lastName: "Lovelace",
+  groupId: reps.id,
+  password: readFileSync("password.txt", "utf8").trim(),
+});

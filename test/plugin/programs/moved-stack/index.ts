@@ -20,12 +20,23 @@ new kit.Address("hq", { companyName: "Acme", address1: "1 Main St", city: "Chica
 new kit.CalendarFeed("tasks", { title: "Tasks", type: "Deals", notification: true });
 new kit.Message("news", { fromname: "Acme News", fromemail: "news@acme.example", reply2: "reply@acme.example", subject: "Hello" });
 new kit.Branding("branding", { siteName: "Acme" });
-const newsList = new kit.List("newsList", { name: "Acme news", stringid: "acme-news", senderUrl: "https://acme.example", senderReminder: "You signed up on acme.example." });
+const newsList = new kit.List("newsList", {
+  name: "Acme news",
+  stringid: "acme-news",
+  senderUrl: "https://acme.example",
+  senderReminder: "You signed up on acme.example.",
+});
 new kit.Tag("customer", { tag: "Customer", description: "Bought at least once" });
 new kit.ContactCustomField("interest", { title: "Interest", type: "dropdown", options: ["Products", "Events"], listIds: [newsList.id] });
 new kit.PersonalizationVariable("signature", { tag: "signature", name: "Signature", format: "text", content: "The Acme team" });
 new kit.SavedResponse("followUp", { title: "Follow-up", subject: "Thanks, %FIRSTNAME%", body: "Here are the slides." });
-new kit.Webhook("subscriptions", { name: "Acme subscriptions", url: "https://reports.acme.example/crm", events: ["subscribe"], sources: ["public"], listId: newsList.id });
+new kit.Webhook("subscriptions", {
+  name: "Acme subscriptions",
+  url: "https://reports.acme.example/crm",
+  events: ["subscribe"],
+  sources: ["public"],
+  listId: newsList.id,
+});
 new kit.TaskType("demoCall", { title: "Demo call" });
 new kit.DealCustomField("leadSource", { fieldLabel: "Lead source", fieldType: "dropdown", fieldOptions: ["Web", "Referral"] });
 const sales = new kit.Pipeline("sales", { title: "Sales", currency: "usd" });
