@@ -39,6 +39,8 @@ export interface CrmServiceOptions {
   fixtures?: ReadOnlyFixtures;
   contactLimit?: number;
   bulkImportDelayMs?: number;
+  /** Whether a bulk import with a row lacking a valid email is refused whole (the reference's 400) rather than the row skipped (the seed's). */
+  bulkImportRefusesInvalidEmails?: boolean;
   /** Whether the plan includes branding template editing; default true. */
   templateEditing?: boolean;
   /** Called when state changes outside a request (a bulk sync writing its rows). */
@@ -58,7 +60,13 @@ export function createCrmService(options: CrmServiceOptions): CrmService {
   const crm: CrmContext = { tables, kinds: new KindRegistry(), can: options.can, now: () => Date.now() };
   const tags = tagCollection(crm);
   const members = contactMembers(crm, tags);
-  const imports = bulkImport(crm, { contactLimit: options.contactLimit, delayMs: options.bulkImportDelayMs, onBackgroundChange: options.onBackgroundChange, members });
+  const imports = bulkImport(crm, {
+    contactLimit: options.contactLimit,
+    delayMs: options.bulkImportDelayMs,
+    refusesInvalidEmails: options.bulkImportRefusesInvalidEmails,
+    onBackgroundChange: options.onBackgroundChange,
+    members,
+  });
   const router = new Router([
     // The API root: clients call it with their key to check it, a bad key being answered 403 before any route.
     { method: "GET", pattern: "/", handle: () => ok({}) },
