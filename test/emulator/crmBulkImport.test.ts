@@ -2,6 +2,9 @@ import assert from "node:assert/strict";
 import { join } from "node:path";
 import { inTempDir, startHarness, type Harness, type Reply } from "./harness";
 
+/** The reference's 400 message: the payload refused whole. */
+const NOT_QUEUED = "JSON payload did not pass validation. Please fix failure Reasons and retry. The import was not queued for processing.";
+
 describe("CRM bulk contact sync (POST /import/bulk_import)", () => {
   let h: Harness;
   before(async () => (h = await startHarness({ bulkImportDelayMs: 100 })));
@@ -59,7 +62,15 @@ describe("CRM bulk contact sync (POST /import/bulk_import)", () => {
     assert.equal(reply.status, 422);
     assert.equal(reply.body.errors[0].source.pointer, "/data/attributes/contacts");
     assert.equal((await h.api("POST", "/api/3/import/bulk_import", { contacts: contactsNamed(250) })).status, 200);
-    assert.equal((await h.api("POST", "/api/3/import/bulk_import", {})).status, 422);
+  });
+
+  it("refuses a payload without contacts with the reference's 400 and queues nothing (REAL-WORLD.md: an empty payload is refused)", async () => {
+    for (const body of [{}, { contacts: [] }, { contacts: "ann@example.test" }, []]) {
+      const reply = await h.api("POST", "/api/3/import/bulk_import", body);
+      assert.equal(reply.status, 400, JSON.stringify(body));
+      assert.deepEqual(reply.body, { success: 0, message: NOT_QUEUED, failureReasons: ["At least one contact is required in the contacts array."] });
+    }
+    assert.deepEqual((await h.api("GET", "/api/3/import/bulk_import")).body, { outstanding: [], recentlyCompleted: [] });
   });
 
   it("answers 422 when the batch would exceed the account's contact limit, counting only new emails", async () => {
@@ -120,4 +131,23 @@ describe("CRM bulk contact sync (POST /import/bulk_import)", () => {
         await second.close();
       }
     }));
+});
+
+describe("CRM bulk contact sync refusing rows without a valid email (bulkImportRefusesInvalidEmails), as the reference shows", () => {
+  let h: Harness;
+  before(async () => (h = await startHarness({ bulkImportDelayMs: 0, bulkImportRefusesInvalidEmails: true })));
+  after(() => h.close());
+
+  it("answers 400 naming each such row by its place, with the reference's failureReason, and imports nothing", async () => {
+    const rows = [{ email: "ann@example.test" }, { first_name: "no email" }, { email: "not-an-email" }, "junk", { email: " bob@example.test " }];
+    const reply = await h.api("POST", "/api/3/import/bulk_import", { contacts: rows });
+    assert.equal(reply.status, 400);
+    const failureReason = "Field‘ email’ incorrect format";
+    assert.deepEqual(reply.body, { success: 0, message: NOT_QUEUED, failureReasons: [1, 2, 3].map((contact) => ({ contact, failureReason })) });
+    assert.deepEqual((await h.api("GET", "/api/3/import/bulk_import")).body, { outstanding: [], recentlyCompleted: [] });
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    assert.equal((await h.api("GET", "/api/3/contacts")).body.meta.total, "0");
+    const valid = await h.api("POST", "/api/3/import/bulk_import", { contacts: [rows[0], rows[4]] });
+    assert.deepEqual([valid.status, valid.body.queued_contacts], [200, 2]);
+  });
 });

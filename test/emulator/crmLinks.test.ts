@@ -158,7 +158,9 @@ describe("CRM links, a contact's account and PUT /contacts/{id}", () => {
     await h.api("POST", "/api/3/calendars", { calendar: { title: "Tasks", type: "All" } });
     await h.api("POST", "/api/3/messages", { message: { fromname: "Acme", fromemail: "news@acme.test", reply2: "help@acme.test" } });
     await h.api("POST", "/api/3/savedResponses", { savedResponse: { title: "Thanks", body: "Thank you" } });
-    const answers = [tagged];
+    const enrolled = (await h.api("POST", "/api/3/contactAutomations", { contactAutomation: { contact: contact.id, automation: 1 } })).body;
+    const permitted = (await h.api("POST", "/api/3/listGroups", { listGroup: { listid: list.id, groupid: 3 } })).body;
+    const answers = [tagged, enrolled, permitted];
     for (const path of [
       "/accounts",
       `/accounts/${account.id}`,

@@ -36,6 +36,12 @@ export interface EmulatorOptions {
   contactLimit?: number;
   /** Delay before a bulk sync writes its rows, so an immediate read does not see them. Default 200 ms. */
   bulkImportDelayMs?: number;
+  /**
+   * Whether a bulk import with a row lacking a valid email is refused whole, 400 with the row's
+   * failureReason, as the reference shows the real service doing; default false: the row is
+   * skipped and reported by GET /import/info, as the seed says.
+   */
+  bulkImportRefusesInvalidEmails?: boolean;
   /** How long a chat flow execution runs, its contacts done evenly over it. Default 3000 ms. */
   executionDurationMs?: number;
   /** Whether the account's plan includes branding template editing; false refuses writes of the templates. Default true. */
@@ -111,6 +117,7 @@ class AccountSite {
       fixtures: fixtures?.crm,
       contactLimit: options.contactLimit,
       bulkImportDelayMs: options.bulkImportDelayMs,
+      bulkImportRefusesInvalidEmails: options.bulkImportRefusesInvalidEmails,
       templateEditing: options.templateEditing,
       onBackgroundChange,
     });

@@ -65,6 +65,18 @@ export class KindRegistry {
     return document;
   }
 
+  /** Where a to-one link leads: {<singular>: the related resource}, null when it is gone. */
+  relatedOne(req: CrmRequest, plural: string, row: Row | undefined): Document {
+    const kind = this.get(plural);
+    return { [kind.singular]: row ? kind.present(row, req, "single") : null };
+  }
+
+  /** Where a to-many link leads: {<plural>: the related resources, as a list shows them}. */
+  relatedMany(req: CrmRequest, plural: string, rows: Row[]): Document {
+    const kind = this.get(plural);
+    return { [plural]: rows.map((row) => kind.present(row, req, "list")) };
+  }
+
   /**
    * include=a,b.c: each named relation adds a top-level collection of the related resources,
    * and to-many relations list the related ids on each resource. Unknown names are ignored.

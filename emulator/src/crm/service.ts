@@ -13,9 +13,12 @@ import { accountSwitchRoutes, seedAccountSwitches } from "./resources/accountSwi
 import { trackingNameRoutes } from "./resources/trackingNames";
 import { bulkImport } from "./resources/bulkImport";
 import { calendarRoutes } from "./resources/calendars";
+import { contactAutomationRoutes } from "./resources/contactAutomations";
 import { contactMembers } from "./resources/contactMembers";
+import { emailActivityRoutes } from "./resources/emailActivities";
 import { contactRoutes } from "./resources/contacts";
 import { contactFieldRoutes } from "./resources/fields";
+import { listGroupRoutes } from "./resources/listGroups";
 import { listRoutes } from "./resources/lists";
 import { personalizationRoutes } from "./resources/personalizations";
 import { savedResponseRoutes } from "./resources/savedResponses";
@@ -30,7 +33,7 @@ import { dealCustomFieldMetaRoutes } from "./resources/dealCustomFieldMeta";
 import { customObjectRoutes, seedCustomObjects } from "./resources/customObjects";
 import { messageRoutes } from "./resources/messages";
 import { noteRoutes } from "./resources/notes";
-import { readOnlyRoutes } from "./resources/readOnly";
+import { readOnlyRoutes, type FixtureRow } from "./resources/readOnly";
 import { Router } from "./router";
 import { createTables, restoreTables, snapshotTables, type CrmSnapshot } from "./state";
 
@@ -39,6 +42,8 @@ export interface CrmServiceOptions {
   fixtures?: ReadOnlyFixtures;
   contactLimit?: number;
   bulkImportDelayMs?: number;
+  /** Whether a bulk import with a row lacking a valid email is refused whole (the reference's 400) rather than the row skipped (the seed's). */
+  bulkImportRefusesInvalidEmails?: boolean;
   /** Whether the plan includes branding template editing; default true. */
   templateEditing?: boolean;
   /** Called when state changes outside a request (a bulk sync writing its rows). */
@@ -56,11 +61,13 @@ export interface CrmService extends MountedService {
 export function createCrmService(options: CrmServiceOptions): CrmService {
   const tables = createTables();
   const crm: CrmContext = { tables, kinds: new KindRegistry(), can: options.can, now: () => Date.now() };
+  const readOnlyFixtures = withGeneratedDefaults(options.fixtures);
   const tags = tagCollection(crm);
   const members = contactMembers(crm, tags);
   const imports = bulkImport(crm, {
     contactLimit: options.contactLimit,
     delayMs: options.bulkImportDelayMs,
+    refusesInvalidEmails: options.bulkImportRefusesInvalidEmails,
     onBackgroundChange: options.onBackgroundChange,
     members,
   });
@@ -71,6 +78,8 @@ export function createCrmService(options: CrmServiceOptions): CrmService {
     ...noteRoutes(crm),
     ...contactRoutes(crm, members),
     ...members.routes,
+    ...contactAutomationRoutes(crm, readOnlyFixtures.automations as FixtureRow[]),
+    ...emailActivityRoutes,
     ...accountContactRoutes(crm),
     ...customFieldRoutes(crm),
     ...addressRoutes(crm),
@@ -89,8 +98,9 @@ export function createCrmService(options: CrmServiceOptions): CrmService {
     ...dealCustomFieldMetaRoutes(crm),
     ...dealGroupRoutes(crm),
     ...groupRoutes(crm),
+    ...listGroupRoutes(crm),
     ...userRoutes(crm),
-    ...readOnlyRoutes(crm, withGeneratedDefaults(options.fixtures)),
+    ...readOnlyRoutes(crm, readOnlyFixtures),
     ...imports.routes,
     ...customObjectRoutes(crm),
   ]);

@@ -181,10 +181,14 @@ export function createTables() {
     contactTags: new Table<CollectionRow>({ keyOf: ofContact }),
     contactLists: new Table<CollectionRow>({ keyOf: ofContact }),
     fieldValues: new Table<CollectionRow>({ keyOf: ofContact }),
+    // A contact's enrolments in automations (resources/contactAutomations.ts), read with every contact read alone.
+    contactAutomations: new Table<CollectionRow>({ keyOf: ofContact }),
     // The sales side (resources/dealTasktypes.ts, dealGroups.ts, groups.ts, users.ts, dealCustomFieldMeta.ts).
     dealGroups: new Table<CollectionRow>(),
     dealStages: new Table<CollectionRow>(),
     groups: new Table<CollectionRow>(),
+    // Which user groups may use a list (resources/listGroups.ts).
+    listGroups: new Table<CollectionRow>(),
     users: new Table<CollectionRow>(),
     dealTasktypes: new Table<CollectionRow>(),
     dealFieldMeta: new Table<FieldMetaRow>(),

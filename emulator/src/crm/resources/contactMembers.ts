@@ -34,10 +34,7 @@ export function byCreation<T extends { id: string }>(rows: T[]): T[] {
 /** `tagCollection` makes the tags an import names that no contact tag has. */
 export function contactMembers(crm: CrmContext, tagCollection: Collection<CollectionRow>): ContactMembers {
   const { contacts, tags, lists, fields, contactTags, contactLists, fieldValues } = crm.tables;
-  const present = (plural: string, row: { id: string } | undefined, req: CrmRequest) => {
-    const kind = crm.kinds.get(plural);
-    return { [kind.singular]: row ? kind.present(row, req, "single") : null };
-  };
+  const present = (plural: string, row: { id: string } | undefined, req: CrmRequest) => crm.kinds.relatedOne(req, plural, row);
   /** The reference's 404 of a contact tag naming what it did not find. */
   const notFound = (what: string) => new ApiError({ status: 404, body: { errors: [{ status: 404, title: "Not Found", detail: `${what} not found` }] } });
 

@@ -9,9 +9,9 @@ import { accountTimeOf, isoTimestamp, sqlTimestamp } from "../time";
 
 /**
  * A contact's links, in the service's order: the reference's sub-collections of a contact
- * (GET /contacts/{id}/<name>) that the emulator serves. contactLists, fieldValues, notes,
- * organization and accountContacts answer what it holds; the others are of things it keeps
- * none of (automations, deals, logs) and answer an empty collection.
+ * (GET /contacts/{id}/<name>) that the emulator serves. contactAutomations, contactLists,
+ * fieldValues, notes, organization and accountContacts answer what it holds; the others are of
+ * things it keeps none of (goals, deals, logs) and answer an empty collection.
  * Left out rather than lead nowhere: contactData and plusAppend (single records it has
  * nothing for), contactDeals (its example answers deals beside the contact, and there are
  * none) and contactTags (not in the reference). organization is given only while the
@@ -33,7 +33,7 @@ const CONTACT_LINKS = [
   "accountContacts",
   "automationEntryCounts",
 ];
-const HELD_CONTACT_LINKS = new Set(["contactLists", "fieldValues", "notes", "organization", "accountContacts"]);
+const HELD_CONTACT_LINKS = new Set(["contactAutomations", "contactLists", "fieldValues", "notes", "organization", "accountContacts"]);
 
 /** The orders[...] the reference lists for the contact list, each by its stored value. */
 const CONTACT_ORDERS: Record<string, (c: ContactRow) => unknown> = {
@@ -82,13 +82,17 @@ export function isEmail(value: string): boolean {
 
 /** Contacts: enough to associate them with accounts, sync them by email, and keep their field values, lists and tags. */
 export function contactRoutes(crm: CrmContext, members: ContactMembers): Route[] {
-  const { contacts, accountContacts, accounts, notes, contactLists, contactTags, fieldValues } = crm.tables;
+  const { contacts, accountContacts, accounts, notes, contactLists, contactTags, fieldValues, contactAutomations } = crm.tables;
 
   /** The account the contact belongs to (a contact belongs to one at most), the deprecated "organization". */
   const accountOf = (contact: ContactRow): AccountRow | undefined => {
     const association = accountContacts.find((ac) => ac.contact === contact.id);
     return association && accounts.get(association.account);
   };
+
+  /** {contactAutomations: [...]}: the contact's enrolments, as GET /contacts/{id} and its link answer them. */
+  const enrolmentsOf = (contact: ContactRow, req: CrmRequest) =>
+    crm.kinds.relatedMany(req, "contactAutomations", byCreation(contactAutomations.withKey(contact.id)));
 
   const kind = crm.kinds.register<ContactRow>({
     singular: "contact",
@@ -118,7 +122,7 @@ export function contactRoutes(crm: CrmContext, members: ContactMembers): Route[]
         fieldValues: byCreation(fieldValues.withKey(row.id)).map((value) => value.id),
         ...(view === "single"
           ? {
-              contactAutomations: [],
+              contactAutomations: byCreation(contactAutomations.withKey(row.id)).map((ca) => ca.id),
               contactLists: byCreation(contactLists.withKey(row.id)).map((cl) => cl.id),
               geoIps: [],
               deals: [],
@@ -138,8 +142,8 @@ export function contactRoutes(crm: CrmContext, members: ContactMembers): Route[]
 
   /**
    * The list's filters, as the reference describes them; meta.total counts what they let
-   * through. The emulator keeps no forms, segments or automation memberships, so no contact
-   * is in any of them.
+   * through. The emulator keeps no forms, segments or automation waits, so no contact is in any
+   * of them; seriesid is the automation the contact is enrolled in.
    */
   const matchesQuery = (req: CrmRequest) => {
     const q = req.query;
@@ -153,8 +157,10 @@ export function contactRoutes(crm: CrmContext, members: ContactMembers): Route[]
       return value === null ? undefined : filterTime(value, name);
     });
     const [exclude, idGreater, idLess, organization] = [q.get("exclude"), number("id_greater"), number("id_less"), q.get("organization")];
-    const inNothingKept = ["formid", "segmentid", "seriesid", "waitid"].some((name) => q.has(name));
+    const inNothingKept = ["formid", "segmentid", "waitid"].some((name) => q.has(name));
     if (inNothingKept) return () => false;
+    const seriesId = q.get("seriesid");
+    const enrolled = (c: ContactRow) => seriesId === null || contactAutomations.withKey(c.id).some((ca) => ca.automation === seriesId);
     // -1, the default, is any status; another is the contact's status on a list (listid's, or any).
     const [listId, tagId, status] = [q.get("listid"), q.get("tagid"), q.get("status") ?? "-1"];
     const onList = (c: ContactRow) =>
@@ -176,7 +182,8 @@ export function contactRoutes(crm: CrmContext, members: ContactMembers): Route[]
       (updatedBefore === undefined || c.updatedMs < updatedBefore) &&
       (updatedAfter === undefined || c.updatedMs > updatedAfter) &&
       onList(c) &&
-      tagged(c);
+      tagged(c) &&
+      enrolled(c);
   };
 
   /** A write's answer: the values sent stored, then {fieldValues, contact} with every value the contact holds, as the reference. */
@@ -223,15 +230,8 @@ export function contactRoutes(crm: CrmContext, members: ContactMembers): Route[]
       handle: (req) => {
         const contact = find(req.params.id);
         const held = members.membersOf(contact, req);
-        return ok({
-          contactAutomations: [],
-          contactLists: held.contactLists,
-          deals: [],
-          fieldValues: held.fieldValues,
-          geoAddresses: [],
-          geoIps: [],
-          ...crm.kinds.one(req, kind, contact),
-        });
+        const beside = { contactLists: held.contactLists, deals: [], fieldValues: held.fieldValues, geoAddresses: [], geoIps: [] };
+        return ok({ ...enrolmentsOf(contact, req), ...beside, ...crm.kinds.one(req, kind, contact) });
       },
     },
     {
@@ -250,6 +250,7 @@ export function contactRoutes(crm: CrmContext, members: ContactMembers): Route[]
       },
     },
     ...CONTACT_LINKS.filter((name) => !HELD_CONTACT_LINKS.has(name)).map((name) => linkRoute("contacts", name, find, () => ({ [name]: [] }))),
+    linkRoute("contacts", "contactAutomations", find, enrolmentsOf),
     linkRoute("contacts", "contactLists", find, (contact, req) => ({ contactLists: members.membersOf(contact, req).contactLists })),
     linkRoute("contacts", "fieldValues", find, (contact, req) => ({ fieldValues: members.membersOf(contact, req).fieldValues })),
     linkRoute("contacts", "notes", find, (contact, req) => ({
@@ -276,7 +277,7 @@ export function contactRoutes(crm: CrmContext, members: ContactMembers): Route[]
     deleteRoute(kind, find, (contact) => {
       for (const ac of accountContacts.where((ac) => ac.contact === contact.id)) accountContacts.delete(ac.id);
       notes.deleteWhere((n) => n.reltype === "Subscriber" && n.relid === contact.id);
-      for (const table of [contactLists, contactTags, fieldValues]) for (const row of table.withKey(contact.id)) table.delete(row.id);
+      for (const table of [contactLists, contactTags, fieldValues, contactAutomations]) for (const row of table.withKey(contact.id)) table.delete(row.id);
       contacts.delete(contact.id);
     }),
   ];

@@ -93,6 +93,7 @@ export function seedAdminGroup(tables: CrmTables): void {
  * missing group answers 403 "No Result found for Group with id 8", as the reference's do.
  */
 export function groupRoutes(crm: CrmContext): Route[] {
+  const { listGroups } = crm.tables;
   return collection<CollectionRow>(crm, {
     singular: "group",
     plural: "groups",
@@ -113,9 +114,22 @@ export function groupRoutes(crm: CrmContext): Route[] {
     },
     constants: { p_admin: "1" },
     timestamps: { sdate: "created" },
-    links: { userGroups: null, groupLimit: null, dealGroupGroups: null, listGroups: null, addressGroups: null, automationGroups: null },
+    links: {
+      userGroups: null,
+      groupLimit: null,
+      dealGroupGroups: null,
+      listGroups: (group, req) =>
+        crm.kinds.relatedMany(
+          req,
+          "listGroups",
+          listGroups.where((lg) => lg.group === group.id),
+        ),
+      addressGroups: null,
+      automationGroups: null,
+    },
     list: { filters: { title: matches("title") } },
     hooks: {
+      removed: (group) => listGroups.deleteWhere((lg) => lg.group === group.id),
       written: (document) => {
         const { title, links, id } = document.group as Document;
         return { group: { title, p_admin: 1, links, id } };

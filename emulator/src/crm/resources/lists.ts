@@ -6,7 +6,7 @@ import { userLink } from "./shared";
 
 /** Lists. The reference has no update of a list (no PUT /lists/{id}; REAL-WORLD.md says nothing of one): a PUT answers 405. */
 export function listRoutes(crm: CrmContext): Route[] {
-  const { lists, addressLists, contactLists, fieldRels } = crm.tables;
+  const { lists, addressLists, contactLists, fieldRels, listGroups } = crm.tables;
   return collection<CollectionRow>(crm, {
     singular: "list",
     plural: "lists",
@@ -32,6 +32,7 @@ export function listRoutes(crm: CrmContext): Route[] {
         addressLists.deleteWhere((a) => a.targetId === row.id);
         contactLists.deleteWhere((cl) => cl.list === row.id);
         fieldRels.deleteWhere((rel) => rel.relid === row.id);
+        listGroups.deleteWhere((lg) => lg.list === row.id);
       },
     },
     timestamps: { cdate: "created", udate: "updated" },

@@ -8,7 +8,8 @@ import type { Row } from "../store";
 import { JsonBytes } from "../../service";
 import { linkRoutes, linksOf, noneHeld, userLink } from "./shared";
 
-type FixtureRow = Row & Record<string, unknown>;
+/** A record of the fixtures, as the service answers it (parseFixtures checks its string id). */
+export type FixtureRow = Row & Record<string, unknown>;
 
 const [OPEN_BRACKET, COMMA, CLOSE_BRACKET] = ["[", ",", "]"].map((text) => Buffer.from(text));
 
@@ -112,10 +113,16 @@ export function readOnlyRoutes(crm: CrmContext, fixtures: Required<ReadOnlyFixtu
       handle: (req) => ok(listJson(crm.kinds.list(req, campaignKind, campaigns, { filters: { seriesid: equals("seriesid") } }), campaignKind.plural)),
     },
     { method: "GET", pattern: "/campaigns/:id", handle: (req) => ok(crm.kinds.one(req, campaignKind, findCampaign(req.params.id))) },
-    // Where their links lead: an automation's campaigns and a campaign's user and automation; empty collections for the rest.
+    // Where their links lead: an automation's campaigns and enrolments, a campaign's user and automation; empty collections for the rest.
     ...linkRoutes("automations", findAutomation, {
       ...noneHeld(AUTOMATION_LINKS),
       campaigns: (automation, req) => ({ campaigns: campaigns.filter((c) => c.seriesid === automation.id).map((c) => campaignKind.present(c, req, "list")) }),
+      contactAutomations: (automation, req) =>
+        crm.kinds.relatedMany(
+          req,
+          "contactAutomations",
+          crm.tables.contactAutomations.where((ca) => ca.automation === automation.id),
+        ),
     }),
     ...linkRoutes("campaigns", findCampaign, {
       ...noneHeld(CAMPAIGN_LINKS),
