@@ -143,7 +143,12 @@ function pulumiSdkRange(): string {
 
 async function main(argv: readonly string[]): Promise<number> {
   // Loaded only for the fleet: export never loads the Automation API.
-  if (argv[0] === "fleet") return (await import("../fleet/command")).fleetMain(argv.slice(1));
+  if (argv[0] === "fleet") {
+    const code = await (await import("../fleet/command")).fleetMain(argv.slice(1));
+    // A drift check that --timeout stopped leaves its reads waiting on the service: the fleet ends once its report is out.
+    await Promise.all([process.stdout, process.stderr].map((stream) => new Promise<void>((resolve) => stream.write("", () => resolve()))));
+    process.exit(code);
+  }
   if (argv[0] === "compare") return (await import("./compare")).compareMain(argv.slice(1));
   if (argv.some((argument) => argument === "--help" || argument === "-h")) {
     process.stdout.write(HELP);

@@ -204,12 +204,12 @@ export async function runClient(client: { stack: string } & Partial<Client>, ope
       const state = JSON.parse(exported!) as ExportedState;
       if (readableHere(state)) {
         const settings = await currentSettings(client, options);
-        return await driftOfState(
-          holdsEncryptedSecrets(state)
-            ? JSON.parse(await cli(options.workspace, ["stack", "export", "--show-secrets", "--stack", client.stack], options.timeoutSeconds))
-            : state,
-          settings,
-        );
+        const readable = holdsEncryptedSecrets(state)
+          ? JSON.parse(await cli(options.workspace, ["stack", "export", "--show-secrets", "--stack", client.stack], options.timeoutSeconds))
+          : state;
+        // --timeout stops waiting on the reads as it stops a CLI call.
+        const stopped = new Promise<never>((_, reject) => common.signal.addEventListener("abort", () => reject(common.signal.reason), { once: true }));
+        return await Promise.race([driftOfState(readable, settings), stopped]);
       }
     }
     const synced = writes ? await syncStack(client as Client, options) : undefined;

@@ -6,7 +6,7 @@
 // TypeScript program, on the dynamic classes, for two clients: up and a drift.
 
 import assert from "node:assert/strict";
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { startEmulator } from "../../emulator";
@@ -14,7 +14,7 @@ import { ensureToolchain, offlineCliEnvironment, toolchainPath } from "../../scr
 import { installedPackageBin, installProgram, repoRoot } from "../support/packed-program";
 import { installYamlProgram } from "../support/plugin-program";
 import type { RunningEmulator } from "../support/emulator";
-import { messagesOf, renameSender, runFleet, tokenVariable } from "../support/fleet";
+import { heldService, messagesOf, renameSender, runFleet, tokenVariable } from "../support/fleet";
 
 const clients = ["client-1", "client-2", "client-3", "client-4", "client-5", "client-6"];
 
@@ -110,6 +110,26 @@ describe("pulumi-crm fleet on the real CLI: six client stacks of examples/agency
     for (const stack of ["client-1", "client-2", "client-4", "client-5"])
       assert.match(drift.stdout, new RegExp(`^${stack} +no change +\\d+\\.\\d s +no drift$`, "m"), drift.stdout);
     assert.match(drift.stdout, /^6 clients: .*; exit code 1: a client failed, was unreachable, locked or interrupted$/m);
+  });
+
+  it("drift stops waiting on a service that takes the connection and never answers after --timeout, and says so", async () => {
+    const held = await heldService();
+    const file = readFileSync(clientsFile, "utf8");
+    try {
+      const written = JSON.parse(file) as { clients: Array<{ stack: string; apiUrl: string }> };
+      writeFileSync(
+        clientsFile,
+        JSON.stringify({ ...written, clients: written.clients.map((client) => (client.stack === "client-1" ? { ...client, apiUrl: held.url } : client)) }),
+      );
+      assert.equal((await fleet("sync", "--only", "client-1")).code, 0);
+      const drift = await fleet("drift", "--only", "client-1", "--timeout", "3");
+      assert.equal(drift.code, 1, drift.stdout + drift.stderr);
+      assert.match(drift.stdout, /^client-1 +failed +\d+\.\d s +stopped after 3 s \(--timeout\)$/m, drift.stdout);
+    } finally {
+      writeFileSync(clientsFile, file);
+      await held.close();
+    }
+    assert.equal((await fleet("sync", "--only", "client-1")).code, 0);
   });
 
   it("drift of the drifted client alone exits 7, its JSON naming the resource and field", async () => {
