@@ -27,6 +27,8 @@ interface StateResource {
   outputs?: Record<string, unknown>;
   provider?: string;
   external?: boolean;
+  /** An object an interrupted replacement left to delete. */
+  delete?: boolean;
   pendingReplacement?: boolean;
   ignoreChanges?: string[];
 }
@@ -77,6 +79,7 @@ export function readableHere(state: ExportedState): boolean {
     (resource) =>
       cores.has(resource.type) &&
       !resource.external &&
+      !resource.delete &&
       !resource.pendingReplacement &&
       !resource.ignoreChanges?.length &&
       onDefaultProvider(resource, providers),

@@ -88,7 +88,7 @@ describe("the fleet's drift check, read in process from an exported state", () =
     await assert.rejects(driftOfState(state, wrong), (error: Error) => /crm\.Message/.test(error.message) && !error.message.includes("not-the-key"));
   });
 
-  it("leaves to the engine a stack holding a dynamic resource, an explicit provider's resource or a kind it does not serve", () => {
+  it("leaves to the engine a stack holding a dynamic resource, an explicit provider's resource, a kind it does not serve or an object left to delete", () => {
     const [stack, provider, message] = state.deployment!.resources!;
     const holding = (...more: unknown[]) => ({ deployment: { resources: [stack, provider, message, ...more] } }) as ExportedState;
     assert.equal(
@@ -98,6 +98,7 @@ describe("the fleet's drift check, read in process from an exported state", () =
     const explicit = { ...provider, urn: `${stackUrn}::crm-agency::pulumi:providers:crm::default_eu` };
     assert.equal(readableHere(holding(explicit, { ...message, urn: `${message.urn}2`, provider: `${explicit.urn}::77` })), false);
     assert.equal(readableHere(holding({ ...message, type: "random:index:RandomPet" })), false);
+    assert.equal(readableHere(holding({ ...message, urn: `${message.urn}-old`, delete: true })), false);
     // A default provider named with its download URL, as the engine names one the program gives a pluginDownloadURL.
     const downloaded = { ...provider, urn: `${providerUrn}_github_//api.github.com/pulumi-crm/pulumi-crm` };
     assert.equal(readableHere({ deployment: { resources: [stack, downloaded, { ...message, provider: `${downloaded.urn}::9` }] } }), true);
