@@ -2,50 +2,15 @@ import type { Permission } from "../shared/credentials";
 import type { MountedService } from "../service";
 import { NOT_FOUND_PAGE, type ServiceRequest, type ServiceResponse } from "../service";
 import { ApiError, ok, type CrmRequest } from "./api";
-import type { CrmContext } from "./context";
-import { withGeneratedDefaults, type ReadOnlyFixtures } from "./fixtures";
+import type { CrmContext, CrmSettings } from "./context";
 import { KindRegistry } from "./kinds";
-import { accountContactRoutes } from "./resources/accountContacts";
-import { accountRoutes } from "./resources/accounts";
-import { addressRoutes } from "./resources/addresses";
-import { brandingRoutes, seedBranding } from "./resources/brandings";
-import { accountSwitchRoutes, seedAccountSwitches } from "./resources/accountSwitches";
-import { trackingNameRoutes } from "./resources/trackingNames";
-import { bulkImport } from "./resources/bulkImport";
-import { calendarRoutes } from "./resources/calendars";
-import { contactAutomationRoutes } from "./resources/contactAutomations";
-import { contactMembers } from "./resources/contactMembers";
-import { emailActivityRoutes } from "./resources/emailActivities";
-import { contactRoutes } from "./resources/contacts";
-import { contactFieldRoutes } from "./resources/fields";
-import { listGroupRoutes } from "./resources/listGroups";
-import { listRoutes } from "./resources/lists";
-import { personalizationRoutes } from "./resources/personalizations";
-import { savedResponseRoutes } from "./resources/savedResponses";
-import { tagCollection } from "./resources/tags";
-import { webhookRoutes } from "./resources/webhooks";
-import { dealGroupRoutes } from "./resources/dealGroups";
-import { groupRoutes, seedAdminGroup } from "./resources/groups";
-import { seedAdminUser, userRoutes } from "./resources/users";
-import { dealTasktypeRoutes, seedTaskTypes } from "./resources/dealTasktypes";
-import { customFieldRoutes } from "./resources/customFields";
-import { dealCustomFieldMetaRoutes } from "./resources/dealCustomFieldMeta";
-import { customObjectRoutes, seedCustomObjects } from "./resources/customObjects";
-import { messageRoutes } from "./resources/messages";
-import { noteRoutes } from "./resources/notes";
-import { readOnlyRoutes, type FixtureRow } from "./resources/readOnly";
+import { createTables } from "./module";
+import { CRM_MODULES } from "./modules";
 import { Router } from "./router";
-import { createTables, restoreTables, snapshotTables, type CrmSnapshot } from "./state";
+import { restoreTables, snapshotTables, type Snapshot } from "./state";
 
-export interface CrmServiceOptions {
+export interface CrmServiceOptions extends CrmSettings {
   can(token: string, permission: Permission): boolean;
-  fixtures?: ReadOnlyFixtures;
-  contactLimit?: number;
-  bulkImportDelayMs?: number;
-  /** Whether a bulk import with a row lacking a valid email is refused whole (the reference's 400) rather than the row skipped (the seed's). */
-  bulkImportRefusesInvalidEmails?: boolean;
-  /** Whether the plan includes branding template editing; default true. */
-  templateEditing?: boolean;
   /** Called when state changes outside a request (a bulk sync writing its rows). */
   onBackgroundChange?: () => void;
 }
@@ -58,61 +23,45 @@ export interface CrmService extends MountedService {
   stopBackgroundWork(): void;
 }
 
+/** The CRM account: the tables, routes and seeds of the modules of modules.ts. */
 export function createCrmService(options: CrmServiceOptions): CrmService {
-  const tables = createTables();
-  const crm: CrmContext = { tables, kinds: new KindRegistry(), can: options.can, now: () => Date.now() };
-  const readOnlyFixtures = withGeneratedDefaults(options.fixtures);
-  const tags = tagCollection(crm);
-  const members = contactMembers(crm, tags);
-  const imports = bulkImport(crm, {
-    contactLimit: options.contactLimit,
-    delayMs: options.bulkImportDelayMs,
-    refusesInvalidEmails: options.bulkImportRefusesInvalidEmails,
-    onBackgroundChange: options.onBackgroundChange,
-    members,
-  });
+  const { can, onBackgroundChange, ...settings } = options;
+  const tables = createTables(CRM_MODULES);
+  const shared = new Map<unknown, unknown>();
+  const timers = new Set<NodeJS.Timeout>();
+  const crm: CrmContext = {
+    tables,
+    kinds: new KindRegistry(),
+    can,
+    now: () => Date.now(),
+    settings,
+    shared<T>(make: (crm: CrmContext) => T): T {
+      if (!shared.has(make)) shared.set(make, make(crm));
+      return shared.get(make) as T;
+    },
+    later(delayMs, work) {
+      const timer = setTimeout(() => {
+        timers.delete(timer);
+        work();
+        onBackgroundChange?.();
+      }, delayMs);
+      timer.unref();
+      timers.add(timer);
+    },
+  };
+  const stopBackgroundWork = (): void => {
+    for (const timer of timers) clearTimeout(timer);
+    timers.clear();
+  };
   const router = new Router([
     // The API root: clients call it with their key to check it, a bad key being answered 403 before any route.
     { method: "GET", pattern: "/", handle: () => ok({}) },
-    ...accountRoutes(crm),
-    ...noteRoutes(crm),
-    ...contactRoutes(crm, members),
-    ...members.routes,
-    ...contactAutomationRoutes(crm, readOnlyFixtures.automations as FixtureRow[]),
-    ...emailActivityRoutes,
-    ...accountContactRoutes(crm),
-    ...customFieldRoutes(crm),
-    ...addressRoutes(crm),
-    ...brandingRoutes(crm, { templateEditing: options.templateEditing ?? true }),
-    ...accountSwitchRoutes(crm),
-    ...trackingNameRoutes(crm),
-    ...calendarRoutes(crm),
-    ...messageRoutes(crm),
-    ...listRoutes(crm),
-    ...tags.routes,
-    ...contactFieldRoutes(crm),
-    ...personalizationRoutes(crm),
-    ...savedResponseRoutes(crm),
-    ...webhookRoutes(crm),
-    ...dealTasktypeRoutes(crm),
-    ...dealCustomFieldMetaRoutes(crm),
-    ...dealGroupRoutes(crm),
-    ...groupRoutes(crm),
-    ...listGroupRoutes(crm),
-    ...userRoutes(crm),
-    ...readOnlyRoutes(crm, readOnlyFixtures),
-    ...imports.routes,
-    ...customObjectRoutes(crm),
+    ...CRM_MODULES.flatMap((module) => module.routes?.(crm) ?? []),
   ]);
 
-  /** What an account holds before anyone writes: its branding, its switches, its built-in task types, its admin and the admins' group, and sample custom objects. */
+  /** What an account holds before anyone writes (its branding, its switches, its admin...): each module's seed. */
   const seedDefaults = (): void => {
-    seedBranding(tables);
-    seedAccountSwitches(tables);
-    seedTaskTypes(tables);
-    seedAdminGroup(tables);
-    seedAdminUser(tables);
-    seedCustomObjects(tables);
+    for (const module of CRM_MODULES) module.seed?.(tables);
   };
   seedDefaults();
 
@@ -147,18 +96,20 @@ export function createCrmService(options: CrmServiceOptions): CrmService {
     },
     snapshot: () => snapshotTables(tables),
     restore: (state) => {
-      imports.stop();
-      restoreTables(tables, state as CrmSnapshot);
-      imports.resumeQueued();
+      stopBackgroundWork();
+      restoreTables(tables, state as Snapshot<typeof tables>);
+      for (const module of CRM_MODULES) module.restored?.(crm);
     },
     reset: () => {
-      imports.stop();
+      stopBackgroundWork();
       for (const table of Object.values(tables)) table.clear();
       seedDefaults();
     },
     operations: () => router.operations(),
-    setContactLimit: imports.setContactLimit,
-    stopBackgroundWork: imports.stop,
+    setContactLimit: (limit) => {
+      settings.contactLimit = limit;
+    },
+    stopBackgroundWork,
   };
 }
 

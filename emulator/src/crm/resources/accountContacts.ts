@@ -3,11 +3,21 @@ import { equals } from "../collections";
 import type { CrmContext } from "../context";
 import type { Route } from "../router";
 import { deleteRoute, linkRoutes, linksOf, listRoute } from "./shared";
-import type { AccountContactRow } from "../state";
 import { listOf } from "../store";
 import { isoTimestamp } from "../time";
+import { crmModule, table } from "../module";
+import type { Row } from "../store";
+import type { Timestamps } from "../state";
 
-export function accountContactRoutes(crm: CrmContext): Route[] {
+export interface AccountContactRow extends Row, Timestamps {
+  account: string;
+  contact: string;
+  jobTitle: string;
+}
+
+export const accountContactsModule = crmModule({ tables: { accountContacts: table<AccountContactRow>() }, routes: accountContactRoutes });
+
+function accountContactRoutes(crm: CrmContext): Route[] {
   const { accountContacts, accounts, contacts } = crm.tables;
 
   const kind = crm.kinds.register<AccountContactRow>({

@@ -1,7 +1,23 @@
 import { attributesOf, badRequest, ok } from "../api";
 import type { CrmContext } from "../context";
 import type { Route } from "../router";
-import type { CrmTables } from "../state";
+import type { Row } from "../store";
+import { crmModule, table } from "../module";
+
+/** An account-wide on/off switch: site tracking, event tracking. */
+export interface AccountSwitchRow extends Row {
+  name: string;
+  enabled: 0 | 1;
+}
+
+export const accountSwitchesModule = crmModule({
+  tables: { accountSwitches: table<AccountSwitchRow>() },
+  routes: accountSwitchRoutes,
+  // Every account has them, on as the reference's default says.
+  seed: ({ accountSwitches }) => {
+    for (const name of ACCOUNT_SWITCHES) accountSwitches.insert({ name, enabled: 1 });
+  },
+});
 
 /**
  * The account-wide on/off switches of the reference: GET /<name> answers
@@ -11,11 +27,7 @@ import type { CrmTables } from "../state";
  */
 export const ACCOUNT_SWITCHES = ["siteTracking", "eventTracking"] as const;
 
-export function seedAccountSwitches(tables: CrmTables): void {
-  for (const name of ACCOUNT_SWITCHES) tables.accountSwitches.insert({ name, enabled: 1 });
-}
-
-export function accountSwitchRoutes(crm: CrmContext): Route[] {
+function accountSwitchRoutes(crm: CrmContext): Route[] {
   const { accountSwitches } = crm.tables;
   const rowOf = (name: string) => accountSwitches.find((row) => row.name === name)!;
   const answer = (name: string) => ok({ [name]: { enabled: rowOf(name).enabled === 1 } });

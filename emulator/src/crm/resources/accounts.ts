@@ -4,10 +4,22 @@ import type { Document } from "../kinds";
 import { checkAccountFields, saveAccountFields, type FieldValueWrite } from "./customFields";
 import type { Route } from "../router";
 import { deleteRoute, linkRoute, linksOf, listRoute, readRoute } from "./shared";
-import { accountNameKey, type AccountRow } from "../state";
+import type { AccountRow } from "../state";
 import { isoTimestamp } from "../time";
+import { crmModule, table } from "../module";
 
-export function accountRoutes(crm: CrmContext): Route[] {
+/** The key account names are compared by: the service's collation ignores case. */
+function accountNameKey(account: { name: string }): string {
+  return account.name.toLowerCase();
+}
+
+export const accountsModule = crmModule({
+  // Account names are unique regardless of case: indexed so a create need not scan every account.
+  tables: { accounts: table<AccountRow>({ keyOf: accountNameKey }) },
+  routes: accountRoutes,
+});
+
+function accountRoutes(crm: CrmContext): Route[] {
   const { accounts, accountContacts, fieldData, notes } = crm.tables;
 
   const kind = crm.kinds.register<AccountRow>({

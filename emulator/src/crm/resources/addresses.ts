@@ -2,9 +2,36 @@ import { attributesOf, created, fieldError, flagOf, idOf, ok, orNoResult, option
 import type { CrmContext } from "../context";
 import type { Route } from "../router";
 import { deleteRoute, linkRoutes, linksOf, listRoute, readRoute } from "./shared";
-import type { AddressAssociationRow, AddressRow } from "../state";
-import type { Table } from "../store";
+import type { Timestamps } from "../state";
+import type { Row, Table } from "../store";
 import { sqlTimestamp } from "../time";
+import { crmModule, table } from "../module";
+
+export interface AddressRow extends Row, Timestamps {
+  companyName: string;
+  address1: string;
+  address2: string;
+  city: string;
+  state: string;
+  district: string;
+  zip: string;
+  /** 2-character country code. */
+  country: string;
+  allgroup: string;
+  isDefault: 0 | 1;
+}
+
+/** An address associated with a user group (addressGroups) or a list (addressLists). */
+export interface AddressAssociationRow extends Row {
+  addressId: string;
+  /** The group id or the list id. */
+  targetId: string;
+}
+
+export const addressesModule = crmModule({
+  tables: { addresses: table<AddressRow>(), addressGroups: table<AddressAssociationRow>(), addressLists: table<AddressAssociationRow>() },
+  routes: addressRoutes,
+});
 
 /** Request spellings of each stored field: snake_case per the parameter list, camelCase per the update example. */
 const REQUEST_NAMES = {
@@ -26,7 +53,7 @@ const ASSOCIATIONS = [
   { field: "listid", table: "addressLists" },
 ] as const;
 
-export function addressRoutes(crm: CrmContext): Route[] {
+function addressRoutes(crm: CrmContext): Route[] {
   const { addresses, addressGroups, addressLists } = crm.tables;
 
   const kind = crm.kinds.register<AddressRow>({

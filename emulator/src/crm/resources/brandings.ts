@@ -1,7 +1,35 @@
 import { attributesOf, fieldError, flagOf, ok, optionalString, orNoResult, unprocessable, type Attributes } from "../api";
 import type { CrmContext } from "../context";
 import type { Route } from "../router";
-import type { BrandingRow, CrmTables } from "../state";
+import type { Row, Table } from "../store";
+import { crmModule, table } from "../module";
+
+export interface BrandingRow extends Row {
+  groupid: string;
+  siteName: string;
+  siteLogo: string;
+  siteLogoSmall: string;
+  headerTextValue: string;
+  headerHtmlValue: string;
+  footerTextValue: string;
+  footerHtmlValue: string;
+  copyright: 0 | 1;
+  version: 0 | 1;
+  license: 0 | 1;
+  links: 0 | 1;
+  help: string;
+  adminTemplateHtm: string;
+  adminTemplateCss: string;
+  publicTemplateHtm: string;
+  publicTemplateCss: string;
+  favicon: string | null;
+}
+
+export const brandingsModule = crmModule({
+  tables: { brandings: table<BrandingRow>() },
+  routes: brandingRoutes,
+  seed: ({ brandings }) => seedBranding(brandings),
+});
 
 const TEXT_FIELDS = [
   "siteName",
@@ -21,14 +49,9 @@ const FLAG_FIELDS = ["copyright", "version", "license"] as const;
 /** "ONLY AVAILABLE FOR CERTAIN PLANS", says the reference. */
 const TEMPLATE_FIELDS = ["adminTemplateHtm", "adminTemplateCss", "publicTemplateHtm", "publicTemplateCss"] as const;
 
-export interface BrandingOptions {
-  /** Whether the account's plan includes template editing; without it a write setting a template is refused. */
-  templateEditing: boolean;
-}
-
 /** Every account has its branding; the API cannot create one, so the emulator starts with it. */
-export function seedBranding(tables: CrmTables): void {
-  tables.brandings.insert({
+function seedBranding(brandings: Table<BrandingRow>): void {
+  brandings.insert({
     groupid: "3",
     siteName: "Marketing Automation",
     siteLogo: "https://static.example.com/logo.png",
@@ -50,8 +73,10 @@ export function seedBranding(tables: CrmTables): void {
   });
 }
 
-export function brandingRoutes(crm: CrmContext, options: BrandingOptions): Route[] {
+function brandingRoutes(crm: CrmContext): Route[] {
   const { brandings } = crm.tables;
+  // Without template editing in the plan, a write setting a template is refused.
+  const templateEditing = crm.settings.templateEditing ?? true;
 
   const kind = crm.kinds.register<BrandingRow>({
     singular: "branding",
@@ -71,7 +96,7 @@ export function brandingRoutes(crm: CrmContext, options: BrandingOptions): Route
 
   const update = (row: BrandingRow, attrs: Attributes): void => {
     const template = TEMPLATE_FIELDS.find((field) => attrs[field] !== undefined);
-    if (template && !options.templateEditing) {
+    if (template && !templateEditing) {
       throw unprocessable(fieldError("field_invalid", template, "Template editing is not included in this account's plan."));
     }
     for (const field of TEXT_FIELDS) if (attrs[field] !== undefined) row[field] = optionalString(attrs, field) ?? "";

@@ -2,14 +2,32 @@ import { randomUUID } from "node:crypto";
 import { ApiError, fieldError, isObject, ok, orNoResult, unprocessable, type Attributes } from "../api";
 import { requirePermission, type CrmContext } from "../context";
 import type { Route } from "../router";
-import type { ImportBatchRow } from "../state";
+import type { Row } from "../store";
 import { isoTimestamp } from "../time";
-import type { ContactMembers } from "./contactMembers";
+import { contactMembers } from "./contactMembers";
 import { isEmail, findContactByEmail, upsertContact } from "./contacts";
+import { crmModule, table } from "../module";
+
+export interface ImportBatchRow extends Row {
+  status: "queued" | "completed";
+  /** When the batch was accepted; absent in state files written before it was kept. */
+  queuedMs?: number;
+  contacts: unknown[];
+  /** Ids of the contacts written, then emails (or row numbers) of the rows skipped. */
+  success: string[];
+  failure: string[];
+}
+
+export const bulkImportModule = crmModule({
+  tables: { importBatches: table<ImportBatchRow>() },
+  routes: (crm) => crm.shared(bulkImport).routes,
+  restored: (crm) => crm.shared(bulkImport).resumeQueued(),
+});
 
 export const MAX_IMPORT_CONTACTS = 250;
-export const DEFAULT_CONTACT_LIMIT = 100_000;
-export const DEFAULT_IMPORT_DELAY_MS = 200;
+const DEFAULT_CONTACT_LIMIT = 100_000;
+/** Delay before a batch writes its rows, so a read right after the answer does not see them. */
+const DEFAULT_IMPORT_DELAY_MS = 200;
 
 /** The reference's 400: the payload refused whole, nothing queued. */
 function notQueued(failureReasons: unknown[]): ApiError {
@@ -17,24 +35,10 @@ function notQueued(failureReasons: unknown[]): ApiError {
   return new ApiError({ status: 400, body: { success: 0, message, failureReasons } });
 }
 
-export interface BulkImportOptions {
-  contactLimit?: number;
-  /** Delay before a batch writes its rows, so a read right after the answer does not see them. */
-  delayMs?: number;
-  /** Whether a row without a valid email refuses the whole request (the reference) rather than being skipped (the seed). */
-  refusesInvalidEmails?: boolean;
-  onBackgroundChange?: () => void;
-  /** Where a row's fields, tags and list subscriptions are written. */
-  members: ContactMembers;
-}
-
-export interface BulkImport {
+interface BulkImport {
   routes: Route[];
-  setContactLimit(limit: number): void;
   /** Schedules batches still queued, e.g. after a restart restored them. */
   resumeQueued(): void;
-  /** Cancels scheduled batches (reset, shutdown). */
-  stop(): void;
 }
 
 /**
@@ -42,22 +46,13 @@ export interface BulkImport {
  * background, with their custom fields, tags and list subscriptions. Rows that cannot be
  * written are skipped and reported by GET /import/info; a payload without contacts is refused.
  */
-export function bulkImport(crm: CrmContext, options: BulkImportOptions): BulkImport {
+function bulkImport(crm: CrmContext): BulkImport {
   const { importBatches, contacts, lists } = crm.tables;
-  const { members } = options;
-  const delayMs = options.delayMs ?? DEFAULT_IMPORT_DELAY_MS;
-  let contactLimit = options.contactLimit ?? DEFAULT_CONTACT_LIMIT;
-  const timers = new Set<NodeJS.Timeout>();
+  const { settings } = crm;
+  // Where a row's fields, tags and list subscriptions are written.
+  const members = crm.shared(contactMembers);
 
-  const schedule = (batch: ImportBatchRow): void => {
-    const timer = setTimeout(() => {
-      timers.delete(timer);
-      run(batch);
-      options.onBackgroundChange?.();
-    }, delayMs);
-    timer.unref();
-    timers.add(timer);
-  };
+  const schedule = (batch: ImportBatchRow): void => crm.later(settings.bulkImportDelayMs ?? DEFAULT_IMPORT_DELAY_MS, () => run(batch));
 
   /** Writes one row, its custom fields, tags (added, never removed) and list subscriptions; false when the row cannot be written. */
   const write = (row: Attributes, email: string, batch: ImportBatchRow): boolean => {
@@ -94,12 +89,13 @@ export function bulkImport(crm: CrmContext, options: BulkImportOptions): BulkImp
         if (rows.length > MAX_IMPORT_CONTACTS) {
           throw unprocessable(fieldError("field_invalid", "contacts", `At most ${MAX_IMPORT_CONTACTS} contacts may be sent at once; got ${rows.length}.`));
         }
-        if (options.refusesInvalidEmails) {
+        if (settings.bulkImportRefusesInvalidEmails) {
           // The reference's example names the row (by its place in contacts, here from 0) and gives this reason; it shows no other.
           const failureReason = "Field‘ email’ incorrect format";
           const invalid = rows.flatMap((row, index) => (isEmail(emailOf(row)) ? [] : [{ contact: index, failureReason }]));
           if (invalid.length > 0) throw notQueued(invalid);
         }
+        const contactLimit = settings.contactLimit ?? DEFAULT_CONTACT_LIMIT;
         const newEmails = new Set(rows.map((row) => emailOf(row).toLowerCase()).filter((email) => isEmail(email) && !findContactByEmail(crm, email)));
         if (contacts.size + newEmails.size > contactLimit) {
           throw unprocessable(
@@ -136,15 +132,8 @@ export function bulkImport(crm: CrmContext, options: BulkImportOptions): BulkImp
 
   return {
     routes,
-    setContactLimit: (limit) => {
-      contactLimit = limit;
-    },
     resumeQueued: () => {
       for (const batch of importBatches.where((b) => b.status === "queued")) schedule(batch);
-    },
-    stop: () => {
-      for (const timer of timers) clearTimeout(timer);
-      timers.clear();
     },
   };
 }

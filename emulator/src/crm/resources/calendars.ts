@@ -3,8 +3,11 @@ import { collection, flag, type CollectionRow } from "../collection";
 import type { CrmContext } from "../context";
 import type { Attributes } from "../api";
 import type { Route } from "../router";
+import { crmModule, table } from "../module";
 
-export function calendarRoutes(crm: CrmContext): Route[] {
+export const calendarsModule = crmModule({ tables: { calendars: table<CollectionRow>() }, routes: calendarRoutes });
+
+function calendarRoutes(crm: CrmContext): Route[] {
   return collection<CollectionRow>(crm, {
     singular: "calendar",
     plural: "calendars",

@@ -4,7 +4,15 @@ import { collection, id, type CollectionRow } from "../collection";
 import type { CrmContext } from "../context";
 import type { Document } from "../kinds";
 import type { Route } from "../router";
-import type { Row } from "../store";
+import { crmModule, table } from "../module";
+import { ofContact } from "./contactMembers";
+import { readOnlyRecords } from "./readOnly";
+
+export const contactAutomationsModule = crmModule({
+  // Indexed by the contact: a contact read alone reads its enrolments.
+  tables: { contactAutomations: table<CollectionRow>({ keyOf: ofContact }) },
+  routes: contactAutomationRoutes,
+});
 
 /** An enrolment in progress; the emulator runs no automation, so none moves on to 2 (ended). */
 const IN_PROGRESS = "1";
@@ -18,8 +26,9 @@ const cannotCreate = () => forbidden("Could not create SubscriberSeries");
  * contact already in the automation, is refused with the reference's 403; the documents do
  * not say which enrolments the service refuses, so these are the plausible ones.
  */
-export function contactAutomationRoutes(crm: CrmContext, automations: Row[]): Route[] {
+function contactAutomationRoutes(crm: CrmContext): Route[] {
   const { contacts, contactAutomations } = crm.tables;
+  const { automations } = crm.shared(readOnlyRecords);
   return collection<CollectionRow>(crm, {
     singular: "contactAutomation",
     plural: "contactAutomations",

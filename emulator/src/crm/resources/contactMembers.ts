@@ -1,10 +1,22 @@
 import { ApiError, attributesOf, fieldError, idOf, isObject, ok, unprocessable, type CrmRequest } from "../api";
 import { equals } from "../collections";
-import { collection, id, type Collection, type CollectionRow } from "../collection";
+import { collection, id, type CollectionRow } from "../collection";
 import type { CrmContext } from "../context";
 import type { Route } from "../router";
 import type { ContactRow } from "../state";
 import { sqlTimestamp } from "../time";
+import { crmModule, table } from "../module";
+import { tagCollection } from "./tags";
+
+export const contactMembersModule = crmModule({
+  // Indexed by the contact: every contact a list answers reads its values.
+  tables: {
+    contactTags: table<CollectionRow>({ keyOf: ofContact }),
+    contactLists: table<CollectionRow>({ keyOf: ofContact }),
+    fieldValues: table<CollectionRow>({ keyOf: ofContact }),
+  },
+  routes: (crm) => crm.shared(contactMembers).routes,
+});
 
 /** A contact's custom field value: the field's id and its value as sent ("||a||b||" for several). */
 export interface FieldValueWrite {
@@ -26,13 +38,18 @@ export interface ContactMembers {
   membersOf(contact: ContactRow, req: CrmRequest): { fieldValues: unknown[]; contactLists: unknown[] };
 }
 
+/** The key of what belongs to one contact. */
+export function ofContact(row: CollectionRow): string {
+  return String(row.contact);
+}
+
 /** withKey answers in no particular order; answers list in the order made. */
 export function byCreation<T extends { id: string }>(rows: T[]): T[] {
   return rows.sort((a, b) => Number(a.id) - Number(b.id));
 }
 
-/** `tagCollection` makes the tags an import names that no contact tag has. */
-export function contactMembers(crm: CrmContext, tagCollection: Collection<CollectionRow>): ContactMembers {
+/** A contact's tags, lists and values, one per account (crm.shared(contactMembers)): the contacts and the bulk import write them. */
+export function contactMembers(crm: CrmContext): ContactMembers {
   const { contacts, tags, lists, fields, contactTags, contactLists, fieldValues } = crm.tables;
   const present = (plural: string, row: { id: string } | undefined, req: CrmRequest) => crm.kinds.relatedOne(req, plural, row);
   /** The reference's 404 of a contact tag naming what it did not find. */
@@ -191,7 +208,7 @@ export function contactMembers(crm: CrmContext, tagCollection: Collection<Collec
       for (const name of names.map((n) => n.trim()).filter(Boolean)) {
         const tag =
           tags.find((row) => row.tagType === "contact" && String(row.tag).toLowerCase() === name.toLowerCase()) ??
-          tagCollection.create({ tag: name, tagType: "contact" });
+          crm.shared(tagCollection).create({ tag: name, tagType: "contact" });
         if (!contactTags.withKey(contact.id).some((row) => row.tag === tag.id)) tagged.create({ contact: contact.id, tag: tag.id });
       }
     },

@@ -2,10 +2,13 @@ import { createHash } from "node:crypto";
 import { attributesOf, created, fieldError, orNoResult, ok, optionalString, requiredString, unprocessable, type Attributes, type CrmRequest } from "../api";
 import type { CrmContext } from "../context";
 import type { Route } from "../router";
-import { byCreation, type ContactMembers, type FieldValueWrite } from "./contactMembers";
+import { byCreation, contactMembers, type FieldValueWrite } from "./contactMembers";
 import { deleteRoute, linkRoute, linksOf, listRoute } from "./shared";
 import type { AccountRow, ContactRow } from "../state";
 import { accountTimeOf, isoTimestamp, sqlTimestamp } from "../time";
+import { crmModule, table } from "../module";
+
+export const contactsModule = crmModule({ tables: { contacts: table<ContactRow>() }, routes: contactRoutes });
 
 /**
  * A contact's links, in the service's order: the reference's sub-collections of a contact
@@ -81,8 +84,9 @@ export function isEmail(value: string): boolean {
 }
 
 /** Contacts: enough to associate them with accounts, sync them by email, and keep their field values, lists and tags. */
-export function contactRoutes(crm: CrmContext, members: ContactMembers): Route[] {
+function contactRoutes(crm: CrmContext): Route[] {
   const { contacts, accountContacts, accounts, notes, contactLists, contactTags, fieldValues, contactAutomations } = crm.tables;
+  const members = crm.shared(contactMembers);
 
   /** The account the contact belongs to (a contact belongs to one at most), the deprecated "organization". */
   const accountOf = (contact: ContactRow): AccountRow | undefined => {

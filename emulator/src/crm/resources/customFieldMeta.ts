@@ -17,10 +17,21 @@ import type { Permission } from "../../shared/credentials";
 import type { Kind } from "../kinds";
 import type { Route } from "../router";
 import { linksOf } from "./shared";
-import type { FieldMetaRow } from "../state";
+import type { Timestamps } from "../state";
 import type { Row, Table } from "../store";
 import { utcTimestamp } from "../time";
 import { MULTI_VALUE_TYPES, normalizeValue } from "./fieldValues";
+
+export interface FieldMetaRow extends Row, Timestamps {
+  fieldLabel: string;
+  fieldType: string;
+  fieldOptions: string[] | null;
+  fieldDefault: string | string[] | number | null;
+  fieldDefaultCurrency: string | null;
+  isFormVisible: 0 | 1;
+  isRequired: 0 | 1;
+  displayOrder: number;
+}
 
 /** The seed's field types, plus datetime which the reference also accepts. */
 export const FIELD_TYPES = ["text", "textarea", "date", "datetime", "dropdown", "multiselect", "radio", "checkbox", "hidden", "currency", "number"];

@@ -3,23 +3,33 @@ import { equals } from "../collections";
 import type { CrmContext } from "../context";
 import type { Document } from "../kinds";
 import type { Route } from "../router";
-import { fieldMetaCollection, finder } from "./customFieldMeta";
+import { fieldMetaCollection, finder, type FieldMetaRow } from "./customFieldMeta";
 import { linkRoutes, linksOf } from "./shared";
-import { normalizeValue } from "./fieldValues";
-import type { FieldDataRow } from "../state";
-import { listOf } from "../store";
+import { normalizeValue, type StoredValue } from "./fieldValues";
+import type { Timestamps } from "../state";
+import { listOf, type Row } from "../store";
 import { utcTimestamp } from "../time";
+import { crmModule, table } from "../module";
+
+export interface FieldDataRow extends Row, Timestamps {
+  accountId: string;
+  customFieldId: string;
+  fieldValue: StoredValue;
+  fieldCurrency: string | null;
+}
+
+export const customFieldsModule = crmModule({ tables: { fieldMeta: table<FieldMetaRow>(), fieldData: table<FieldDataRow>() }, routes: customFieldRoutes });
 
 export const MAX_BULK_ITEMS = 250;
 
 /** A custom field value checked against its field, ready to be stored on an account. */
 export interface FieldValueWrite {
   customFieldId: string;
-  fieldValue: FieldDataRow["fieldValue"];
+  fieldValue: StoredValue;
   fieldCurrency: string | null;
 }
 
-export function customFieldRoutes(crm: CrmContext): Route[] {
+function customFieldRoutes(crm: CrmContext): Route[] {
   const { fieldMeta, fieldData, accounts } = crm.tables;
 
   const {

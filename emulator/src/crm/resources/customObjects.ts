@@ -3,7 +3,46 @@ import { ApiError, attributesOf, isObject, ok, type Attributes, type CrmRequest 
 import { compareValues } from "../collections";
 import type { CrmContext } from "../context";
 import type { Route } from "../router";
-import type { CrmTables, RecordRow, SchemaField, SchemaRow } from "../state";
+import type { Row, Table } from "../store";
+import { crmModule, table } from "../module";
+
+export interface SchemaRow extends Row {
+  slug: string;
+  visibility: string;
+  labels: { singular: string; plural: string };
+  description: string;
+  createdTimestamp: string;
+  updatedTimestamp: string;
+  fields: SchemaField[];
+  icons: { default: string };
+  relationships: Array<{ id: string; labels: { singular: string; plural: string }; description: string; namespace: string; hasMany: boolean }>;
+}
+
+/** A field of a schema; a deleted one stays, marked, its id not yet free again (the reference's field DELETE). */
+export interface SchemaField {
+  id: string;
+  labels: { singular: string; plural: string };
+  type: string;
+  required: boolean;
+  scale?: number;
+  options?: Array<{ id: string; value: string }>;
+  status?: "marked_for_deletion";
+}
+
+export interface RecordRow extends Row {
+  externalId: string | null;
+  schemaId: string;
+  fields: Array<{ id: string; value: unknown }>;
+  relationships: Record<string, string[]>;
+  createdTimestamp: string;
+  updatedTimestamp: string;
+}
+
+export const customObjectsModule = crmModule({
+  tables: { schemas: table<SchemaRow>(), records: table<RecordRow>() },
+  routes: customObjectRoutes,
+  seed: seedCustomObjects,
+});
 
 type Labels = { singular: string; plural: string };
 type Operator = (value: unknown, operand: string) => boolean;
@@ -99,7 +138,7 @@ function matchesFilters<T extends SchemaRow | RecordRow>(req: CrmRequest, rows: 
   return selected;
 }
 
-export function customObjectRoutes(crm: CrmContext): Route[] {
+function customObjectRoutes(crm: CrmContext): Route[] {
   const { schemas, records } = crm.tables;
 
   const listOptions = {
@@ -325,7 +364,7 @@ const TICKET_SCHEMA = "0b7e2a55-3c1d-4f8e-9a6b-2d4c8e1f7a90";
 const labels = (singular: string, plural = `${singular}s`): Labels => ({ singular, plural });
 
 /** Two schemas with a handful of records, so queries have something to find from the start. */
-export function seedCustomObjects(tables: CrmTables): void {
+function seedCustomObjects(tables: { schemas: Table<SchemaRow>; records: Table<RecordRow> }): void {
   const created = "2024-03-01T12:00:00Z";
   tables.schemas.put({
     id: SUBSCRIPTION_SCHEMA,

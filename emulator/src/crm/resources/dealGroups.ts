@@ -3,6 +3,9 @@ import { equals, matches } from "../collections";
 import { collection, flag, id, integer, texts, type CollectionRow, type Form } from "../collection";
 import type { CrmContext } from "../context";
 import type { Route } from "../router";
+import { crmModule, table } from "../module";
+
+export const dealGroupsModule = crmModule({ tables: { dealGroups: table<CollectionRow>(), dealStages: table<CollectionRow>() }, routes: dealGroupRoutes });
 
 /** The stages a new pipeline comes with: the reference's answer to POST /dealGroups. */
 const DEFAULT_STAGES = [
@@ -25,7 +28,7 @@ const behindLinks: Form = { read: texts.read, answer: () => undefined };
 const associations = (pipeline: CollectionRow, member: "users" | "groups", name: "user" | "group") =>
   (pipeline[member] as string[]).map((target, index) => ({ dealGroup: pipeline.id, id: String(Number(pipeline.id) * 1000 + index + 1), [name]: target }));
 
-export function dealGroupRoutes(crm: CrmContext): Route[] {
+function dealGroupRoutes(crm: CrmContext): Route[] {
   const { dealGroups, dealStages } = crm.tables;
   const stagesOf = (pipelineId: string) =>
     dealStages.where((stage) => stage.group === pipelineId).sort((a, b) => Number(a.order) - Number(b.order) || Number(a.id) - Number(b.id));

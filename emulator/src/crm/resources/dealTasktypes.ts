@@ -3,17 +3,21 @@ import { matches } from "../collections";
 import { collection, flag, madeWithTheAccount, type CollectionRow } from "../collection";
 import type { CrmContext } from "../context";
 import type { Route } from "../router";
-import type { CrmTables } from "../state";
+import { crmModule, table } from "../module";
+
+export const dealTasktypesModule = crmModule({
+  tables: { dealTasktypes: table<CollectionRow>() },
+  routes: dealTasktypeRoutes,
+  seed: ({ dealTasktypes }) => {
+    for (const title of BUILT_IN_TASK_TYPES) dealTasktypes.insert({ title, status: 0, createdMs: madeWithTheAccount, updatedMs: madeWithTheAccount });
+  },
+});
 
 /** The task types every account starts with, ids 1 to 4, active and without timestamps: the reference's list. */
 export const BUILT_IN_TASK_TYPES = ["Call", "Email", "Lunch", "Meeting"] as const;
 
-export function seedTaskTypes(tables: CrmTables): void {
-  for (const title of BUILT_IN_TASK_TYPES) tables.dealTasktypes.insert({ title, status: 0, createdMs: madeWithTheAccount, updatedMs: madeWithTheAccount });
-}
-
 /** Deal task types (the reference's /dealTasktypes): a title unique among them, a status 0 active or 1 disabled. */
-export function dealTasktypeRoutes(crm: CrmContext): Route[] {
+function dealTasktypeRoutes(crm: CrmContext): Route[] {
   const { dealTasktypes } = crm.tables;
   return collection<CollectionRow>(crm, {
     singular: "dealTasktype",

@@ -1,5 +1,8 @@
 import { ApiError, ok } from "../api";
 import type { Route } from "../router";
+import { crmModule } from "../module";
+
+export const emailActivitiesModule = crmModule({ tables: {}, routes: () => emailActivityRoutes });
 
 /** The filters the reference lists, each an int32 id: the contact's, the deal's. */
 const ID_FILTERS = ["filters[subscriberid]", "filters[dealId]"];
@@ -9,7 +12,7 @@ const ID_FILTERS = ["filters[subscriberid]", "filters[dealId]"];
  * receives none, so the collection is empty. The reference declares a 400 with the body {} and
  * says not when; a filter that is not an id is the plausible case.
  */
-export const emailActivityRoutes: Route[] = [
+const emailActivityRoutes: Route[] = [
   {
     method: "GET",
     pattern: "/emailActivities",

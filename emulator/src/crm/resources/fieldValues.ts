@@ -1,12 +1,13 @@
 // How the service stores a custom field's value, by the field's type: a leaf both the field
 // definitions (their defaults) and the values read.
 
-import type { FieldDataRow } from "../state";
+/** A value as stored: a string ("||a||b||" for multi-value fields), or an integer number of cents for currency. */
+export type StoredValue = string | number;
 
 export const MULTI_VALUE_TYPES = new Set(["multiselect", "checkbox"]);
 
 /** The stored form of a value for a field type, or undefined when the value does not fit the type. */
-export function normalizeValue(fieldType: string, value: unknown): FieldDataRow["fieldValue"] | undefined {
+export function normalizeValue(fieldType: string, value: unknown): StoredValue | undefined {
   switch (fieldType) {
     case "currency": {
       const cents = typeof value === "string" && /^-?\d+$/.test(value.trim()) ? Number(value) : value;

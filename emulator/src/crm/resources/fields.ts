@@ -3,6 +3,12 @@ import { matches } from "../collections";
 import { collection, flag, id, integer, type CollectionRow } from "../collection";
 import type { CrmContext } from "../context";
 import type { Route } from "../router";
+import { crmModule, table } from "../module";
+
+export const fieldsModule = crmModule({
+  tables: { fields: table<CollectionRow>(), fieldOptions: table<CollectionRow>(), fieldRels: table<CollectionRow>() },
+  routes: contactFieldRoutes,
+});
 
 export const CONTACT_FIELD_TYPES = ["dropdown", "hidden", "checkbox", "date", "text", "datetime", "textarea", "NULL", "listbox", "radio"];
 
@@ -18,7 +24,7 @@ const perstagOf = (title: string): string =>
  * to lists (/fieldRels, relid 0 meaning every list). A field's options and relations are
  * answered beside it, their ids on it (options, relations).
  */
-export function contactFieldRoutes(crm: CrmContext): Route[] {
+function contactFieldRoutes(crm: CrmContext): Route[] {
   const { fields, fieldOptions, fieldRels, fieldValues, lists } = crm.tables;
   const present = (plural: string, rows: CollectionRow[], req: CrmRequest) => rows.map((row) => crm.kinds.get(plural).present(row, req, "list"));
   const optionsOf = (field: { id: string }) => fieldOptions.where((option) => option.field === field.id);

@@ -3,7 +3,14 @@ import type { CrmContext } from "../context";
 import type { Document } from "../kinds";
 import type { Route } from "../router";
 import { matches } from "../collections";
-import type { CrmTables } from "../state";
+import type { Table } from "../store";
+import { crmModule, table } from "../module";
+
+export const groupsModule = crmModule({
+  tables: { groups: table<CollectionRow>() },
+  routes: groupRoutes,
+  seed: ({ groups }) => seedAdminGroup(groups),
+});
 
 /** The group's permission flags, as the reference's request and answer name them (pgTagManage is taken by the create only, and answered). */
 const PERMISSIONS = [
@@ -67,10 +74,10 @@ export const ADMIN_GROUP_ID = "3";
  * users", every permission on but managing contact actions. Its example carries a placeholder
  * title ("TEST TITLE"); the emulator calls it Admin.
  */
-export function seedAdminGroup(tables: CrmTables): void {
+function seedAdminGroup(groups: Table<CollectionRow>): void {
   const granted = Object.fromEntries(PERMISSIONS.map((name) => [name, name === "pgContactActions" ? 0 : 1]));
   const created = Date.parse("2018-09-20T10:51:14-05:00");
-  tables.groups.put({
+  groups.put({
     id: ADMIN_GROUP_ID,
     title: "Admin",
     descript: "This is a group for admin users (people that can manage content)",
@@ -92,7 +99,7 @@ export function seedAdminGroup(tables: CrmTables): void {
  * p_admin, the links and the id, as the reference's examples do; a read or an update of a
  * missing group answers 403 "No Result found for Group with id 8", as the reference's do.
  */
-export function groupRoutes(crm: CrmContext): Route[] {
+function groupRoutes(crm: CrmContext): Route[] {
   const { listGroups } = crm.tables;
   return collection<CollectionRow>(crm, {
     singular: "group",

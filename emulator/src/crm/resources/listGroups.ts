@@ -3,6 +3,10 @@ import { collection, id, type CollectionRow } from "../collection";
 import type { CrmContext } from "../context";
 import type { Document } from "../kinds";
 import type { Route } from "../router";
+import { crmModule, table } from "../module";
+
+/** Which user groups may use a list. */
+export const listGroupsModule = crmModule({ tables: { listGroups: table<CollectionRow>() }, routes: listGroupRoutes });
 
 /**
  * A list's permission for a user group (POST /listGroups {listGroup: {listid, groupid}}):
@@ -10,7 +14,7 @@ import type { Route } from "../router";
  * group's listGroups link shows them. The documents give no refusal but a 403; an unknown
  * list or group, or a pair held already, is refused as the service's other links are (422).
  */
-export function listGroupRoutes(crm: CrmContext): Route[] {
+function listGroupRoutes(crm: CrmContext): Route[] {
   const { lists, groups, listGroups } = crm.tables;
   return collection<CollectionRow>(crm, {
     singular: "listGroup",

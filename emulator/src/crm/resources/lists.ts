@@ -3,9 +3,12 @@ import { collection, flag, id, type CollectionRow } from "../collection";
 import type { CrmContext } from "../context";
 import type { Route } from "../router";
 import { userLink } from "./shared";
+import { crmModule, table } from "../module";
+
+export const listsModule = crmModule({ tables: { lists: table<CollectionRow>() }, routes: listRoutes });
 
 /** Lists. The reference has no update of a list (no PUT /lists/{id}; REAL-WORLD.md says nothing of one): a PUT answers 405. */
-export function listRoutes(crm: CrmContext): Route[] {
+function listRoutes(crm: CrmContext): Route[] {
   const { lists, addressLists, contactLists, fieldRels, listGroups } = crm.tables;
   return collection<CollectionRow>(crm, {
     singular: "list",

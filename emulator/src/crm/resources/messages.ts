@@ -3,8 +3,11 @@ import type { CrmContext } from "../context";
 import type { Route } from "../router";
 import { isEmail } from "./contacts";
 import { userLink } from "./shared";
+import { crmModule, table } from "../module";
 
-export function messageRoutes(crm: CrmContext): Route[] {
+export const messagesModule = crmModule({ tables: { messages: table<CollectionRow>() }, routes: messageRoutes });
+
+function messageRoutes(crm: CrmContext): Route[] {
   return collection<CollectionRow>(crm, {
     singular: "message",
     plural: "messages",

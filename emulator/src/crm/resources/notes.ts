@@ -4,11 +4,14 @@ import type { CrmContext } from "../context";
 import type { Route } from "../router";
 import { userLink } from "./shared";
 import type { AccountRow } from "../state";
+import { crmModule, table } from "../module";
+
+export const notesModule = crmModule({ tables: { notes: table<CollectionRow>() }, routes: noteRoutes });
 
 /** The collections a note's owner is in, by reltype: its owner's type is the collection's singular ("account"). */
 const OWNER_COLLECTIONS: Record<string, "accounts" | "contacts"> = { CustomerAccount: "accounts", Subscriber: "contacts" };
 
-export function noteRoutes(crm: CrmContext): Route[] {
+function noteRoutes(crm: CrmContext): Route[] {
   const { accounts } = crm.tables;
   const notes = collection<CollectionRow>(crm, {
     singular: "note",

@@ -3,13 +3,16 @@ import { collection, type CollectionRow } from "../collection";
 import type { CrmContext } from "../context";
 import type { Route } from "../router";
 import { sqlTimestamp } from "../time";
+import { crmModule, table } from "../module";
+
+export const personalizationsModule = crmModule({ tables: { personalizations: table<CollectionRow>() }, routes: personalizationRoutes });
 
 /**
  * Personalization variables. `tag` is what messages write as %TAG%: stored and answered as
  * sent, unique regardless of case. Writes answer `listids` as sent; reads also give
  * `listIds`, `listNames` and `listsCount`, as the reference's examples do.
  */
-export function personalizationRoutes(crm: CrmContext): Route[] {
+function personalizationRoutes(crm: CrmContext): Route[] {
   const { personalizations, lists } = crm.tables;
   const listIdsOf = (row: CollectionRow) =>
     String(row.listids)

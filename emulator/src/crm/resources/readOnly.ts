@@ -2,14 +2,27 @@ import { ok, orNoResult } from "../api";
 import { equals } from "../collections";
 import type { CrmContext } from "../context";
 import type { Document } from "../kinds";
-import type { ReadOnlyFixtures } from "../fixtures";
+import { withGeneratedDefaults } from "../fixtures";
 import type { Route } from "../router";
 import type { Row } from "../store";
 import { JsonBytes } from "../../service";
 import { linkRoutes, linksOf, noneHeld, userLink } from "./shared";
+import { crmModule } from "../module";
+
+export const readOnlyModule = crmModule({ tables: {}, routes: readOnlyRoutes });
 
 /** A record of the fixtures, as the service answers it (parseFixtures checks its string id). */
 export type FixtureRow = Row & Record<string, unknown>;
+
+interface ReadOnlyRecords {
+  automations: FixtureRow[];
+  campaigns: FixtureRow[];
+}
+
+/** The account's automations and campaigns (as crm.shared(readOnlyRecords), made once): its fixtures, generated ones for any left out. */
+export function readOnlyRecords(crm: CrmContext): ReadOnlyRecords {
+  return withGeneratedDefaults(crm.settings.fixtures) as ReadOnlyRecords;
+}
 
 const [OPEN_BRACKET, COMMA, CLOSE_BRACKET] = ["[", ",", "]"].map((text) => Buffer.from(text));
 
@@ -52,9 +65,8 @@ const MAX_CACHED_BASE_URLS = 8;
 const CAMPAIGN_LINKS = ["user", "automation", "campaignMessage", "campaignMessages", "links", "campaignLists", "aggregateRevenues"];
 
 /** Automations and campaigns: data the API only reads, from a fixture file or generated. */
-export function readOnlyRoutes(crm: CrmContext, fixtures: Required<ReadOnlyFixtures>): Route[] {
-  const automations = fixtures.automations as FixtureRow[];
-  const campaigns = fixtures.campaigns as FixtureRow[];
+function readOnlyRoutes(crm: CrmContext): Route[] {
+  const { automations, campaigns } = crm.shared(readOnlyRecords);
 
   /**
    * Fixture records are stored as the service answers them; only links depend on the address asked.

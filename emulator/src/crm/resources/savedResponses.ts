@@ -3,8 +3,11 @@ import { collection, type CollectionRow } from "../collection";
 import type { CrmContext } from "../context";
 import type { Route } from "../router";
 import { userLink } from "./shared";
+import { crmModule, table } from "../module";
 
-export function savedResponseRoutes(crm: CrmContext): Route[] {
+export const savedResponsesModule = crmModule({ tables: { savedResponses: table<CollectionRow>() }, routes: savedResponseRoutes });
+
+function savedResponseRoutes(crm: CrmContext): Route[] {
   return collection<CollectionRow>(crm, {
     singular: "savedResponse",
     plural: "savedResponses",

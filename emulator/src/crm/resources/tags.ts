@@ -2,7 +2,11 @@ import { fieldError, unprocessable } from "../api";
 import { matches } from "../collections";
 import { collection, type Collection, type CollectionRow } from "../collection";
 import type { CrmContext } from "../context";
+import { crmModule, table } from "../module";
 
+export const tagsModule = crmModule({ tables: { tags: table<CollectionRow>() }, routes: (crm) => crm.shared(tagCollection).routes });
+
+/** The tags' collection, one per account (crm.shared(tagCollection)): a contact's members make the tags an import names. */
 export function tagCollection(crm: CrmContext): Collection<CollectionRow> {
   const { tags, contactTags } = crm.tables;
   return collection<CollectionRow>(crm, {

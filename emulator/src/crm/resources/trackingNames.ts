@@ -2,7 +2,18 @@ import { attributesOf, fieldError, noResultFound, optionalString, unprocessable 
 import type { CrmContext } from "../context";
 import type { Route } from "../router";
 import type { ServiceResponse } from "../../service";
-import type { NameRow } from "../state";
+import type { Row } from "../store";
+import { crmModule, table } from "../module";
+
+/** A tracking name: an allowed domain, a tracked event. */
+export interface NameRow extends Row {
+  name: string;
+}
+
+export const trackingNamesModule = crmModule({
+  tables: { siteTrackingDomains: table<NameRow>(), eventTrackingEvents: table<NameRow>() },
+  routes: trackingNameRoutes,
+});
 
 /**
  * The tracking names of the reference: the domains site tracking is allowed on
@@ -21,7 +32,7 @@ const TRACKING_NAMES = {
   eventTrackingEvents: { singular: "eventTrackingEvent", record: "EventTrackingEvent", createStatus: 201, deleted: { status: 200, body: {} } },
 } as const satisfies Record<string, { singular: string; record: string; createStatus: number; deleted: ServiceResponse }>;
 
-export function trackingNameRoutes(crm: CrmContext): Route[] {
+function trackingNameRoutes(crm: CrmContext): Route[] {
   return Object.entries(TRACKING_NAMES).flatMap(([plural, served]): Route[] => {
     const table = crm.tables[plural as keyof typeof TRACKING_NAMES];
     const kind = crm.kinds.register<NameRow>({ singular: served.singular, plural, present: (row) => ({ name: row.name }) });

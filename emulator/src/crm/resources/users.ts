@@ -3,24 +3,26 @@ import { matches } from "../collections";
 import { collection, id, madeWithTheAccount, text, type CollectionRow, type Form } from "../collection";
 import type { CrmContext } from "../context";
 import type { Route } from "../router";
-import type { CrmTables } from "../state";
 import { ADMIN_GROUP_ID } from "./groups";
 import { ADMIN_USER } from "./shared";
+import { crmModule, table } from "../module";
+
+export const usersModule = crmModule({
+  tables: { users: table<CollectionRow>() },
+  routes: userRoutes,
+  // Every account starts with its admin, user 1 (the reference's GET /users/1), in the admins' group.
+  seed: ({ users }) => users.put({ ...ADMIN_USER, group: ADMIN_GROUP_ID, password: "", createdMs: madeWithTheAccount, updatedMs: madeWithTheAccount }),
+});
 
 /** Taken from requests, never answered: a user's password, and its group (answered behind the userGroup link). */
 const unanswered = (form: Form): Form => ({ read: form.read, answer: () => undefined });
-
-/** Every account starts with its admin, user 1 (the reference's GET /users/1), in the admins' group. */
-export function seedAdminUser(tables: CrmTables): void {
-  tables.users.put({ ...ADMIN_USER, group: ADMIN_GROUP_ID, password: "", createdMs: madeWithTheAccount, updatedMs: madeWithTheAccount });
-}
 
 /**
  * Users (/users): a username unique in the account that an update cannot change, an email,
  * names, a group (a user group's id) and a password the service never answers. The group is
  * answered behind the userGroup link, and by an update (userGroup, and the userGroups beside it).
  */
-export function userRoutes(crm: CrmContext): Route[] {
+function userRoutes(crm: CrmContext): Route[] {
   const { users, groups } = crm.tables;
   const userGroupOf = (user: CollectionRow) => ({ userid: user.id, groupid: user.group, id: user.id, group: user.group, user: user.id });
   const unique = (field: "username" | "email", draft: CollectionRow, existing: CollectionRow | undefined) => {

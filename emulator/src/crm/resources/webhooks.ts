@@ -3,6 +3,9 @@ import { equals, matches } from "../collections";
 import { collection, id, texts, type CollectionRow, type Stored } from "../collection";
 import type { CrmContext } from "../context";
 import type { Route } from "../router";
+import { crmModule, table } from "../module";
+
+export const webhooksModule = crmModule({ tables: { webhooks: table<CollectionRow>() }, routes: webhookRoutes });
 
 /** GET /webhook/events, as the reference lists them. */
 export const WEBHOOK_EVENTS = [
@@ -41,7 +44,7 @@ const within = (allowed: string[], what: string) => (value: Stored) => {
   return outside.length > 0 ? `Unknown ${what}s: ${outside.join(", ")}; allowed: ${allowed.join(", ")}.` : undefined;
 };
 
-export function webhookRoutes(crm: CrmContext): Route[] {
+function webhookRoutes(crm: CrmContext): Route[] {
   const { lists } = crm.tables;
   const webhooks = collection<CollectionRow>(crm, {
     singular: "webhook",
