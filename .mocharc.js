@@ -2,7 +2,7 @@
 // - fast: every file that runs no Pulumi program (provider modules against the emulator in
 //   process, units, contract and emulator tests), in one process;
 // - programs: every file that installs the packed package or needs the CLI, and so runs as users do: Pulumi
-//   programs on the real CLI (test/support/pulumi-cli.ts), the installed emulator command, the
+//   programs on the real CLI (scripts/harness/pulumi-cli.ts), the installed emulator command, the
 //   package's contents. In parallel workers: their time goes to child processes.
 // A file is in the program tier when it uses what installs the package, so a new program test
 // needs no list. A file named on the command line (`npx mocha test/crm/message.test.ts`) runs alone.

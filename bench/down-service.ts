@@ -12,8 +12,8 @@
 import { writeFileSync } from "node:fs";
 import path from "node:path";
 import { parseArgs } from "node:util";
-import { installProgram } from "../test/support/packed-program";
-import { CliStack, resourceErrors } from "../test/support/pulumi-cli";
+import { installProgram } from "../scripts/harness/packed-program";
+import { CliStack, resourceErrors } from "../scripts/harness/pulumi-cli";
 import { startEmulatorProcess } from "./emulator-process";
 import { measure, runsOn } from "./processes";
 

@@ -15,7 +15,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { startEmulator } from "../emulator";
 import { compareMain } from "../provider/export/compare";
-import { emulatorCall, emulatorStats, type RunningEmulator } from "../test/support/emulator";
+import { emulatorCall, emulatorStats, type RunningEmulator } from "../scripts/harness/emulator";
 
 /** Objects made per kind: 500 in all with the pipelines' three default stages each (and the 11 every account comes with). */
 const counts = {

@@ -11,9 +11,9 @@
 
 import path from "node:path";
 import { parseArgs } from "node:util";
-import { requestCount } from "../test/support/emulator";
-import { installProgram } from "../test/support/packed-program";
-import { CliStack } from "../test/support/pulumi-cli";
+import { requestCount } from "../scripts/harness/emulator";
+import { installProgram } from "../scripts/harness/packed-program";
+import { CliStack } from "../scripts/harness/pulumi-cli";
 import { startEmulatorProcess } from "./emulator-process";
 import { byRole, measure, runsOn } from "./processes";
 

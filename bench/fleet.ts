@@ -40,10 +40,10 @@ import { postgresBin, startPostgres } from "../scripts/postgres";
 import { buildPlugins } from "../scripts/plugin-bundle";
 import { releaseTargets, targetName, writePluginArchive } from "../scripts/plugin-sea";
 import { ensureToolchain, ensureYamlLanguageHost, offlineCliEnvironment, programNodeVersion, toolchainPath } from "../scripts/toolchain";
-import { installedPackageBin, installProgram, repoRoot } from "../test/support/packed-program";
-import { namePluginFolders } from "../test/support/plugin-program";
-import { descendantsOf } from "../test/support/process-tree";
-import { CliStack } from "../test/support/pulumi-cli";
+import { installedPackageBin, installProgram, repoRoot } from "../scripts/harness/packed-program";
+import { namePluginFolders } from "../scripts/harness/plugin-program";
+import { descendantsOf } from "../scripts/harness/process-tree";
+import { CliStack } from "../scripts/harness/pulumi-cli";
 import { startEmulatorProcess, type RunningEmulatorProcess } from "./emulator-process";
 
 const { values } = parseArgs({

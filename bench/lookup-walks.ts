@@ -10,9 +10,9 @@
 // Not part of npm test: it installs the packed package.
 
 import path from "node:path";
-import { emulatorStats } from "../test/support/emulator";
-import { installProgram } from "../test/support/packed-program";
-import { CliStack } from "../test/support/pulumi-cli";
+import { emulatorStats } from "../scripts/harness/emulator";
+import { installProgram } from "../scripts/harness/packed-program";
+import { CliStack } from "../scripts/harness/pulumi-cli";
 import { startEmulatorProcess } from "./emulator-process";
 import { runsOn } from "./processes";
 

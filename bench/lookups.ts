@@ -11,9 +11,9 @@
 // Not part of npm test: it takes a few minutes.
 
 import path from "node:path";
-import { emulatorStats } from "../test/support/emulator";
-import { installProgram } from "../test/support/packed-program";
-import { CliStack, type CliResult } from "../test/support/pulumi-cli";
+import { emulatorStats } from "../scripts/harness/emulator";
+import { installProgram } from "../scripts/harness/packed-program";
+import { CliStack, type CliResult } from "../scripts/harness/pulumi-cli";
 import { startEmulatorProcess } from "./emulator-process";
 import { measure, peakMiB, runsOn } from "./processes";
 

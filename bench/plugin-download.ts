@@ -14,10 +14,10 @@ import { join } from "node:path";
 import { parseArgs } from "node:util";
 import { startEmulator } from "../emulator";
 import { releaseVersion } from "../scripts/release";
-import { repoRoot } from "../test/support/packed-program";
-import { copyYamlProgram } from "../test/support/plugin-program";
-import { CliStack } from "../test/support/pulumi-cli";
-import { downloadingEnv, releaseForTests, serveRelease, testTarget } from "../test/support/release";
+import { repoRoot } from "../scripts/harness/packed-program";
+import { copyYamlProgram } from "../scripts/harness/plugin-program";
+import { CliStack } from "../scripts/harness/pulumi-cli";
+import { downloadingEnv, releaseForTests, serveRelease, testTarget } from "../scripts/harness/release";
 
 const { values } = parseArgs({ options: { runs: { type: "string", default: "5" } } });
 const runs = Number(values.runs);

@@ -12,9 +12,9 @@
 
 import path from "node:path";
 import { parseArgs } from "node:util";
-import { requestCount } from "../test/support/emulator";
-import { installNativeAccounts, namePluginFolders } from "../test/support/plugin-program";
-import { CliStack } from "../test/support/pulumi-cli";
+import { requestCount } from "../scripts/harness/emulator";
+import { installNativeAccounts, namePluginFolders } from "../scripts/harness/plugin-program";
+import { CliStack } from "../scripts/harness/pulumi-cli";
 import { startEmulatorProcess } from "./emulator-process";
 import { byRole, measure, runsOn } from "./processes";
 

@@ -24,7 +24,7 @@ import { grpc, providerProto, providerServices, structProto } from "../provider/
 import { buildPlugins } from "../scripts/plugin-bundle";
 import { releaseTargets, writeSingleExecutable } from "../scripts/plugin-sea";
 import { ensureNode, ensureToolchain, newestNodeVersion, programNodeVersion } from "../scripts/toolchain";
-import { repoRoot } from "../test/support/packed-program";
+import { repoRoot } from "../scripts/harness/packed-program";
 
 const { values } = parseArgs({ options: { runs: { type: "string", default: "10" } } });
 const runs = Number(values.runs);

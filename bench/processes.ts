@@ -8,7 +8,7 @@ import { readFileSync } from "node:fs";
 import os from "node:os";
 import { join } from "node:path";
 import { ensureToolchain, programNodeVersion } from "../scripts/toolchain";
-import { descendantsOf } from "../test/support/process-tree";
+import { descendantsOf } from "../scripts/harness/process-tree";
 
 export type Role = "cli" | "language host" | "program" | "provider host" | "other";
 

@@ -13,9 +13,9 @@
 import os from "node:os";
 import path from "node:path";
 import { parseArgs } from "node:util";
-import { emulatorStats } from "../test/support/emulator";
-import { installProgram } from "../test/support/packed-program";
-import { CliStack, type CliResult } from "../test/support/pulumi-cli";
+import { emulatorStats } from "../scripts/harness/emulator";
+import { installProgram } from "../scripts/harness/packed-program";
+import { CliStack, type CliResult } from "../scripts/harness/pulumi-cli";
 import { startEmulatorProcess, type RunningEmulatorProcess } from "./emulator-process";
 import { measure, peakMiB, runsOn } from "./processes";
 

@@ -8,8 +8,8 @@ import { spawn, spawnSync } from "node:child_process";
 import { mkdirSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { startEmulator } from "../emulator";
-import { emulatorCallWhenAdmitted, emulatorRead } from "../test/support/emulator";
-import { installExample, repoRoot } from "../test/support/packed-program";
+import { emulatorCallWhenAdmitted, emulatorRead } from "./harness/emulator";
+import { installExample, repoRoot } from "./harness/packed-program";
 import { ensureToolchain, offlineCliEnvironment, programNodeVersion, toolchainPath } from "./toolchain";
 
 type Emulator = Awaited<ReturnType<typeof startEmulator>>;

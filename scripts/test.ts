@@ -9,7 +9,7 @@ import { spawn } from "node:child_process";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { typecheckStatusVariable } from "../test/support/packed-program";
+import { typecheckStatusVariable } from "./harness/packed-program";
 import { ensureToolchain } from "./toolchain";
 
 const npm = process.platform === "win32" ? "npm.cmd" : "npm";

@@ -7,7 +7,7 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, relative } from "node:path";
 import { promisify } from "node:util";
-import { repoRoot } from "./support/packed-program";
+import { repoRoot } from "../scripts/harness/packed-program";
 
 function filesUnder(dir: string): Map<string, string> {
   const files = new Map<string, string>();

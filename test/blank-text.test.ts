@@ -6,7 +6,7 @@
 import assert from "node:assert/strict";
 import { z } from "zod";
 import { resources, typeOf } from "../provider/registry";
-import { emulatorForProvider, requestCount, type RunningEmulator } from "./support/emulator";
+import { emulatorForProvider, requestCount, type RunningEmulator } from "../scripts/harness/emulator";
 import { providerCode, type ResourceModule } from "./support/provider-steps";
 import { makeParents, type Parents, resourceExamples } from "./support/resource-examples";
 

@@ -16,10 +16,10 @@ import { promisify } from "node:util";
 import { startEmulator } from "../emulator";
 import { buildPlugins } from "../scripts/plugin-bundle";
 import { ensureToolchain, offlineCliEnvironment, toolchainPath } from "../scripts/toolchain";
-import { emulatorCallWhenAdmitted, emulatorRead, requestCount, type RunningEmulator } from "./support/emulator";
-import { repoRoot } from "./support/packed-program";
-import { installPluginTarball } from "./support/plugin-program";
-import { CHANGES_NOT_EXPECTED } from "./support/pulumi-cli";
+import { emulatorCallWhenAdmitted, emulatorRead, requestCount, type RunningEmulator } from "../scripts/harness/emulator";
+import { repoRoot } from "../scripts/harness/packed-program";
+import { installPluginTarball } from "../scripts/harness/plugin-program";
+import { CHANGES_NOT_EXPECTED } from "../scripts/harness/pulumi-cli";
 import { installPythonSdk } from "./support/python-sdk";
 
 const programs = join(repoRoot, "test", "lifecycle", "programs");

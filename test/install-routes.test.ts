@@ -14,8 +14,8 @@ import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { goModule, releaseVersion } from "../scripts/release";
 import { ensurePythonVenv, ensureToolchain, offlineCliEnvironment } from "../scripts/toolchain";
-import { repoRoot } from "./support/packed-program";
-import { releaseForTests } from "./support/release";
+import { repoRoot } from "../scripts/harness/packed-program";
+import { releaseForTests } from "../scripts/harness/release";
 
 const page = (file: string) => readFileSync(join(repoRoot, file), "utf8");
 const blocks = (text: string, language: string) => [...text.matchAll(new RegExp(`\`\`\`${language}\\n([\\s\\S]*?)\`\`\``, "g"))].map(([, block]) => block);

@@ -11,7 +11,7 @@ import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { ensureSchemaCheck, ensureToolchain } from "../scripts/toolchain";
-import { repoRoot } from "./support/packed-program";
+import { repoRoot } from "../scripts/harness/packed-program";
 
 interface Report {
   file: string;

@@ -9,7 +9,7 @@ import assert from "node:assert/strict";
 import { existsSync, readFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { pluginDownloadURL } from "../scripts/generate/package-schema";
-import { repoRoot } from "./support/packed-program";
+import { repoRoot } from "../scripts/harness/packed-program";
 
 const page = (name: string) => readFileSync(join(repoRoot, "docs", name), "utf8");
 const version = (JSON.parse(readFileSync(join(repoRoot, "package.json"), "utf8")) as { version: string }).version;

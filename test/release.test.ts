@@ -17,8 +17,8 @@ import { promisify } from "node:util";
 import { publishSteps } from "../scripts/publish";
 import { releaseTargets, seaNodeVersion, targetName } from "../scripts/plugin-sea";
 import { checksumsFile, filesUnder, goModule, releaseAssets, releaseVersion } from "../scripts/release";
-import { packedTarball, repoRoot } from "./support/packed-program";
-import { releaseForTests, runRelease, testTarget } from "./support/release";
+import { packedTarball, repoRoot } from "../scripts/harness/packed-program";
+import { releaseForTests, runRelease, testTarget } from "../scripts/harness/release";
 
 const v = releaseVersion;
 

@@ -11,7 +11,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { promisify } from "node:util";
 import { breakingChanges, checkSchemas, releasedSchemaFolder } from "../scripts/schema-compat";
-import { repoRoot } from "./support/packed-program";
+import { repoRoot } from "../scripts/harness/packed-program";
 
 type Spec = Record<string, any>;
 const released = (): Spec => JSON.parse(readFileSync(join(releasedSchemaFolder, "crm.json"), "utf8"));

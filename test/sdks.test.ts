@@ -14,7 +14,7 @@ import { tmpdir } from "node:os";
 import { basename, join, relative } from "node:path";
 import { packNodeSdk, sdkLanguages, sdkPackages, writeSdks } from "../scripts/generate/sdks";
 import { ensureToolchain } from "../scripts/toolchain";
-import { repoRoot } from "./support/packed-program";
+import { repoRoot } from "../scripts/harness/packed-program";
 import { installPythonSdk } from "./support/python-sdk";
 
 interface Schema {

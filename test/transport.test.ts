@@ -7,7 +7,7 @@ import { type AttemptOutcome, briefRetryAttempts, decideRetry, defaultRetryPolic
 import { type AccountEndpoint, Transport } from "../provider/transport/transport";
 import { ServiceClient } from "../provider/service-client";
 import { chatService, endpointFor, crmService, unknownSettingWarnings, useStackConfig, type SettingsError } from "../provider/settings";
-import { configOf } from "./support/emulator";
+import { configOf } from "../scripts/harness/emulator";
 import { type ScriptedServer, sendJson, startScriptedServer, type Script } from "./support/scripted-server";
 
 const token = "tok-super-secret-0123456789";

@@ -7,7 +7,7 @@ import type { FlowRunArgs } from "../../provider/chat/flow-run";
 import { unknownValue } from "../../provider/kit/inputs";
 import { PartlyDoneError } from "../../provider/kit/write-errors";
 import { useStackConfig } from "../../provider/settings";
-import { configOf, emulatorForProvider, flowRunsStarted, requestCount, type RunningEmulator, setFaults } from "../support/emulator";
+import { configOf, emulatorForProvider, flowRunsStarted, requestCount, type RunningEmulator, setFaults } from "../../scripts/harness/emulator";
 
 const flowId = "2f1c6a8e-3b7d-4c1e-9a2f-5d8e7c6b4a31";
 const failingFlow = BUILT_IN_FLOWS.find((flow) => flow.failureReason)!;

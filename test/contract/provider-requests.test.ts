@@ -7,7 +7,7 @@ import * as contact from "../../provider/crm/account-contact";
 import * as field from "../../provider/crm/account-custom-field";
 import * as value from "../../provider/crm/account-custom-field-value";
 import * as note from "../../provider/crm/account-note";
-import { emulatorCall, type RunningEmulator } from "../support/emulator";
+import { emulatorCall, type RunningEmulator } from "../../scripts/harness/emulator";
 import { checked, type ResourceModule } from "../support/provider-steps";
 import { emulatorBehindProxy, type RecordingProxy } from "../support/recording-proxy";
 import { nonConformingRequests } from "../support/reference-requests";

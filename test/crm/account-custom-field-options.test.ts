@@ -8,7 +8,7 @@ import assert from "node:assert/strict";
 import * as provider from "../../provider/crm/account-custom-field-value";
 import { unknownValue } from "../../provider/kit/inputs";
 import { useStackConfig } from "../../provider/settings";
-import { configOf, emulatorCall, emulatorForProvider, emulatorStats, type RunningEmulator } from "../support/emulator";
+import { configOf, emulatorCall, emulatorForProvider, emulatorStats, type RunningEmulator } from "../../scripts/harness/emulator";
 import { checked, providerCode } from "../support/provider-steps";
 
 const tiers = ["Gold", "Silver", "Bronze"];

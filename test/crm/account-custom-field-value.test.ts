@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import * as provider from "../../provider/crm/account-custom-field-value";
 import { unknownValue } from "../../provider/kit/inputs";
 import { useStackConfig } from "../../provider/settings";
-import { configOf, emulatorCall, emulatorStats, requestCount, type RunningEmulator } from "../support/emulator";
+import { configOf, emulatorCall, emulatorStats, requestCount, type RunningEmulator } from "../../scripts/harness/emulator";
 import { checked, configuration, createAndVerify, providerCode, updateAndVerify } from "../support/provider-steps";
 import { type ScriptedServer, sendJson, startScriptedServer } from "../support/scripted-server";
 import { describeResource } from "../support/describe-resource";

@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import * as provider from "../../provider/crm/account-custom-field";
 import { unknownValue } from "../../provider/kit/inputs";
 import { useStackConfig } from "../../provider/settings";
-import { configOf, emulatorCall, requestCount } from "../support/emulator";
+import { configOf, emulatorCall, requestCount } from "../../scripts/harness/emulator";
 import { checked, createAndVerify, providerCode, updateAndVerify } from "../support/provider-steps";
 import { type ScriptedServer, sendJson, startScriptedServer } from "../support/scripted-server";
 import { describeResource, emptyAccount } from "../support/describe-resource";

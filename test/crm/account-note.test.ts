@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import * as provider from "../../provider/crm/account-note";
 import { useStackConfig } from "../../provider/settings";
-import { configOf, emulatorCall, emulatorStats } from "../support/emulator";
+import { configOf, emulatorCall, emulatorStats } from "../../scripts/harness/emulator";
 import { checked, createAndVerify, updateAndVerify } from "../support/provider-steps";
 import { sendJson, startScriptedServer } from "../support/scripted-server";
 import { describeResource, emptyAccount } from "../support/describe-resource";

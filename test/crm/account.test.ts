@@ -5,7 +5,7 @@ import { withEveryOutput } from "../../provider/dynamic";
 import { useStackConfig } from "../../provider/settings";
 import { type ScriptedServer, sendJson, startScriptedServer } from "../support/scripted-server";
 import { itAdoptsById } from "../support/adoption";
-import { configOf, emulatorCall, emulatorForProvider, emulatorStats, requestCount, type RunningEmulator, setFaults } from "../support/emulator";
+import { configOf, emulatorCall, emulatorForProvider, emulatorStats, requestCount, type RunningEmulator, setFaults } from "../../scripts/harness/emulator";
 
 const providerCode = "exports.handler = ...";
 

@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import * as provider from "../../provider/crm/address";
 import { useStackConfig } from "../../provider/settings";
-import { configOf, emulatorCall } from "../support/emulator";
+import { configOf, emulatorCall } from "../../scripts/harness/emulator";
 import { checked, configuration, providerCode } from "../support/provider-steps";
 import { asHostSends } from "../support/host-struct";
 import { createBody } from "../support/recording-proxy";

@@ -5,7 +5,7 @@ import { releaseNaturalKey } from "../../provider/kit/adoption";
 import { CrmClient } from "../../provider/crm/service/client";
 import { useStackConfig } from "../../provider/settings";
 import { startEmulator } from "../../emulator";
-import { configOf, emulatorCall, type RunningEmulator } from "../support/emulator";
+import { configOf, emulatorCall, type RunningEmulator } from "../../scripts/harness/emulator";
 import { checked, configuration, failuresOf, providerCode } from "../support/provider-steps";
 import { asHostSends } from "../support/host-struct";
 import { type ScriptedServer, sendJson, startScriptedServer } from "../support/scripted-server";

@@ -5,7 +5,7 @@
 import assert from "node:assert/strict";
 import * as provider from "../../provider/crm/account-custom-field-value";
 import { useStackConfig } from "../../provider/settings";
-import { configOf, emulatorCall, type RunningEmulator } from "../support/emulator";
+import { configOf, emulatorCall, type RunningEmulator } from "../../scripts/harness/emulator";
 import { asHostSends } from "../support/host-struct";
 import { checked } from "../support/provider-steps";
 import { emulatorBehindProxy, type ProxiedRequest, type RecordingProxy, startRecordingProxy } from "../support/recording-proxy";

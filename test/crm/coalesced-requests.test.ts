@@ -5,7 +5,7 @@ import assert from "node:assert/strict";
 import * as account from "../../provider/crm/account";
 import { resources, typeOf } from "../../provider/registry";
 import { useStackConfig } from "../../provider/settings";
-import { configOf, emulatorCall, emulatorForProvider, emulatorStats, requestCount, type RunningEmulator } from "../support/emulator";
+import { configOf, emulatorCall, emulatorForProvider, emulatorStats, requestCount, type RunningEmulator } from "../../scripts/harness/emulator";
 import { asHostSends } from "../support/host-struct";
 import { checked, providerCode, type ResourceModule } from "../support/provider-steps";
 import { makeParents, type ResourceExample, resourceExamples } from "../support/resource-examples";

@@ -3,7 +3,7 @@ import { CrmClient } from "../../provider/crm/service/client";
 import { pageOf, pages, walk } from "../../provider/crm/service/collection";
 import type { ServiceError } from "../../provider/transport/errors";
 import { useStackConfig } from "../../provider/settings";
-import { configOf } from "../support/emulator";
+import { configOf } from "../../scripts/harness/emulator";
 import { type ScriptedServer, sendJson, startScriptedServer } from "../support/scripted-server";
 
 /** A collection of `size` items `{ id }` under `things`, paged by limit and offset, with `meta` as the script gives it. */

@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import * as provider from "../../provider/crm/contact-custom-field";
 import { DeclaredNames } from "../../provider/kit/unique-names";
 import { useStackConfig } from "../../provider/settings";
-import { configOf, emulatorCall, emulatorForProvider, type RunningEmulator } from "../support/emulator";
+import { configOf, emulatorCall, emulatorForProvider, type RunningEmulator } from "../../scripts/harness/emulator";
 import { type RecordingProxy, startRecordingProxy } from "../support/recording-proxy";
 import { checked } from "../support/provider-steps";
 import { describeResource, emptyAccount } from "../support/describe-resource";

@@ -7,7 +7,7 @@ import * as contactCustomField from "../../provider/crm/contact-custom-field";
 import * as list from "../../provider/crm/list";
 import * as tag from "../../provider/crm/tag";
 import { useStackConfig } from "../../provider/settings";
-import { configOf, emulatorForProvider, emulatorStats, type RunningEmulator } from "../support/emulator";
+import { configOf, emulatorForProvider, emulatorStats, type RunningEmulator } from "../../scripts/harness/emulator";
 import { asHostSends } from "../support/host-struct";
 import { checked, providerCode, type ResourceModule } from "../support/provider-steps";
 

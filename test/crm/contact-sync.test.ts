@@ -7,7 +7,7 @@ import * as contactSync from "../../provider/crm/contact-sync";
 import { PartlyDoneError } from "../../provider/kit/write-errors";
 import { useStackConfig } from "../../provider/settings";
 import { ServiceError } from "../../provider/transport/errors";
-import { configOf, emulatorCall, emulatorForProvider, emulatorStats, requestCount, type RunningEmulator, setFaults } from "../support/emulator";
+import { configOf, emulatorCall, emulatorForProvider, emulatorStats, requestCount, type RunningEmulator, setFaults } from "../../scripts/harness/emulator";
 
 const providerCode = "exports.handler = ...";
 const importRoute = "POST /api/3/import/bulk_import";

@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import * as provider from "../../provider/crm/custom-object-schema";
 import { getCustomObjectSchemas } from "../../provider/crm/lookups";
-import { emulatorCall } from "../support/emulator";
+import { emulatorCall } from "../../scripts/harness/emulator";
 import { writesByRoute, writesSince } from "../support/adoption";
 import { adoptIdClaims } from "../../provider/crm/crud";
 import { CrmClient } from "../../provider/crm/service/client";

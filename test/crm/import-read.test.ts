@@ -7,7 +7,7 @@ import assert from "node:assert/strict";
 import * as customField from "../../provider/crm/account-custom-field";
 import * as customFieldValue from "../../provider/crm/account-custom-field-value";
 import { resources } from "../../provider/registry";
-import { emulatorForProvider, emulatorRead, type RunningEmulator } from "../support/emulator";
+import { emulatorForProvider, emulatorRead, type RunningEmulator } from "../../scripts/harness/emulator";
 import { type MadeObject, makeEveryCrmObject, resourceExamples } from "../support/resource-examples";
 
 describe("an import reads what a create's read reads", () => {

@@ -14,7 +14,7 @@ import { generateFixtures } from "../../emulator/src/crm/fixtures";
 import { crm } from "../../provider";
 import { useStackConfig } from "../../provider/settings";
 import { ServiceError } from "../../provider/transport/errors";
-import { configOf, emulatorCall, emulatorForProvider, emulatorStats, requestCount, type RunningEmulator } from "../support/emulator";
+import { configOf, emulatorCall, emulatorForProvider, emulatorStats, requestCount, type RunningEmulator } from "../../scripts/harness/emulator";
 
 const SUBSCRIPTIONS = "6449c3f3-b68d-46d1-850b-c8aea998ce1b";
 const TICKETS = "0b7e2a55-3c1d-4f8e-9a6b-2d4c8e1f7a90";

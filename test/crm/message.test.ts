@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import * as provider from "../../provider/crm/message";
-import { emulatorCall } from "../support/emulator";
+import { emulatorCall } from "../../scripts/harness/emulator";
 import { checked, configuration } from "../support/provider-steps";
 import { asHostSends } from "../support/host-struct";
 import { createBody } from "../support/recording-proxy";

@@ -6,7 +6,7 @@
 import * as account from "../../provider/crm/account";
 import * as value from "../../provider/crm/account-custom-field-value";
 import { useStackConfig } from "../../provider/settings";
-import { configOf, emulatorCall, emulatorStats, type RunningEmulator } from "../support/emulator";
+import { configOf, emulatorCall, emulatorStats, type RunningEmulator } from "../../scripts/harness/emulator";
 import { checked, providerCode } from "../support/provider-steps";
 
 /**

@@ -7,7 +7,7 @@ import assert from "node:assert/strict";
 import * as account from "../../provider/crm/account";
 import * as value from "../../provider/crm/account-custom-field-value";
 import { CrmClient } from "../../provider/crm/service/client";
-import { emulatorCall, emulatorForProvider, type RunningEmulator } from "../support/emulator";
+import { emulatorCall, emulatorForProvider, type RunningEmulator } from "../../scripts/harness/emulator";
 import { startRecordingProxy } from "../support/recording-proxy";
 import { accountsToRefresh, created, madeOutOfBand, refreshed, requestsDuring, useEmulator, valueCreates } from "./provider-scenarios";
 

@@ -4,7 +4,7 @@
 import assert from "node:assert/strict";
 import { crm } from "../../provider";
 import { useStackConfig } from "../../provider/settings";
-import { configOf, emulatorCall, emulatorForProvider, emulatorStats, type RunningEmulator } from "../support/emulator";
+import { configOf, emulatorCall, emulatorForProvider, emulatorStats, type RunningEmulator } from "../../scripts/harness/emulator";
 
 describe("crm lookups of pipelines, user groups and users", () => {
   let emulator: RunningEmulator;

@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import * as provider from "../../provider/crm/tag";
 import { DeclaredNames } from "../../provider/kit/unique-names";
-import { emulatorCall } from "../support/emulator";
+import { emulatorCall } from "../../scripts/harness/emulator";
 import { checked } from "../support/provider-steps";
 import { describeResource, emptyAccount } from "../support/describe-resource";
 

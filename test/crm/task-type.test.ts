@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import * as provider from "../../provider/crm/task-type";
-import { emulatorCall } from "../support/emulator";
+import { emulatorCall } from "../../scripts/harness/emulator";
 import { checked } from "../support/provider-steps";
 import { describeResource, emptyAccount } from "../support/describe-resource";
 

@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import * as provider from "../../provider/crm/user-group";
 import { useStackConfig } from "../../provider/settings";
-import { configOf, emulatorCall } from "../support/emulator";
+import { configOf, emulatorCall } from "../../scripts/harness/emulator";
 import { checked } from "../support/provider-steps";
 import { describeResource, emptyAccount } from "../support/describe-resource";
 

@@ -6,7 +6,7 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { createInterface } from "node:readline";
 import { HELP, USAGE } from "../../emulator/src/core/cli";
-import { installedEmulatorBin } from "../support/packed-program";
+import { installedEmulatorBin } from "../../scripts/harness/packed-program";
 
 describe("the pulumi-crm-emulator command, installed", () => {
   // The command as the package installs it.

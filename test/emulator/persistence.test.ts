@@ -8,7 +8,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createInterface } from "node:readline";
-import { installedEmulatorBin } from "../support/packed-program";
+import { installedEmulatorBin } from "../../scripts/harness/packed-program";
 
 const token = "persistence-key";
 /** The `pulumi-crm-emulator` command as the package installs it. */

@@ -5,7 +5,7 @@ import assert from "node:assert/strict";
 import { startEmulator } from "../../emulator";
 import { compareMain } from "../../provider/export/compare";
 import { exportedResources, setupKinds } from "../../provider/export/read-account";
-import { emulatorCall, emulatorStats, requestCount, type RunningEmulator } from "../support/emulator";
+import { emulatorCall, emulatorStats, requestCount, type RunningEmulator } from "../../scripts/harness/emulator";
 
 interface Run {
   code: number;

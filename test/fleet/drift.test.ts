@@ -8,7 +8,7 @@ import { startEmulator } from "../../emulator";
 import { driftOfState, type ExportedState, holdsEncryptedSecrets, readableHere } from "../../provider/fleet/drift";
 import { resources } from "../../provider/registry";
 import { withProviderSettings } from "../../provider/settings";
-import { emulatorCall, type RunningEmulator } from "../support/emulator";
+import { emulatorCall, type RunningEmulator } from "../../scripts/harness/emulator";
 
 const core = (token: string) => resources.find((resource) => resource.module.declaration.token === token)!.module.core;
 const stackUrn = "urn:pulumi:acme::crm-agency";

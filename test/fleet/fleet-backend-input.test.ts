@@ -12,9 +12,9 @@ import { join } from "node:path";
 import { promisify } from "node:util";
 import { startEmulator } from "../../emulator";
 import { ensureToolchain, offlineCliEnvironment, toolchainPath } from "../../scripts/toolchain";
-import type { RunningEmulator } from "../support/emulator";
+import type { RunningEmulator } from "../../scripts/harness/emulator";
 import { fleetBackends, heldService, installTagProgram, runFleet, type TestBackend, tokenVariable } from "../support/fleet";
-import { installedPackageBin } from "../support/packed-program";
+import { installedPackageBin } from "../../scripts/harness/packed-program";
 
 const execFileAsync = promisify(execFile);
 const clients = ["first", "second", "third"];

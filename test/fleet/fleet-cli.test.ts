@@ -11,9 +11,9 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { startEmulator } from "../../emulator";
 import { ensureToolchain, offlineCliEnvironment, toolchainPath } from "../../scripts/toolchain";
-import { installedPackageBin, installProgram, repoRoot } from "../support/packed-program";
-import { installYamlProgram } from "../support/plugin-program";
-import type { RunningEmulator } from "../support/emulator";
+import { installedPackageBin, installProgram, repoRoot } from "../../scripts/harness/packed-program";
+import { installYamlProgram } from "../../scripts/harness/plugin-program";
+import type { RunningEmulator } from "../../scripts/harness/emulator";
 import { heldService, messagesOf, renameSender, runFleet, tokenVariable } from "../support/fleet";
 
 const clients = ["client-1", "client-2", "client-3", "client-4", "client-5", "client-6"];

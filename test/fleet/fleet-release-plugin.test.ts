@@ -11,10 +11,10 @@ import { delimiter, join } from "node:path";
 import { startEmulator } from "../../emulator";
 import { buildPlugins } from "../../scripts/plugin-bundle";
 import { ensureToolchain, offlineCliEnvironment, toolchainPath } from "../../scripts/toolchain";
-import type { RunningEmulator } from "../support/emulator";
+import type { RunningEmulator } from "../../scripts/harness/emulator";
 import { messagesOf, runFleet, tokenVariable } from "../support/fleet";
-import { installedPackageBin, repoRoot } from "../support/packed-program";
-import { copyYamlProgram, installPluginTarball } from "../support/plugin-program";
+import { installedPackageBin, repoRoot } from "../../scripts/harness/packed-program";
+import { copyYamlProgram, installPluginTarball } from "../../scripts/harness/plugin-program";
 
 describe("pulumi-crm fleet on the real CLI: the plugin the YAML program names, not one on PATH", function () {
   this.timeout(10 * 60_000);

@@ -10,9 +10,9 @@ import { join } from "node:path";
 import { promisify } from "node:util";
 import { startEmulator } from "../../emulator";
 import { ensureToolchain, offlineCliEnvironment, toolchainPath } from "../../scripts/toolchain";
-import type { RunningEmulator } from "../support/emulator";
+import type { RunningEmulator } from "../../scripts/harness/emulator";
 import { fleetBackends, installTagProgram, promptingUp, runFleet, type TestBackend, tokenVariable } from "../support/fleet";
-import { installedPackageBin } from "../support/packed-program";
+import { installedPackageBin } from "../../scripts/harness/packed-program";
 import type { ClientOutcome } from "../../provider/fleet/run";
 
 const execFileAsync = promisify(execFile);

@@ -11,11 +11,11 @@ import { promisify } from "node:util";
 import { delimiter, join } from "node:path";
 import { startEmulator } from "../../emulator";
 import { ensureToolchain, offlineCliEnvironment, toolchainPath } from "../../scripts/toolchain";
-import type { RunningEmulator } from "../support/emulator";
+import type { RunningEmulator } from "../../scripts/harness/emulator";
 import { fleetBackends, heldService, messagesOf, promptingUp, renameSender, runFleet, type TestBackend, tokenVariable, untilPending } from "../support/fleet";
-import { installedPackageBin, repoRoot } from "../support/packed-program";
-import { descendantsOf } from "../support/process-tree";
-import { installYamlProgram } from "../support/plugin-program";
+import { installedPackageBin, repoRoot } from "../../scripts/harness/packed-program";
+import { descendantsOf } from "../../scripts/harness/process-tree";
+import { installYamlProgram } from "../../scripts/harness/plugin-program";
 
 const execFileAsync = promisify(execFile);
 

@@ -4,9 +4,17 @@
 
 import assert from "node:assert/strict";
 import { startEmulator } from "../../emulator";
-import { installExample } from "../support/packed-program";
-import { emulatorCall, emulatorCallWhenAdmitted, emulatorRead, emulatorStats, requestCount, type RunningEmulator, stackOnEmulator } from "../support/emulator";
-import { CHANGES_NOT_EXPECTED, CliStack } from "../support/pulumi-cli";
+import { installExample } from "../../scripts/harness/packed-program";
+import {
+  emulatorCall,
+  emulatorCallWhenAdmitted,
+  emulatorRead,
+  emulatorStats,
+  requestCount,
+  type RunningEmulator,
+  stackOnEmulator,
+} from "../../scripts/harness/emulator";
+import { CHANGES_NOT_EXPECTED, CliStack } from "../../scripts/harness/pulumi-cli";
 
 const dynamicType = (name: string) => `pulumi-nodejs:dynamic/crm:${name}`;
 

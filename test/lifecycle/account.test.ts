@@ -9,9 +9,9 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { startEmulator } from "../../emulator";
 import { programNodeVersion } from "../../scripts/toolchain";
-import { installExample, repoRoot } from "../support/packed-program";
-import { emulatorCall, requestCount, type RunningEmulator } from "../support/emulator";
-import { CHANGES_NOT_EXPECTED, CliStack, secretSignature, type StackOptions } from "../support/pulumi-cli";
+import { installExample, repoRoot } from "../../scripts/harness/packed-program";
+import { emulatorCall, requestCount, type RunningEmulator } from "../../scripts/harness/emulator";
+import { CHANGES_NOT_EXPECTED, CliStack, secretSignature, type StackOptions } from "../../scripts/harness/pulumi-cli";
 
 /** The lowest @pulumi/pulumi that package.json's peer range accepts. */
 const lowestSdk = (JSON.parse(readFileSync(join(repoRoot, "package.json"), "utf8")).peerDependencies["@pulumi/pulumi"] as string).replace(/^\^/, "");

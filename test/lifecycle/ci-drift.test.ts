@@ -8,9 +8,9 @@ import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { ensureToolchain } from "../../scripts/toolchain";
 import { startEmulator } from "../../emulator";
-import { installExample, repoRoot } from "../support/packed-program";
-import { emulatorCall, emulatorCallWhenAdmitted, emulatorRead, requestCount, type RunningEmulator, stackOnEmulator } from "../support/emulator";
-import { CHANGES_NOT_EXPECTED, CliStack } from "../support/pulumi-cli";
+import { installExample, repoRoot } from "../../scripts/harness/packed-program";
+import { emulatorCall, emulatorCallWhenAdmitted, emulatorRead, requestCount, type RunningEmulator, stackOnEmulator } from "../../scripts/harness/emulator";
+import { CHANGES_NOT_EXPECTED, CliStack } from "../../scripts/harness/pulumi-cli";
 
 const yaml = require(require.resolve("js-yaml", { paths: [require.resolve("@pulumi/pulumi")] })) as { load(text: string): unknown };
 const exampleDir = join(repoRoot, "examples", "ci-drift");

@@ -5,9 +5,9 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { startEmulator } from "../../emulator";
-import { emulatorCall, emulatorStats, type RunningEmulator, stackOnEmulator } from "../support/emulator";
-import { installProgram } from "../support/packed-program";
-import { CHANGES_NOT_EXPECTED, type CliResult, CliStack } from "../support/pulumi-cli";
+import { emulatorCall, emulatorStats, type RunningEmulator, stackOnEmulator } from "../../scripts/harness/emulator";
+import { installProgram } from "../../scripts/harness/packed-program";
+import { CHANGES_NOT_EXPECTED, type CliResult, CliStack } from "../../scripts/harness/pulumi-cli";
 
 const accounts = 150;
 /** The CLI's default on a 2-core machine (4 per CPU), fixed so that counts do not depend on the machine. */

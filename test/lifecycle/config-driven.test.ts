@@ -5,9 +5,9 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { startEmulator } from "../../emulator";
-import { installProgram } from "../support/packed-program";
-import { emulatorStats, requestCount, type RunningEmulator } from "../support/emulator";
-import { CliStack } from "../support/pulumi-cli";
+import { installProgram } from "../../scripts/harness/packed-program";
+import { emulatorStats, requestCount, type RunningEmulator } from "../../scripts/harness/emulator";
+import { CliStack } from "../../scripts/harness/pulumi-cli";
 
 describe("a config-driven program's scenarios on the pulumi CLI", function () {
   this.timeout(600_000);

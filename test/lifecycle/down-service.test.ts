@@ -6,9 +6,9 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { startEmulator } from "../../emulator";
-import { type RunningEmulator, stackOnEmulator } from "../support/emulator";
-import { installProgram } from "../support/packed-program";
-import { CliStack, nameOf, resourceErrors } from "../support/pulumi-cli";
+import { type RunningEmulator, stackOnEmulator } from "../../scripts/harness/emulator";
+import { installProgram } from "../../scripts/harness/packed-program";
+import { CliStack, nameOf, resourceErrors } from "../../scripts/harness/pulumi-cli";
 
 const accounts = 40;
 

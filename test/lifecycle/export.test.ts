@@ -10,10 +10,10 @@ import { execFile } from "node:child_process";
 import { existsSync, readFileSync, rmSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { startEmulator } from "../../emulator";
-import { installProgram, packedTarball, repoRoot } from "../support/packed-program";
-import { emulatorCall, emulatorStats, requestCount, type RunningEmulator, stackOnEmulator } from "../support/emulator";
+import { installProgram, packedTarball, repoRoot } from "../../scripts/harness/packed-program";
+import { emulatorCall, emulatorStats, requestCount, type RunningEmulator, stackOnEmulator } from "../../scripts/harness/emulator";
 import { writesByRoute, writesSince } from "../support/adoption";
-import { CHANGES_NOT_EXPECTED, CliStack, diagnostics } from "../support/pulumi-cli";
+import { CHANGES_NOT_EXPECTED, CliStack, diagnostics } from "../../scripts/harness/pulumi-cli";
 import { exportedResources } from "../../provider/export/read-account";
 
 interface CommandResult {

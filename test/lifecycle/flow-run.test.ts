@@ -5,9 +5,9 @@
 import assert from "node:assert/strict";
 import { startEmulator } from "../../emulator";
 import { BUILT_IN_FLOWS } from "../../emulator/src/chat";
-import { installExample } from "../support/packed-program";
-import { flowRunsStarted, requestCount, type RunningEmulator } from "../support/emulator";
-import { CliStack, diagnostics } from "../support/pulumi-cli";
+import { installExample } from "../../scripts/harness/packed-program";
+import { flowRunsStarted, requestCount, type RunningEmulator } from "../../scripts/harness/emulator";
+import { CliStack, diagnostics } from "../../scripts/harness/pulumi-cli";
 
 const failingFlow = BUILT_IN_FLOWS.find((flow) => flow.failureReason)!;
 

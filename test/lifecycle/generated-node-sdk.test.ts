@@ -9,10 +9,10 @@ import assert from "node:assert/strict";
 import { join } from "node:path";
 import { startEmulator } from "../../emulator";
 import { buildPlugins } from "../../scripts/plugin-bundle";
-import { emulatorRead, type RunningEmulator, stackOnEmulator } from "../support/emulator";
-import { installProgram, repoRoot } from "../support/packed-program";
-import { assertNoOpUp, assertRenameRepaired, namePluginFolders } from "../support/plugin-program";
-import { CliStack } from "../support/pulumi-cli";
+import { emulatorRead, type RunningEmulator, stackOnEmulator } from "../../scripts/harness/emulator";
+import { installProgram, repoRoot } from "../../scripts/harness/packed-program";
+import { assertNoOpUp, assertRenameRepaired, namePluginFolders } from "../../scripts/harness/plugin-program";
+import { CliStack } from "../../scripts/harness/pulumi-cli";
 
 describe("a TypeScript program on the generated Node.js SDK and the native plugin, on the real CLI", function () {
   this.timeout(10 * 60_000);

@@ -14,10 +14,10 @@ import { startEmulator } from "../../emulator";
 import { measure, peakMiB, load } from "../../bench/processes";
 import { nodeLoopWarning } from "../../provider/node-version";
 import { inspectLoopNodeVersion, newestNodeVersion } from "../../scripts/toolchain";
-import { installExample, installProgram } from "../support/packed-program";
-import { emulatorCall, emulatorStats, type RunningEmulator, stackOnEmulator } from "../support/emulator";
-import { descendantsOf } from "../support/process-tree";
-import { type CliResult, CliStack, diagnostics } from "../support/pulumi-cli";
+import { installExample, installProgram } from "../../scripts/harness/packed-program";
+import { emulatorCall, emulatorStats, type RunningEmulator, stackOnEmulator } from "../../scripts/harness/emulator";
+import { descendantsOf } from "../../scripts/harness/process-tree";
+import { type CliResult, CliStack, diagnostics } from "../../scripts/harness/pulumi-cli";
 
 /** What `pulumi preview` exits with when the program fails. */
 const PREVIEW_FAILED = 1;

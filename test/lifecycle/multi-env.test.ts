@@ -5,9 +5,9 @@
 
 import assert from "node:assert/strict";
 import { startEmulator } from "../../emulator";
-import { installExample } from "../support/packed-program";
-import { emulatorRead, emulatorStats, requestCount, type RunningEmulator } from "../support/emulator";
-import { CliStack } from "../support/pulumi-cli";
+import { installExample } from "../../scripts/harness/packed-program";
+import { emulatorRead, emulatorStats, requestCount, type RunningEmulator } from "../../scripts/harness/emulator";
+import { CliStack } from "../../scripts/harness/pulumi-cli";
 
 describe("examples/multi-env: dev and prod stacks of one program", function () {
   this.timeout(300_000);

@@ -5,9 +5,9 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { startEmulator } from "../../emulator";
-import { installProgram } from "../support/packed-program";
-import { emulatorCall, flowRunsStarted, requestCount, type RunningEmulator } from "../support/emulator";
-import { type CliResult, CliStack, diagnostics, nameOf, stepsOf } from "../support/pulumi-cli";
+import { installProgram } from "../../scripts/harness/packed-program";
+import { emulatorCall, flowRunsStarted, requestCount, type RunningEmulator } from "../../scripts/harness/emulator";
+import { type CliResult, CliStack, diagnostics, nameOf, stepsOf } from "../../scripts/harness/pulumi-cli";
 
 type Scenario = "misspelt-argument" | "long-value" | "nested-mistake" | "nested-unknowns" | "same-name" | "same-label-later" | "adopt-toggle";
 

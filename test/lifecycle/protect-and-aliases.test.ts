@@ -11,9 +11,9 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { startEmulator } from "../../emulator";
-import { installProgram } from "../support/packed-program";
-import { emulatorCall, requestCount, type RunningEmulator } from "../support/emulator";
-import { type CliResult, CliStack, nameOf, stepsOf } from "../support/pulumi-cli";
+import { installProgram } from "../../scripts/harness/packed-program";
+import { emulatorCall, requestCount, type RunningEmulator } from "../../scripts/harness/emulator";
+import { type CliResult, CliStack, nameOf, stepsOf } from "../../scripts/harness/pulumi-cli";
 
 const accounts = 4;
 

@@ -5,9 +5,9 @@
 
 import assert from "node:assert/strict";
 import { startEmulator } from "../../emulator";
-import { installExample } from "../support/packed-program";
-import { emulatorRead, requestCount, type RunningEmulator, stackOnEmulator } from "../support/emulator";
-import { CliStack } from "../support/pulumi-cli";
+import { installExample } from "../../scripts/harness/packed-program";
+import { emulatorRead, requestCount, type RunningEmulator, stackOnEmulator } from "../../scripts/harness/emulator";
+import { CliStack } from "../../scripts/harness/pulumi-cli";
 
 const branchSetting = "crm-review-env:branch";
 

@@ -9,10 +9,10 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { startEmulator } from "../../emulator";
-import { installProgram } from "../support/packed-program";
+import { installProgram } from "../../scripts/harness/packed-program";
 import { writesByRoute, writesSince } from "../support/adoption";
-import { emulatorRead, type RunningEmulator, stackOnEmulator } from "../support/emulator";
-import { CliStack } from "../support/pulumi-cli";
+import { emulatorRead, type RunningEmulator, stackOnEmulator } from "../../scripts/harness/emulator";
+import { CliStack } from "../../scripts/harness/pulumi-cli";
 import { accountAt, assertDestroyLeavesAsFound, declaredIn, itDeploysAndRepairs, salesSide } from "../support/sales-side";
 
 describe("the sales, team and tracking side, TypeScript on the dynamic classes, on the real CLI", function () {

@@ -6,10 +6,10 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { startEmulator } from "../../emulator";
-import { installProgram } from "../support/packed-program";
-import { emulatorCallWhenAdmitted, emulatorRead, type RunningEmulator, stackOnEmulator } from "../support/emulator";
-import { assertNoOpUp } from "../support/plugin-program";
-import { CHANGES_NOT_EXPECTED, CliStack } from "../support/pulumi-cli";
+import { installProgram } from "../../scripts/harness/packed-program";
+import { emulatorCallWhenAdmitted, emulatorRead, type RunningEmulator, stackOnEmulator } from "../../scripts/harness/emulator";
+import { assertNoOpUp } from "../../scripts/harness/plugin-program";
+import { CHANGES_NOT_EXPECTED, CliStack } from "../../scripts/harness/pulumi-cli";
 
 describe("the tracking side, TypeScript on the dynamic classes, on the real CLI", function () {
   this.timeout(20 * 60_000);

@@ -13,10 +13,10 @@ import { cpSync, existsSync, mkdtempSync, readFileSync, readlinkSync, rmSync, sy
 import { join } from "node:path";
 import ts from "typescript";
 import { startEmulator } from "../../emulator";
-import { emulatorCall, requestCount, type RunningEmulator } from "../support/emulator";
+import { emulatorCall, requestCount, type RunningEmulator } from "../../scripts/harness/emulator";
 import { type DeclaredResource, everyResourceStack } from "../support/every-resource";
-import { installProgram, repoRoot } from "../support/packed-program";
-import { type CliResult, CliStack } from "../support/pulumi-cli";
+import { installProgram, repoRoot } from "../../scripts/harness/packed-program";
+import { type CliResult, CliStack } from "../../scripts/harness/pulumi-cli";
 import { resourceExamples } from "../support/resource-examples";
 import { tallyService } from "../support/service-tally";
 import { type RegisteredResource, resources, typeOf } from "../../provider/registry";

@@ -10,10 +10,10 @@ import { join } from "node:path";
 import { buildPlugins, type BuiltPlugin } from "../../scripts/plugin-bundle";
 import { startEmulator } from "../../emulator";
 import { BUILT_IN_FLOWS } from "../../emulator/src/chat";
-import { emulatorCall, emulatorRead, requestCount, type RunningEmulator } from "../support/emulator";
-import { installProgram, repoRoot } from "../support/packed-program";
-import { copyYamlProgram, namePluginFolders } from "../support/plugin-program";
-import { type CliResult, CliStack, diagnostics, resourceErrors } from "../support/pulumi-cli";
+import { emulatorCall, emulatorRead, requestCount, type RunningEmulator } from "../../scripts/harness/emulator";
+import { installProgram, repoRoot } from "../../scripts/harness/packed-program";
+import { copyYamlProgram, namePluginFolders } from "../../scripts/harness/plugin-program";
+import { type CliResult, CliStack, diagnostics, resourceErrors } from "../../scripts/harness/pulumi-cli";
 
 type Door = "dynamic" | "plugin";
 const doors: Door[] = ["dynamic", "plugin"];

@@ -8,11 +8,11 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { startEmulator } from "../../emulator";
-import { repoRoot } from "../support/packed-program";
-import { installProgram } from "../support/packed-program";
-import { emulatorCallWhenAdmitted, emulatorRead, type RunningEmulator, stackOnEmulator } from "../support/emulator";
-import { assertNoOpUp, installYamlProgram } from "../support/plugin-program";
-import { CHANGES_NOT_EXPECTED, CliStack } from "../support/pulumi-cli";
+import { repoRoot } from "../../scripts/harness/packed-program";
+import { installProgram } from "../../scripts/harness/packed-program";
+import { emulatorCallWhenAdmitted, emulatorRead, type RunningEmulator, stackOnEmulator } from "../../scripts/harness/emulator";
+import { assertNoOpUp, installYamlProgram } from "../../scripts/harness/plugin-program";
+import { CHANGES_NOT_EXPECTED, CliStack } from "../../scripts/harness/pulumi-cli";
 
 const contactSide = ["/lists", "/tags", "/fields", "/personalizations", "/webhooks"];
 

@@ -19,10 +19,10 @@ import { dynamicLifecycle } from "../../provider/dynamic";
 import { explicitProvider, servePlugin } from "../../provider/plugin/server";
 import { providerProto } from "../../provider/plugin/sdk-modules";
 import { unknownSettingWarnings, useStackConfig } from "../../provider/settings";
-import { configOf, emulatorCall, requestCount, type RunningEmulator } from "../support/emulator";
+import { configOf, emulatorCall, requestCount, type RunningEmulator } from "../../scripts/harness/emulator";
 import { startFakeEngine } from "../support/fake-engine";
 import { plain, PluginClient, secret, struct } from "../support/plugin-client";
-import { secretSignature } from "../support/pulumi-cli";
+import { secretSignature } from "../../scripts/harness/pulumi-cli";
 
 const { DIFF_SOME, DIFF_NONE } = providerProto.DiffResponse.DiffChanges;
 

@@ -17,11 +17,11 @@ import { startEmulator } from "../../emulator";
 import { pluginDownloadURL } from "../../scripts/generate/package-schema";
 import { releaseVersion } from "../../scripts/release";
 import { ensurePythonVenv, ensureToolchain, offlineCliEnvironment } from "../../scripts/toolchain";
-import { emulatorRead, requestCount, type RunningEmulator, stackOnEmulator } from "../support/emulator";
-import { installProgram, repoRoot } from "../support/packed-program";
-import { assertNoOpUp, copyYamlProgram } from "../support/plugin-program";
-import { CliStack } from "../support/pulumi-cli";
-import { downloadingEnv, releaseForTests, type ReleaseMirror, serveRelease, testTarget } from "../support/release";
+import { emulatorRead, requestCount, type RunningEmulator, stackOnEmulator } from "../../scripts/harness/emulator";
+import { installProgram, repoRoot } from "../../scripts/harness/packed-program";
+import { assertNoOpUp, copyYamlProgram } from "../../scripts/harness/plugin-program";
+import { CliStack } from "../../scripts/harness/pulumi-cli";
+import { downloadingEnv, releaseForTests, type ReleaseMirror, serveRelease, testTarget } from "../../scripts/harness/release";
 
 const archive = `pulumi-resource-crm-v${releaseVersion}-${testTarget}.tar.gz`;
 

@@ -10,10 +10,10 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { promisify } from "node:util";
 import { exportedResources } from "../../provider/export/read-account";
-import { emulatorForProvider, type RunningEmulator, stackOnEmulator } from "../support/emulator";
-import { repoRoot } from "../support/packed-program";
-import { addPrintedCode, assertImportRoundTrips, installYamlProgram } from "../support/plugin-program";
-import { CliStack } from "../support/pulumi-cli";
+import { emulatorForProvider, type RunningEmulator, stackOnEmulator } from "../../scripts/harness/emulator";
+import { repoRoot } from "../../scripts/harness/packed-program";
+import { addPrintedCode, assertImportRoundTrips, installYamlProgram } from "../../scripts/harness/plugin-program";
+import { CliStack } from "../../scripts/harness/pulumi-cli";
 import { makeEveryCrmObject } from "../support/resource-examples";
 
 describe("pulumi-crm export --import-file, imported by pulumi import --file into a Pulumi YAML program on the native plugin", function () {

@@ -8,10 +8,10 @@ import assert from "node:assert/strict";
 import { join } from "node:path";
 import { startEmulator } from "../../emulator";
 import { buildPlugins } from "../../scripts/plugin-bundle";
-import { emulatorCall, emulatorRead, requestCount, type RunningEmulator, writeCount } from "../support/emulator";
-import { installProgram, repoRoot } from "../support/packed-program";
-import { namePluginFolders } from "../support/plugin-program";
-import { CliStack } from "../support/pulumi-cli";
+import { emulatorCall, emulatorRead, requestCount, type RunningEmulator, writeCount } from "../../scripts/harness/emulator";
+import { installProgram, repoRoot } from "../../scripts/harness/packed-program";
+import { namePluginFolders } from "../../scripts/harness/plugin-program";
+import { CliStack } from "../../scripts/harness/pulumi-cli";
 import { resources } from "../../provider/registry";
 
 const importable = resources

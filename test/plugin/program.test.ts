@@ -9,10 +9,10 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { startEmulator } from "../../emulator";
 import { BUILT_IN_FLOWS } from "../../emulator/src/chat";
-import { emulatorCall, flowRunsStarted, requestCount, type RunningEmulator, writeCount } from "../support/emulator";
-import { repoRoot } from "../support/packed-program";
-import { installNativeAccounts, installPluginTarball, namePluginFolders } from "../support/plugin-program";
-import { CHANGES_NOT_EXPECTED, CliStack, type StateResource } from "../support/pulumi-cli";
+import { emulatorCall, flowRunsStarted, requestCount, type RunningEmulator, writeCount } from "../../scripts/harness/emulator";
+import { repoRoot } from "../../scripts/harness/packed-program";
+import { installNativeAccounts, installPluginTarball, namePluginFolders } from "../../scripts/harness/plugin-program";
+import { CHANGES_NOT_EXPECTED, CliStack, type StateResource } from "../../scripts/harness/pulumi-cli";
 
 const accountsOf = async (emulator: RunningEmulator) =>
   ((await emulatorCall(emulator, "GET", "/api/3/accounts?limit=100")).body.accounts as Array<{ id: string; name: string; accountUrl: string | null }>)

@@ -9,7 +9,7 @@ import { startEmulator } from "../../emulator";
 import { servePlugin } from "../../provider/plugin/server";
 import { providerProto } from "../../provider/plugin/sdk-modules";
 import { resources, typeOf } from "../../provider/registry";
-import { emulatorStats, requestCount, type RunningEmulator } from "../support/emulator";
+import { emulatorStats, requestCount, type RunningEmulator } from "../../scripts/harness/emulator";
 import { makeParents, resourceExamples } from "../support/resource-examples";
 import { accountUrn, plain, PluginClient, secret, struct } from "../support/plugin-client";
 

@@ -9,9 +9,9 @@ import { readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { startEmulator } from "../../emulator";
 import { BUILT_IN_FLOWS } from "../../emulator/src/chat";
-import { emulatorCallWhenAdmitted, emulatorRead, type RunningEmulator } from "../support/emulator";
-import { installYamlProgram } from "../support/plugin-program";
-import { CliStack } from "../support/pulumi-cli";
+import { emulatorCallWhenAdmitted, emulatorRead, type RunningEmulator } from "../../scripts/harness/emulator";
+import { installYamlProgram } from "../../scripts/harness/plugin-program";
+import { CliStack } from "../../scripts/harness/pulumi-cli";
 
 const contacts = Array.from({ length: 300 }, (_, n) => `        - email: person${n}@example.com`);
 const program = (flowId: string) =>

@@ -8,9 +8,9 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { resources } from "../../provider/registry";
-import { emulatorCall, emulatorForProvider, type RunningEmulator, stackOnEmulator } from "../support/emulator";
-import { addPrintedCode, assertImportRoundTrips, installYamlProgram } from "../support/plugin-program";
-import { CliStack, secretSignature } from "../support/pulumi-cli";
+import { emulatorCall, emulatorForProvider, type RunningEmulator, stackOnEmulator } from "../../scripts/harness/emulator";
+import { addPrintedCode, assertImportRoundTrips, installYamlProgram } from "../../scripts/harness/plugin-program";
+import { CliStack, secretSignature } from "../../scripts/harness/pulumi-cli";
 import { makeEveryCrmObject, resourceExamples } from "../support/resource-examples";
 
 describe("pulumi import of every importable crm resource into a Pulumi YAML program on the native plugin", function () {

@@ -1,7 +1,7 @@
 // One account's setup in every account, in Pulumi YAML on the native plugin and the real CLI:
 // issue 53's done-when steps (test/support/one-setup.ts).
 
-import { installYamlProgram } from "../support/plugin-program";
+import { installYamlProgram } from "../../scripts/harness/plugin-program";
 import { itStandsOneSetupUpInEveryAccount } from "../support/one-setup";
 
 describe("one setup in every account: the YAML program pulumi-crm export writes, on the plugin and the real CLI", function () {

@@ -6,9 +6,9 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { startEmulator } from "../../emulator";
-import { emulatorRead, type RunningEmulator } from "../support/emulator";
-import { assertNoOpUp, assertRenameRepaired, installYamlProgram } from "../support/plugin-program";
-import { CliStack } from "../support/pulumi-cli";
+import { emulatorRead, type RunningEmulator } from "../../scripts/harness/emulator";
+import { assertNoOpUp, assertRenameRepaired, installYamlProgram } from "../../scripts/harness/plugin-program";
+import { CliStack } from "../../scripts/harness/pulumi-cli";
 
 describe("a Pulumi YAML program on the native plugin, through an explicit provider", function () {
   this.timeout(20 * 60_000);

@@ -14,10 +14,10 @@ import { join } from "node:path";
 import { promisify } from "node:util";
 import { startEmulator } from "../../emulator";
 import { writesByRoute, writesSince } from "../support/adoption";
-import { repoRoot } from "../support/packed-program";
-import { type RunningEmulator, stackOnEmulator } from "../support/emulator";
-import { addPrintedCode, assertImportRoundTrips, copyYamlProgram, installYamlProgram, namePluginFolders } from "../support/plugin-program";
-import { CliStack } from "../support/pulumi-cli";
+import { repoRoot } from "../../scripts/harness/packed-program";
+import { type RunningEmulator, stackOnEmulator } from "../../scripts/harness/emulator";
+import { addPrintedCode, assertImportRoundTrips, copyYamlProgram, installYamlProgram, namePluginFolders } from "../../scripts/harness/plugin-program";
+import { CliStack } from "../../scripts/harness/pulumi-cli";
 import { accountAt, assertDestroyLeavesAsFound, declaredIn, itDeploysAndRepairs, salesSide } from "../support/sales-side";
 import type { BuiltPlugin } from "../../scripts/plugin-bundle";
 

@@ -6,9 +6,9 @@ import assert from "node:assert/strict";
 import { readFileSync, readdirSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { startEmulator } from "../../emulator";
-import { type RunningEmulator, stackOnEmulator } from "../support/emulator";
-import { installYamlProgram } from "../support/plugin-program";
-import { CliStack, secretSignature } from "../support/pulumi-cli";
+import { type RunningEmulator, stackOnEmulator } from "../../scripts/harness/emulator";
+import { installYamlProgram } from "../../scripts/harness/plugin-program";
+import { CliStack, secretSignature } from "../../scripts/harness/pulumi-cli";
 
 /** Every file under `folder` (the backend: the state, its backups, the update history), as text, by path. */
 const textsUnder = (folder: string): Array<[string, string]> =>

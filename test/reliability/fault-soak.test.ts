@@ -12,9 +12,9 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { startEmulator } from "../../emulator";
-import { emulatorCall, emulatorStats, type RunningEmulator, setFaults } from "../support/emulator";
-import { installProgram } from "../support/packed-program";
-import { type CliResult, CliStack, resourceErrors } from "../support/pulumi-cli";
+import { emulatorCall, emulatorStats, type RunningEmulator, setFaults } from "../../scripts/harness/emulator";
+import { installProgram } from "../../scripts/harness/packed-program";
+import { type CliResult, CliStack, resourceErrors } from "../../scripts/harness/pulumi-cli";
 import { everyResourceStack, type EveryResourceStack } from "../support/every-resource";
 import { tallyService } from "../support/service-tally";
 

@@ -14,7 +14,7 @@ import { startEmulator } from "../../emulator";
 import { resources, typeOf } from "../../provider/registry";
 import { unknownValue } from "../../provider/kit/inputs";
 import { useStackConfig } from "../../provider/settings";
-import { configOf, type RunningEmulator } from "../support/emulator";
+import { configOf, type RunningEmulator } from "../../scripts/harness/emulator";
 import { asHostSends } from "../support/host-struct";
 import { providerCode, type ResourceModule } from "../support/provider-steps";
 import { makeParents, type Parents, type ResourceExample, resourceExamples } from "../support/resource-examples";

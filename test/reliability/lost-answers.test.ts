@@ -5,7 +5,7 @@
 import assert from "node:assert/strict";
 import { resources, typeOf } from "../../provider/registry";
 import { useStackConfig } from "../../provider/settings";
-import { configOf, emulatorCall, emulatorForProvider, type RunningEmulator } from "../support/emulator";
+import { configOf, emulatorCall, emulatorForProvider, type RunningEmulator } from "../../scripts/harness/emulator";
 import { checked, providerCode, type ResourceModule } from "../support/provider-steps";
 import { type RecordingProxy, startRecordingProxy } from "../support/recording-proxy";
 import { listedId, makeParents, type Parents, type ResourceExample, resourceExamples } from "../support/resource-examples";

@@ -14,9 +14,9 @@ import { startEmulator } from "../../emulator";
 import { chatService, crmService, endpointFor, type ServiceSettingsSpec, useStackConfig } from "../../provider/settings";
 import { defaultRetryPolicy } from "../../provider/transport/retry";
 import { Transport } from "../../provider/transport/transport";
-import { configOf, emulatorCall, type RunningEmulator } from "../support/emulator";
-import { installExample } from "../support/packed-program";
-import { type CliResult, CliStack, type Deployment, secretSignature, type StateResource } from "../support/pulumi-cli";
+import { configOf, emulatorCall, type RunningEmulator } from "../../scripts/harness/emulator";
+import { installExample } from "../../scripts/harness/packed-program";
+import { type CliResult, CliStack, type Deployment, secretSignature, type StateResource } from "../../scripts/harness/pulumi-cli";
 import { sendJson, startScriptedServer } from "../support/scripted-server";
 
 const feedType = "pulumi-nodejs:dynamic/crm:CalendarFeed";

@@ -9,7 +9,7 @@ import { FaultInjector, type FaultOutcome, parseFaultSpec } from "../../emulator
 import * as account from "../../provider/crm/account";
 import { crmService } from "../../provider/settings";
 import { ServiceClient } from "../../provider/service-client";
-import { emulatorCall, emulatorForProvider, emulatorStats, type RunningEmulator, setFaults } from "../support/emulator";
+import { emulatorCall, emulatorForProvider, emulatorStats, type RunningEmulator, setFaults } from "../../scripts/harness/emulator";
 import { checked, providerCode } from "../support/provider-steps";
 
 const faults = "500=0.5";

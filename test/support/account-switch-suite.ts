@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { releaseNaturalKey } from "../../provider/kit/adoption";
 import { CrmClient } from "../../provider/crm/service/client";
-import { emulatorCall, type RunningEmulator } from "./emulator";
+import { emulatorCall, type RunningEmulator } from "../../scripts/harness/emulator";
 import { checked } from "./provider-steps";
 import { describeResource, emptyAccount } from "./describe-resource";
 

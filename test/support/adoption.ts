@@ -6,7 +6,7 @@ import assert from "node:assert/strict";
 import { releaseNaturalKey } from "../../provider/kit/adoption";
 import { CrmClient } from "../../provider/crm/service/client";
 import { adoptIdClaims } from "../../provider/crm/crud";
-import { emulatorStats, type RunningEmulator } from "./emulator";
+import { emulatorStats, type RunningEmulator } from "../../scripts/harness/emulator";
 import { asHostSends } from "./host-struct";
 import { checked, configuration, providerCode, type ResourceModule } from "./provider-steps";
 

@@ -7,7 +7,7 @@ import assert from "node:assert/strict";
 import type * as pulumi from "@pulumi/pulumi";
 import { useStackConfig } from "../../provider/settings";
 import { type AdoptionCase, itAdoptsById } from "./adoption";
-import { configOf, requestCount, type RunningEmulator } from "./emulator";
+import { configOf, requestCount, type RunningEmulator } from "../../scripts/harness/emulator";
 import { asHostSends } from "./host-struct";
 import { checked, configuration, providerCode, type ResourceModule } from "./provider-steps";
 import { emulatorBehindProxy, type RecordingProxy } from "./recording-proxy";

@@ -10,7 +10,7 @@ import { promisify } from "node:util";
 import { startPostgres } from "../../scripts/postgres";
 import { startS3 } from "../../scripts/s3";
 import { ensureToolchain } from "../../scripts/toolchain";
-import { installYamlProgram } from "./plugin-program";
+import { installYamlProgram } from "../../scripts/harness/plugin-program";
 
 export interface FleetRun {
   code: number;

@@ -7,7 +7,7 @@ import assert from "node:assert/strict";
 import { readAccount, type ExportKind } from "../../provider/export/read-account";
 import { DeclaredNames } from "../../provider/kit/unique-names";
 import { writesByRoute, writesSince } from "./adoption";
-import { emulatorCall, type RunningEmulator } from "./emulator";
+import { emulatorCall, type RunningEmulator } from "../../scripts/harness/emulator";
 import { checked } from "./provider-steps";
 import { type BadInput, describeResource, emptyAccount } from "./describe-resource";
 

@@ -13,9 +13,9 @@ import { promisify } from "node:util";
 import { startEmulator } from "../../emulator";
 import { exportedResources, setupKinds } from "../../provider/export/read-account";
 import { writesByRoute, writesSince } from "./adoption";
-import { emulatorCallWhenAdmitted, emulatorRead, requestCount, type RunningEmulator, stackOnEmulator } from "./emulator";
-import { packedTarball, repoRoot } from "./packed-program";
-import { CliStack, secretSignature } from "./pulumi-cli";
+import { emulatorCallWhenAdmitted, emulatorRead, requestCount, type RunningEmulator, stackOnEmulator } from "../../scripts/harness/emulator";
+import { packedTarball, repoRoot } from "../../scripts/harness/packed-program";
+import { CliStack, secretSignature } from "../../scripts/harness/pulumi-cli";
 
 /** What marks a secret value in a state (Pulumi's). */
 const secretValue = "1b47061264138c4ac30d75fd1eb44270";

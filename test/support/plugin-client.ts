@@ -3,7 +3,7 @@
 
 import type { Struct } from "google-protobuf/google/protobuf/struct_pb";
 import { grpc, providerProto, providerServices, structProto } from "../../provider/plugin/sdk-modules";
-import { secretSignature } from "./pulumi-cli";
+import { secretSignature } from "../../scripts/harness/pulumi-cli";
 
 export const secret = (value: unknown) => ({ [secretSignature]: "1b47061264138c4ac30d75fd1eb44270", value });
 export const struct = (value: Record<string, unknown>) => structProto.Struct.fromJavaScript(value as Record<string, never>);

@@ -6,7 +6,7 @@ import { execFileSync } from "node:child_process";
 import { cpSync, readdirSync } from "node:fs";
 import { join } from "node:path";
 import { ensurePythonVenv } from "../../scripts/toolchain";
-import { repoRoot } from "./packed-program";
+import { repoRoot } from "../../scripts/harness/packed-program";
 
 export interface InstalledPythonSdk {
   /** The venv's python, with `pulumi`. */

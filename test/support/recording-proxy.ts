@@ -5,7 +5,7 @@
 import { createServer, request } from "node:http";
 import type { AddressInfo } from "node:net";
 import { useStackConfig } from "../../provider/settings";
-import { configOf, emulatorForProvider, type RunningEmulator } from "./emulator";
+import { configOf, emulatorForProvider, type RunningEmulator } from "../../scripts/harness/emulator";
 
 export interface ProxiedRequest {
   method: string;

@@ -5,7 +5,7 @@
 import { BUILT_IN_FLOWS } from "../../emulator/src/chat";
 import { inputSchema as userGroupInputs } from "../../provider/crm/user-group";
 import { resources, type ResourceType } from "../../provider/registry";
-import { emulatorCall, type RunningEmulator } from "./emulator";
+import { emulatorCall, type RunningEmulator } from "../../scripts/harness/emulator";
 
 /** Ids of objects the dependent resources point at. */
 export interface Parents {

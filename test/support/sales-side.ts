@@ -4,9 +4,9 @@
 // is added by declaring it in both programs and giving it a row here.
 
 import assert from "node:assert/strict";
-import { emulatorCallWhenAdmitted, emulatorRead, requestCount, type RunningEmulator } from "./emulator";
-import { assertNoOpUp } from "./plugin-program";
-import { CHANGES_NOT_EXPECTED, type CliStack, nameOf, type StateResource } from "./pulumi-cli";
+import { emulatorCallWhenAdmitted, emulatorRead, requestCount, type RunningEmulator } from "../../scripts/harness/emulator";
+import { assertNoOpUp } from "../../scripts/harness/plugin-program";
+import { CHANGES_NOT_EXPECTED, type CliStack, nameOf, type StateResource } from "../../scripts/harness/pulumi-cli";
 
 /** A change made in the account behind the program's back, and what the drift check's diff says of it. */
 interface Drift {

@@ -5,8 +5,8 @@
 import assert from "node:assert/strict";
 import { startEmulator } from "../../emulator";
 import { resources, typeOf } from "../../provider/registry";
-import { emulatorCall, type RunningEmulator } from "./emulator";
-import type { StateResource } from "./pulumi-cli";
+import { emulatorCall, type RunningEmulator } from "../../scripts/harness/emulator";
+import type { StateResource } from "../../scripts/harness/pulumi-cli";
 import { listedId, type ResourceExample, resourceExamples } from "./resource-examples";
 
 /** The collections the program fills: those of every registered CRM object that a create makes, with the resource class that declares it. */

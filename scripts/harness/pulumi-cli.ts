@@ -7,7 +7,7 @@ import { type ChildProcess, spawn } from "node:child_process";
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
-import { ensureNode, ensureToolchain, offlineCliEnvironment, programNodeVersion, toolchainPath } from "../../scripts/toolchain";
+import { ensureNode, ensureToolchain, offlineCliEnvironment, programNodeVersion, toolchainPath } from "../toolchain";
 
 /** What `pulumi ... --expect-no-changes` exits with when there are changes. */
 export const CHANGES_NOT_EXPECTED = 7;

@@ -7,7 +7,7 @@ import { createHash } from "node:crypto";
 import { execFileSync } from "node:child_process";
 import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
-import { packNodeSdk } from "../../scripts/generate/sdks";
+import { packNodeSdk } from "../generate/sdks";
 import { isRunning } from "./process-tree";
 
 export const repoRoot = resolve(__dirname, "..", "..");

@@ -9,9 +9,9 @@ import { createReadStream, existsSync, statSync } from "node:fs";
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import { join } from "node:path";
-import { pluginDownloadURL } from "../../scripts/generate/package-schema";
-import { releaseVersion } from "../../scripts/release";
-import { ensureToolchain } from "../../scripts/toolchain";
+import { pluginDownloadURL } from "../generate/package-schema";
+import { releaseVersion } from "../release";
+import { ensureToolchain } from "../toolchain";
 import { onceThisRun, packedTarball, repoRoot } from "./packed-program";
 
 /** The platform the tests' archives are made for: this machine's. */
