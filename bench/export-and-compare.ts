@@ -14,7 +14,7 @@ import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { startEmulator } from "../emulator";
-import { compareMain } from "../provider/export/compare";
+import { compareMain } from "../provider/commands/compare";
 import { emulatorCall, emulatorStats, type RunningEmulator } from "../scripts/harness/emulator";
 
 /** Objects made per kind: 500 in all with the pipelines' three default stages each (and the 11 every account comes with). */

@@ -10,7 +10,7 @@ import * as chat from "../provider/chat";
 import * as crm from "../provider/crm";
 import { resources, typeOf } from "../provider/registry";
 import { configurationFields } from "../provider/kit/inputs";
-import { exportedResources } from "../provider/export/read-account";
+import { exportedResources } from "../provider/commands/export/read-account";
 
 const root = join(__dirname, "..");
 const kebabCase = (name: string) => name.replace(/(?<!^)([A-Z])/g, "-$1").toLowerCase();

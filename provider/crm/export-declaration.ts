@@ -1,5 +1,5 @@
 // What `pulumi-crm export` needs to know of a resource whose objects it declares: a
-// resource module exports it as `exported`, and ../export/read-account.ts reads every
+// resource module exports it as `exported`, and ../commands/export/read-account.ts reads every
 // registered resource that has one, in the registry's order. Only types here: a
 // resource module imports this file and not the export command.
 

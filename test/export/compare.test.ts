@@ -3,8 +3,8 @@
 
 import assert from "node:assert/strict";
 import { startEmulator } from "../../emulator";
-import { compareMain } from "../../provider/export/compare";
-import { exportedResources, setupKinds } from "../../provider/export/read-account";
+import { compareMain } from "../../provider/commands/compare";
+import { exportedResources, setupKinds } from "../../provider/commands/export/read-account";
 import { emulatorCall, emulatorStats, requestCount, type RunningEmulator } from "../../scripts/harness/emulator";
 
 interface Run {

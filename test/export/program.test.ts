@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
-import { programFiles, type ProgramSettings } from "../../provider/export/program";
-import type { ExportedObject } from "../../provider/export/read-account";
+import { programFiles, type ProgramSettings } from "../../provider/commands/export/program";
+import type { ExportedObject } from "../../provider/commands/export/read-account";
 
 const settings: ProgramSettings = {
   project: "acme-crm",

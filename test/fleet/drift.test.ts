@@ -1,11 +1,11 @@
-// The fleet's drift check of a stack read in this process (provider/fleet/drift.ts), on the
+// The fleet's drift check of a stack read in this process (provider/commands/fleet/drift.ts), on the
 // emulator over real HTTP: a state shaped as `pulumi stack export` gives it, made by the cores'
 // own check and create as the plugin's are, then changed behind its back.
 
 import assert from "node:assert/strict";
 import type { ConfigMap } from "@pulumi/pulumi/automation";
 import { startEmulator } from "../../emulator";
-import { driftOfState, type ExportedState, holdsEncryptedSecrets, readableHere } from "../../provider/fleet/drift";
+import { driftOfState, type ExportedState, holdsEncryptedSecrets, readableHere } from "../../provider/commands/fleet/drift";
 import { resources } from "../../provider/registry";
 import { withProviderSettings } from "../../provider/settings";
 import { emulatorCall, type RunningEmulator } from "../../scripts/harness/emulator";

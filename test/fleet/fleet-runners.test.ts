@@ -13,7 +13,7 @@ import { ensureToolchain, offlineCliEnvironment, toolchainPath } from "../../scr
 import type { RunningEmulator } from "../../scripts/harness/emulator";
 import { fleetBackends, installTagProgram, promptingUp, runFleet, type TestBackend, tokenVariable } from "../support/fleet";
 import { installedPackageBin } from "../../scripts/harness/packed-program";
-import type { ClientOutcome } from "../../provider/fleet/run";
+import type { ClientOutcome } from "../../provider/commands/fleet/run";
 
 const execFileAsync = promisify(execFile);
 const clients = Array.from({ length: 40 }, (_, index) => `client-${String(index + 1).padStart(2, "0")}`);

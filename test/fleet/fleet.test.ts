@@ -6,13 +6,13 @@ import assert from "node:assert/strict";
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { parseClients, readClientsFile, selectClients, type Client, type ClientsFile } from "../../provider/fleet/clients";
-import { driftOf } from "../../provider/fleet/automation";
-import { fleetWorkflows, matrixOf, TESTED_PULUMI_CLI } from "../../provider/fleet/ci";
-import { defaultParallel, fleetMain, parseFleetArguments } from "../../provider/fleet/command";
-import { formatJson, formatTable } from "../../provider/fleet/report";
-import { type ClientOutcome, exitCodeOf, firstLine, runFleet, type RunResult } from "../../provider/fleet/run";
-import { lockedRow, pendingRow } from "../../provider/fleet/backend";
+import { parseClients, readClientsFile, selectClients, type Client, type ClientsFile } from "../../provider/commands/fleet/clients";
+import { driftOf } from "../../provider/commands/fleet/automation";
+import { fleetWorkflows, matrixOf, TESTED_PULUMI_CLI } from "../../provider/commands/fleet/ci";
+import { defaultParallel, fleetMain, parseFleetArguments } from "../../provider/commands/fleet/command";
+import { formatJson, formatTable } from "../../provider/commands/fleet/report";
+import { type ClientOutcome, exitCodeOf, firstLine, runFleet, type RunResult } from "../../provider/commands/fleet/run";
+import { lockedRow, pendingRow } from "../../provider/commands/fleet/backend";
 
 const repoRoot = join(__dirname, "..", "..");
 

@@ -14,7 +14,7 @@ import { installProgram, packedTarball, repoRoot } from "../../scripts/harness/p
 import { emulatorCall, emulatorStats, requestCount, type RunningEmulator, stackOnEmulator } from "../../scripts/harness/emulator";
 import { writesByRoute, writesSince } from "../support/adoption";
 import { CHANGES_NOT_EXPECTED, CliStack, diagnostics } from "../../scripts/harness/pulumi-cli";
-import { exportedResources } from "../../provider/export/read-account";
+import { exportedResources } from "../../provider/commands/export/read-account";
 
 interface CommandResult {
   code: number;

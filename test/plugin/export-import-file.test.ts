@@ -9,7 +9,7 @@ import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { promisify } from "node:util";
-import { exportedResources } from "../../provider/export/read-account";
+import { exportedResources } from "../../provider/commands/export/read-account";
 import { emulatorForProvider, type RunningEmulator, stackOnEmulator } from "../../scripts/harness/emulator";
 import { repoRoot } from "../../scripts/harness/packed-program";
 import { addPrintedCode, assertImportRoundTrips, installYamlProgram } from "../../scripts/harness/plugin-program";

@@ -4,7 +4,7 @@
 // a new name a replacement, import by the name, reads sharing the list's pages, and the export.
 
 import assert from "node:assert/strict";
-import { readAccount, type ExportKind } from "../../provider/export/read-account";
+import { readAccount, type ExportKind } from "../../provider/commands/export/read-account";
 import { DeclaredNames } from "../../provider/kit/unique-names";
 import { writesByRoute, writesSince } from "./adoption";
 import { emulatorCall, type RunningEmulator } from "../../scripts/harness/emulator";

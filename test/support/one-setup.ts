@@ -11,7 +11,7 @@ import { readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { promisify } from "node:util";
 import { startEmulator } from "../../emulator";
-import { exportedResources, setupKinds } from "../../provider/export/read-account";
+import { exportedResources, setupKinds } from "../../provider/commands/export/read-account";
 import { writesByRoute, writesSince } from "./adoption";
 import { emulatorCallWhenAdmitted, emulatorRead, requestCount, type RunningEmulator, stackOnEmulator } from "../../scripts/harness/emulator";
 import { packedTarball, repoRoot } from "../../scripts/harness/packed-program";

@@ -10,11 +10,11 @@
 // engine: the answer is undefined.
 
 import type { ConfigMap } from "@pulumi/pulumi/automation";
-import { hasChanges } from "../kit/core";
-import { propertiesOf, structOf } from "../plugin/properties";
-import { structProto } from "../plugin/sdk-modules";
-import { resources } from "../registry";
-import { isDefaultProviderName, withProviderSettings } from "../settings";
+import { hasChanges } from "../../kit/core";
+import { propertiesOf, structOf } from "../../plugin/properties";
+import { structProto } from "../../plugin/sdk-modules";
+import { resources } from "../../registry";
+import { isDefaultProviderName, withProviderSettings } from "../../settings";
 import type { Drifted, RunResult } from "./run";
 
 /** A resource of `pulumi stack export`'s state (apitype.ResourceV3), as far as the check reads it. */

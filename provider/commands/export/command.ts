@@ -1,13 +1,10 @@
-#!/usr/bin/env node
 // `pulumi-crm export`: reads a CRM account through the provider's own transport (its
 // settings, rate limit and retries) and writes a Pulumi program that takes every object
 // over. See sdk-docs/taking-over-an-account.md.
-// `pulumi-crm fleet`: an agency's client stacks from one clients file (provider/fleet,
-// sdk-docs/agencies.md).
 
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { basename, dirname, isAbsolute, join, relative, resolve, sep } from "node:path";
-import { useStackConfig } from "../settings";
+import { useStackConfig } from "../../settings";
 import { importFile, type Language, languages, programFiles } from "./program";
 import { type ExportKind, exportKinds, kindsNamed, readAccount, setupKinds } from "./read-account";
 
@@ -98,9 +95,9 @@ function languageOf(value: string): Language {
 }
 
 /** Where the CLI downloads the plugin, as the package schema this copy ships says (dist/schema, or the clone's schema/). */
-const pluginDownloadUrl = (): string => JSON.parse(readFileSync(join(__dirname, "..", "..", "schema", "crm.json"), "utf8")).pluginDownloadURL;
+const pluginDownloadUrl = (): string => JSON.parse(readFileSync(join(__dirname, "..", "..", "..", "schema", "crm.json"), "utf8")).pluginDownloadURL;
 
-/** This package's package.json, found upwards from here (dist/provider/export or provider/export). */
+/** This package's package.json, found upwards from here (dist/provider/commands/export or provider/commands/export). */
 function ownPackage(): { version: string; devDependencies: Record<string, string> } {
   for (let dir = __dirname; dir !== dirname(dir); dir = dirname(dir)) {
     const file = join(dir, "package.json");
@@ -141,15 +138,8 @@ function pulumiSdkRange(): string {
   return `^${(require("@pulumi/pulumi/package.json") as { version: string }).version}`;
 }
 
-async function main(argv: readonly string[]): Promise<number> {
-  // Loaded only for the fleet: export never loads the Automation API.
-  if (argv[0] === "fleet") {
-    const code = await (await import("../fleet/command")).fleetMain(argv.slice(1));
-    // A drift check that --timeout stopped leaves its reads waiting on the service: the fleet ends once its report is out.
-    await Promise.all([process.stdout, process.stderr].map((stream) => new Promise<void>((resolve) => stream.write("", () => resolve()))));
-    process.exit(code);
-  }
-  if (argv[0] === "compare") return (await import("./compare")).compareMain(argv.slice(1));
+/** `pulumi-crm export ...` (and `pulumi-crm` alone, `--help`, `--version`): the exit code. */
+export async function exportMain(argv: readonly string[]): Promise<number> {
   if (argv.some((argument) => argument === "--help" || argument === "-h")) {
     process.stdout.write(HELP);
     return 0;
@@ -235,13 +225,3 @@ async function main(argv: readonly string[]): Promise<number> {
   }
   return 0;
 }
-
-main(process.argv.slice(2)).then(
-  (code) => {
-    process.exitCode = code;
-  },
-  (error: Error) => {
-    process.stderr.write(`pulumi-crm export: ${error.message}\n`);
-    process.exitCode = 1;
-  },
-);

@@ -5,8 +5,8 @@
 
 import { readFileSync } from "node:fs";
 import { dirname, resolve } from "node:path";
-import chatSchema from "../../schema/chat.json";
-import crmSchema from "../../schema/crm.json";
+import chatSchema from "../../../schema/chat.json";
+import crmSchema from "../../../schema/crm.json";
 
 /** Where a client's API key comes from: never the key itself. */
 export type KeySource = { env: string } | { stack: true };

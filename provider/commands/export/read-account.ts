@@ -4,11 +4,11 @@
 // each kind, and how its objects are named, filtered and related, its resource module
 // declares (`exported`, see ./declaration.ts); the kinds are read in the registry's order.
 
-import { CrmClient } from "../crm/service/client";
-import { objectIn, type ServiceObject, walk } from "../crm/service/collection";
-import { type RegisteredResource, resources } from "../registry";
-import type { ExportDeclaration } from "../crm/export-declaration";
-import { isBuiltIn } from "../kit/core";
+import { CrmClient } from "../../crm/service/client";
+import { objectIn, type ServiceObject, walk } from "../../crm/service/collection";
+import { type RegisteredResource, resources } from "../../registry";
+import type { ExportDeclaration } from "../../crm/export-declaration";
+import { isBuiltIn } from "../../kit/core";
 
 type ExportedResource = Extract<RegisteredResource, { module: { exported: ExportDeclaration } }>;
 /** The resources whose objects `pulumi-crm export` declares, in the order a program declares them. */

@@ -7,7 +7,7 @@
 import { CrmClient } from "../crm/service/client";
 import { withProviderSettings } from "../settings";
 import { ServiceError } from "../transport/errors";
-import { type ExportedObject, type ExportKind, exportedResources, exportKinds, kindsNamed, readAccount, setupKinds } from "./read-account";
+import { type ExportedObject, type ExportKind, exportedResources, exportKinds, kindsNamed, readAccount, setupKinds } from "./export/read-account";
 
 const USAGE = "usage: pulumi-crm compare --from URL --to URL [--from-token KEY] [--to-token KEY] [--kinds KIND,...] [--json] [--help]";
 

@@ -4,7 +4,7 @@
 
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
-import { closestFirst, knownSettingKeys } from "../settings";
+import { closestFirst, knownSettingKeys } from "../../settings";
 import { type ClientsFile, ClientsFileError } from "./clients";
 
 export interface ProgramSettings {
