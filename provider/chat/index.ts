@@ -1,2 +1,3 @@
-export { FlowRun, FlowRunArgs, FlowRunContact } from "./flow-run";
+// Written by `npm run generate` from provider/registry.ts: do not edit.
+export { FlowRun } from "./flow-run";
 export type * from "./generated-types";

@@ -293,10 +293,20 @@ export function withFieldPlaces(contributing: string): string {
 
 // ---- the files ----------------------------------------------------------------------------
 
+/** A namespace's index (`crm`, `chat` of the package's exports): its classes from the registry, its lookups, its types. */
+function indexFile(namespace: string): string {
+  const classes = resources.filter((resource) => resource.namespace === namespace).map((resource) => `export { ${resource.className} } from "./${resource.name}";`);
+  const lookups = namespace === "crm" ? ['export * from "./lookups";'] : [];
+  return [`// Written by \`npm run generate\` from provider/registry.ts: do not edit.`, ...classes, ...lookups, 'export type * from "./generated-types";', ""].join("\n");
+}
+
 /** Every generated file, by path from the repository's root, with what it holds now. */
 export function generatedFiles(): Map<string, string> {
   const files = new Map<string, string>();
-  for (const namespace of new Set(resources.map((resource) => resource.namespace))) files.set(`provider/${namespace}/generated-types.ts`, typesFile(namespace));
+  for (const namespace of new Set(resources.map((resource) => resource.namespace))) {
+    files.set(`provider/${namespace}/generated-types.ts`, typesFile(namespace));
+    files.set(`provider/${namespace}/index.ts`, indexFile(namespace));
+  }
   for (const resource of resources) {
     const path = pageOf(resource);
     files.set(path, pageWithTables(resource, readFileSync(join(repoRoot, path), "utf8")));
