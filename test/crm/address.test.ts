@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import * as provider from "../../provider/crm/address";
 import { useStackConfig } from "../../provider/settings";
 import { configOf, emulatorCall } from "../../scripts/harness/emulator";
-import { checked, configuration, providerCode } from "../support/provider-steps";
+import { assertUpdateHeld, checked, configuration, providerCode } from "../support/provider-steps";
 import { asHostSends } from "../support/host-struct";
 import { createBody } from "../support/recording-proxy";
 import { type ScriptedServer, sendJson, startScriptedServer } from "../support/scripted-server";
@@ -80,13 +80,14 @@ describeResource(
       assert.deepEqual(asHostSends(inputs), { ...base, country: "DE", city: "Berlin", isDefault: false, allgroup: false, __provider: providerCode });
     });
 
-    it("sends the reference's snake_case fields, leaves unset ones out, and never sends an association twice", async () => {
+    it("sends the reference's snake_case fields, leaves unset ones out (an update clearing them), and never sends an association twice", async () => {
       const sent = service.proxy.requests.length;
       const created = await provider.create(await checked(provider, { ...base, city: "Chicago", groupId: "3" }));
       assert.deepEqual(createBody(service.proxy.requests.slice(sent)), {
         address: { company_name: "Acme", address_1: "1 Main St", city: "Chicago", country: "US", is_default: false, allgroup: 0, groupid: 3 },
       });
-      await provider.update(created.id, created.outs, await checked(provider, { ...base, groupId: "3" }));
+      const updated = await provider.update(created.id, created.outs, await checked(provider, { ...base, groupId: "3" }));
+      await assertUpdateHeld(provider, created.id, updated.outs, { city: undefined, groupId: "3" });
       const put = service.proxy.requests.slice(sent).find((r) => r.method === "PUT")!;
       assert.deepEqual(put.body, {
         address: {
@@ -140,7 +141,7 @@ describeResource(
       assert.deepEqual([stored.address2, stored.companyName, stored.isDefault, stored.allgroup], ["", "Acme Ltd", "1", "1"]);
     });
 
-    it("finds drift by read, association included, and reads a deleted address as gone", async () => {
+    it("finds drift by read, association included, repairs it as the service then holds it, and reads a deleted address as gone", async () => {
       const news = await checked(provider, { ...base, city: "Chicago", groupId: "3" });
       const created = await provider.create(news);
       await emulatorCall(service.emulator, "PUT", `/api/3/addresses/${created.id}`, { address: { city: "Boston" } });
@@ -151,6 +152,7 @@ describeResource(
       assert.equal((await provider.diff(created.id, drifted.props!, news)).changes, true);
       const restored = await provider.update(created.id, drifted.props!, news);
       assert.deepEqual(asHostSends(restored.outs), asHostSends(created.outs));
+      await assertUpdateHeld(provider, created.id, restored.outs, { city: "Chicago" });
       assert.deepEqual(await associations(created.id, "addressGroup"), ["3"]);
 
       await emulatorCall(service.emulator, "DELETE", `/api/3/addresses/${created.id}`);

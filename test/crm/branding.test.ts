@@ -166,13 +166,14 @@ describeResource(
       assert.deepEqual(await provider.read("2", created.outs), {});
     });
 
-    it("read from the id alone, as pulumi import reads, declares every field as found and remembers them for destroy", async () => {
+    it("read from the id alone, as pulumi import reads, declares every field as found and remembers them for destroy, which puts back one the stack changed", async () => {
       await emulatorCall(service.emulator, "PUT", "/api/3/brandings/1", { branding: { siteName: "Found", footerTextValue: "Found footer" } });
       const imported = (await provider.core.read("1", { import: true }))!;
       assert.deepEqual(imported.inputs, provider.inputsDeclaring(await brandingOf(service.emulator)));
       assert.deepEqual([imported.inputs.siteName, imported.inputs.footerTextValue], ["Found", "Found footer"]);
       assert.equal((await provider.diff("1", imported.outputs, await checked(provider, imported.inputs))).changes, false);
       await provider.update("1", imported.outputs, await checked(provider, { ...imported.inputs, siteName: "Ours" }));
+      assert.equal((await brandingOf(service.emulator)).siteName, "Ours");
       await provider.delete("1", (await provider.read("1", imported.outputs)).props!);
       assert.equal((await brandingOf(service.emulator)).siteName, "Found");
     });

@@ -40,6 +40,16 @@ describe("crm.AccountCustomFieldValue writes together", function () {
     asHostSends(await provider.create(await checked(provider, inputs))) as { id: string; outs: Record<string, unknown> };
   const update = async (id: string, olds: Record<string, unknown>, news: Record<string, unknown>) =>
     asHostSends(await provider.update(id, olds, await checked(provider, news)));
+  /** An account's values as the service holds them: fieldValue by value id, every page of 100 read. */
+  const heldValues = async (accountId: string) => {
+    const held: Record<string, unknown> = {};
+    for (let offset = 0; ; offset += 100) {
+      const page = (await emulatorCall(emulator, "GET", `/api/3/accountCustomFieldData?filters[customerAccountId]=${accountId}&limit=100&offset=${offset}`))
+        .body;
+      for (const value of page.accountCustomFieldData) held[value.id] = value.fieldValue;
+      if (offset + 100 >= Number(page.meta.total)) return held;
+    }
+  };
   const fulfilled = <R>(results: Array<PromiseSettledResult<R>>) =>
     results.map((result) => {
       if (result.status === "rejected") throw result.reason;
@@ -90,8 +100,7 @@ describe("crm.AccountCustomFieldValue writes together", function () {
     // Per wave one bulk update and the page of the account's latest updated values that confirms it.
     assert.ok(updates.total <= waves * 2, `${updates.total} requests`);
     for (const [index, { outs }] of updated.entries()) assert.deepEqual(outs, { ...created[index].outs, fieldValue: `w${fields[index]}` });
-    const held = (await emulatorCall(emulator, "GET", `/api/3/accountCustomFieldData?filters[customerAccountId]=${accountId}&limit=100&offset=100`)).body;
-    assert.equal(held.meta.total, 200);
+    assert.deepEqual(await heldValues(accountId), Object.fromEntries(created.map(({ id }, index) => [id, `w${fields[index]}`])));
   });
 
   it("confirms updates from the whole listing where the service ignores orders[updatedTimestamp]", async () => {
@@ -108,6 +117,11 @@ describe("crm.AccountCustomFieldValue writes together", function () {
         await Promise.allSettled(last.map(({ id, outs }) => update(id, outs, { accountId, customFieldId: outs.customFieldId, fieldValue: "w" }))),
       );
       for (const [index, { outs }] of updated.entries()) assert.deepEqual(outs, { ...last[index].outs, fieldValue: "w" });
+      const held = await heldValues(accountId);
+      assert.deepEqual(
+        last.map(({ id }) => held[id]),
+        last.map(() => "w"),
+      );
       const routes = unordered.requests.map(
         (request) => `${request.method} ${request.path.replace(/^\/api\/3/, "")}${request.query.includes("offset=100") ? " offset=100" : ""}`,
       );
@@ -262,9 +276,14 @@ describe("crm.AccountCustomFieldValue writes together", function () {
       );
       assert.equal(bulks().length, 1);
       assertEachNamesItsOwn(outcomes, accountId, fields, "the service may hold the change already: the next `pulumi up` sends it again");
+      assert.deepEqual(
+        Object.values(await heldValues(accountId)),
+        fields.map(() => "y"),
+        "as it may: the bulk went out",
+      );
     });
 
-    it("fails only the chunk whose confirmation failed: the group's next bulk goes out and is confirmed", async () => {
+    it("fails only the chunk whose confirmation failed: the group's next bulk goes out and is confirmed, and the service holds both chunks' changes", async () => {
       const accountId = await newAccount();
       const fields: string[] = [];
       for (let n = 0; n < 150; n++) fields.push(await newField());
@@ -290,6 +309,11 @@ describe("crm.AccountCustomFieldValue writes together", function () {
       );
       for (const outcome of outcomes.filter((outcome) => outcome.status === "fulfilled"))
         assert.equal((outcome.value as { outs: { fieldValue: string } }).outs.fieldValue, "y");
+      // Both chunks went out: the service holds every change, the unconfirmed ones too, as their failures say it may.
+      assert.deepEqual(
+        Object.values(await heldValues(accountId)),
+        fields.map(() => "y"),
+      );
     });
   });
 

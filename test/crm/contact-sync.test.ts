@@ -70,8 +70,10 @@ describe("crm.ContactSync provider", () => {
     assert.equal(await requestCount(emulator), before);
   });
 
-  it("syncs 600 contacts in 3 batches, reporting rows created, updated and skipped", async () => {
+  it("syncs 600 contacts in 3 batches, reporting rows created, updated and skipped, and syncs them all again on new triggers", async () => {
     const contacts = people(600, "sync");
+    /** The first row's contact, as the service holds it. */
+    const firstContact = async () => (await emulatorCall(emulator, "GET", `/api/3/contacts?email=${contacts[0].email}`)).body.contacts[0];
     for (const contact of contacts.slice(0, 100))
       await emulatorCall(emulator, "POST", "/api/3/contacts", { contact: { email: contact.email, firstName: "Old" } });
     for (const index of [7, 300, 599]) contacts[index] = { email: `broken-${index}`, firstName: "Broken" };
@@ -89,21 +91,23 @@ describe("crm.ContactSync provider", () => {
     assert.equal(outs.batchIds.length, 3);
     const after = await emulatorStats(emulator);
     assert.equal(after.byRoute[importRoute] - (before.byRoute[importRoute] ?? 0), 3);
-    const updatedContact = (await emulatorCall(emulator, "GET", "/api/3/contacts?email=sync0@example.com")).body.contacts[0];
-    assert.equal(updatedContact.firstName, "First0");
+    assert.equal((await firstContact()).firstName, "First0");
 
-    // The same list again is no change; new triggers sync every row again, in place.
+    // The same list again is no change; new triggers sync every row again, in place: a contact changed since is synced back.
     assert.equal((await contactSync.diff(created.id, outs, inputs)).changes, false);
+    await emulatorCall(emulator, "PUT", `/api/3/contacts/${(await firstContact()).id}`, { contact: { firstName: "Changed" } });
     const retriggered = await checked({ contacts, triggers: ["v2"] });
     assert.deepEqual(await contactSync.diff(created.id, outs, retriggered), { changes: true, replaces: [], deleteBeforeReplace: false });
     const again = (await contactSync.update(created.id, outs, retriggered)).outs as SyncOutputs;
     assert.deepEqual([again.created, again.updated, again.failed, again.batchIds.length], [0, 597, 3, 3]);
+    assert.equal((await firstContact()).firstName, "First0");
   });
 
   it("stops at the account's contact limit with what was queued recorded, and the next up sends only the rest", async () => {
     const inputs = await checked({ contacts: people(600, "limit") });
     const accepted = await batchesAccepted();
-    await limitContacts((await contactTotal()) + 400);
+    const contactsBefore = await contactTotal();
+    await limitContacts(contactsBefore + 400);
     let stopped: PartlyDoneError | undefined;
     try {
       await assert.rejects(contactSync.create(inputs), (error: Error) => {
@@ -128,6 +132,7 @@ describe("crm.ContactSync provider", () => {
     assert.deepEqual([finished.created, finished.pending, finished.batchIds.length], [600, 0, 3]);
     assert.deepEqual(finished.batchIds.slice(0, 1), recorded.batchIds);
     assert.equal(await batchesAccepted(), accepted + 3);
+    assert.equal((await contactTotal()) - contactsBefore, 600);
     assert.equal((await contactSync.diff(stopped!.id, finished, inputs)).changes, false);
   });
 

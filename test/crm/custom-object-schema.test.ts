@@ -167,7 +167,7 @@ describeResource(
       assert.deepEqual(records[0].fields, [{ id: "plan", value: "Pro" }]);
     });
 
-    it("finds a field changed or added behind its back, repairs the change, and refuses to drop the added one unasked", async () => {
+    it("finds a field changed or added behind its back, repairs the change, refuses to drop the added one unasked, and drops it when asked", async () => {
       const created = await make();
       const news = await checked(provider, subscription);
       await emulatorCall(service.emulator, "PUT", schemaPath(created.id), { schema: { fields: [{ ...seats, labels: labels("Licences", "Licences") }] } });
@@ -176,6 +176,7 @@ describeResource(
       assert.equal((await provider.diff(created.id, drifted.props!, news)).changes, true);
       const repaired = await provider.update(created.id, drifted.props!, news);
       assert.deepEqual(repaired.outs, created.outs);
+      assert.deepEqual((await provider.read(created.id, repaired.outs)).props, created.outs, "the repair as the service holds it");
 
       await emulatorCall(service.emulator, "PUT", schemaPath(created.id), {
         schema: { fields: [{ id: "notes", labels: labels("Notes", "Notes"), type: "textarea" }] },
@@ -195,6 +196,9 @@ describeResource(
         outs.fields.map((field: { id: string }) => field.id),
         ["plan", "seats"],
       );
+      const schema = await held(created.id);
+      assert.equal(schema.description, "Plans held");
+      assert.equal(schema.fields.find((field: { id: string }) => field.id === "notes").status, "marked_for_deletion");
     });
 
     it("imports from the id alone what the export declares, which the lookup gives too, and an export's declaration takes it over with no write", async () => {

@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import * as provider from "../../provider/crm/personalization-variable";
 import { emulatorCall } from "../../scripts/harness/emulator";
-import { checked } from "../support/provider-steps";
+import { assertUpdateHeld, checked } from "../support/provider-steps";
 import { describeResource, emptyAccount } from "../support/describe-resource";
 
 const promo = { tag: "promo-code", name: "Promo code", format: "text", content: "SPRING24" };
@@ -40,6 +40,7 @@ describeResource(
       const news = await checked(provider, { ...promo, content: "SUMMER24" });
       assert.deepEqual((await provider.diff(created.id, created.outs, news)).replaces, []);
       const { outs } = await provider.update(created.id, created.outs, news);
+      await assertUpdateHeld(provider, created.id, outs, { content: "SUMMER24" });
       await emulatorCall(service.emulator, "PUT", `/api/3/personalizations/${created.id}`, { personalization: { content: "FALL24" } });
       const drifted = await provider.read(created.id, outs);
       assert.equal(drifted.props?.content, "FALL24");

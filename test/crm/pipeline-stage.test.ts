@@ -48,7 +48,10 @@ describeResource(
       const changes = await provider.diff(created.id, created.outs, news);
       assert.deepEqual([changes.changes, changes.replaces], [true, []]);
       const { outs } = await provider.update(created.id, created.outs, news);
-      assert.equal((await emulatorCall(service.emulator, "GET", `/api/3/dealStages/${created.id}`)).body.dealStage.group, second);
+      assert.deepEqual(
+        [outs.pipelineId, (await emulatorCall(service.emulator, "GET", `/api/3/dealStages/${created.id}`)).body.dealStage.group],
+        [second, second],
+      );
       await emulatorCall(service.emulator, "PUT", `/api/3/dealStages/${created.id}`, { dealStage: { group: first } });
       const drifted = await provider.read(created.id, outs);
       assert.equal(drifted.props?.pipelineId, first);

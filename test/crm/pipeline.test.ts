@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import * as provider from "../../provider/crm/pipeline";
 import { emulatorCall } from "../../scripts/harness/emulator";
-import { checked } from "../support/provider-steps";
+import { assertUpdateHeld, checked } from "../support/provider-steps";
 import { describeResource, emptyAccount } from "../support/describe-resource";
 
 const sales = { title: "Sales", currency: "usd" };
@@ -56,7 +56,7 @@ describeResource(
       const imported = await provider.read(created.id, {});
       assert.deepEqual([imported.inputs?.userIds, imported.inputs?.userGroupIds], [created.outs.userIds, [group]]);
       const cleared = await provider.update(created.id, created.outs, await checked(provider, { ...sales, allUserGroups: false }));
-      assert.deepEqual([cleared.outs.userIds, cleared.outs.userGroupIds], [undefined, undefined]);
+      await assertUpdateHeld(provider, created.id, cleared.outs, { userIds: undefined, userGroupIds: undefined });
       await emulatorCall(service.emulator, "PUT", `/api/3/dealGroups/${created.id}`, { dealGroup: { users: [ada] } });
       const drifted = await provider.read(created.id, cleared.outs);
       assert.deepEqual(drifted.props?.userIds, [ada]);
@@ -68,6 +68,7 @@ describeResource(
       const news = await checked(provider, { ...sales, autoAssign: "off" });
       assert.deepEqual((await provider.diff(created.id, created.outs, news)).replaces, []);
       const { outs } = await provider.update(created.id, created.outs, news);
+      await assertUpdateHeld(provider, created.id, outs, { autoAssign: "off" });
       await emulatorCall(service.emulator, "PUT", `/api/3/dealGroups/${created.id}`, { dealGroup: { autoassign: 2 } });
       const drifted = await provider.read(created.id, outs);
       assert.equal(drifted.props?.autoAssign, "byValue");

@@ -38,7 +38,10 @@ describeResource(
       const news = await checked(provider, { title: "Site visit", disabled: true });
       assert.deepEqual((await provider.diff(created.id, created.outs, news)).replaces, []);
       const { outs } = await provider.update(created.id, created.outs, news);
-      assert.equal((await emulatorCall(service.emulator, "GET", `/api/3/dealTasktypes/${created.id}`)).body.dealTasktype.status, "1");
+      assert.deepEqual(
+        [outs.disabled, (await emulatorCall(service.emulator, "GET", `/api/3/dealTasktypes/${created.id}`)).body.dealTasktype.status],
+        [true, "1"],
+      );
       await emulatorCall(service.emulator, "PUT", `/api/3/dealTasktypes/${created.id}`, { dealTasktype: { status: 0 } });
       const drifted = await provider.read(created.id, outs);
       assert.equal(drifted.props?.disabled, false);

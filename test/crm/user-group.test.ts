@@ -42,7 +42,7 @@ describeResource(
     },
   },
   (service) => {
-    it("sends each permission as the group's own pg* member, and finds one granted behind its back", async () => {
+    it("sends each permission as the group's own pg* member, finds one granted behind its back, and takes it back", async () => {
       const created = await provider.create(await checked(provider, reps));
       const { group } = (await emulatorCall(service.emulator, "GET", `/api/3/groups/${created.id}`)).body;
       assert.deepEqual([group.pgContactAdd, group.pgDeal, group.pg_user_add, group.permissions], ["1", "1", "0", undefined]);
@@ -52,8 +52,14 @@ describeResource(
       const news = await checked(provider, reps);
       const changes = await provider.diff(created.id, drifted.props!, news);
       assert.deepEqual([changes.changes, changes.replaces], [true, []]);
-      await provider.update(created.id, drifted.props!, news);
-      assert.equal((await emulatorCall(service.emulator, "GET", `/api/3/groups/${created.id}`)).body.group.pg_user_add, "0");
+      const { outs } = await provider.update(created.id, drifted.props!, news);
+      assert.deepEqual(
+        [
+          (outs.permissions as Record<string, boolean>).userAdd,
+          (await emulatorCall(service.emulator, "GET", `/api/3/groups/${created.id}`)).body.group.pg_user_add,
+        ],
+        [false, "0"],
+      );
     });
 
     it("takes the service's 403 \"No Result found for Group\" as the group gone; a refused key's 403 stays a refused key", async () => {

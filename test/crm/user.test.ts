@@ -49,7 +49,11 @@ describeResource(
       const news = await checked(provider, { ...ada(service.parents.userGroup), password: "another horse" });
       const changes = await provider.diff(created.id, created.outs, news);
       assert.deepEqual([changes.changes, changes.replaces], [true, []]);
+      const sent = service.proxy.requests.length;
       assert.equal((await provider.update(created.id, created.outs, news)).outs.password, "another horse");
+      // The service never answers a password: what it was sent is all there is to check.
+      const put = service.proxy.requests.slice(sent).find((request) => request.method === "PUT");
+      assert.equal((put?.body as { user: { password?: string } } | undefined)?.user.password, "another horse");
     });
 
     it("reads its group from the user's userGroup link, finds a move behind its back, and replaces on a new username", async () => {

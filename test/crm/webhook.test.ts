@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import * as provider from "../../provider/crm/webhook";
 import { emulatorCall } from "../../scripts/harness/emulator";
-import { checked } from "../support/provider-steps";
+import { assertUpdateHeld, checked } from "../support/provider-steps";
 import { describeResource, emptyAccount } from "../support/describe-resource";
 import { makeList } from "../support/resource-examples";
 
@@ -43,7 +43,7 @@ describeResource(
       const news = await checked(provider, hook);
       assert.deepEqual((await provider.diff(created.id, created.outs, news)).replaces, []);
       const { outs } = await provider.update(created.id, created.outs, news);
-      assert.equal(outs.listId, undefined);
+      await assertUpdateHeld(provider, created.id, outs, { listId: undefined });
       await emulatorCall(service.emulator, "PUT", `/api/3/webhooks/${created.id}`, { webhook: { url: "https://elsewhere.example/" } });
       const drifted = await provider.read(created.id, outs);
       assert.equal(drifted.props?.url, "https://elsewhere.example/");

@@ -65,3 +65,16 @@ export async function updateAndVerify(provider: ResourceModule, id: string, olds
   assert.equal((await provider.diff(id, updated.outs, inputs)).changes, false);
   return updated.outs as Record<string, unknown>;
 }
+
+/**
+ * The update's outcome, `expected`, both in what it returned (`outs`) and in the object as the
+ * service holds it, read back by the provider's read: an update that returned the old state, or
+ * the new inputs without sending them, fails it. A field expected undefined is one the update cleared.
+ */
+export async function assertUpdateHeld(provider: ResourceModule, id: string, outs: Record<string, unknown>, expected: Record<string, unknown>) {
+  const [returned, held] = [asHostSends(outs), asHostSends((await provider.read(id, outs)).props ?? {})];
+  for (const [field, value] of Object.entries(expected)) {
+    assert.deepEqual(returned[field], value, `${field} as the update returned it`);
+    assert.deepEqual(held[field], value, `${field} as the service holds it`);
+  }
+}
