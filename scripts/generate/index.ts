@@ -295,9 +295,17 @@ export function withFieldPlaces(contributing: string): string {
 
 /** A namespace's index (`crm`, `chat` of the package's exports): its classes from the registry, its lookups, its types. */
 function indexFile(namespace: string): string {
-  const classes = resources.filter((resource) => resource.namespace === namespace).map((resource) => `export { ${resource.className} } from "./${resource.name}";`);
+  const classes = resources
+    .filter((resource) => resource.namespace === namespace)
+    .map((resource) => `export { ${resource.className} } from "./${resource.name}";`);
   const lookups = namespace === "crm" ? ['export * from "./lookups";'] : [];
-  return [`// Written by \`npm run generate\` from provider/registry.ts: do not edit.`, ...classes, ...lookups, 'export type * from "./generated-types";', ""].join("\n");
+  return [
+    `// Written by \`npm run generate\` from provider/registry.ts: do not edit.`,
+    ...classes,
+    ...lookups,
+    'export type * from "./generated-types";',
+    "",
+  ].join("\n");
 }
 
 /** Every generated file, by path from the repository's root, with what it holds now. */
