@@ -137,7 +137,7 @@ async function main(): Promise<void> {
       [
         "-r",
         "ts-node/register/transpile-only",
-        join(__dirname, "..", "provider", "export", "bin.ts"),
+        join(__dirname, "..", "provider", "commands", "bin.ts"),
         "export",
         "--api-url",
         from.crmUrl,

@@ -223,7 +223,7 @@ describe("pulumi-crm export: the round trip on the pulumi CLI", function () {
     return { answered: after.requests - before.requests - limited, limited };
   };
   const exportCli = (args: string[]) =>
-    run(process.execPath, [join(repoRoot, "dist", "provider", "export", "bin.js"), "export", ...args], {
+    run(process.execPath, [join(repoRoot, "dist", "provider", "commands", "bin.js"), "export", ...args], {
       env: { PATH: process.env.PATH, CRM_API_TOKEN: emulator.apiToken },
     });
 

@@ -37,7 +37,7 @@ describe("pulumi-crm export --import-file, imported by pulumi import --file into
   });
 
   it("export writes each object's token, name and id", async () => {
-    const bin = join(repoRoot, "provider", "export", "bin.ts");
+    const bin = join(repoRoot, "provider", "commands", "bin.ts");
     // Every kind: the account's data too.
     const args = ["export", "--api-url", emulator.crmUrl, "--kinds", "all", "--out", join(work, "program"), "--import-file", importFile];
     await promisify(execFile)(process.execPath, ["-r", "ts-node/register/transpile-only", bin, ...args], {

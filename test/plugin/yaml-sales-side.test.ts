@@ -81,7 +81,7 @@ describe("the sales, team and tracking side in Pulumi YAML on the native plugin,
     namePluginFolders(program, { [plugin.pkg]: plugin.folder });
     const adopting = await CliStack.create(program, "exported", stackOnEmulator(emulator));
     try {
-      const bin = join(repoRoot, "provider", "export", "bin.ts");
+      const bin = join(repoRoot, "provider", "commands", "bin.ts");
       const args = ["export", "--api-url", emulator.crmUrl, "--out", join(work, "program"), "--import-file", importFile];
       await promisify(execFile)(process.execPath, ["-r", "ts-node/register/transpile-only", bin, ...args], {
         cwd: repoRoot,

@@ -101,7 +101,7 @@ function exportAccount(emulator: RunningEmulator, out: string, ...flags: string[
 
 /** The package's `pulumi-crm` bin, as built into dist/, with `env` beside PATH. */
 async function packageBin(args: string[], env: Record<string, string>): Promise<{ code: number; stdout: string; stderr: string }> {
-  const bin = join(repoRoot, "dist", "provider", "export", "bin.js");
+  const bin = join(repoRoot, "dist", "provider", "commands", "bin.js");
   try {
     const { stdout, stderr } = await promisify(execFile)(process.execPath, [bin, ...args], { env: { PATH: process.env.PATH, ...env } });
     return { code: 0, stdout, stderr };
