@@ -7,7 +7,7 @@ import assert from "node:assert/strict";
 import { z } from "zod";
 import { resources, typeOf } from "../provider/registry";
 import { emulatorForProvider, requestCount, type RunningEmulator } from "../scripts/harness/emulator";
-import { providerCode, type ResourceModule } from "./support/provider-steps";
+import { dynamicProviderOf, providerCode } from "./support/provider-steps";
 import { makeParents, type Parents, resourceExamples } from "./support/resource-examples";
 
 type Path = Array<string | number>;
@@ -41,9 +41,9 @@ const escaped = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
 
 const subjects = resources.map((resource) => ({
   type: typeOf(resource),
-  module: resource.module as unknown as ResourceModule,
+  module: dynamicProviderOf(resource),
   example: resourceExamples[typeOf(resource)],
-  textPaths: requiredTextPaths(resource.module.inputSchema),
+  textPaths: requiredTextPaths(resource.definition.inputSchema),
 }));
 
 describe("blank required text, in every resource's check", () => {

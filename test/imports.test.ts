@@ -19,7 +19,8 @@ function runtimeImports(file: string, types = false): string[] {
     const specifier = loads && statement.moduleSpecifier && ts.isStringLiteral(statement.moduleSpecifier) ? statement.moduleSpecifier.text : "";
     if (!specifier.startsWith(".")) return [];
     const target = resolve(dirname(file), specifier);
-    return [existsSync(`${target}.ts`) ? `${target}.ts` : join(target, "index.ts")];
+    if (existsSync(`${target}.ts`)) return [`${target}.ts`];
+    return existsSync(join(target, "index.ts")) ? [join(target, "index.ts")] : [];
   });
 }
 
@@ -70,5 +71,47 @@ describe("the emulator's layers", () => {
           .map((imported) => `${relative(root, file)} -> ${relative(root, imported)}`),
       );
     assert.deepEqual(upward, []);
+  });
+});
+
+describe("the provider's layers", () => {
+  const root = resolve(__dirname, "../provider");
+  const inRoot = (file: string) => relative(root, file);
+  const namespaceIndexes = new Set(["index.ts", "crm/index.ts", "chat/index.ts"]);
+  // The doors: the dynamic door, the plugin, and the door modules `npm run generate` writes at the paths deployed stacks require.
+  const isDoor = (file: string) =>
+    /^(dynamic|plugin)\//.test(inRoot(file)) ||
+    (/^(crm|chat)\/[\w-]+\.ts$/.test(inRoot(file)) && !/generated-types\.ts$/.test(file) && !namespaceIndexes.has(inRoot(file)));
+  const files = (readdirSync(root, { recursive: true }) as string[]).filter((file) => file.endsWith(".ts")).map((file) => join(root, file));
+
+  it("hold a door module for every resource and nothing else beside the namespaces' indexes and types", () => {
+    const doorModules = files.filter((file) => /^(crm|chat)\/[\w-]+\.ts$/.test(inRoot(file)) && isDoor(file));
+    for (const file of doorModules)
+      assert.match(readFileSync(file, "utf8"), /^\/\/ Written by `npm run generate` from provider\/registry\.ts: do not edit\./, inRoot(file));
+  });
+
+  // The commands stand beside the doors: a drift check reads the state the plugin wrote as the plugin does (plugin/properties.ts).
+  const besideTheDoors = (file: string) => inRoot(file).startsWith("commands/");
+
+  it("import no door below the doors, types included: definitions, cores and clients know neither door", () => {
+    const upward = files
+      .filter((file) => !isDoor(file) && !besideTheDoors(file) && !namespaceIndexes.has(inRoot(file)))
+      .flatMap((file) =>
+        runtimeImports(file, true)
+          .filter(isDoor)
+          .map((imported) => `${inRoot(file)} -> ${inRoot(imported)}`),
+      );
+    assert.deepEqual(upward, []);
+  });
+
+  it("keep the plugin free of the dynamic door: it serves the definitions' cores", () => {
+    const loaded = new Set<string>();
+    const visit = (file: string) => {
+      if (loaded.has(file)) return;
+      loaded.add(file);
+      for (const imported of runtimeImports(file)) visit(imported);
+    };
+    visit(join(root, "plugin", "server.ts"));
+    assert.deepEqual([...loaded].filter((file) => isDoor(file) && !inRoot(file).startsWith("plugin/")).map(inRoot), []);
   });
 });

@@ -25,17 +25,26 @@ function documentedInputs(page: string): string[] {
 }
 
 describe("the resource registry", () => {
-  it("registers every resource module that exports check, each once", () => {
+  it("registers every definition its namespace's folders hold, each once, and a door module per definition, at its name", () => {
     const providerDir = join(root, "provider");
-    const checking = ["crm", "chat"].flatMap((namespace) =>
+    const isDefinition = (value: unknown) => typeof value === "object" && value !== null && "description" in value && "declaration" in value && "core" in value;
+    const defined = ["crm", "chat"].flatMap((namespace) =>
+      readdirSync(join(providerDir, namespace), { recursive: true, encoding: "utf8" })
+        .filter((file) => file.includes("/") && file.endsWith(".ts"))
+        .flatMap((file) => Object.values(require(join(providerDir, namespace, file)) as Record<string, unknown>).filter(isDefinition)),
+    );
+    const registered = resources.map((resource) => resource.definition);
+    assert.equal(new Set(registered).size, registered.length);
+    assert.deepEqual(new Set(registered), new Set(defined));
+    const doors = ["crm", "chat"].flatMap((namespace) =>
       readdirSync(join(providerDir, namespace))
         .filter((file) => file.endsWith(".ts"))
         .map((file) => require(join(providerDir, namespace, file)))
         .filter((module) => typeof module.check === "function"),
     );
-    const registered = resources.map((resource) => resource.module);
-    assert.equal(new Set(registered).size, registered.length);
-    assert.deepEqual(new Set(registered), new Set(checking));
+    assert.deepEqual(new Set(doors.map((door) => door.core)), new Set(registered.map((definition) => definition.core)));
+    for (const resource of resources)
+      assert.equal(require(join(providerDir, resource.namespace, resource.name)).core, resource.definition.core, typeOf(resource));
   });
 
   it("registers every resource class the namespaces export, under its name, file and page", () => {
@@ -52,8 +61,8 @@ describe("the resource registry", () => {
   });
 
   it("each export declaration refers to kinds exported and registered before it, and follows or is completed from one of them", () => {
-    for (const [index, { name, module }] of exportedResources.entries()) {
-      const declaration = module.exported;
+    for (const [index, { name, definition }] of exportedResources.entries()) {
+      const declaration = definition.exported;
       assert.match(`${declaration.path} ${declaration.collection}`, /^(\/\w+)+ \w+$/, `${name}: where the service lists its objects`);
       const earlier = exportedResources.slice(0, index);
       for (const [input, kind] of Object.entries(declaration.refersTo ?? {})) {
@@ -69,7 +78,7 @@ describe("the resource registry", () => {
       // The name filter keeps what has a name, and what follows an object that has one.
       const followed =
         declaration.follows === undefined ? undefined : exportedResources.find((resource) => resource.name === declaration.refersTo?.[declaration.follows!]);
-      assert.ok(declaration.name || followed?.module.exported.name, `${name}: neither named nor following a named kind`);
+      assert.ok(declaration.name || followed?.definition.exported.name, `${name}: neither named nor following a named kind`);
     }
   });
 
@@ -86,10 +95,10 @@ describe("the resource registry", () => {
   for (const resource of resources) {
     const page = join(root, "sdk-docs", `${resource.namespace}-${resource.name}.md`);
     it(`sdk-docs/${resource.namespace}-${resource.name}.md lists the inputs of ${typeOf(resource)}, and says which are read only at creation or by check`, () => {
-      const fields = Object.keys(resource.module.inputSchema.shape);
+      const fields = Object.keys(resource.definition.inputSchema.shape);
       assert.deepEqual([...documentedInputs(page)].sort(), [...fields].sort());
       const table = readFileSync(page, "utf8");
-      for (const field of fields.filter((name) => !configurationFields(resource.module.inputSchema).includes(name))) {
+      for (const field of fields.filter((name) => !configurationFields(resource.definition.inputSchema).includes(name))) {
         assert.match(
           table,
           new RegExp(`^\\| \`${field}\` \\|[^\\n]*\\| only read (at creation|by check)`, "m"),

@@ -112,7 +112,7 @@ function readFailure(account: Account, error: unknown): string {
 function kindsToRead(kinds: readonly ExportKind[]): Set<ExportKind> {
   const referred = exportedResources
     .filter((resource) => kinds.includes(resource.name))
-    .flatMap((resource) => Object.values(resource.module.exported.refersTo ?? {}));
+    .flatMap((resource) => Object.values(resource.definition.exported.refersTo ?? {}));
   return new Set([...kinds, ...(referred as ExportKind[])]);
 }
 
@@ -127,7 +127,7 @@ interface Identified {
   shown: Record<string, unknown>;
 }
 
-const uniqueNameOf = (kind: ExportKind) => exportedResources.find((resource) => resource.name === kind)?.module.core.uniqueName;
+const uniqueNameOf = (kind: ExportKind) => exportedResources.find((resource) => resource.name === kind)?.definition.core.uniqueName;
 
 /**
  * Each object of the account, identified: by its name, regardless of case, where the service's names

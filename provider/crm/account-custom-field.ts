@@ -1,38 +1,31 @@
-// crm.AccountCustomField: the definition of a custom account field (the service's
-// accountCustomFieldMetum). Made by the custom-field definition machinery it shares with
-// crm.DealCustomField (./custom-field-definition.ts); the lifecycle, adoption by label included,
-// is crmCore's (see ./crud).
-
-import { dynamicClass } from "../dynamic";
-import { customFieldDefinition } from "./custom-field-definition";
+// Written by `npm run generate` from provider/registry.ts: do not edit. The module deployed dynamic
+// crm.AccountCustomField resources require (a path never renamed); its definition is ./accounts/account-custom-field.ts.
+import { dynamicDoor } from "../dynamic/door";
+import { accountCustomField } from "./accounts/account-custom-field";
 import type { AccountCustomFieldArgs, AccountCustomFieldOutputs } from "./generated-types";
 
 export type { AccountCustomFieldArgs, AccountCustomFieldOutputs } from "./generated-types";
-
 export const {
   declaration,
   inputSchema,
-  fieldStateOf,
   core,
-  inputsDeclaring,
   exported,
+  inputsDeclaring,
   check,
   diff,
   create,
   read,
   update,
   delete: remove,
-} = customFieldDefinition({
-  name: "AccountCustomField",
-  subject: "account",
-  pages: "account pages",
-  profiles: "account profiles",
-  section: "Custom account fields",
-});
+  configure,
+  resourceClass,
+} = dynamicDoor(module, accountCustomField);
 export { remove as delete };
-export { configure } from "../dynamic";
 
 export interface AccountCustomField extends AccountCustomFieldOutputs {}
 
-/** A custom field of the CRM account's accounts (companies); its values are crm.AccountCustomFieldValue resources. */
-export class AccountCustomField extends dynamicClass<AccountCustomFieldArgs>(module, core) {}
+/**
+ * A custom field of the CRM account's accounts (companies); its values are
+ * crm.AccountCustomFieldValue resources.
+ */
+export class AccountCustomField extends resourceClass<AccountCustomFieldArgs>() {}

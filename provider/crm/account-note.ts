@@ -1,80 +1,28 @@
-// crm.AccountNote: a note on an account. Created and changed under its account
-// (/accounts/{id}/notes), read and deleted as a note (/notes/{id}); the lifecycle is
-// crmCore's (see ./crud).
-
-import { z } from "zod";
-import { dynamicClass, dynamicLifecycle } from "../dynamic";
-import type { ExportDeclaration } from "./export-declaration";
-import { declareResource, input, takeOverById } from "../kit/declaration";
-import { givenText, serviceId } from "../kit/inputs";
-import { labelByIds } from "../kit/check-diff";
-import { wireForms } from "../kit/wire";
-import type { ServiceObject } from "./service/collection";
-import { crmCore, type CrmKindSpec } from "./crud";
-import * as wire from "./service/wire-forms";
-import { isoCreated } from "./service/recovery";
+// Written by `npm run generate` from provider/registry.ts: do not edit. The module deployed dynamic
+// crm.AccountNote resources require (a path never renamed); its definition is ./accounts/account-note.ts.
+import { dynamicDoor } from "../dynamic/door";
+import { accountNote } from "./accounts/account-note";
 import type { AccountNoteArgs, AccountNoteOutputs } from "./generated-types";
 
 export type { AccountNoteArgs, AccountNoteOutputs } from "./generated-types";
-
-export const declaration = declareResource({
-  namespace: "crm",
-  name: "AccountNote",
-  inputs: {
-    // The account is the note's relid, and the path its create is sent to.
-    accountId: input(serviceId("the account, such as a crm.Account's id"), "The account's id, e.g. a crm.Account's `id`; the service cannot move a note.", {
-      replaceOnChanges: true,
-      refersTo: "account",
-      wire: wire.id({ request: false, answer: "relid" }),
-    }),
-    note: input(givenText("the note's text", z.string()), "The note's text, not empty.", { wire: wire.text() }),
-    adoptId: takeOverById("note of the account", "its text is set to the declared one if it differs"),
-  },
-});
-
-export const inputSchema = declaration.inputSchema;
-
-type NoteInputs = z.output<typeof inputSchema>;
-
-const resourceType = declaration.type;
-const { desiredState, stateOf } = wireForms(declaration.fields);
-
-const kind: CrmKindSpec<typeof inputSchema> = {
-  label: labelByIds(resourceType, ["accountId"], ([account]) => `on account ${account}`),
-  path: "/notes",
-  member: "note",
-  collection: "notes",
-  createPath: (inputs: NoteInputs) => `/accounts/${inputs.accountId}/notes`,
-  updatePath: (id: string, inputs: NoteInputs) => `/accounts/${inputs.accountId}/notes/${id}`,
-  // /notes also holds the notes of contacts and deals.
-  otherKind: (note: ServiceObject) => (note.reltype === "CustomerAccount" ? undefined : `a note on a ${String(note.reltype)} record`),
-  sameContent: (inputs) => ({
-    path: "/notes",
-    collection: "notes",
-    sent: { ...desiredState(inputs), reltype: "CustomerAccount" },
-    stateOf: (note) => ({ ...stateOf(note), reltype: note.reltype }),
-    createdMs: isoCreated("cdate"),
-  }),
-};
-
-export const core = crmCore(declaration, kind);
-export const { inputsDeclaring } = core;
-export const { check, diff, create, read, update, delete: remove } = dynamicLifecycle(core);
-
-/** What `pulumi-crm export` reads of the notes (see ./export-declaration.ts): each follows its account. */
-export const exported: ExportDeclaration = {
-  section: "Notes on accounts",
-  part: "data",
-  path: kind.path,
-  collection: kind.collection!,
-  refersTo: declaration.refersTo,
-  follows: "accountId",
-  title: (_note, _inputs, names) => `${names.accountId} note`,
-};
+export const {
+  declaration,
+  inputSchema,
+  core,
+  exported,
+  inputsDeclaring,
+  check,
+  diff,
+  create,
+  read,
+  update,
+  delete: remove,
+  configure,
+  resourceClass,
+} = dynamicDoor(module, accountNote);
 export { remove as delete };
-export { configure } from "../dynamic";
 
 export interface AccountNote extends AccountNoteOutputs {}
 
 /** A note on an account. */
-export class AccountNote extends dynamicClass<AccountNoteArgs>(module, core) {}
+export class AccountNote extends resourceClass<AccountNoteArgs>() {}

@@ -1,35 +1,28 @@
-// crm.DealCustomField: the definition of a custom deal field (the service's dealCustomFieldMetum),
-// the twin of crm.AccountCustomField, made by the same machinery (./custom-field-definition.ts).
-
-import { dynamicClass } from "../dynamic";
-import { customFieldDefinition } from "./custom-field-definition";
+// Written by `npm run generate` from provider/registry.ts: do not edit. The module deployed dynamic
+// crm.DealCustomField resources require (a path never renamed); its definition is ./sales/deal-custom-field.ts.
+import { dynamicDoor } from "../dynamic/door";
+import { dealCustomField } from "./sales/deal-custom-field";
 import type { DealCustomFieldArgs, DealCustomFieldOutputs } from "./generated-types";
 
 export type { DealCustomFieldArgs, DealCustomFieldOutputs } from "./generated-types";
-
 export const {
   declaration,
   inputSchema,
   core,
-  inputsDeclaring,
   exported,
+  inputsDeclaring,
   check,
   diff,
   create,
   read,
   update,
   delete: remove,
-} = customFieldDefinition({
-  name: "DealCustomField",
-  subject: "deal",
-  pages: "deal pages",
-  profiles: "deal profiles",
-  section: "Custom deal fields",
-});
+  configure,
+  resourceClass,
+} = dynamicDoor(module, dealCustomField);
 export { remove as delete };
-export { configure } from "../dynamic";
 
 export interface DealCustomField extends DealCustomFieldOutputs {}
 
 /** A custom field of the CRM account's deals: label, type, options, default. */
-export class DealCustomField extends dynamicClass<DealCustomFieldArgs>(module, core) {}
+export class DealCustomField extends resourceClass<DealCustomFieldArgs>() {}

@@ -1,17 +1,16 @@
-// crm.EventTracking: the account's event tracking switch (/eventTracking), on or off for the
-// whole account: taken over, and put back as found on destroy (see ./account-switch.ts).
-
-import { accountSwitch } from "./account-switch";
+// Written by `npm run generate` from provider/registry.ts: do not edit. The module deployed dynamic
+// crm.EventTracking resources require (a path never renamed); its definition is ./tracking/event-tracking.ts.
+import { dynamicDoor } from "../dynamic/door";
+import { eventTracking } from "./tracking/event-tracking";
 import type { EventTrackingArgs, EventTrackingOutputs } from "./generated-types";
 
 export type { EventTrackingArgs, EventTrackingOutputs } from "./generated-types";
-
 export const {
   declaration,
   inputSchema,
   core,
-  inputsDeclaring,
   exported,
+  inputsDeclaring,
   check,
   diff,
   create,
@@ -20,11 +19,7 @@ export const {
   delete: remove,
   configure,
   resourceClass,
-} = accountSwitch(module, {
-  name: "EventTracking",
-  member: "eventTracking",
-  what: "event tracking",
-});
+} = dynamicDoor(module, eventTracking);
 export { remove as delete };
 
 export interface EventTracking extends EventTrackingOutputs {}

@@ -1,27 +1,16 @@
-// crm.PipelineStage: a stage of a pipeline (the service's deal stage). Its declaration; the
-// rest is crmModule's (see ./crud/module.ts).
-
-import { z } from "zod";
-import { crmModule } from "./crud/module";
-import { input } from "../kit/declaration";
-import { requiredText, serviceId } from "../kit/inputs";
+// Written by `npm run generate` from provider/registry.ts: do not edit. The module deployed dynamic
+// crm.PipelineStage resources require (a path never renamed); its definition is ./sales/pipeline-stage.ts.
+import { dynamicDoor } from "../dynamic/door";
+import { pipelineStage } from "./sales/pipeline-stage";
 import type { PipelineStageArgs, PipelineStageOutputs } from "./generated-types";
-import * as wire from "./service/wire-forms";
 
 export type { PipelineStageArgs, PipelineStageOutputs } from "./generated-types";
-
-const wholeNumber = (least: number) =>
-  z
-    .number({ invalid_type_error: `must be a whole number from ${least}` })
-    .int(`must be a whole number from ${least}`)
-    .min(least, `must be a whole number from ${least}`);
-
 export const {
   declaration,
   inputSchema,
   core,
-  inputsDeclaring,
   exported,
+  inputsDeclaring,
   check,
   diff,
   create,
@@ -30,48 +19,7 @@ export const {
   delete: remove,
   configure,
   resourceClass,
-} = crmModule(module, {
-  name: "PipelineStage",
-  noun: "dealStage",
-  namedBy: "title",
-  inputs: {
-    title: input(requiredText("the stage's title", 255), "The stage's title.", { wire: wire.text() }),
-    pipelineId: input(
-      serviceId("a pipeline"),
-      "The id of the pipeline (a `crm.Pipeline`'s `id`) the stage is in. A change moves the stage in place, deals and all.",
-      {
-        refersTo: "pipeline",
-        // Sent as digits: the reference's request declares a string.
-        wire: { ...wire.id({ request: "group", answer: "group" }), send: String },
-      },
-    ),
-    order: input(
-      wholeNumber(0).optional(),
-      "The stage's position in its pipeline, from the left. Unset: the service puts it last, and the stack leaves its position alone.",
-      {
-        wire: wire.optionalNumber(),
-      },
-    ),
-    color: input(
-      z
-        .string({ invalid_type_error: "must be a string" })
-        .regex(/^[0-9A-Fa-f]{6}$/, 'must be a 6-digit hex color without the #, such as "32B0FC"')
-        .default("3f3f3f"),
-      "The stage's color: 6 hex digits without the #.",
-      { wire: wire.text() },
-    ),
-    width: input(wholeNumber(1).default(280), "The stage's width on the deals' board, in pixels.", { wire: wire.optionalNumber() }),
-    dealOrder: input(
-      z
-        .string({ invalid_type_error: "must be a string" })
-        .regex(/^\S+ (ASC|DESC)$/, 'must be a sort option and a direction, such as "next-action DESC" or "title ASC"')
-        .default("next-action DESC"),
-      'How deals are sorted in the stage: an option and ASC or DESC, such as "title ASC".',
-      { wire: wire.text() },
-    ),
-  },
-  kind: () => ({ serviceAssigned: ["order"] }),
-});
+} = dynamicDoor(module, pipelineStage);
 export { remove as delete };
 
 export interface PipelineStage extends PipelineStageOutputs {}

@@ -1,20 +1,16 @@
-// crm.SavedResponse: a saved response, an email the sales team sends again and again.
-// Its declaration; the rest is crmModule's (see ./crud/module.ts).
-
-import { crmModule } from "./crud/module";
-import { input } from "../kit/declaration";
-import { requiredText } from "../kit/inputs";
+// Written by `npm run generate` from provider/registry.ts: do not edit. The module deployed dynamic
+// crm.SavedResponse resources require (a path never renamed); its definition is ./sales/saved-response.ts.
+import { dynamicDoor } from "../dynamic/door";
+import { savedResponse } from "./sales/saved-response";
 import type { SavedResponseArgs, SavedResponseOutputs } from "./generated-types";
-import * as wire from "./service/wire-forms";
 
 export type { SavedResponseArgs, SavedResponseOutputs } from "./generated-types";
-
 export const {
   declaration,
   inputSchema,
   core,
-  inputsDeclaring,
   exported,
+  inputsDeclaring,
   check,
   diff,
   create,
@@ -23,16 +19,7 @@ export const {
   delete: remove,
   configure,
   resourceClass,
-} = crmModule(module, {
-  name: "SavedResponse",
-  noun: "savedResponse",
-  namedBy: "title",
-  inputs: {
-    title: input(requiredText("the saved response's title", 255), "The title the sales team picks the response by.", { wire: wire.text() }),
-    subject: input(requiredText("the email's subject", 255), "The email's subject.", { wire: wire.text() }),
-    body: input(requiredText("the email's body", 65535), "The email's body.", { wire: wire.text() }),
-  },
-});
+} = dynamicDoor(module, savedResponse);
 export { remove as delete };
 
 export interface SavedResponse extends SavedResponseOutputs {}

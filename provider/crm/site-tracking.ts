@@ -1,17 +1,16 @@
-// crm.SiteTracking: the account's site tracking switch (/siteTracking), on or off for the
-// whole account: taken over, and put back as found on destroy (see ./account-switch.ts).
-
-import { accountSwitch } from "./account-switch";
+// Written by `npm run generate` from provider/registry.ts: do not edit. The module deployed dynamic
+// crm.SiteTracking resources require (a path never renamed); its definition is ./tracking/site-tracking.ts.
+import { dynamicDoor } from "../dynamic/door";
+import { siteTracking } from "./tracking/site-tracking";
 import type { SiteTrackingArgs, SiteTrackingOutputs } from "./generated-types";
 
 export type { SiteTrackingArgs, SiteTrackingOutputs } from "./generated-types";
-
 export const {
   declaration,
   inputSchema,
   core,
-  inputsDeclaring,
   exported,
+  inputsDeclaring,
   check,
   diff,
   create,
@@ -20,11 +19,7 @@ export const {
   delete: remove,
   configure,
   resourceClass,
-} = accountSwitch(module, {
-  name: "SiteTracking",
-  member: "siteTracking",
-  what: "site tracking",
-});
+} = dynamicDoor(module, siteTracking);
 export { remove as delete };
 
 export interface SiteTracking extends SiteTrackingOutputs {}

@@ -1,21 +1,16 @@
-// crm.TaskType: a type of the tasks the sales team puts on deals and contacts (call, email,
-// meeting). Its declaration; the rest is crmModule's (see ./crud/module.ts).
-
-import { z } from "zod";
-import { crmModule } from "./crud/module";
-import { input } from "../kit/declaration";
-import { nameText } from "../kit/inputs";
+// Written by `npm run generate` from provider/registry.ts: do not edit. The module deployed dynamic
+// crm.TaskType resources require (a path never renamed); its definition is ./sales/task-type.ts.
+import { dynamicDoor } from "../dynamic/door";
+import { taskType } from "./sales/task-type";
 import type { TaskTypeArgs, TaskTypeOutputs } from "./generated-types";
-import * as wire from "./service/wire-forms";
 
 export type { TaskTypeArgs, TaskTypeOutputs } from "./generated-types";
-
 export const {
   declaration,
   inputSchema,
   core,
-  inputsDeclaring,
   exported,
+  inputsDeclaring,
   check,
   diff,
   create,
@@ -24,25 +19,7 @@ export const {
   delete: remove,
   configure,
   resourceClass,
-} = crmModule(module, {
-  name: "TaskType",
-  noun: "dealTasktype",
-  namedBy: "title",
-  inputs: {
-    title: input(nameText("the task type's title", 255), "The task type's title, unique among the task types.", { wire: wire.text() }),
-    // The service's status: "0" active, "1" disabled (the reference's request takes the strings).
-    disabled: input(
-      z.boolean({ invalid_type_error: "must be true or false" }).default(false),
-      "Whether the task type is disabled: kept, but offered for no new task.",
-      {
-        wire: { ...wire.flag({ request: "status", answer: "status" }), send: (disabled) => (disabled ? "1" : "0") },
-      },
-    ),
-  },
-  // Declared once per deployment: the service refuses a second task type of a title.
-  uniqueName: { field: "title", what: "task type" },
-  builtIns: { field: "title", names: ["Call", "Email", "Lunch", "Meeting"], what: "the task types every account comes with" },
-});
+} = dynamicDoor(module, taskType);
 export { remove as delete };
 
 export interface TaskType extends TaskTypeOutputs {}

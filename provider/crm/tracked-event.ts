@@ -1,22 +1,16 @@
-// crm.TrackedEvent: an event name event tracking accepts (/eventTrackingEvents), known by the
-// name alone and deleted by it (see ./name-keyed.ts).
-
-import { input } from "../kit/declaration";
-import { nameText } from "../kit/inputs";
+// Written by `npm run generate` from provider/registry.ts: do not edit. The module deployed dynamic
+// crm.TrackedEvent resources require (a path never renamed); its definition is ./tracking/tracked-event.ts.
+import { dynamicDoor } from "../dynamic/door";
+import { trackedEvent } from "./tracking/tracked-event";
 import type { TrackedEventArgs, TrackedEventOutputs } from "./generated-types";
-import { nameKeyed } from "./name-keyed";
 
 export type { TrackedEventArgs, TrackedEventOutputs } from "./generated-types";
-
-/** The service's own events, listed beside the account's (`__pagevisit`, `__redir` in the reference's example). */
-const builtIn = (name: string) => name.startsWith("__");
-
 export const {
   declaration,
   inputSchema,
   core,
-  inputsDeclaring,
   exported,
+  inputsDeclaring,
   check,
   diff,
   create,
@@ -25,19 +19,7 @@ export const {
   delete: remove,
   configure,
   resourceClass,
-} = nameKeyed(module, {
-  name: "TrackedEvent",
-  member: "eventTrackingEvent",
-  what: "tracked event",
-  named: input(
-    nameText("the event's name", 255)
-      // The delete names the event in the URL's path, where a slash would be read as another segment.
-      .refine((name) => !name.includes("/"), "must not hold a slash: the service deletes an event by its name in the URL")
-      .refine((name) => !builtIn(name), "must not start with __: such names are the service's own events (__pagevisit, __redir)"),
-    "The event's name, as the site's tracking code sends it (spaces allowed): its id. A new name replaces the event.",
-  ),
-  builtIn,
-});
+} = dynamicDoor(module, trackedEvent);
 export { remove as delete };
 
 export interface TrackedEvent extends TrackedEventOutputs {}

@@ -112,7 +112,7 @@ export class ProviderServer {
     this.schemaText = JSON.stringify(this.schema);
     this.settingKeys = Object.keys(this.schema.config.variables);
     for (const resource of resources) {
-      if (resource.namespace === pkg) this.cores.set(resource.module.declaration.token, resource.module.core);
+      if (resource.namespace === pkg) this.cores.set(resource.definition.declaration.token, resource.definition.core);
     }
   }
 

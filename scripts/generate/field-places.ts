@@ -12,10 +12,10 @@
 // `npx ts-node scripts/generate/field-places.ts` prints the table; `npm run generate` writes it into
 // CONTRIBUTING.md between its markers.
 
-import { readFileSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import ts from "typescript";
-import { resources, typeOf } from "../../provider/registry";
+import { type RegisteredResource, resources, typeOf } from "../../provider/registry";
 
 const repoRoot = resolve(__dirname, "..", "..");
 
@@ -115,24 +115,35 @@ export function mentionsIn(text: string, names: ReadonlySet<string>): Map<string
   return found;
 }
 
+/** Where a resource's definition is: provider/<namespace>/<area>/<name>.ts, the one file of that name in an area's folder. */
+export function definitionFileOf(resource: RegisteredResource): string {
+  const namespaceDir = join(repoRoot, "provider", resource.namespace);
+  const found = readdirSync(namespaceDir, { withFileTypes: true })
+    .filter((entry) => entry.isDirectory() && existsSync(join(namespaceDir, entry.name, `${resource.name}.ts`)))
+    .map((entry) => `provider/${resource.namespace}/${entry.name}/${resource.name}.ts`);
+  if (found.length !== 1)
+    throw new Error(`${typeOf(resource)}: ${found.length} definition files named ${resource.name}.ts (${found.join(", ")}); one area's folder holds it`);
+  return found[0];
+}
+
 /**
- * The code that writes a resource's fields: its own file, or, where the file only names the shared
- * machinery that makes it (crm.AccountCustomField and crm.DealCustomField, of
- * ./custom-field-definition.ts), the module of that machinery holding the declaration.
+ * The code that writes a resource's fields: its definition's file, or, where the file only names
+ * the shared machinery that makes it (crm.AccountCustomField and crm.DealCustomField, of
+ * ../crud/custom-field-definition.ts), the module of that machinery holding the declaration.
  */
 function declaringCode(resource: (typeof resources)[number]): string {
-  const own = join(repoRoot, "provider", resource.namespace, `${resource.name}.ts`);
+  const own = join(repoRoot, definitionFileOf(resource));
   const code = readFileSync(own, "utf8");
-  const declares = (text: string) => /\b(declareResource|crmModule)\(/.test(text);
+  const declares = (text: string) => /\b(declareResource|plainKind)\(/.test(text);
   if (declares(code)) return code;
-  const imported = [...code.matchAll(/from "\.\/([\w-]+)"/g)].map((match) => readFileSync(join(dirname(own), `${match[1]}.ts`), "utf8"));
+  const imported = [...code.matchAll(/from "(\.\.?\/[\w/-]+)"/g)].map((match) => readFileSync(join(dirname(own), `${match[1]}.ts`), "utf8"));
   return imported.find(declares) ?? code;
 }
 
 /** The places of every declared field of every registered resource, in the registry's order. */
 export function fieldPlaces(): FieldPlaces[] {
   return resources.flatMap((resource) => {
-    const { fields } = resource.module.declaration;
+    const { fields } = resource.definition.declaration;
     const counted = mentionsIn(declaringCode(resource), new Set(fields.map((field) => field.name)));
     return fields.map((field) => {
       const { lines, restating } = counted.get(field.name) ?? { lines: new Set(), restating: new Set() };

@@ -6,7 +6,6 @@
 
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import ts from "typescript";
 import type { Field } from "../../provider/kit/declaration";
 import type { ValueType } from "../../provider/kit/value-types";
 import { resources } from "../../provider/registry";
@@ -74,21 +73,9 @@ const packages = {
   },
 };
 
-/** The doc comment of each resource class (`crm.Account` -> its text): what the schema says of the resource. */
+/** The description of each resource (`crm.Account` -> its text), its definition's: what the schema and its class's doc comment say of it. */
 export function classDescriptions(): Map<string, string> {
-  const descriptions = new Map<string, string>();
-  for (const resource of resources) {
-    const file = join(root, "provider", resource.namespace, `${resource.name}.ts`);
-    const source = ts.createSourceFile(file, readFileSync(file, "utf8"), ts.ScriptTarget.ES2022, true);
-    const found = source.statements.find(
-      (statement): statement is ts.ClassDeclaration => ts.isClassDeclaration(statement) && statement.name?.text === resource.className,
-    );
-    const doc = found && ts.getJSDocCommentsAndTags(found).find(ts.isJSDoc);
-    const text = doc && ts.getTextOfJSDocComment(doc.comment);
-    if (!text) throw new Error(`${resource.namespace}.${resource.className} has no doc comment`);
-    descriptions.set(`${resource.namespace}.${resource.className}`, text.replace(/\s*\n\s*/g, " "));
-  }
-  return descriptions;
+  return new Map(resources.map((resource) => [`${resource.namespace}.${resource.className}`, resource.definition.description]));
 }
 
 /** A schema type for a field's type; object and enum types are added to `types` under `${pkg}:index:<name>`. */
@@ -162,7 +149,7 @@ export function packageSchemas(): Map<string, Spec> {
     const variables = Object.fromEntries(about.settings.map((variable) => [variable.key.split(":")[1], configSpec(variable)]));
     const resourceSpecs: Record<string, Spec> = {};
     for (const resource of resources.filter((entry) => entry.namespace === name)) {
-      const { declaration } = resource.module;
+      const { declaration } = resource.definition;
       const inputs = declaration.fields.filter((field) => field.role !== "output");
       const outputs = declaration.fields.filter((field) => field.role !== "input");
       resourceSpecs[declaration.token] = {

@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import * as provider from "../../provider/crm/account";
 import { unknownValue } from "../../provider/kit/inputs";
-import { withEveryOutput } from "../../provider/dynamic";
+import { withEveryOutput } from "../../provider/dynamic/door";
 import { useStackConfig } from "../../provider/settings";
 import { type ScriptedServer, sendJson, startScriptedServer } from "../support/scripted-server";
 import { itAdoptsById } from "../support/adoption";

@@ -7,7 +7,7 @@ import { resources, typeOf } from "../../provider/registry";
 import { useStackConfig } from "../../provider/settings";
 import { configOf, emulatorCall, emulatorForProvider, emulatorStats, requestCount, type RunningEmulator } from "../../scripts/harness/emulator";
 import { asHostSends } from "../support/host-struct";
-import { checked, providerCode, type ResourceModule } from "../support/provider-steps";
+import { dynamicProviderOf, checked, providerCode, type ResourceModule } from "../support/provider-steps";
 import { makeParents, type ResourceExample, resourceExamples } from "../support/resource-examples";
 
 describe("coalesced reads and deletes", () => {
@@ -39,7 +39,7 @@ describe("coalesced reads and deletes", () => {
     const { inputs, collection } = resourceExamples[typeOf(resource)] as ResourceExample;
     if (!collection) continue;
     it(`${typeOf(resource)}: reads together return what reads alone return, from one page`, async () => {
-      const provider = resource.module as unknown as ResourceModule;
+      const provider = dynamicProviderOf(resource);
       const objects = [];
       for (const n of [1, 2, 3]) objects.push(await created(provider, inputs(await makeParents(emulator, n), n)));
       const alone = await readAlone(provider, objects);

@@ -24,7 +24,7 @@ describe("an import reads what a create's read reads", () => {
   it("every output a create gives, with the same value where it was declared", async () => {
     for (const resource of importable) {
       const { id, inputs, outs } = made.get(resource.className)!;
-      const imported = (await resource.module.core.read(id, { import: true }))!;
+      const imported = (await resource.definition.core.read(id, { import: true }))!;
       assert.deepEqual(
         Object.keys(outs).filter((key) => !(key in imported.outputs)),
         [],

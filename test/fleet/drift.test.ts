@@ -10,7 +10,7 @@ import { resources } from "../../provider/registry";
 import { withProviderSettings } from "../../provider/settings";
 import { emulatorCall, type RunningEmulator } from "../../scripts/harness/emulator";
 
-const core = (token: string) => resources.find((resource) => resource.module.declaration.token === token)!.module.core;
+const core = (token: string) => resources.find((resource) => resource.definition.declaration.token === token)!.definition.core;
 const stackUrn = "urn:pulumi:acme::crm-agency";
 const providerUrn = `${stackUrn}::crm-agency::pulumi:providers:crm::default_0_1_0`;
 

@@ -235,7 +235,7 @@ describe("pulumi-crm export: the round trip on the pulumi CLI", function () {
     const { answered, limited } = await requestsSince(before);
     console.log(`      the export: ${objectsInAccount} objects, ${answered} requests answered (${limited} more answered 429)`);
     // One page per collection (15 today), each of the 2 addresses' group and list, each of the 2 users' group (ada's, the admin's), and the pipeline's users and groups.
-    const collections = exportedResources.map((resource) => resource.module.exported.collection);
+    const collections = exportedResources.map((resource) => resource.definition.exported.collection);
     assert.ok(collections.length >= 15, collections.join(", "));
     assert.equal(answered, collections.length + 2 * 2 + 2 + 2);
     for (const collection of collections) {

@@ -15,7 +15,7 @@ import * as webhook from "../../provider/crm/webhook";
 import { DeclaredNames } from "../../provider/kit/unique-names";
 import { unknownValue } from "../../provider/kit/inputs";
 import { PartlyDoneError } from "../../provider/kit/write-errors";
-import { dynamicLifecycle } from "../../provider/dynamic";
+import { dynamicLifecycle } from "../../provider/dynamic/door";
 import { explicitProvider, servePlugin } from "../../provider/plugin/server";
 import { providerProto } from "../../provider/plugin/sdk-modules";
 import { unknownSettingWarnings, useStackConfig } from "../../provider/settings";

@@ -15,7 +15,7 @@ import { CliStack } from "../../scripts/harness/pulumi-cli";
 import { resources } from "../../provider/registry";
 
 const importable = resources
-  .filter((resource) => resource.namespace === "crm" && resource.module.core.importable === true)
+  .filter((resource) => resource.namespace === "crm" && resource.definition.core.importable === true)
   .map((resource) => resource.className);
 
 describe("a stack of every importable crm type made by the dynamic classes, moved to the native plugin", function () {

@@ -279,7 +279,7 @@ describe("every resource a create makes, through the native plugin: imported fro
 
   let parents = 0;
   for (const resource of resources.filter((entry) => resourceExamples[typeOf(entry)].roundTrip === "create")) {
-    const token = resource.module.declaration.token;
+    const token = resource.definition.declaration.token;
     it(`${token}: an import stores the inputs a refresh gives (and what the service chose), and the dynamic class's outputs diff as no change`, async () => {
       const client = new PluginClient(plugin.port, token);
       try {

@@ -79,7 +79,7 @@ describe("pulumi import of every importable crm resource into a Pulumi YAML prog
         tokenOf(resource),
       );
       // A write-only secret (a user's password) is never read: an import has none.
-      for (const output of resource.module.declaration.secretOutputs.filter((name) => name in outs))
+      for (const output of resource.definition.declaration.secretOutputs.filter((name) => name in outs))
         assert.ok(secretMarked(outputs[output]), `${tokenOf(resource)} ${output}`);
     }
     const outputsOf = (type: string) => stack.resources().find((entry) => entry.type === type)!.outputs!;

@@ -16,7 +16,7 @@ import { unknownValue } from "../../provider/kit/inputs";
 import { useStackConfig } from "../../provider/settings";
 import { configOf, type RunningEmulator } from "../../scripts/harness/emulator";
 import { asHostSends } from "../support/host-struct";
-import { providerCode, type ResourceModule } from "../support/provider-steps";
+import { dynamicProviderOf, providerCode, type ResourceModule } from "../support/provider-steps";
 import { makeParents, type Parents, type ResourceExample, resourceExamples } from "../support/resource-examples";
 
 const soak = process.env.RELIABILITY_SOAK === "1";
@@ -37,7 +37,7 @@ let parents: Parents;
 
 const subjects: Subject[] = resources.map((resource) => {
   const { inputs, textFields, roundTrip }: ResourceExample = resourceExamples[typeOf(resource)];
-  return { name: typeOf(resource), module: resource.module as unknown as ResourceModule, valid: () => inputs(parents, 1), textFields, roundTrip };
+  return { name: typeOf(resource), module: dynamicProviderOf(resource), valid: () => inputs(parents, 1), textFields, roundTrip };
 });
 
 const prototypeKeys = ["__proto__", "constructor", "prototype", "toString", "hasOwnProperty"];

@@ -6,7 +6,7 @@ import assert from "node:assert/strict";
 import { resources, typeOf } from "../../provider/registry";
 import { useStackConfig } from "../../provider/settings";
 import { configOf, emulatorCall, emulatorForProvider, type RunningEmulator } from "../../scripts/harness/emulator";
-import { checked, providerCode, type ResourceModule } from "../support/provider-steps";
+import { dynamicProviderOf, checked, providerCode } from "../support/provider-steps";
 import { type RecordingProxy, startRecordingProxy } from "../support/recording-proxy";
 import { listedId, makeParents, type Parents, type ResourceExample, resourceExamples } from "../support/resource-examples";
 
@@ -39,7 +39,7 @@ describe("reliability: a create whose answer is lost is recovered, not repeated"
     const { inputs, collection } = resourceExamples[typeOf(resource)] as ResourceExample;
     if (!collection) continue;
     it(typeOf(resource), async () => {
-      const provider = resource.module as unknown as ResourceModule;
+      const provider = dynamicProviderOf(resource);
       const listed = async () =>
         ((await emulatorCall(emulator, "GET", `/api/3${collection.path}`)).body[collection.member] as unknown[]).map((object) => listedId(collection, object));
       const before = await listed();

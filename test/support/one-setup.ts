@@ -22,7 +22,7 @@ const secretValue = "1b47061264138c4ac30d75fd1eb44270";
 
 /** The collections a setup lives in: each setup kind's, as the export reads them. */
 const setupPaths = () => [
-  ...new Set(exportedResources.filter((resource) => setupKinds.includes(resource.name)).map((resource) => resource.module.exported.path)),
+  ...new Set(exportedResources.filter((resource) => setupKinds.includes(resource.name)).map((resource) => resource.definition.exported.path)),
 ];
 
 /** Every setup collection of an account, as its API lists it (ids included). */

@@ -3,7 +3,8 @@
 // returns, read returns, and the checked inputs show no change against it.
 
 import assert from "node:assert/strict";
-import type { dynamicLifecycle } from "../../provider/dynamic";
+import { dynamicLifecycle } from "../../provider/dynamic/door";
+import type { RegisteredResource } from "../../provider/registry";
 import { asHostSends } from "./host-struct";
 
 /** Stands in for the serialized provider the engine passes with every input. */
@@ -11,6 +12,9 @@ export const providerCode = "exports.handler = ...";
 
 /** What a provider test calls: the six lifecycle functions every resource module exports for the dynamic door. */
 export type ResourceModule = ReturnType<typeof dynamicLifecycle>;
+
+/** A registered resource's lifecycle functions as its dynamic door module exports them (provider/<namespace>/<name>.ts). */
+export const dynamicProviderOf = (resource: RegisteredResource): ResourceModule => dynamicLifecycle(resource.definition.core);
 
 /** A program's inputs as the SDK sends them: undefined members dropped. */
 const asSent = <T>(value: T): T => JSON.parse(JSON.stringify(value));

@@ -6,6 +6,7 @@ import { BUILT_IN_FLOWS } from "../../emulator/src/chat";
 import { inputSchema as userGroupInputs } from "../../provider/crm/user-group";
 import { resources, type ResourceType } from "../../provider/registry";
 import { emulatorCall, type RunningEmulator } from "../../scripts/harness/emulator";
+import { dynamicProviderOf } from "./provider-steps";
 
 /** Ids of objects the dependent resources point at. */
 export interface Parents {
@@ -303,7 +304,7 @@ export async function makeEveryCrmObject(emulator: RunningEmulator): Promise<Map
   for (const resource of resources.filter((entry) => entry.namespace === "crm")) {
     // JSON's way: an input left undefined is left out.
     const inputs = JSON.parse(JSON.stringify(resourceExamples[`crm.${resource.className}`].inputs(parents, 1)));
-    const { id, outs } = await resource.module.create(inputs);
+    const { id, outs } = await dynamicProviderOf(resource).create(inputs);
     made.set(resource.className, { id, inputs, outs: outs ?? {} });
   }
   return made;

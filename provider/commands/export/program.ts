@@ -83,7 +83,7 @@ function programOf(objects: readonly ExportedObject[]): Program {
     const declared = names.get(`${referred.kind} ${referred.id}`);
     if (declared) return { resource: { variable: declared.variable, name: declared.resource } };
     if (referred.name === undefined) return undefined;
-    const lookup = resourceOf(referred.kind).module.exported.lookup;
+    const lookup = resourceOf(referred.kind).definition.exported.lookup;
     if (!lookup) {
       throw new Error(
         `the ${object.kind} "${object.title}" refers to the ${referred.kind} "${referred.name}" (${input}), which the exported kinds leave out and no lookup finds by name; add ${referred.kind} to --kinds`,
@@ -100,7 +100,7 @@ function programOf(objects: readonly ExportedObject[]): Program {
   };
 
   const declared = objects.map((object): Declared => {
-    const { className, module } = resourceOf(object.kind);
+    const { className, definition } = resourceOf(object.kind);
     const { variable, resource } = names.get(`${object.kind} ${object.id}`)!;
     const notes: string[] = [];
     const inputs: [string, Written][] = [];
@@ -121,13 +121,13 @@ function programOf(objects: readonly ExportedObject[]): Program {
       if (Array.isArray(referred)) inputs.push([input, { list: kept }]);
       else if (kept.length) inputs.push([input, kept[0]]);
     }
-    for (const field of module.declaration.fields) {
+    for (const field of definition.declaration.fields) {
       if (field.secret && field.role !== "output") {
         secrets.add(field.name);
         inputs.push([field.name, { secret: { input: field.name, resource } }]);
       }
     }
-    return { className, section: module.exported.section, variable, resource, adopted: !object.builtIn, inputs, notes };
+    return { className, section: definition.exported.section, variable, resource, adopted: !object.builtIn, inputs, notes };
   });
   return { declared, lookups: [...lookups.values()], secrets: [...secrets] };
 }

@@ -7,18 +7,18 @@
 import { CrmClient } from "../../crm/service/client";
 import { objectIn, type ServiceObject, walk } from "../../crm/service/collection";
 import { type RegisteredResource, resources } from "../../registry";
-import type { ExportDeclaration } from "../../crm/export-declaration";
+import type { ExportDeclaration } from "../../crm/crud/export-declaration";
 import { isBuiltIn } from "../../kit/core";
 
-type ExportedResource = Extract<RegisteredResource, { module: { exported: ExportDeclaration } }>;
+type ExportedResource = Extract<RegisteredResource, { definition: { exported: ExportDeclaration } }>;
 /** The resources whose objects `pulumi-crm export` declares, in the order a program declares them. */
-export const exportedResources = resources.filter((resource): resource is ExportedResource => "exported" in resource.module);
+export const exportedResources = resources.filter((resource): resource is ExportedResource => resource.definition.exported !== undefined);
 /** The kinds, named as their documentation pages (sdk-docs/crm-<kind>.md). */
 export type ExportKind = ExportedResource["name"];
 export const exportKinds: readonly ExportKind[] = exportedResources.map((resource) => resource.name);
 /** The kinds that are the account's setup (see ExportDeclaration.part): what a program for every account carries by default. */
 export const setupKinds: readonly ExportKind[] = exportedResources
-  .filter((resource) => resource.module.exported.part === "setup")
+  .filter((resource) => resource.definition.exported.part === "setup")
   .map((resource) => resource.name);
 
 /** The kinds a --kinds value names: kinds, and the groups setup, data and all. */
@@ -78,11 +78,13 @@ const kindOf = (declaration: ExportDeclaration, input: string | undefined) => (i
 export async function readAccount(options: ExportOptions): Promise<ExportedObject[]> {
   const wanted = (kind: string) => options.kinds.has(kind as ExportKind);
   const named = (name: string) => !options.nameFilter || name.toLowerCase().includes(options.nameFilter.toLowerCase());
-  const declarationOf = (kind: string | undefined) => exportedResources.find((resource) => resource.name === kind)?.module.exported;
+  const declarationOf = (kind: string | undefined) => exportedResources.find((resource) => resource.name === kind)?.definition.exported;
   // Read besides the kinds wanted: those a wanted kind refers to (the lists of webhooks, the accounts of notes, the fields of
   // values), so that a reference names its object, through the program's resource or a lookup by its name.
   const needed = new Set(
-    exportedResources.filter((resource) => wanted(resource.name)).flatMap(({ module: { exported: declaration } }) => Object.values(declaration.refersTo ?? {})),
+    exportedResources
+      .filter((resource) => wanted(resource.name))
+      .flatMap(({ definition: { exported: declaration } }) => Object.values(declaration.refersTo ?? {})),
   );
   // Every object read, by kind and id; and of kinds with a name, the ids of those the name filter keeps.
   const read = new Map<string, Map<string, ServiceObject>>();
@@ -91,7 +93,7 @@ export async function readAccount(options: ExportOptions): Promise<ExportedObjec
 
   /** The object as its resource declares it, or undefined when the export leaves it out. */
   const declare = async (resource: ExportedResource, client: CrmClient, object: ServiceObject): Promise<ExportedObject | undefined> => {
-    const declaration: ExportDeclaration = resource.module.exported;
+    const declaration: ExportDeclaration = resource.definition.exported;
     let completed = object;
     if (declaration.completedFrom) {
       const { input, id, members } = declaration.completedFrom;
@@ -101,7 +103,7 @@ export async function readAccount(options: ExportOptions): Promise<ExportedObjec
     }
     if (declaration.name && !named(declaration.name(object))) return undefined;
     if (declaration.related) completed = { ...completed, ...(await declaration.related(client, object)) };
-    const inputs = resource.module.inputsDeclaring(completed);
+    const inputs = resource.definition.inputsDeclaring(completed);
     if (!inputs) return undefined;
     // One that follows another object is declared only with it.
     const { follows } = declaration;
@@ -125,15 +127,15 @@ export async function readAccount(options: ExportOptions): Promise<ExportedObjec
       if (Array.isArray(value)) references[input] = value.map(referredTo);
       else if (value !== undefined && value !== null) references[input] = referredTo(value);
     }
-    const builtIn = declaration.accountWide === true || isBuiltIn(resource.module.core.builtIns, inputs);
+    const builtIn = declaration.accountWide === true || isBuiltIn(resource.definition.core.builtIns, inputs);
     return { kind: resource.name, id: String(object.id), title: declaration.title(object, inputs, names), inputs, refersTo, references, builtIn };
   };
 
   const exported: ExportedObject[] = [];
   for (const resource of exportedResources) {
-    const { name: kind, module } = resource;
+    const { name: kind, definition } = resource;
     if (!wanted(kind) && !needed.has(kind)) continue;
-    const { path, collection, name, alongside, single, id } = module.exported;
+    const { path, collection, name, alongside, single, id } = definition.exported;
     // Every object of the collection, and those the export declares, with a progress line saying how many.
     const client = new CrmClient(`pulumi-crm export (${path})`);
     const listed = single

@@ -55,7 +55,7 @@ function plain(value: unknown): unknown {
 const asSent = (properties: Record<string, unknown> | undefined) =>
   propertiesOf(structProto.Struct.fromJavaScript(plain(properties ?? {}) as Record<string, never>));
 
-const cores = new Map(resources.map((resource) => [resource.module.declaration.token, resource.module.core]));
+const cores = new Map(resources.map((resource) => [resource.definition.declaration.token, resource.definition.core]));
 
 /** The resources a refresh reads: the custom ones, but the providers. */
 const ownResources = (state: ExportedState) =>

@@ -1,25 +1,26 @@
-// A plain CRM kind's module in one call: a resource file names its class, the service's
-// noun and the field that names an object, declares its fields (each once, with its wire
-// form) and what is odd about it; crmModule makes the declaration (with `adoptId`), the
-// core (recovering a lost create by content), the dynamic provider functions, the class,
-// the export's reading and the unique name. The file then exports them by name: deployed
-// stacks require the module's check, diff, create, read, update, delete and configure.
+// A plain CRM kind's definition in one call: its definition file names its class, the service's
+// noun and the field that names an object, declares its fields (each once, with its wire form)
+// and what is odd about it; plainKind makes the declaration (with `adoptId`), the core
+// (recovering a lost create by content), the export's reading and the unique name. The doors
+// are made of the definition (see ../../definition.ts).
 
 import type { z } from "zod";
-import { dynamicModule } from "../../dynamic";
+import { defineKind } from "../../definition";
 import { labelBy } from "../../kit/check-diff";
 import type { BuiltIns, UniqueName } from "../../kit/core";
 import { declareResource, type InputField, type OutputField, takeOverById } from "../../kit/declaration";
 import { configurationFields, strictObject } from "../../kit/inputs";
 import { wireForms, type WireForms } from "../../kit/wire";
-import type { ExportDeclaration } from "../export-declaration";
+import type { ExportDeclaration } from "./export-declaration";
 import type { ServiceObject } from "../service/collection";
 import { isoCreated } from "../service/recovery";
 import { crmCore, type CrmKindSpec } from "./index";
 
-export interface CrmModuleSpec<Inputs extends Record<string, InputField>> {
+export interface PlainKindSpec<Inputs extends Record<string, InputField>> {
   /** The class's name in `crm`, e.g. `SavedResponse`. */
   name: string;
+  /** What the resource is: its class's doc comment, its schema's and its page's description. */
+  description: string;
   /** The service's root key of one object, e.g. `savedResponse`: its collection is the plural, at `/savedResponses`. */
   noun: string;
   /** Where its collection is when not at `/<noun>s` (a custom object schema's, `/customObjects/schemas`); the list's root key stays `<noun>s`. */
@@ -51,7 +52,7 @@ const wordsOf = (name: string) => name.replace(/(?<=[a-z])(?=[A-Z])/g, " ").toLo
 
 const andList = (names: string[]) => (names.length > 1 ? `${names.slice(0, -1).join(", ")} and ${names.at(-1)}` : names.join(""));
 
-export function crmModule<Inputs extends Record<string, InputField>>(resourceModule: NodeModule, spec: CrmModuleSpec<Inputs>) {
+export function plainKind<Inputs extends Record<string, InputField>>(spec: PlainKindSpec<Inputs>) {
   const what = wordsOf(spec.name);
   // What a take-over sets: the inputs compared, not those only read by check.
   const fields = configurationFields(strictObject(Object.fromEntries(Object.entries(spec.inputs).map(([name, field]) => [name, field.check])))).map(
@@ -108,5 +109,5 @@ export function crmModule<Inputs extends Record<string, InputField>>(resourceMod
     refersTo: declaration.refersTo,
     ...spec.exported,
   };
-  return dynamicModule(resourceModule, declaration, core, { inputsDeclaring: core.inputsDeclaring, exported });
+  return defineKind(spec.description, declaration, core, { inputsDeclaring: core.inputsDeclaring, exported });
 }

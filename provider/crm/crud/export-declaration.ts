@@ -3,8 +3,8 @@
 // registered resource that has one, in the registry's order. Only types here: a
 // resource module imports this file and not the export command.
 
-import type { CrmClient } from "./service/client";
-import type { Alongside, ServiceObject } from "./service/collection";
+import type { CrmClient } from "../service/client";
+import type { Alongside, ServiceObject } from "../service/collection";
 
 export interface ExportDeclaration {
   /** The comment over the objects' part of the program. */

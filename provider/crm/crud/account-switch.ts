@@ -6,20 +6,20 @@
 // of words; the rest is here.
 
 import { z } from "zod";
-import { dynamicModule } from "../dynamic";
+import { defineKind } from "../../definition";
 import type { ExportDeclaration } from "./export-declaration";
-import { declareResource, input } from "../kit/declaration";
-import { withoutProvider } from "../kit/inputs";
-import { checkInputs, declaredKind, type ResourceKind, updatableFields } from "../kit/check-diff";
-import type { Created, Found, ReadFrom, ResourceCore, Updated } from "../kit/core";
-import { announceAdoption, claimNaturalKey, notAdoptable, releaseNaturalKey } from "../kit/adoption";
-import { confirmWrite } from "../kit/write-errors";
-import { changedField, originalsOf, originalValuesOutput } from "../kit/take-over";
-import { wireForms } from "../kit/wire";
-import { ServiceError } from "../transport/errors";
-import { CrmClient } from "./service/client";
-import { objectIn, type ServiceObject } from "./service/collection";
-import { flagOf } from "./service/normalize";
+import { declareResource, input } from "../../kit/declaration";
+import { withoutProvider } from "../../kit/inputs";
+import { checkInputs, declaredKind, type ResourceKind, updatableFields } from "../../kit/check-diff";
+import type { Created, Found, ReadFrom, ResourceCore, Updated } from "../../kit/core";
+import { announceAdoption, claimNaturalKey, notAdoptable, releaseNaturalKey } from "../../kit/adoption";
+import { confirmWrite } from "../../kit/write-errors";
+import { changedField, originalsOf, originalValuesOutput } from "../../kit/take-over";
+import { wireForms } from "../../kit/wire";
+import { ServiceError } from "../../transport/errors";
+import { CrmClient } from "../service/client";
+import { objectIn, type ServiceObject } from "../service/collection";
+import { flagOf } from "../service/normalize";
 
 export interface AccountSwitchSpec {
   /** The class's name: `SiteTracking`. */
@@ -28,9 +28,11 @@ export interface AccountSwitchSpec {
   member: string;
   /** The switch in words: `site tracking`. */
   what: string;
+  /** What the resource is: its class's doc comment, its schema's and its page's description. */
+  description: string;
 }
 
-export function accountSwitch(resourceModule: NodeModule, spec: AccountSwitchSpec) {
+export function accountSwitch(spec: AccountSwitchSpec) {
   const { member, what } = spec;
   const path = `/${member}`;
   const declaration = declareResource({
@@ -140,5 +142,5 @@ export function accountSwitch(resourceModule: NodeModule, spec: AccountSwitchSpe
     title: () => what,
   };
 
-  return dynamicModule(resourceModule, declaration, core, { inputsDeclaring, exported });
+  return defineKind(spec.description, declaration, core, { inputsDeclaring, exported });
 }

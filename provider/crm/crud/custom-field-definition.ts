@@ -5,15 +5,15 @@
 // export are made here once per kind; the lifecycle is crmCore's (see ./crud).
 
 import { z } from "zod";
-import { dynamicLifecycle } from "../dynamic";
+import { defineKind } from "../../definition";
 import type { ExportDeclaration } from "./export-declaration";
-import { declareResource, input, takeOverById } from "../kit/declaration";
-import { nameText, oneOf } from "../kit/inputs";
-import { labelBy } from "../kit/check-diff";
-import type { CrmClient } from "./service/client";
-import { type ServiceObject, walk } from "./service/collection";
-import { crmCore, type CrmKindSpec } from "./crud";
-import { wireForms } from "../kit/wire";
+import { declareResource, input, takeOverById } from "../../kit/declaration";
+import { nameText, oneOf } from "../../kit/inputs";
+import { labelBy } from "../../kit/check-diff";
+import type { CrmClient } from "../service/client";
+import { type ServiceObject, walk } from "../service/collection";
+import { crmCore, type CrmKindSpec } from "./index";
+import { wireForms } from "../../kit/wire";
 import {
   currencyCodeInput,
   fieldTypes,
@@ -26,8 +26,8 @@ import {
   valueForService,
   valueFromService,
 } from "./custom-field-types";
-import { currencyCodeOf } from "./service/normalize";
-import * as wire from "./service/wire-forms";
+import { currencyCodeOf } from "../service/normalize";
+import * as wire from "../service/wire-forms";
 
 /** The one kind of object a definition collection holds fields of, in the reference's words. */
 export interface FieldSubject<Name extends string> {
@@ -41,9 +41,11 @@ export interface FieldSubject<Name extends string> {
   profiles: string;
   /** The export's section: "Custom account fields". */
   section: string;
+  /** What the resource is: its class's doc comment, its schema's and its page's description. */
+  description: string;
 }
 
-/** A custom-field definition resource of one subject: its declaration, its core, its dynamic functions and its export. */
+/** The definition of a custom-field resource of one subject, and how a value of such a field reads the field (`fieldStateOf`). */
 export function customFieldDefinition<Name extends string>(subject: FieldSubject<Name>) {
   const declaration = declareResource({
     namespace: "crm",
@@ -177,14 +179,9 @@ export function customFieldDefinition<Name extends string>(subject: FieldSubject
   };
 
   return {
-    declaration,
-    inputSchema,
+    ...defineKind(subject.description, declaration, core, { inputsDeclaring: core.inputsDeclaring, exported }),
     /** A field as the service answers it, in this resource's state form: what a value of the field reads of it (its type, options and label). */
     fieldStateOf: (field: ServiceObject) => forms.stateOf(field) as Partial<FieldInputs>,
-    core,
-    inputsDeclaring: core.inputsDeclaring,
-    exported,
-    ...dynamicLifecycle(core),
   };
 }
 

@@ -8,18 +8,18 @@
 // module is its words and its name's rules; the rest is here.
 
 import { z } from "zod";
-import { dynamicModule } from "../dynamic";
-import { checkInputs, declaredKind, diffInputs, labelBy, type ResourceKind } from "../kit/check-diff";
-import type { Created, Found, ResourceCore } from "../kit/core";
-import { declareResource, input, type InputField } from "../kit/declaration";
-import { withoutProvider } from "../kit/inputs";
-import { announceAdoption, notAdoptable, unrecordedObjectAdvice } from "../kit/adoption";
-import { confirmWrite } from "../kit/write-errors";
-import { PulumiCrmError, ServiceError } from "../transport/errors";
+import { defineKind } from "../../definition";
+import { checkInputs, declaredKind, diffInputs, labelBy, type ResourceKind } from "../../kit/check-diff";
+import type { Created, Found, ResourceCore } from "../../kit/core";
+import { declareResource, input, type InputField } from "../../kit/declaration";
+import { withoutProvider } from "../../kit/inputs";
+import { announceAdoption, notAdoptable, unrecordedObjectAdvice } from "../../kit/adoption";
+import { confirmWrite } from "../../kit/write-errors";
+import { PulumiCrmError, ServiceError } from "../../transport/errors";
 import type { ExportDeclaration } from "./export-declaration";
-import { CrmClient } from "./service/client";
-import { coalescing } from "./service/coalesce";
-import { deleteObject, objectIn, type ServiceObject, walk } from "./service/collection";
+import { CrmClient } from "../service/client";
+import { coalescing } from "../service/coalesce";
+import { deleteObject, objectIn, type ServiceObject, walk } from "../service/collection";
 
 export interface NameKeyedSpec {
   /** The class's name: `SiteTrackingDomain`. */
@@ -30,11 +30,13 @@ export interface NameKeyedSpec {
   what: string;
   /** The name's input: its check (the service's rules, said before any request) and description. */
   named: InputField;
+  /** What the resource is: its class's doc comment, its schema's and its page's description. */
+  description: string;
   /** Names the service holds of its own (built-in events): the export leaves them out. */
   builtIn?(name: string): boolean;
 }
 
-export function nameKeyed(resourceModule: NodeModule, spec: NameKeyedSpec) {
+export function nameKeyed(spec: NameKeyedSpec) {
   const { member, what } = spec;
   const collection = `${member}s`;
   const path = `/${collection}`;
@@ -136,5 +138,5 @@ export function nameKeyed(resourceModule: NodeModule, spec: NameKeyedSpec) {
     title: (object) => `${String(object.name)} ${what}`,
   };
 
-  return dynamicModule(resourceModule, declaration, core, { inputsDeclaring, exported });
+  return defineKind(spec.description, declaration, core, { inputsDeclaring, exported });
 }

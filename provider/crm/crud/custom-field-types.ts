@@ -4,7 +4,7 @@
 // the service answers in the same way.
 
 import { z } from "zod";
-import { dateTimePartsOf, multiValueForService, multiValueOf } from "./service/normalize";
+import { dateTimePartsOf, multiValueForService, multiValueOf } from "../service/normalize";
 
 export const fieldTypes: ["text", "textarea", "date", "datetime", "dropdown", "multiselect", "radio", "checkbox", "hidden", "currency", "number"] = [
   "text",

@@ -13,11 +13,12 @@
 // deployed stacks require them on refresh and destroy.
 
 import * as pulumi from "@pulumi/pulumi";
-import { hasChanges, replacedFields, type ResourceCore } from "./kit/core";
-import { providerKey, unknownValue } from "./kit/inputs";
-import { DeclaredNames } from "./kit/unique-names";
-import { keepHostMemorySmall } from "./host-memory";
-import * as settings from "./settings";
+import { hasChanges, replacedFields, type ResourceCore } from "../kit/core";
+import { providerKey, unknownValue } from "../kit/inputs";
+import { DeclaredNames } from "../kit/unique-names";
+import { keepHostMemorySmall } from "../host-memory";
+import * as settings from "../settings";
+import type { Definition } from "../definition";
 
 /**
  * The `configure` every resource module exports, which only the provider host calls:
@@ -78,25 +79,17 @@ async function keepingProvider<T>(inputs: Record<string, unknown>, write: () => 
 }
 
 /**
- * What a module made by a factory of modules (crmModule, accountSwitch, nameKeyed) exports: its
- * declaration and input schema, its core, `parts` (what `pulumi-crm export` reads of it), the
- * dynamic provider functions and configure, and its class, whose provider is the module's own exports.
+ * A kind's dynamic door module (provider/crm/<name>.ts, written by `npm run generate`): its
+ * definition's parts, which the tests and the export reach it by, the dynamic provider functions
+ * and configure, and its class, whose provider is the module's own exports.
  */
-export function dynamicModule<Declaration extends { inputSchema: unknown }, Core extends ResourceCore, Parts extends object>(
-  resourceModule: NodeModule,
-  declaration: Declaration,
-  core: Core,
-  parts: Parts,
-) {
+export function dynamicDoor<Kind extends Definition>(resourceModule: NodeModule, definition: Kind) {
   return {
-    declaration,
-    inputSchema: declaration.inputSchema as Declaration["inputSchema"],
-    core,
-    ...parts,
-    ...dynamicLifecycle(core),
+    ...definition,
+    ...dynamicLifecycle(definition.core),
     configure,
     /** The resource class, its provider the module's own exports (see dynamicClass). */
-    resourceClass: <Args extends object>() => dynamicClass<Args>(resourceModule, core),
+    resourceClass: <Args extends object>() => dynamicClass<Args>(resourceModule, definition.core),
   };
 }
 
