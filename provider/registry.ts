@@ -35,6 +35,8 @@ import { eventTracking } from "./crm/tracking/event-tracking";
 import { userGroup } from "./crm/team/user-group";
 import { user } from "./crm/team/user";
 import { webhook } from "./crm/integrations/webhook";
+import { connection } from "./crm/integrations/connection";
+import { dealRole } from "./crm/sales/deal-role";
 
 interface Entry<Namespace extends string> {
   namespace: Namespace;
@@ -62,8 +64,10 @@ export const resources = [
   { namespace: "crm", className: "PersonalizationVariable", name: "personalization-variable", definition: personalizationVariable },
   { namespace: "crm", className: "SavedResponse", name: "saved-response", definition: savedResponse },
   { namespace: "crm", className: "Webhook", name: "webhook", definition: webhook },
+  { namespace: "crm", className: "Connection", name: "connection", definition: connection },
   // The sales side, before the addresses that refer to a user group.
   { namespace: "crm", className: "TaskType", name: "task-type", definition: taskType },
+  { namespace: "crm", className: "DealRole", name: "deal-role", definition: dealRole },
   { namespace: "crm", className: "DealCustomField", name: "deal-custom-field", definition: dealCustomField },
   { namespace: "crm", className: "UserGroup", name: "user-group", definition: userGroup },
   { namespace: "crm", className: "User", name: "user", definition: user },

@@ -746,6 +746,52 @@ export interface WebhookOutputs {
   readonly listId: pulumi.Output<string | undefined>;
 }
 
+/** The inputs of a crm.Connection. */
+export interface ConnectionArgs {
+  /** The external service's name, such as `shopify`. At most 255 characters. Changed in place. */
+  service: pulumi.Input<string>;
+  /**
+   * The account's id in the external service, such as `foo.myshopify.com`. At most 255 characters.
+   * Changed in place.
+   */
+  externalId: pulumi.Input<string>;
+  /**
+   * The account's name in the external service, often a company's. At most 255 characters. Changed in
+   * place.
+   */
+  name: pulumi.Input<string>;
+  /** The http(s) URL of the external service's logo. At most 1000 characters. Changed in place. */
+  logoUrl: pulumi.Input<string>;
+  /**
+   * The http(s) URL of the page where the integration is managed on the external service. At most 1000
+   * characters. Changed in place.
+   */
+  linkUrl: pulumi.Input<string>;
+  /**
+   * The id of an existing connection to take over instead of creating one, as `pulumi-crm export` writes
+   * it: its `service`, `externalId`, `name`, `logoUrl` and `linkUrl` are set to the declared ones where
+   * they differ. Read only at creation; changing or removing it later changes nothing.
+   */
+  adoptId?: pulumi.Input<string | undefined>;
+}
+
+/** The outputs of a crm.Connection, besides its `id` and `urn`. */
+export interface ConnectionOutputs {
+  /** The external service's name, such as `shopify`. At most 255 characters. */
+  readonly service: pulumi.Output<string>;
+  /** The account's id in the external service, such as `foo.myshopify.com`. At most 255 characters. */
+  readonly externalId: pulumi.Output<string>;
+  /** The account's name in the external service, often a company's. At most 255 characters. */
+  readonly name: pulumi.Output<string>;
+  /** The http(s) URL of the external service's logo. At most 1000 characters. */
+  readonly logoUrl: pulumi.Output<string>;
+  /**
+   * The http(s) URL of the page where the integration is managed on the external service. At most 1000
+   * characters.
+   */
+  readonly linkUrl: pulumi.Output<string>;
+}
+
 /** The inputs of a crm.TaskType. */
 export interface TaskTypeArgs {
   /** The task type's title, unique among the task types. At most 255 characters. Changed in place. */
@@ -769,6 +815,24 @@ export interface TaskTypeOutputs {
   readonly title: pulumi.Output<string>;
   /** Whether the task type is disabled: kept, but offered for no new task. */
   readonly disabled: pulumi.Output<boolean>;
+}
+
+/** The inputs of a crm.DealRole. */
+export interface DealRoleArgs {
+  /** The role's title, such as `Decision maker`. At most 255 characters. A change replaces the resource. */
+  title: pulumi.Input<string>;
+  /**
+   * The id of an existing deal role to take over instead of creating one, as `pulumi-crm export` writes
+   * it: its `title` are set to the declared ones where they differ. Read only at creation; changing or
+   * removing it later changes nothing.
+   */
+  adoptId?: pulumi.Input<string | undefined>;
+}
+
+/** The outputs of a crm.DealRole, besides its `id` and `urn`. */
+export interface DealRoleOutputs {
+  /** The role's title, such as `Decision maker`. At most 255 characters. */
+  readonly title: pulumi.Output<string>;
 }
 
 /** The inputs of a crm.DealCustomField. */

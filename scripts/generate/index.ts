@@ -285,6 +285,24 @@ export function withExportKinds(page: string): string {
   return betweenMarkers(page, "taking-over-an-account.md", kindsStart, kindsEnd, () => [`- setup: ${listOf("setup")}`, `- data: ${listOf("data")}`]);
 }
 
+/** README.md with a row per resource (its page, and its definition's description) between its markers. */
+export function withResourceTable(readme: string): string {
+  const start = "<!-- resources: written by `npm run generate` from the registry -->";
+  return betweenMarkers(readme, "README.md", start, "<!-- end of resources -->", () => [
+    "| Resource | What it manages |",
+    "|---|---|",
+    ...resources.map((resource) => `| [\`${typeOf(resource)}\`](sdk-docs/${resource.namespace}-${resource.name}.md) | ${resource.definition.description} |`),
+  ]);
+}
+
+/** sdk-docs/README.md with a link to each resource's page between its markers. */
+export function withResourcePages(index: string): string {
+  const start = "<!-- resource pages: written by `npm run generate` from the registry -->";
+  return betweenMarkers(index, "sdk-docs/README.md", start, "<!-- end of resource pages -->", () =>
+    resources.map((resource) => `- [${typeOf(resource)}](${resource.namespace}-${resource.name}.md)`),
+  );
+}
+
 /** CONTRIBUTING.md with the places-per-field table (scripts/generate/field-places.ts) between its markers. */
 export function withFieldPlaces(contributing: string): string {
   const start = "<!-- field places: written by `npm run generate` (scripts/generate/field-places.ts) -->";
@@ -377,6 +395,8 @@ export function generatedFiles(): Map<string, string> {
     files.set(path, pageWithTables(resource, readFileSync(join(repoRoot, path), "utf8")));
   }
   for (const [name, schema] of packageSchemas()) files.set(`schema/${name}.json`, `${JSON.stringify(schema, null, 2)}\n`);
+  files.set("README.md", withResourceTable(readFileSync(join(repoRoot, "README.md"), "utf8")));
+  files.set("sdk-docs/README.md", withResourcePages(readFileSync(join(repoRoot, "sdk-docs/README.md"), "utf8")));
   files.set("CONTRIBUTING.md", withFieldPlaces(readFileSync(join(repoRoot, "CONTRIBUTING.md"), "utf8")));
   files.set("sdk-docs/taking-over-an-account.md", withExportKinds(readFileSync(join(repoRoot, "sdk-docs/taking-over-an-account.md"), "utf8")));
   for (const page of ["sdk-docs/native-plugins.md", "sdk-docs/yaml.md"]) files.set(page, withImportableResources(readFileSync(join(repoRoot, page), "utf8")));

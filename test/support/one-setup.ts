@@ -66,7 +66,18 @@ async function populateSetup(emulator: RunningEmulator): Promise<void> {
   await call("POST", "/webhooks", {
     webhook: { name: "Subscriptions", url: "https://hooks.acme.example/crm", events: ["subscribe"], sources: ["public"], listid: Number(news) },
   });
+  await call("POST", "/connections", {
+    connection: {
+      service: "shopify",
+      externalid: "acme.myshopify.com",
+      name: "Acme Corp",
+      logoUrl: "https://acme.example/logo.png",
+      linkUrl: "https://acme.example/apps",
+    },
+  });
   await call("POST", "/dealTasktypes", { dealTasktype: { title: "Demo", status: "0" } });
+  // The reference's create takes the title at the top of the body.
+  await call("POST", "/dealRoles", { title: "Decision maker" });
   await call("POST", "/dealCustomFieldMeta", {
     dealCustomFieldMetum: { fieldLabel: "Lead source", fieldType: "dropdown", fieldOptions: ["Web", "Referral"], fieldDefault: "Web" },
   });

@@ -150,6 +150,24 @@ export const resourceExamples = {
     roundTrip: "create",
     collection: { path: "/savedResponses", member: "savedResponses", key: (o) => o.title },
   },
+  "crm.Connection": {
+    inputs: (_parents, n) => ({
+      service: "shopify",
+      externalId: `store-${n}.myshopify.com`,
+      name: `Store ${n}, Inc.`,
+      logoUrl: `https://store-${n}.example/logo.png`,
+      linkUrl: `https://store-${n}.example/admin/apps/crm`,
+    }),
+    textFields: ["service", "externalId", "name"],
+    roundTrip: "create",
+    collection: { path: "/connections", member: "connections", key: (o) => o.externalid },
+  },
+  "crm.DealRole": {
+    inputs: (_parents, n) => ({ title: `Role ${n}` }),
+    textFields: ["title"],
+    roundTrip: "create",
+    collection: { path: "/dealRoles", member: "dealRoles", key: (o) => o.title },
+  },
   "crm.Webhook": {
     inputs: (_parents, n) => ({
       name: `Hook ${n}`,

@@ -80,6 +80,14 @@ export function attributesOf(req: CrmRequest, member: string): Attributes {
   return value;
 }
 
+/** The attributes a request carries at the top of its body (`member` names the object in the refusal). */
+export function bareAttributesOf(req: CrmRequest, member: string): Attributes {
+  const body = req.body;
+  if (body === undefined) return {};
+  if (!isObject(body)) throw unprocessable(fieldError("field_invalid", member, `The request body must be an object holding the ${member}'s members.`));
+  return body;
+}
+
 /** A present, non-blank string (numbers are accepted and stringified, as the service does). */
 export function requiredString(attrs: Attributes, field: string, title = `The ${field} attribute was not provided.`): string {
   const value = optionalString(attrs, field);

@@ -1,4 +1,16 @@
-import { attributesOf, fieldError, flagOf, idOf, ok, orNoResult, optionalString, unprocessable, type Attributes, type CrmRequest } from "./api";
+import {
+  attributesOf,
+  bareAttributesOf,
+  fieldError,
+  flagOf,
+  idOf,
+  ok,
+  orNoResult,
+  optionalString,
+  unprocessable,
+  type Attributes,
+  type CrmRequest,
+} from "./api";
 import type { ServiceResponse } from "../service";
 import type { CrmContext } from "./context";
 import type { Document, Kind, ListOptions, Relation, View } from "./kinds";
@@ -136,6 +148,8 @@ export interface CollectionSpec<T extends CollectionRow> {
   alongside?(rows: T[], req: CrmRequest): Document;
   relations?: Record<string, Relation<T>>;
   hooks?: Hooks<T>;
+  /** A write's members come at the top of the request body, as the reference's requests of /dealRoles carry them, not under `singular`. */
+  bareBody?: true;
 }
 
 export interface Collection<T extends CollectionRow> {
@@ -221,7 +235,7 @@ export function collection<T extends CollectionRow>(crm: CrmContext, spec: Colle
     return { status, body: hooks.written ? hooks.written(document, row, attrs, req) : document };
   };
 
-  const member = (req: CrmRequest) => attributesOf(req, spec.singular);
+  const member = (req: CrmRequest) => (spec.bareBody ? bareAttributesOf(req, spec.singular) : attributesOf(req, spec.singular));
   const one = `/${spec.plural}/:id`;
   const routeOf: Record<Operation, Route> = {
     create: {

@@ -18,6 +18,8 @@ import { fieldsModule } from "./resources/fields";
 import { personalizationsModule } from "./resources/personalizations";
 import { savedResponsesModule } from "./resources/savedResponses";
 import { webhooksModule } from "./resources/webhooks";
+import { connectionsModule } from "./resources/connections";
+import { dealRolesModule } from "./resources/dealRoles";
 import { dealTasktypesModule } from "./resources/dealTasktypes";
 import { dealCustomFieldMetaModule } from "./resources/dealCustomFieldMeta";
 import { dealGroupsModule } from "./resources/dealGroups";
@@ -54,9 +56,11 @@ export const CRM_MODULES = [
   personalizationsModule,
   savedResponsesModule,
   webhooksModule,
+  connectionsModule,
   dealTasktypesModule,
   dealCustomFieldMetaModule,
   dealGroupsModule,
+  dealRolesModule,
   groupsModule,
   listGroupsModule,
   usersModule,

@@ -13,7 +13,7 @@ import type { Answered } from "../../transport/limiter";
 import type { HttpResponse } from "../../transport/transport";
 import type { bulkWriter } from "../service/bulk-writes";
 import { CrmClient } from "../service/client";
-import { deleteObject, getObject, objectIn, type ServiceObject } from "../service/collection";
+import { deleteObject, objectAt, objectIn, type ServiceObject } from "../service/collection";
 import { forgetListed, readObject } from "../service/read-batcher";
 import { recordMade } from "../service/made-here";
 import { findCreatedObject, findIdenticalObject, forgetListingBeforeCreates } from "../service/recovery";
@@ -82,6 +82,9 @@ export const prepared = async (kind: Kind, client: CrmClient, props: Record<stri
   kind.prepareWrite ? kind.prepareWrite(client, parse(kind, props), olds, id) : parse(kind, props);
 
 /** A write's call, its failure explained by the kind when it can be. */
+/** A write's body: its members under the kind's root key, or at the top where the service takes them so (`bareBody`). */
+const requestBody = (kind: Kind, members: Record<string, unknown>) => (kind.bareBody ? members : { [kind.member]: members });
+
 function written(kind: Kind, client: CrmClient, inputs: Inputs, call: Promise<HttpResponse>): Promise<HttpResponse> {
   // What this host listed of the collection no longer holds after a write.
   forgetListed(client, kind);
@@ -92,7 +95,7 @@ function written(kind: Kind, client: CrmClient, inputs: Inputs, call: Promise<Ht
 
 /** The object as the service holds it after a write, confirmed against the inputs. */
 export async function confirmed(kind: Kind, client: CrmClient, id: string, answer: ServiceObject, inputs: Inputs): Promise<Record<string, unknown>> {
-  const object = kind.readBackAfterWrite ? await getObject(client, `${kind.path}/${id}`, kind.member, kind.alongside) : answer;
+  const object = kind.readBackAfterWrite ? await objectAt(client, kind, id) : answer;
   if (!object) throw new PulumiCrmError(`${client.resource}: the object ${id} was gone right after it was written; run \`pulumi up\` again`);
   const state = await stateAt(kind, client, id, object, inputs);
   confirmWrite(client.resource, id, kind.desiredState(inputs), state);
@@ -138,7 +141,7 @@ export async function postNew(kind: Kind, client: CrmClient, inputs: Inputs, tur
     client,
     inputs,
     client.call(
-      { method: "POST", path: kind.createPath?.(inputs) ?? kind.path, body: { [kind.member]: kind.createBody(inputs) } },
+      { method: "POST", path: kind.createPath?.(inputs) ?? kind.path, body: requestBody(kind, kind.createBody(inputs)) },
       {
         advice: kind.advice,
         recover: findCreated
@@ -170,7 +173,7 @@ export async function postNew(kind: Kind, client: CrmClient, inputs: Inputs, tur
  */
 async function madeButUnfinished(kind: Kind, client: CrmClient, id: string, inputs: Inputs, error: unknown): Promise<unknown> {
   if (!(error instanceof Error)) return error;
-  const object = await getObject(client, `${kind.path}/${id}`, kind.member, kind.alongside).catch(() => undefined);
+  const object = await objectAt(client, kind, id).catch(() => undefined);
   const state = object && (await stateAt(kind, client, id, object, inputs).catch(() => undefined));
   return new PartlyDoneError(`${error.message} The ${kind.type} ${id} was made; run \`pulumi up\` again to finish it.`, id, state ?? {});
 }
@@ -203,7 +206,7 @@ export async function updateAlone(
   body = updateBodyOf(kind, inputs, olds),
 ): Promise<Updated> {
   const path = kind.updatePath?.(id, inputs) ?? `${kind.path}/${id}`;
-  const response = await written(kind, client, inputs, client.call({ method: "PUT", path, body: { [kind.member]: body } }, { advice: kind.advice }));
+  const response = await written(kind, client, inputs, client.call({ method: "PUT", path, body: requestBody(kind, body) }, { advice: kind.advice }));
   await kind.afterUpdate?.(client, id, olds, inputs);
   const answer = kind.readBackAfterWrite ? {} : objectIn(response, kind.member);
   return { outs: await confirmed(kind, client, id, answer, inputs) };

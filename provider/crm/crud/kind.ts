@@ -32,6 +32,8 @@ export interface CrmObjectKind<Schema extends z.AnyZodObject, State extends Reco
    * by default it is a whole update.
    */
   takeOverSendsDiffering?: boolean;
+  /** A write's members go at the top of the request body, not under the root key (the reference's /dealRoles and /groupMembers); answers keep the root key. */
+  bareBody?: boolean;
   /** The service's answer to a write is partial or unspecified: read the object back. */
   readBackAfterWrite?: boolean;
   /** Advice by service code or status for failed writes (see CallContext). */

@@ -7,7 +7,7 @@ import { differingFields, replacedBy, sameValue } from "../../kit/check-diff";
 import { announceAdoption, claimNaturalKey, nameTaken, notAdoptable, releaseNaturalKey, unrecordedObjectAdvice } from "../../kit/adoption";
 import { ServiceError } from "../../transport/errors";
 import type { CrmClient } from "../service/client";
-import { getObject, type ServiceObject, walk } from "../service/collection";
+import { objectAt, type ServiceObject, walk } from "../service/collection";
 import {
   type Adoption,
   clientFor,
@@ -88,7 +88,7 @@ export function adoptById(context: LifecycleContext, props: Record<string, unkno
   const { kind } = context;
   const client = clientFor(kind, props);
   return claimingAdoptId(client, kind.type, id, async () => {
-    const object = await getObject(client, `${kind.path}/${id}`, kind.member, kind.alongside);
+    const object = await objectAt(client, kind, id);
     const other = object && kind.otherKind?.(object);
     if (!object || other) throw notAdoptable(client.resource, kind.type, id, other);
     return takeOver(context, client, id, object, props, `${client.resource}: the object ${id} named by adoptId`, "remove adoptId to create a new one");

@@ -25,6 +25,8 @@ export interface Collection {
    * field's options and list relations, under `fieldOptions` and `fieldRels`).
    */
   alongside?: Alongside;
+  /** The service lists the objects but has no GET of one (deal roles): an object is read from the list at `path`. */
+  listedOnly?: boolean;
 }
 
 /** See Collection.alongside. */
@@ -39,6 +41,14 @@ export async function getObject(client: CrmClient, path: string, member: string,
   if (response.status === 404) return undefined;
   const object = objectIn(response, member);
   return alongside ? alongside(object, response.body as Record<string, unknown>) : object;
+}
+
+/** The object `id` of `source`: its GET, or its item of the list where the service has no GET of one (`listedOnly`). */
+export async function objectAt(client: CrmClient, source: Collection, id: string): Promise<ServiceObject | undefined> {
+  if (!source.listedOnly) return getObject(client, `${source.path}/${id}`, source.member, source.alongside);
+  const isIt = (item: ServiceObject) => String(item.id) === id;
+  const listed = await walk<ServiceObject>(client, source.path, source.collection ?? `${source.member}s`, undefined, isIt, undefined, source.alongside);
+  return listed.find(isIt);
 }
 
 /** Deletes `path`; already gone is what delete wants. */

@@ -7,7 +7,7 @@
 
 import type { CrmClient } from "./client";
 import { coalescing } from "./coalesce";
-import { type Collection, getObject, type Page, pages, pageSize, type ServiceObject } from "./collection";
+import { type Collection, objectAt, type Page, pages, pageSize, type ServiceObject } from "./collection";
 
 /**
  * The engine lets only its parallelism's worth of reads (8 on 2 cores) into the host at
@@ -60,7 +60,7 @@ const keyOf = (client: CrmClient, source: Collection) => `${client.accountKey} $
 
 /** The object at `{path}/{id}`, or undefined when the service has none; coalesced with the reads arriving with it. */
 export function readObject(client: CrmClient, source: Collection, id: string): Promise<ServiceObject | undefined> {
-  if (!source.collection) return getObject(client, `${source.path}/${id}`, source.member, source.alongside);
+  if (!source.collection) return objectAt(client, source, id);
   return readTogether(keyOf(client, source), { client, source, id });
 }
 
@@ -87,7 +87,7 @@ const readTogether = coalescing<PendingRead, ServiceObject | undefined>(async (g
     group.map(async ({ request, resolve, reject }) => {
       try {
         // Missing from the pages is not proof of absence (the page order is the service's): a GET decides.
-        resolve((await fromWalk(request, stream)) ?? (await getObject(request.client, `${source.path}/${request.id}`, source.member, source.alongside)));
+        resolve((await fromWalk(request, stream)) ?? (await objectAt(request.client, source, request.id)));
       } catch (error) {
         reject(error);
       }

@@ -37,6 +37,8 @@ func (m *module) Construct(ctx *pulumi.Context, name, typ, urn string) (r pulumi
 		r = &Branding{}
 	case "crm:index:CalendarFeed":
 		r = &CalendarFeed{}
+	case "crm:index:Connection":
+		r = &Connection{}
 	case "crm:index:ContactCustomField":
 		r = &ContactCustomField{}
 	case "crm:index:ContactSync":
@@ -45,6 +47,8 @@ func (m *module) Construct(ctx *pulumi.Context, name, typ, urn string) (r pulumi
 		r = &CustomObjectSchema{}
 	case "crm:index:DealCustomField":
 		r = &DealCustomField{}
+	case "crm:index:DealRole":
+		r = &DealRole{}
 	case "crm:index:EventTracking":
 		r = &EventTracking{}
 	case "crm:index:List":

@@ -45,6 +45,11 @@ export type CalendarFeed = import("./calendarFeed").CalendarFeed;
 export const CalendarFeed: typeof import("./calendarFeed").CalendarFeed = null as any;
 utilities.lazyLoad(exports, ["CalendarFeed"], () => require("./calendarFeed"));
 
+export { ConnectionArgs } from "./connection";
+export type Connection = import("./connection").Connection;
+export const Connection: typeof import("./connection").Connection = null as any;
+utilities.lazyLoad(exports, ["Connection"], () => require("./connection"));
+
 export { ContactCustomFieldArgs } from "./contactCustomField";
 export type ContactCustomField = import("./contactCustomField").ContactCustomField;
 export const ContactCustomField: typeof import("./contactCustomField").ContactCustomField = null as any;
@@ -64,6 +69,11 @@ export { DealCustomFieldArgs } from "./dealCustomField";
 export type DealCustomField = import("./dealCustomField").DealCustomField;
 export const DealCustomField: typeof import("./dealCustomField").DealCustomField = null as any;
 utilities.lazyLoad(exports, ["DealCustomField"], () => require("./dealCustomField"));
+
+export { DealRoleArgs } from "./dealRole";
+export type DealRole = import("./dealRole").DealRole;
+export const DealRole: typeof import("./dealRole").DealRole = null as any;
+utilities.lazyLoad(exports, ["DealRole"], () => require("./dealRole"));
 
 export { EventTrackingArgs } from "./eventTracking";
 export type EventTracking = import("./eventTracking").EventTracking;
@@ -283,6 +293,8 @@ const _module = {
                 return new Branding(name, <any>undefined, { urn })
             case "crm:index:CalendarFeed":
                 return new CalendarFeed(name, <any>undefined, { urn })
+            case "crm:index:Connection":
+                return new Connection(name, <any>undefined, { urn })
             case "crm:index:ContactCustomField":
                 return new ContactCustomField(name, <any>undefined, { urn })
             case "crm:index:ContactSync":
@@ -291,6 +303,8 @@ const _module = {
                 return new CustomObjectSchema(name, <any>undefined, { urn })
             case "crm:index:DealCustomField":
                 return new DealCustomField(name, <any>undefined, { urn })
+            case "crm:index:DealRole":
+                return new DealRole(name, <any>undefined, { urn })
             case "crm:index:EventTracking":
                 return new EventTracking(name, <any>undefined, { urn })
             case "crm:index:List":

@@ -15,10 +15,12 @@ from .account_note import *
 from .address import *
 from .branding import *
 from .calendar_feed import *
+from .connection import *
 from .contact_custom_field import *
 from .contact_sync import *
 from .custom_object_schema import *
 from .deal_custom_field import *
+from .deal_role import *
 from .event_tracking import *
 from .get_account import *
 from .get_accounts import *
@@ -82,10 +84,12 @@ _utilities.register(
    "crm:index:Address": "Address",
    "crm:index:Branding": "Branding",
    "crm:index:CalendarFeed": "CalendarFeed",
+   "crm:index:Connection": "Connection",
    "crm:index:ContactCustomField": "ContactCustomField",
    "crm:index:ContactSync": "ContactSync",
    "crm:index:CustomObjectSchema": "CustomObjectSchema",
    "crm:index:DealCustomField": "DealCustomField",
+   "crm:index:DealRole": "DealRole",
    "crm:index:EventTracking": "EventTracking",
    "crm:index:List": "List",
    "crm:index:Message": "Message",
