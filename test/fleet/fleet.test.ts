@@ -7,7 +7,7 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { parseClients, readClientsFile, selectClients, type Client, type ClientsFile } from "../../provider/commands/fleet/clients";
-import { driftOf } from "../../provider/commands/fleet/automation";
+import { driftOf, shortLivedGoProcesses } from "../../provider/commands/fleet/automation";
 import { fleetWorkflows, matrixOf, TESTED_PULUMI_CLI } from "../../provider/commands/fleet/ci";
 import { defaultParallel, fleetMain, parseFleetArguments } from "../../provider/commands/fleet/command";
 import { formatJson, formatTable } from "../../provider/commands/fleet/report";
@@ -28,6 +28,12 @@ const fleetOf = (...stacks: string[]): Client[] => parseClients({ clients: stack
 const plain = (value: string) => ({ value, secret: false });
 
 describe("pulumi-crm fleet", () => {
+  it("runs its CLI calls with Go's collector held until a memory limit and no update check, unless the user's environment says otherwise", () => {
+    assert.deepEqual(shortLivedGoProcesses({}), { GOGC: "off", GOMEMLIMIT: "384MiB", PULUMI_SKIP_UPDATE_CHECK: "true" });
+    assert.deepEqual(shortLivedGoProcesses({ GOGC: "200", PULUMI_SKIP_UPDATE_CHECK: "false" }), {});
+    assert.deepEqual(shortLivedGoProcesses({ GOMEMLIMIT: "1GiB" }), { PULUMI_SKIP_UPDATE_CHECK: "true" });
+  });
+
   describe("the clients file", () => {
     it("reads each client's stack, address, key source and settings, the program relative to the file", () => {
       const parsed = parseClients(
