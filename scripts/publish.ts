@@ -4,7 +4,7 @@
 // Python distributions, and the Go SDK's tag. With --dry-run every step runs as far as it can
 // without sending anything: `npm publish --dry-run` of each package, `twine check --strict` of
 // each distribution, the Go module read back from its proxy layout by `go mod download`; the
-// GitHub release and the tag push are printed. test/release.test.ts runs the dry run.
+// GitHub release and the tag push are printed. test/package/release.test.ts runs the dry run.
 //
 // Each step first looks for what an earlier run did (the release, a published version, the tag)
 // and does only the rest, so that a run that failed half-way is completed by running it again.

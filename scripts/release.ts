@@ -11,7 +11,7 @@
 // - `pulumi-crm_<version>_checksums.txt`: the SHA-256 of each asset of the GitHub release (every
 //   file at the folder's root; `sha256sum -c` in a folder of the downloaded assets reads it).
 //
-// The same commit gives the same bytes (test/release.test.ts makes it twice): every entry of every
+// The same commit gives the same bytes (test/package/release.test.ts makes it twice): every entry of every
 // archive dated the commit's time (or SOURCE_DATE_EPOCH), in name order, with no owner; gzip
 // with no name or time; V8's code cache made with a fixed seed (scripts/plugin-sea.ts).
 //

@@ -1,5 +1,5 @@
 // A .tar.gz whose bytes depend on its files' names, contents and modes alone, so that two
-// releases of one commit give the same archives (checked by test/release.test.ts): entries in
+// releases of one commit give the same archives (checked by test/package/release.test.ts): entries in
 // name order, each with one fixed mtime (the commit's time), owner and group 0 with no names, mode
 // 0755 or 0644; gzip with no file name and no time. Written here rather than by `tar`: GNU and
 // BSD tar (the macOS runner's) take different flags for the same result.

@@ -3,7 +3,7 @@
 // keywords of the schemas, and examples that say what the tested programs say: the YAML example
 // names the plugin's version and download URL as test/plugin/programs/yaml-download does (which
 // test/plugin/download.test.ts runs), and the install commands name the packages the release
-// writes (test/release.test.ts). The Go example builds in test/release.test.ts.
+// writes (test/package/release.test.ts). The Go example builds in test/package/release.test.ts.
 
 import assert from "node:assert/strict";
 import { existsSync, readFileSync } from "node:fs";

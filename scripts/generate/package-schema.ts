@@ -2,7 +2,7 @@
 // config namespace), from the resources' declarations, the registry and the settings:
 // config variables, every resource with its alias to the dynamic resource type deployed
 // stacks hold, and the language blocks the SDK generators read. Written to schema/*.json by
-// `npm run generate`; bound by Pulumi's own binder in test/package-schema.test.ts.
+// `npm run generate`; bound by Pulumi's own binder in test/package/package-schema.test.ts.
 
 import { readFileSync } from "node:fs";
 import { join } from "node:path";

@@ -1,7 +1,7 @@
 // The SDKs of the package schemas, committed under sdk/<language>/<package> (Node.js, Python
 // and Go; sdk/go.mod is the Go SDKs' module), written by tools/schema-check with Pulumi's own
 // code generators from schema/<package>.json. `npm run generate` writes them after the
-// schemas; test/sdks.test.ts fails when a committed one differs from what the schemas give.
+// schemas; test/package/sdks.test.ts fails when a committed one differs from what the schemas give.
 
 import { execFileSync, spawnSync } from "node:child_process";
 import { copyFileSync, readdirSync } from "node:fs";
@@ -23,7 +23,7 @@ export const sdkPackages = (): string[] =>
 export function writeSdks(out: string = join(repoRoot, "sdk")): void {
   const schemas = sdkPackages().map((name) => join(repoRoot, "schema", `${name}.json`));
   // Exit 1 with a report per schema when one has an error (then it makes no SDK) or an
-  // undescribed property (test/package-schema.test.ts's subject); 2 when it cannot go on.
+  // undescribed property (test/package/package-schema.test.ts's subject); 2 when it cannot go on.
   const run = spawnSync(ensureSchemaCheck(), ["-sdks", out, ...schemas], { encoding: "utf8" });
   if (run.status !== 0 && run.status !== 1) throw new Error(`tools/schema-check -sdks failed: ${run.stderr}`);
   for (const line of run.stdout.trim().split("\n")) {

@@ -3,7 +3,7 @@
 // with the inputs of test/support/resource-examples.ts), imported with `pulumi import <token>
 // <name> <id>`, the code the YAML host prints added to the program; the import reads what a
 // create's read reads; the next preview shows no change and `up` sends no request. An action (crm:index:ContactSync; chat:index:FlowRun, in
-// test/plugin/server.test.ts) is refused: its id alone does not give what it was declared with.
+// test/doors/server.test.ts) is refused: its id alone does not give what it was declared with.
 
 import assert from "node:assert/strict";
 import { join } from "node:path";

@@ -12,10 +12,10 @@ import { execFileSync, spawnSync } from "node:child_process";
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
-import { goModule, releaseVersion } from "../scripts/release";
-import { ensurePythonVenv, ensureToolchain, offlineCliEnvironment } from "../scripts/toolchain";
-import { repoRoot } from "../scripts/harness/packed-program";
-import { releaseForTests } from "../scripts/harness/release";
+import { goModule, releaseVersion } from "../../scripts/release";
+import { ensurePythonVenv, ensureToolchain, offlineCliEnvironment } from "../../scripts/toolchain";
+import { repoRoot } from "../../scripts/harness/packed-program";
+import { releaseForTests } from "../../scripts/harness/release";
 
 const page = (file: string) => readFileSync(join(repoRoot, file), "utf8");
 const blocks = (text: string, language: string) => [...text.matchAll(new RegExp(`\`\`\`${language}\\n([\\s\\S]*?)\`\`\``, "g"))].map(([, block]) => block);
@@ -47,7 +47,7 @@ describe("the install routes the docs give, run as written from a program's fold
     const venvBin = dirname(ensurePythonVenv());
     const goBin = join(execFileSync("go", ["env", "GOROOT"], { encoding: "utf8" }).trim(), "bin");
     const moduleCache = execFileSync("go", ["env", "GOMODCACHE"], { encoding: "utf8" }).trim();
-    // The SDK module's requirements in the module cache, fetched as test/sdks.test.ts's build of sdk/ fetches them (a no-op once there).
+    // The SDK module's requirements in the module cache, fetched as test/package/sdks.test.ts's build of sdk/ fetches them (a no-op once there).
     execFileSync("go", ["mod", "download"], { cwd: join(repoRoot, "sdk"), env: { ...process.env, GOFLAGS: "-mod=readonly" }, stdio: "pipe" });
     env = {
       ...offlineCliEnvironment(work, [cliBin, nodeBin, venvBin, goBin, "/usr/bin", "/bin"].join(":")),

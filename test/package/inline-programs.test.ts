@@ -13,14 +13,14 @@ import { mkdirSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { promisify } from "node:util";
-import { startEmulator } from "../emulator";
-import { buildPlugins } from "../scripts/plugin-bundle";
-import { ensureToolchain, offlineCliEnvironment, toolchainPath } from "../scripts/toolchain";
-import { emulatorCallWhenAdmitted, emulatorRead, requestCount, type RunningEmulator } from "../scripts/harness/emulator";
-import { repoRoot } from "../scripts/harness/packed-program";
-import { installPluginTarball } from "../scripts/harness/plugin-program";
-import { CHANGES_NOT_EXPECTED } from "../scripts/harness/pulumi-cli";
-import { installPythonSdk } from "./support/python-sdk";
+import { startEmulator } from "../../emulator";
+import { buildPlugins } from "../../scripts/plugin-bundle";
+import { ensureToolchain, offlineCliEnvironment, toolchainPath } from "../../scripts/toolchain";
+import { emulatorCallWhenAdmitted, emulatorRead, requestCount, type RunningEmulator } from "../../scripts/harness/emulator";
+import { repoRoot } from "../../scripts/harness/packed-program";
+import { installPluginTarball } from "../../scripts/harness/plugin-program";
+import { CHANGES_NOT_EXPECTED } from "../../scripts/harness/pulumi-cli";
+import { installPythonSdk } from "../support/python-sdk";
 
 const programs = join(repoRoot, "test", "lifecycle", "programs");
 

@@ -5,7 +5,7 @@ import assert from "node:assert/strict";
 import { execFileSync } from "node:child_process";
 import { readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
-import { packedTarball, repoRoot } from "../scripts/harness/packed-program";
+import { packedTarball, repoRoot } from "../../scripts/harness/packed-program";
 
 const npm = process.platform === "win32" ? "npm.cmd" : "npm";
 const manifest = JSON.parse(readFileSync(join(repoRoot, "package.json"), "utf8")) as {

@@ -7,8 +7,8 @@ import { execFile } from "node:child_process";
 import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { promisify } from "node:util";
-import { ensureToolchain } from "../scripts/toolchain";
-import { repoRoot } from "../scripts/harness/packed-program";
+import { ensureToolchain } from "../../scripts/toolchain";
+import { repoRoot } from "../../scripts/harness/packed-program";
 
 const documents = () => [
   "README.md",

@@ -10,8 +10,8 @@ import { spawnSync } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { ensureSchemaCheck, ensureToolchain } from "../scripts/toolchain";
-import { repoRoot } from "../scripts/harness/packed-program";
+import { ensureSchemaCheck, ensureToolchain } from "../../scripts/toolchain";
+import { repoRoot } from "../../scripts/harness/packed-program";
 
 interface Report {
   file: string;

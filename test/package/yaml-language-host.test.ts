@@ -7,8 +7,8 @@ import assert from "node:assert/strict";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { ensureToolchain, ensureYamlLanguageHost } from "../scripts/toolchain";
-import { CliStack } from "../scripts/harness/pulumi-cli";
+import { ensureToolchain, ensureYamlLanguageHost } from "../../scripts/toolchain";
+import { CliStack } from "../../scripts/harness/pulumi-cli";
 
 describe("Pulumi YAML programs on the real CLI (pulumi-language-yaml)", function () {
   this.timeout(20 * 60_000);

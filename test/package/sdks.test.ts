@@ -4,7 +4,7 @@
 // it: Node.js with tsc against @pulumi/pulumi into a package npm packs, Python as a wheel
 // imported on `pulumi` from PyPI, Go with go build and go vet against the Pulumi Go SDK at the
 // CLI's release. In the program tier: the generator and the Go SDK build on the CLI's Go
-// module cache (ensureToolchain()). test/package-schema.test.ts holds the generator's go.mod to
+// module cache (ensureToolchain()). test/package/package-schema.test.ts holds the generator's go.mod to
 // the CLI's.
 
 import assert from "node:assert/strict";
@@ -12,10 +12,10 @@ import { execFileSync } from "node:child_process";
 import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { basename, join, relative } from "node:path";
-import { packNodeSdk, sdkLanguages, sdkPackages, writeSdks } from "../scripts/generate/sdks";
-import { ensureToolchain } from "../scripts/toolchain";
-import { repoRoot } from "../scripts/harness/packed-program";
-import { installPythonSdk } from "./support/python-sdk";
+import { packNodeSdk, sdkLanguages, sdkPackages, writeSdks } from "../../scripts/generate/sdks";
+import { ensureToolchain } from "../../scripts/toolchain";
+import { repoRoot } from "../../scripts/harness/packed-program";
+import { installPythonSdk } from "../support/python-sdk";
 
 interface Schema {
   resources: Record<string, { aliases?: Array<{ type: string }> }>;

@@ -14,11 +14,11 @@ import { copyFileSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync
 import { tmpdir } from "node:os";
 import { basename, join, relative } from "node:path";
 import { promisify } from "node:util";
-import { publishSteps } from "../scripts/publish";
-import { releaseTargets, seaNodeVersion, targetName } from "../scripts/plugin-sea";
-import { checksumsFile, filesUnder, goModule, releaseAssets, releaseVersion } from "../scripts/release";
-import { packedTarball, repoRoot } from "../scripts/harness/packed-program";
-import { releaseForTests, runRelease, testTarget } from "../scripts/harness/release";
+import { publishSteps } from "../../scripts/publish";
+import { releaseTargets, seaNodeVersion, targetName } from "../../scripts/plugin-sea";
+import { checksumsFile, filesUnder, goModule, releaseAssets, releaseVersion } from "../../scripts/release";
+import { packedTarball, repoRoot } from "../../scripts/harness/packed-program";
+import { releaseForTests, runRelease, testTarget } from "../../scripts/harness/release";
 
 const v = releaseVersion;
 
@@ -175,7 +175,7 @@ describe("npm run release, and its dry run", function () {
       const sdkGoMod = readFileSync(join(repoRoot, "sdk", "go.mod"), "utf8").replace(/^module .*$/m, "module agency");
       writeFileSync(join(work, "go.mod"), `${sdkGoMod}\nrequire ${goModule} v${v}\n`);
       writeFileSync(join(work, "go.sum"), readFileSync(join(repoRoot, "sdk", "go.sum")));
-      // The SDK module's requirements in the module cache, fetched as test/sdks.test.ts's build of sdk/ fetches them (a no-op once there).
+      // The SDK module's requirements in the module cache, fetched as test/package/sdks.test.ts's build of sdk/ fetches them (a no-op once there).
       execFileSync("go", ["mod", "download"], { cwd: join(repoRoot, "sdk"), env: { ...process.env, GOFLAGS: "-mod=readonly" }, stdio: "pipe" });
       // The release's module by its proxy layout; the rest from the module cache. Nothing else is fetched.
       const env = { ...process.env, CGO_ENABLED: "0", GOPROXY: `file://${join(release, "go")},off`, GOSUMDB: "off", GOFLAGS: "-mod=mod", GOWORK: "off" };
