@@ -37,6 +37,7 @@ import { user } from "./crm/team/user";
 import { webhook } from "./crm/integrations/webhook";
 import { connection } from "./crm/integrations/connection";
 import { dealRole } from "./crm/sales/deal-role";
+import { taskOutcome } from "./crm/sales/task-outcome";
 
 interface Entry<Namespace extends string> {
   namespace: Namespace;
@@ -68,6 +69,7 @@ export const resources = [
   // The sales side, before the addresses that refer to a user group.
   { namespace: "crm", className: "TaskType", name: "task-type", definition: taskType },
   { namespace: "crm", className: "DealRole", name: "deal-role", definition: dealRole },
+  { namespace: "crm", className: "TaskOutcome", name: "task-outcome", definition: taskOutcome },
   { namespace: "crm", className: "DealCustomField", name: "deal-custom-field", definition: dealCustomField },
   { namespace: "crm", className: "UserGroup", name: "user-group", definition: userGroup },
   { namespace: "crm", className: "User", name: "user", definition: user },

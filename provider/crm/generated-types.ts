@@ -835,6 +835,32 @@ export interface DealRoleOutputs {
   readonly title: pulumi.Output<string>;
 }
 
+/** The inputs of a crm.TaskOutcome. */
+export interface TaskOutcomeArgs {
+  /** The outcome's title, such as `Interested`. At most 255 characters. A change replaces the resource. */
+  title: pulumi.Input<string>;
+  /** How the outcome went: `Positive`, `Neutral` or `Negative`. A change replaces the resource. */
+  sentiment: pulumi.Input<"Positive" | "Neutral" | "Negative">;
+  /** Whether the outcome is disabled, no longer offered. Default false. A change replaces the resource. */
+  disabled?: pulumi.Input<boolean | undefined>;
+  /**
+   * The id of an existing task outcome to take over instead of creating one, as `pulumi-crm export`
+   * writes it: its `title`, `sentiment` and `disabled` are set to the declared ones where they differ.
+   * Read only at creation; changing or removing it later changes nothing.
+   */
+  adoptId?: pulumi.Input<string | undefined>;
+}
+
+/** The outputs of a crm.TaskOutcome, besides its `id` and `urn`. */
+export interface TaskOutcomeOutputs {
+  /** The outcome's title, such as `Interested`. At most 255 characters. */
+  readonly title: pulumi.Output<string>;
+  /** How the outcome went: `Positive`, `Neutral` or `Negative`. */
+  readonly sentiment: pulumi.Output<"Positive" | "Neutral" | "Negative">;
+  /** Whether the outcome is disabled, no longer offered. */
+  readonly disabled: pulumi.Output<boolean>;
+}
+
 /** The inputs of a crm.DealCustomField. */
 export interface DealCustomFieldArgs {
   /**

@@ -13,6 +13,7 @@ export { Webhook } from "./webhook";
 export { Connection } from "./connection";
 export { TaskType } from "./task-type";
 export { DealRole } from "./deal-role";
+export { TaskOutcome } from "./task-outcome";
 export { DealCustomField } from "./deal-custom-field";
 export { UserGroup } from "./user-group";
 export { User } from "./user";

@@ -158,6 +158,9 @@ function asRequest(schema: JsonSchema): JsonSchema {
     delete result.type;
     result.anyOf = [{ type: "boolean" }, { enum: FLAG_VALUES }];
   }
+  // Enums written as prose (/taskOutcomes: "0 or 1"; "Positive", "Neutral", "or Negative"): the values they name.
+  if (Array.isArray(schema.enum) && schema.enum.some((value) => typeof value === "string" && /(^|\s)or\s/.test(value)))
+    result.enum = schema.enum.flatMap((value) => (typeof value === "string" ? value.split(/\s*(?:,|\bor\b)\s*/).filter(Boolean) : [value]));
   return result;
 }
 

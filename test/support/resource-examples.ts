@@ -168,6 +168,12 @@ export const resourceExamples = {
     roundTrip: "create",
     collection: { path: "/dealRoles", member: "dealRoles", key: (o) => o.title },
   },
+  "crm.TaskOutcome": {
+    inputs: (_parents, n) => ({ title: `Outcome ${n}`, sentiment: ["Positive", "Neutral", "Negative"][n % 3], disabled: n % 2 === 0 }),
+    textFields: ["title"],
+    roundTrip: "create",
+    collection: { path: "/taskOutcomes", member: "taskOutcomes", key: (o) => o.title },
+  },
   "crm.Webhook": {
     inputs: (_parents, n) => ({
       name: `Hook ${n}`,

@@ -20,6 +20,7 @@ import { savedResponsesModule } from "./resources/savedResponses";
 import { webhooksModule } from "./resources/webhooks";
 import { connectionsModule } from "./resources/connections";
 import { dealRolesModule } from "./resources/dealRoles";
+import { taskOutcomesModule } from "./resources/taskOutcomes";
 import { dealTasktypesModule } from "./resources/dealTasktypes";
 import { dealCustomFieldMetaModule } from "./resources/dealCustomFieldMeta";
 import { dealGroupsModule } from "./resources/dealGroups";
@@ -58,6 +59,7 @@ export const CRM_MODULES = [
   webhooksModule,
   connectionsModule,
   dealTasktypesModule,
+  taskOutcomesModule,
   dealCustomFieldMetaModule,
   dealGroupsModule,
   dealRolesModule,

@@ -7,6 +7,7 @@
 import type { z } from "zod";
 import { defineKind } from "../../definition";
 import { labelBy } from "../../kit/check-diff";
+import { log } from "../../kit/log";
 import type { BuiltIns, UniqueName } from "../../kit/core";
 import { declareResource, type InputField, type OutputField, takeOverById } from "../../kit/declaration";
 import { configurationFields, strictObject } from "../../kit/inputs";
@@ -45,6 +46,11 @@ export interface PlainKindSpec<Inputs extends Record<string, InputField>> {
   builtIns?: BuiltIns;
   /** A replacement deletes the old object first: the service refuses a second object of its unique name. */
   deleteBeforeReplace?: boolean;
+  /**
+   * The service cannot delete the kind's objects (a task outcome): delete leaves the object in the
+   * account and says so, with this, what to do instead (`delete it in the service's settings`).
+   */
+  undeletable?: string;
 }
 
 /** `SavedResponse` as messages and docs say it: `saved response`. */
@@ -96,7 +102,13 @@ export function plainKind<Inputs extends Record<string, InputField>>(spec: Plain
     const changes = await made.diff(id, olds, news);
     return changes.fields.some((change) => change.replace) ? { ...changes, deleteBeforeReplace: true } : changes;
   };
-  const core: typeof made = spec.deleteBeforeReplace ? { ...made, diff: replacedFirst } : made;
+  const leftInPlace = async (id: string) =>
+    log.warn(`${declaration.type} ${id}: left in the account, since the service cannot delete a ${what}; ${spec.undeletable}.`);
+  const core: typeof made = {
+    ...made,
+    ...(spec.deleteBeforeReplace ? { diff: replacedFirst } : {}),
+    ...(spec.undeletable ? { delete: leftInPlace, leftOnDelete: true as const } : {}),
+  };
   const name = (object: ServiceObject) => String(object[spec.namedBy]);
   const exported: ExportDeclaration = {
     section: `${what[0].toUpperCase()}${what.slice(1)}s`,

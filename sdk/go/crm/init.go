@@ -69,6 +69,8 @@ func (m *module) Construct(ctx *pulumi.Context, name, typ, urn string) (r pulumi
 		r = &SiteTrackingDomain{}
 	case "crm:index:Tag":
 		r = &Tag{}
+	case "crm:index:TaskOutcome":
+		r = &TaskOutcome{}
 	case "crm:index:TaskType":
 		r = &TaskType{}
 	case "crm:index:TrackedEvent":

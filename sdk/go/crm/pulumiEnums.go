@@ -1565,6 +1565,173 @@ func (in *tagTagTypePtr) ToTagTagTypePtrOutputWithContext(ctx context.Context) T
 	return pulumi.ToOutputWithContext(ctx, in).(TagTagTypePtrOutput)
 }
 
+type TaskOutcomeSentiment string
+
+const (
+	TaskOutcomeSentimentPOSITIVE = TaskOutcomeSentiment("Positive")
+	TaskOutcomeSentimentNEUTRAL  = TaskOutcomeSentiment("Neutral")
+	TaskOutcomeSentimentNEGATIVE = TaskOutcomeSentiment("Negative")
+)
+
+func (TaskOutcomeSentiment) ElementType() reflect.Type {
+	return reflect.TypeOf((*TaskOutcomeSentiment)(nil)).Elem()
+}
+
+func (e TaskOutcomeSentiment) ToTaskOutcomeSentimentOutput() TaskOutcomeSentimentOutput {
+	return pulumi.ToOutput(e).(TaskOutcomeSentimentOutput)
+}
+
+func (e TaskOutcomeSentiment) ToTaskOutcomeSentimentOutputWithContext(ctx context.Context) TaskOutcomeSentimentOutput {
+	return pulumi.ToOutputWithContext(ctx, e).(TaskOutcomeSentimentOutput)
+}
+
+func (e TaskOutcomeSentiment) ToTaskOutcomeSentimentPtrOutput() TaskOutcomeSentimentPtrOutput {
+	return e.ToTaskOutcomeSentimentPtrOutputWithContext(context.Background())
+}
+
+func (e TaskOutcomeSentiment) ToTaskOutcomeSentimentPtrOutputWithContext(ctx context.Context) TaskOutcomeSentimentPtrOutput {
+	return TaskOutcomeSentiment(e).ToTaskOutcomeSentimentOutputWithContext(ctx).ToTaskOutcomeSentimentPtrOutputWithContext(ctx)
+}
+
+func (e TaskOutcomeSentiment) ToStringOutput() pulumi.StringOutput {
+	return pulumi.ToOutput(pulumi.String(e)).(pulumi.StringOutput)
+}
+
+func (e TaskOutcomeSentiment) ToStringOutputWithContext(ctx context.Context) pulumi.StringOutput {
+	return pulumi.ToOutputWithContext(ctx, pulumi.String(e)).(pulumi.StringOutput)
+}
+
+func (e TaskOutcomeSentiment) ToStringPtrOutput() pulumi.StringPtrOutput {
+	return pulumi.String(e).ToStringPtrOutputWithContext(context.Background())
+}
+
+func (e TaskOutcomeSentiment) ToStringPtrOutputWithContext(ctx context.Context) pulumi.StringPtrOutput {
+	return pulumi.String(e).ToStringOutputWithContext(ctx).ToStringPtrOutputWithContext(ctx)
+}
+
+type TaskOutcomeSentimentOutput struct{ *pulumi.OutputState }
+
+func (TaskOutcomeSentimentOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*TaskOutcomeSentiment)(nil)).Elem()
+}
+
+func (o TaskOutcomeSentimentOutput) ToTaskOutcomeSentimentOutput() TaskOutcomeSentimentOutput {
+	return o
+}
+
+func (o TaskOutcomeSentimentOutput) ToTaskOutcomeSentimentOutputWithContext(ctx context.Context) TaskOutcomeSentimentOutput {
+	return o
+}
+
+func (o TaskOutcomeSentimentOutput) ToTaskOutcomeSentimentPtrOutput() TaskOutcomeSentimentPtrOutput {
+	return o.ToTaskOutcomeSentimentPtrOutputWithContext(context.Background())
+}
+
+func (o TaskOutcomeSentimentOutput) ToTaskOutcomeSentimentPtrOutputWithContext(ctx context.Context) TaskOutcomeSentimentPtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, v TaskOutcomeSentiment) *TaskOutcomeSentiment {
+		return &v
+	}).(TaskOutcomeSentimentPtrOutput)
+}
+
+func (o TaskOutcomeSentimentOutput) ToStringOutput() pulumi.StringOutput {
+	return o.ToStringOutputWithContext(context.Background())
+}
+
+func (o TaskOutcomeSentimentOutput) ToStringOutputWithContext(ctx context.Context) pulumi.StringOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, e TaskOutcomeSentiment) string {
+		return string(e)
+	}).(pulumi.StringOutput)
+}
+
+func (o TaskOutcomeSentimentOutput) ToStringPtrOutput() pulumi.StringPtrOutput {
+	return o.ToStringPtrOutputWithContext(context.Background())
+}
+
+func (o TaskOutcomeSentimentOutput) ToStringPtrOutputWithContext(ctx context.Context) pulumi.StringPtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, e TaskOutcomeSentiment) *string {
+		v := string(e)
+		return &v
+	}).(pulumi.StringPtrOutput)
+}
+
+type TaskOutcomeSentimentPtrOutput struct{ *pulumi.OutputState }
+
+func (TaskOutcomeSentimentPtrOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((**TaskOutcomeSentiment)(nil)).Elem()
+}
+
+func (o TaskOutcomeSentimentPtrOutput) ToTaskOutcomeSentimentPtrOutput() TaskOutcomeSentimentPtrOutput {
+	return o
+}
+
+func (o TaskOutcomeSentimentPtrOutput) ToTaskOutcomeSentimentPtrOutputWithContext(ctx context.Context) TaskOutcomeSentimentPtrOutput {
+	return o
+}
+
+func (o TaskOutcomeSentimentPtrOutput) Elem() TaskOutcomeSentimentOutput {
+	return o.ApplyT(func(v *TaskOutcomeSentiment) TaskOutcomeSentiment {
+		if v != nil {
+			return *v
+		}
+		var ret TaskOutcomeSentiment
+		return ret
+	}).(TaskOutcomeSentimentOutput)
+}
+
+func (o TaskOutcomeSentimentPtrOutput) ToStringPtrOutput() pulumi.StringPtrOutput {
+	return o.ToStringPtrOutputWithContext(context.Background())
+}
+
+func (o TaskOutcomeSentimentPtrOutput) ToStringPtrOutputWithContext(ctx context.Context) pulumi.StringPtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, e *TaskOutcomeSentiment) *string {
+		if e == nil {
+			return nil
+		}
+		v := string(*e)
+		return &v
+	}).(pulumi.StringPtrOutput)
+}
+
+// TaskOutcomeSentimentInput is an input type that accepts values of the TaskOutcomeSentiment enum
+// A concrete instance of `TaskOutcomeSentimentInput` can be one of the following:
+//
+//	TaskOutcomeSentimentPOSITIVE
+//	TaskOutcomeSentimentNEUTRAL
+//	TaskOutcomeSentimentNEGATIVE
+type TaskOutcomeSentimentInput interface {
+	pulumi.Input
+
+	ToTaskOutcomeSentimentOutput() TaskOutcomeSentimentOutput
+	ToTaskOutcomeSentimentOutputWithContext(context.Context) TaskOutcomeSentimentOutput
+}
+
+var taskOutcomeSentimentPtrType = reflect.TypeOf((**TaskOutcomeSentiment)(nil)).Elem()
+
+type TaskOutcomeSentimentPtrInput interface {
+	pulumi.Input
+
+	ToTaskOutcomeSentimentPtrOutput() TaskOutcomeSentimentPtrOutput
+	ToTaskOutcomeSentimentPtrOutputWithContext(context.Context) TaskOutcomeSentimentPtrOutput
+}
+
+type taskOutcomeSentimentPtr string
+
+func TaskOutcomeSentimentPtr(v string) TaskOutcomeSentimentPtrInput {
+	return (*taskOutcomeSentimentPtr)(&v)
+}
+
+func (*taskOutcomeSentimentPtr) ElementType() reflect.Type {
+	return taskOutcomeSentimentPtrType
+}
+
+func (in *taskOutcomeSentimentPtr) ToTaskOutcomeSentimentPtrOutput() TaskOutcomeSentimentPtrOutput {
+	return pulumi.ToOutput(in).(TaskOutcomeSentimentPtrOutput)
+}
+
+func (in *taskOutcomeSentimentPtr) ToTaskOutcomeSentimentPtrOutputWithContext(ctx context.Context) TaskOutcomeSentimentPtrOutput {
+	return pulumi.ToOutputWithContext(ctx, in).(TaskOutcomeSentimentPtrOutput)
+}
+
 type WebhookEventsItem string
 
 const (
@@ -2054,6 +2221,8 @@ func init() {
 	pulumi.RegisterInputType(reflect.TypeOf((*PipelineAutoAssignPtrInput)(nil)).Elem(), PipelineAutoAssign("off"))
 	pulumi.RegisterInputType(reflect.TypeOf((*TagTagTypeInput)(nil)).Elem(), TagTagType("contact"))
 	pulumi.RegisterInputType(reflect.TypeOf((*TagTagTypePtrInput)(nil)).Elem(), TagTagType("contact"))
+	pulumi.RegisterInputType(reflect.TypeOf((*TaskOutcomeSentimentInput)(nil)).Elem(), TaskOutcomeSentiment("Positive"))
+	pulumi.RegisterInputType(reflect.TypeOf((*TaskOutcomeSentimentPtrInput)(nil)).Elem(), TaskOutcomeSentiment("Positive"))
 	pulumi.RegisterInputType(reflect.TypeOf((*WebhookEventsItemInput)(nil)).Elem(), WebhookEventsItem("bounce"))
 	pulumi.RegisterInputType(reflect.TypeOf((*WebhookEventsItemPtrInput)(nil)).Elem(), WebhookEventsItem("bounce"))
 	pulumi.RegisterInputType(reflect.TypeOf((*WebhookEventsItemArrayInput)(nil)).Elem(), WebhookEventsItemArray{})
@@ -2078,6 +2247,8 @@ func init() {
 	pulumi.RegisterOutputType(PipelineAutoAssignPtrOutput{})
 	pulumi.RegisterOutputType(TagTagTypeOutput{})
 	pulumi.RegisterOutputType(TagTagTypePtrOutput{})
+	pulumi.RegisterOutputType(TaskOutcomeSentimentOutput{})
+	pulumi.RegisterOutputType(TaskOutcomeSentimentPtrOutput{})
 	pulumi.RegisterOutputType(WebhookEventsItemOutput{})
 	pulumi.RegisterOutputType(WebhookEventsItemPtrOutput{})
 	pulumi.RegisterOutputType(WebhookEventsItemArrayOutput{})

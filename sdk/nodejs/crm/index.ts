@@ -235,6 +235,11 @@ export type Tag = import("./tag").Tag;
 export const Tag: typeof import("./tag").Tag = null as any;
 utilities.lazyLoad(exports, ["Tag"], () => require("./tag"));
 
+export { TaskOutcomeArgs } from "./taskOutcome";
+export type TaskOutcome = import("./taskOutcome").TaskOutcome;
+export const TaskOutcome: typeof import("./taskOutcome").TaskOutcome = null as any;
+utilities.lazyLoad(exports, ["TaskOutcome"], () => require("./taskOutcome"));
+
 export { TaskTypeArgs } from "./taskType";
 export type TaskType = import("./taskType").TaskType;
 export const TaskType: typeof import("./taskType").TaskType = null as any;
@@ -325,6 +330,8 @@ const _module = {
                 return new SiteTrackingDomain(name, <any>undefined, { urn })
             case "crm:index:Tag":
                 return new Tag(name, <any>undefined, { urn })
+            case "crm:index:TaskOutcome":
+                return new TaskOutcome(name, <any>undefined, { urn })
             case "crm:index:TaskType":
                 return new TaskType(name, <any>undefined, { urn })
             case "crm:index:TrackedEvent":

@@ -53,6 +53,7 @@ from .saved_response import *
 from .site_tracking import *
 from .site_tracking_domain import *
 from .tag import *
+from .task_outcome import *
 from .task_type import *
 from .tracked_event import *
 from .user import *
@@ -100,6 +101,7 @@ _utilities.register(
    "crm:index:SiteTracking": "SiteTracking",
    "crm:index:SiteTrackingDomain": "SiteTrackingDomain",
    "crm:index:Tag": "Tag",
+   "crm:index:TaskOutcome": "TaskOutcome",
    "crm:index:TaskType": "TaskType",
    "crm:index:TrackedEvent": "TrackedEvent",
    "crm:index:User": "User",

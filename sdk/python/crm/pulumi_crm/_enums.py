@@ -16,6 +16,7 @@ __all__ = [
     'PersonalizationVariableFormat',
     'PipelineAutoAssign',
     'TagTagType',
+    'TaskOutcomeSentiment',
     'WebhookEventsItem',
     'WebhookSourcesItem',
 ]
@@ -108,6 +109,13 @@ class PipelineAutoAssign(_builtins.str, Enum):
 class TagTagType(_builtins.str, Enum):
     CONTACT = "contact"
     TEMPLATE = "template"
+
+
+@pulumi.type_token("crm:index:TaskOutcomeSentiment")
+class TaskOutcomeSentiment(_builtins.str, Enum):
+    POSITIVE = "Positive"
+    NEUTRAL = "Neutral"
+    NEGATIVE = "Negative"
 
 
 @pulumi.type_token("crm:index:WebhookEventsItem")

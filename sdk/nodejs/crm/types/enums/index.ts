@@ -100,6 +100,14 @@ export const TagTagType = {
 
 export type TagTagType = (typeof TagTagType)[keyof typeof TagTagType];
 
+export const TaskOutcomeSentiment = {
+    Positive: "Positive",
+    Neutral: "Neutral",
+    Negative: "Negative",
+} as const;
+
+export type TaskOutcomeSentiment = (typeof TaskOutcomeSentiment)[keyof typeof TaskOutcomeSentiment];
+
 export const WebhookEventsItem = {
     Bounce: "bounce",
     Click: "click",
