@@ -36,6 +36,7 @@ import { userGroup } from "./crm/team/user-group";
 import { user } from "./crm/team/user";
 import { webhook } from "./crm/integrations/webhook";
 import { connection } from "./crm/integrations/connection";
+import { customFieldGroupMember } from "./crm/contacts/custom-field-group-member";
 import { dealRole } from "./crm/sales/deal-role";
 import { taskOutcome } from "./crm/sales/task-outcome";
 
@@ -62,6 +63,7 @@ export const resources = [
   { namespace: "crm", className: "List", name: "list", definition: list },
   { namespace: "crm", className: "Tag", name: "tag", definition: tag },
   { namespace: "crm", className: "ContactCustomField", name: "contact-custom-field", definition: contactCustomField },
+  { namespace: "crm", className: "CustomFieldGroupMember", name: "custom-field-group-member", definition: customFieldGroupMember },
   { namespace: "crm", className: "PersonalizationVariable", name: "personalization-variable", definition: personalizationVariable },
   { namespace: "crm", className: "SavedResponse", name: "saved-response", definition: savedResponse },
   { namespace: "crm", className: "Webhook", name: "webhook", definition: webhook },

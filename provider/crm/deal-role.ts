@@ -25,7 +25,7 @@ export { remove as delete };
 export interface DealRole extends DealRoleOutputs {}
 
 /**
- * A role a contact plays in the account's deals, such as Decision maker; a new title replaces it
- * (the service cannot update a role).
+ * A role a contact plays in the account's deals, such as Finance; a new title replaces it (the
+ * service cannot update a role).
  */
 export class DealRole extends resourceClass<DealRoleArgs>() {}

@@ -627,6 +627,41 @@ export interface ContactCustomFieldOutputs {
   readonly perstag: pulumi.Output<string>;
 }
 
+/** The inputs of a crm.CustomFieldGroupMember. */
+export interface CustomFieldGroupMemberArgs {
+  /** The id of the contact custom field (a `crm.ContactCustomField`'s `id`). Changed in place. */
+  fieldId: pulumi.Input<string>;
+  /**
+   * The id of the field group, as the account's settings show it (the API has no call for the groups).
+   * Changed in place.
+   */
+  groupId: pulumi.Input<string>;
+  /**
+   * The field's position in its group. Unset: the service puts it last, and the stack leaves its
+   * position alone. A whole number from 0. Changed in place.
+   */
+  order?: pulumi.Input<number | undefined>;
+  /**
+   * The id of an existing custom field group member to take over instead of creating one, as `pulumi-crm
+   * export` writes it: its `fieldId`, `groupId` and `order` are set to the declared ones where they
+   * differ. Read only at creation; changing or removing it later changes nothing.
+   */
+  adoptId?: pulumi.Input<string | undefined>;
+}
+
+/** The outputs of a crm.CustomFieldGroupMember, besides its `id` and `urn`. */
+export interface CustomFieldGroupMemberOutputs {
+  /** The id of the contact custom field (a `crm.ContactCustomField`'s `id`). */
+  readonly fieldId: pulumi.Output<string>;
+  /** The id of the field group, as the account's settings show it (the API has no call for the groups). */
+  readonly groupId: pulumi.Output<string>;
+  /**
+   * The field's position in its group. Unset: the service puts it last, and the stack leaves its
+   * position alone. A whole number from 0.
+   */
+  readonly order: pulumi.Output<number | undefined>;
+}
+
 /** The inputs of a crm.PersonalizationVariable. */
 export interface PersonalizationVariableArgs {
   /**
@@ -819,7 +854,10 @@ export interface TaskTypeOutputs {
 
 /** The inputs of a crm.DealRole. */
 export interface DealRoleArgs {
-  /** The role's title, such as `Decision maker`. At most 255 characters. A change replaces the resource. */
+  /**
+   * The role's title, such as `Finance`, unique among the roles. At most 255 characters. A change
+   * replaces the resource.
+   */
   title: pulumi.Input<string>;
   /**
    * The id of an existing deal role to take over instead of creating one, as `pulumi-crm export` writes
@@ -831,17 +869,20 @@ export interface DealRoleArgs {
 
 /** The outputs of a crm.DealRole, besides its `id` and `urn`. */
 export interface DealRoleOutputs {
-  /** The role's title, such as `Decision maker`. At most 255 characters. */
+  /** The role's title, such as `Finance`, unique among the roles. At most 255 characters. */
   readonly title: pulumi.Output<string>;
 }
 
 /** The inputs of a crm.TaskOutcome. */
 export interface TaskOutcomeArgs {
-  /** The outcome's title, such as `Interested`. At most 255 characters. A change replaces the resource. */
+  /**
+   * The outcome's title, such as `Interested`, unique among the outcomes. At most 255 characters.
+   * Changed in place.
+   */
   title: pulumi.Input<string>;
-  /** How the outcome went: `Positive`, `Neutral` or `Negative`. A change replaces the resource. */
+  /** How the outcome went: `Positive`, `Neutral` or `Negative`. Changed in place. */
   sentiment: pulumi.Input<"Positive" | "Neutral" | "Negative">;
-  /** Whether the outcome is disabled, no longer offered. Default false. A change replaces the resource. */
+  /** Whether the outcome is disabled: kept, but offered for no new task. Default false. Changed in place. */
   disabled?: pulumi.Input<boolean | undefined>;
   /**
    * The id of an existing task outcome to take over instead of creating one, as `pulumi-crm export`
@@ -853,11 +894,11 @@ export interface TaskOutcomeArgs {
 
 /** The outputs of a crm.TaskOutcome, besides its `id` and `urn`. */
 export interface TaskOutcomeOutputs {
-  /** The outcome's title, such as `Interested`. At most 255 characters. */
+  /** The outcome's title, such as `Interested`, unique among the outcomes. At most 255 characters. */
   readonly title: pulumi.Output<string>;
   /** How the outcome went: `Positive`, `Neutral` or `Negative`. */
   readonly sentiment: pulumi.Output<"Positive" | "Neutral" | "Negative">;
-  /** Whether the outcome is disabled, no longer offered. */
+  /** Whether the outcome is disabled: kept, but offered for no new task. */
   readonly disabled: pulumi.Output<boolean>;
 }
 

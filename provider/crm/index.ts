@@ -7,6 +7,7 @@ export { AccountContact } from "./account-contact";
 export { List } from "./list";
 export { Tag } from "./tag";
 export { ContactCustomField } from "./contact-custom-field";
+export { CustomFieldGroupMember } from "./custom-field-group-member";
 export { PersonalizationVariable } from "./personalization-variable";
 export { SavedResponse } from "./saved-response";
 export { Webhook } from "./webhook";

@@ -25,7 +25,6 @@ export { remove as delete };
 export interface TaskOutcome extends TaskOutcomeOutputs {}
 
 /**
- * An outcome a sales task can end with, such as Interested, and its sentiment; the service can
- * neither change nor delete one.
+ * An outcome a sales task can end with, such as Interested, with its sentiment; unique by title.
  */
 export class TaskOutcome extends resourceClass<TaskOutcomeArgs>() {}

@@ -92,8 +92,6 @@ export interface ResourceCore {
   readonly uniqueName?: UniqueName;
   /** The objects every account comes with, if the kind has any. */
   readonly builtIns?: BuiltIns;
-  /** The service cannot delete the kind's objects: delete leaves them in the account, saying so. */
-  readonly leftOnDelete?: true;
   check(olds: Record<string, unknown>, news: Record<string, unknown>): Promise<Checked>;
   diff(id: string, olds: Record<string, unknown>, news: Record<string, unknown>): Promise<Changes>;
   /** Undefined: the object is gone. Never called to import a resource that is not importable. */

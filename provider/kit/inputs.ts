@@ -175,3 +175,10 @@ export const idSet = (what: string) =>
     .array(serviceId(what), { invalid_type_error: `must be a list of ids of ${what}s` })
     .optional()
     .transform((ids) => (ids?.length ? [...new Set(ids)].sort((a, b) => Number(a) - Number(b)) : undefined));
+
+/** A whole number from `least` (a position). */
+export const wholeNumber = (least: number) =>
+  z
+    .number({ invalid_type_error: `must be a whole number from ${least}` })
+    .int(`must be a whole number from ${least}`)
+    .min(least, `must be a whole number from ${least}`);

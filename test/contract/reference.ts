@@ -18,12 +18,21 @@ interface OpenApiOperation {
 export class ReferenceDocument {
   private readonly document: { paths: Record<string, Record<string, OpenApiOperation>>; components?: { schemas?: Record<string, JsonSchema> } };
 
+  /** The operations by path template, a misspelt path read as the one its kind's other operations are at. */
+  private readonly paths: Record<string, Record<string, OpenApiOperation>>;
+
   constructor(readonly file: string) {
     this.document = JSON.parse(readFileSync(path.join(REFERENCE_DIR, file), "utf8"));
+    this.paths = {};
+    for (const [template, operations] of Object.entries(this.document.paths)) {
+      // The task outcomes' update and delete are at /taskOutccomes/{id}; their read at /taskOutcomes/{id}.
+      const meant = template.replace(/^\/taskOutccomes\//, "/taskOutcomes/");
+      this.paths[meant] = { ...this.paths[meant], ...operations };
+    }
   }
 
   operation(method: string, template: string): ReferenceOperation {
-    const operation = this.document.paths[template]?.[method.toLowerCase()];
+    const operation = this.paths[template]?.[method.toLowerCase()];
     if (!operation) throw new Error(`${this.file} has no operation ${method} ${template}`);
     return new ReferenceOperation(this, operation);
   }
@@ -31,8 +40,8 @@ export class ReferenceDocument {
   /** The path template a concrete path (`/accounts/5/notes`) matches, literal segments preferred; undefined when none. */
   templateOf(method: string, path: string): string | undefined {
     const parameters = (template: string) => (template.match(/\{/g) ?? []).length;
-    return Object.keys(this.document.paths)
-      .filter((template) => this.document.paths[template][method.toLowerCase()])
+    return Object.keys(this.paths)
+      .filter((template) => this.paths[template][method.toLowerCase()])
       .sort((a, b) => parameters(a) - parameters(b))
       .find((template) => new RegExp(`^${template.replace(/\{\w+\}/g, "[^/]+")}$`).test(path));
   }

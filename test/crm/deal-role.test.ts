@@ -20,7 +20,7 @@ describeResource(
       [{}, "title", /^crm\.DealRole: title is required: the role's title/],
       [{ title: "" }, "title", /title must not be blank/],
     ],
-    roundTrip: { inputs: [{ title: "Decision maker" }, { title: "Champion" }] },
+    roundTrip: { inputs: [{ title: "Legal" }, { title: "Champion" }] },
   },
   (service) => {
     it("reads a role from the list, the service having no read of one, among many, and finds it gone once deleted behind its back", async () => {
@@ -32,6 +32,14 @@ describeResource(
       assert.deepEqual((await provider.read(made[1].id, made[1].outs)).props, made[1].outs);
       await emulatorCall(service.emulator, "DELETE", `/api/3/dealRoles/${last.id}`);
       assert.deepEqual(await provider.read(last.id, last.outs), {});
+    });
+
+    it("takes over a role every account comes with by its title, with no write, and leaves it in place on delete", async () => {
+      const before = (await emulatorCall(service.emulator, "GET", "/api/3/dealRoles")).body.dealRoles;
+      const taken = await provider.create(await checked(provider, { title: "Decision Maker" }));
+      assert.equal(taken.id, before.find((role: { title: string }) => role.title === "Decision Maker").id);
+      await provider.delete(taken.id, taken.outs);
+      assert.deepEqual((await emulatorCall(service.emulator, "GET", "/api/3/dealRoles")).body.dealRoles, before);
     });
 
     it("replaces a role whose title changes, the service having no update", async () => {

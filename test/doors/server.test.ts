@@ -301,10 +301,16 @@ describe("every resource a create makes, through the native plugin: imported fro
         assert.notDeepEqual(imported.inputs, {});
         const refreshedInputs = plain(refreshed.getInputs());
         assert.deepEqual(Object.fromEntries(Object.keys(refreshedInputs).map((key) => [key, imported.inputs[key]])), refreshedInputs);
-        // What the service chose where the stack declares nothing (a custom field's display order, of either twin) is declared by an import, as the export declares it.
+        // What the service chose where the stack declares nothing (a custom field's display order, of either twin; a field's
+        // position in its group) is declared by an import, as the export declares it.
+        const chosen: Record<string, string[]> = {
+          "crm:index:AccountCustomField": ["displayOrder"],
+          "crm:index:DealCustomField": ["displayOrder"],
+          "crm:index:CustomFieldGroupMember": ["order"],
+        };
         assert.deepEqual(
           Object.keys(imported.inputs).filter((key) => !(key in refreshedInputs)),
-          ["crm:index:AccountCustomField", "crm:index:DealCustomField"].includes(token) ? ["displayOrder"] : [],
+          chosen[token] ?? [],
         );
         // A stack moved from the dynamic class: its outputs, with the dynamic provider's __provider, against the same inputs.
         const moved = await client.call<InstanceType<typeof providerProto.DiffResponse>>(

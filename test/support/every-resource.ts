@@ -30,6 +30,8 @@ export function everyResourceStack(copies: number, contactIds: readonly string[]
   const parentsOf = (n: number) => ({
     account: `account-${n}`,
     contact: contactIds[n - 1],
+    // The program's contact custom field of the same copy, declared before the group member that refers to it.
+    contactField: `contact-custom-field-${n}`,
     textField: `text-field-${n}`,
     pipeline: `pipeline-${n}`,
     userGroup: `user-group-${n}`,
@@ -39,7 +41,9 @@ export function everyResourceStack(copies: number, contactIds: readonly string[]
     // JSON leaves out what is undefined, as an input left out.
     const inputs = exampleOf(typeOf(resource)).inputs(parents, n);
     const references = Object.fromEntries(
-      Object.entries(inputs).filter(([, value]) => [parents.account, parents.textField, parents.pipeline, parents.userGroup].includes(value as string)),
+      Object.entries(inputs).filter(([, value]) =>
+        [parents.account, parents.contactField, parents.textField, parents.pipeline, parents.userGroup].includes(value as string),
+      ),
     );
     return { type: typeOf(resource), name, inputs, references: references as Record<string, string> };
   };

@@ -12,6 +12,8 @@ import { dynamicProviderOf } from "./provider-steps";
 export interface Parents {
   account: string;
   contact: string;
+  /** A contact custom field of type text. */
+  contactField: string;
   /** A custom account field of type text. */
   textField: string;
   /** A pipeline of deals, without stages. */
@@ -137,6 +139,12 @@ export const resourceExamples = {
     textFields: ["title", "description"],
     roundTrip: "create",
     collection: { path: "/fields", member: "fields", key: (o) => o.title },
+  },
+  "crm.CustomFieldGroupMember": {
+    // Group 1: the field group every account comes with, the one the reference's examples use.
+    inputs: (parents, n) => ({ fieldId: parents.contactField, groupId: "1", ...(n % 2 ? {} : { order: n }) }),
+    textFields: [],
+    roundTrip: "create",
   },
   "crm.PersonalizationVariable": {
     inputs: (_parents, n) => ({ tag: `promo-${n}`, name: `Promo ${n}`, format: n % 2 ? "text" : "html", content: "SPRING24" }),
@@ -296,6 +304,7 @@ export async function makeParents(emulator: RunningEmulator, n = 1): Promise<Par
   return {
     account: String((await post("/accounts", { account: { name: `Parent ${n}` } })).account.id),
     contact: String((await post("/contacts", { contact: { email: `parent${n}@example.com` } })).contact.id),
+    contactField: String((await post("/fields", { field: { title: `Parent field ${n}`, type: "text" } })).field.id),
     textField: String(
       (await post("/accountCustomFieldMeta", { accountCustomFieldMetum: { fieldLabel: `Parent text ${n}`, fieldType: "text" } })).accountCustomFieldMetum.id,
     ),

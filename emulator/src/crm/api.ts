@@ -80,12 +80,14 @@ export function attributesOf(req: CrmRequest, member: string): Attributes {
   return value;
 }
 
-/** The attributes a request carries at the top of its body (`member` names the object in the refusal). */
+/**
+ * The attributes of a write whose reference request carries them at the top of the body
+ * (/taskOutcomes, /groupMembers, /dealRoles), or under `member` as the service's other writes do.
+ */
 export function bareAttributesOf(req: CrmRequest, member: string): Attributes {
   const body = req.body;
-  if (body === undefined) return {};
-  if (!isObject(body)) throw unprocessable(fieldError("field_invalid", member, `The request body must be an object holding the ${member}'s members.`));
-  return body;
+  if (isObject(body) && body[member] === undefined) return body;
+  return attributesOf(req, member);
 }
 
 /** A present, non-blank string (numbers are accepted and stringified, as the service does). */

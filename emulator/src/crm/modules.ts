@@ -18,10 +18,12 @@ import { fieldsModule } from "./resources/fields";
 import { personalizationsModule } from "./resources/personalizations";
 import { savedResponsesModule } from "./resources/savedResponses";
 import { webhooksModule } from "./resources/webhooks";
-import { connectionsModule } from "./resources/connections";
-import { dealRolesModule } from "./resources/dealRoles";
-import { taskOutcomesModule } from "./resources/taskOutcomes";
 import { dealTasktypesModule } from "./resources/dealTasktypes";
+import { taskOutcomesModule } from "./resources/taskOutcomes";
+import { dealRolesModule } from "./resources/dealRoles";
+import { connectionsModule } from "./resources/connections";
+import { groupMembersModule } from "./resources/groupMembers";
+import { configsModule } from "./resources/configs";
 import { dealCustomFieldMetaModule } from "./resources/dealCustomFieldMeta";
 import { dealGroupsModule } from "./resources/dealGroups";
 import { groupsModule } from "./resources/groups";
@@ -54,18 +56,20 @@ export const CRM_MODULES = [
   listsModule,
   tagsModule,
   fieldsModule,
+  groupMembersModule,
   personalizationsModule,
   savedResponsesModule,
   webhooksModule,
-  connectionsModule,
   dealTasktypesModule,
   taskOutcomesModule,
+  dealRolesModule,
   dealCustomFieldMetaModule,
   dealGroupsModule,
-  dealRolesModule,
   groupsModule,
   listGroupsModule,
   usersModule,
+  configsModule,
+  connectionsModule,
   readOnlyModule,
   bulkImportModule,
   customObjectsModule,

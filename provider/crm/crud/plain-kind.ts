@@ -7,7 +7,6 @@
 import type { z } from "zod";
 import { defineKind } from "../../definition";
 import { labelBy } from "../../kit/check-diff";
-import { log } from "../../kit/log";
 import type { BuiltIns, UniqueName } from "../../kit/core";
 import { declareResource, type InputField, type OutputField, takeOverById } from "../../kit/declaration";
 import { configurationFields, strictObject } from "../../kit/inputs";
@@ -46,11 +45,6 @@ export interface PlainKindSpec<Inputs extends Record<string, InputField>> {
   builtIns?: BuiltIns;
   /** A replacement deletes the old object first: the service refuses a second object of its unique name. */
   deleteBeforeReplace?: boolean;
-  /**
-   * The service cannot delete the kind's objects (a task outcome): delete leaves the object in the
-   * account and says so, with this, what to do instead (`delete it in the service's settings`).
-   */
-  undeletable?: string;
 }
 
 /** `SavedResponse` as messages and docs say it: `saved response`. */
@@ -58,7 +52,31 @@ const wordsOf = (name: string) => name.replace(/(?<=[a-z])(?=[A-Z])/g, " ").toLo
 
 const andList = (names: string[]) => (names.length > 1 ? `${names.slice(0, -1).join(", ")} and ${names.at(-1)}` : names.join(""));
 
+/** A plain kind's definition: its declaration, its core, and what the export reads of its objects. */
 export function plainKind<Inputs extends Record<string, InputField>>(spec: PlainKindSpec<Inputs>) {
+  const { what, declaration, core, path, collection } = plainKindCore(spec);
+  const name = (object: ServiceObject) => String(object[spec.namedBy]);
+  const exported: ExportDeclaration = {
+    section: `${what[0].toUpperCase()}${what.slice(1)}s`,
+    path,
+    collection,
+    name,
+    title: (object) => `${name(object)} ${what}`,
+    // Every plain kind is the account's setup.
+    part: "setup",
+    refersTo: declaration.refersTo,
+    ...spec.exported,
+  };
+  return defineKind(spec.description, declaration, core, { inputsDeclaring: core.inputsDeclaring, exported });
+}
+
+/** A plain kind the service lists no objects of (a field's place in a group): nothing an export can read. */
+export function unlistedKind<Inputs extends Record<string, InputField>>(spec: Omit<PlainKindSpec<Inputs>, "exported">) {
+  const { declaration, core } = plainKindCore(spec);
+  return defineKind(spec.description, declaration, core);
+}
+
+function plainKindCore<Inputs extends Record<string, InputField>>(spec: PlainKindSpec<Inputs>) {
   const what = wordsOf(spec.name);
   // What a take-over sets: the inputs compared, not those only read by check.
   const fields = configurationFields(strictObject(Object.fromEntries(Object.entries(spec.inputs).map(([name, field]) => [name, field.check])))).map(
@@ -102,24 +120,6 @@ export function plainKind<Inputs extends Record<string, InputField>>(spec: Plain
     const changes = await made.diff(id, olds, news);
     return changes.fields.some((change) => change.replace) ? { ...changes, deleteBeforeReplace: true } : changes;
   };
-  const leftInPlace = async (id: string) =>
-    log.warn(`${declaration.type} ${id}: left in the account, since the service cannot delete a ${what}; ${spec.undeletable}.`);
-  const core: typeof made = {
-    ...made,
-    ...(spec.deleteBeforeReplace ? { diff: replacedFirst } : {}),
-    ...(spec.undeletable ? { delete: leftInPlace, leftOnDelete: true as const } : {}),
-  };
-  const name = (object: ServiceObject) => String(object[spec.namedBy]);
-  const exported: ExportDeclaration = {
-    section: `${what[0].toUpperCase()}${what.slice(1)}s`,
-    path,
-    collection,
-    name,
-    title: (object) => `${name(object)} ${what}`,
-    // Every plain kind is the account's setup.
-    part: "setup",
-    refersTo: declaration.refersTo,
-    ...spec.exported,
-  };
-  return defineKind(spec.description, declaration, core, { inputsDeclaring: core.inputsDeclaring, exported });
+  const core: typeof made = spec.deleteBeforeReplace ? { ...made, diff: replacedFirst } : made;
+  return { what, declaration, core, path, collection };
 }

@@ -4,17 +4,23 @@
 
 import { plainKind } from "../crud/plain-kind";
 import { input } from "../../kit/declaration";
-import { requiredText } from "../../kit/inputs";
+import { nameText } from "../../kit/inputs";
 import * as wire from "../service/wire-forms";
 
 export const dealRole = plainKind({
-  description: "A role a contact plays in the account's deals, such as Decision maker; a new title replaces it (the service cannot update a role).",
+  description: "A role a contact plays in the account's deals, such as Finance; a new title replaces it (the service cannot update a role).",
   name: "DealRole",
   noun: "dealRole",
   namedBy: "title",
   inputs: {
-    title: input(requiredText("the role's title", 255), "The role's title, such as `Decision maker`.", { replaceOnChanges: true, wire: wire.text() }),
+    title: input(nameText("the role's title", 255), "The role's title, such as `Finance`, unique among the roles.", {
+      replaceOnChanges: true,
+      wire: wire.text(),
+    }),
   },
   created: { member: "created_timestamp" },
+  // Declared once per deployment: the service refuses a second role of a title (case aside).
+  uniqueName: { field: "title", what: "deal role" },
+  builtIns: { field: "title", names: ["Decision Maker", "Contributor"], what: "the deal roles every account comes with" },
   kind: () => ({ listedOnly: true, bareBody: true }),
 });

@@ -4,14 +4,8 @@
 import { z } from "zod";
 import { plainKind } from "../crud/plain-kind";
 import { input } from "../../kit/declaration";
-import { requiredText, serviceId } from "../../kit/inputs";
+import { requiredText, serviceId, wholeNumber } from "../../kit/inputs";
 import * as wire from "../service/wire-forms";
-
-const wholeNumber = (least: number) =>
-  z
-    .number({ invalid_type_error: `must be a whole number from ${least}` })
-    .int(`must be a whole number from ${least}`)
-    .min(least, `must be a whole number from ${least}`);
 
 export const pipelineStage = plainKind({
   description: "A stage of a pipeline: its title, position, color and width on the deals' board.",

@@ -12,11 +12,11 @@ import (
 	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
 )
 
-// A role a contact plays in the account's deals, such as Decision maker; a new title replaces it (the service cannot update a role).
+// A role a contact plays in the account's deals, such as Finance; a new title replaces it (the service cannot update a role).
 type DealRole struct {
 	pulumi.CustomResourceState
 
-	// The role's title, such as `Decision maker`. At most 255 characters.
+	// The role's title, such as `Finance`, unique among the roles. At most 255 characters.
 	Title pulumi.StringOutput `pulumi:"title"`
 }
 
@@ -81,7 +81,7 @@ func DealRoleExists(ctx *pulumi.Context,
 type dealRoleArgs struct {
 	// The id of an existing deal role to take over instead of creating one, as `pulumi-crm export` writes it: its `title` are set to the declared ones where they differ. Read only at creation; changing or removing it later changes nothing.
 	AdoptId *string `pulumi:"adoptId"`
-	// The role's title, such as `Decision maker`. At most 255 characters. A change replaces the resource.
+	// The role's title, such as `Finance`, unique among the roles. At most 255 characters. A change replaces the resource.
 	Title string `pulumi:"title"`
 }
 
@@ -89,7 +89,7 @@ type dealRoleArgs struct {
 type DealRoleArgs struct {
 	// The id of an existing deal role to take over instead of creating one, as `pulumi-crm export` writes it: its `title` are set to the declared ones where they differ. Read only at creation; changing or removing it later changes nothing.
 	AdoptId pulumi.StringPtrInput
-	// The role's title, such as `Decision maker`. At most 255 characters. A change replaces the resource.
+	// The role's title, such as `Finance`, unique among the roles. At most 255 characters. A change replaces the resource.
 	Title pulumi.StringInput
 }
 
@@ -180,7 +180,7 @@ func (o DealRoleOutput) ToDealRoleOutputWithContext(ctx context.Context) DealRol
 	return o
 }
 
-// The role's title, such as `Decision maker`. At most 255 characters.
+// The role's title, such as `Finance`, unique among the roles. At most 255 characters.
 func (o DealRoleOutput) Title() pulumi.StringOutput {
 	return o.ApplyT(func(v *DealRole) pulumi.StringOutput { return v.Title }).(pulumi.StringOutput)
 }

@@ -43,6 +43,8 @@ func (m *module) Construct(ctx *pulumi.Context, name, typ, urn string) (r pulumi
 		r = &ContactCustomField{}
 	case "crm:index:ContactSync":
 		r = &ContactSync{}
+	case "crm:index:CustomFieldGroupMember":
+		r = &CustomFieldGroupMember{}
 	case "crm:index:CustomObjectSchema":
 		r = &CustomObjectSchema{}
 	case "crm:index:DealCustomField":

@@ -12,15 +12,15 @@ import (
 	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
 )
 
-// An outcome a sales task can end with, such as Interested, and its sentiment; the service can neither change nor delete one.
+// An outcome a sales task can end with, such as Interested, with its sentiment; unique by title.
 type TaskOutcome struct {
 	pulumi.CustomResourceState
 
-	// Whether the outcome is disabled, no longer offered.
+	// Whether the outcome is disabled: kept, but offered for no new task.
 	Disabled pulumi.BoolOutput `pulumi:"disabled"`
 	// How the outcome went: `Positive`, `Neutral` or `Negative`.
 	Sentiment TaskOutcomeSentimentOutput `pulumi:"sentiment"`
-	// The outcome's title, such as `Interested`. At most 255 characters.
+	// The outcome's title, such as `Interested`, unique among the outcomes. At most 255 characters.
 	Title pulumi.StringOutput `pulumi:"title"`
 }
 
@@ -46,12 +46,6 @@ func NewTaskOutcome(ctx *pulumi.Context,
 		},
 	})
 	opts = append(opts, aliases)
-	replaceOnChanges := pulumi.ReplaceOnChanges([]string{
-		"disabled",
-		"sentiment",
-		"title",
-	})
-	opts = append(opts, replaceOnChanges)
 	opts = internal.PkgResourceDefaultOpts(opts)
 	var resource TaskOutcome
 	err := ctx.RegisterResource("crm:index:TaskOutcome", name, args, &resource, opts...)
@@ -93,11 +87,11 @@ func TaskOutcomeExists(ctx *pulumi.Context,
 type taskOutcomeArgs struct {
 	// The id of an existing task outcome to take over instead of creating one, as `pulumi-crm export` writes it: its `title`, `sentiment` and `disabled` are set to the declared ones where they differ. Read only at creation; changing or removing it later changes nothing.
 	AdoptId *string `pulumi:"adoptId"`
-	// Whether the outcome is disabled, no longer offered. Default false. A change replaces the resource.
+	// Whether the outcome is disabled: kept, but offered for no new task. Default false. Changed in place.
 	Disabled *bool `pulumi:"disabled"`
-	// How the outcome went: `Positive`, `Neutral` or `Negative`. A change replaces the resource.
+	// How the outcome went: `Positive`, `Neutral` or `Negative`. Changed in place.
 	Sentiment TaskOutcomeSentiment `pulumi:"sentiment"`
-	// The outcome's title, such as `Interested`. At most 255 characters. A change replaces the resource.
+	// The outcome's title, such as `Interested`, unique among the outcomes. At most 255 characters. Changed in place.
 	Title string `pulumi:"title"`
 }
 
@@ -105,11 +99,11 @@ type taskOutcomeArgs struct {
 type TaskOutcomeArgs struct {
 	// The id of an existing task outcome to take over instead of creating one, as `pulumi-crm export` writes it: its `title`, `sentiment` and `disabled` are set to the declared ones where they differ. Read only at creation; changing or removing it later changes nothing.
 	AdoptId pulumi.StringPtrInput
-	// Whether the outcome is disabled, no longer offered. Default false. A change replaces the resource.
+	// Whether the outcome is disabled: kept, but offered for no new task. Default false. Changed in place.
 	Disabled pulumi.BoolPtrInput
-	// How the outcome went: `Positive`, `Neutral` or `Negative`. A change replaces the resource.
+	// How the outcome went: `Positive`, `Neutral` or `Negative`. Changed in place.
 	Sentiment TaskOutcomeSentimentInput
-	// The outcome's title, such as `Interested`. At most 255 characters. A change replaces the resource.
+	// The outcome's title, such as `Interested`, unique among the outcomes. At most 255 characters. Changed in place.
 	Title pulumi.StringInput
 }
 
@@ -200,7 +194,7 @@ func (o TaskOutcomeOutput) ToTaskOutcomeOutputWithContext(ctx context.Context) T
 	return o
 }
 
-// Whether the outcome is disabled, no longer offered.
+// Whether the outcome is disabled: kept, but offered for no new task.
 func (o TaskOutcomeOutput) Disabled() pulumi.BoolOutput {
 	return o.ApplyT(func(v *TaskOutcome) pulumi.BoolOutput { return v.Disabled }).(pulumi.BoolOutput)
 }
@@ -210,7 +204,7 @@ func (o TaskOutcomeOutput) Sentiment() TaskOutcomeSentimentOutput {
 	return o.ApplyT(func(v *TaskOutcome) TaskOutcomeSentimentOutput { return v.Sentiment }).(TaskOutcomeSentimentOutput)
 }
 
-// The outcome's title, such as `Interested`. At most 255 characters.
+// The outcome's title, such as `Interested`, unique among the outcomes. At most 255 characters.
 func (o TaskOutcomeOutput) Title() pulumi.StringOutput {
 	return o.ApplyT(func(v *TaskOutcome) pulumi.StringOutput { return v.Title }).(pulumi.StringOutput)
 }

@@ -5,7 +5,7 @@ import * as pulumi from "@pulumi/pulumi";
 import * as utilities from "./utilities";
 
 /**
- * A role a contact plays in the account's deals, such as Decision maker; a new title replaces it (the service cannot update a role).
+ * A role a contact plays in the account's deals, such as Finance; a new title replaces it (the service cannot update a role).
  */
 export class DealRole extends pulumi.CustomResource {
     /**
@@ -45,7 +45,7 @@ export class DealRole extends pulumi.CustomResource {
     }
 
     /**
-     * The role's title, such as `Decision maker`. At most 255 characters.
+     * The role's title, such as `Finance`, unique among the roles. At most 255 characters.
      */
     declare public readonly title: pulumi.Output<string>;
 
@@ -86,7 +86,7 @@ export interface DealRoleArgs {
      */
     adoptId?: pulumi.Input<string | undefined>;
     /**
-     * The role's title, such as `Decision maker`. At most 255 characters. A change replaces the resource.
+     * The role's title, such as `Finance`, unique among the roles. At most 255 characters. A change replaces the resource.
      */
     title: pulumi.Input<string>;
 }

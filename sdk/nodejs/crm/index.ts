@@ -60,6 +60,11 @@ export type ContactSync = import("./contactSync").ContactSync;
 export const ContactSync: typeof import("./contactSync").ContactSync = null as any;
 utilities.lazyLoad(exports, ["ContactSync"], () => require("./contactSync"));
 
+export { CustomFieldGroupMemberArgs } from "./customFieldGroupMember";
+export type CustomFieldGroupMember = import("./customFieldGroupMember").CustomFieldGroupMember;
+export const CustomFieldGroupMember: typeof import("./customFieldGroupMember").CustomFieldGroupMember = null as any;
+utilities.lazyLoad(exports, ["CustomFieldGroupMember"], () => require("./customFieldGroupMember"));
+
 export { CustomObjectSchemaArgs } from "./customObjectSchema";
 export type CustomObjectSchema = import("./customObjectSchema").CustomObjectSchema;
 export const CustomObjectSchema: typeof import("./customObjectSchema").CustomObjectSchema = null as any;
@@ -304,6 +309,8 @@ const _module = {
                 return new ContactCustomField(name, <any>undefined, { urn })
             case "crm:index:ContactSync":
                 return new ContactSync(name, <any>undefined, { urn })
+            case "crm:index:CustomFieldGroupMember":
+                return new CustomFieldGroupMember(name, <any>undefined, { urn })
             case "crm:index:CustomObjectSchema":
                 return new CustomObjectSchema(name, <any>undefined, { urn })
             case "crm:index:DealCustomField":

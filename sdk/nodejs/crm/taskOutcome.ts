@@ -8,7 +8,7 @@ import * as enums from "./types/enums";
 import * as utilities from "./utilities";
 
 /**
- * An outcome a sales task can end with, such as Interested, and its sentiment; the service can neither change nor delete one.
+ * An outcome a sales task can end with, such as Interested, with its sentiment; unique by title.
  */
 export class TaskOutcome extends pulumi.CustomResource {
     /**
@@ -48,7 +48,7 @@ export class TaskOutcome extends pulumi.CustomResource {
     }
 
     /**
-     * Whether the outcome is disabled, no longer offered.
+     * Whether the outcome is disabled: kept, but offered for no new task.
      */
     declare public readonly disabled: pulumi.Output<boolean>;
     /**
@@ -56,7 +56,7 @@ export class TaskOutcome extends pulumi.CustomResource {
      */
     declare public readonly sentiment: pulumi.Output<enums.TaskOutcomeSentiment>;
     /**
-     * The outcome's title, such as `Interested`. At most 255 characters.
+     * The outcome's title, such as `Interested`, unique among the outcomes. At most 255 characters.
      */
     declare public readonly title: pulumi.Output<string>;
 
@@ -89,8 +89,6 @@ export class TaskOutcome extends pulumi.CustomResource {
         opts = pulumi.mergeOptions(utilities.resourceOptsDefaults(), opts);
         const aliasOpts = { aliases: [{ type: "pulumi-nodejs:dynamic/crm:TaskOutcome" }] };
         opts = pulumi.mergeOptions(opts, aliasOpts);
-        const replaceOnChanges = { replaceOnChanges: ["disabled", "sentiment", "title"] };
-        opts = pulumi.mergeOptions(opts, replaceOnChanges);
         super(TaskOutcome.__pulumiType, name, resourceInputs, opts);
     }
 }
@@ -104,15 +102,15 @@ export interface TaskOutcomeArgs {
      */
     adoptId?: pulumi.Input<string | undefined>;
     /**
-     * Whether the outcome is disabled, no longer offered. Default false. A change replaces the resource.
+     * Whether the outcome is disabled: kept, but offered for no new task. Default false. Changed in place.
      */
     disabled?: pulumi.Input<boolean | undefined>;
     /**
-     * How the outcome went: `Positive`, `Neutral` or `Negative`. A change replaces the resource.
+     * How the outcome went: `Positive`, `Neutral` or `Negative`. Changed in place.
      */
     sentiment: pulumi.Input<enums.TaskOutcomeSentiment>;
     /**
-     * The outcome's title, such as `Interested`. At most 255 characters. A change replaces the resource.
+     * The outcome's title, such as `Interested`, unique among the outcomes. At most 255 characters. Changed in place.
      */
     title: pulumi.Input<string>;
 }

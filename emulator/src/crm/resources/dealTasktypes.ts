@@ -18,7 +18,7 @@ export const BUILT_IN_TASK_TYPES = ["Call", "Email", "Lunch", "Meeting"] as cons
 
 /** Deal task types (the reference's /dealTasktypes): a title unique among them, a status 0 active or 1 disabled. */
 function dealTasktypeRoutes(crm: CrmContext): Route[] {
-  const { dealTasktypes } = crm.tables;
+  const { dealTasktypes, tasktypeOutcomeRels } = crm.tables;
   return collection<CollectionRow>(crm, {
     singular: "dealTasktype",
     plural: "dealTasktypes",
@@ -40,6 +40,8 @@ function dealTasktypeRoutes(crm: CrmContext): Route[] {
           throw unprocessable(fieldError("duplicate", "title", `A task type titled "${draft.title}" already exists.`));
         }
       },
+      // A deleted task type no longer offers its outcomes.
+      removed: (type) => tasktypeOutcomeRels.deleteWhere((rel) => rel.tasktype_id === type.id),
     },
   }).routes;
 }

@@ -23,7 +23,7 @@ const unanswered = (form: Form): Form => ({ read: form.read, answer: () => undef
  * answered behind the userGroup link, and by an update (userGroup, and the userGroups beside it).
  */
 function userRoutes(crm: CrmContext): Route[] {
-  const { users, groups } = crm.tables;
+  const { users, groups, configs } = crm.tables;
   const userGroupOf = (user: CollectionRow) => ({ userid: user.id, groupid: user.group, id: user.id, group: user.group, user: user.id });
   const unique = (field: "username" | "email", draft: CollectionRow, existing: CollectionRow | undefined) => {
     if (users.find((row) => row.id !== existing?.id && String(row[field]).toLowerCase() === String(draft[field]).toLowerCase())) {
@@ -48,7 +48,19 @@ function userRoutes(crm: CrmContext): Route[] {
       password: { form: unanswered(text) },
     },
     constants: { phone: "", signature: null },
-    links: { lists: null, userGroup: (user) => ({ userGroup: userGroupOf(user) }), dealGroupTotals: null, dealGroupUsers: null, configs: null },
+    links: {
+      lists: null,
+      userGroup: (user) => ({ userGroup: userGroupOf(user) }),
+      dealGroupTotals: null,
+      dealGroupUsers: null,
+      // The user's settings (configs.ts).
+      configs: (user, req) =>
+        crm.kinds.relatedMany(
+          req,
+          "configs",
+          configs.where((config) => config.userid === user.id),
+        ),
+    },
     list: { filters: { username: matches("username"), email: matches("email") } },
     hooks: {
       check(draft, existing) {

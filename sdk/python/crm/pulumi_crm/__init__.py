@@ -18,6 +18,7 @@ from .calendar_feed import *
 from .connection import *
 from .contact_custom_field import *
 from .contact_sync import *
+from .custom_field_group_member import *
 from .custom_object_schema import *
 from .deal_custom_field import *
 from .deal_role import *
@@ -88,6 +89,7 @@ _utilities.register(
    "crm:index:Connection": "Connection",
    "crm:index:ContactCustomField": "ContactCustomField",
    "crm:index:ContactSync": "ContactSync",
+   "crm:index:CustomFieldGroupMember": "CustomFieldGroupMember",
    "crm:index:CustomObjectSchema": "CustomObjectSchema",
    "crm:index:DealCustomField": "DealCustomField",
    "crm:index:DealRole": "DealRole",

@@ -24,7 +24,7 @@ class DealRoleArgs:
         """
         The set of arguments for constructing a DealRole resource.
 
-        :param pulumi.Input[_builtins.str] title: The role's title, such as `Decision maker`. At most 255 characters. A change replaces the resource.
+        :param pulumi.Input[_builtins.str] title: The role's title, such as `Finance`, unique among the roles. At most 255 characters. A change replaces the resource.
         :param pulumi.Input[_builtins.str] adopt_id: The id of an existing deal role to take over instead of creating one, as `pulumi-crm export` writes it: its `title` are set to the declared ones where they differ. Read only at creation; changing or removing it later changes nothing.
         """
         pulumi.set(__self__, "title", title)
@@ -35,7 +35,7 @@ class DealRoleArgs:
     @pulumi.getter
     def title(self) -> pulumi.Input[_builtins.str]:
         """
-        The role's title, such as `Decision maker`. At most 255 characters. A change replaces the resource.
+        The role's title, such as `Finance`, unique among the roles. At most 255 characters. A change replaces the resource.
         """
         return pulumi.get(self, "title")
 
@@ -66,12 +66,12 @@ class DealRole(pulumi.CustomResource):
                  title: pulumi.Input[Optional[_builtins.str]] = None,
                  __props__=None):
         """
-        A role a contact plays in the account's deals, such as Decision maker; a new title replaces it (the service cannot update a role).
+        A role a contact plays in the account's deals, such as Finance; a new title replaces it (the service cannot update a role).
 
         :param str resource_name: The name of the resource.
         :param pulumi.ResourceOptions opts: Options for the resource.
         :param pulumi.Input[_builtins.str] adopt_id: The id of an existing deal role to take over instead of creating one, as `pulumi-crm export` writes it: its `title` are set to the declared ones where they differ. Read only at creation; changing or removing it later changes nothing.
-        :param pulumi.Input[_builtins.str] title: The role's title, such as `Decision maker`. At most 255 characters. A change replaces the resource.
+        :param pulumi.Input[_builtins.str] title: The role's title, such as `Finance`, unique among the roles. At most 255 characters. A change replaces the resource.
         """
         ...
     @overload
@@ -80,7 +80,7 @@ class DealRole(pulumi.CustomResource):
                  args: DealRoleArgs,
                  opts: Optional[pulumi.ResourceOptions] = None):
         """
-        A role a contact plays in the account's deals, such as Decision maker; a new title replaces it (the service cannot update a role).
+        A role a contact plays in the account's deals, such as Finance; a new title replaces it (the service cannot update a role).
 
         :param str resource_name: The name of the resource.
         :param DealRoleArgs args: The arguments to use to populate this resource's properties.
@@ -151,7 +151,7 @@ class DealRole(pulumi.CustomResource):
     @pulumi.getter
     def title(self) -> pulumi.Output[_builtins.str]:
         """
-        The role's title, such as `Decision maker`. At most 255 characters.
+        The role's title, such as `Finance`, unique among the roles. At most 255 characters.
         """
         return pulumi.get(self, "title")
 

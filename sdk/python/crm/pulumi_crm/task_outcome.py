@@ -27,10 +27,10 @@ class TaskOutcomeArgs:
         """
         The set of arguments for constructing a TaskOutcome resource.
 
-        :param pulumi.Input['TaskOutcomeSentiment'] sentiment: How the outcome went: `Positive`, `Neutral` or `Negative`. A change replaces the resource.
-        :param pulumi.Input[_builtins.str] title: The outcome's title, such as `Interested`. At most 255 characters. A change replaces the resource.
+        :param pulumi.Input['TaskOutcomeSentiment'] sentiment: How the outcome went: `Positive`, `Neutral` or `Negative`. Changed in place.
+        :param pulumi.Input[_builtins.str] title: The outcome's title, such as `Interested`, unique among the outcomes. At most 255 characters. Changed in place.
         :param pulumi.Input[_builtins.str] adopt_id: The id of an existing task outcome to take over instead of creating one, as `pulumi-crm export` writes it: its `title`, `sentiment` and `disabled` are set to the declared ones where they differ. Read only at creation; changing or removing it later changes nothing.
-        :param pulumi.Input[_builtins.bool] disabled: Whether the outcome is disabled, no longer offered. Default false. A change replaces the resource.
+        :param pulumi.Input[_builtins.bool] disabled: Whether the outcome is disabled: kept, but offered for no new task. Default false. Changed in place.
         """
         pulumi.set(__self__, "sentiment", sentiment)
         pulumi.set(__self__, "title", title)
@@ -45,7 +45,7 @@ class TaskOutcomeArgs:
     @pulumi.getter
     def sentiment(self) -> pulumi.Input['TaskOutcomeSentiment']:
         """
-        How the outcome went: `Positive`, `Neutral` or `Negative`. A change replaces the resource.
+        How the outcome went: `Positive`, `Neutral` or `Negative`. Changed in place.
         """
         return pulumi.get(self, "sentiment")
 
@@ -57,7 +57,7 @@ class TaskOutcomeArgs:
     @pulumi.getter
     def title(self) -> pulumi.Input[_builtins.str]:
         """
-        The outcome's title, such as `Interested`. At most 255 characters. A change replaces the resource.
+        The outcome's title, such as `Interested`, unique among the outcomes. At most 255 characters. Changed in place.
         """
         return pulumi.get(self, "title")
 
@@ -81,7 +81,7 @@ class TaskOutcomeArgs:
     @pulumi.getter
     def disabled(self) -> pulumi.Input[Optional[_builtins.bool]]:
         """
-        Whether the outcome is disabled, no longer offered. Default false. A change replaces the resource.
+        Whether the outcome is disabled: kept, but offered for no new task. Default false. Changed in place.
         """
         return pulumi.get(self, "disabled")
 
@@ -102,14 +102,14 @@ class TaskOutcome(pulumi.CustomResource):
                  title: pulumi.Input[Optional[_builtins.str]] = None,
                  __props__=None):
         """
-        An outcome a sales task can end with, such as Interested, and its sentiment; the service can neither change nor delete one.
+        An outcome a sales task can end with, such as Interested, with its sentiment; unique by title.
 
         :param str resource_name: The name of the resource.
         :param pulumi.ResourceOptions opts: Options for the resource.
         :param pulumi.Input[_builtins.str] adopt_id: The id of an existing task outcome to take over instead of creating one, as `pulumi-crm export` writes it: its `title`, `sentiment` and `disabled` are set to the declared ones where they differ. Read only at creation; changing or removing it later changes nothing.
-        :param pulumi.Input[_builtins.bool] disabled: Whether the outcome is disabled, no longer offered. Default false. A change replaces the resource.
-        :param pulumi.Input['TaskOutcomeSentiment'] sentiment: How the outcome went: `Positive`, `Neutral` or `Negative`. A change replaces the resource.
-        :param pulumi.Input[_builtins.str] title: The outcome's title, such as `Interested`. At most 255 characters. A change replaces the resource.
+        :param pulumi.Input[_builtins.bool] disabled: Whether the outcome is disabled: kept, but offered for no new task. Default false. Changed in place.
+        :param pulumi.Input['TaskOutcomeSentiment'] sentiment: How the outcome went: `Positive`, `Neutral` or `Negative`. Changed in place.
+        :param pulumi.Input[_builtins.str] title: The outcome's title, such as `Interested`, unique among the outcomes. At most 255 characters. Changed in place.
         """
         ...
     @overload
@@ -118,7 +118,7 @@ class TaskOutcome(pulumi.CustomResource):
                  args: TaskOutcomeArgs,
                  opts: Optional[pulumi.ResourceOptions] = None):
         """
-        An outcome a sales task can end with, such as Interested, and its sentiment; the service can neither change nor delete one.
+        An outcome a sales task can end with, such as Interested, with its sentiment; unique by title.
 
         :param str resource_name: The name of the resource.
         :param TaskOutcomeArgs args: The arguments to use to populate this resource's properties.
@@ -160,8 +160,6 @@ class TaskOutcome(pulumi.CustomResource):
             __props__.__dict__["title"] = title
         alias_opts = pulumi.ResourceOptions(aliases=[pulumi.Alias(type_="pulumi-nodejs:dynamic/crm:TaskOutcome")])
         opts = pulumi.ResourceOptions.merge(opts, alias_opts)
-        replace_on_changes = pulumi.ResourceOptions(replace_on_changes=["disabled", "sentiment", "title"])
-        opts = pulumi.ResourceOptions.merge(opts, replace_on_changes)
         super(TaskOutcome, __self__).__init__(
             'crm:index:TaskOutcome',
             resource_name,
@@ -199,7 +197,7 @@ class TaskOutcome(pulumi.CustomResource):
     @pulumi.getter
     def disabled(self) -> pulumi.Output[_builtins.bool]:
         """
-        Whether the outcome is disabled, no longer offered.
+        Whether the outcome is disabled: kept, but offered for no new task.
         """
         return pulumi.get(self, "disabled")
 
@@ -215,7 +213,7 @@ class TaskOutcome(pulumi.CustomResource):
     @pulumi.getter
     def title(self) -> pulumi.Output[_builtins.str]:
         """
-        The outcome's title, such as `Interested`. At most 255 characters.
+        The outcome's title, such as `Interested`, unique among the outcomes. At most 255 characters.
         """
         return pulumi.get(self, "title")
 
