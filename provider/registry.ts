@@ -39,6 +39,7 @@ import { connection } from "./crm/integrations/connection";
 import { customFieldGroupMember } from "./crm/contacts/custom-field-group-member";
 import { dealRole } from "./crm/sales/deal-role";
 import { taskOutcome } from "./crm/sales/task-outcome";
+import { listGroupPermission } from "./crm/team/list-group-permission";
 
 interface Entry<Namespace extends string> {
   namespace: Namespace;
@@ -74,6 +75,7 @@ export const resources = [
   { namespace: "crm", className: "TaskOutcome", name: "task-outcome", definition: taskOutcome },
   { namespace: "crm", className: "DealCustomField", name: "deal-custom-field", definition: dealCustomField },
   { namespace: "crm", className: "UserGroup", name: "user-group", definition: userGroup },
+  { namespace: "crm", className: "ListGroupPermission", name: "list-group-permission", definition: listGroupPermission },
   { namespace: "crm", className: "User", name: "user", definition: user },
   // After the users and groups a pipeline refers to.
   { namespace: "crm", className: "Pipeline", name: "pipeline", definition: pipeline },

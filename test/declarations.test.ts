@@ -18,7 +18,7 @@ import { generatedFiles, repoRoot } from "../scripts/generate/index";
 import { resourceExamples } from "./support/resource-examples";
 import { dynamicProviderOf } from "./support/provider-steps";
 
-const parents = { account: "3", contact: "4", contactField: "8", textField: "5", pipeline: "6", userGroup: "7" };
+const parents = { account: "3", contact: "4", contactField: "8", textField: "5", pipeline: "6", userGroup: "7", list: "9" };
 
 /** Another valid-looking value of a field's type, for diff (which compares, and does not check). */
 function changed(type: ValueType, current: unknown): unknown {

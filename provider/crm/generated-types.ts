@@ -1043,6 +1043,31 @@ export interface UserGroupOutputs {
   readonly forceOptInConfirmation: pulumi.Output<boolean>;
 }
 
+/** The inputs of a crm.ListGroupPermission. */
+export interface ListGroupPermissionArgs {
+  /** The id of the list (a `crm.List`'s `id`). A change replaces the resource. */
+  listId: pulumi.Input<string>;
+  /**
+   * The id of the user group allowed to use the list (a `crm.UserGroup`'s `id`). A change replaces the
+   * resource.
+   */
+  groupId: pulumi.Input<string>;
+  /**
+   * The id of an existing list group permission to take over instead of creating one, as `pulumi-crm
+   * export` writes it: its `listId` and `groupId` are set to the declared ones where they differ. Read
+   * only at creation; changing or removing it later changes nothing.
+   */
+  adoptId?: pulumi.Input<string | undefined>;
+}
+
+/** The outputs of a crm.ListGroupPermission, besides its `id` and `urn`. */
+export interface ListGroupPermissionOutputs {
+  /** The id of the list (a `crm.List`'s `id`). */
+  readonly listId: pulumi.Output<string>;
+  /** The id of the user group allowed to use the list (a `crm.UserGroup`'s `id`). */
+  readonly groupId: pulumi.Output<string>;
+}
+
 /** The inputs of a crm.User. */
 export interface UserArgs {
   /**

@@ -17,6 +17,7 @@ export { DealRole } from "./deal-role";
 export { TaskOutcome } from "./task-outcome";
 export { DealCustomField } from "./deal-custom-field";
 export { UserGroup } from "./user-group";
+export { ListGroupPermission } from "./list-group-permission";
 export { User } from "./user";
 export { Pipeline } from "./pipeline";
 export { PipelineStage } from "./pipeline-stage";

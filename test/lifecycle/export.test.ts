@@ -39,9 +39,10 @@ describe("pulumi-crm export: the round trip on the pulumi CLI", function () {
   let stack: CliStack;
   /**
    * The objects the export should declare: what every account comes with (the branding, the two
-   * switches, the four built-in task types, the admin and the admins' group), and each POST of the test's own.
+   * switches, the four built-in task types, the admin and the admins' group, the two built-in deal
+   * roles), and each POST of the test's own.
    */
-  let objectsInAccount = 1 + 2 + 4 + 2;
+  let objectsInAccount = 1 + 2 + 4 + 2 + 2;
   const calendarTokens: string[] = [];
   let noteId: string;
   let started = 0;
@@ -160,13 +161,25 @@ describe("pulumi-crm export: the round trip on the pulumi CLI", function () {
     });
 
     // The sales side: a pipeline (made with its three default stages) and a stage added to it, a
-    // task type, a deal field, a user group and a user in it.
+    // task type, a deal field, a deal role, a task outcome (its sentiment sent in lower case), a
+    // shop connection, a user group and a user in it.
     const pipeline = (await call("POST", "/dealGroups", { dealGroup: { title: "Sales", currency: "eur", autoassign: 0 } })).dealGroup.id;
     objectsInAccount += 3;
     await call("POST", "/dealStages", { dealStage: { title: "Won", group: pipeline, color: "18D499" } });
     await call("POST", "/dealTasktypes", { dealTasktype: { title: "Demo", status: "0" } });
     await call("POST", "/dealCustomFieldMeta", {
       dealCustomFieldMetum: { fieldLabel: "Lead source", fieldType: "dropdown", fieldOptions: ["Web", "Referral"], fieldDefault: "Web", isFormVisible: 1 },
+    });
+    await call("POST", "/dealRoles", { dealRole: { title: "Finance" } });
+    await call("POST", "/taskOutcomes", { taskOutcome: { title: "Booked a demo", sentiment: "positive" } });
+    await call("POST", "/connections", {
+      connection: {
+        service: "shopify",
+        externalid: "acme.myshopify.com",
+        name: "Acme shop",
+        logoUrl: "https://acme.example/logo.png",
+        linkUrl: "https://acme.example/admin",
+      },
     });
     const reps = (await call("POST", "/groups", { group: { title: "Reps", pgDeal: true, pgContactAdd: true } })).group.id;
     await call("POST", "/users", {
@@ -245,7 +258,7 @@ describe("pulumi-crm export: the round trip on the pulumi CLI", function () {
     const index = readFileSync(join(exportDir, "index.ts"), "utf8");
     assert.equal(index.match(/new crm\.\w+\(/g)?.length, objectsInAccount);
     // Each object but those every account comes with is taken over by the id the stack's settings hold for it.
-    const builtIns = 1 + 2 + 4 + 2;
+    const builtIns = 1 + 2 + 4 + 2 + 2;
     assert.equal(index.match(/adoptId: adopt\["[\w-]+"\],/g)?.length, objectsInAccount - builtIns);
     const settings = readFileSync(join(exportDir, "Pulumi.dev.yaml"), "utf8");
     // An id is digits, a schema's UUID, or the name of an object known by name only.

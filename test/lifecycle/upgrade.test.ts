@@ -70,7 +70,7 @@ describe("upgrading the package under a deployed stack, on the pulumi CLI", func
     const contact = (await emulatorCall(emulator, "POST", "/api/3/contacts", { contact: { email: "upgrade@example.com" } })).body.contact.id;
     const declared = everyResourceStack(1, [contact], earlier);
     objects = declared.objects;
-    const parents = { account: "", contact, contactField: "", textField: "", pipeline: "", userGroup: "" };
+    const parents = { account: "", contact, contactField: "", textField: "", pipeline: "", userGroup: "", list: "" };
     const actions: DeclaredResource[] = [
       { type: "crm.ContactSync", name: "contact-sync", inputs: resourceExamples["crm.ContactSync"].inputs(parents, 1), references: {} },
       { type: "chat.FlowRun", name: "flow-run", inputs: resourceExamples["chat.FlowRun"].inputs(), references: {} },

@@ -35,6 +35,7 @@ export function everyResourceStack(copies: number, contactIds: readonly string[]
     textField: `text-field-${n}`,
     pipeline: `pipeline-${n}`,
     userGroup: `user-group-${n}`,
+    list: `list-${n}`,
   });
   const declare = (resource: RegisteredResource, name: string, n: number): DeclaredResource => {
     const parents = parentsOf(n);
@@ -42,7 +43,7 @@ export function everyResourceStack(copies: number, contactIds: readonly string[]
     const inputs = exampleOf(typeOf(resource)).inputs(parents, n);
     const references = Object.fromEntries(
       Object.entries(inputs).filter(([, value]) =>
-        [parents.account, parents.contactField, parents.textField, parents.pipeline, parents.userGroup].includes(value as string),
+        [parents.account, parents.contactField, parents.textField, parents.pipeline, parents.userGroup, parents.list].includes(value as string),
       ),
     );
     return { type: typeOf(resource), name, inputs, references: references as Record<string, string> };

@@ -20,6 +20,8 @@ export interface Parents {
   pipeline: string;
   /** A user group. */
   userGroup: string;
+  /** A list. */
+  list: string;
 }
 
 export interface ResourceExample {
@@ -32,6 +34,8 @@ export interface ResourceExample {
    * account's one branding, which a deployment takes over once), or not at all (actions).
    */
   roundTrip: "create" | "update" | false;
+  /** The service has no delete of it: a delete leaves the object (see plainKind's `undeletable`), so the same input is written once. */
+  leftInPlace?: true;
   /**
    * Of the objects a create makes: where the service lists them, each one's natural key as listed, and its id
    * where that is not its `id` (a name-keyed object's name).
@@ -239,6 +243,13 @@ export const resourceExamples = {
     roundTrip: "create",
     collection: { path: "/groups", member: "groups", key: (o) => o.title },
   },
+  "crm.ListGroupPermission": {
+    // Each n its own list and group: a pair is held once.
+    inputs: (parents) => ({ listId: parents.list, groupId: parents.userGroup }),
+    textFields: [],
+    roundTrip: "create",
+    leftInPlace: true,
+  },
   "crm.User": {
     inputs: (parents, n) => ({
       username: `rep${n}`,
@@ -310,6 +321,7 @@ export async function makeParents(emulator: RunningEmulator, n = 1): Promise<Par
     ),
     pipeline: await pipelineWithoutStages(emulator, `Parent pipeline ${n}`),
     userGroup: String((await post("/groups", { group: { title: `Parent group ${n}` } })).group.id),
+    list: await makeList(emulator, `parent-list-${n}`),
   };
 }
 

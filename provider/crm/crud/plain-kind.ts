@@ -7,6 +7,7 @@
 import type { z } from "zod";
 import { defineKind } from "../../definition";
 import { labelBy } from "../../kit/check-diff";
+import { log } from "../../kit/log";
 import type { BuiltIns, UniqueName } from "../../kit/core";
 import { declareResource, type InputField, type OutputField, takeOverById } from "../../kit/declaration";
 import { configurationFields, strictObject } from "../../kit/inputs";
@@ -45,6 +46,11 @@ export interface PlainKindSpec<Inputs extends Record<string, InputField>> {
   builtIns?: BuiltIns;
   /** A replacement deletes the old object first: the service refuses a second object of its unique name. */
   deleteBeforeReplace?: boolean;
+  /**
+   * The service has no delete of the kind (the reference's /listGroups): a destroy, and a replacement's delete of the
+   * old object, leave the object in the service, with a warning saying so and how to remove it (the service's UI).
+   */
+  undeletable?: boolean;
 }
 
 /** `SavedResponse` as messages and docs say it: `saved response`. */
@@ -120,6 +126,15 @@ function plainKindCore<Inputs extends Record<string, InputField>>(spec: PlainKin
     const changes = await made.diff(id, olds, news);
     return changes.fields.some((change) => change.replace) ? { ...changes, deleteBeforeReplace: true } : changes;
   };
-  const core: typeof made = spec.deleteBeforeReplace ? { ...made, diff: replacedFirst } : made;
+  // Nothing pretends to delete what the service cannot: the object stays, and the user is told so.
+  const leftInPlace = async (id: string, props: Record<string, unknown>) =>
+    log.warn(
+      `${kind.label(props)} (id ${id}): left in place in the service, which has no delete of a ${what}; it no longer belongs to the stack, and you can delete it in the service's UI`,
+    );
+  const core: typeof made = {
+    ...made,
+    ...(spec.deleteBeforeReplace ? { diff: replacedFirst } : {}),
+    ...(spec.undeletable ? { delete: leftInPlace } : {}),
+  };
   return { what, declaration, core, path, collection };
 }

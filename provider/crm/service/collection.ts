@@ -27,6 +27,11 @@ export interface Collection {
   alongside?: Alongside;
   /** The service lists the objects but has no GET of one (deal roles): an object is read from the list at `path`. */
   listedOnly?: boolean;
+  /**
+   * The service has neither a GET of one nor a list, only links of other objects (a list's
+   * permission for a user group, read through its group's `listGroups`): the object `id`, undefined when gone.
+   */
+  readOne?(client: CrmClient, id: string): Promise<ServiceObject | undefined>;
 }
 
 /** See Collection.alongside. */
@@ -43,8 +48,9 @@ export async function getObject(client: CrmClient, path: string, member: string,
   return alongside ? alongside(object, response.body as Record<string, unknown>) : object;
 }
 
-/** The object `id` of `source`: its GET, or its item of the list where the service has no GET of one (`listedOnly`). */
+/** The object `id` of `source`: its GET, its item of the list where the service has no GET of one (`listedOnly`), or its kind's own read (`readOne`). */
 export async function objectAt(client: CrmClient, source: Collection, id: string): Promise<ServiceObject | undefined> {
+  if (source.readOne) return source.readOne(client, id);
   if (!source.listedOnly) return getObject(client, `${source.path}/${id}`, source.member, source.alongside);
   const isIt = (item: ServiceObject) => String(item.id) === id;
   const listed = await walk<ServiceObject>(client, source.path, source.collection ?? `${source.member}s`, undefined, isIt, undefined, source.alongside);

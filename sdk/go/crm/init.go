@@ -55,6 +55,8 @@ func (m *module) Construct(ctx *pulumi.Context, name, typ, urn string) (r pulumi
 		r = &EventTracking{}
 	case "crm:index:List":
 		r = &List{}
+	case "crm:index:ListGroupPermission":
+		r = &ListGroupPermission{}
 	case "crm:index:Message":
 		r = &Message{}
 	case "crm:index:PersonalizationVariable":

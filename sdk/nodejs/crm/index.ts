@@ -195,6 +195,11 @@ export type List = import("./list").List;
 export const List: typeof import("./list").List = null as any;
 utilities.lazyLoad(exports, ["List"], () => require("./list"));
 
+export { ListGroupPermissionArgs } from "./listGroupPermission";
+export type ListGroupPermission = import("./listGroupPermission").ListGroupPermission;
+export const ListGroupPermission: typeof import("./listGroupPermission").ListGroupPermission = null as any;
+utilities.lazyLoad(exports, ["ListGroupPermission"], () => require("./listGroupPermission"));
+
 export { MessageArgs } from "./message";
 export type Message = import("./message").Message;
 export const Message: typeof import("./message").Message = null as any;
@@ -321,6 +326,8 @@ const _module = {
                 return new EventTracking(name, <any>undefined, { urn })
             case "crm:index:List":
                 return new List(name, <any>undefined, { urn })
+            case "crm:index:ListGroupPermission":
+                return new ListGroupPermission(name, <any>undefined, { urn })
             case "crm:index:Message":
                 return new Message(name, <any>undefined, { urn })
             case "crm:index:PersonalizationVariable":

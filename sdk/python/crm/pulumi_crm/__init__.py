@@ -45,6 +45,7 @@ from .get_user_group import *
 from .get_user_groups import *
 from .get_users import *
 from .list import *
+from .list_group_permission import *
 from .message import *
 from .personalization_variable import *
 from .pipeline import *
@@ -95,6 +96,7 @@ _utilities.register(
    "crm:index:DealRole": "DealRole",
    "crm:index:EventTracking": "EventTracking",
    "crm:index:List": "List",
+   "crm:index:ListGroupPermission": "ListGroupPermission",
    "crm:index:Message": "Message",
    "crm:index:PersonalizationVariable": "PersonalizationVariable",
    "crm:index:Pipeline": "Pipeline",

@@ -27,7 +27,9 @@ const newsList = new kit.List("newsList", {
   senderReminder: "You signed up on acme.example.",
 });
 new kit.Tag("customer", { tag: "Customer", description: "Bought at least once" });
-new kit.ContactCustomField("interest", { title: "Interest", type: "dropdown", options: ["Products", "Events"], listIds: [newsList.id] });
+const interest = new kit.ContactCustomField("interest", { title: "Interest", type: "dropdown", options: ["Products", "Events"], listIds: [newsList.id] });
+// Group 1: the field group every account comes with.
+new kit.CustomFieldGroupMember("interestInGroup", { fieldId: interest.id, groupId: "1" });
 new kit.PersonalizationVariable("signature", { tag: "signature", name: "Signature", format: "text", content: "The Acme team" });
 new kit.SavedResponse("followUp", { title: "Follow-up", subject: "Thanks, %FIRSTNAME%", body: "Here are the slides." });
 new kit.Webhook("subscriptions", {
@@ -38,10 +40,20 @@ new kit.Webhook("subscriptions", {
   listId: newsList.id,
 });
 new kit.TaskType("demoCall", { title: "Demo call" });
+new kit.DealRole("finance", { title: "Finance" });
+new kit.TaskOutcome("booked", { title: "Booked a demo", sentiment: "Positive" });
+new kit.Connection("shop", {
+  service: "shopify",
+  externalId: "acme.myshopify.com",
+  name: "Acme shop",
+  logoUrl: "https://acme.example/logo.png",
+  linkUrl: "https://acme.example/admin",
+});
 new kit.DealCustomField("leadSource", { fieldLabel: "Lead source", fieldType: "dropdown", fieldOptions: ["Web", "Referral"] });
 const sales = new kit.Pipeline("sales", { title: "Sales", currency: "usd" });
 new kit.PipelineStage("qualified", { title: "Qualified", pipelineId: sales.id, order: 1 });
 const reps = new kit.UserGroup("reps", { title: "Sales reps", permissions: { contactAdd: true, deal: true } });
+new kit.ListGroupPermission("repsReadNews", { listId: newsList.id, groupId: reps.id });
 new kit.User("rep", { username: "rep1", email: "rep1@acme.example", firstName: "Ada", lastName: "Rep", groupId: reps.id });
 new kit.SiteTracking("siteTracking", { enabled: false });
 new kit.SiteTrackingDomain("shopDomain", { name: "shop.acme.example" });
