@@ -13,6 +13,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { promisify } from "node:util";
 import { startEmulator } from "../../emulator";
+import { exportedResources } from "../../provider/commands/export/read-account";
 import { writesByRoute, writesSince } from "../support/adoption";
 import { repoRoot } from "../../scripts/harness/packed-program";
 import { type RunningEmulator, stackOnEmulator } from "../../scripts/harness/emulator";
@@ -88,7 +89,9 @@ describe("the sales, team and tracking side in Pulumi YAML on the native plugin,
         env: { ...process.env, CRM_API_TOKEN: emulator.apiToken },
       });
       const { resources } = JSON.parse(readFileSync(importFile, "utf8")) as { resources: Array<{ type: string; id: string }> };
-      for (const [name, resource] of declaredIn(stack))
+      // Each but the kinds the export cannot read (nothing lists a list's group permissions or a field group's members).
+      const exportedTypes = new Set(exportedResources.map((resource) => `crm:index:${resource.className}`));
+      for (const [name, resource] of [...declaredIn(stack)].filter(([, resource]) => exportedTypes.has(resource.type)))
         assert.ok(
           resources.some((entry) => entry.type === resource.type && entry.id === resource.id),
           `${name} is not exported`,

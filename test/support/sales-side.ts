@@ -1,6 +1,7 @@
 // Issue 47's done-when program, as both doors declare it (test/plugin/programs/sales-side in
 // Pulumi YAML, test/lifecycle/programs/sales-side in TypeScript): every kind of the sales, team
-// and tracking side, each object under one name in both, and what the tests do to each. A kind
+// and tracking side (issue 54's last kinds with them: connections, deal roles, task outcomes, a
+// list's group permission, a field's place in a field group), each object under one name in both, and what the tests do to each. A kind
 // is added by declaring it in both programs and giving it a row here.
 
 import assert from "node:assert/strict";
@@ -74,6 +75,35 @@ export const salesSide: DeclaredObject[] = [
     className: "TaskType",
     path: "/dealTasktypes",
     drift: { change: put("/dealTasktypes/{id}", "dealTasktype", { status: "1" }), shows: /disabled\s*:\s*false => true/ },
+  },
+  {
+    name: "finance",
+    className: "DealRole",
+    path: "/dealRoles",
+    drift: removed("/dealRoles", /DealRole: \(delete\)\s+\[id=\d+\]/),
+  },
+  {
+    name: "booked",
+    className: "TaskOutcome",
+    path: "/taskOutcomes",
+    drift: { change: put("/taskOutcomes/{id}", "taskOutcome", { sentiment: "negative" }), shows: /sentiment\s*:\s*"Positive" => "Negative"/ },
+  },
+  {
+    name: "shop",
+    className: "Connection",
+    path: "/connections",
+    drift: { change: put("/connections/{id}", "connection", { name: "Old shop" }), shows: /name\s*:\s*"Acme shop" => "Old shop"/ },
+  },
+  // The list the reps may use, and that permission (which goes with the list: the service cannot delete one).
+  { name: "news", className: "List", path: "/lists" },
+  { name: "repsUseNews", className: "ListGroupPermission", path: "/lists" },
+  // A contact field in the field group every account comes with (1), moved in the group behind the program's back.
+  { name: "interest", className: "ContactCustomField", path: "/fields" },
+  {
+    name: "interestInGroup",
+    className: "CustomFieldGroupMember",
+    path: "/fields",
+    drift: { change: put("/groupMembers/{id}", "groupMember", { ordernum: 5 }), shows: /order\s*:\s*1 => 5/ },
   },
   { name: "siteTracking", className: "SiteTracking", path: "/siteTracking", drift: switchedOn("siteTracking") },
   { name: "eventTracking", className: "EventTracking", path: "/eventTracking", drift: switchedOn("eventTracking") },

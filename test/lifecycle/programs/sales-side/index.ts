@@ -1,6 +1,7 @@
 // Issue 47's sales, team and tracking side, each object named as in test/plugin/programs/sales-side:
 // a user group with a user, a pipeline assigning deals to that user and managed by that group,
-// with three stages, a deal field, a task type, the site and event tracking switches with two
+// with three stages, a deal field, a task type, a deal role, a task outcome, a shop connection, a
+// list the group may use, a contact field in a field group, the site and event tracking switches with two
 // allowed domains and two tracked events, and a custom object schema of deals reviewed.
 // With config `adoptIds` (resource name to id), each resource takes the object of that id over:
 // the dynamic classes' import by id (`pulumi import` does not reach them, pulumi/pulumi#16175).
@@ -45,6 +46,27 @@ new crm.DealCustomField("leadSource", {
   adoptId: adoptIds.leadSource,
 });
 new crm.TaskType("demo", { title: "Demo", adoptId: adoptIds.demo });
+new crm.DealRole("finance", { title: "Finance", adoptId: adoptIds.finance });
+new crm.TaskOutcome("booked", { title: "Booked a demo", sentiment: "Positive", adoptId: adoptIds.booked });
+new crm.Connection("shop", {
+  service: "shopify",
+  externalId: "acme.myshopify.com",
+  name: "Acme shop",
+  logoUrl: "https://acme.example/logo.png",
+  linkUrl: "https://acme.example/admin",
+  adoptId: adoptIds.shop,
+});
+const news = new crm.List("news", {
+  name: "Acme news",
+  stringid: "acme-news",
+  senderUrl: "https://acme.example",
+  senderReminder: "You signed up on acme.example.",
+  adoptId: adoptIds.news,
+});
+new crm.ListGroupPermission("repsUseNews", { listId: news.id, groupId: reps.id, adoptId: adoptIds.repsUseNews });
+const interest = new crm.ContactCustomField("interest", { title: "Interest", type: "dropdown", options: ["Products", "Events"], adoptId: adoptIds.interest });
+// Group 1: the field group every account comes with.
+new crm.CustomFieldGroupMember("interestInGroup", { fieldId: interest.id, groupId: "1", order: 1, adoptId: adoptIds.interestInGroup });
 new crm.SiteTracking("siteTracking", { enabled: false, adoptId: adoptIds.siteTracking });
 new crm.EventTracking("eventTracking", { enabled: false, adoptId: adoptIds.eventTracking });
 new crm.SiteTrackingDomain("shopDomain", { name: "shop.acme.example", adoptId: adoptIds.shopDomain });
