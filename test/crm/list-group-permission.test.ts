@@ -1,9 +1,11 @@
 import assert from "node:assert/strict";
 import * as provider from "../../provider/crm/list-group-permission";
 import { type Severity, withLog } from "../../provider/kit/log";
-import { emulatorCall } from "../../scripts/harness/emulator";
+import { useStackConfig } from "../../provider/settings";
+import { configOf, emulatorCall, emulatorForProvider, type RunningEmulator } from "../../scripts/harness/emulator";
 import { checked } from "../support/provider-steps";
 import { describeResource, emptyAccount, type ResourceService } from "../support/describe-resource";
+import { type RecordingProxy, startRecordingProxy } from "../support/recording-proxy";
 import { makeList } from "../support/resource-examples";
 
 /** What `call` logs. */
@@ -91,3 +93,37 @@ describeResource(
     });
   },
 );
+
+describe("crm.ListGroupPermission: a create whose answer is lost", () => {
+  let emulator: RunningEmulator;
+  let proxy: RecordingProxy;
+  // The first POST after dropNextPost is carried out by the service, and its answer dropped.
+  let dropNextPost = false;
+
+  before(async () => {
+    emulator = await emulatorForProvider();
+    proxy = await startRecordingProxy(emulator.crmUrl, (_answered, request) => {
+      if (!dropNextPost || request.method !== "POST") return false;
+      dropNextPost = false;
+      return true;
+    });
+    useStackConfig(configOf({ "crm:apiUrl": proxy.url, "crm:apiToken": emulator.apiToken, "crm:requestsPerSecond": "0" }));
+  });
+  after(async () => {
+    await proxy?.close();
+    await emulator?.close();
+  });
+
+  it("is found among its group's permissions, not made a second time", async () => {
+    const list = await makeList(emulator, "news");
+    const group = String((await emulatorCall(emulator, "POST", "/api/3/groups", { group: { title: "Reps" } })).body.group.id);
+    dropNextPost = true;
+    const created = await provider.create(await checked(provider, { listId: list, groupId: group }));
+    assert.equal(dropNextPost, false, "the create's answer was dropped");
+    const held = (await emulatorCall(emulator, "GET", `/api/3/groups/${group}/listGroups`)).body.listGroups;
+    assert.deepEqual(
+      held.map((permission: { id: string }) => String(permission.id)),
+      [created.id],
+    );
+  });
+});

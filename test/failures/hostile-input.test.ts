@@ -30,7 +30,7 @@ interface Subject {
   valid: () => Record<string, unknown>;
   textFields: string[];
   roundTrip: ResourceExample["roundTrip"];
-  /** How many generated inputs the round trip writes: one where every input is the same and a delete leaves the object (see leftInPlace). */
+  /** How many generated inputs the round trip writes: one where every input is the same and a delete leaves the object (see ResourceExample.undeletable). */
   runs: number;
 }
 
@@ -38,8 +38,8 @@ interface Subject {
 let parents: Parents;
 
 const subjects: Subject[] = resources.map((resource) => {
-  const { inputs, textFields, roundTrip, leftInPlace }: ResourceExample = resourceExamples[typeOf(resource)];
-  const runs = leftInPlace && textFields.length === 0 ? 1 : roundTripRuns;
+  const { inputs, textFields, roundTrip, undeletable }: ResourceExample = resourceExamples[typeOf(resource)];
+  const runs = undeletable && textFields.length === 0 ? 1 : roundTripRuns;
   return { name: typeOf(resource), module: dynamicProviderOf(resource), valid: () => inputs(parents, 1), textFields, roundTrip, runs };
 });
 

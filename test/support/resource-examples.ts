@@ -35,7 +35,7 @@ export interface ResourceExample {
    */
   roundTrip: "create" | "update" | false;
   /** The service has no delete of it: a delete leaves the object (see plainKind's `undeletable`), so the same input is written once. */
-  leftInPlace?: true;
+  undeletable?: true;
   /**
    * Of the objects a create makes: where the service lists them, each one's natural key as listed, and its id
    * where that is not its `id` (a name-keyed object's name).
@@ -248,7 +248,7 @@ export const resourceExamples = {
     inputs: (parents) => ({ listId: parents.list, groupId: parents.userGroup }),
     textFields: [],
     roundTrip: "create",
-    leftInPlace: true,
+    undeletable: true,
   },
   "crm.User": {
     inputs: (parents, n) => ({
