@@ -2,13 +2,13 @@
 // when an object is taken over or may be a leftover of an interrupted deployment.
 
 import { ServiceError } from "../transport/errors";
+import { perDeployment } from "./deployment";
 import type { UniqueName } from "./core";
 import { log } from "./log";
 
-// Natural keys (account names, field labels) claimed by a create in this provider
-// host, that is in this deployment, by account and kind: one deployment may manage
-// two accounts, each with its own names.
-const claimedKeys = new Map<string, Set<string>>();
+// Natural keys (account names, field labels) claimed by a create in this deployment,
+// by account and kind: one deployment may manage two accounts, each with its own names.
+const claimedKeys = perDeployment(() => new Map<string, Set<string>>());
 
 /**
  * Claims a natural key for one create in this deployment; false when another
@@ -18,8 +18,9 @@ const claimedKeys = new Map<string, Set<string>>();
  */
 export function claimNaturalKey(account: ServiceAccount, type: string, naturalKey: string): boolean {
   const scope = `${account.accountKey}|${type}`;
-  let keys = claimedKeys.get(scope);
-  if (!keys) claimedKeys.set(scope, (keys = new Set()));
+  const claimed = claimedKeys();
+  let keys = claimed.get(scope);
+  if (!keys) claimed.set(scope, (keys = new Set()));
   const key = naturalKey.toLowerCase();
   if (keys.has(key)) return false;
   keys.add(key);
@@ -28,7 +29,7 @@ export function claimNaturalKey(account: ServiceAccount, type: string, naturalKe
 
 /** A create that failed made nothing its own: the key is free again. */
 export function releaseNaturalKey(account: ServiceAccount, type: string, naturalKey: string): void {
-  claimedKeys.get(`${account.accountKey}|${type}`)?.delete(naturalKey.toLowerCase());
+  claimedKeys().get(`${account.accountKey}|${type}`)?.delete(naturalKey.toLowerCase());
 }
 
 /** The account a client talks to, identified without its credential. */
@@ -75,8 +76,8 @@ export function nameTaken(resource: string, type: string, unique: UniqueName, na
   );
 }
 
-/** Objects taken over by this provider host, that is in this deployment. */
-let adoptedInDeployment = 0;
+/** Objects taken over in this deployment. */
+const adoptions = perDeployment(() => ({ count: 0 }));
 
 /**
  * Every adoption is said once, in a short line, when it has succeeded: what the stack now
@@ -84,7 +85,7 @@ let adoptedInDeployment = 0;
  * that a provider never sees, so the line leaves it to the summary.
  */
 export function announceAdoption(resource: string, id: string): void {
-  if (adoptedInDeployment++ === 0) process.once("SIGINT", summarizeAtSignal);
+  if (adoptions().count++ === 0) process.once("SIGINT", summarizeAtSignal);
   log.info(`${resource}: took over existing object ${id}`);
 }
 
@@ -94,9 +95,10 @@ export function announceAdoption(resource: string, id: string): void {
  * cancels it, by a dynamic provider host when the engine ends it with SIGINT.
  */
 export function takeAdoptionSummary(): string | undefined {
-  if (adoptedInDeployment === 0) return undefined;
-  const objects = adoptedInDeployment === 1 ? "1 existing object" : `${adoptedInDeployment} existing objects`;
-  adoptedInDeployment = 0;
+  const adopted = adoptions();
+  if (adopted.count === 0) return undefined;
+  const objects = adopted.count === 1 ? "1 existing object" : `${adopted.count} existing objects`;
+  adopted.count = 0;
   return (
     `pulumi-crm: this deployment took over ${objects}, now managed by this stack: a destroy, or removing one from the program, ` +
     "deletes it unless it is protected or has retainOnDelete (a branding gets its old values back)"

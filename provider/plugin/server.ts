@@ -8,10 +8,13 @@
 // config Configure is sent (pulumi/pulumi#10915), losing an explicit provider's settings.
 //
 // The engine starts one plugin process per provider resource (the package's default
-// provider, and each explicit one); a server keeps the settings it was configured with
-// and runs every call under them (settings.withProviderSettings), so that its resources
-// go to its own account. Limiters, coalesced reads and bulk writes are keyed by account,
-// and shared by every resource one process serves.
+// provider, and each explicit one), and connects to it once. Each connection is a provider
+// instance of its own (ProviderServer): it keeps the settings it was configured with and
+// runs every call under them (settings.withProviderSettings), so that its resources go to
+// its own account, and in its own deployment's state (kit/deployment.ts). So one process
+// can serve the deployments of many stacks, each connecting with PULUMI_DEBUG_PROVIDERS
+// (Attach), as `pulumi-crm fleet` runs its stacks. Limiters, coalesced reads and bulk
+// writes are keyed by account, and shared by every resource one process serves.
 
 import type { ServerUnaryCall, sendUnaryData, ServiceError as GrpcError, UntypedServiceImplementation } from "@grpc/grpc-js";
 import type * as provider from "@pulumi/pulumi/proto/provider_pb";
@@ -19,9 +22,11 @@ import chatSchema from "../../schema/chat.json";
 import crmSchema from "../../schema/crm.json";
 import * as lookups from "../crm/lookups";
 import { keepHostMemorySmall } from "../host-memory";
+import type * as plugin from "@pulumi/pulumi/proto/plugin_pb";
 import { takeAdoptionSummary } from "../kit/adoption";
 import { sameValue } from "../kit/check-diff";
 import { type Changes, hasChanges, type ResourceCore } from "../kit/core";
+import { type Deployment, withDeployment } from "../kit/deployment";
 import { containsUnknown } from "../kit/inputs";
 import { type LogSink, type Severity, useProcessLog, withLog } from "../kit/log";
 import { DeclaredNames } from "../kit/unique-names";
@@ -90,7 +95,7 @@ function grpcError(error: unknown): GrpcError {
   return Object.assign(new Error(message), { code: grpc.status.UNKNOWN, details: message, metadata });
 }
 
-/** One provider instance's service: the package's resources and functions, under the settings Configure gave it. */
+/** One provider instance's service (one engine connection's): the package's resources and functions, under the settings Configure gave it, in its own deployment. */
 export class ProviderServer {
   private readonly schema: PackageSchema;
   private readonly schemaText: string;
@@ -100,13 +105,15 @@ export class ProviderServer {
   private settings?: Properties;
   /** Set by Configure: the name of this provider when it is an explicit one (a default provider is `default` or `default_<version>`). */
   private explicitName?: string;
-  /** The unique names this provider's resources declared in this deployment (one process serves them all). */
+  /** The unique names this provider's resources declared in this deployment. */
   private readonly declaredNames = new DeclaredNames();
+  /** What this provider's deployment made, claimed and took over. */
+  private readonly deployment: Deployment = new Map();
 
-  /** `log`: the engine's, where the plugin's lines go; without one (a test), the process's. */
+  /** `log`: the engine's, where the plugin's lines go, until Attach names another; without one (a test), the process's. */
   constructor(
     readonly pkg: PackageName,
-    private readonly log?: EngineLog,
+    private log?: EngineLog,
   ) {
     this.schema = schemas[pkg];
     this.schemaText = JSON.stringify(this.schema);
@@ -144,13 +151,18 @@ export class ProviderServer {
         const urn = (call.request as { getUrn?(): string }).getUrn?.() ?? "";
         const log = this.log;
         const sink: LogSink | undefined = log && ((severity, message) => void log(severity, message, urn));
-        const answer = () => withProviderSettings(this.settingsSource(), async () => handler(call.request));
+        const answer = () => withDeployment(this.deployment, () => withProviderSettings(this.settingsSource(), async () => handler(call.request)));
         (sink ? withLog(sink, answer) : answer()).then(
           (response) => callback(null, response),
           (error: unknown) => callback(grpcError(error)),
         );
       };
     return {
+      // An engine that connects to a running plugin (PULUMI_DEBUG_PROVIDERS) says where its log is.
+      attach: serve((request: plugin.PluginAttach) => {
+        this.log = engineLog(request.getAddress());
+        return new emptyProto.Empty();
+      }),
       getPluginInfo: serve(() => new pluginProto.PluginInfo().setVersion(this.schema.version)),
       getSchema: serve((request: provider.GetSchemaRequest) => {
         if (request.getVersion() !== 0) throw new Error(`unsupported schema version ${request.getVersion()}`);
@@ -340,14 +352,32 @@ function detailedDiff(changes: Changes, olds: Properties, news: Properties): pro
 // As @pulumi/pulumi's own servers: a state can be large.
 const maxMessageBytes = 400 * 1024 * 1024;
 
-/** Serves one provider instance of `pkg` on a loopback port, its lines to the engine at `engine` if given, and answers the port. */
+/**
+ * Serves `pkg` on a loopback port, a provider instance for each connection (its peer address),
+ * their lines to the engine at `engine` if given, and answers the port. An instance ends with
+ * the Cancel the engine sends as it closes its plugins.
+ */
 export async function servePlugin(pkg: PackageName, options: { address?: string; engine?: string } = {}): Promise<{ port: number; stop(): Promise<void> }> {
   keepHostMemorySmall();
   const log = options.engine ? engineLog(options.engine) : undefined;
-  // Lines said outside a call (the adoption summary) go to the engine too, attached to no resource.
+  // Lines said outside a call go to the engine too, attached to no resource.
   if (log) useProcessLog((severity, message) => void log(severity, message));
+  const instances = new Map<string, UntypedServiceImplementation>();
+  const methods = Object.keys(new ProviderServer(pkg).handlers());
+  const routed = Object.fromEntries(
+    methods.map((method) => [
+      method,
+      (call: ServerUnaryCall<unknown, unknown>, callback: sendUnaryData<unknown>) => {
+        const peer = call.getPeer();
+        let instance = instances.get(peer);
+        if (!instance) instances.set(peer, (instance = new ProviderServer(pkg, log).handlers()));
+        if (method === "cancel") instances.delete(peer);
+        (instance[method] as (call: ServerUnaryCall<unknown, unknown>, callback: sendUnaryData<unknown>) => void)(call, callback);
+      },
+    ]),
+  );
   const server = new grpc.Server({ "grpc.max_receive_message_length": maxMessageBytes });
-  server.addService(providerServices.ResourceProviderService, new ProviderServer(pkg, log).handlers());
+  server.addService(providerServices.ResourceProviderService, routed);
   const port = await new Promise<number>((resolve, reject) =>
     server.bindAsync(options.address ?? "127.0.0.1:0", grpc.ServerCredentials.createInsecure(), (error, bound) => (error ? reject(error) : resolve(bound))),
   );

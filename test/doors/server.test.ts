@@ -7,10 +7,11 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { startEmulator } from "../../emulator";
 import { servePlugin } from "../../provider/plugin/server";
-import { providerProto } from "../../provider/plugin/sdk-modules";
+import { pluginProto, providerProto } from "../../provider/plugin/sdk-modules";
 import { resources, typeOf } from "../../provider/registry";
 import { emulatorStats, requestCount, type RunningEmulator } from "../../scripts/harness/emulator";
 import { makeParents, resourceExamples } from "../support/resource-examples";
+import { startFakeEngine } from "../support/fake-engine";
 import { accountUrn, plain, PluginClient, secret, struct } from "../support/plugin-client";
 
 describe("native plugin (pulumi-resource-crm), over gRPC", () => {
@@ -209,6 +210,66 @@ describe("native plugin (pulumi-resource-crm), over gRPC", () => {
   it("sent every request of a provider to its own emulator only", async () => {
     // Each emulator saw its own token only: a request with another one would be a 401.
     for (const emulator of emulators) assert.equal((await emulatorStats(emulator)).byStatus["401"] ?? 0, 0);
+  });
+});
+
+describe("one plugin process serving several engines, as pulumi-crm fleet shares it among its stacks", () => {
+  const emulators: RunningEmulator[] = [];
+  const engines: Awaited<ReturnType<typeof startFakeEngine>>[] = [];
+  let plugin: Awaited<ReturnType<typeof servePlugin>>;
+  let stacks: PluginClient[];
+
+  before(async () => {
+    plugin = await servePlugin("crm");
+    for (const _stack of [0, 1]) {
+      emulators.push(await startEmulator({ port: 0, rateLimit: 0 }));
+      engines.push(await startFakeEngine());
+    }
+    // Each stack's engine on a connection of its own, attached as PULUMI_DEBUG_PROVIDERS attaches it.
+    stacks = emulators.map(() => new PluginClient(plugin.port, "crm:index:Account", { ownConnection: true }));
+    for (const [index, stack] of stacks.entries()) {
+      await stack.call("attach", new pluginProto.PluginAttach().setAddress(engines[index].address));
+      await stack.configure({ apiUrl: emulators[index].crmUrl, apiToken: secret(emulators[index].apiToken) });
+    }
+  });
+  after(async () => {
+    for (const stack of stacks) stack.close();
+    await plugin.stop();
+    for (const engine of engines) await engine.stop();
+    for (const emulator of emulators) await emulator.close();
+  });
+
+  it("keeps each connection's settings: each stack's resources go to its own account", async () => {
+    await Promise.all([stacks[0].create("acme", { name: "Acme" }), stacks[1].create("globex", { name: "Globex" })]);
+    for (const [index, name] of ["Acme", "Globex"].entries()) {
+      const listed = await fetch(`${emulators[index].crmUrl}/api/3/accounts`, { headers: { "Api-Token": emulators[index].apiToken } });
+      assert.deepEqual(
+        ((await listed.json()) as { accounts: { name: string }[] }).accounts.map((account) => account.name),
+        [name],
+      );
+    }
+  });
+
+  it("keeps each deployment's own: one unique name declared in two stacks is no clash, twice in one stack is", async () => {
+    assert.deepEqual((await stacks[0].check("first", { name: "Initech" })).failures, []);
+    assert.deepEqual((await stacks[1].check("initech", { name: "Initech" })).failures, []);
+    assert.equal((await stacks[1].check("second", { name: "Initech" })).failures[0]?.[0], "name");
+  });
+
+  it("says each stack's lines to the engine that attached it", async () => {
+    const warned = (index: number) =>
+      stacks[index].call(
+        "checkConfig",
+        new providerProto.CheckRequest()
+          .setUrn("urn:pulumi:dev::plugin-test::pulumi:providers:crm::default")
+          .setNews(struct({ apiUrl: emulators[index].crmUrl, apiTokn: "x" })),
+      );
+    const about = (index: number) => engines[index].lines.filter((line) => /apiTokn/.test(line.message));
+    await warned(1);
+    // The line is sent as the call is answered: waited for, not timed.
+    while (!about(1).length) await new Promise((resolve) => setTimeout(resolve, 10));
+    assert.equal(about(1)[0].severity, "warning");
+    assert.equal(about(0).length, 0);
   });
 });
 

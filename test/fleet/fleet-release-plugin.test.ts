@@ -1,8 +1,8 @@
 // The fleet's YAML program on the plugin its Pulumi.yaml names (version and pluginDownloadURL),
 // installed into the CLI's plugin cache as the CLI installs a release, on the real CLI: not a
 // `pulumi-resource-crm` that happens to be on PATH, as the npm package's bin is when the fleet
-// runs through `npx pulumi-crm fleet`. Installed so, the CLI keeps the plugin's schema, and a
-// stack's `up` starts one plugin, not two.
+// runs through `npx pulumi-crm fleet`. Installed so, the CLI keeps the plugin's schema, and the
+// fleet starts that plugin once for all its clients' deployments (shared-plugin.ts).
 
 import assert from "node:assert/strict";
 import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
@@ -18,12 +18,61 @@ import { copyYamlProgram, installPluginTarball } from "../../scripts/harness/plu
 
 describe("pulumi-crm fleet on the real CLI: the plugin the YAML program names, not one on PATH", function () {
   this.timeout(10 * 60_000);
+  const clients = ["acme", "globex", "initech"];
   let emulator: RunningEmulator;
   let home: string;
+  let env: NodeJS.ProcessEnv;
+  /** examples/agency/yaml as it is: its resources name version 0.1.0 and the release's pluginDownloadURL. */
+  let program: string;
+  /** The installed plugin's starts, each logged by a wrapper in its place. */
+  let starts: string;
+  /** Where a `pulumi-resource-crm` first on PATH, as `npx` puts the npm package's bin, says it ran (and fails). */
+  let ran: string;
+  const bin = () => installedPackageBin("pulumi-crm");
+  /** A clients file of `names`, each client its own account of the emulator. */
+  const clientsFile = (names: string[]) => {
+    const file = join(home, `clients-${names.length}.json`);
+    writeFileSync(
+      file,
+      JSON.stringify({
+        program,
+        clients: names.map((stack) => ({
+          stack,
+          apiUrl: emulator.accounts[stack].crmUrl,
+          apiToken: `env:${tokenVariable(stack)}`,
+          config: { clientName: stack, senderEmail: `news@${stack}.example`, street: "1 Main Street", city: "Chicago", country: "US" },
+        })),
+      }),
+    );
+    return file;
+  };
 
   before(async () => {
-    emulator = await startEmulator({ accounts: [{ name: "acme" }] });
+    emulator = await startEmulator({ accounts: clients.map((name) => ({ name })) });
     home = mkdtempSync(join(tmpdir(), "pulumi-crm-fleet-release-"));
+    program = copyYamlProgram(join(repoRoot, "examples", "agency", "yaml"), "fleet-release-plugin");
+    mkdirSync(join(home, "backend"));
+    env = {
+      ...offlineCliEnvironment(home, toolchainPath(ensureToolchain())),
+      PULUMI_DIY_BACKEND_NO_LEGACY_WARNING: "true",
+      ...Object.fromEntries(clients.map((name) => [tokenVariable(name), emulator.accounts[name].apiToken])),
+    };
+    const [plugin] = await buildPlugins(join(repoRoot, ".work", "plugins", "fleet-release-plugin"));
+    installPluginTarball({ env: () => env }, plugin);
+    const installed = join(env.PULUMI_HOME!, "plugins", "resource-crm-v0.1.0");
+    starts = join(home, "plugin-starts");
+    renameSync(join(installed, "pulumi-resource-crm"), join(installed, "pulumi-resource-crm.launcher"));
+    writeFileSync(
+      join(installed, "pulumi-resource-crm"),
+      `#!/bin/sh\necho started >> '${starts}'\nexec "$(dirname "$0")/pulumi-resource-crm.launcher" "$@"\n`,
+      { mode: 0o755 },
+    );
+    const ambient = join(home, "ambient");
+    mkdirSync(ambient);
+    ran = join(home, "ambient-plugin-ran");
+    writeFileSync(join(ambient, "pulumi-resource-crm"), `#!/bin/sh\ntouch '${ran}'\necho 'the plugin on PATH' >&2\nexit 1\n`);
+    chmodSync(join(ambient, "pulumi-resource-crm"), 0o755);
+    env.PATH = [ambient, env.PATH].join(delimiter);
   });
   after(async () => {
     await emulator?.close();
@@ -31,52 +80,10 @@ describe("pulumi-crm fleet on the real CLI: the plugin the YAML program names, n
   });
 
   it("deploys with the installed release while a pulumi-resource-crm on PATH would fail, and a second up changes nothing", async () => {
-    // examples/agency/yaml as it is: its resources name version 0.1.0 and the release's pluginDownloadURL.
-    const program = copyYamlProgram(join(repoRoot, "examples", "agency", "yaml"), "fleet-release-plugin");
+    const file = clientsFile(["acme"]);
     assert.match(readFileSync(join(program, "Pulumi.yaml"), "utf8"), /pluginDownloadURL:/);
-    mkdirSync(join(home, "backend"));
-    const env: NodeJS.ProcessEnv = {
-      ...offlineCliEnvironment(home, toolchainPath(ensureToolchain())),
-      PULUMI_DIY_BACKEND_NO_LEGACY_WARNING: "true",
-      [tokenVariable("acme")]: emulator.accounts.acme.apiToken,
-    };
-    const [plugin] = await buildPlugins(join(repoRoot, ".work", "plugins", "fleet-release-plugin"));
-    installPluginTarball({ env: () => env }, plugin);
-    // The installed plugin's starts, each logged by a wrapper in its place.
-    const installed = join(env.PULUMI_HOME!, "plugins", "resource-crm-v0.1.0");
-    const starts = join(home, "plugin-starts");
-    renameSync(join(installed, "pulumi-resource-crm"), join(installed, "pulumi-resource-crm.launcher"));
-    writeFileSync(
-      join(installed, "pulumi-resource-crm"),
-      `#!/bin/sh\necho started >> '${starts}'\nexec "$(dirname "$0")/pulumi-resource-crm.launcher" "$@"\n`,
-      { mode: 0o755 },
-    );
-    // First on PATH, as `npx` puts the npm package's bin: a plugin that says it ran, and fails.
-    const ambient = join(home, "ambient");
-    mkdirSync(ambient);
-    const ran = join(home, "ambient-plugin-ran");
-    writeFileSync(join(ambient, "pulumi-resource-crm"), `#!/bin/sh\ntouch '${ran}'\necho 'the plugin on PATH' >&2\nexit 1\n`);
-    chmodSync(join(ambient, "pulumi-resource-crm"), 0o755);
-    env.PATH = [ambient, env.PATH].join(delimiter);
-    const clientsFile = join(home, "clients.json");
-    const { crmUrl } = emulator.accounts.acme;
-    writeFileSync(
-      clientsFile,
-      JSON.stringify({
-        program,
-        clients: [
-          {
-            stack: "acme",
-            apiUrl: crmUrl,
-            apiToken: `env:${tokenVariable("acme")}`,
-            config: { clientName: "Acme", senderEmail: "news@acme.example", street: "1 Main Street", city: "Chicago", country: "US" },
-          },
-        ],
-      }),
-    );
-    const bin = installedPackageBin("pulumi-crm");
 
-    const up = await runFleet(bin, clientsFile, env, ["up"]);
+    const up = await runFleet(bin(), file, env, ["up"]);
     assert.equal(up.code, 0, up.stdout + up.stderr);
     assert.match(up.stdout, /^acme +changed /m);
     assert.ok(!existsSync(ran), "the plugin on PATH was started");
@@ -84,15 +91,45 @@ describe("pulumi-crm fleet on the real CLI: the plugin the YAML program names, n
 
     // Its schema is kept by the CLI from the first up: the YAML language host starts no plugin of its own for it.
     writeFileSync(starts, "");
-    const again = await runFleet(bin, clientsFile, env, ["up"]);
+    const again = await runFleet(bin(), file, env, ["up"]);
     assert.equal(again.code, 0, again.stdout + again.stderr);
     assert.match(again.stdout, /^acme +no change /m);
     assert.equal(readFileSync(starts, "utf8"), "started\n", "one plugin for the stack's up");
     assert.ok(!existsSync(ran), "the plugin on PATH was started");
 
     // The user's own PULUMI_IGNORE_AMBIENT_PLUGINS=false wins: the plugin on PATH runs (and this one fails).
-    const onPath = await runFleet(bin, clientsFile, { ...env, PULUMI_IGNORE_AMBIENT_PLUGINS: "false" }, ["up"]);
+    const onPath = await runFleet(bin(), file, { ...env, PULUMI_IGNORE_AMBIENT_PLUGINS: "false" }, ["up"]);
     assert.equal(onPath.code, 1, onPath.stdout + onPath.stderr);
     assert.ok(existsSync(ran), "the plugin on PATH was not started");
+    rmSync(ran);
+  });
+
+  it("starts the plugin once for every client's deployment, each client's objects in its own account", async () => {
+    const file = clientsFile(clients);
+    writeFileSync(starts, "");
+    const up = await runFleet(bin(), file, env, ["up", "--parallel", "3"]);
+    assert.equal(up.code, 0, up.stdout + up.stderr);
+    assert.match(up.stdout, /^globex +changed /m);
+    assert.match(up.stdout, /^initech +changed /m);
+    assert.equal(readFileSync(starts, "utf8"), "started\n", "one plugin for the fleet's up");
+    for (const name of clients)
+      assert.deepEqual(
+        (await messagesOf(emulator.accounts[name])).map((message) => message.fromname),
+        [name],
+      );
+
+    writeFileSync(starts, "");
+    const again = await runFleet(bin(), file, env, ["up", "--parallel", "3"]);
+    assert.equal(again.code, 0, again.stdout + again.stderr);
+    for (const name of clients) assert.match(again.stdout, new RegExp(`^${name} +no change `, "m"));
+    assert.equal(readFileSync(starts, "utf8"), "started\n", "one plugin for the fleet's no-op up");
+
+    // A PULUMI_DEBUG_PROVIDERS of the user's own is theirs: each stack's CLI starts its plugin, as without the fleet.
+    writeFileSync(starts, "");
+    const ownPlugins = await runFleet(bin(), file, { ...env, PULUMI_DEBUG_PROVIDERS: "" }, ["up", "--parallel", "3"]);
+    assert.equal(ownPlugins.code, 0, ownPlugins.stdout + ownPlugins.stderr);
+    const started = readFileSync(starts, "utf8").split("\n").filter(Boolean).length;
+    assert.ok(started >= clients.length, `${started} plugins started for ${clients.length} stacks' ups`);
+    assert.ok(!existsSync(ran), "the plugin on PATH was started");
   });
 });

@@ -10,14 +10,23 @@ export const struct = (value: Record<string, unknown>) => structProto.Struct.fro
 export const plain = (value: Struct | undefined) => (value?.toJavaScript() ?? {}) as Record<string, any>;
 export const accountUrn = (name: string) => `urn:pulumi:dev::plugin-test::crm:index:Account::${name}`;
 
-/** A client of one plugin instance, its calls as promises; check and create are of resources of type `type`. */
+/**
+ * A client of one plugin instance, its calls as promises; check and create are of resources of
+ * type `type`. Clients of one port share a connection, so one provider instance, unless each has
+ * `ownConnection`, as each engine connecting to a running plugin has.
+ */
 export class PluginClient {
   private readonly client: InstanceType<typeof providerServices.ResourceProviderClient>;
   constructor(
     port: number,
     private readonly type = "crm:index:Account",
+    { ownConnection = false } = {},
   ) {
-    this.client = new providerServices.ResourceProviderClient(`127.0.0.1:${port}`, grpc.credentials.createInsecure());
+    this.client = new providerServices.ResourceProviderClient(
+      `127.0.0.1:${port}`,
+      grpc.credentials.createInsecure(),
+      ownConnection ? { "grpc.use_local_subchannel_pool": 1 } : {},
+    );
   }
 
   call<Response>(method: string, request: unknown): Promise<Response> {

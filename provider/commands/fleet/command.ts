@@ -242,9 +242,10 @@ export async function fleetMain(argv: readonly string[]): Promise<number> {
   const { backendOf, cliErrorLine, fleetWorkspace, hasStack, runClient } = await import("./automation");
   let workspace: Awaited<ReturnType<typeof fleetWorkspace>>;
   let project: string;
+  let pluginVersion: string | undefined;
   try {
     let namesPluginRelease: boolean;
-    ({ project, namesPluginRelease } = programSettings(file.program));
+    ({ project, namesPluginRelease, pluginVersion } = programSettings(file.program));
     workspace = await fleetWorkspace(file.program, namesPluginRelease);
   } catch (error) {
     process.stderr.write(`pulumi-crm fleet: ${cliProblem(error, file.program)}\n`);
@@ -280,6 +281,13 @@ export async function fleetMain(argv: readonly string[]): Promise<number> {
       return 2;
     }
   }
+
+  // Every client's deployment on one plugin, where the CLI would run the release's (shared-plugin.ts).
+  const { installedRelease, sharesPlugin, startSharedPlugin } = await import("./shared-plugin");
+  // Not for sync, which deploys nothing, nor drift, which reads most stacks itself (drift.ts).
+  const release =
+    operation !== "sync" && operation !== "drift" && pluginVersion && sharesPlugin(workspace) ? installedRelease(pluginVersion, process.env) : undefined;
+  const plugin = release ? await startSharedPlugin(release, workspace, say) : undefined;
 
   // The first Ctrl-C (which a terminal also sends the running CLIs, and each stops its update
   // cleanly) starts no more clients; the table follows once the running ones have ended.
@@ -321,6 +329,7 @@ export async function fleetMain(argv: readonly string[]): Promise<number> {
     });
   } finally {
     process.off("SIGINT", onInterrupt);
+    await plugin?.stop();
   }
   process.stdout.write(args.json ? formatJson(outcomes, operation, interrupted) : formatTable(outcomes, operation, interrupted));
   if (interrupted) {

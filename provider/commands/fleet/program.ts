@@ -16,6 +16,8 @@ export interface ProgramSettings {
    * options): the release's single executable, which the CLI installs into its plugin cache.
    */
   namesPluginRelease: boolean;
+  /** The one version of the plugin the program names beside `pluginDownloadURL`; undefined where it names none, or several. */
+  pluginVersion?: string;
 }
 
 /** Reads the program's Pulumi.yaml: its `name:` and the keys of its top-level `config:` block. */
@@ -25,9 +27,12 @@ export function programSettings(program: string): ProgramSettings {
   const lines = readFileSync(path, "utf8").split(/\r?\n/);
   const project = lines.map((line) => /^name:\s*["']?([^"'\s#]+)/.exec(line)?.[1]).find(Boolean);
   if (!project) throw new ClientsFileError(`${path} names no project (name:)`);
-  const namesPluginRelease = lines.some((line) => /^[^#]*\bpluginDownloadURL\s*:/.test(line));
+  const releaseLines = lines.filter((line) => /^[^#]*\bpluginDownloadURL\s*:/.test(line));
+  const namesPluginRelease = releaseLines.length > 0;
+  const versions = new Set(releaseLines.map((line) => /\bversion\s*:\s*["']?v?(\d[^"',\s}]*)/.exec(line)?.[1]));
+  const pluginVersion = versions.size === 1 ? [...versions][0] : undefined;
   const start = lines.findIndex((line) => /^config:\s*(#.*)?$/.test(line));
-  if (start === -1) return { project, namesPluginRelease };
+  if (start === -1) return { project, namesPluginRelease, pluginVersion };
   // The block's keys: its lines at its first indentation, up to the next top-level line.
   const block = lines.slice(start + 1);
   const end = block.findIndex((line) => /^\S/.test(line));
@@ -37,7 +42,7 @@ export function programSettings(program: string): ProgramSettings {
     const match = /^(\s*)["']?([^"':\s]+(?::[^"':\s]+)?)["']?\s*:/.exec(line);
     return match && match[1].length === indent ? [match[2]] : [];
   });
-  return { project, declared, namesPluginRelease };
+  return { project, declared, namesPluginRelease, pluginVersion };
 }
 
 /**

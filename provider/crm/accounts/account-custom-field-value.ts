@@ -12,6 +12,7 @@ import { declareResource, input, output, takeOverById } from "../../kit/declarat
 import { checkOnly, containsUnknown, serviceId, withoutProvider } from "../../kit/inputs";
 import { types } from "../../kit/value-types";
 import { labelByIds } from "../../kit/check-diff";
+import { perDeployment } from "../../kit/deployment";
 import type { Changes, Checked } from "../../kit/core";
 import { PulumiCrmError, ServiceError, sharedFailureFor } from "../../transport/errors";
 import { CrmClient } from "../service/client";
@@ -125,22 +126,23 @@ type FieldFacts = Typed & Omit<ReturnType<typeof accountCustomField.fieldStateOf
 const factsOf = (field: ServiceObject) => accountCustomField.fieldStateOf(field) as FieldFacts;
 
 /**
- * Fields read in this host, or being read, by account and field: a field never
+ * Fields read in this deployment, or being read, by account and field: a field never
  * changes type (a new type is a new field, and so new values), so one read holds for
  * the deployment, and values arriving while it is under way wait for it.
  */
-const fieldTypes = new Map<string, Promise<FieldFacts>>();
+const fieldTypes = perDeployment(() => new Map<string, Promise<FieldFacts>>());
 const fieldKey = (client: CrmClient, customFieldId: string) => `${client.accountKey} ${customFieldId}`;
 
 function fieldOf(client: CrmClient, fieldId: string): Promise<FieldFacts> {
   const key = fieldKey(client, fieldId);
-  let facts = fieldTypes.get(key);
+  const read = fieldTypes();
+  let facts = read.get(key);
   if (!facts) {
     // The read is the field's, not the first value's: its failure is told in the name of each value waiting for it.
     const reader = new CrmClient(`reading custom field ${fieldId}`);
-    fieldTypes.set(key, (facts = lookUpTogether(client.accountKey, { client: reader, fieldId })));
+    read.set(key, (facts = lookUpTogether(client.accountKey, { client: reader, fieldId })));
     // A failed read is tried again by the next value of the field.
-    facts.catch(() => fieldTypes.delete(key));
+    facts.catch(() => read.delete(key));
   }
   return facts.catch((error: unknown) => {
     throw sharedFailureFor(client.resource, error);
@@ -159,7 +161,8 @@ const lookUpTogether = coalescing<{ client: CrmClient; fieldId: string }, FieldF
     // A failed walk leaves each look-up to its own GET, which reports on its own resource.
     const fields = await walk<ServiceObject>(client, "/accountCustomFieldMeta", "accountCustomFieldMeta", { "orders[id]": "ASC" }).catch(() => []);
     for (const field of fields) listed.set(String(field.id), factsOf(field));
-    for (const [id, facts] of listed) if (!fieldTypes.has(fieldKey(client, id))) fieldTypes.set(fieldKey(client, id), Promise.resolve(facts));
+    const read = fieldTypes();
+    for (const [id, facts] of listed) if (!read.has(fieldKey(client, id))) read.set(fieldKey(client, id), Promise.resolve(facts));
   }
   await Promise.all(
     group.map(({ request, resolve, reject }) => {
@@ -190,7 +193,7 @@ async function notAnOption(client: CrmClient, inputs: ValueInputs, field: FieldF
   const outside = (options: string[] | undefined) => options && notAmongOptions(value, options);
   if (!outside(field.fieldOptions)) return undefined;
   const current = await fetchedField(client, inputs.customFieldId);
-  fieldTypes.set(fieldKey(client, inputs.customFieldId), Promise.resolve(current));
+  fieldTypes().set(fieldKey(client, inputs.customFieldId), Promise.resolve(current));
   const problem = outside(current.fieldOptions);
   return problem && `fieldValue ${problem}.`;
 }

@@ -5,14 +5,15 @@
 // deployment killed mid-create: the create is then refused, naming it.
 
 import { differingFields } from "../../kit/check-diff";
+import { perDeployment } from "../../kit/deployment";
 import type { CrmClient } from "./client";
 import { type ServiceObject, walk } from "./collection";
 
 // Clocks of this machine and the service may differ by this much.
 const clockSkewMs = 60_000;
 
-/** Objects taken by a recovery in this provider host, by collection: none is taken twice. */
-const recovered = new Set<string>();
+/** Objects taken by a recovery in this deployment, by collection: none is taken twice. */
+const recovered = perDeployment(() => new Set<string>());
 
 export interface CreatedObjectMatch {
   /** The collection listed, e.g. `/messages`, and its root key in a list answer, e.g. `messages`. */
@@ -37,7 +38,7 @@ export interface CreatedObjectMatch {
 export async function findCreatedObject(client: CrmClient, match: CreatedObjectMatch, attemptStarted: number): Promise<ServiceObject | undefined> {
   const earliest = attemptStarted - clockSkewMs - (match.uncertaintyMs ?? 0);
   const [found] = (await identicalObjects(client, match)).filter((object) => (match.createdMs(object) ?? -Infinity) >= earliest);
-  if (found) recovered.add(`${match.path}/${found.id}`);
+  if (found) recovered().add(`${match.path}/${found.id}`);
   return found;
 }
 
@@ -50,23 +51,24 @@ export async function findCreatedObject(client: CrmClient, match: CreatedObjectM
  */
 export async function findIdenticalObject(client: CrmClient, match: CreatedObjectMatch): Promise<ServiceObject | undefined> {
   const key = listingKey(client, match.path);
-  let listing = listedBeforeCreates.get(key);
+  const listings = listedBeforeCreates();
+  let listing = listings.get(key);
   if (!listing) {
     listing = walk<ServiceObject>(client, match.path, match.collection, match.query ?? {});
-    listedBeforeCreates.set(key, listing);
-    listing.catch(() => listedBeforeCreates.delete(key));
+    listings.set(key, listing);
+    listing.catch(() => listings.delete(key));
   }
   const [found] = identical(await listing, match);
   return found;
 }
 
-/** The collection as the first create of this host found it, by account and collection. */
-const listedBeforeCreates = new Map<string, Promise<ServiceObject[]>>();
+/** The collection as the deployment's first create found it, by account and collection. */
+const listedBeforeCreates = perDeployment(() => new Map<string, Promise<ServiceObject[]>>());
 const listingKey = (client: CrmClient, path: string) => `${client.accountKey} ${path}`;
 
-/** After a delete through this host, the collection's earlier listing may hold an object no longer there. */
+/** After a delete in this deployment, the collection's earlier listing may hold an object no longer there. */
 export function forgetListingBeforeCreates(client: CrmClient, path: string): void {
-  listedBeforeCreates.delete(listingKey(client, path));
+  listedBeforeCreates().delete(listingKey(client, path));
 }
 
 /** The objects holding every value sent and not taken by a recovery, newest first. */
@@ -76,7 +78,7 @@ async function identicalObjects(client: CrmClient, match: CreatedObjectMatch): P
 
 function identical(objects: ServiceObject[], match: CreatedObjectMatch): ServiceObject[] {
   return objects
-    .filter((object) => !recovered.has(`${match.path}/${object.id}`))
+    .filter((object) => !recovered().has(`${match.path}/${object.id}`))
     .filter((object) => differingFields(match.sent, match.stateOf(object)).length === 0)
     .sort((a, b) => Number(b.id) - Number(a.id));
 }
