@@ -13,6 +13,7 @@ import { defaultParallel, fleetMain, parseFleetArguments } from "../../provider/
 import { formatJson, formatTable } from "../../provider/commands/fleet/report";
 import { type ClientOutcome, exitCodeOf, firstLine, runFleet, type RunResult } from "../../provider/commands/fleet/run";
 import { lockedRow, pendingRow } from "../../provider/commands/fleet/backend";
+import { programSettings } from "../../provider/commands/fleet/program";
 
 const repoRoot = join(__dirname, "..", "..");
 
@@ -464,5 +465,30 @@ describe("pulumi-crm fleet", () => {
       assert.equal(matrixOf(fleet(300), 2).length, 150);
       assert.throws(() => matrixOf(fleet(300), 1), /300 clients at 1 a job make 300 jobs, more than the 256 a GitHub matrix allows: give --per-job 2 or more/);
     });
+  });
+});
+
+describe("pulumi-crm fleet: the plugin release a program names, which the fleet shares among its stacks", () => {
+  const programOf = (yaml: string) => {
+    const folder = mkdtempSync(join(tmpdir(), "fleet-program-"));
+    writeFileSync(join(folder, "Pulumi.yaml"), yaml);
+    try {
+      return programSettings(folder).pluginVersion;
+    } finally {
+      rmSync(folder, { recursive: true, force: true });
+    }
+  };
+  const resource = (version: string) =>
+    `  tag${version.replace(/\W/g, "")}:\n    type: crm:Tag\n    options: { version: ${version}, pluginDownloadURL: "github://api.github.com/pulumi-crm/pulumi-crm" }\n`;
+
+  it("is the one version named beside pluginDownloadURL, as examples/agency names it", () => {
+    assert.equal(programSettings(join(__dirname, "..", "..", "examples", "agency", "yaml")).pluginVersion, "0.1.0");
+    assert.equal(programOf(`name: p\nruntime: yaml\nresources:\n${resource("0.1.0")}${resource("0.1.0")}`), "0.1.0");
+  });
+
+  it("is none where the program names two versions, none, or a plugin's folder, which the CLI runs instead", () => {
+    assert.equal(programOf(`name: p\nruntime: yaml\nresources:\n${resource("0.1.0")}${resource("0.2.0")}`), undefined);
+    assert.equal(programOf("name: p\nruntime: yaml\nresources:\n  tag:\n    type: crm:Tag\n"), undefined);
+    assert.equal(programOf(`name: p\nruntime: yaml\nplugins:\n  providers:\n    - name: crm\n      path: ./crm\nresources:\n${resource("0.1.0")}`), undefined);
   });
 });

@@ -16,7 +16,11 @@ export interface ProgramSettings {
    * options): the release's single executable, which the CLI installs into its plugin cache.
    */
   namesPluginRelease: boolean;
-  /** The one version of the plugin the program names beside `pluginDownloadURL`; undefined where it names none, or several. */
+  /**
+   * The one version of the plugin the program names beside `pluginDownloadURL`, which the CLI runs
+   * from its plugin cache; undefined where it names none, or several, or names a plugin's folder
+   * (`plugins:`), which the CLI runs instead.
+   */
   pluginVersion?: string;
 }
 
@@ -30,7 +34,8 @@ export function programSettings(program: string): ProgramSettings {
   const releaseLines = lines.filter((line) => /^[^#]*\bpluginDownloadURL\s*:/.test(line));
   const namesPluginRelease = releaseLines.length > 0;
   const versions = new Set(releaseLines.map((line) => /\bversion\s*:\s*["']?v?(\d[^"',\s}]*)/.exec(line)?.[1]));
-  const pluginVersion = versions.size === 1 ? [...versions][0] : undefined;
+  const namesPluginFolder = lines.some((line) => /^plugins:/.test(line));
+  const pluginVersion = versions.size === 1 && !namesPluginFolder ? [...versions][0] : undefined;
   const start = lines.findIndex((line) => /^config:\s*(#.*)?$/.test(line));
   if (start === -1) return { project, namesPluginRelease, pluginVersion };
   // The block's keys: its lines at its first indentation, up to the next top-level line.
