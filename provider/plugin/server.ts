@@ -388,6 +388,13 @@ export async function servePlugin(pkg: PackageName, options: { address?: string;
 export function pluginMain(pkg: PackageName): void {
   // A failure no call awaited is printed, and the plugin serves on.
   process.on("unhandledRejection", (error) => console.error(`pulumi-resource-${pkg}: ${error instanceof Error ? error.message : String(error)}`));
+  // A plugin `pulumi-crm fleet` shares among its stacks is the fleet's to end: a Ctrl-C is the
+  // CLIs', which stop their updates cleanly through it, and it ends should the fleet end first.
+  const fleet = Number(process.env.PULUMI_CRM_FLEET_PID);
+  if (fleet) {
+    process.on("SIGINT", () => undefined);
+    setInterval(() => process.ppid !== fleet && process.exit(0), 1000).unref();
+  }
   servePlugin(pkg, { engine: process.argv[2] }).then(
     ({ port }) => console.log(String(port)),
     (error: unknown) => {

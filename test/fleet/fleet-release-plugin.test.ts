@@ -124,6 +124,40 @@ describe("pulumi-crm fleet on the real CLI: the plugin the YAML program names, n
     for (const name of clients) assert.match(again.stdout, new RegExp(`^${name} +no change `, "m"));
     assert.equal(readFileSync(starts, "utf8"), "started\n", "one plugin for the fleet's no-op up");
 
+    // A Ctrl-C, as a terminal sends it to the command's whole process group while the first
+    // client's update runs: the CLIs stop cleanly through the plugin, which ends with the fleet.
+    const changed = JSON.parse(readFileSync(file, "utf8"));
+    for (const client of changed.clients) client.config.senderEmail = `letters@${client.stack}.example`;
+    writeFileSync(file, JSON.stringify(changed));
+    let group = 0;
+    const stopped = await runFleet(bin(), file, env, ["up", "--parallel", "1"], (child, stderr) => {
+      group = child.pid!;
+      const poll = setInterval(() => {
+        if (/acme: started/.test(stderr())) {
+          clearInterval(poll);
+          setTimeout(() => process.kill(-group, "SIGINT"), 1500);
+        }
+      }, 100);
+      child.on("close", () => clearInterval(poll));
+    });
+    assert.equal(stopped.code, 130, stopped.stdout + stopped.stderr);
+    assert.match(stopped.stdout, /^initech +interrupted +0\.0 s +not started: interrupted \(Ctrl-C\)$/m, stopped.stdout);
+    assert.match(stopped.stdout, /^acme +(changed|interrupted) /m, stopped.stdout);
+    assert.doesNotMatch(stopped.stderr, /the shared plugin ended/, "the Ctrl-C ended the plugin the CLIs were stopping through");
+    let alive = true;
+    for (let waited = 0; alive && waited < 100; waited++) {
+      try {
+        process.kill(-group, 0);
+        await new Promise((resolve) => setTimeout(resolve, 100));
+      } catch {
+        alive = false;
+      }
+    }
+    assert.equal(alive, false, "a process of the interrupted fleet, the shared plugin among them, is still running");
+    const resumed = await runFleet(bin(), file, env, ["up", "--parallel", "3"]);
+    assert.equal(resumed.code, 0, resumed.stdout + resumed.stderr);
+    for (const name of clients) assert.deepEqual((await messagesOf(emulator.accounts[name])).length, 1);
+
     // A PULUMI_DEBUG_PROVIDERS of the user's own is theirs: each stack's CLI starts its plugin, as without the fleet.
     writeFileSync(starts, "");
     const ownPlugins = await runFleet(bin(), file, { ...env, PULUMI_DEBUG_PROVIDERS: "" }, ["up", "--parallel", "3"]);

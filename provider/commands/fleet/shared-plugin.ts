@@ -34,14 +34,15 @@ export function installedRelease(version: string, env: NodeJS.ProcessEnv): strin
 }
 
 /**
- * Starts `binary` and points the workspace's CLI calls at it. It runs in its own process group,
- * so that a Ctrl-C reaches the CLIs, which stop their updates cleanly, and not the plugin serving
- * them. Should it end on its own, the clients after it start their plugins as the CLI does.
- * Undefined, and every CLI starting its own, when it does not start.
+ * Starts `binary` and points the workspace's CLI calls at it. Named the fleet's
+ * (PULUMI_CRM_FLEET_PID), the plugin leaves a Ctrl-C to the CLIs, which stop their updates
+ * cleanly through it, and ends with the fleet (provider/plugin/server.ts, pluginMain). Should it
+ * end on its own, the clients after it start their plugins as the CLI does. Undefined, and every
+ * CLI starting its own, when it does not start.
  */
 export async function startSharedPlugin(binary: string, workspace: LocalWorkspace, say: (line: string) => void): Promise<SharedPlugin | undefined> {
-  const env = { ...process.env, ...workspace.envVars };
-  const child = spawn(binary, [], { env, stdio: ["ignore", "pipe", "inherit"], detached: true });
+  const env = { ...process.env, ...workspace.envVars, PULUMI_CRM_FLEET_PID: String(process.pid) };
+  const child = spawn(binary, [], { env, stdio: ["ignore", "pipe", "inherit"] });
   const ended = new Promise<void>((resolve) => child.once("close", () => resolve()));
   const port = await firstLine(child);
   if (!port || !/^\d+$/.test(port)) {
