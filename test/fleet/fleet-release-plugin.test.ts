@@ -12,7 +12,7 @@ import { startEmulator } from "../../emulator";
 import { buildPlugins } from "../../scripts/plugin-bundle";
 import { ensureToolchain, offlineCliEnvironment, toolchainPath } from "../../scripts/toolchain";
 import type { RunningEmulator } from "../../scripts/harness/emulator";
-import { messagesOf, runFleet, tokenVariable } from "../support/fleet";
+import { groupAliveAfter, messagesOf, runFleet, tokenVariable } from "../support/fleet";
 import { installedPackageBin, repoRoot } from "../../scripts/harness/packed-program";
 import { copyYamlProgram, installPluginTarball } from "../../scripts/harness/plugin-program";
 
@@ -144,16 +144,7 @@ describe("pulumi-crm fleet on the real CLI: the plugin the YAML program names, n
     assert.match(stopped.stdout, /^initech +interrupted +0\.0 s +not started: interrupted \(Ctrl-C\)$/m, stopped.stdout);
     assert.match(stopped.stdout, /^acme +(changed|interrupted) /m, stopped.stdout);
     assert.doesNotMatch(stopped.stderr, /the shared plugin ended/, "the Ctrl-C ended the plugin the CLIs were stopping through");
-    let alive = true;
-    for (let waited = 0; alive && waited < 100; waited++) {
-      try {
-        process.kill(-group, 0);
-        await new Promise((resolve) => setTimeout(resolve, 100));
-      } catch {
-        alive = false;
-      }
-    }
-    assert.equal(alive, false, "a process of the interrupted fleet, the shared plugin among them, is still running");
+    assert.equal(await groupAliveAfter(group), false, "a process of the interrupted fleet, the shared plugin among them, is still running");
     const resumed = await runFleet(bin(), file, env, ["up", "--parallel", "3"]);
     assert.equal(resumed.code, 0, resumed.stdout + resumed.stderr);
     for (const name of clients) assert.deepEqual((await messagesOf(emulator.accounts[name])).length, 1);

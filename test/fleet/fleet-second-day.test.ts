@@ -12,7 +12,18 @@ import { delimiter, join } from "node:path";
 import { startEmulator } from "../../emulator";
 import { ensureToolchain, offlineCliEnvironment, toolchainPath } from "../../scripts/toolchain";
 import type { RunningEmulator } from "../../scripts/harness/emulator";
-import { fleetBackends, heldService, messagesOf, promptingUp, renameSender, runFleet, type TestBackend, tokenVariable, untilPending } from "../support/fleet";
+import {
+  fleetBackends,
+  groupAliveAfter,
+  heldService,
+  messagesOf,
+  promptingUp,
+  renameSender,
+  runFleet,
+  type TestBackend,
+  tokenVariable,
+  untilPending,
+} from "../support/fleet";
 import { installedPackageBin, repoRoot } from "../../scripts/harness/packed-program";
 import { descendantsOf } from "../../scripts/harness/process-tree";
 import { installYamlProgram } from "../../scripts/harness/plugin-program";
@@ -354,16 +365,7 @@ for (const { name, start } of fleetBackends)
       assert.match(run.stdout, /^stop-1 +(changed|interrupted) /m, run.stdout);
       assert.match(run.stdout, /exit code 130: interrupted \(Ctrl-C\)$/m);
       // Every process of the command's group has ended with it: the CLI, the language host, the plugins.
-      let alive = true;
-      for (let waited = 0; alive && waited < 100; waited++) {
-        try {
-          process.kill(-group, 0);
-          await new Promise((resolve) => setTimeout(resolve, 100));
-        } catch {
-          alive = false;
-        }
-      }
-      assert.equal(alive, false, "a process of the interrupted fleet is still running");
+      assert.equal(await groupAliveAfter(group), false, "a process of the interrupted fleet is still running");
       // No lock left behind: the next up of stop-1 runs.
       const next = await fleet("up", "--parallel", "2");
       assert.match(next.stdout, /^stop-2 +changed /m, next.stdout);

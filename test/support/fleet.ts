@@ -198,3 +198,16 @@ export async function installTagProgram(name: string): Promise<string> {
   );
   return program;
 }
+
+/** Whether a process of the group `group` still runs after up to 10 s: polled, as each of its processes ends on its own. */
+export async function groupAliveAfter(group: number): Promise<boolean> {
+  for (let waited = 0; waited < 100; waited++) {
+    try {
+      process.kill(-group, 0);
+    } catch {
+      return false;
+    }
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  return true;
+}
