@@ -25,8 +25,12 @@
 // system, of every process, once ended) and the backend's size, and on PostgreSQL the statements
 // the backend ran (pg_stat_statements).
 //
+// The stacks' secrets are kept with `--secrets`: a passphrase (the CLI's default), or a key
+// service (awskms: moto's AWS emulator, scripts/kms.ts, named by the clients file's
+// secretsProvider), whose CPU is printed beside the backend's.
+//
 //   npx ts-node --transpile-only bench/fleet.ts [--clients 20] [--parallel N (default: the fleet's)] [--programs yaml,ts] [--plugin release|bundle]
-//     [--backend file|postgres|file,postgres] [--runners 1] [--steps no-op-up,drift] [--explicit 5,10]
+//     [--backend file|postgres|file,postgres] [--runners 1] [--steps no-op-up,drift] [--secrets passphrase|awskms] [--explicit 5,10]
 //
 // Not part of npm test: minutes at 20 clients.
 
@@ -36,6 +40,7 @@ import os from "node:os";
 import { basename, join } from "node:path";
 import { parseArgs } from "node:util";
 import { startEmulator } from "../emulator";
+import { type RunningKms, startKms } from "../scripts/kms";
 import { postgresBin, startPostgres } from "../scripts/postgres";
 import { buildPlugins } from "../scripts/plugin-bundle";
 import { releaseTargets, targetName, writePluginArchive } from "../scripts/plugin-sea";
@@ -58,6 +63,7 @@ const { values } = parseArgs({
     runners: { type: "string", default: "1" },
     // The steps after the first up, which every run makes.
     steps: { type: "string", default: "no-op-up,drift" },
+    secrets: { type: "string", default: "passphrase" },
   },
 });
 const runnerCount = Number(values.runners);
@@ -229,12 +235,22 @@ function callsSince(log: string, clients: number): string {
 let releaseArchive: string | undefined;
 const packageVersion = (JSON.parse(readFileSync(join(repoRoot, "package.json"), "utf8")) as { version: string }).version;
 
-/** The CPU time (user and system, s) of this process's children that have ended, theirs included (/proc/self/stat's cutime and cstime). */
+/** Fields of /proc/<pid>/stat after the command's name, the state (field 3) first. */
+function statFields(pid: number | "self"): string[] {
+  const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+  return stat.slice(stat.lastIndexOf(") ") + 2).split(" ");
+}
+
+/** The CPU time (user and system, s) of this process's children that have ended, theirs included (cutime and cstime, fields 16 and 17). */
 function endedChildrenCpuSeconds(): number {
-  // After the command's name, the state is field 3: cutime (16) and cstime (17) are at 13 and 14.
-  const stat = readFileSync("/proc/self/stat", "utf8");
-  const fields = stat.slice(stat.lastIndexOf(") ") + 2).split(" ");
+  const fields = statFields("self");
   return (Number(fields[13]) + Number(fields[14])) / CLOCK_TICKS;
+}
+
+/** The CPU time (user and system, s) of the running process `pid` itself (utime and stime, fields 14 and 15). */
+function ownCpuSeconds(pid: number): number {
+  const fields = statFields(pid);
+  return (Number(fields[11]) + Number(fields[12])) / CLOCK_TICKS;
 }
 const CLOCK_TICKS = Number(execFileSync("getconf", ["CLK_TCK"], { encoding: "utf8" }));
 
@@ -272,6 +288,19 @@ async function startBackend(kind: string, home: string): Promise<BenchBackend> {
   };
 }
 
+/** The key service of `--secrets awskms`, started once for every program's fleet. */
+let kms: RunningKms | undefined;
+
+/** The key service's CPU since the last call, for the step's row. */
+let kmsCpuBefore = 0;
+function kmsFigures(): string {
+  if (!kms) return "";
+  const cpu = ownCpuSeconds(kms.pid);
+  const figure = `; KMS ${(cpu - kmsCpuBefore).toFixed(1)} s CPU`;
+  kmsCpuBefore = cpu;
+  return figure;
+}
+
 async function fleetOf(program: "yaml" | "ts", folder: string, backendKind: string): Promise<void> {
   const reachable = names.slice(0, clientCount - 1);
   const unreachableName = names[clientCount - 1];
@@ -285,6 +314,7 @@ async function fleetOf(program: "yaml" | "ts", folder: string, backendKind: stri
     clientsFile,
     JSON.stringify({
       program: folder,
+      ...(kms && { secretsProvider: kms.url }),
       clients: names.map((stack) => ({
         stack,
         apiUrl: address(stack).crmUrl,
@@ -300,8 +330,10 @@ async function fleetOf(program: "yaml" | "ts", folder: string, backendKind: stri
   const shares = Array.from({ length: runnerCount }, (_, index) =>
     names.slice(Math.floor((index * clientCount) / runnerCount), Math.floor(((index + 1) * clientCount) / runnerCount)),
   );
+  // On a key service, no passphrase: the CLI is not to derive a key.
+  const { PULUMI_CONFIG_PASSPHRASE: _passphrase, ...withoutPassphrase } = cliEnvironment;
   const runnerEnv = (index: number) => ({
-    ...cliEnvironment,
+    ...(kms ? { ...withoutPassphrase, ...kms.env } : cliEnvironment),
     PULUMI_BACKEND_URL: backend.url,
     ...(runnerCount > 1 ? { PULUMI_HOME: join(home, `runner-${index + 1}`) } : {}),
     PATH: `${counting}:${cliEnvironment.PATH}`,
@@ -341,7 +373,7 @@ async function fleetOf(program: "yaml" | "ts", folder: string, backendKind: stri
         load,
         result: await result(run.stdout),
         calls: callsSince(calls, share.length),
-        backendAfter: backend.figures(),
+        backendAfter: backend.figures() + kmsFigures(),
       });
     }
     return tablesOfRunners.join("\n");
@@ -457,7 +489,9 @@ async function explicitProviders(count: number, plugin: string): Promise<void> {
 }
 
 async function main(): Promise<void> {
+  if (values.secrets !== "passphrase" && values.secrets !== "awskms") throw new Error(`--secrets ${values.secrets}: passphrase or awskms`);
   ensureYamlLanguageHost(toolchain);
+  if (values.secrets === "awskms") kms = await startKms();
   const [plugin] = await buildPlugins(join(repoRoot, ".work", "plugins", "bench-fleet"));
   const programs = values.programs!.split(",");
   const folders: Record<string, string> = {};
@@ -478,7 +512,7 @@ async function main(): Promise<void> {
   installedPackageBin("pulumi-crm");
   const cpus = os.cpus();
   console.log(
-    `pulumi ${toolchain.cliVersion}, pulumi-language-yaml, programs on Node.js ${programNodeVersion}, the YAML program's plugin ${releaseArchive ? `the release's single executable (${basename(releaseArchive)})` : "the bundle"}; ${clientCount} clients (the last one unreachable at the drift check), --parallel ${parallel ?? "the fleet's default"}; ` +
+    `pulumi ${toolchain.cliVersion}, pulumi-language-yaml, programs on Node.js ${programNodeVersion}, the YAML program's plugin ${releaseArchive ? `the release's single executable (${basename(releaseArchive)})` : "the bundle"}; the stacks' secrets kept by ${kms ? "awskms (moto)" : "a passphrase"}; ${clientCount} clients (the last one unreachable at the drift check), --parallel ${parallel ?? "the fleet's default"}; ` +
       `machine: ${cpus.length} CPUs (${cpus[0]?.model ?? "unknown"}), ${(os.totalmem() / 2 ** 30).toFixed(1)} GiB, load ${os
         .loadavg()
         .map((n) => n.toFixed(2))
@@ -487,7 +521,11 @@ async function main(): Promise<void> {
   console.log(
     "| Program | Backend | Step | Clients | Wall s | CPU s (a client) | Load at start | Peak PSS MiB | Peak RSS MiB (all processes at once; by kind) | Today (issue 48, RSS) | pulumi CLI calls | Peak processes | Exit | Result | Backend after |\n|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|",
   );
-  for (const program of programs) for (const backend of values.backend!.split(",")) await fleetOf(program as "yaml" | "ts", folders[program], backend);
+  try {
+    for (const program of programs) for (const backend of values.backend!.split(",")) await fleetOf(program as "yaml" | "ts", folders[program], backend);
+  } finally {
+    await kms?.stop();
+  }
   for (const count of values.explicit!.split(",").filter(Boolean).map(Number)) await explicitProviders(count, plugin.folder);
   console.log(`\n${tables.join("\n")}`);
 }

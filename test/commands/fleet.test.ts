@@ -61,6 +61,13 @@ describe("pulumi-crm fleet", () => {
       assert.equal(parseClients({ clients: [client("acme")] }, file).program, "/agency");
     });
 
+    it("takes the secrets provider of the stacks it makes, none unless the file names one", () => {
+      const url = "awskms://alias/fleet?region=eu-west-1";
+      assert.equal(parseClients({ secretsProvider: url, clients: [client("acme")] }, file).secretsProvider, url);
+      assert.equal(parseClients({ secretsProvider: "passphrase", clients: [client("acme")] }, file).secretsProvider, "passphrase");
+      assert.equal("secretsProvider" in parseClients({ clients: [client("acme")] }, file), false);
+    });
+
     it("refuses a key written in the file, without repeating it", () => {
       assert.throws(
         () => parseClients({ clients: [client("acme", { apiToken: "0123456789abcdef-secret" })] }, file),
@@ -95,6 +102,12 @@ describe("pulumi-crm fleet", () => {
         /client 1 \("acme"\): unknown field "token"; the fields are "stack", "apiUrl", "apiToken", "config"/,
       ],
       ["no clients", { program: "." }, /"clients" must be a list of at least one client/],
+      [
+        "a secrets provider the CLI has none of",
+        { secretsProvider: "base64key://c2VjcmV0", clients: [client("acme")] },
+        /"secretsProvider" must be "passphrase" or a key service's URL the pulumi CLI takes: awskms:\/\/\.\.\., azurekeyvault/,
+      ],
+      ["a key service's scheme alone", { secretsProvider: "awskms://", clients: [client("acme")] }, /"secretsProvider" must be/],
       ["a list", [client("acme")], /must hold a JSON object/],
     ];
     for (const [what, document, message] of mistakes) {
@@ -380,6 +393,25 @@ describe("pulumi-crm fleet", () => {
       );
       const preview = fleetWorkflows(file, { root: dir, perJob: 1, maxParallel: 20, cron: "17 6 * * *" })["fleet-preview.yml"];
       assert.match(preview, /\n {6}ACME_CRM_TOKEN: \$\{\{ secrets\.ACME_CRM_TOKEN \}\}\n {6}ACME_STREET: \$\{\{ secrets\.ACME_STREET \}\}\n {4}steps:/);
+    });
+
+    it("gives the jobs the passphrase, or the credentials of the key service the clients file's secretsProvider names, from the repository's secrets", () => {
+      const yaml = require(require.resolve("js-yaml", { paths: [require.resolve("@pulumi/pulumi")] })) as { load(text: string): any };
+      const envOf = (secretsProvider?: string) =>
+        yaml.load(
+          fleetWorkflows({ ...fleet(1), ...(secretsProvider && { secretsProvider }) }, { root: dir, perJob: 1, maxParallel: 1, cron: "0 5 * * *" })[
+            "fleet-drift.yml"
+          ],
+        ).jobs.drift.env as Record<string, string>;
+      const secretsOf = (env: Record<string, string>) =>
+        Object.keys(env).filter((name) => !["STACKS", "PULUMI_ACCESS_TOKEN", "PULUMI_BACKEND_URL"].includes(name) && !name.endsWith("_CRM_TOKEN"));
+      assert.deepEqual(secretsOf(envOf()), ["PULUMI_CONFIG_PASSPHRASE"]);
+      assert.deepEqual(secretsOf(envOf("passphrase")), ["PULUMI_CONFIG_PASSPHRASE"]);
+      assert.deepEqual(secretsOf(envOf("awskms://alias/fleet?region=eu-west-1")), ["AWS_ACCESS_KEY_ID", "AWS_SECRET_ACCESS_KEY"]);
+      assert.deepEqual(secretsOf(envOf("hashivault://fleet")), ["VAULT_SERVER_URL", "VAULT_SERVER_TOKEN"]);
+      assert.deepEqual(secretsOf(envOf("azurekeyvault://fleet.vault.azure.net/keys/fleet")), ["AZURE_CLIENT_ID", "AZURE_CLIENT_SECRET", "AZURE_TENANT_ID"]);
+      assert.deepEqual(secretsOf(envOf("gcpkms://projects/p/locations/global/keyRings/r/cryptoKeys/fleet")), []);
+      assert.equal(envOf("awskms://alias/fleet").AWS_ACCESS_KEY_ID, "${{ secrets.AWS_ACCESS_KEY_ID }}");
     });
 
     it("installs the pulumi CLI the package's tests run on (tools/pulumi-cli/go.mod)", () => {

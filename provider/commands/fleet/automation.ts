@@ -34,6 +34,8 @@ export interface DriverOptions {
   refresh?: boolean;
   /** The program's project: its settings' namespace, as the stack config names them (`crm-agency:clientName`). */
   project: string;
+  /** Who keeps the secrets of a stack the fleet makes (`stack init --secrets-provider`); unset, the backend's default. */
+  secretsProvider?: string;
   /** The fleet's first CLI reading of a stack's settings, once started: true once it decrypted them (the secrets' passphrase is right). */
   secretsKeyChecked?: Promise<boolean>;
 }
@@ -115,6 +117,23 @@ export function hasStack(stacks: Set<string>, stack: string): boolean {
   return stacks.has(stack) || [...stacks].some((listed) => listed.split("/").pop() === stack.split("/").pop());
 }
 
+/**
+ * The stacks of `stacks` whose secrets another provider keeps than `wanted`, as each stack's
+ * settings file (Pulumi.<stack>.yaml) names it: the passphrase's where it holds only a salt, the
+ * backend's own where it names none. A stack without a settings file here is left out.
+ */
+export async function otherSecretsProviders(workspace: LocalWorkspace, stacks: string[], wanted: string): Promise<Array<{ stack: string; provider: string }>> {
+  const found = await Promise.all(
+    stacks.map(async (stack) => {
+      const settings = await workspace.stackSettings(stack).catch(() => undefined);
+      if (!settings) return [];
+      const provider = settings.secretsProvider ?? (settings.encryptionSalt ? "passphrase" : "default");
+      return provider === wanted ? [] : [{ stack, provider }];
+    }),
+  );
+  return found.flat();
+}
+
 /** The config key where sync records the settings it wrote, so that it removes those the clients file no longer holds. */
 export const WRITTEN_KEY = "pulumi-crm-fleet:written";
 
@@ -127,7 +146,8 @@ async function clientStack(stack: string, options: DriverOptions): Promise<Stack
   const workspace = options.workspace;
   if (!hasStack(options.stacks, stack)) {
     // `stack init --no-select`, which the Automation API's createStack does not give.
-    await cli(workspace, ["stack", "init", stack, "--no-select"], options.timeoutSeconds);
+    const secrets = options.secretsProvider ? ["--secrets-provider", options.secretsProvider] : [];
+    await cli(workspace, ["stack", "init", stack, "--no-select", ...secrets], options.timeoutSeconds);
     options.stacks.add(stack);
   }
   const unselected = Object.assign(Object.create(workspace) as LocalWorkspace, { selectStack: async () => undefined });

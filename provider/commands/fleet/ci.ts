@@ -56,6 +56,40 @@ export function matrixOf(file: ClientsFile, perJob: number): string[] {
   return shares;
 }
 
+/**
+ * What a job needs to read the stacks' secrets: the passphrase, or the credentials of the key
+ * service the clients file's secretsProvider names, each from the repository's secrets.
+ */
+function secretsCredentials(provider = "passphrase"): { passphrase: boolean; lines: string[] } {
+  const fromSecrets = (...names: string[]) => names.map((name) => `      ${name}: \${{ secrets.${name} }}`);
+  const scheme = provider.split("://")[0];
+  const keeper = (comment: string, ...names: string[]) => ({
+    passphrase: false,
+    lines: [`      # The stacks' secrets are kept by ${scheme} (the clients file's secretsProvider): ${comment}`, ...fromSecrets(...names)],
+  });
+  switch (scheme) {
+    case "awskms":
+      return keeper(
+        "an AWS key allowed kms:Encrypt and kms:Decrypt on its key (or aws-actions/configure-aws-credentials).",
+        "AWS_ACCESS_KEY_ID",
+        "AWS_SECRET_ACCESS_KEY",
+      );
+    case "azurekeyvault":
+      return keeper("a service principal allowed to wrap and unwrap with its key.", "AZURE_CLIENT_ID", "AZURE_CLIENT_SECRET", "AZURE_TENANT_ID");
+    case "hashivault":
+      return keeper("a Vault token allowed its transit key.", "VAULT_SERVER_URL", "VAULT_SERVER_TOKEN");
+    case "gcpkms":
+      return {
+        passphrase: false,
+        lines: ["      # The stacks' secrets are kept by gcpkms (the clients file's secretsProvider): add google-github-actions/auth to the steps."],
+      };
+    case "default":
+      return { passphrase: false, lines: [] };
+    default:
+      return { passphrase: true, lines: fromSecrets("PULUMI_CONFIG_PASSPHRASE") };
+  }
+}
+
 /** The two workflows, by file name: `fleet-drift.yml` and `fleet-preview.yml`. */
 export function fleetWorkflows(file: ClientsFile, options: WorkflowOptions): Record<string, string> {
   const path = (absolute: string) => relative(options.root, absolute).split(sep).join("/") || ".";
@@ -79,6 +113,7 @@ export function fleetWorkflows(file: ClientsFile, options: WorkflowOptions): Rec
   const variables = [
     ...new Set(file.clients.flatMap((client) => [client.apiToken, ...Object.values(client.config)].flatMap((source) => ("env" in source ? [source.env] : [])))),
   ].sort();
+  const secretsKeeper = secretsCredentials(file.secretsProvider);
   const job = (title: string, command: "drift" | "preview") => [
     `    name: ${title} (\${{ matrix.stacks }})`,
     "    runs-on: ubuntu-latest",
@@ -91,12 +126,12 @@ export function fleetWorkflows(file: ClientsFile, options: WorkflowOptions): Rec
     ...matrix.map((share) => `          - ${JSON.stringify(share)}`),
     "    env:",
     "      STACKS: ${{ matrix.stacks }}",
-    "      # Pulumi Cloud; for a self-managed backend set the secrets PULUMI_BACKEND_URL and PULUMI_CONFIG_PASSPHRASE instead:",
+    `      # Pulumi Cloud; for a self-managed backend set the secrets PULUMI_BACKEND_URL${secretsKeeper.passphrase ? " and PULUMI_CONFIG_PASSPHRASE" : ""} instead:`,
     "      # the URL holds the backend's credentials (postgres://user:password@host:5432/db?sslmode=require, or",
     "      # s3://bucket?region=eu-west-1 with the AWS keys as secrets too), so it is a secret, never a variable.",
     "      PULUMI_ACCESS_TOKEN: ${{ secrets.PULUMI_ACCESS_TOKEN }}",
     "      PULUMI_BACKEND_URL: ${{ secrets.PULUMI_BACKEND_URL }}",
-    "      PULUMI_CONFIG_PASSPHRASE: ${{ secrets.PULUMI_CONFIG_PASSPHRASE }}",
+    ...secretsKeeper.lines,
     ...(variables.length
       ? [
           "      # The clients file's env: variables, from the repository's secrets: a new client's key, say, before its stack holds it.",

@@ -30,6 +30,12 @@ export interface ClientsFile {
   /** The absolute path of the program folder (holding Pulumi.yaml) every client's stack runs. */
   program: string;
   clients: Client[];
+  /**
+   * Who keeps the secrets of the stacks the fleet makes, as `pulumi stack init --secrets-provider`
+   * takes it: `passphrase`, or a key service's URL (awskms://, azurekeyvault://, gcpkms://,
+   * hashivault://), whose CLI calls derive no key from a passphrase. Unset: the backend's default.
+   */
+  secretsProvider?: string;
 }
 
 /** A mistake in the clients file, found before any stack is touched: the command exits 2 with its message. */
@@ -72,9 +78,15 @@ export function parseClients(document: unknown, file: string, program?: string):
     throw new ClientsFileError(`${file}: ${message}`);
   };
   if (!isObject(document)) return fail('must hold a JSON object {"program": "<folder>", "clients": [...]}');
-  const unknownTop = Object.keys(document).filter((key) => key !== "program" && key !== "clients");
-  if (unknownTop.length) fail(`unknown field ${unknownTop.map((key) => `"${key}"`).join(", ")}; the fields are "program" and "clients"`);
+  const unknownTop = Object.keys(document).filter((key) => !FILE_FIELDS.includes(key));
+  if (unknownTop.length)
+    fail(`unknown field ${unknownTop.map((key) => `"${key}"`).join(", ")}; the fields are ${FILE_FIELDS.map((key) => `"${key}"`).join(", ")}`);
   if (document.program !== undefined && typeof document.program !== "string") fail('"program" must be the program\'s folder, relative to the file');
+  const secretsProvider = document.secretsProvider;
+  if (secretsProvider !== undefined && !isSecretsProvider(secretsProvider))
+    fail(
+      `"secretsProvider" must be "passphrase" or a key service's URL the pulumi CLI takes: ${SECRETS_SCHEMES.map((scheme) => `${scheme}://...`).join(", ")} (or "default", Pulumi Cloud's own)`,
+    );
   if (!Array.isArray(document.clients) || document.clients.length === 0) fail('"clients" must be a list of at least one client');
   const seen = new Set<string>();
   const clients = (document.clients as unknown[]).map((entry, index) => {
@@ -86,7 +98,17 @@ export function parseClients(document: unknown, file: string, program?: string):
     return client;
   });
   const programFolder = program !== undefined ? resolve(program) : resolve(dirname(file), (document.program as string | undefined) ?? ".");
-  return { path: file, program: programFolder, clients };
+  return { path: file, program: programFolder, clients, ...(secretsProvider !== undefined && { secretsProvider: secretsProvider as string }) };
+}
+
+const FILE_FIELDS = ["program", "secretsProvider", "clients"];
+
+/** The key services of the pulumi CLI's cloud secrets provider (pkg/secrets/cloud). */
+export const SECRETS_SCHEMES = ["awskms", "azurekeyvault", "gcpkms", "hashivault"];
+
+function isSecretsProvider(value: unknown): value is string {
+  if (value === "passphrase" || value === "default") return true;
+  return typeof value === "string" && SECRETS_SCHEMES.some((scheme) => value.startsWith(`${scheme}://`) && value.length > scheme.length + 3);
 }
 
 const CLIENT_FIELDS = ["stack", "apiUrl", "apiToken", "config"];

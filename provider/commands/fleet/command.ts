@@ -35,8 +35,9 @@ export function defaultParallel(operation: Operation, cores = availableParalleli
 export const FLEET_HELP = [
   FLEET_USAGE,
   "",
-  "Runs each client's stack of an agency's fleet, named in a clients file (JSON: the program, and per",
-  "client its stack, apiUrl, where its key comes from, its settings; see sdk-docs/agencies.md):",
+  "Runs each client's stack of an agency's fleet, named in a clients file (JSON: the program, the",
+  "stacks' secrets provider, and per client its stack, apiUrl, where its key comes from, its settings;",
+  "see sdk-docs/agencies.md):",
   "",
   "  sync      creates each client's stack if missing and writes its settings (crm:apiUrl, crm:apiToken",
   "            as a secret, the client's config)",
@@ -239,7 +240,7 @@ export async function fleetMain(argv: readonly string[]): Promise<number> {
   const parallel = args.parallel ?? defaultParallel(operation);
   const say = (line: string) => process.stderr.write(`pulumi-crm fleet ${operation}: ${line}\n`);
   say(`${targets.length} client${targets.length === 1 ? "" : "s"} of ${file.path}, ${Math.min(parallel, targets.length)} at a time, program ${file.program}`);
-  const { backendOf, cliErrorLine, fleetWorkspace, hasStack, runClient } = await import("./automation");
+  const { backendOf, cliErrorLine, fleetWorkspace, hasStack, otherSecretsProviders, runClient } = await import("./automation");
   let workspace: Awaited<ReturnType<typeof fleetWorkspace>>;
   let project: string;
   let pluginVersion: string | undefined;
@@ -267,12 +268,28 @@ export async function fleetMain(argv: readonly string[]): Promise<number> {
     process.stdout.write(args.json ? formatJson(outcomes, operation) : formatTable(outcomes, operation));
     return exitCodeOf(outcomes);
   }
-  const options = { workspace, project, timeoutSeconds: args.timeout, stacks: backend.stacks, backend: backend.url, refresh: args.refresh };
+  const options = {
+    workspace,
+    project,
+    timeoutSeconds: args.timeout,
+    stacks: backend.stacks,
+    backend: backend.url,
+    refresh: args.refresh,
+    secretsProvider: file.secretsProvider,
+  };
   const unnamed = [...options.stacks].filter((stack) => ![...named, ...offboarded].some((client) => hasStack(new Set([stack]), client)));
   if (unnamed.length) {
     say(
       `warning: the backend holds stack${unnamed.length === 1 ? "" : "s"} that ${file.path} no longer names: ${unnamed.join(", ")}; their objects stay in their accounts. \`pulumi-crm fleet offboard --only ${unnamed.join(",")}\` destroys them and removes the stacks`,
     );
+  }
+  if (file.secretsProvider && operation !== "offboard") {
+    const existing = targets.filter((client) => hasStack(options.stacks, client.stack)).map((client) => client.stack);
+    const others = await otherSecretsProviders(workspace, existing, file.secretsProvider);
+    if (others.length)
+      say(
+        `warning: ${others.map(({ stack, provider }) => `${stack} (${provider})`).join(", ")} ${others.length === 1 ? "keeps its" : "keep their"} secrets with another provider than the file's secretsProvider; \`pulumi stack change-secrets-provider --stack <stack> '${file.secretsProvider}'\` moves a stack's secrets to it`,
+      );
   }
   if (operation === "offboard") {
     const missing = offboarded.filter((stack) => !hasStack(options.stacks, stack));
