@@ -104,7 +104,7 @@ export function parseClients(document: unknown, file: string, program?: string):
 const FILE_FIELDS = ["program", "secretsProvider", "clients"];
 
 /** The key services of the pulumi CLI's cloud secrets provider (pkg/secrets/cloud). */
-export const SECRETS_SCHEMES = ["awskms", "azurekeyvault", "gcpkms", "hashivault"];
+const SECRETS_SCHEMES = ["awskms", "azurekeyvault", "gcpkms", "hashivault"];
 
 function isSecretsProvider(value: unknown): value is string {
   if (value === "passphrase" || value === "default") return true;
