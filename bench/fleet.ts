@@ -491,7 +491,11 @@ async function explicitProviders(count: number, plugin: string): Promise<void> {
 async function main(): Promise<void> {
   if (values.secrets !== "passphrase" && values.secrets !== "awskms") throw new Error(`--secrets ${values.secrets}: passphrase or awskms`);
   ensureYamlLanguageHost(toolchain);
-  if (values.secrets === "awskms") kms = await startKms();
+  if (values.secrets === "awskms") {
+    kms = await startKms();
+    // Its own start is not a step's.
+    kmsCpuBefore = ownCpuSeconds(kms.pid);
+  }
   const [plugin] = await buildPlugins(join(repoRoot, ".work", "plugins", "bench-fleet"));
   const programs = values.programs!.split(",");
   const folders: Record<string, string> = {};

@@ -1,12 +1,11 @@
 // A key service for the tests and benchmarks that keep a fleet's secrets with a KMS secrets
-// provider (`awskms://`) in place of a passphrase: moto's AWS emulator from PyPI, installed into a
-// virtual environment in the toolchain's cache the first time (not a dependency of the package),
-// run on loopback in a process of its own with one symmetric key under an alias; `stop()` ends it.
-// The CLI reaches it through the URL's `endpoint` (gocloud.dev's awskms opener).
+// provider (`awskms://`) in place of a passphrase: moto's AWS emulator from PyPI, in a venv of the
+// toolchain's cache (not a dependency of the package), run on loopback in a process of its own
+// with one symmetric key under an alias; `stop()` ends it. The CLI reaches it through the URL's
+// `endpoint` (gocloud.dev's awskms opener).
 
-import { execFileSync, spawn } from "node:child_process";
-import { join } from "node:path";
-import { cacheRoot, madeOnce } from "./toolchain";
+import { spawn } from "node:child_process";
+import { cachedPythonVenv } from "./toolchain";
 
 export const MOTO_VERSION = "5.2.5";
 
@@ -20,7 +19,8 @@ export interface RunningKms {
   stop(): Promise<void>;
 }
 
-// Serves on a free port, makes the key and its alias, then prints the port: the parent reads one line.
+// Serves on a free port, makes the key and its alias, then prints the port: the parent reads one
+// line. It then reads stdin until it closes, so that it ends with its parent however that ends.
 const SERVE = `
 import logging, sys, boto3
 from moto.server import ThreadedMotoServer
@@ -34,30 +34,23 @@ print(port, flush=True)
 sys.stdin.read()
 `;
 
-/** Starts moto on a free loopback port with the key `alias/<alias>`; it ends when `stop()` closes its stdin. */
+/** Starts moto on a free loopback port with the key `alias/<alias>`. */
 export async function startKms(alias = "fleet"): Promise<RunningKms> {
-  const venv = madeOnce(join(cacheRoot(), "moto", MOTO_VERSION), (into) => {
-    execFileSync("python3", ["-m", "venv", into], { stdio: ["ignore", "ignore", "inherit"] });
-    execFileSync(join(into, "bin", "pip"), ["install", "--quiet", "--disable-pip-version-check", `moto[server]==${MOTO_VERSION}`], {
-      stdio: ["ignore", "ignore", "inherit"],
-    });
-  });
-  const child = spawn(join(venv, "bin", "python"), ["-c", SERVE, alias], { stdio: ["pipe", "pipe", "inherit"] });
+  const python = cachedPythonVenv(`moto ${MOTO_VERSION}`, [`moto[server]==${MOTO_VERSION}`]);
+  const child = spawn(python, ["-c", SERVE, alias], { stdio: ["pipe", "pipe", "inherit"] });
+  const ended = new Promise<void>((resolve) => child.once("close", () => resolve()));
   const port = await new Promise<number>((resolve, reject) => {
     child.stdout!.once("data", (chunk) => resolve(Number(String(chunk).trim())));
-    child.once("exit", (code) => reject(new Error(`moto exited (${code}) before it listened`)));
+    child.once("error", reject);
+    child.once("exit", (code, signal) => reject(new Error(`moto ended (${code ?? signal}) before it listened`)));
   });
   return {
     url: `awskms://alias/${alias}?region=us-east-1&endpoint=http://127.0.0.1:${port}`,
     env: { AWS_ACCESS_KEY_ID: "fleet", AWS_SECRET_ACCESS_KEY: "fleet", AWS_REGION: "us-east-1" },
     pid: child.pid!,
     stop: async () => {
-      if (child.exitCode === null) {
-        const exited = new Promise((resolve) => child.once("exit", resolve));
-        child.stdin!.end();
-        child.kill();
-        await exited;
-      }
+      child.kill();
+      await ended;
     },
   };
 }

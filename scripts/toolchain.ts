@@ -254,18 +254,26 @@ export const pythonPulumiVersion = "3.272.0";
 const pythonTools = ["setuptools>=77", "wheel", "twine"];
 
 /**
- * A Python venv with `pulumi` from PyPI and pythonTools: made once per version, tools and
- * Python (python3 on PATH), in the cache. Returns its python; run pip as `python -m pip` (the
- * venv is made elsewhere and moved, which its scripts' first lines do not follow).
+ * A Python venv with `pulumi` from PyPI and pythonTools, made once per version, tools and Python.
+ * Returns its python; run pip as `python -m pip`.
  */
 export function ensurePythonVenv(): string {
+  return cachedPythonVenv(`pulumi ${pythonPulumiVersion}`, [`pulumi==${pythonPulumiVersion}`, ...pythonTools]);
+}
+
+/**
+ * A Python venv holding `packages` from PyPI, for `what`: made once per packages and Python
+ * (python3 on PATH), in the cache. Returns its python; run pip as `python -m pip` (the venv is
+ * made elsewhere and moved, which its scripts' first lines do not follow).
+ */
+export function cachedPythonVenv(what: string, packages: string[]): string {
   const python = execFileSync("python3", ["-c", "import sys; print('%d.%d.%d' % sys.version_info[:3])"], { encoding: "utf8" }).trim();
-  const tools = createHash("sha256").update(pythonTools.join(" ")).digest("hex").slice(0, 8);
-  const dir = join(cacheRoot(), "python", `pulumi-${pythonPulumiVersion}-python-${python}-${tools}`);
-  if (!existsSync(dir)) say(`installing pulumi ${pythonPulumiVersion} from PyPI into a venv of Python ${python}, ${dir}...`);
+  const installed = createHash("sha256").update(packages.join(" ")).digest("hex").slice(0, 8);
+  const dir = join(cacheRoot(), "python", `${what.replace(/\W+/g, "-")}-python-${python}-${installed}`);
+  if (!existsSync(dir)) say(`installing ${what} from PyPI into a venv of Python ${python}, ${dir}...`);
   madeOnce(dir, (into) => {
     execFileSync("python3", ["-m", "venv", into], { stdio: ["ignore", "inherit", "inherit"] });
-    execFileSync(join(into, "bin", "python"), ["-m", "pip", "install", "--quiet", `pulumi==${pythonPulumiVersion}`, ...pythonTools], {
+    execFileSync(join(into, "bin", "python"), ["-m", "pip", "install", "--quiet", "--disable-pip-version-check", ...packages], {
       stdio: ["ignore", "inherit", "inherit"],
     });
   });

@@ -7,7 +7,7 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { parseClients, readClientsFile, selectClients, type Client, type ClientsFile } from "../../provider/commands/fleet/clients";
-import { driftOf, shortLivedGoProcesses } from "../../provider/commands/fleet/automation";
+import { driftOf, otherSecretsProviders, shortLivedGoProcesses } from "../../provider/commands/fleet/automation";
 import { fleetWorkflows, matrixOf, TESTED_PULUMI_CLI } from "../../provider/commands/fleet/ci";
 import { defaultParallel, fleetMain, parseFleetArguments } from "../../provider/commands/fleet/command";
 import { formatJson, formatTable } from "../../provider/commands/fleet/report";
@@ -108,6 +108,8 @@ describe("pulumi-crm fleet", () => {
         /"secretsProvider" must be "passphrase" or a key service's URL the pulumi CLI takes: awskms:\/\/\.\.\., azurekeyvault/,
       ],
       ["a key service's scheme alone", { secretsProvider: "awskms://", clients: [client("acme")] }, /"secretsProvider" must be/],
+      // The CLI takes "default" as no provider at all: the passphrase on a self-managed backend.
+      ["the CLI's default named", { secretsProvider: "default", clients: [client("acme")] }, /"secretsProvider" must be .*\(left out: the backend's default\)/],
       ["a list", [client("acme")], /must hold a JSON object/],
     ];
     for (const [what, document, message] of mistakes) {
@@ -254,6 +256,36 @@ describe("pulumi-crm fleet", () => {
       assert.deepEqual(driftOf([step("update", "pulumi-nodejs:dynamic/crm:Message", "newsletter", { old, new: read })] as never), [
         { resource: "pulumi-nodejs:dynamic/crm:Message newsletter", how: "changed", fields: ["fromname"] },
       ]);
+    });
+  });
+
+  describe("the stacks whose secrets another provider keeps than the clients file's", () => {
+    const dir = mkdtempSync(join(tmpdir(), "fleet-secrets-"));
+    after(() => rmSync(dir, { recursive: true, force: true }));
+    const settings: Record<string, string> = {
+      acme: "encryptionsalt: v1:c2FsdA==:v1:bm9uY2U=:Y2lwaGVy\n",
+      initech: "secretsprovider: awskms://alias/other?region=eu-west-1\nencryptedkey: a2V5\n",
+      globex: "config:\n  crm:apiUrl: https://globex.api-us1.com\n",
+      umbrella: "secretsprovider: awskms://alias/fleet?region=eu-west-1\nencryptedkey: a2V5\n",
+      hooli: "encryptionsalt: v1:c2FsdA==:v1:bm9uY2U=:Y2lwaGVy\n",
+    };
+    for (const [stack, text] of Object.entries(settings)) writeFileSync(join(dir, `Pulumi.${stack}.yaml`), text);
+    const stacks = ["acme", "initech", "globex", "umbrella", "org/agency/hooli", "missing"];
+
+    it("names each by its settings file: a salt alone is the passphrase, no provider the backend's default; a stack with no file is left out", async () => {
+      const { LocalWorkspace } = await import("@pulumi/pulumi/automation");
+      // The settings files alone are read: no CLI is run.
+      const workspace = await LocalWorkspace.create({ workDir: dir, pulumiCommand: { command: "pulumi-not-run" } as never });
+      assert.deepEqual(await otherSecretsProviders(workspace, stacks, "awskms://alias/fleet?region=eu-west-1"), [
+        { stack: "acme", provider: "passphrase" },
+        { stack: "initech", provider: "awskms://alias/other?region=eu-west-1" },
+        { stack: "globex", provider: "the backend's default" },
+        { stack: "org/agency/hooli", provider: "passphrase" },
+      ]);
+      assert.deepEqual(
+        (await otherSecretsProviders(workspace, stacks, "passphrase")).map(({ stack }) => stack),
+        ["initech", "globex", "umbrella"],
+      );
     });
   });
 

@@ -49,7 +49,7 @@ describe("pulumi-crm fleet on the real CLI: the stacks' secrets kept by a key se
     bin = installedPackageBin("pulumi-crm");
     home = mkdtempSync(join(tmpdir(), "pulumi-crm-fleet-kms-"));
     mkdirSync(join(home, "backend"));
-    const { PULUMI_CONFIG_PASSPHRASE: _none, ...cli } = offlineCliEnvironment(home, toolchainPath(ensureToolchain()));
+    const { PULUMI_CONFIG_PASSPHRASE: _none, PULUMI_CONFIG_PASSPHRASE_FILE: _noFile, ...cli } = offlineCliEnvironment(home, toolchainPath(ensureToolchain()));
     env = {
       ...cli,
       ...kms.env,

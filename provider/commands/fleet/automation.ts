@@ -120,14 +120,16 @@ export function hasStack(stacks: Set<string>, stack: string): boolean {
 /**
  * The stacks of `stacks` whose secrets another provider keeps than `wanted`, as each stack's
  * settings file (Pulumi.<stack>.yaml) names it: the passphrase's where it holds only a salt, the
- * backend's own where it names none. A stack without a settings file here is left out.
+ * backend's own (Pulumi Cloud's) where it names none. A stack with no settings file here (the
+ * CLI reads its settings from elsewhere, or has none yet) is left out, and so is one that cannot
+ * be read, which the CLI's own call then reports.
  */
 export async function otherSecretsProviders(workspace: LocalWorkspace, stacks: string[], wanted: string): Promise<Array<{ stack: string; provider: string }>> {
   const found = await Promise.all(
     stacks.map(async (stack) => {
       const settings = await workspace.stackSettings(stack).catch(() => undefined);
       if (!settings) return [];
-      const provider = settings.secretsProvider ?? (settings.encryptionSalt ? "passphrase" : "default");
+      const provider = settings.secretsProvider ?? (settings.encryptionSalt ? "passphrase" : "the backend's default");
       return provider === wanted ? [] : [{ stack, provider }];
     }),
   );

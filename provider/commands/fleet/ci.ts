@@ -79,12 +79,7 @@ function secretsCredentials(provider = "passphrase"): { passphrase: boolean; lin
     case "hashivault":
       return keeper("a Vault token allowed its transit key.", "VAULT_SERVER_URL", "VAULT_SERVER_TOKEN");
     case "gcpkms":
-      return {
-        passphrase: false,
-        lines: ["      # The stacks' secrets are kept by gcpkms (the clients file's secretsProvider): add google-github-actions/auth to the steps."],
-      };
-    case "default":
-      return { passphrase: false, lines: [] };
+      return keeper("add google-github-actions/auth to the steps.");
     default:
       return { passphrase: true, lines: fromSecrets("PULUMI_CONFIG_PASSPHRASE") };
   }

@@ -85,7 +85,7 @@ export function parseClients(document: unknown, file: string, program?: string):
   const secretsProvider = document.secretsProvider;
   if (secretsProvider !== undefined && !isSecretsProvider(secretsProvider))
     fail(
-      `"secretsProvider" must be "passphrase" or a key service's URL the pulumi CLI takes: ${SECRETS_SCHEMES.map((scheme) => `${scheme}://...`).join(", ")} (or "default", Pulumi Cloud's own)`,
+      `"secretsProvider" must be "passphrase" or a key service's URL the pulumi CLI takes: ${SECRETS_SCHEMES.map((scheme) => `${scheme}://...`).join(", ")} (left out: the backend's default)`,
     );
   if (!Array.isArray(document.clients) || document.clients.length === 0) fail('"clients" must be a list of at least one client');
   const seen = new Set<string>();
@@ -107,7 +107,7 @@ const FILE_FIELDS = ["program", "secretsProvider", "clients"];
 const SECRETS_SCHEMES = ["awskms", "azurekeyvault", "gcpkms", "hashivault"];
 
 function isSecretsProvider(value: unknown): value is string {
-  if (value === "passphrase" || value === "default") return true;
+  if (value === "passphrase") return true;
   return typeof value === "string" && SECRETS_SCHEMES.some((scheme) => value.startsWith(`${scheme}://`) && value.length > scheme.length + 3);
 }
 
