@@ -5,6 +5,7 @@
 // `endpoint` (gocloud.dev's awskms opener).
 
 import { spawn } from "node:child_process";
+import { servingChild } from "./harness/serving-child";
 import { cachedPythonVenv } from "./toolchain";
 
 export const MOTO_VERSION = "5.2.5";
@@ -38,19 +39,11 @@ sys.stdin.read()
 export async function startKms(alias = "fleet"): Promise<RunningKms> {
   const python = cachedPythonVenv(`moto ${MOTO_VERSION}`, [`moto[server]==${MOTO_VERSION}`]);
   const child = spawn(python, ["-c", SERVE, alias], { stdio: ["pipe", "pipe", "inherit"] });
-  const ended = new Promise<void>((resolve) => child.once("close", () => resolve()));
-  const port = await new Promise<number>((resolve, reject) => {
-    child.stdout!.once("data", (chunk) => resolve(Number(String(chunk).trim())));
-    child.once("error", reject);
-    child.once("exit", (code, signal) => reject(new Error(`moto ended (${code ?? signal}) before it listened`)));
-  });
+  const { port, stop } = await servingChild(child, "moto");
   return {
     url: `awskms://alias/${alias}?region=us-east-1&endpoint=http://127.0.0.1:${port}`,
     env: { AWS_ACCESS_KEY_ID: "fleet", AWS_SECRET_ACCESS_KEY: "fleet", AWS_REGION: "us-east-1" },
     pid: child.pid!,
-    stop: async () => {
-      child.kill();
-      await ended;
-    },
+    stop,
   };
 }

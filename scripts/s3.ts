@@ -7,6 +7,7 @@ import { execFileSync, spawn } from "node:child_process";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { servingChild } from "./harness/serving-child";
 import { cacheRoot, madeOnce } from "./toolchain";
 
 export const S3RVER_VERSION = "3.7.1";
@@ -31,19 +32,12 @@ export async function startS3(bucket = "fleet"): Promise<RunningS3> {
   const data = mkdtempSync(join(tmpdir(), "pulumi-crm-s3-"));
   const serve = `new (require("s3rver"))({ port: 0, address: "127.0.0.1", silent: true, directory: process.argv[1], configureBuckets: [{ name: process.argv[2] }] }).run().then(({ port }) => console.log(port));`;
   const child = spawn(process.execPath, ["-e", serve, data, bucket], { cwd: installed, stdio: ["ignore", "pipe", "inherit"] });
-  const port = await new Promise<number>((resolve, reject) => {
-    child.stdout!.once("data", (chunk) => resolve(Number(String(chunk).trim())));
-    child.once("exit", (code) => reject(new Error(`s3rver exited (${code}) before it listened`)));
-  });
+  const { port, stop } = await servingChild(child, "s3rver");
   return {
     url: `s3://${bucket}?endpoint=http://127.0.0.1:${port}&s3ForcePathStyle=true&region=us-east-1`,
     env: { AWS_ACCESS_KEY_ID: "S3RVER", AWS_SECRET_ACCESS_KEY: "S3RVER", AWS_REGION: "us-east-1" },
     stop: async () => {
-      if (child.exitCode === null) {
-        const exited = new Promise((resolve) => child.once("exit", resolve));
-        child.kill();
-        await exited;
-      }
+      await stop();
       rmSync(data, { recursive: true, force: true });
     },
   };
